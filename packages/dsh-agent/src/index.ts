@@ -1,0 +1,2 @@
+/** @module dsh-agent */
+export {};

@@ -1,0 +1,107 @@
+/**
+ * In-memory types of the current persisted format (V4, SPEC §3). Everything a reader returns is
+ * of these shapes, whatever version it was read from.
+ */
+
+/** A lossless JSON value: no `undefined`, NaN, ±Infinity, -0, sparse arrays or non-plain objects. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** An object whose values are JSON. */
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A text block or a tool call declared by the model (`arguments` is the raw JSON string it produced). */
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool-call'; id: string; name: string; arguments: string };
+
+export type UserMessage = { id: string; role: 'user'; content: ContentBlock[] };
+export type AssistantMessage = { id: string; role: 'assistant'; content: ContentBlock[] };
+export type ToolResultMessage = {
+  id: string;
+  role: 'tool';
+  callId: string;
+  content: ContentBlock[];
+  isError: boolean;
+};
+
+/** What a tool declares about re-running it; `unknown` for calls recorded before effects existed. */
+export type ToolEffect = 'read-only' | 'idempotent' | 'side-effect' | 'unknown';
+
+/** Replaces the surface nodes `start..end` (inclusive, by seq) with the event carrying it. */
+export type SurfaceOp = { op: 'replace'; start: number; end: number };
+
+export type TurnEndReason =
+  | { kind: 'completed' }
+  | { kind: 'cancelled' }
+  | { kind: 'error'; error: { message: string; code: string } }
+  | { kind: 'max-steps' }
+  | { kind: 'interrupted' }
+  | { kind: 'forked' };
+
+/** Why an open tail is closed: crash recovery or a fork. Selects result ids and wording. */
+export type CloseCause = 'interrupted' | 'forked';
+
+export type SessionConfig = { tools?: string[]; cwd?: string; model?: string };
+
+/** The V4 header, line 1 of every file written by this version. */
+export type SessionHeader = {
+  format: 'dsh-session';
+  version: 4;
+  id: string;
+  createdAt: number;
+  cwd?: string;
+  parentSession?: string;
+  forkCut?: number;
+  inheritedEventCount: number;
+};
+
+/** Payloads of the core event types (SPEC §3.3). */
+export type CoreEventDataMap = {
+  'session/end-seed': { inherited?: true };
+  'session/title': { title: string };
+  'session/config': SessionConfig;
+  'input/queued': { inputId: string; message: UserMessage };
+  'turn/start': { turn: number };
+  'user/message': { message: UserMessage; inputId?: string };
+  'step/start': { turn: number; step: number };
+  'assistant/message': { turn: number; step: number; message: AssistantMessage; usage?: JsonObject };
+  'tool/call': { turn: number; step: number; callId: string; name: string; arguments: string; effect: ToolEffect };
+  'tool/result': {
+    turn: number;
+    step: number;
+    message: ToolResultMessage;
+    error?: { name: string; code: string };
+  };
+  'step/end': { turn: number; step: number };
+  'turn/end': { turn: number; reason: TurnEndReason };
+};
+
+export type CoreEventType = keyof CoreEventDataMap;
+
+/** The envelope of every event: exactly these keys (SPEC §3.1). */
+export type SessionEvent<Type extends string = string, Data = JsonValue> = {
+  readonly seq: number;
+  readonly type: Type;
+  readonly time: number;
+  readonly data: Data;
+  readonly surfaceOp?: SurfaceOp;
+  readonly ignorable?: true;
+};
+
+/** A core event with its typed payload, discriminated by `type`. */
+export type CoreEvent = { [K in CoreEventType]: SessionEvent<K, CoreEventDataMap[K]> }[CoreEventType];
+
+/** A header and its events: what a file holds, once decoded. */
+export type SessionArtifact = { header: SessionHeader; events: SessionEvent[] };
+
+/** One problem found by a validator; validators report every problem, not only the first. */
+export type ValidationIssue = {
+  code: 'INVALID_HEADER' | 'INVALID_EVENT' | 'INVALID_RELATIONSHIP';
+  /** Where in the artifact: `['header', 'id']` or `['events', 3, 'data', 'turn']`. */
+  path: (string | number)[];
+  /** The event's seq when the issue is about one event. */
+  seq?: number;
+  message: string;
+};
+
+export type FormatVersion = 0 | 1 | 2 | 3 | 4;

@@ -1,0 +1,2 @@
+/** @module dsh-host */
+export {};

@@ -1,0 +1,17 @@
+/**
+ * The layer table of SPEC §2: which workspace unit may import which workspace package.
+ * A unit is a folder under packages/, apps/ or tooling/. Tooling may import anything.
+ */
+/** @type {Record<string, readonly string[]>} */
+export const LAYERS = {
+  'packages/dsh-codec': [],
+  'packages/dsh-session': ['dsh-codec'],
+  'packages/dsh-agent': ['dsh-session', 'dsh-codec'],
+  'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec'],
+  'apps/demo': ['dsh-host'],
+  'apps/cli': ['dsh-host', 'dsh-codec'],
+};
+
+/** Workspace package names, so a bare import can be recognised as one of ours. */
+/** @type {readonly string[]} */
+export const WORKSPACE_PACKAGES = ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host'];
