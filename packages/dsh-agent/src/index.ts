@@ -1,2 +1,35 @@
-/** @module dsh-agent */
-export {};
+/**
+ * @module dsh-agent
+ * The agent loop that writes dsh sessions: turns, steps, queued input, cancellation, tools with
+ * declared effects, model history derived from events, model adapters and manual compaction.
+ */
+export { Agent, type AgentInput, type AgentOptions, type TurnResult } from './agent.js';
+export { AgentError, type AgentErrorCode } from './agent-error.js';
+export type { Model, ModelDelta, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, ToolSpec } from './model.js';
+export { deriveHistory, deriveSurface, type SurfaceNode } from './derive-history.js';
+export { nextTurnNumber, pendingInputsOf, type PendingInput } from './log-state.js';
+export { defineTool, type DeclaredToolEffect, type Tool, type ToolContext, type ToolOutput } from './define-tool.js';
+export { toToolSpec } from './to-tool-spec.js';
+export { resolveInCwd } from './resolve-in-cwd.js';
+export { demoTools } from './tools/demo-tools.js';
+export { listFilesTool } from './tools/list-files-tool.js';
+export { readFileTool } from './tools/read-file-tool.js';
+export { writeFileTool } from './tools/write-file-tool.js';
+export { createKeylessModel } from './models/keyless-model.js';
+export {
+  createScriptedModel,
+  loadScriptedModel,
+  parseScript,
+  type RecordedRequest,
+  type ScriptedModel,
+  type ScriptedResponse,
+} from './models/scripted-model.js';
+export { createOpenAIModel, type OpenAIModelOptions } from './models/openai-model.js';
+export { resolveModel, type ResolveModelOptions } from './resolve-model.js';
+export {
+  compactSession,
+  openCompaction,
+  type CompactionResult,
+  type CompactOptions,
+  type Summarizer,
+} from './compaction/compact-session.js';

@@ -1,7 +1,7 @@
 /**
  * @module dsh-codec
- * The persisted dsh session format: V4 types, per-version validators V0–V4, migrations and the
- * JSONL codec. Reads any released version; writes only the current one.
+ * The persisted dsh session format: V4 types and schemas, per-version validators V0–V4,
+ * migrations and the JSONL codec. Reads any released version; writes only the current one.
  */
 export type {
   AssistantMessage,
@@ -31,6 +31,24 @@ export {
   syntheticResultMessage,
   syntheticResultText,
 } from './synthetic-results.js';
-
-/** The format version this release writes. */
-export const CURRENT_FORMAT_VERSION = 4;
+export { CURRENT_FORMAT_VERSION } from './current-format-version.js';
+export { isLosslessJson } from './is-lossless-json.js';
+export { encodeHeader } from './encode-header.js';
+export { encodeEvent } from './encode-event.js';
+export { encodeJsonl } from './encode-jsonl.js';
+export { decodeJsonl, type DecodedLog, type TornTail } from './decode-jsonl.js';
+export { validate } from './validate.js';
+export { createEventChecker, type EventChecker } from './v4/create-event-checker.js';
+export { isCoreEventType } from './v4/check-event-shape.js';
+export {
+  assistantMessageSchema,
+  contentBlockSchema,
+  coreEventDataSchemas,
+  sessionConfigSchema,
+  sessionEventSchema,
+  sessionHeaderSchema,
+  surfaceOpSchema,
+  toolResultMessageSchema,
+  turnEndReasonSchema,
+  userMessageSchema,
+} from './v4/schemas.js';

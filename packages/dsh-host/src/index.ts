@@ -1,2 +1,47 @@
-/** @module dsh-host */
-export {};
+/**
+ * @module dsh-host
+ * Hosts live and cold dsh sessions: fork-point selection over immutable observations, names,
+ * lineage, telemetry, a Claude-Agent-SDK-shaped `query()` and the HTTP + SSE API.
+ */
+export { createHost, type HostOptions } from './create-host.js';
+export type {
+  EventWatch,
+  ForkOptions,
+  ForkResult,
+  Host,
+  HostLogger,
+  Observation,
+  QueryOptions,
+  QueryResult,
+  SessionListItem,
+  SessionStatus,
+  TelemetrySink,
+} from './host-types.js';
+export { HostError, type HostErrorCode, type HostErrorDetails, type LeaseHolderInfo } from './host-error.js';
+export { HTTP_STATUS_BY_CODE, httpStatusOf } from './http-status.js';
+export { selectForkCut } from './select-fork-cut.js';
+export {
+  lineageOf,
+  sessionForest,
+  type Lineage,
+  type LineageEntry,
+  type LineageNode,
+  type LineageTree,
+} from './lineage.js';
+export { resolveSessionRef, type NamedEntry } from './resolve-session-ref.js';
+export { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
+export { openApiDocument } from './openapi-document.js';
+export { isLoopbackAddress, serveHost, type HostServer, type ServeOptions } from './serve-host.js';
+
+// What apps need to build a host without importing the lower layers themselves.
+export { createMemoryStore, openSessionStore, SessionError, type SessionStore, type SessionSummary } from 'dsh-session';
+export {
+  AgentError,
+  createKeylessModel,
+  createScriptedModel,
+  defineTool,
+  demoTools,
+  resolveModel,
+  type Model,
+  type Tool,
+} from 'dsh-agent';

@@ -1,2 +1,23 @@
-/** @module dsh-session */
-export {};
+/**
+ * @module dsh-session
+ * Durable append-only session logs: `Session` (the in-memory log with V4 invariants), `SessionStore`
+ * (create, open with crash repair, inspect, exact forks, list, delete) over in-memory or JSONL storage.
+ * Fork seeds without a store come from the `dsh-session/fork` entry.
+ */
+export type { AppendOptions, Session } from './session.js';
+export { SessionError, type LeaseHolder, type SessionErrorCode } from './session-error.js';
+export {
+  createSessionStore,
+  type CreateSessionOptions,
+  type ForkSessionOptions,
+  type ForkSource,
+  type SessionInspection,
+  type SessionStore,
+  type SessionStoreOptions,
+} from './session-store.js';
+export type { SessionSummary } from './summarize.js';
+export type { SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from './session-backend.js';
+export { createMemoryBackend } from './memory-backend.js';
+export { createMemoryStore } from './create-memory-store.js';
+export { openSessionStore } from './open-session-store.js';
+export { isValidSessionId } from './session-id.js';

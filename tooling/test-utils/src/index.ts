@@ -3,3 +3,6 @@
  * Shared test helpers: temporary directories that clean themselves up.
  */
 export { makeTempDir, type TempDir } from './make-temp-dir.js';
+export { startChatCompletionsServer, type ChatCompletionsServer, type ChatReply, type ReceivedChatRequest } from './start-chat-completions-server.js';
+export { LogBuilder, type LogEvent, type LogJson, type LogToolCall, type LogToolEffect, type LogTurnEnd } from './log-builder.js';
+export { arbitraryLog, arbitraryLogWithSeq, buildGeneratedLog, type ArbitraryLogOptions } from './arbitrary-log.js';

@@ -2,9 +2,15 @@
  * Canonical crash-recovery results, frozen with format V3. The V3 validator admits a result
  * without a `tool/call` only when it matches the not-started record here exactly.
  */
-import type { ToolEffect } from '../types.js';
 
+/** A tool's declared effect, as V3 froze it. */
+type V3ToolEffect = 'read-only' | 'idempotent' | 'side-effect' | 'unknown';
+
+/** Ids of interrupted synthetic results: `interrupted-tool-result-<callId>-<seq>`. */
 export const INTERRUPTED_RESULT_ID = /^interrupted-tool-result-(.+)-(0|[1-9][0-9]*)$/;
+
+/** The id prefix V3 reserves for crash-recovery results. */
+export const INTERRUPTED_RESULT_PREFIX = 'interrupted-tool-result-';
 
 export const TOOL_NOT_STARTED_ERROR = { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' } as const;
 export const TOOL_OUTCOME_UNKNOWN_ERROR = { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' } as const;
@@ -16,7 +22,7 @@ export const INTERRUPTED_NOT_STARTED_TEXT =
 const INTERRUPTED_STARTED_FACTS =
   'The session was interrupted after this tool call started, and no result was recorded: its outcome is unknown.';
 
-const INTERRUPTED_STARTED_ADVICE: Record<ToolEffect, string> = {
+const INTERRUPTED_STARTED_ADVICE: Record<V3ToolEffect, string> = {
   'read-only': 'The tool is declared read-only, so it can safely be run again.',
   idempotent: 'The tool is declared idempotent, so it can safely be run again.',
   'side-effect':
@@ -28,6 +34,11 @@ const INTERRUPTED_STARTED_ADVICE: Record<ToolEffect, string> = {
 };
 
 /** The text of an interrupted started result, its advice narrowed by the call's declared effect. */
-export function interruptedStartedText(effect: ToolEffect): string {
+export function interruptedStartedText(effect: V3ToolEffect): string {
   return `${INTERRUPTED_STARTED_FACTS} ${INTERRUPTED_STARTED_ADVICE[effect]}`;
 }
+
+/** Every canonical text of an interrupted started result (one per effect). */
+export const INTERRUPTED_STARTED_TEXTS: ReadonlySet<string> = new Set(
+  (Object.keys(INTERRUPTED_STARTED_ADVICE) as V3ToolEffect[]).map((effect) => interruptedStartedText(effect)),
+);

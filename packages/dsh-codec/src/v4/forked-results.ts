@@ -32,3 +32,6 @@ const FORKED_STARTED_ADVICE: Record<ToolEffect, string> = {
 export function forkedStartedText(effect: ToolEffect): string {
   return `${FORKED_STARTED_FACTS} ${FORKED_STARTED_ADVICE[effect]}`;
 }
+
+/** The id prefix V4 reserves for fork-closer results. */
+export const FORKED_RESULT_PREFIX = 'forked-tool-result-';

@@ -1,0 +1,129 @@
+import type { ParseArgsConfig } from 'node:util';
+
+/** Option declarations as `node:util` `parseArgs` takes them, each with the help line shown for it. */
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { value?: string; help: string };
+
+/** One `dsh` command: how it is called, what it does, and the options it takes. */
+export type CommandSpec = {
+  name: string;
+  usage: string;
+  summary: string;
+  description?: string;
+  options: Record<string, OptionSpec>;
+  positionals: number;
+  examples?: string[];
+};
+
+const data: Record<string, OptionSpec> = {
+  data: { type: 'string', value: 'DIR', help: 'data directory (default: $DSH_HOME, else ~/.dsh)' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+};
+const model: OptionSpec = {
+  type: 'string',
+  value: 'MODEL',
+  help: 'keyless (default, offline and deterministic) | scripted:FILE | openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY)',
+};
+const json: OptionSpec = { type: 'boolean', help: 'print JSON instead of text' };
+
+/** Print mode: `dsh -p PROMPT`, shaped like `claude -p`. */
+export const PRINT_COMMAND: CommandSpec = {
+  name: 'print',
+  usage: 'dsh -p PROMPT [options]',
+  summary: 'run one turn and print the final answer',
+  description:
+    'Runs PROMPT as one turn and prints the final assistant text. Without --resume/--continue a new session\n' +
+    'is created. --resume continues that session; with --fork-session it first forks it (after its latest\n' +
+    'closed turn, or exactly at --resume-at SEQ) and runs PROMPT in the child, leaving the original unchanged.\n' +
+    'PROMPT "-" reads the prompt from stdin.',
+  options: {
+    print: { type: 'string', short: 'p', value: 'PROMPT', help: 'the prompt to run (required)' },
+    resume: { type: 'string', short: 'r', value: 'ID|NAME', help: 'continue this session (or fork it, with --fork-session)' },
+    continue: { type: 'boolean', short: 'c', help: 'continue the most recent session of the working directory' },
+    'fork-session': { type: 'boolean', help: 'with --resume/--continue: run in a new fork instead' },
+    'resume-at': { type: 'string', value: 'SEQ', help: 'with --fork-session: fork exactly at this event seq' },
+    name: { type: 'string', value: 'NAME', help: 'name the new session or fork (renames a continued session)' },
+    tools: { type: 'string', value: 'a,b', help: 'tools the model may use; others do not exist for it' },
+    cwd: { type: 'string', value: 'DIR', help: 'working directory of the session (default: current directory)' },
+    model,
+    'output-format': { type: 'string', value: 'text|json', help: 'text (default): the answer; json: {sessionId, result, isError, ...}' },
+    ...data,
+  },
+  positionals: 0,
+  examples: [
+    'dsh -p "plan the release" --name baseline',
+    'dsh -p "try approach A" --resume baseline --fork-session --output-format json',
+    'dsh -p "and then?" --resume <child-id>',
+  ],
+};
+
+/** Every subcommand, in the order `dsh --help` lists them. */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'sessions',
+    usage: 'dsh sessions [--tree] [--json]',
+    summary: 'list sessions (newest first), or their fork tree',
+    options: { tree: { type: 'boolean', help: 'show forks under their parents' }, json, ...data },
+    positionals: 0,
+  },
+  {
+    name: 'show',
+    usage: 'dsh show ID|NAME [--json]',
+    summary: "show a session's header and events with their seqs",
+    options: { json: { type: 'boolean', help: 'print the observation as JSON' }, ...data },
+    positionals: 1,
+  },
+  {
+    name: 'rename',
+    usage: 'dsh rename ID|NAME NAME',
+    summary: 'name a session (appends session/title; the latest name wins)',
+    options: { ...data },
+    positionals: 2,
+  },
+  {
+    name: 'fork',
+    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--json]',
+    summary: 'fork a session and print the child id',
+    description:
+      'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
+      'compaction), never copying queued input or a running turn. --at SEQ forks exactly at that event,\n' +
+      'closing an open tool call or turn with synthetic, model-visible records.',
+    options: {
+      at: { type: 'string', value: 'SEQ', help: 'fork exactly at this event seq' },
+      name: { type: 'string', value: 'NAME', help: 'name of the child' },
+      json,
+      ...data,
+    },
+    positionals: 1,
+  },
+  {
+    name: 'validate',
+    usage: 'dsh validate FILE',
+    summary: 'check a session log of any format version (exit 0 valid, 1 invalid)',
+    options: { help: data.help as OptionSpec },
+    positionals: 1,
+  },
+  {
+    name: 'migrate',
+    usage: 'dsh migrate FILE [--write]',
+    summary: 'print a log of any version as current-format (V4) JSONL',
+    options: {
+      write: { type: 'boolean', help: 'replace FILE atomically instead, keeping the original as FILE.bak' },
+      help: data.help as OptionSpec,
+    },
+    positionals: 1,
+  },
+  {
+    name: 'serve',
+    usage: 'dsh serve [--port N] [--host ADDR] [--token TOKEN]',
+    summary: 'serve the HTTP API (REST + SSE) over the data directory',
+    description: 'Binds 127.0.0.1 by default. Any other address requires a bearer token (--token or $DSH_TOKEN).',
+    options: {
+      port: { type: 'string', value: 'N', help: 'port (default 4317; 0 picks a free one)' },
+      host: { type: 'string', value: 'ADDR', help: 'bind address (default 127.0.0.1)' },
+      token: { type: 'string', value: 'TOKEN', help: 'bearer token clients must send (default $DSH_TOKEN)' },
+      model,
+      ...data,
+    },
+    positionals: 0,
+  },
+];

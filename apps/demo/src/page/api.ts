@@ -1,0 +1,113 @@
+/**
+ * Fetch wrappers for the dsh HTTP API (SPEC §10). A non-2xx answer becomes an `ApiError`
+ * carrying the API's `{ error: { code, message } }`.
+ */
+import type { ForkResult, Observation, SessionRow, WireEvent } from './wire.js';
+
+/** An error answer of the API: its code (e.g. `INVALID_CUT`) and message. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  const json: unknown = text === '' ? undefined : JSON.parse(text);
+  if (!response.ok) {
+    const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error;
+    throw new ApiError(error?.code ?? `HTTP_${response.status}`, error?.message ?? response.statusText, response.status);
+  }
+  return json as T;
+}
+
+const at = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
+
+/** The HTTP calls the page makes. */
+export const api = {
+  list: async (): Promise<SessionRow[]> => {
+    const body = await call<SessionRow[] | { sessions: SessionRow[] }>('GET', '/api/sessions');
+    return Array.isArray(body) ? body : body.sessions;
+  },
+  create: (title?: string) => call<{ sessionId: string }>('POST', '/api/sessions', title === undefined ? {} : { title }),
+  observe: (id: string) => call<Observation>('GET', at(id)),
+  send: (id: string, text: string) => call<{ inputId: string }>('POST', `${at(id)}/messages`, { text }),
+  fork: (id: string, options: { atSeq?: number; title?: string }) => call<ForkResult>('POST', `${at(id)}/fork`, options),
+  rename: (id: string, title: string) => call<unknown>('PATCH', at(id), { title }),
+  cancel: (id: string) => call<unknown>('POST', `${at(id)}/cancel`),
+  compact: (id: string) => call<unknown>('POST', `${at(id)}/compact`),
+};
+
+/**
+ * Follows `GET /api/sessions/:id/events?from=SEQ` (server-sent events, one log event per message,
+ * `id` = its seq). Reconnects with `Last-Event-ID` after a dropped stream; the returned function stops it.
+ */
+export function followEvents(id: string, from: number, onEvent: (event: WireEvent) => void): () => void {
+  const controller = new AbortController();
+  let lastId: string | undefined;
+  let retryMs = 500;
+
+  const connect = async (): Promise<void> => {
+    const response = await fetch(`${at(id)}/events?from=${from}`, {
+      headers: { accept: 'text/event-stream', ...(lastId === undefined ? {} : { 'last-event-id': lastId }) },
+      signal: controller.signal,
+    });
+    if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
+    retryMs = 500;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    let data: string[] = [];
+    let eventId: string | undefined;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline).replace(/\r$/, '');
+        buffer = buffer.slice(newline + 1);
+        if (line === '') {
+          if (data.length > 0) {
+            const parsed = JSON.parse(data.join('\n')) as WireEvent;
+            if (eventId !== undefined) lastId = eventId;
+            if (typeof parsed.seq === 'number') from = parsed.seq + 1;
+            onEvent(parsed);
+          }
+          data = [];
+          eventId = undefined;
+        } else if (line.startsWith('data:')) {
+          data.push(line.slice(5).replace(/^ /, ''));
+        } else if (line.startsWith('id:')) {
+          eventId = line.slice(3).trim();
+        }
+      }
+    }
+  };
+
+  const loop = async (): Promise<void> => {
+    while (!controller.signal.aborted) {
+      try {
+        await connect();
+      } catch {
+        // dropped or refused: retry below unless stopped
+      }
+      if (controller.signal.aborted) return;
+      await new Promise((resolve) => setTimeout(resolve, retryMs));
+      retryMs = Math.min(retryMs * 2, 5000);
+    }
+  };
+  void loop();
+  return () => {
+    controller.abort();
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * The demo page: sessions with their lineage, the open session's transcript (live over SSE), the
+ * composer with its slash commands, and the inspector. State lives here; children only render.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, ApiError, followEvents } from './api.js';
+import { Composer } from './composer.js';
+import { Inspector } from './inspector.js';
+import { COMMAND_HELP, parseCommand, resolveSessionRef } from './parse-command.js';
+import { SessionList } from './session-list.js';
+import { Transcript } from './transcript.js';
+import { hasOpenTurn, latestTitle, transcriptItems } from './transcript-items.js';
+import { Welcome } from './welcome.js';
+import type { Observation, SessionRow, WireEvent } from './wire.js';
+
+type Notice = { id: number; text: string; tone: 'info' | 'error' };
+type View = { id: string; observation: Observation; events: WireEvent[] };
+
+function idFromHash(): string | undefined {
+  const match = /^#\/s\/(.+)$/.exec(window.location.hash);
+  return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof ApiError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The whole page. */
+export function App() {
+  const [sessions, setSessions] = useState<SessionRow[]>([]);
+  const [currentId, setCurrentId] = useState<string | undefined>(idFromHash);
+  const [view, setView] = useState<View | undefined>();
+  const [loadError, setLoadError] = useState<string | undefined>();
+  const [reloads, setReloads] = useState(0);
+  const [selectedSeq, setSelectedSeq] = useState<number | undefined>();
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const noticeId = useRef(0);
+
+  const notify = useCallback((text: string, tone: Notice['tone'] = 'info') => {
+    noticeId.current += 1;
+    const notice = { id: noticeId.current, text, tone };
+    setNotices((previous) => [...previous.slice(-4), notice]);
+  }, []);
+
+  const refreshList = useCallback(async () => {
+    try {
+      setSessions(await api.list());
+    } catch (error) {
+      notify(`Could not list sessions: ${describeError(error)}`, 'error');
+    }
+  }, [notify]);
+
+  const open = useCallback((id: string) => {
+    if (idFromHash() !== id) window.location.hash = `#/s/${encodeURIComponent(id)}`;
+    setCurrentId(id);
+    setSelectedSeq(undefined);
+  }, []);
+
+  const reload = useCallback(() => {
+    setReloads((count) => count + 1);
+  }, []);
+
+  useEffect(() => {
+    void refreshList();
+    const timer = setInterval(() => void refreshList(), 5000);
+    const onHash = () => {
+      setCurrentId(idFromHash());
+      setSelectedSeq(undefined);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('hashchange', onHash);
+    };
+  }, [refreshList]);
+
+  // Load the open session, then follow its events from the next seq.
+  useEffect(() => {
+    if (currentId === undefined) {
+      setView(undefined);
+      return;
+    }
+    let stopped = false;
+    let stop = (): void => undefined;
+    setLoadError(undefined);
+    api.observe(currentId).then(
+      (observation) => {
+        if (stopped) return;
+        setView({ id: currentId, observation, events: [...observation.events] });
+        stop = followEvents(currentId, observation.events.length, (event) => {
+          setView((previous) => {
+            if (previous?.id !== currentId) return previous;
+            if (event.seq < previous.events.length) return previous;
+            if (event.seq > previous.events.length) {
+              setReloads((count) => count + 1);
+              return previous;
+            }
+            return { ...previous, events: [...previous.events, event] };
+          });
+          if (event.type === 'turn/end' || event.type === 'turn/start' || event.type === 'session/title') void refreshList();
+        });
+      },
+      (error: unknown) => {
+        if (!stopped) setLoadError(describeError(error));
+      },
+    );
+    return () => {
+      stopped = true;
+      stop();
+    };
+  }, [currentId, reloads, refreshList]);
+
+  const items = useMemo(() => (view ? transcriptItems(view.events, view.observation.header) : []), [view]);
+  const running = view !== undefined && !view.observation.needsRepair && hasOpenTurn(view.events);
+  const row = sessions.find((session) => session.id === currentId);
+
+  const branch = useCallback(
+    async (id: string, title?: string) => {
+      const result = await api.fork(id, title === undefined ? {} : { title });
+      notify(
+        `Branched: now on ${result.sessionId}, a fork of ${result.parentSession} at seq ${result.forkCut}. ` +
+          `The original ${result.parentSession} stays resumable: /resume ${result.parentSession}`,
+      );
+      await refreshList();
+      open(result.sessionId);
+    },
+    [notify, open, refreshList],
+  );
+
+  const submit = useCallback(
+    async (raw: string): Promise<boolean> => {
+      const input = parseCommand(raw);
+      try {
+        switch (input.kind) {
+          case 'message': {
+            if (input.text === '') return false;
+            let id = currentId;
+            if (id === undefined) {
+              id = (await api.create()).sessionId;
+              open(id);
+            }
+            await api.send(id, input.text);
+            if (view?.observation.live !== true) reload();
+            return true;
+          }
+          case 'branch':
+            if (currentId === undefined) throw new Error('Open a session first.');
+            await branch(currentId, input.name);
+            return true;
+          case 'rename':
+            if (currentId === undefined) throw new Error('Open a session first.');
+            await api.rename(currentId, input.name);
+            notify(`Renamed ${currentId} to “${input.name}”.`);
+            await refreshList();
+            if (view?.observation.live !== true) reload();
+            return true;
+          case 'resume': {
+            const found = resolveSessionRef(await api.list(), input.ref);
+            if ('error' in found) throw new Error(found.error);
+            open(found.id);
+            notify(`Resumed ${found.id}.`);
+            return true;
+          }
+          case 'compact':
+            if (currentId === undefined) throw new Error('Open a session first.');
+            await api.compact(currentId);
+            notify('Compaction requested.');
+            if (view?.observation.live !== true) reload();
+            return true;
+          case 'help':
+            notify(COMMAND_HELP.join('\n'));
+            return true;
+          case 'invalid':
+            notify(input.message, 'error');
+            return false;
+        }
+      } catch (error) {
+        notify(describeError(error), 'error');
+        return false;
+      }
+    },
+    [branch, currentId, notify, open, refreshList, reload, view],
+  );
+
+  return (
+    <div class="layout">
+      <header class="top">
+        <h1>dsh demo</h1>
+        <p class="tagline">Durable agent sessions with exact-event forks</p>
+      </header>
+      <SessionList sessions={sessions} currentId={currentId} onOpen={open} />
+      <main class="chat" aria-label="Chat">
+        {currentId === undefined ? (
+          <Welcome sessions={sessions} onOpen={open} />
+        ) : loadError !== undefined ? (
+          <p role="alert">Could not open {currentId}: {loadError}</p>
+        ) : view === undefined ? (
+          <p aria-busy="true">Loading {currentId}…</p>
+        ) : (
+          <>
+            <div class="chat-head">
+              <div>
+                <h2>{latestTitle(view.events) ?? view.id}</h2>
+                <p class="muted">
+                  <span>{view.id}</span>
+                  {view.observation.header.parentSession !== undefined && (
+                    <>
+                      {' · fork of '}
+                      <a href={`#/s/${encodeURIComponent(view.observation.header.parentSession)}`}>{view.observation.header.parentSession}</a>
+                      {` at seq ${view.observation.header.forkCut ?? '?'}`}
+                    </>
+                  )}
+                  <span>{` · read from format V${row?.formatVersion ?? view.observation.formatVersion ?? 4}`}</span>
+                  <span>{` · ${running ? 'turn running' : view.observation.live ? 'live' : 'stored'}`}</span>
+                </p>
+              </div>
+              <div class="actions">
+                <button
+                  type="button"
+                  onClick={() => {
+                    branch(view.id).catch((error: unknown) => {
+                      notify(describeError(error), 'error');
+                    });
+                  }}
+                  title="Fork at the latest closed turn (the chat rule); exact cuts are in the inspector"
+                >
+                  Fork
+                </button>
+                {running && (
+                  <button
+                    type="button"
+                    onClick={() => {
+                      api.cancel(view.id).catch((error: unknown) => {
+                        notify(describeError(error), 'error');
+                      });
+                    }}
+                  >
+                    Cancel turn
+                  </button>
+                )}
+              </div>
+            </div>
+            {view.observation.needsRepair && (
+              <p class="banner warn" role="note">
+                This log ends inside an open turn: the process that wrote it stopped mid-step. Sending a message resumes it,
+                and crash repair first closes the open calls with interrupted results.
+              </p>
+            )}
+            <Transcript items={items} onInspect={setSelectedSeq} selectedSeq={selectedSeq} />
+          </>
+        )}
+        <ul class="notices" role="log" aria-label="Notices">
+          {notices.map((notice) => (
+            <li key={notice.id} class={notice.tone}>
+              {notice.text}
+            </li>
+          ))}
+        </ul>
+        <Composer onSubmit={submit} running={running} />
+      </main>
+      {view && (
+        <Inspector
+          sessionId={view.id}
+          events={view.events}
+          selectedSeq={selectedSeq}
+          onSelect={setSelectedSeq}
+          firstLifecycleSeq={view.observation.firstLifecycleSeq}
+          inheritedEventCount={view.observation.header.inheritedEventCount}
+        />
+      )}
+    </div>
+  );
+}

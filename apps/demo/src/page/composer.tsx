@@ -1,0 +1,49 @@
+/** The composer: a message, or one of the slash commands; Enter sends, Shift+Enter breaks the line. */
+import { useState } from 'preact/hooks';
+
+type Props = { onSubmit: (text: string) => Promise<boolean>; running: boolean };
+
+/** A form labelled “Composer”; the text is kept when the submission fails. */
+export function Composer({ onSubmit, running }: Props) {
+  const [text, setText] = useState('');
+  const [sending, setSending] = useState(false);
+  const send = async () => {
+    if (sending || text.trim() === '') return;
+    setSending(true);
+    const ok = await onSubmit(text);
+    setSending(false);
+    if (ok) setText('');
+  };
+  return (
+    <form
+      class="composer"
+      aria-label="Composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send();
+      }}
+    >
+      <label for="composer-input" class="visually-hidden">
+        Message or command
+      </label>
+      <textarea
+        id="composer-input"
+        rows={2}
+        value={text}
+        placeholder={running ? 'A turn is running: a message now is queued' : 'Message, or /branch [name], /rename NAME, /resume NAME|ID, /compact'}
+        onInput={(event) => {
+          setText(event.currentTarget.value);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey) {
+            event.preventDefault();
+            void send();
+          }
+        }}
+      />
+      <button type="submit" disabled={sending}>
+        {running ? 'Queue' : 'Send'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,75 @@
+/** Every event of the open session by seq, the selected event's JSON, and how to fork exactly there. */
+import type { WireEvent } from './wire.js';
+
+type Props = {
+  sessionId: string;
+  events: readonly WireEvent[];
+  selectedSeq: number | undefined;
+  onSelect: (seq: number) => void;
+  firstLifecycleSeq: number;
+  inheritedEventCount: number;
+};
+
+/** The CLI command that forks `sessionId` at exactly `seq` (SPEC §10). */
+export function forkCommand(sessionId: string, seq: number): string {
+  return `dsh fork ${sessionId} --at ${seq}`;
+}
+
+function origin(seq: number, inherited: number, firstLifecycle: number): string {
+  if (seq < inherited) return 'inherited';
+  if (seq >= firstLifecycle) return 'this lifecycle';
+  return 'stored';
+}
+
+/** A complementary landmark “Inspector”. */
+export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifecycleSeq, inheritedEventCount }: Props) {
+  const selected = selectedSeq === undefined ? undefined : events[selectedSeq];
+  return (
+    <aside class="inspector" aria-label="Inspector">
+      <h2>Inspector</h2>
+      {selected ? (
+        <section aria-label={`Event ${selected.seq}`} class="event-detail">
+          <h3>
+            seq {selected.seq} · {selected.type}
+          </h3>
+          <p class="muted">
+            {new Date(selected.time).toISOString()} · {origin(selected.seq, inheritedEventCount, firstLifecycleSeq)}
+          </p>
+          <p>Fork at exactly this event (CLI):</p>
+          <pre class="command" aria-label="Fork command">{forkCommand(sessionId, selected.seq)}</pre>
+          <pre class="json">{JSON.stringify(selected, null, 2)}</pre>
+        </section>
+      ) : (
+        <p class="muted">Select a seq to see its event and the command that forks exactly there.</p>
+      )}
+      <table class="events">
+        <caption>Events ({events.length})</caption>
+        <thead>
+          <tr>
+            <th scope="col">seq</th>
+            <th scope="col">type</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.seq} class={event.seq === selectedSeq ? 'selected' : event.seq < inheritedEventCount ? 'inherited' : undefined}>
+              <td>
+                <button
+                  type="button"
+                  class="seq"
+                  aria-label={`Select event ${event.seq}`}
+                  onClick={() => {
+                    onSelect(event.seq);
+                  }}
+                >
+                  {event.seq}
+                </button>
+              </td>
+              <td>{event.type}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </aside>
+  );
+}

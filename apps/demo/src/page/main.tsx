@@ -1,0 +1,6 @@
+/** Mounts the demo page. */
+import { render } from 'preact';
+import { App } from './app.js';
+
+const root = document.getElementById('app');
+if (root) render(<App />, root);

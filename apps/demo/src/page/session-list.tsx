@@ -1,0 +1,58 @@
+/** The session list as a lineage tree: each fork under its parent, labelled with its cut. */
+import { lineageForest, type LineageNode } from './lineage-tree.js';
+import type { SessionRow } from './wire.js';
+
+type Props = { sessions: readonly SessionRow[]; currentId: string | undefined; onOpen: (id: string) => void };
+
+function Node({ node, currentId, onOpen }: { node: LineageNode } & Omit<Props, 'sessions'>) {
+  const { session } = node;
+  const current = session.id === currentId;
+  return (
+    <li>
+      <a
+        href={`#/s/${encodeURIComponent(session.id)}`}
+        class={current ? 'session current' : 'session'}
+        aria-current={current ? 'page' : undefined}
+        onClick={(event) => {
+          event.preventDefault();
+          onOpen(session.id);
+        }}
+      >
+        <span class="session-title">{session.title ?? session.id}</span>
+        <span class="session-meta">
+          {session.title !== undefined && <span class="session-id">{session.id}</span>}
+          {session.forkCut !== undefined && <span class="cut">cut @ {session.forkCut}</span>}
+          {session.formatVersion !== undefined && session.formatVersion !== 4 && <span class="badge">V{session.formatVersion}</span>}
+          {session.status === 'needs-repair' && <span class="badge warn">crashed</span>}
+          {session.status === 'running' ? <span class="badge live">running</span> : session.live && <span class="badge live">live</span>}
+        </span>
+      </a>
+      {node.children.length > 0 && (
+        <ul aria-label={`Forks of ${session.title ?? session.id}`}>
+          {node.children.map((child) => (
+            <Node key={child.session.id} node={child} currentId={currentId} onOpen={onOpen} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** A navigation landmark “Sessions” holding the lineage forest. */
+export function SessionList({ sessions, currentId, onOpen }: Props) {
+  const forest = lineageForest(sessions);
+  return (
+    <nav class="sessions" aria-label="Sessions">
+      <h2>Sessions</h2>
+      {forest.length === 0 ? (
+        <p>No sessions yet.</p>
+      ) : (
+        <ul class="lineage">
+          {forest.map((node) => (
+            <Node key={node.session.id} node={node} currentId={currentId} onOpen={onOpen} />
+          ))}
+        </ul>
+      )}
+    </nav>
+  );
+}

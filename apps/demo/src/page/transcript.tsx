@@ -1,0 +1,170 @@
+/** The chat transcript: messages as bubbles, tool calls with effect and result, boundaries by seq. */
+import type { JSX } from 'preact';
+import type { ToolResultView, TranscriptItem } from './transcript-items.js';
+
+type Props = { items: readonly TranscriptItem[]; onInspect: (seq: number) => void; selectedSeq: number | undefined };
+
+function SeqChip({ seq, onInspect, selected }: { seq: number; onInspect: (seq: number) => void; selected: boolean }) {
+  return (
+    <button
+      type="button"
+      class={selected ? 'seq selected' : 'seq'}
+      aria-label={`Inspect event ${seq}`}
+      aria-pressed={selected}
+      onClick={() => {
+        onInspect(seq);
+      }}
+    >
+      #{seq}
+    </button>
+  );
+}
+
+const TURN_END_TEXT: Record<string, (turn: number) => string> = {
+  completed: (turn) => `Turn ${turn} completed`,
+  cancelled: (turn) => `Turn ${turn} cancelled`,
+  'max-steps': (turn) => `Turn ${turn} stopped at the step limit`,
+  forked: (turn) =>
+    `Turn ${turn} closed at the fork point: this branch continues from here, while the parent keeps its own copy of the turn`,
+  interrupted: (turn) => `Turn ${turn} interrupted: the process stopped mid-turn, and crash repair closed it`,
+};
+
+/** The label a synthetic result carries above its wording. */
+export function syntheticLabel(synthetic: NonNullable<ToolResultView['synthetic']>): string {
+  if (synthetic.cause === 'forked') {
+    return synthetic.started
+      ? 'Branch closer: started in the parent, outcome unknown to this branch'
+      : 'Branch closer: not started before the fork';
+  }
+  return synthetic.started ? 'Crash repair: started, outcome unknown' : 'Crash repair: never started';
+}
+
+function shorten(text: string, max = 140): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function ToolResult({ result, ...chip }: { result: ToolResultView; onInspect: (seq: number) => void; selectedSeq: number | undefined }) {
+  const synthetic = result.synthetic;
+  const cls = synthetic ? `result synthetic ${synthetic.cause}` : result.isError ? 'result error' : 'result';
+  return (
+    <div class={cls}>
+      <div class="result-head">
+        <SeqChip seq={result.seq} onInspect={chip.onInspect} selected={chip.selectedSeq === result.seq} />
+        <strong>{synthetic ? syntheticLabel(synthetic) : result.isError ? `Tool error${result.errorCode ? ` (${result.errorCode})` : ''}` : 'Result'}</strong>
+      </div>
+      <pre class="result-text">{synthetic ? result.text : shorten(result.text, 600)}</pre>
+    </div>
+  );
+}
+
+function Item({ item, onInspect, selectedSeq }: { item: TranscriptItem } & Omit<Props, 'items'>): JSX.Element {
+  const chip = <SeqChip seq={item.seq} onInspect={onInspect} selected={selectedSeq === item.seq} />;
+  switch (item.kind) {
+    case 'user':
+      return (
+        <li class="bubble user" aria-label="User message">
+          {chip}
+          <p>{item.text}</p>
+        </li>
+      );
+    case 'pending':
+      return (
+        <li class="bubble user pending" aria-label="Pending input">
+          {chip}
+          <span class="badge">queued: waits for the running turn</span>
+          <p>{item.text}</p>
+        </li>
+      );
+    case 'assistant':
+      return (
+        <li class="bubble assistant" aria-label="Assistant message">
+          {chip}
+          <p>{item.text}</p>
+        </li>
+      );
+    case 'tool': {
+      // A started call shows its tool/call seq; one never started shows the message that declared it.
+      const callSeq = item.callSeq ?? item.seq;
+      return (
+        <li class={`tool effect-${item.effect ?? 'declared'}`} aria-label={`Tool call ${item.name}`}>
+          <div class="tool-head">
+            <SeqChip seq={callSeq} onInspect={onInspect} selected={selectedSeq === callSeq} />
+            <code class="tool-name">{item.name}</code>
+            <span class="effect">{item.effect ?? 'not started'}</span>
+            <code class="tool-args">{shorten(item.arguments)}</code>
+          </div>
+          {item.result ? (
+            <ToolResult result={item.result} onInspect={onInspect} selectedSeq={selectedSeq} />
+          ) : (
+            <div class="tool-status">{item.callSeq !== undefined ? 'Started: no result recorded yet' : 'Declared: not started yet'}</div>
+          )}
+        </li>
+      );
+    }
+    case 'turn-start':
+      return (
+        <li class="divider turn" aria-label={`Turn ${item.turn} starts`}>
+          {chip}
+          <span>Turn {item.turn}</span>
+        </li>
+      );
+    case 'turn-end': {
+      const text =
+        item.reason === 'error'
+          ? `Turn ${item.turn} ended with an error${item.errorMessage ? `: ${item.errorMessage}` : ''}`
+          : (TURN_END_TEXT[item.reason]?.(item.turn) ?? `Turn ${item.turn} ended (${item.reason})`);
+      return (
+        <li class={`divider turn-end reason-${item.reason}`}>
+          {chip}
+          <span>{text}</span>
+        </li>
+      );
+    }
+    case 'fork-marker':
+      return (
+        <li class="divider fork-marker" aria-label="Fork point">
+          {chip}
+          <span>
+            {item.own && item.parentSession !== undefined && item.forkCut !== undefined
+              ? `Forked from ${item.parentSession} at seq ${item.forkCut}: seqs 0–${item.forkCut} are inherited; from seq ${item.seq} on, the branch closers included, everything belongs to this branch`
+              : 'An ancestor’s fork point (inherited)'}
+          </span>
+        </li>
+      );
+    case 'lifecycle':
+      return (
+        <li class="divider lifecycle">
+          {chip}
+          <span>Session opened</span>
+        </li>
+      );
+    case 'summary':
+      return (
+        <li class="bubble summary" aria-label="Compaction summary">
+          {chip}
+          <span class="badge">
+            summary replacing seqs {item.start}–{item.end}
+          </span>
+          <p>{item.text}</p>
+        </li>
+      );
+    case 'note':
+      return (
+        <li class="note">
+          {chip}
+          <span>{item.text}</span>
+        </li>
+      );
+  }
+}
+
+/** Renders the transcript as an ordered list labelled “Transcript”. */
+export function Transcript({ items, onInspect, selectedSeq }: Props) {
+  return (
+    <ol class="transcript" aria-label="Transcript">
+      {items.map((item) => (
+        <Item key={`${item.kind}-${item.seq}-${'callId' in item ? item.callId : ''}`} item={item} onInspect={onInspect} selectedSeq={selectedSeq} />
+      ))}
+    </ol>
+  );
+}

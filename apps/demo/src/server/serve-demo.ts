@@ -1,0 +1,133 @@
+/**
+ * The demo's HTTP server on Node's `http`: `/api/*` goes to the host's Fetch handler (SPEC §10,
+ * SSE streamed as it is produced), everything else is the built page, with `index.html` for any
+ * path that is not a file.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+
+/** The part of a dsh host this server needs. */
+export type FetchHandler = { fetch(request: Request): Promise<Response> };
+
+/** A listening demo server. `close()` ends open event streams too. */
+export type DemoHttpServer = { url: string; port: number; close(): Promise<void> };
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.ico': 'image/x-icon',
+};
+
+/** Request bodies above this are refused before they reach the host. */
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function forward(host: FetchHandler, origin: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const method = request.method ?? 'GET';
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
+  if (body === undefined && method !== 'GET' && method !== 'HEAD') {
+    response.writeHead(413, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: `Request body too large: expected at most ${MAX_BODY_BYTES} bytes.` } }));
+    return;
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+  }
+  const aborted = new AbortController();
+  response.on('close', () => {
+    aborted.abort();
+  });
+  const answer = await host.fetch(
+    new Request(new URL(request.url ?? '/', origin), {
+      method,
+      headers,
+      signal: aborted.signal,
+      ...(body === undefined ? {} : { body: new Uint8Array(body) }),
+    }),
+  );
+  response.writeHead(answer.status, Object.fromEntries(answer.headers));
+  if (answer.body === null) {
+    response.end();
+    return;
+  }
+  response.flushHeaders();
+  const reader = answer.body.getReader();
+  response.on('close', () => {
+    reader.cancel().catch(() => undefined);
+  });
+  for (;;) {
+    const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (chunk.done) break;
+    response.write(chunk.value);
+  }
+  response.end();
+}
+
+async function servePage(distDir: string, pathname: string, response: ServerResponse): Promise<void> {
+  const relative = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
+  let file = join(distDir, relative);
+  if (file !== distDir && !file.startsWith(distDir + sep)) file = join(distDir, 'index.html');
+  const info = await stat(file).catch(() => undefined);
+  if (info === undefined || !info.isFile()) file = join(distDir, 'index.html');
+  const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+  const immutable = file.includes(`${sep}assets${sep}`);
+  response.writeHead(200, { 'content-type': type, 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' });
+  createReadStream(file).pipe(response);
+}
+
+/** Listens on `hostname:port` (port 0 = any free port) and serves the API and the page. */
+export async function serveDemo(options: { host: FetchHandler; distDir: string; hostname: string; port: number }): Promise<DemoHttpServer> {
+  let origin = `http://${options.hostname}`;
+  const server = createServer((request, response) => {
+    const pathname = new URL(request.url ?? '/', origin).pathname;
+    const handled = pathname.startsWith('/api/')
+      ? forward(options.host, origin, request, response)
+      : servePage(options.distDir, pathname, response);
+    handled.catch((error: unknown) => {
+      console.error(`demo: ${request.method ?? 'GET'} ${pathname} failed`, error);
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal server error; the demo logged the details.' } }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.hostname, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://${options.hostname}:${port}`;
+  return {
+    url: `${origin}/`,
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => {
+          if (error === undefined) resolve();
+          else reject(error);
+        });
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Starts the demo: builds the page if needed, seeds the data directory, opens the JSONL store,
+ * creates the host with the demo tools and the chosen model, and serves page and API on loopback.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHost, demoTools, openSessionStore, resolveModel } from 'dsh-host';
+import { chooseModel } from './choose-model.js';
+import { ensurePageBuilt } from './ensure-page-built.js';
+import { pacedModel } from './paced-model.js';
+import { seedDataDir } from './seed-data-dir.js';
+import { serveDemo } from './serve-demo.js';
+
+/** Options of `startDemo`; `port` 0 picks a free port. */
+export type DemoOptions = {
+  dataDir: string;
+  port: number;
+  /** Model spec (`keyless`, `openai:NAME`, `scripted:FILE`); default from the environment. */
+  model?: string;
+  /** Pause before each model call in ms; default 700 for the keyless model, else 0. */
+  paceMs?: number;
+  env?: Readonly<Record<string, string | undefined>>;
+  log?: (line: string) => void;
+};
+
+/** A running demo. `close()` stops the server, releases live sessions and closes the store. */
+export type RunningDemo = { url: string; dataDir: string; workspaceDir: string; model: string; seeded: string[]; close(): Promise<void> };
+
+/** The app's folder (holding `recordings/`, `src/page/` and `dist/`). */
+export const DEMO_APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Starts the demo on 127.0.0.1. */
+export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
+  const log = options.log ?? (() => undefined);
+  const env = options.env ?? process.env;
+  const distDir = await ensurePageBuilt(DEMO_APP_DIR, log);
+  const { sessionsDir, workspaceDir, seeded } = await seedDataDir(options.dataDir, join(DEMO_APP_DIR, 'recordings'));
+  const choice = chooseModel(options.model, env);
+  const model = pacedModel(await resolveModel(choice.spec, { cwd: process.cwd(), env }), options.paceMs ?? (choice.spec === 'keyless' ? 700 : 0));
+  const store = await openSessionStore({ dir: sessionsDir });
+  const host = createHost({ store, model, tools: demoTools(), cwd: workspaceDir });
+  let server;
+  try {
+    server = await serveDemo({ host, distDir, hostname: '127.0.0.1', port: options.port });
+  } catch (error) {
+    await host.close();
+    await store.close();
+    throw error;
+  }
+  const listening = server;
+  return {
+    url: listening.url,
+    dataDir: options.dataDir,
+    workspaceDir,
+    model: `${choice.spec} (${choice.reason})`,
+    seeded,
+    close: async () => {
+      await listening.close();
+      await host.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** Test helpers for the agent loop: tools that count their invocations, gates, small readers. */
+import { z } from 'zod';
+import type { SessionEvent } from 'dsh-codec';
+import { defineTool, type Tool } from 'dsh-agent';
+
+export type Invocation = { name: string; callId: string; args: unknown };
+
+/** `lookup` (read-only), `touch` (idempotent) and `save` (side-effect); every body run is recorded. */
+export function countingTools(): { tools: Tool[]; invocations: Invocation[] } {
+  const invocations: Invocation[] = [];
+  const lookup = defineTool({
+    name: 'lookup',
+    description: 'Look a key up.',
+    input: z.strictObject({ key: z.string() }),
+    effect: 'read-only',
+    run: (args, ctx) => {
+      invocations.push({ name: 'lookup', callId: ctx.callId, args });
+      return `value of ${args.key}`;
+    },
+  });
+  const touch = defineTool({
+    name: 'touch',
+    description: 'Mark a key as seen.',
+    input: z.strictObject({ key: z.string() }),
+    effect: 'idempotent',
+    run: (args, ctx) => {
+      invocations.push({ name: 'touch', callId: ctx.callId, args });
+      return `touched ${args.key}`;
+    },
+  });
+  const save = defineTool({
+    name: 'save',
+    description: 'Save a value under a key.',
+    input: z.strictObject({ key: z.string(), value: z.string() }),
+    effect: 'side-effect',
+    run: (args, ctx) => {
+      invocations.push({ name: 'save', callId: ctx.callId, args });
+      return `saved ${args.key}`;
+    },
+  });
+  return { tools: [lookup, touch, save] as Tool[], invocations };
+}
+
+/** A promise with its resolver, to hold a model or a tool until the test lets it go. */
+export function gate(): { promise: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+/** Resolves when `predicate` holds, polling each macrotask (at most `limit` times). */
+export async function until(predicate: () => boolean, limit = 2000): Promise<void> {
+  for (let attempt = 0; attempt < limit; attempt += 1) {
+    if (predicate()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('condition not reached');
+}
+
+/** The types of events from `from` on. */
+export function typesFrom(events: readonly SessionEvent[], from: number): string[] {
+  return events.slice(from).map((event) => event.type);
+}
+
+/** The data of the events of one type. */
+export function dataOf<T>(events: readonly SessionEvent[], type: string): T[] {
+  return events.filter((event) => event.type === type).map((event) => event.data as T);
+}

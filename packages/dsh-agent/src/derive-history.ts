@@ -1,0 +1,56 @@
+/**
+ * Model history from events (SPEC §3.5): surface events in log order, where a
+ * `surfaceOp: replace` swaps the surface nodes `start..end` (by seq, inclusive) for itself.
+ */
+import type { SessionEvent } from 'dsh-codec';
+import { AgentError } from './agent-error.js';
+import type { ModelMessage } from './model.js';
+
+/** One model-visible message and the seq of the event that carries it. */
+export type SurfaceNode = { seq: number; message: ModelMessage };
+
+const SURFACE_TYPES = new Set(['user/message', 'assistant/message', 'tool/result']);
+
+/**
+ * The surface nodes of a log, in model order. Only `user/message`, `assistant/message` and
+ * `tool/result` count; `input/queued`, plugin and lifecycle events never reach the model.
+ * A replacing node takes the place of the first node it removes.
+ */
+export function deriveSurface(events: readonly SessionEvent[]): SurfaceNode[] {
+  let nodes: SurfaceNode[] = [];
+  for (const event of events) {
+    if (!SURFACE_TYPES.has(event.type)) continue;
+    const node: SurfaceNode = { seq: event.seq, message: messageOf(event) };
+    const op = event.surfaceOp;
+    if (op?.op !== 'replace') {
+      nodes.push(node);
+      continue;
+    }
+    const first = nodes.findIndex((n) => n.seq >= op.start && n.seq <= op.end);
+    const kept = nodes.filter((n) => n.seq < op.start || n.seq > op.end);
+    if (first === -1) {
+      // Nothing in range: the replacement lands where its range would have been, in seq order.
+      const at = nodes.findIndex((n) => n.seq > op.end);
+      nodes = at === -1 ? [...kept, node] : [...kept.slice(0, at), node, ...kept.slice(at)];
+    } else {
+      nodes = [...kept.slice(0, first), node, ...kept.slice(first)];
+    }
+  }
+  return nodes;
+}
+
+/** The model-visible history of a log: `deriveSurface()` without the seqs. */
+export function deriveHistory(events: readonly SessionEvent[]): ModelMessage[] {
+  return deriveSurface(events).map((node) => node.message);
+}
+
+function messageOf(event: SessionEvent): ModelMessage {
+  const data = event.data as { message?: ModelMessage } | null;
+  if (data?.message === undefined) {
+    throw new AgentError(
+      'INVALID_EVENT',
+      `deriveHistory: expected data.message on ${event.type} at seq ${event.seq}, received none`,
+    );
+  }
+  return data.message;
+}

@@ -1,0 +1,46 @@
+/**
+ * Small pure readers of a session log that the loop needs: the next turn number, whether a turn
+ * is open, and the input still waiting for a turn.
+ */
+import type { SessionEvent, UserMessage } from 'dsh-codec';
+
+/** An `input/queued` event not yet claimed by a turn. */
+export type PendingInput = { seq: number; inputId: string; message: UserMessage };
+
+/** The number the next `turn/start` must carry: turns continue across forks and repairs. */
+export function nextTurnNumber(events: readonly SessionEvent[]): number {
+  for (let index = events.length - 1; index >= 0; index -= 1) {
+    const event = events[index];
+    if (event?.type === 'turn/start') return (event.data as { turn: number }).turn + 1;
+  }
+  return 1;
+}
+
+/** The turn left open at the end of the log, if any (a log the agent must not continue). */
+export function openTurn(events: readonly SessionEvent[]): number | undefined {
+  for (let index = events.length - 1; index >= 0; index -= 1) {
+    const event = events[index];
+    if (event?.type === 'turn/end') return undefined;
+    if (event?.type === 'turn/start') return (event.data as { turn: number }).turn;
+  }
+  return undefined;
+}
+
+/**
+ * The input queue rebuilt from a log: `input/queued` events at or after `from` (a session's
+ * `inheritedEventCount`, so a fork child never inherits pending input) not claimed by a
+ * `user/message` carrying their `inputId`, in queue order.
+ */
+export function pendingInputsOf(events: readonly SessionEvent[], from: number): PendingInput[] {
+  const pending = new Map<string, PendingInput>();
+  for (const event of events.slice(from)) {
+    if (event.type === 'input/queued') {
+      const data = event.data as { inputId: string; message: UserMessage };
+      pending.set(data.inputId, { seq: event.seq, inputId: data.inputId, message: data.message });
+    } else if (event.type === 'user/message') {
+      const inputId = (event.data as { inputId?: string }).inputId;
+      if (inputId !== undefined) pending.delete(inputId);
+    }
+  }
+  return [...pending.values()];
+}

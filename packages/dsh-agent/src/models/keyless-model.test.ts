@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { createKeylessModel, demoTools, toToolSpec, type ModelMessage } from 'dsh-agent';
+
+const tools = demoTools().map(toToolSpec);
+const user = (text: string, id = 'u'): ModelMessage => ({ id, role: 'user', content: [{ type: 'text', text }] });
+const calls = (id: string, ...list: [string, string, object][]): ModelMessage => ({
+  id,
+  role: 'assistant',
+  content: list.map(([callId, name, args]) => ({ type: 'tool-call', id: callId, name, arguments: JSON.stringify(args) })),
+});
+const result = (callId: string, text: string, options: { isError?: boolean; id?: string } = {}): ModelMessage => ({
+  id: options.id ?? `r-${callId}`,
+  role: 'tool',
+  callId,
+  content: [{ type: 'text', text }],
+  isError: options.isError ?? false,
+});
+const ask = (messages: ModelMessage[], offered = tools) => createKeylessModel().complete({ messages, tools: offered });
+
+describe('keyless model', () => {
+  it('is deterministic', async () => {
+    const messages = [user('what is this?')];
+    expect(await ask(messages)).toEqual(await ask(messages));
+    expect((await ask(messages)).text).toContain('keyless offline model');
+  });
+
+  it('reads a file in two steps: the call, then the answer from its result', async () => {
+    expect(await ask([user('read notes/a.txt')])).toEqual({
+      text: '',
+      toolCalls: [{ name: 'read_file', arguments: '{"path":"notes/a.txt"}' }],
+    });
+    const answer = await ask([user('read notes/a.txt'), calls('a', ['c1', 'read_file', { path: 'notes/a.txt' }]), result('c1', 'hello')]);
+    expect(answer).toEqual({ text: 'Contents of notes/a.txt:\nhello', toolCalls: [] });
+  });
+
+  it('lists and writes through the demo tools', async () => {
+    expect((await ask([user('list files in src')])).toolCalls).toEqual([{ name: 'list_files', arguments: '{"path":"src"}' }]);
+    expect((await ask([user('ls')])).toolCalls).toEqual([{ name: 'list_files', arguments: '{"path":"."}' }]);
+    expect((await ask([user('write out.txt: two\nlines')])).toolCalls).toEqual([
+      { name: 'write_file', arguments: '{"path":"out.txt","content":"two\\nlines"}' },
+    ]);
+  });
+
+  it('explores over three steps, reading up to three files in one step', async () => {
+    const turn: ModelMessage[] = [user('explore')];
+    expect((await ask(turn)).toolCalls).toEqual([{ name: 'list_files', arguments: '{"path":"."}' }]);
+    turn.push(calls('a1', ['c1', 'list_files', { path: '.' }]), result('c1', 'a.txt\nb.txt\nc.txt\nd.txt\nsrc/'));
+    expect((await ask(turn)).toolCalls.map((call) => call.arguments)).toEqual(['{"path":"a.txt"}', '{"path":"b.txt"}', '{"path":"c.txt"}']);
+    turn.push(
+      calls('a2', ['c2', 'read_file', { path: 'a.txt' }], ['c3', 'read_file', { path: 'b.txt' }], ['c4', 'read_file', { path: 'c.txt' }]),
+      result('c2', 'one\ntwo'),
+      result('c3', 'gone', { isError: true }),
+      result('c4', 'x'),
+    );
+    const final = await ask(turn);
+    expect(final.toolCalls).toEqual([]);
+    expect(final.text).toBe(
+      'I explored the working directory (4 file(s)) and read 3:\n- a.txt: 2 line(s), starting "one"\n- b.txt: gone\n- c.txt: 1 line(s), starting "x"',
+    );
+  });
+
+  it('only calls tools the request offers', async () => {
+    const response = await ask([user('read a.txt')], tools.filter((tool) => tool.name !== 'read_file'));
+    expect(response.toolCalls).toEqual([]);
+    expect(response.text).toBe('I would call read_file, but it is not available in this session (tools: list_files, write_file).');
+  });
+
+  it('after a fork, re-runs a read-only call left without a result through a new call, and verifies a write first', async () => {
+    const previous: ModelMessage[] = [
+      user('explore', 'u1'),
+      calls('a1', ['c1', 'read_file', { path: 'a.txt' }], ['c2', 'write_file', { path: 'w.txt', content: 'W' }]),
+      result('c1', 'forked, not started', { isError: true, id: 'forked-tool-result-c1-7' }),
+      result('c2', 'forked, started', { isError: true, id: 'forked-tool-result-c2-8' }),
+      user('continue', 'u2'),
+    ];
+    expect((await ask(previous)).toolCalls).toEqual([
+      { name: 'read_file', arguments: '{"path":"a.txt"}' },
+      { name: 'read_file', arguments: '{"path":"w.txt"}' },
+    ]);
+    const checked = [...previous, calls('a2', ['n1', 'read_file', { path: 'a.txt' }], ['n2', 'read_file', { path: 'w.txt' }]), result('n1', 'A'), result('n2', 'W')];
+    expect(await ask(checked)).toEqual({
+      text: 'I re-ran 1 call(s) left without a result. 1 write(s) had already taken effect; 0 had not and were written now.',
+      toolCalls: [],
+    });
+    const notWritten = [...checked.slice(0, -1), result('n2', 'old')];
+    expect((await ask(notWritten)).toolCalls).toEqual([{ name: 'write_file', arguments: '{"path":"w.txt","content":"W"}' }]);
+  });
+
+  it('ignores real error results when asked to continue', async () => {
+    const response = await ask([
+      user('read a.txt', 'u1'),
+      calls('a1', ['c1', 'read_file', { path: 'a.txt' }]),
+      result('c1', 'a.txt does not exist', { isError: true }),
+      user('continue', 'u2'),
+    ]);
+    expect(response).toEqual({ text: 'There is nothing to continue: the previous turn left no unfinished tool calls.', toolCalls: [] });
+  });
+});

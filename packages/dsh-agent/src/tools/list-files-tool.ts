@@ -1,0 +1,33 @@
+import { readdir } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { displayPath, expectKind, resolveInCwd } from '../resolve-in-cwd.js';
+
+const MAX_ENTRIES = 500;
+
+/**
+ * `list_files` (read-only): the entries of a directory inside the session's cwd, sorted by name,
+ * directories suffixed with `/`. At most 500 entries; paths that leave the cwd are refused.
+ */
+export const listFilesTool = defineTool({
+  name: 'list_files',
+  description:
+    'List the files and directories in a directory of the working directory (default "."). ' +
+    'Directories end with "/".',
+  input: z.strictObject({
+    path: z.string().optional().describe('Directory relative to the working directory; defaults to "."'),
+  }),
+  effect: 'read-only',
+  async run({ path = '.' }, { cwd }) {
+    const absolute = await resolveInCwd(cwd, path);
+    const shown = displayPath(await resolveInCwd(cwd, '.'), absolute);
+    await expectKind(absolute, shown, 'directory');
+    const entries = await readdir(absolute, { withFileTypes: true });
+    const names = entries
+      .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (names.length === 0) return `${shown} is empty.`;
+    const listed = names.slice(0, MAX_ENTRIES).join('\n');
+    return names.length > MAX_ENTRIES ? `${listed}\n… and ${names.length - MAX_ENTRIES} more entries` : listed;
+  },
+});

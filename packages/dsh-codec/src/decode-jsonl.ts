@@ -1,0 +1,147 @@
+import { CodecError } from './codec-error.js';
+import { CURRENT_FORMAT_VERSION } from './current-format-version.js';
+import { errorFromIssues } from './error-from-issues.js';
+import { migrateToCurrent } from './migrate.js';
+import type { FormatVersion, SessionEvent, SessionHeader, ValidationIssue } from './types.js';
+import { describeValue } from './v0/describe-value.js';
+import { validate } from './validate.js';
+import { validateV4, V4LogValidation } from './v4/validate-v4.js';
+
+/** Where a torn final line starts: UTF-8 byte offset into the text, and its 1-based line number. */
+export type TornTail = { offset: number; line: number };
+
+/** A decoded log, always in the current (V4) shape, and the version it was read from. */
+export type DecodedLog = {
+  header: SessionHeader;
+  events: SessionEvent[];
+  sourceVersion: FormatVersion;
+  tornTail?: TornTail;
+};
+
+/** The newest format version this release reads. */
+const NEWEST = CURRENT_FORMAT_VERSION;
+const TORN = Symbol('torn');
+
+/**
+ * Reads a JSONL log of any released version (V0–V4) and returns it as V4: detect the version from
+ * line 1, validate with that version's frozen validator, migrate step by step, validate as V4.
+ * A torn final line is reported as `tornTail`, not an error; any other bad line throws `CodecError`
+ * with its line. Never writes; `sessionId` names a V0 log (which has no header).
+ */
+export function decodeJsonl(text: string, options: { sessionId?: string } = {}): DecodedLog {
+  if (typeof text !== 'string') throw new CodecError('CORRUPT', `decodeJsonl: expected the log's text, got ${describeValue(text)}`);
+  const lines: string[] = [];
+  let lastStart = 0;
+  let start = 0;
+  for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+    lines.push(text.slice(start, newline));
+    lastStart = start;
+    start = newline + 1;
+  }
+  // A final line without its '\n' was never committed: torn, whatever it holds.
+  let torn: { start: number; line: number } | undefined = start < text.length ? { start, line: lines.length + 1 } : undefined;
+  const parse = (index: number): unknown => {
+    const line = lines[index] as string;
+    try {
+      return JSON.parse(line);
+    } catch (cause) {
+      if (index === lines.length - 1 && torn === undefined) return TORN;
+      throw new CodecError(
+        'MALFORMED_JSON',
+        `line ${String(index + 1)}: expected one JSON object, got unparsable text ${describeValue(line)} (${cause instanceof Error ? cause.message : 'parse error'}); only a torn final line may be set aside, so the log is refused`,
+        { line: index + 1, cause },
+      );
+    }
+  };
+  if (lines.length === 0) {
+    throw new CodecError('CORRUPT', text.length === 0 ? 'line 1: the log is empty: expected a header line' : 'line 1: the only line is torn (no trailing newline): no complete header', { line: 1 });
+  }
+  const first = parse(0);
+  if (first === TORN) throw new CodecError('CORRUPT', 'line 1: the only line is unparsable: no complete header', { line: 1 });
+  const version = detectVersion(first);
+  const headerLines = version === 0 ? 0 : 1;
+  const lineOf = (issue: ValidationIssue): number | undefined => {
+    if (issue.path[0] === 'header') return 1;
+    const index = issue.path[1];
+    return issue.path[0] === 'events' && typeof index === 'number' ? index + 1 + headerLines : undefined;
+  };
+
+  const events: unknown[] = version === 0 ? [first] : [];
+  // The current version is validated as it is parsed: one pass, nothing serialised again.
+  const validation = version === NEWEST ? new V4LogValidation(first) : undefined;
+  if (validation !== undefined && validation.issues.length > 0) throw errorFromIssues(validation.issues, { lineOf });
+  for (let index = 1; index < lines.length; index++) {
+    let value: unknown;
+    try {
+      value = parse(index);
+    } catch (error) {
+      // An earlier invalid line is reported before a later unparsable one.
+      if (validation !== undefined && validation.issues.length > 0) throw errorFromIssues(validation.issues, { lineOf });
+      throw error;
+    }
+    if (value === TORN) {
+      torn = { start: lastStart, line: index + 1 };
+      break;
+    }
+    events.push(value);
+    validation?.event(value);
+  }
+  const tornTail = torn === undefined ? undefined : { offset: utf8Length(text, torn.start), line: torn.line };
+
+  let header: SessionHeader;
+  let current: SessionEvent[];
+  if (validation !== undefined) {
+    const issues = validation.finish();
+    if (issues.length > 0) throw errorFromIssues(issues, { lineOf });
+    header = first as SessionHeader;
+    current = events as SessionEvent[];
+  } else {
+    const older = version as 0 | 1 | 2 | 3;
+    const artifact = older === 0 ? { events } : { header: first, events };
+    const issues = validate(older, artifact);
+    if (issues.length > 0) throw errorFromIssues(issues, { lineOf, context: `(reading a V${String(older)} log)` });
+    ({ header, events: current } = migrateToCurrent(artifact, older, options));
+    const migratedIssues = validateV4({ header, events: current });
+    if (migratedIssues.length > 0) throw errorFromIssues(migratedIssues, { lineOf, context: `(after migrating from V${String(older)})` });
+  }
+  return tornTail === undefined
+    ? { header, events: current, sourceVersion: version }
+    : { header, events: current, sourceVersion: version, tornTail };
+}
+
+/** The version of a log from its first line: a header names it; an event means V0 (no header). */
+function detectVersion(first: unknown): FormatVersion {
+  if (typeof first !== 'object' || first === null || Array.isArray(first)) {
+    throw new CodecError('INVALID_HEADER', `line 1: expected a header {format: "dsh-session", version, ...} (or a V0 event), got ${describeValue(first)}`, { line: 1 });
+  }
+  if (!('format' in first)) return 0;
+  const { format, version } = first as { format: unknown; version?: unknown };
+  if (format !== 'dsh-session') {
+    throw new CodecError('INVALID_HEADER', `line 1: expected format "dsh-session", got ${describeValue(format)}`, { line: 1 });
+  }
+  if (typeof version === 'number' && Number.isSafeInteger(version) && version > NEWEST) {
+    throw new CodecError('UNSUPPORTED_VERSION', `line 1: format version ${String(version)} was written by a newer dsh — upgrade (this dsh reads versions 0 to ${String(NEWEST)})`, { line: 1 });
+  }
+  if (version !== 1 && version !== 2 && version !== 3 && version !== 4) {
+    throw new CodecError('INVALID_HEADER', `line 1: expected header version 1, 2, 3 or 4, got ${describeValue(version)}`, { line: 1 });
+  }
+  return version;
+}
+
+/** UTF-8 byte length of `text.slice(0, end)`, counting a lone surrogate as U+FFFD (3 bytes). */
+function utf8Length(text: string, end: number): number {
+  let bytes = 0;
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < end) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}

@@ -1,0 +1,153 @@
+/**
+ * Turn, step and call relationships of V0–V2 logs, frozen with V0. Each version maps its events
+ * to a `RelationshipView`; there are no synthetic results before V3, so every result answers a
+ * `tool/call` of its step.
+ */
+import { relationshipIssue, type Issue } from './issue.js';
+
+type Path = (string | number)[];
+
+/** What the relationship rules need of one event. */
+export type RelationshipView =
+  | { kind: 'anywhere' }
+  | { kind: 'in-turn' }
+  | { kind: 'turn/start' | 'turn/end'; turn: number }
+  | { kind: 'step/start' | 'step/end'; turn: number; step: number }
+  | { kind: 'assistant'; turn: number; step: number; calls: { id: string; path: Path }[] }
+  | { kind: 'call'; turn: number; step: number; callId: string; path: Path }
+  | { kind: 'result'; turn: number; step: number; callId: string; path: Path };
+
+type Call = { callSeq: number | undefined; resultSeq: number | undefined };
+
+/** Incremental checker: `check` is pure, `apply` advances (leniently, past invalid events too). */
+export class V0RelationshipChecker {
+  private lastTurn = 0;
+  private openTurn: { turn: number; seq: number } | undefined;
+  private lastStep = 0;
+  private openStep: { step: number; seq: number } | undefined;
+  private calls = new Map<string, Call>();
+
+  /** Every relationship issue of `view`, the event `type` at `seq`. */
+  check(view: RelationshipView, type: string, seq: number): Issue[] {
+    const issues: Issue[] = [];
+    const add = (path: Path, message: string) => {
+      issues.push(relationshipIssue(seq, path, `${type} at seq ${String(seq)}: ${message}`));
+    };
+    switch (view.kind) {
+      case 'anywhere':
+        break;
+      case 'in-turn':
+        if (this.openTurn === undefined) add([], 'expected an open turn, but no turn is open');
+        break;
+      case 'turn/start':
+        if (this.openTurn !== undefined) add([], `expected no open turn, but turn ${String(this.openTurn.turn)} is open since seq ${String(this.openTurn.seq)}`);
+        if (view.turn !== this.lastTurn + 1) add(['data', 'turn'], `expected turn ${String(this.lastTurn + 1)} (the next turn number), got ${String(view.turn)}`);
+        break;
+      case 'turn/end':
+        if (this.openTurn === undefined) add([], 'expected an open turn, but no turn is open');
+        else if (view.turn !== this.openTurn.turn) add(['data', 'turn'], `expected the open turn ${String(this.openTurn.turn)}, got ${String(view.turn)}`);
+        if (this.openStep !== undefined) add([], `expected no open step, but step ${String(this.openStep.step)} is open since seq ${String(this.openStep.seq)}`);
+        break;
+      case 'step/start':
+        if (!this.inTurn(view.turn, add)) break;
+        if (this.openStep !== undefined) add([], `expected no open step, but step ${String(this.openStep.step)} is open since seq ${String(this.openStep.seq)}`);
+        if (view.step !== this.lastStep + 1) add(['data', 'step'], `expected step ${String(this.lastStep + 1)} (the next step of turn ${String(view.turn)}), got ${String(view.step)}`);
+        break;
+      case 'step/end':
+        this.inStep(view.turn, view.step, add);
+        break;
+      case 'assistant': {
+        if (!this.inStep(view.turn, view.step, add)) break;
+        const seen = new Set<string>();
+        for (const call of view.calls) {
+          if (seen.has(call.id) || this.calls.has(call.id)) add(call.path, `call id ${JSON.stringify(call.id)} is declared twice in step ${String(view.step)}`);
+          seen.add(call.id);
+        }
+        break;
+      }
+      case 'call': {
+        if (!this.inStep(view.turn, view.step, add)) break;
+        const call = this.calls.get(view.callId);
+        if (call === undefined) add(view.path, `call ${JSON.stringify(view.callId)} is not declared by this step's assistant/message`);
+        else if (call.callSeq !== undefined) add(view.path, `call ${JSON.stringify(view.callId)} already has a tool/call at seq ${String(call.callSeq)}`);
+        break;
+      }
+      case 'result': {
+        if (!this.inStep(view.turn, view.step, add)) break;
+        const call = this.calls.get(view.callId);
+        if (call?.callSeq === undefined) add(view.path, `call ${JSON.stringify(view.callId)} has no tool/call in this step`);
+        else if (call.resultSeq !== undefined) add(view.path, `call ${JSON.stringify(view.callId)} was already answered at seq ${String(call.resultSeq)}`);
+        break;
+      }
+    }
+    return issues;
+  }
+
+  /** Advances the state past `view` at `seq`. */
+  apply(view: RelationshipView, seq: number): void {
+    switch (view.kind) {
+      case 'turn/start':
+        this.openTurn = { turn: view.turn, seq };
+        this.lastTurn = view.turn;
+        this.lastStep = 0;
+        this.openStep = undefined;
+        this.calls = new Map();
+        break;
+      case 'turn/end':
+        this.openTurn = undefined;
+        this.openStep = undefined;
+        this.calls = new Map();
+        break;
+      case 'step/start':
+        this.openStep = { step: view.step, seq };
+        this.lastStep = view.step;
+        this.calls = new Map();
+        break;
+      case 'step/end':
+        this.openStep = undefined;
+        this.calls = new Map();
+        break;
+      case 'assistant':
+        if (this.openStep === undefined) break;
+        for (const call of view.calls) if (!this.calls.has(call.id)) this.calls.set(call.id, { callSeq: undefined, resultSeq: undefined });
+        break;
+      case 'call': {
+        const call = this.calls.get(view.callId);
+        if (call !== undefined) call.callSeq ??= seq;
+        break;
+      }
+      case 'result': {
+        const call = this.calls.get(view.callId);
+        if (call !== undefined) call.resultSeq ??= seq;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  private inTurn(turn: number, add: (path: Path, message: string) => void): boolean {
+    if (this.openTurn === undefined) {
+      add([], 'expected an open turn, but no turn is open');
+      return false;
+    }
+    if (turn !== this.openTurn.turn) {
+      add(['data', 'turn'], `expected the open turn ${String(this.openTurn.turn)}, got ${String(turn)}`);
+      return false;
+    }
+    return true;
+  }
+
+  private inStep(turn: number, step: number, add: (path: Path, message: string) => void): boolean {
+    if (!this.inTurn(turn, add)) return false;
+    if (this.openStep === undefined) {
+      add([], `expected an open step, but no step of turn ${String(turn)} is open`);
+      return false;
+    }
+    if (step !== this.openStep.step) {
+      add(['data', 'step'], `expected the open step ${String(this.openStep.step)}, got ${String(step)}`);
+      return false;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The V0 validator, frozen: no header, flat messages, every result answers a `tool/call`.
+ */
+import { headerIssue, type Issue } from './issue.js';
+import type { RelationshipView } from './relationship-checker.js';
+import { v0DataSchemas, type V0Data } from './schemas.js';
+import { validateLegacyEvents } from './validate-events.js';
+
+function view(type: string, data: unknown): RelationshipView {
+  switch (type) {
+    case 'turn/start':
+    case 'turn/end':
+      return { kind: type, turn: (data as V0Data<'turn/start'>).turn };
+    case 'step/start':
+    case 'step/end': {
+      const { turn, step } = data as V0Data<'step/start'>;
+      return { kind: type, turn, step };
+    }
+    case 'assistant/message': {
+      const { turn, step, toolCalls } = data as V0Data<'assistant/message'>;
+      return { kind: 'assistant', turn, step, calls: toolCalls.map((call, index) => ({ id: call.id, path: ['data', 'toolCalls', index, 'id'] })) };
+    }
+    case 'tool/call': {
+      const { turn, step, callId } = data as V0Data<'tool/call'>;
+      return { kind: 'call', turn, step, callId, path: ['data', 'callId'] };
+    }
+    case 'tool/result': {
+      const { turn, step, callId } = data as V0Data<'tool/result'>;
+      return { kind: 'result', turn, step, callId, path: ['data', 'callId'] };
+    }
+    default:
+      return { kind: 'in-turn' };
+  }
+}
+
+/** Every issue of a V0 log (shapes and relationships); `[]` when valid. V0 logs have no header. */
+export function validateV0(artifact: { header?: unknown; events: readonly unknown[] }): Issue[] {
+  const issues: Issue[] = [];
+  if (artifact.header !== undefined) issues.push(headerIssue([], 'header: a V0 log has no header (its session id comes from the file name)'));
+  issues.push(...validateLegacyEvents(artifact.events, { version: 0, schemas: v0DataSchemas, view }));
+  return issues;
+}

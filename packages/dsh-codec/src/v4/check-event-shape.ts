@@ -1,0 +1,28 @@
+/**
+ * The V4 shape of one event: the envelope (kept from V3) plus the zod payload schema of its
+ * core type; an unknown type is admitted only with `ignorable: true`.
+ */
+import { eventIssue, type Issue } from '../v0/issue.js';
+import { fromZodIssues } from '../v0/zod-issues.js';
+import { checkV3Envelope } from '../v3/check-envelope.js';
+import type { CoreEventType } from '../types.js';
+import { coreEventDataSchemas } from './schemas.js';
+
+/** Whether `type` is a V4 core event type. */
+export function isCoreEventType(type: string): type is CoreEventType {
+  return Object.hasOwn(coreEventDataSchemas, type);
+}
+
+/** Every shape issue of `event` as the event at `index` of a V4 log (no relationships). */
+export function checkV4EventShape(event: unknown, index: number): Issue[] {
+  const issues = checkV3Envelope(event, index);
+  if (issues.length > 0) return issues;
+  const { type, data, ignorable } = event as { type: string; data: unknown; ignorable?: true };
+  if (!isCoreEventType(type)) {
+    if (ignorable === true) return issues;
+    return [eventIssue(index, ['type'], `event at seq ${String(index)}: unknown event type ${JSON.stringify(type)} without ignorable: true (a reader refuses unknown events unless they are ignorable)`)];
+  }
+  const result = coreEventDataSchemas[type].safeParse(data);
+  if (result.success) return issues;
+  return fromZodIssues(result.error.issues, data, ['data'], `${type} at seq ${String(index)}`, (path, message) => eventIssue(index, path, message));
+}

@@ -1,0 +1,30 @@
+/**
+ * One pass of V4 validation over a log, event by event: shape, then relationships through the
+ * V3 checker on the private interrupted view. Shared by `createEventChecker`, `validate(4)` and
+ * the decoder, so all three apply exactly the same rules.
+ */
+import type { Issue } from '../v0/issue.js';
+import { V3RelationshipChecker } from '../v3/relationship-checker.js';
+import type { V3Event } from '../v3/types.js';
+import { checkV4EventShape } from './check-event-shape.js';
+import { forkedWording, toInterruptedView } from './interrupted-view.js';
+
+/** Incremental V4 event validation; `check` is pure, `apply` advances past a checked event. */
+export class V4EventValidator {
+  private readonly relationships = new V3RelationshipChecker();
+
+  /** All issues of `event` at `index`; `view` is set when the shape is valid (for `apply`). */
+  check(event: unknown, index: number): { issues: Issue[]; view: V3Event | undefined } {
+    const issues = checkV4EventShape(event, index);
+    if (issues.length > 0) return { issues, view: undefined };
+    const { view, mapped } = toInterruptedView(event as V3Event);
+    const related = this.relationships.check(view);
+    if (mapped) for (const issue of related) issue.message = forkedWording(issue.message);
+    return { issues: related, view };
+  }
+
+  /** Advances past an event whose shape was valid (leniently, even if its relationships were not). */
+  apply(view: V3Event): void {
+    this.relationships.apply(view);
+  }
+}

@@ -1,0 +1,121 @@
+import { CodecError } from 'dsh-codec';
+
+/** Every code a `HostError` carries: the store's and codec's codes passed through, plus the host's own. */
+export type HostErrorCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'SESSION_NOT_FOUND'
+  | 'SESSION_EXISTS'
+  | 'SESSION_BUSY'
+  | 'NAME_AMBIGUOUS'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'INVALID_CUT'
+  | 'INVALID_SESSION_ID'
+  | 'SESSION_CLOSED'
+  | 'STORE_CLOSED'
+  | 'WRITE_FAILED'
+  | 'AGENT_CLOSED'
+  | 'INVALID_MODEL_SPEC'
+  | 'MODEL_CONFIG'
+  | 'INVALID_SCRIPT'
+  | 'COMPACTION_IN_PROGRESS'
+  | 'INVALID_EVENT'
+  | 'CORRUPT'
+  | 'MALFORMED_JSON'
+  | 'INVALID_HEADER'
+  | 'INVALID_RELATIONSHIP'
+  | 'UNSUPPORTED_VERSION'
+  | 'INVALID_OPTION'
+  | 'INTERNAL';
+
+const MARK = Symbol.for('dsh.HostError');
+
+const KNOWN_CODES: ReadonlySet<string> = new Set<HostErrorCode>([
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'PAYLOAD_TOO_LARGE',
+  'SESSION_NOT_FOUND',
+  'SESSION_EXISTS',
+  'SESSION_BUSY',
+  'NAME_AMBIGUOUS',
+  'IDEMPOTENCY_KEY_REUSED',
+  'INVALID_CUT',
+  'INVALID_SESSION_ID',
+  'SESSION_CLOSED',
+  'STORE_CLOSED',
+  'WRITE_FAILED',
+  'AGENT_CLOSED',
+  'INVALID_MODEL_SPEC',
+  'MODEL_CONFIG',
+  'INVALID_SCRIPT',
+  'COMPACTION_IN_PROGRESS',
+  'INVALID_EVENT',
+  'CORRUPT',
+  'MALFORMED_JSON',
+  'INVALID_HEADER',
+  'INVALID_RELATIONSHIP',
+  'UNSUPPORTED_VERSION',
+  'INVALID_OPTION',
+  'INTERNAL',
+]);
+
+/** Who holds a session's lease: process id, host name, since when (epoch ms). */
+export type LeaseHolderInfo = { pid: number; host: string; since: number };
+
+/** Extra facts an error carries for callers that act on it (ids of an ambiguous name, a bad field's path). */
+export type HostErrorDetails = {
+  /** `NAME_AMBIGUOUS`: every session id the name matched. */
+  candidates?: string[];
+  /** `BAD_REQUEST`: each invalid field with its path. */
+  issues?: { path: (string | number)[]; message: string }[];
+  /** `SESSION_BUSY`: the process holding the session's single-writer lease, when known. */
+  holder?: LeaseHolderInfo;
+};
+
+/**
+ * The only error dsh-host throws. `code` is stable and maps to one HTTP status (`httpStatusOf`);
+ * store and codec errors are wrapped with the same code and kept as `cause`.
+ * `HostError.is()` recognises instances from another installed copy of the package.
+ */
+export class HostError extends Error {
+  override readonly name = 'HostError';
+  readonly code: HostErrorCode;
+  readonly details: HostErrorDetails;
+  readonly [MARK] = true;
+
+  constructor(code: HostErrorCode, message: string, options: { details?: HostErrorDetails; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+
+  static is(value: unknown): value is HostError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
+  }
+
+  /**
+   * Wraps a coded store or codec error as a `HostError` with the same code and message; returns
+   * `undefined` for anything else (an unknown failure the caller must not dress up as a known one).
+   */
+  static wrap(error: unknown): HostError | undefined {
+    if (HostError.is(error)) return error;
+    if (CodecError.is(error)) return new HostError(error.code, error.message, { cause: error });
+    if (error instanceof Error && hasKnownCode(error)) {
+      const details: HostErrorDetails = {};
+      const holder = (error as { holder?: Partial<LeaseHolderInfo> }).holder;
+      if (typeof holder?.pid === 'number' && typeof holder.host === 'string' && typeof holder.since === 'number') {
+        details.holder = { pid: holder.pid, host: holder.host, since: holder.since };
+      }
+      return new HostError(error.code, error.message, { cause: error, details });
+    }
+    return undefined;
+  }
+}
+
+function hasKnownCode(error: Error): error is Error & { code: HostErrorCode } {
+  const code = (error as { code?: unknown }).code;
+  return (error.name === 'SessionError' || error.name === 'AgentError') && typeof code === 'string' && KNOWN_CODES.has(code);
+}

@@ -1,0 +1,124 @@
+import type { SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
+import type { Lineage } from './lineage.js';
+
+/**
+ * One immutable view of a session's log, taken at one moment: what HTTP returns for a session and
+ * what a fork selects its cut from. `pendingInputs` are this lifecycle's unclaimed `input/queued` events.
+ */
+export type Observation = {
+  header: SessionHeader;
+  events: readonly SessionEvent[];
+  firstLifecycleSeq: number;
+  live: boolean;
+  needsRepair: boolean;
+  pendingInputs: readonly SessionEvent[];
+  /** Latest `session/title`, if any. */
+  title?: string;
+  /** Working directory: the latest `session/config` cwd, else the header's. */
+  cwd?: string;
+  /** Other live sessions of this host with the same `cwd`: forks share history, not files. */
+  sharesCwdWith: string[];
+};
+
+/** `live`: running a turn or idle in this host; `stored`: cold; `busy`: another process holds it. */
+export type SessionStatus = 'running' | 'idle' | 'stored' | 'needs-repair' | 'busy';
+
+/** One row of `host.list()` and `GET /api/sessions`. */
+export type SessionListItem = {
+  id: string;
+  title?: string;
+  parentSession?: string;
+  forkCut?: number;
+  createdAt: number;
+  updatedAt: number;
+  lastSeq: number;
+  live: boolean;
+  status: SessionStatus;
+  cwd?: string;
+  sharesCwdWith: string[];
+};
+
+/** What `host.fork()` and `POST /api/sessions/:id/fork` return. */
+export type ForkResult = { sessionId: string; parentSession: string; forkCut: number; inheritedEventCount: number };
+
+/** Options of `host.fork()`; `atSeq` omitted selects the latest closed turn and its standalone tail. */
+export type ForkOptions = {
+  atSeq?: number;
+  id?: string;
+  title?: string;
+  config?: SessionConfig;
+  /** Repeating a fork with the same key returns the first child instead of creating another. */
+  idempotencyKey?: string;
+};
+
+/** Receives every event of each lifecycle from its `firstLifecycleSeq`; a throwing sink is logged, never fatal. */
+export type TelemetrySink = (event: SessionEvent, context: { sessionId: string }) => void;
+
+/** The host's messages about failures it survives (a throwing sink, an unknown HTTP error). */
+export type HostLogger = { error(message: string, error?: unknown): void };
+
+/** A session's events from a seq, then live ones as they are appended, until `close()`. */
+export type EventWatch = { close(): void };
+
+/** `host.query()` options, shaped like the Claude Agent SDK's `query()` options. */
+export type QueryOptions = {
+  prompt: string;
+  /** Id or name of the session to continue (or to fork, with `forkSession`). */
+  resume?: string;
+  /** With `resume`: run the prompt in a new fork instead of continuing the session. */
+  forkSession?: boolean;
+  /** With `resume` and `forkSession`: the exact seq to fork at (default: the latest closed turn). */
+  resumeSessionAt?: number;
+  /** Continue the most recently updated session whose cwd is `cwd` (or the process cwd). */
+  continue?: boolean;
+  /** Tool availability for a new session or fork: names not listed do not exist for the model. */
+  tools?: string[];
+  cwd?: string;
+  /** Title (name) for a new session or fork; on a resumed session, renames it. */
+  title?: string;
+  /** Model spec recorded in a new session's config (e.g. `keyless`). */
+  model?: string;
+};
+
+/** What one `host.query()` turn produced. `result` is the final assistant text. */
+export type QueryResult = {
+  sessionId: string;
+  result: string;
+  isError: boolean;
+  parentSession?: string;
+  forkCut?: number;
+  /** `turn/end` reason kind of the turn that ran. */
+  stopReason: string;
+  /** Error code of a failed turn, when it has one. */
+  errorCode?: string;
+  turn: number;
+};
+
+/** The host's operations, shared by the programmatic API and the HTTP routes. Refs are ids or names. */
+export interface Host {
+  create(options?: { id?: string; title?: string; config?: SessionConfig }): Promise<{ sessionId: string }>;
+  list(): Promise<SessionListItem[]>;
+  /** Resolves an id or name (`NAME_AMBIGUOUS` when a name matches several sessions). */
+  resolve(ref: string): Promise<string>;
+  observe(ref: string): Promise<Observation>;
+  /** Queues user input on the session (opening it if cold); a turn claims it. */
+  send(ref: string, text: string): Promise<{ inputId: string }>;
+  /** Forks from one immutable observation of the source (SPEC §5.4). */
+  fork(sourceRef: string, options?: ForkOptions): Promise<ForkResult>;
+  rename(ref: string, title: string): Promise<void>;
+  /** Cancels the running turn, if any; `cancelled` says whether one was running. */
+  cancel(ref: string): Promise<{ cancelled: boolean }>;
+  lineage(ref: string): Promise<Lineage>;
+  /** Resolves once a live session has no running turn and no queued input (immediately if cold). */
+  idle(ref: string): Promise<void>;
+  /** Streams events with seq ≥ `from`, stored ones first, then live ones, each exactly once, in order. */
+  watch(ref: string, from: number, listener: (event: SessionEvent) => void): Promise<EventWatch>;
+  /** Runs one turn (see `QueryOptions`) and resolves when it ends. */
+  query(options: QueryOptions): Promise<QueryResult>;
+  /** Closes a live session (flushing it and releasing its lease); it stays in the store. */
+  release(ref: string): Promise<void>;
+  /** The HTTP API (SPEC §10) in-process. */
+  fetch(request: Request): Promise<Response>;
+  /** Releases every live session. The store stays open: its owner closes it. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** A session's configuration as a request may set it: tool availability, working directory, model. */
+export const sessionConfigSchema = z
+  .object({
+    tools: z.array(z.string().min(1).max(64)).max(256).optional(),
+    cwd: z.string().min(1).max(4096).optional(),
+    model: z.string().min(1).max(256).optional(),
+  })
+  .strict();
+
+const title = z.string().trim().min(1).max(200);
+
+/** `POST /api/sessions`. */
+export const createSessionBodySchema = z.object({ title: title.optional(), config: sessionConfigSchema.optional() }).strict();
+
+/** `POST /api/sessions/:id/messages`. */
+export const messageBodySchema = z.object({ text: z.string().min(1).max(1_000_000) }).strict();
+
+/**
+ * `POST /api/sessions/:id/fork`. `atSeq` is only required to be a number here: whether it names an
+ * event of the observation is the host's `INVALID_CUT` (422), not a malformed body (400).
+ */
+export const forkBodySchema = z
+  .object({ atSeq: z.number().optional(), title: title.optional(), config: sessionConfigSchema.optional() })
+  .strict();
+
+/** `PATCH /api/sessions/:id`. */
+export const renameBodySchema = z.object({ title }).strict();
+
+/** `GET /api/sessions/:id/events?from=SEQ`: a non-negative integer, default 0. */
+export const eventsQuerySchema = z.object({ from: z.string().regex(/^\d{1,15}$/, 'expected a non-negative integer').optional() });
+
+/** An `Idempotency-Key` header value: 1–255 visible ASCII characters. */
+export const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'expected 1-255 visible ASCII characters');

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createScriptedModel } from 'dsh-agent';
+import { createMemoryStore } from 'dsh-session';
+import { createHost, HostError, isLoopbackAddress, serveHost, type HostServer } from 'dsh-host';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function start(options: Parameters<typeof serveHost>[1] = {}) {
+  const store = createMemoryStore();
+  const host = createHost({ store, model: createScriptedModel([{ text: 'over the wire' }]) });
+  cleanups.push(async () => {
+    await host.close();
+    await store.close();
+  });
+  const server: HostServer = await serveHost(host, options);
+  cleanups.push(() => server.close());
+  return { host, server };
+}
+
+describe('serveHost (a real listening server)', () => {
+  it('binds 127.0.0.1 by default and serves the API, SSE included', async () => {
+    const { host, server } = await start();
+    expect(server.hostname).toBe('127.0.0.1');
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+    const created = await fetch(`${server.url}/api/sessions`, { method: 'POST', body: JSON.stringify({ title: 'wire' }) });
+    expect(created.status).toBe(201);
+    const { sessionId } = (await created.json()) as { sessionId: string };
+    await fetch(`${server.url}/api/sessions/${sessionId}/messages`, { method: 'POST', body: JSON.stringify({ text: 'hi' }) });
+    await host.idle(sessionId);
+    const { events } = await host.observe(sessionId);
+
+    const controller = new AbortController();
+    const stream = await fetch(`${server.url}/api/sessions/wire/events`, { signal: controller.signal, headers: { 'last-event-id': '0' } });
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes(`id: ${events.length - 1}\n`)) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += chunk.value;
+    }
+    controller.abort();
+    const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    expect(ids).toEqual(events.slice(1).map((event) => event.seq));
+  });
+
+  it('requires the bearer token when one is set', async () => {
+    const { server } = await start({ token: 'a-long-enough-secret-token' });
+    const anonymous = await fetch(`${server.url}/api/sessions`);
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
+    expect((await fetch(`${server.url}/api/sessions`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    const authorized = await fetch(`${server.url}/api/sessions`, { headers: { authorization: 'Bearer a-long-enough-secret-token' } });
+    expect(authorized.status).toBe(200);
+  });
+
+  it('refuses to bind a non-loopback address without a token', async () => {
+    const store = createMemoryStore();
+    const host = createHost({ store });
+    cleanups.push(async () => {
+      await host.close();
+      await store.close();
+    });
+    for (const hostname of ['0.0.0.0', '::', '192.168.1.20']) {
+      await expect(serveHost(host, { hostname })).rejects.toSatisfy((error) => HostError.is(error) && error.code === 'INVALID_OPTION');
+    }
+    expect(isLoopbackAddress('127.0.0.1')).toBe(true);
+    expect(isLoopbackAddress('::1')).toBe(true);
+    expect(isLoopbackAddress('0.0.0.0')).toBe(false);
+  });
+});

@@ -1,0 +1,39 @@
+import { CodecError, decodeJsonl, type FormatVersion, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { deepFreeze } from './deep-freeze.js';
+import type { StoredLog } from './session-backend.js';
+import { SessionError } from './session-error.js';
+
+/** A stored log read as V4: its events frozen, the version it was written in, and any torn tail. */
+export type DecodedLog = {
+  header: SessionHeader;
+  events: readonly SessionEvent[];
+  sourceVersion: FormatVersion;
+  tornTail: { offset: number; line: number } | undefined;
+};
+
+/**
+ * Decodes (and migrates) a stored log. Codec failures become `SessionError`s with the codec's code and
+ * the `CodecError` as cause; a header naming another session is `CORRUPT`. Never writes.
+ */
+export function decodeStored(id: string, stored: StoredLog): DecodedLog {
+  let decoded: DecodedLog;
+  if (stored.kind === 'records') {
+    decoded = { header: stored.header, events: stored.events, sourceVersion: 4, tornTail: undefined };
+  } else {
+    try {
+      const result = decodeJsonl(stored.text, { sessionId: id });
+      decoded = { header: result.header, events: result.events, sourceVersion: result.sourceVersion, tornTail: result.tornTail };
+    } catch (error) {
+      if (!CodecError.is(error)) throw error;
+      const where = error.line === undefined ? '' : ` (line ${error.line})`;
+      throw new SessionError(error.code, `Cannot read session ${id}${where}: ${error.message}`, { sessionId: id, cause: error });
+    }
+  }
+  if (decoded.header.id !== id) {
+    throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(decoded.header.id)}.`, {
+      sessionId: id,
+    });
+  }
+  for (const event of decoded.events) deepFreeze(event);
+  return decoded;
+}

@@ -1,0 +1,65 @@
+/**
+ * Small durable-file steps for the JSONL store: fsync a directory, write a file completely and fsync
+ * it, publish a file under a name without overwriting. Kept apart so the protocol reads in one place.
+ */
+import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+
+/** Writes `bytes` at `position` with as many writes as the OS needs. */
+export type WriteChunk = (handle: FileHandle, bytes: Uint8Array, position: number) => Promise<void>;
+
+/** The default `WriteChunk`: positional writes until every byte is written. */
+export const writeAll: WriteChunk = async (handle, bytes, position) => {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, position + offset);
+    offset += bytesWritten;
+  }
+};
+
+/** The errno code of a Node file-system error. */
+export function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** fsyncs a directory so a created, renamed or removed entry survives a crash. */
+export async function syncDirectory(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } catch (error) {
+    // Some file systems refuse fsync on directories; their entries are then as durable as they get.
+    if (errorCode(error) !== 'EINVAL' && errorCode(error) !== 'EISDIR') throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Creates `path` exclusively with `bytes`, fully written and fsynced. */
+export async function writeFileDurably(path: string, bytes: Uint8Array, write: WriteChunk = writeAll): Promise<void> {
+  const handle = await open(path, 'wx');
+  try {
+    await write(handle, bytes, 0);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Publishes `temp` as `target` without ever overwriting: `link()` fails when `target` exists. Where
+ * hard links are unsupported, falls back to `rename()`, safe only because the caller holds the lease
+ * and has checked that `target` is absent. Returns false when `target` exists.
+ */
+export async function publishWithoutOverwrite(temp: string, target: string): Promise<boolean> {
+  try {
+    await link(temp, target);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+    await rename(temp, target);
+    return true;
+  }
+  await unlink(temp);
+  return true;
+}

@@ -1,0 +1,131 @@
+/**
+ * The single-writer lease of the JSONL store, safe across processes on one host without native locks.
+ *
+ * Each session has a folder of lease *generations* `<leases>/<id>/<gen>`: small JSON files, each
+ * published complete with `link()` (which never overwrites). The highest generation is the lease's
+ * state: held by its process, or free when marked released or when its process is gone. Taking the
+ * lease means publishing generation `max + 1`; `link()` lets exactly one of any racers win it, so a
+ * dead holder's lease is taken over by one process only. Generations never go backwards (the newest
+ * file is never deleted), and a winner checks it is still the newest before it counts as holder.
+ */
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { currentProcess, isProcessAlive, type ProcessIdentity } from './process-identity.js';
+import type { LeaseHolder } from './session-error.js';
+import { busyError } from './store-errors.js';
+
+type LeaseRecord = ProcessIdentity & { since: number; token: string; released?: true };
+
+/** A held lease; `release()` publishes a released generation so the next writer may take it. */
+export type FileLease = { readonly holder: LeaseHolder; release(): Promise<void> };
+
+const MAX_ATTEMPTS = 50;
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+async function generations(folder: string): Promise<number[]> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return [];
+    throw error;
+  }
+  return names.filter((name) => /^[1-9][0-9]*$/.test(name)).map(Number).sort((a, b) => a - b);
+}
+
+async function readRecord(folder: string, gen: number): Promise<LeaseRecord | 'missing' | 'unreadable'> {
+  try {
+    const value: unknown = JSON.parse(await readFile(join(folder, String(gen)), 'utf8'));
+    if (typeof value !== 'object' || value === null) return 'unreadable';
+    const record = value as Partial<LeaseRecord>;
+    if (typeof record.pid !== 'number' || typeof record.host !== 'string' || typeof record.since !== 'number') return 'unreadable';
+    return record as LeaseRecord;
+  } catch (error) {
+    // A generation is published complete, so an unreadable one only follows a machine crash: stale.
+    return errorCode(error) === 'ENOENT' ? 'missing' : 'unreadable';
+  }
+}
+
+/** Publishes `record` as generation `gen`; false when that generation already exists. */
+async function publish(folder: string, gen: number, record: LeaseRecord): Promise<boolean> {
+  const temp = join(folder, `.${record.token}.${gen}.tmp`);
+  await writeFile(temp, JSON.stringify(record));
+  try {
+    await link(temp, join(folder, String(gen)));
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
+function holderOf(record: LeaseRecord): LeaseHolder {
+  return { pid: record.pid, host: record.host, since: record.since };
+}
+
+/** The state of the newest generation: the live holder's record, or undefined when the lease is free. */
+async function liveRecord(folder: string, newest: number | undefined): Promise<LeaseRecord | undefined | 'retry'> {
+  if (newest === undefined) return undefined;
+  const record = await readRecord(folder, newest);
+  if (record === 'missing') return 'retry';
+  if (record === 'unreadable' || record.released === true || !isProcessAlive(record)) return undefined;
+  return record;
+}
+
+/** The live holder of `id`'s lease under `root`, if any. */
+export async function fileLeaseHolder(root: string, id: string): Promise<LeaseHolder | undefined> {
+  const folder = join(root, id);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    const record = await liveRecord(folder, (await generations(folder)).at(-1));
+    if (record !== 'retry') return record === undefined ? undefined : holderOf(record);
+  }
+  return undefined;
+}
+
+/** Takes `id`'s lease under `root`, or fails with `SESSION_BUSY` naming the live holder. */
+export async function acquireFileLease(root: string, id: string, now: () => number = Date.now): Promise<FileLease> {
+  const folder = join(root, id);
+  await mkdir(folder, { recursive: true });
+  let lastHolder: LeaseHolder | undefined;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    const newest = (await generations(folder)).at(-1);
+    const live = await liveRecord(folder, newest);
+    if (live === 'retry') continue;
+    if (live !== undefined) throw busyError(id, holderOf(live));
+    const gen = (newest ?? 0) + 1;
+    const record: LeaseRecord = { ...currentProcess(), since: now(), token: randomUUID() };
+    if (!(await publish(folder, gen, record))) continue;
+    const after = await generations(folder);
+    if (after.at(-1) !== gen) {
+      // Our generation was a stale view's; someone newer decides. Withdraw and look again.
+      await unlink(join(folder, String(gen))).catch(() => undefined);
+      continue;
+    }
+    for (const older of after) {
+      if (older < gen) await unlink(join(folder, String(older))).catch(() => undefined);
+    }
+    lastHolder = holderOf(record);
+    return { holder: lastHolder, release: releaser(folder, gen, record) };
+  }
+  const holder = await fileLeaseHolder(root, id);
+  throw busyError(id, holder ?? lastHolder ?? { pid: 0, host: 'unknown', since: now() });
+}
+
+function releaser(folder: string, gen: number, record: LeaseRecord): () => Promise<void> {
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    // A released generation on top frees the lease without ever moving generations backwards.
+    const next = gen + 1;
+    if (await publish(folder, next, { ...record, token: randomUUID(), released: true })) {
+      await unlink(join(folder, String(gen))).catch(() => undefined);
+    }
+  };
+}

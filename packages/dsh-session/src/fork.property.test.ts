@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { validate, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { createMemoryStore } from 'dsh-session';
+import { buildForkSeed } from 'dsh-session/fork';
+import { arbitraryLog, LogBuilder, type LogEvent } from '@dsh/test-utils';
+import { closeOpenTail, scanOpenTail } from './close-open-tail.js';
+
+const header = (id: string, cut?: number): SessionHeader =>
+  cut === undefined
+    ? { format: 'dsh-session', version: 4, id, createdAt: 0, inheritedEventCount: 0 }
+    : { format: 'dsh-session', version: 4, id, createdAt: 0, parentSession: 'source', forkCut: cut, inheritedEventCount: cut + 1 };
+const asEvents = (events: LogEvent[]): SessionEvent[] => events as SessionEvent[];
+const runs = { numRuns: 60 };
+
+describe('fork seeds over generated logs, at every seq', () => {
+  it('keep the source prefix, validate as V4, end closed, and are deterministic', () => {
+    fc.assert(
+      fc.property(arbitraryLog(), (log) => {
+        const events = asEvents(log);
+        expect(validate(4, { header: header('source'), events })).toEqual([]);
+        for (let cut = -1; cut < events.length; cut += 1) {
+          const seed = buildForkSeed(events, cut, 5);
+          // The prefix is the source's, event for event (by reference).
+          for (let seq = 0; seq <= cut; seq += 1) expect(seed[seq]).toBe(events[seq]);
+          expect(seed[cut + 1]).toMatchObject({ seq: cut + 1, type: 'session/end-seed', data: { inherited: true } });
+          expect(validate(4, { header: header('child', cut), events: seed })).toEqual([]);
+          // Closed: no open turn remains for either cause.
+          expect(scanOpenTail(seed).turn).toBeUndefined();
+          expect(closeOpenTail(seed, 'interrupted')).toEqual([]);
+          expect(buildForkSeed(events, cut, 5)).toEqual(seed);
+        }
+      }),
+      runs,
+    );
+  });
+
+  it('nest: a fork of a grown fork child validates and keeps every ancestor marker in its prefix', () => {
+    fc.assert(
+      fc.property(arbitraryLog(), fc.nat(), fc.nat(), (log, first, second) => {
+        const events = asEvents(log);
+        const cut = events.length === 0 ? -1 : first % events.length;
+        const child = buildForkSeed(events, cut, 1);
+        const grown = asEvents(LogBuilder.continue(child as LogEvent[]).turn({ steps: [{ calls: [{ run: 'started' }], open: true }], end: 'open' }).events);
+        const cut2 = second % grown.length;
+        const grandchild = buildForkSeed(grown, cut2, 1);
+        expect(validate(4, { header: header('grandchild', cut2), events: grandchild })).toEqual([]);
+        const markers = grandchild.filter((event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited === true);
+        expect(markers.at(-1)!.seq).toBe(cut2 + 1);
+        expect(markers.length).toBe(cut2 >= cut + 1 ? 2 : 1);
+      }),
+      runs,
+    );
+  });
+});
+
+describe('the shared closer over generated logs', () => {
+  it('closes any crash tail into a valid V4 log, once (a second pass adds nothing), deterministically', () => {
+    fc.assert(
+      fc.property(arbitraryLog(), fc.constantFrom('interrupted' as const, 'forked' as const), (log, cause) => {
+        const events = asEvents(log);
+        const closers = closeOpenTail(events, cause);
+        expect(closeOpenTail(events, cause)).toEqual(closers);
+        const closed = [...events, ...closers];
+        expect(validate(4, { header: header('s'), events: closed })).toEqual([]);
+        expect(closeOpenTail(closed, cause)).toEqual([]);
+        expect(closers.length > 0).toBe(scanOpenTail(events).turn !== undefined);
+      }),
+      runs,
+    );
+  });
+});
+
+describe('SessionStore.fork matches buildForkSeed exactly', () => {
+  it('for every seq of a stored session, the child log is the fork seed and the counters follow §5.3', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbitraryLog({ maxTurns: 3, startWithEndSeed: true }), async (log) => {
+        const store = createMemoryStore();
+        const source = await store.create({ id: 'source' });
+        // The generated log starts with a plain marker, like the session: replay the rest through append.
+        for (const event of asEvents(log).slice(1)) {
+          source.append(event.type, event.data, {
+            ...(event.surfaceOp === undefined ? {} : { surfaceOp: event.surfaceOp }),
+            ...(event.ignorable === true ? { ignorable: true as const } : {}),
+          });
+        }
+        await source.flush();
+        const events = source.events.slice();
+        for (let cut = 0; cut < events.length; cut += 1) {
+          const child = await store.fork('source', { atSeq: cut, id: `child-${cut}` });
+          expect(child.events).toEqual(buildForkSeed(events, cut));
+          expect(child.header).toMatchObject({ parentSession: 'source', forkCut: cut, inheritedEventCount: cut + 1 });
+          expect(child.firstLifecycleSeq).toBe(cut + 1);
+          expect(child.firstLiveSeq).toBe(child.events.length);
+          expect(child.inheritedEventCount).toBe(cut + 1);
+        }
+        expect(source.events).toEqual(events);
+        await store.close();
+      }),
+      { numRuns: 15 },
+    );
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * The storage interface under `SessionStore` (SPEC §8): async and free of filesystem assumptions, so
+ * a networked backend (PostgreSQL) can implement it. Backends store V4 records; the store decodes,
+ * repairs and validates. Every write goes through a `SessionWriter`, which holds the single-writer lease.
+ */
+import type { SessionEvent, SessionHeader } from 'dsh-codec';
+import type { LeaseHolder } from './session-error.js';
+
+/**
+ * A stored log as the backend keeps it: raw JSONL text (any format version, possibly with a torn
+ * final line; the store decodes it) or records that are already V4.
+ */
+export type StoredLog =
+  | { kind: 'jsonl'; text: string }
+  | { kind: 'records'; header: SessionHeader; events: readonly SessionEvent[] };
+
+/** A stored session's id and a stamp that changes whenever its log changes (for caching summaries). */
+export type StoredSessionRef = { id: string; stamp: string };
+
+/** Write access to one session, held under its single-writer lease until `release()`. */
+export interface SessionWriter {
+  /** Reads the log as stored now (under the lease, so nobody else changes it). */
+  read(): Promise<StoredLog>;
+  /**
+   * Appends `events` durably as one batch; fails when the stored log does not end just before
+   * `expectedNextSeq`. A failed append leaves the stored log as it was before the call.
+   */
+  append(expectedNextSeq: number, events: readonly SessionEvent[]): Promise<void>;
+  /** Atomically replaces the whole log with a V4 header and these events (format transition, torn tail). */
+  replace(header: SessionHeader, events: readonly SessionEvent[]): Promise<void>;
+  /** Drops a torn final line, from 1-based `line` on (only logs read as `jsonl` can have one). */
+  discardTornTail(line: number): Promise<void>;
+  /** Gives the lease up; the writer is unusable afterwards. */
+  release(): Promise<void>;
+}
+
+/** The operations a `SessionStore` needs from its storage. Errors are `SessionError`s. */
+export interface SessionBackend {
+  /**
+   * Creates a session atomically with its header and seed events and returns its writer: after a
+   * crash there is either no session or all of it. `SESSION_EXISTS` when the id is taken.
+   */
+  create(id: string, header: SessionHeader, events: readonly SessionEvent[]): Promise<SessionWriter>;
+  /** Takes the single-writer lease. `SESSION_NOT_FOUND`; `SESSION_BUSY` naming a live holder. */
+  acquire(id: string): Promise<SessionWriter>;
+  /** Reads a stored log without a lease (it may be growing). `SESSION_NOT_FOUND`. */
+  read(id: string): Promise<StoredLog>;
+  exists(id: string): Promise<boolean>;
+  list(): Promise<StoredSessionRef[]>;
+  /** The live holder of the session's lease, if any. */
+  holder(id: string): Promise<LeaseHolder | undefined>;
+  /** Deletes a session under its lease (`SESSION_BUSY` when held, `SESSION_NOT_FOUND`). */
+  delete(id: string): Promise<void>;
+  close(): Promise<void>;
+}

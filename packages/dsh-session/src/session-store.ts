@@ -1,0 +1,377 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FormatVersion, JsonValue, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
+import { closeOpenTail } from './close-open-tail.js';
+import { decodeStored, type DecodedLog } from './decode-stored.js';
+import type { SessionBackend, SessionWriter } from './session-backend.js';
+import { SessionError } from './session-error.js';
+import { assertSessionId, isValidSessionId } from './session-id.js';
+import type { SessionSink } from './session-sink.js';
+import { Session } from './session.js';
+import { busyError, existsError } from './store-errors.js';
+import { summarize, type SessionSummary } from './summarize.js';
+
+/** Options of `SessionStore.create`. */
+export type CreateSessionOptions = { id?: string; title?: string; config?: SessionConfig };
+
+/** An immutable observation of a source's events: the events themselves or an object holding them. */
+export type ForkSource = readonly SessionEvent[] | { readonly events: readonly SessionEvent[] };
+
+/** Options of `SessionStore.fork`. */
+export type ForkSessionOptions = {
+  /** The exact seq the child inherits through (inclusive). */
+  atSeq: number;
+  id?: string;
+  title?: string;
+  config?: SessionConfig;
+  /** The source events to fork from; default: the live log when this store holds it, else the stored events. */
+  from?: ForkSource;
+  /** Accept `atSeq: -1` (inherit nothing), which is otherwise `INVALID_CUT`. */
+  allowEmptyCut?: boolean;
+};
+
+/** What `inspect` reports about a stored session, without writing anything. */
+export type SessionInspection = {
+  header: SessionHeader;
+  events: readonly SessionEvent[];
+  /** True when `open` would repair: an open turn to close, or a torn final line to drop. */
+  needsRepair: boolean;
+  /** The format version the log is stored in (it is read as V4 either way). */
+  formatVersion: FormatVersion;
+  /** A torn final line, if the log has one. */
+  tornTail?: { offset: number; line: number };
+};
+
+/** A durable store of sessions (SPEC §11): one writer per session, exact forks, crash repair on open. */
+export interface SessionStore {
+  /** Creates and persists a new session (with its title and config) and returns it open for writing. */
+  create(options?: CreateSessionOptions): Promise<Session>;
+  /** Resumes a stored session under its single-writer lease, closing an interrupted turn (§6). */
+  open(id: string): Promise<Session>;
+  /** Reads a stored session and whether it needs repair; never writes. */
+  inspect(id: string): Promise<SessionInspection>;
+  /** Forks `sourceId` at exactly `atSeq`; the child is persisted atomically before it is returned. */
+  fork(sourceId: string, options: ForkSessionOptions): Promise<Session>;
+  /** Every stored session with its lineage, most recently updated first. */
+  list(): Promise<SessionSummary[]>;
+  /** True when a session with this id exists (live here or stored); false for an invalid id. */
+  has(id: string): Promise<boolean>;
+  /** Deletes a stored session that nobody holds open. */
+  delete(id: string): Promise<void>;
+  /** Closes every session this store holds open, then the backend. */
+  close(): Promise<void>;
+}
+
+/** Options of `createSessionStore`. */
+export type SessionStoreOptions = { backend: SessionBackend; now?: () => number };
+
+type Summary = { stamp: string; summary: Omit<SessionSummary, 'busy'> };
+
+function sourceEvents(from: ForkSource): readonly SessionEvent[] {
+  return Array.isArray(from) ? from : (from as { readonly events: readonly SessionEvent[] }).events;
+}
+
+function standalone(seq: number, time: number, type: string, data: JsonValue): SessionEvent {
+  return { seq, type, time, data };
+}
+
+function configData(config: SessionConfig): JsonValue {
+  const data: { [key: string]: JsonValue } = {};
+  if (config.tools !== undefined) data.tools = [...config.tools];
+  if (config.cwd !== undefined) data.cwd = config.cwd;
+  if (config.model !== undefined) data.model = config.model;
+  return data;
+}
+
+/** A `SessionStore` over any `SessionBackend`. */
+export function createSessionStore(options: SessionStoreOptions): SessionStore {
+  const { backend } = options;
+  const now = options.now ?? Date.now;
+  const live = new Map<string, Session>();
+  // Ids reserved by a create or fork in flight, so two of them in this store cannot race.
+  const reserved = new Set<string>();
+  const summaries = new Map<string, Summary>();
+  let closed = false;
+
+  const assertOpen = (): void => {
+    if (closed) throw new SessionError('STORE_CLOSED', 'This session store is closed.');
+  };
+  const openedAt = new Map<string, number>();
+  const thisProcessBusy = (id: string): SessionError =>
+    busyError(id, { pid: process.pid, host: hostname(), since: openedAt.get(id) ?? now() });
+
+  /** A sink whose first write creates the session atomically with everything appended so far. */
+  const creatingSink = (id: string, header: SessionHeader, self: () => Session | undefined): SessionSink => {
+    let writer: SessionWriter | undefined;
+    let failed: unknown;
+    return {
+      async write(batch, expectedNextSeq, log) {
+        if (failed !== undefined) throw failed;
+        if (writer !== undefined) return writer.append(expectedNextSeq, batch);
+        const all = log.slice(0, expectedNextSeq + batch.length);
+        try {
+          writer = await backend.create(id, header, all);
+        } catch (error) {
+          // Creation failed: this Session never existed and must never create the id later.
+          failed = error;
+          throw error;
+        }
+      },
+      async release() {
+        if (live.get(id) === self()) live.delete(id);
+        await writer?.release();
+      },
+    };
+  };
+
+  /** A sink over an acquired writer; the first write of a log stored in an older format rewrites it as V4. */
+  const resumingSink = (id: string, writer: SessionWriter, header: SessionHeader, transition: boolean, self: () => Session | undefined): SessionSink => {
+    let pendingTransition = transition;
+    return {
+      async write(batch, expectedNextSeq, log) {
+        if (!pendingTransition) return writer.append(expectedNextSeq, batch);
+        // Never V4 records under an older header: the header and the first batch change in one replace.
+        await writer.replace(header, log.slice(0, expectedNextSeq + batch.length));
+        pendingTransition = false;
+      },
+      async release() {
+        if (live.get(id) === self()) live.delete(id);
+        await writer.release();
+      },
+    };
+  };
+
+  const reserve = async (id: string): Promise<void> => {
+    if (live.has(id) || reserved.has(id)) throw existsError(id);
+    reserved.add(id);
+    try {
+      if (await backend.exists(id)) throw existsError(id);
+    } catch (error) {
+      reserved.delete(id);
+      throw error;
+    }
+  };
+
+  /** Persists a new Session through its creating sink, publishing it in `live` only once stored. */
+  const persistNew = async (session: Session): Promise<Session> => {
+    try {
+      await session.flush();
+    } catch (error) {
+      reserved.delete(session.id);
+      throw error;
+    }
+    reserved.delete(session.id);
+    live.set(session.id, session);
+    openedAt.set(session.id, now());
+    return session;
+  };
+
+  const readDecoded = async (id: string): Promise<DecodedLog> => decodeStored(id, await backend.read(id));
+
+  return {
+    async create(createOptions = {}) {
+      assertOpen();
+      const id = createOptions.id ?? randomUUID();
+      assertSessionId(id);
+      await reserve(id);
+      const time = now();
+      const header: SessionHeader = {
+        format: 'dsh-session',
+        version: 4,
+        id,
+        createdAt: time,
+        ...(createOptions.config?.cwd === undefined ? {} : { cwd: createOptions.config.cwd }),
+        inheritedEventCount: 0,
+      };
+      const events: SessionEvent[] = [];
+      if (createOptions.title !== undefined) events.push(standalone(events.length, time, 'session/title', { title: createOptions.title }));
+      if (createOptions.config !== undefined) events.push(standalone(events.length, time, 'session/config', configData(createOptions.config)));
+      let session: Session | undefined;
+      try {
+        session = new Session({ header, seed: { kind: 'new', events }, durableCount: 0, sink: creatingSink(id, header, () => session), now });
+      } catch (error) {
+        reserved.delete(id);
+        throw error;
+      }
+      return persistNew(session);
+    },
+
+    async open(id) {
+      assertOpen();
+      assertSessionId(id);
+      if (live.has(id) || reserved.has(id)) throw thisProcessBusy(id);
+      reserved.add(id);
+      let writer: SessionWriter | undefined;
+      let session: Session | undefined;
+      try {
+        writer = await backend.acquire(id);
+        const decoded = decodeStored(id, await writer.read());
+        const transition = decoded.sourceVersion !== 4;
+        if (decoded.tornTail !== undefined && !transition) await writer.discardTornTail(decoded.tornTail.line);
+        const closers = closeOpenTail(decoded.events, 'interrupted');
+        const stored = decoded.events.length;
+        const acquired = writer;
+        session = new Session({
+          header: decoded.header,
+          seed: { kind: 'restored', events: [...decoded.events, ...closers], storedLength: stored },
+          durableCount: stored,
+          sink: resumingSink(id, acquired, decoded.header, transition, () => session),
+          now,
+        });
+        // Repair closers and the new marker are durable before the session is handed out.
+        await session.flush();
+      } catch (error) {
+        reserved.delete(id);
+        await writer?.release();
+        throw error;
+      }
+      reserved.delete(id);
+      live.set(id, session);
+      openedAt.set(id, now());
+      summaries.delete(id);
+      return session;
+    },
+
+    async inspect(id) {
+      assertOpen();
+      assertSessionId(id);
+      const decoded = await readDecoded(id);
+      const needsRepair = decoded.tornTail !== undefined || closeOpenTail(decoded.events, 'interrupted').length > 0;
+      return {
+        header: decoded.header,
+        events: decoded.events,
+        needsRepair,
+        formatVersion: decoded.sourceVersion,
+        ...(decoded.tornTail === undefined ? {} : { tornTail: decoded.tornTail }),
+      };
+    },
+
+    async fork(sourceId, forkOptions) {
+      assertOpen();
+      assertSessionId(sourceId);
+      const childId = forkOptions.id ?? randomUUID();
+      assertSessionId(childId);
+      // Child identity first: nothing else is looked at when the id is taken.
+      await reserve(childId);
+      let session: Session | undefined;
+      try {
+        const liveSource = live.get(sourceId);
+        let sourceHeader: SessionHeader;
+        let events: readonly SessionEvent[];
+        if (liveSource !== undefined) {
+          sourceHeader = liveSource.header;
+          events = forkOptions.from === undefined ? liveSource.events.slice() : sourceEvents(forkOptions.from);
+        } else {
+          const decoded = await readDecoded(sourceId);
+          sourceHeader = decoded.header;
+          events = forkOptions.from === undefined ? decoded.events : sourceEvents(forkOptions.from);
+        }
+        const cut = forkOptions.atSeq;
+        const minimum = forkOptions.allowEmptyCut === true ? -1 : 0;
+        if (typeof cut !== 'number' || !Number.isInteger(cut) || cut < minimum || cut >= events.length) {
+          const last = events.length === 0 ? 'the source has no events' : `the source's last seq is ${events.length - 1}`;
+          throw new SessionError(
+            'INVALID_CUT',
+            `Cannot fork ${sourceId} at ${JSON.stringify(cut) ?? String(cut)}: expected an existing integer event seq (${last}); nothing was created.`,
+            { sessionId: sourceId },
+          );
+        }
+        const time = now();
+        // The same composition as buildForkSeed (dsh-session/fork), which the main entry never imports.
+        const prefix = events.slice(0, cut + 1);
+        const marker: SessionEvent = {
+          seq: cut + 1,
+          type: 'session/end-seed',
+          time: cut === -1 ? time : (events[cut] as SessionEvent).time,
+          data: { inherited: true },
+        };
+        const seed = [...prefix, marker, ...closeOpenTail([...prefix, marker], 'forked')];
+        const cwd = forkOptions.config?.cwd ?? sourceHeader.cwd;
+        const header: SessionHeader = {
+          format: 'dsh-session',
+          version: 4,
+          id: childId,
+          createdAt: time,
+          ...(cwd === undefined ? {} : { cwd }),
+          parentSession: sourceId,
+          forkCut: cut,
+          inheritedEventCount: cut + 1,
+        };
+        session = new Session({ header, seed: { kind: 'fork', events: seed, cut }, durableCount: 0, sink: creatingSink(childId, header, () => session), now });
+        if (forkOptions.title !== undefined) session.append('session/title', { title: forkOptions.title });
+        if (forkOptions.config !== undefined) session.append('session/config', configData(forkOptions.config));
+      } catch (error) {
+        reserved.delete(childId);
+        throw error;
+      }
+      return persistNew(session);
+    },
+
+    async list() {
+      assertOpen();
+      const refs = await backend.list();
+      const result: SessionSummary[] = [];
+      for (const ref of refs) {
+        let cached = summaries.get(ref.id);
+        if (cached?.stamp !== ref.stamp) {
+          cached = { stamp: ref.stamp, summary: await summaryOf(ref.id) };
+          summaries.set(ref.id, cached);
+        }
+        const session = live.get(ref.id);
+        const fresh = session === undefined ? cached.summary : { ...cached.summary, ...summarize(session.header, session.events, cached.summary.formatVersion, false) };
+        const busy = session !== undefined || (await backend.holder(ref.id)) !== undefined;
+        result.push({ ...fresh, busy });
+      }
+      const known = new Set(refs.map((ref) => ref.id));
+      for (const id of summaries.keys()) if (!known.has(id)) summaries.delete(id);
+      return result.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+
+    async has(id) {
+      if (!isValidSessionId(id)) return false;
+      if (live.has(id)) return true;
+      return backend.exists(id);
+    },
+
+    async delete(id) {
+      assertOpen();
+      assertSessionId(id);
+      if (live.has(id) || reserved.has(id)) {
+        const error = thisProcessBusy(id);
+        throw new SessionError('SESSION_BUSY', `${error.message} Close it before deleting it.`, { sessionId: id, holder: error.holder! });
+      }
+      await backend.delete(id);
+      summaries.delete(id);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      const results = await Promise.allSettled([...live.values()].map((session) => session.close()));
+      await backend.close();
+      const failure = results.find((result) => result.status === 'rejected');
+      if (failure !== undefined) throw failure.reason;
+    },
+  };
+
+  async function summaryOf(id: string): Promise<Omit<SessionSummary, 'busy'>> {
+    try {
+      const decoded = await readDecoded(id);
+      const needsRepair = decoded.tornTail !== undefined || closeOpenTail(decoded.events, 'interrupted').length > 0;
+      return summarize(decoded.header, decoded.events, decoded.sourceVersion, needsRepair);
+    } catch (error) {
+      if (!SessionError.is(error) || error.code === 'SESSION_NOT_FOUND') throw error;
+      return {
+        id,
+        inheritedEventCount: 0,
+        createdAt: 0,
+        updatedAt: 0,
+        lastSeq: -1,
+        formatVersion: 4,
+        needsRepair: false,
+        problem: { code: error.code, message: error.message },
+      };
+    }
+  }
+}
+

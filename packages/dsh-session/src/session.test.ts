@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent } from 'dsh-codec';
+import { createMemoryBackend, createMemoryStore, SessionError, type SessionBackend, type SessionWriter } from 'dsh-session';
+
+/** A memory backend that counts append batches, to observe group commit. */
+function countingBackend(): { backend: SessionBackend; batches: number[] } {
+  const inner = createMemoryBackend();
+  const batches: number[] = [];
+  const wrap = (writer: SessionWriter): SessionWriter => ({
+    ...writer,
+    append: (expected, events) => {
+      batches.push(events.length);
+      return writer.append(expected, events);
+    },
+  });
+  return {
+    batches,
+    backend: {
+      ...inner,
+      create: async (id, header, events) => wrap(await inner.create(id, header, events)),
+      acquire: async (id) => wrap(await inner.acquire(id)),
+    },
+  };
+}
+
+async function newSession(now?: () => number) {
+  const store = createMemoryStore(now === undefined ? {} : { now });
+  return { store, session: await store.create({ id: 's1', title: 'first', config: { tools: ['read'], cwd: '/w' } }) };
+}
+
+function invalid(action: () => unknown): SessionError {
+  try {
+    action();
+  } catch (error) {
+    if (SessionError.is(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a SessionError');
+}
+
+describe('Session.append', () => {
+  it('assigns the next seq and a time from the clock that never goes backwards', async () => {
+    let clock = 10_000;
+    const { session } = await newSession(() => clock);
+    const start = session.append('turn/start', { turn: 1 });
+    clock = 5_000;
+    const user = session.append('user/message', { message: { id: 'u1', role: 'user', content: [{ type: 'text', text: 'hi' }] } });
+    clock = 20_000;
+    const step = session.append('step/start', { turn: 1, step: 1 });
+    expect([start.seq, user.seq, step.seq]).toEqual([session.firstLiveSeq, session.firstLiveSeq + 1, session.firstLiveSeq + 2]);
+    expect([start.time, user.time, step.time]).toEqual([10_000, 10_000, 20_000]);
+    expect(session.events.at(-1)).toBe(step);
+  });
+
+  it('freezes events deeply and copies the caller’s data', async () => {
+    const { session } = await newSession();
+    const data = { message: { id: 'q1', role: 'user', content: [{ type: 'text', text: 'queued' }] }, inputId: 'in-1' };
+    const event = session.append('input/queued', data);
+    data.message.content[0]!.text = 'changed';
+    expect((event.data as typeof data).message.content[0]!.text).toBe('queued');
+    expect(Object.isFrozen(event)).toBe(true);
+    expect(Object.isFrozen((event.data as typeof data).message.content[0])).toBe(true);
+    expect(() => {
+      (event as { seq: number }).seq = 99;
+    }).toThrow(TypeError);
+    for (const seeded of session.events) expect(Object.isFrozen(seeded.data)).toBe(true);
+  });
+
+  it('rejects a relationship violation with INVALID_EVENT naming the codec issue, appending nothing', async () => {
+    const { session } = await newSession();
+    const before = session.events.length;
+    const error = invalid(() => session.append('step/start', { turn: 1, step: 1 }));
+    expect(error.code).toBe('INVALID_EVENT');
+    expect(error.message).toMatch(/open turn/);
+    expect(error.message).toContain(`seq ${before}`);
+    expect(session.events).toHaveLength(before);
+    // The checker did not advance either: the right event still fits at the same seq.
+    expect(session.append('turn/start', { turn: 1 }).seq).toBe(before);
+    expect(invalid(() => session.append('turn/start', { turn: 2 })).message).toMatch(/no open turn|open since/);
+  });
+
+  it('rejects bad shapes, lossy JSON, unknown types without ignorable, and records only closers or constructors write', async () => {
+    const { session } = await newSession();
+    const before = session.events.length;
+    expect(invalid(() => session.append('session/title', { title: 7 })).code).toBe('INVALID_EVENT');
+    expect(invalid(() => session.append('session/title', { title: Number.NaN } as never)).message).toMatch(/lossless JSON/);
+    expect(invalid(() => session.append('plugin/thing', {})).message).toMatch(/ignorable/);
+    expect(invalid(() => session.append('session/end-seed', {})).message).toMatch(/constructor and buildForkSeed/);
+    session.append('turn/start', { turn: 1 });
+    expect(invalid(() => session.append('turn/end', { turn: 1, reason: { kind: 'interrupted' } })).message).toMatch(/shared closer/);
+    expect(invalid(() => session.append('turn/end', { turn: 1, reason: { kind: 'forked' } })).code).toBe('INVALID_EVENT');
+    expect(session.events).toHaveLength(before + 1);
+    expect(session.append('plugin/thing', { ok: true }, { ignorable: true })).toMatchObject({ type: 'plugin/thing', ignorable: true });
+  });
+
+  it('writes surfaceOp and ignorable into the envelope in canonical order', async () => {
+    const { session } = await newSession();
+    const replaced = session.append(
+      'user/message',
+      { message: { id: 'sum', role: 'user', content: [{ type: 'text', text: 'summary' }] } },
+      { surfaceOp: { op: 'replace', start: 0, end: 1 } },
+    );
+    expect(Object.keys(replaced)).toEqual(['seq', 'type', 'time', 'data', 'surfaceOp']);
+    expect(replaced.surfaceOp).toEqual({ op: 'replace', start: 0, end: 1 });
+  });
+});
+
+describe('Session observation', () => {
+  it('calls subscribers synchronously after each append, in order, until they unsubscribe', async () => {
+    const { session } = await newSession();
+    const seen: number[] = [];
+    const unsubscribe = session.subscribe((event) => seen.push(event.seq));
+    const first = session.append('turn/start', { turn: 1 });
+    expect(seen).toEqual([first.seq]);
+    session.append('user/message', { message: { id: 'u', role: 'user', content: [] } });
+    unsubscribe();
+    session.append('step/start', { turn: 1, step: 1 });
+    expect(seen).toEqual([first.seq, first.seq + 1]);
+  });
+
+  it('exposes the latest title and config', async () => {
+    const { session } = await newSession();
+    expect(session.title).toBe('first');
+    expect(session.config).toEqual({ tools: ['read'], cwd: '/w' });
+    session.append('session/title', { title: 'second' });
+    session.append('session/config', { model: 'm' });
+    expect(session.title).toBe('second');
+    expect(session.config).toEqual({ model: 'm' });
+  });
+
+  it('is closed after close(): appends fail with SESSION_CLOSED, close is idempotent', async () => {
+    const { session } = await newSession();
+    expect(session.closed).toBe(false);
+    await session.close();
+    await session.close();
+    expect(session.closed).toBe(true);
+    expect(invalid(() => session.append('session/title', { title: 'late' })).code).toBe('SESSION_CLOSED');
+  });
+});
+
+describe('Session.flush', () => {
+  it('group-commits appends made before a flush into one batch and does not write when nothing is pending', async () => {
+    const { backend, batches } = countingBackend();
+    const store = createMemoryStore({ backend });
+    const session = await store.create({ id: 'g' });
+    session.append('turn/start', { turn: 1 });
+    for (let index = 0; index < 9; index += 1) session.append('input/queued', { inputId: `in-${index}`, message: { id: `m${index}`, role: 'user', content: [] } });
+    await Promise.all([session.flush(), session.flush(), session.flush()]);
+    expect(batches).toEqual([10]);
+    await session.flush();
+    await session.flush();
+    expect(batches).toEqual([10]);
+    const stored = await backend.read('g');
+    expect(stored.kind === 'records' ? stored.events : []).toEqual(session.events);
+    await store.close();
+  });
+
+  it('makes appends durable even without an explicit flush', async () => {
+    const { backend, batches } = countingBackend();
+    const store = createMemoryStore({ backend });
+    const session = await store.create({ id: 'bg' });
+    session.append('session/title', { title: 'later' });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([1]);
+    await store.close();
+  });
+
+  it('rejects with WRITE_FAILED when the backend fails, keeps the events pending, and retries on the next flush', async () => {
+    const inner = createMemoryBackend();
+    let failures = 1;
+    const backend: SessionBackend = {
+      ...inner,
+      create: async (id, header, events) => {
+        const writer = await inner.create(id, header, events);
+        return {
+          ...writer,
+          append: (expected, batch) => (failures-- > 0 ? Promise.reject(new Error('disk full')) : writer.append(expected, batch)),
+        };
+      },
+    };
+    const store = createMemoryStore({ backend });
+    const session = await store.create({ id: 'f' });
+    session.append('session/title', { title: 'x' });
+    const failure = await session.flush().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(SessionError.is(failure) && failure.code).toBe('WRITE_FAILED');
+    expect((failure as Error).cause).toMatchObject({ message: 'disk full' });
+    await session.flush();
+    const stored = await inner.read('f');
+    expect(stored.kind === 'records' && stored.events.map((event: SessionEvent) => event.type)).toEqual(['session/end-seed', 'session/title']);
+    await store.close();
+  });
+});

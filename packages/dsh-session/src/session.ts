@@ -1,0 +1,309 @@
+import {
+  createEventChecker,
+  isLosslessJson,
+  type EventChecker,
+  type JsonValue,
+  type SessionConfig,
+  type SessionEvent,
+  type SessionHeader,
+  type SurfaceOp,
+  type ValidationIssue,
+} from 'dsh-codec';
+import { deepFreeze } from './deep-freeze.js';
+import { SessionError } from './session-error.js';
+import type { SessionSink } from './session-sink.js';
+
+/** Options of `Session.append`. */
+export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
+
+/**
+ * What a Session is built from (SPEC §5.3): a new session's standalone events (title, config), a
+ * fork seed with its cut, or a stored log plus its repair closers with the stored prefix length.
+ */
+export type SessionSeed =
+  | { kind: 'new'; events: readonly SessionEvent[] }
+  | { kind: 'fork'; events: readonly SessionEvent[]; cut: number }
+  | { kind: 'restored'; events: readonly SessionEvent[]; storedLength: number };
+
+/** Everything the store hands a Session: its header, seed, durable prefix, sink and clock. */
+export type SessionInit = {
+  header: SessionHeader;
+  seed: SessionSeed;
+  /** How many leading events are already durable. */
+  durableCount: number;
+  sink: SessionSink;
+  now: () => number;
+};
+
+type Waiter = { target: number; resolve: () => void; reject: (error: unknown) => void };
+
+const RESOLVED = Promise.resolve();
+
+function issueText(issues: readonly ValidationIssue[]): string {
+  const shown = issues.slice(0, 3).map((issue) => `${issue.message} (at ${issue.path.join('.') || 'event'})`);
+  return shown.join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
+}
+
+function cloneJson(value: JsonValue): JsonValue {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneJson);
+  const copy: { [key: string]: JsonValue } = {};
+  for (const [key, child] of Object.entries(value)) copy[key] = cloneJson(child);
+  return copy;
+}
+
+function isEndSeed(event: SessionEvent | undefined): boolean {
+  return event?.type === 'session/end-seed';
+}
+
+function isInheritedMarker(event: SessionEvent | undefined): boolean {
+  if (event?.type !== 'session/end-seed') return false;
+  const data = event.data;
+  return typeof data === 'object' && data !== null && !Array.isArray(data) && data.inherited === true;
+}
+
+/**
+ * An append-only session log in memory, bound to its store. `append` assigns seq and time, checks the
+ * event against V4 shapes and relationships and freezes it; `flush` makes every appended event durable
+ * (appends are group-committed); `close` flushes and releases the single-writer lease.
+ */
+export class Session {
+  readonly id: string;
+  readonly header: SessionHeader;
+  /** The first seq the live loop writes: the length of the complete constructor input. */
+  readonly firstLiveSeq: number;
+  /** The first seq owned by this lifecycle (fork: the inherited marker; restored: the stored length). */
+  readonly firstLifecycleSeq: number;
+  readonly #events: SessionEvent[] = [];
+  readonly #checker: EventChecker;
+  readonly #sink: SessionSink;
+  readonly #now: () => number;
+  readonly #listeners = new Set<(event: SessionEvent) => void>();
+  #title: string | undefined;
+  #config: SessionConfig | undefined;
+  #closed = false;
+  #released = false;
+  #durable: number;
+  #writing = false;
+  #scheduled = false;
+  #waiters: Waiter[] = [];
+
+  /** Internal: sessions come from a `SessionStore`. Validates the seed and counters of SPEC §5.3. */
+  constructor(init: SessionInit) {
+    const { header, seed } = init;
+    this.id = header.id;
+    this.header = deepFreeze({ ...header });
+    this.#sink = init.sink;
+    this.#now = init.now;
+    this.#checker = createEventChecker();
+    for (const event of seed.events) this.#admit(event, 'seed');
+
+    if (seed.kind === 'fork') {
+      const marker = seed.events[seed.cut + 1];
+      const laterMarker = seed.events.slice(seed.cut + 2).some(isInheritedMarker);
+      if (!Number.isInteger(seed.cut) || !isInheritedMarker(marker) || laterMarker) {
+        throw new SessionError(
+          'INVALID_CUT',
+          `Fork seed of ${this.id}: expected cut ${String(seed.cut)} to identify the seed's final inherited marker at seq ${String(seed.cut + 1)}, received ${marker === undefined ? 'no event' : `a ${marker.type} event`}${laterMarker ? ' followed by another inherited marker' : ''}.`,
+          { sessionId: this.id },
+        );
+      }
+      if (header.inheritedEventCount !== seed.cut + 1) {
+        throw new SessionError(
+          'INVALID_CUT',
+          `Fork seed of ${this.id}: expected header.inheritedEventCount ${seed.cut + 1} for cut ${seed.cut}, received ${header.inheritedEventCount}.`,
+          { sessionId: this.id },
+        );
+      }
+      this.firstLifecycleSeq = seed.cut + 1;
+    } else if (seed.kind === 'restored') {
+      if (!isEndSeed(seed.events.at(-1))) this.#admit(this.#marker(), 'seed');
+      this.firstLifecycleSeq = seed.storedLength;
+    } else {
+      this.#admit(this.#marker(), 'seed');
+      this.firstLifecycleSeq = 0;
+    }
+    this.firstLiveSeq = this.#events.length;
+    this.#durable = Math.min(init.durableCount, this.#events.length);
+  }
+
+  /** The log so far; every event is frozen. Take `slice()` for a snapshot. */
+  get events(): readonly SessionEvent[] {
+    return this.#events;
+  }
+
+  /** Copied parent events (durable in the header); 0 unless this session is a fork child. */
+  get inheritedEventCount(): number {
+    return this.header.inheritedEventCount;
+  }
+
+  /** The latest `session/title`, if any. */
+  get title(): string | undefined {
+    return this.#title;
+  }
+
+  /** The latest `session/config`, if any. */
+  get config(): SessionConfig | undefined {
+    return this.#config;
+  }
+
+  /** True once `close()` was called; appends then fail with `SESSION_CLOSED`. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Appends one event: seq is the next index, time is `Date.now()` but never earlier than the previous
+   * event's. Throws `INVALID_EVENT` (appending nothing) when the event breaks a V4 shape or relationship.
+   */
+  append(type: string, data: JsonValue, options: AppendOptions = {}): SessionEvent {
+    if (this.#closed) {
+      throw new SessionError('SESSION_CLOSED', `Cannot append ${type} to session ${this.id}: it is closed.`, {
+        sessionId: this.id,
+      });
+    }
+    const seq = this.#events.length;
+    const refuse = (why: string): never => {
+      throw new SessionError('INVALID_EVENT', `Cannot append ${type} at seq ${seq} of session ${this.id}: ${why}`, {
+        sessionId: this.id,
+      });
+    };
+    if (type === 'session/end-seed') refuse('session/end-seed is written only by the Session constructor and buildForkSeed.');
+    if (!isLosslessJson(data)) {
+      refuse('expected lossless JSON data (no undefined, NaN, ±Infinity, -0, sparse arrays or non-plain objects).');
+    }
+    if (type === 'turn/end' && typeof data === 'object' && data !== null && !Array.isArray(data)) {
+      const reason = data.reason;
+      const kind = typeof reason === 'object' && reason !== null && !Array.isArray(reason) ? reason.kind : undefined;
+      if (kind === 'interrupted' || kind === 'forked') {
+        refuse(`turn/end reason "${kind}" is written only by the shared closer (crash repair and forks).`);
+      }
+    }
+    const previous = this.#events.at(-1);
+    const time = Math.max(this.#now(), previous?.time ?? Number.MIN_SAFE_INTEGER);
+    const event: { -readonly [K in keyof SessionEvent]: SessionEvent[K] } = { seq, type, time, data: cloneJson(data) };
+    if (options.surfaceOp !== undefined) {
+      event.surfaceOp = { op: options.surfaceOp.op, start: options.surfaceOp.start, end: options.surfaceOp.end };
+    }
+    if (options.ignorable === true) event.ignorable = true;
+    const issues = this.#checker.accept(event);
+    if (issues.length > 0) refuse(issueText(issues));
+    this.#commit(event);
+    this.#scheduleWrite();
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        // A listener's bug must not undo an accepted append; surface it as an uncaught error.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+    return event;
+  }
+
+  /** Calls `listener` synchronously after each append, in order. Returns the unsubscribe function. */
+  subscribe(listener: (event: SessionEvent) => void): () => void {
+    const wrapped = (event: SessionEvent) => {
+      listener(event);
+    };
+    this.#listeners.add(wrapped);
+    return () => {
+      this.#listeners.delete(wrapped);
+    };
+  }
+
+  /** Resolves when every event appended so far is durable; immediate when nothing is pending. */
+  flush(): Promise<void> {
+    const target = this.#events.length;
+    if (this.#durable >= target) return RESOLVED;
+    return new Promise<void>((resolve, reject) => {
+      this.#waiters.push({ target, resolve, reject });
+      this.#drain();
+    });
+  }
+
+  /** Flushes, then releases the single-writer lease. Idempotent; appends fail afterwards. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#released) return;
+    await this.flush();
+    if (this.#released) return;
+    this.#released = true;
+    await this.#sink.release();
+  }
+
+  #marker(): SessionEvent {
+    const previous = this.#events.at(-1);
+    const time = Math.max(this.#now(), previous?.time ?? Number.MIN_SAFE_INTEGER);
+    return { seq: this.#events.length, type: 'session/end-seed', time, data: {} };
+  }
+
+  #admit(event: SessionEvent, where: 'seed'): void {
+    const issues = this.#checker.accept(event);
+    if (issues.length > 0) {
+      const code = issues.some((issue) => issue.code === 'INVALID_RELATIONSHIP') ? 'INVALID_RELATIONSHIP' : 'INVALID_EVENT';
+      throw new SessionError(code, `Invalid ${where} for session ${this.id} at seq ${String(event.seq)}: ${issueText(issues)}`, {
+        sessionId: this.id,
+      });
+    }
+    this.#commit(deepFreeze(event));
+  }
+
+  #commit(event: SessionEvent): void {
+    deepFreeze(event);
+    this.#events.push(event);
+    if (event.type === 'session/title') {
+      this.#title = (event.data as { title: string }).title;
+    } else if (event.type === 'session/config') {
+      this.#config = event.data as SessionConfig;
+    }
+  }
+
+  #scheduleWrite(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    // Group commit: appends of the same tick share one write, even when nobody calls flush().
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#drain();
+    });
+  }
+
+  #drain(): void {
+    if (this.#writing) return;
+    this.#writing = true;
+    void this.#writeLoop();
+  }
+
+  async #writeLoop(): Promise<void> {
+    try {
+      while (this.#durable < this.#events.length) {
+        const from = this.#durable;
+        const batch = this.#events.slice(from);
+        try {
+          await this.#sink.write(batch, from, this.#events);
+        } catch (error) {
+          const failure = SessionError.is(error)
+            ? error
+            : new SessionError('WRITE_FAILED', `Could not make events ${from}–${from + batch.length - 1} of session ${this.id} durable; they stay pending and the next flush retries.`, {
+                sessionId: this.id,
+                cause: error,
+              });
+          const waiters = this.#waiters;
+          this.#waiters = [];
+          for (const waiter of waiters) waiter.reject(failure);
+          return;
+        }
+        this.#durable = from + batch.length;
+        const done = this.#waiters.filter((waiter) => waiter.target <= this.#durable);
+        this.#waiters = this.#waiters.filter((waiter) => waiter.target > this.#durable);
+        for (const waiter of done) waiter.resolve();
+      }
+    } finally {
+      // Runs in the same microtask as the loop's last check, so no flush can slip between them.
+      this.#writing = false;
+    }
+  }
+}

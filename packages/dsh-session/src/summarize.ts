@@ -1,0 +1,55 @@
+import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
+
+/** One line of `SessionStore.list()`: identity, lineage, timestamps and state. */
+export type SessionSummary = {
+  id: string;
+  /** The latest `session/title`. */
+  title?: string;
+  parentSession?: string;
+  forkCut?: number;
+  inheritedEventCount: number;
+  createdAt: number;
+  /** Time of the last event (`createdAt` when there is none). */
+  updatedAt: number;
+  /** Seq of the last stored event; -1 when there is none. */
+  lastSeq: number;
+  /** The latest `session/config` cwd, else the header's. */
+  cwd?: string;
+  /** The format version the log is stored in. */
+  formatVersion: FormatVersion;
+  /** True when `open` would repair the log (an open turn, a torn final line). */
+  needsRepair: boolean;
+  /** True when a writer holds the session (this store or another live process). */
+  busy: boolean;
+  /** Set when the stored log cannot be read: the error's code and message (other fields are then defaults). */
+  problem?: { code: string; message: string };
+};
+
+/** The summary of a decoded log, without `busy`. */
+export function summarize(
+  header: SessionHeader,
+  events: readonly SessionEvent[],
+  formatVersion: FormatVersion,
+  needsRepair: boolean,
+): Omit<SessionSummary, 'busy'> {
+  let title: string | undefined;
+  let cwd = header.cwd;
+  for (const event of events) {
+    if (event.type === 'session/title') title = (event.data as { title: string }).title;
+    else if (event.type === 'session/config') cwd = (event.data as SessionConfig).cwd ?? cwd;
+  }
+  const last = events.at(-1);
+  return {
+    id: header.id,
+    ...(title === undefined ? {} : { title }),
+    ...(header.parentSession === undefined ? {} : { parentSession: header.parentSession }),
+    ...(header.forkCut === undefined ? {} : { forkCut: header.forkCut }),
+    inheritedEventCount: header.inheritedEventCount,
+    createdAt: header.createdAt,
+    updatedAt: last?.time ?? header.createdAt,
+    lastSeq: last?.seq ?? -1,
+    ...(cwd === undefined ? {} : { cwd }),
+    formatVersion,
+    needsRepair,
+  };
+}

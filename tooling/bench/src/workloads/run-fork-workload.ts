@@ -1,0 +1,152 @@
+import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SessionEvent } from 'dsh-codec';
+import { openSessionStore, type Session, type SessionStore } from 'dsh-session';
+import type { BenchContext } from '../harness/bench-context.js';
+import { figureOf, type Figure } from '../harness/figure.js';
+import { formatBytes, formatRatio } from '../harness/format.js';
+import { copyAndFsync } from '../harness/fs-baselines.js';
+import { canMeasureHeap, heapGrowth } from '../harness/measure-heap.js';
+import { measureRounds, seriesOf, timeMs, type StepResult } from '../harness/measure-rounds.js';
+import type { Section } from '../harness/report.js';
+import { summarize } from '../harness/summarize.js';
+import { findOpenStepCut } from '../generate/find-open-step-cut.js';
+import { generateV4Log, v4Jsonl } from '../generate/generate-v4-log.js';
+
+const WORKLOAD = 'Fork';
+
+/**
+ * Workload 3: `SessionStore.fork` of stored (cold) and open (live) parents of 1k, 10k and 100k
+ * events, cut in the middle of an open step: latency, bytes written and heap growth, against
+ * copying the parent's file and fsyncing it (and, for heap, deep-copying the inherited prefix).
+ */
+export async function runForkWorkload(context: BenchContext): Promise<Section> {
+  const { quick, runs, log } = context;
+  const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+  // Two stores, so the cold store never holds the parent open (a store forks its live log when it has one).
+  const coldDir = join(context.dataDir, 'fork-cold');
+  const liveDir = join(context.dataDir, 'fork-live');
+  await mkdir(coldDir, { recursive: true });
+  await mkdir(liveDir, { recursive: true });
+  const coldStore = await openSessionStore({ dir: coldDir });
+  const liveStore = await openSessionStore({ dir: liveDir });
+  const figures: Figure[] = [];
+  const growth: { size: number; cold: number; live: number; copy: number }[] = [];
+  const heap = canMeasureHeap();
+  const notes: string[] = [];
+  try {
+    for (const size of sizes) {
+      const parentId = `fork-parent-${String(size)}`;
+      const log4 = generateV4Log({ events: size, seed: 31, id: parentId });
+      const cut = findOpenStepCut(log4.events, Math.floor(size / 2));
+      const parentPath = join(coldDir, `${parentId}.jsonl`);
+      await writeFile(parentPath, v4Jsonl(log4));
+      await copyFile(parentPath, join(liveDir, `${parentId}.jsonl`));
+      const parentBytes = (await stat(parentPath)).size;
+      notes.push(`${size.toLocaleString('en-US')} events: parent file ${formatBytes(parentBytes)}, cut at seq ${cut} (first \`tool/call\` of a step declaring ≥ 2 calls at or after the middle).`);
+      log(`fork: parent of ${size} events, cut ${cut}, ${runs} rounds`);
+
+      let children = 0;
+      const childId = (): string => `fork-child-${String(size)}-${String(++children)}`;
+      const liveParent = await liveStore.open(parentId);
+      try {
+        const series = await measureRounds({
+          runs,
+          warmup: 1,
+          steps: {
+            copy: async () => ({ ms: await copyAndFsync(parentPath, join(coldDir, 'copy.tmp')), bytes: parentBytes }),
+            cold: () => forkOnce(coldStore, coldDir, parentId, childId(), cut, false),
+            live: () => forkOnce(liveStore, liveDir, parentId, childId(), cut, heap),
+            ...(heap ? { deepCopy: () => deepCopyGrowth(liveParent.events, cut) } : {}),
+          },
+        });
+        const label = `${size.toLocaleString('en-US')} events`;
+        const copyMs = seriesOf(series, 'copy.ms');
+        figures.push(
+          figureOf({ workload: WORKLOAD, label: `cold parent (stored), ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 1.2 } },
+            seriesOf(series, 'cold.ms'), copyMs),
+          figureOf({ workload: WORKLOAD, label: `live parent (open), ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 1.2 } },
+            seriesOf(series, 'live.ms'), copyMs),
+          figureOf({ workload: WORKLOAD, label: `bytes written, ${label}`, metric: 'bytes', baselineLabel: 'copy parent file' },
+            seriesOf(series, 'cold.bytes'), seriesOf(series, 'copy.bytes')),
+        );
+        if (heap) {
+          figures.push(figureOf({ workload: WORKLOAD, label: `heap growth, live parent, ${label}`, metric: 'bytes', baselineLabel: 'deep copy of the inherited prefix', target: { op: '<=', value: 0.1 } },
+            seriesOf(series, 'live.heap'), seriesOf(series, 'deepCopy')));
+        }
+        growth.push({
+          size,
+          cold: summarize(seriesOf(series, 'cold.ms')).median,
+          live: summarize(seriesOf(series, 'live.ms')).median,
+          copy: summarize(copyMs).median,
+        });
+      } finally {
+        await liveParent.close();
+      }
+    }
+  } finally {
+    await coldStore.close();
+    await liveStore.close();
+  }
+  if (!heap) notes.push('Heap growth not measured: node ran without `--expose-gc`.');
+  return {
+    title: '3. Fork',
+    method: `
+Parents are generated V4 logs stored as \`<id>.jsonl\` in a JSONL \`SessionStore\`. Each fork cuts at the
+first \`tool/call\` of a step declaring two or more calls at or after the middle of the parent — one call
+started without a result, at least one not started — so the child's seed is the inherited prefix, the
+inherited marker and synthetic closers. *Cold*: the parent is not open and \`fork\` reads it from disk.
+*Live*: the parent is open in the same store, so \`fork\` uses its in-memory log. Latency runs from the
+call until the durable child is returned. Bytes written is the child's file. Heap growth is measured
+with full GCs around a live fork, the child kept alive, against deep-copying (\`structuredClone\`) the
+inherited prefix — what a per-event copy would hold. The baseline copies the parent's whole file
+(\`copyFile\`), fsyncs it and its directory.`,
+    figures,
+    tables: [{
+      caption: 'How cost grows with history length (median latency, and its growth from the previous size)',
+      headers: ['history', 'cold fork', 'live fork', 'copy + fsync'],
+      rows: growth.map((row, index) => {
+        const previous = growth[index - 1];
+        const grow = (now: number, before: number | undefined): string =>
+          before === undefined ? '' : ` (${formatRatio(now / before)})`;
+        return [
+          `${row.size.toLocaleString('en-US')} events`,
+          `${row.cold.toFixed(2)} ms${grow(row.cold, previous?.cold)}`,
+          `${row.live.toFixed(2)} ms${grow(row.live, previous?.live)}`,
+          `${row.copy.toFixed(2)} ms${grow(row.copy, previous?.copy)}`,
+        ];
+      }),
+    }],
+    notes,
+  };
+}
+
+/** One fork: its latency, the child file's size and (when asked) heap growth; the child is deleted after. */
+async function forkOnce(store: SessionStore, dir: string, parentId: string, childId: string, cut: number, measureHeap: boolean): Promise<StepResult> {
+  let ms = 0;
+  let child: Session | undefined;
+  let heapBytes = 0;
+  if (measureHeap) {
+    const { bytes, value } = await heapGrowth(async () => {
+      ms = await timeMs(async () => {
+        child = await store.fork(parentId, { atSeq: cut, id: childId });
+      });
+      return child;
+    });
+    heapBytes = bytes;
+  } else {
+    ms = await timeMs(async () => {
+      child = await store.fork(parentId, { atSeq: cut, id: childId });
+    });
+  }
+  const bytes = (await stat(join(dir, `${childId}.jsonl`))).size;
+  await child?.close();
+  await store.delete(childId);
+  return measureHeap ? { ms, bytes, heap: heapBytes } : { ms, bytes };
+}
+
+/** Heap held by a deep copy of `events[0..cut]`: what a fork that copies every event would keep. */
+async function deepCopyGrowth(events: readonly SessionEvent[], cut: number): Promise<number> {
+  const { bytes } = await heapGrowth(() => Promise.resolve(structuredClone(events.slice(0, cut + 1))));
+  return bytes;
+}

@@ -1,0 +1,80 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { decodeJsonl } from 'dsh-codec';
+import { openSessionStore } from 'dsh-session';
+import type { BenchContext } from '../harness/bench-context.js';
+import { figureOf, type Figure } from '../harness/figure.js';
+import { formatBytes } from '../harness/format.js';
+import { parseLines } from '../harness/fs-baselines.js';
+import { measureRounds, seriesOf, timeMs } from '../harness/measure-rounds.js';
+import type { Section } from '../harness/report.js';
+import { generateV0Log, v0Jsonl } from '../generate/generate-v0-log.js';
+import { generateV4Log, v4Jsonl } from '../generate/generate-v4-log.js';
+
+const WORKLOAD = 'Open';
+
+/**
+ * Workload 2: `decodeJsonl` (decode + validate + migrate to V4) of V4 and V0 logs, and
+ * `SessionStore.open` of a stored V4 log, against raw `JSON.parse` of the same lines (events/s).
+ */
+export async function runOpenWorkload(context: BenchContext): Promise<Section> {
+  const { quick, runs, log } = context;
+  const sizes = quick ? [1_000, 10_000] : [10_000, 100_000];
+  const dir = join(context.dataDir, 'open');
+  await mkdir(dir, { recursive: true });
+  const store = await openSessionStore({ dir });
+  const figures: Figure[] = [];
+  const notes: string[] = [];
+  try {
+    for (const size of sizes) {
+      const v4Id = `open-v4-${String(size)}`;
+      const v4Text = v4Jsonl(generateV4Log({ events: size, seed: 21, id: v4Id }));
+      const v0Text = v0Jsonl(generateV0Log({ events: size, seed: 21 }).events);
+      const v4Path = join(dir, `${v4Id}.jsonl`);
+      await writeFile(v4Path, v4Text);
+      notes.push(`${size.toLocaleString('en-US')} events: V4 file ${formatBytes(Buffer.byteLength(v4Text))}, V0 file ${formatBytes(Buffer.byteLength(v0Text))}.`);
+      const rate = (ms: number): number => size / (ms / 1000);
+      log(`open: ${size} events, V4 and V0, ${runs} rounds`);
+      const series = await measureRounds({
+        runs,
+        warmup: 1,
+        steps: {
+          parseV4: async () => rate(await timeMs(async () => { parseLines(v4Text); })),
+          decodeV4: async () => rate(await timeMs(async () => { decodeJsonl(v4Text); })),
+          parseV0: async () => rate(await timeMs(async () => { parseLines(v0Text); })),
+          decodeV0: async () => rate(await timeMs(async () => { decodeJsonl(v0Text, { sessionId: 'open-v0' }); })),
+          readParseV4: async () => rate(await timeMs(async () => { parseLines(await readFile(v4Path, 'utf8')); })),
+          storeOpenV4: async () => rate(await timeMs(async () => {
+            const session = await store.open(v4Id);
+            await session.close();
+          })),
+        },
+      });
+      const label = `${size.toLocaleString('en-US')} events`;
+      figures.push(
+        figureOf({ workload: WORKLOAD, label: `decodeJsonl, V4, ${label}`, metric: 'events/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.6 } },
+          seriesOf(series, 'decodeV4'), seriesOf(series, 'parseV4')),
+        figureOf({ workload: WORKLOAD, label: `decodeJsonl, V0 → V4, ${label}`, metric: 'events/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.6 } },
+          seriesOf(series, 'decodeV0'), seriesOf(series, 'parseV0')),
+        figureOf({ workload: WORKLOAD, label: `SessionStore.open + close, V4, ${label}`, metric: 'events/s', baselineLabel: 'readFile + JSON.parse per line' },
+          seriesOf(series, 'storeOpenV4'), seriesOf(series, 'readParseV4')),
+      );
+    }
+  } finally {
+    await store.close();
+  }
+  return {
+    title: '2. Open (decode + validate + migrate)',
+    method: `
+\`decodeJsonl\` reads a whole log: detects the version, runs that version's frozen validator (shapes and
+relationships), migrates step by step to V4 and validates the result as V4. The logs are generated
+coding-agent sessions (queued input, multi-step tool use with up to three calls per step, tool
+outputs up to ~2.5 kB, occasional tool errors); the V0 log is the same kind of conversation in the
+oldest format. The baseline is \`JSON.parse\` of each line of the same text and nothing else, so a ratio
+of 1× would mean validation and migration cost nothing. \`SessionStore.open\` adds reading the file,
+taking the single-writer lease and building the \`Session\`, and releasing it (\`close\`); its baseline
+adds \`readFile\`.`,
+    figures,
+    notes,
+  };
+}
