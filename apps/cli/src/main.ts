@@ -1,1 +1,13 @@
-export {};
+/**
+ * @module @dsh/cli
+ * The `dsh` command: print mode shaped like `claude -p`, session management, validate/migrate, serve.
+ */
+import { runCli } from './run-cli.js';
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+  cwd: process.cwd(),
+});

@@ -106,7 +106,7 @@ describe('agent loop', () => {
         return 'probed';
       },
     });
-    const agent = new Agent({ session, model, tools: [probe as never] });
+    const agent = new Agent({ session, model, tools: [probe] });
     agent.enqueue('go');
     await agent.idle();
     expect(seen).toEqual(['model after step/start', 'tool after tool/call', 'model after step/start']);
@@ -286,7 +286,7 @@ describe('agent loop', () => {
       { toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }, { name: 'slow', arguments: {} }, { name: 'save', arguments: { key: 'b', value: 'v' } }] },
       { text: 'next turn' },
     ]);
-    const agent = new Agent({ session, model, tools: [...tools, slow as never] });
+    const agent = new Agent({ session, model, tools: [...tools, slow] });
     agent.enqueue('go');
     await started.promise;
     const queued = agent.enqueue('after cancel');

@@ -84,7 +84,7 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
       break;
     }
     events.push(value);
-    validation?.event(value);
+    validation?.event(value, true);
   }
   const tornTail = torn === undefined ? undefined : { offset: utf8Length(text, torn.start), line: torn.line };
 

@@ -38,6 +38,7 @@ export { encodeEvent } from './encode-event.js';
 export { encodeJsonl } from './encode-jsonl.js';
 export { decodeJsonl, type DecodedLog, type TornTail } from './decode-jsonl.js';
 export { validate } from './validate.js';
+export { migrate } from './migrate.js';
 export { createEventChecker, type EventChecker } from './v4/create-event-checker.js';
 export { isCoreEventType } from './v4/check-event-shape.js';
 export {

@@ -1,11 +1,55 @@
 import { CodecError } from './codec-error.js';
+import { errorFromIssues } from './error-from-issues.js';
 import type { SessionEvent, SessionHeader } from './types.js';
+import { describeValue } from './v0/describe-value.js';
+import type { V0Event } from './v0/schemas.js';
+import { migrateV0ToV1 } from './v1/migrate-v0-to-v1.js';
+import type { V1Event, V1Header } from './v1/schemas.js';
+import { migrateV1ToV2 } from './v2/migrate-v1-to-v2.js';
+import type { V2Event, V2Header } from './v2/schemas.js';
+import { migrateV2ToV3 } from './v3/migrate-v2-to-v3.js';
+import type { V3Header } from './v3/schemas.js';
+import type { V3Event } from './v3/types.js';
+import { migrateV3ToV4 } from './v4/migrate-v3-to-v4.js';
+import { validate } from './validate.js';
 
-/** TEMPORARY until migrations land. */
-export function migrateToCurrent(
-  _artifact: { header?: unknown; events: readonly unknown[] },
-  from: 0 | 1 | 2 | 3,
-  _options: { sessionId?: string } = {},
+type Artifact = { header?: unknown; events: readonly unknown[] };
+
+/**
+ * Runs the migration steps from `from` up to V4, in order, on an artifact already valid in
+ * version `from`. Pure; unchanged events are shared, never mutated. A V0 log needs `sessionId`.
+ */
+export function migrateToCurrent(artifact: Artifact, from: 0 | 1 | 2 | 3, options: { sessionId?: string } = {}): { header: SessionHeader; events: SessionEvent[] } {
+  let v1: { header: V1Header; events: readonly V1Event[] } | undefined;
+  let v2: { header: V2Header; events: readonly V2Event[] } | undefined;
+  let v3: { header: V3Header; events: readonly V3Event[] } | undefined;
+  if (from === 0) {
+    const { sessionId } = options;
+    if (typeof sessionId !== 'string' || sessionId === '') {
+      throw new CodecError('INVALID_HEADER', `line 1: a V0 log has no header, so its session id comes from its file name: pass { sessionId }, got ${describeValue(sessionId)}`, { line: 1 });
+    }
+    v1 = migrateV0ToV1({ events: artifact.events as readonly V0Event[] }, sessionId);
+  }
+  if (from <= 1) v2 = migrateV1ToV2(v1 ?? (artifact as { header: V1Header; events: readonly V1Event[] }));
+  if (from <= 2) v3 = migrateV2ToV3(v2 ?? (artifact as { header: V2Header; events: readonly V2Event[] }));
+  return migrateV3ToV4(v3 ?? (artifact as { header: V3Header; events: readonly V3Event[] }));
+}
+
+/**
+ * A log of version `fromVersion` as V4. Validates the input with that version's frozen validator
+ * and the output as V4, throwing `CodecError` on the first issue. `fromVersion` 4 returns a copy.
+ */
+export function migrate(
+  artifact: { header?: unknown; events: readonly unknown[] },
+  fromVersion: 0 | 1 | 2 | 3 | 4,
+  options: { sessionId?: string } = {},
 ): { header: SessionHeader; events: SessionEvent[] } {
-  throw new CodecError('UNSUPPORTED_VERSION', `reading V${String(from)} logs is not available yet`);
+  const before = validate(fromVersion, artifact);
+  if (before.length > 0) throw errorFromIssues(before, { context: `(migrating from V${String(fromVersion)})` });
+  const migrated = fromVersion === 4
+    ? { header: artifact.header as SessionHeader, events: [...artifact.events] as SessionEvent[] }
+    : migrateToCurrent(artifact, fromVersion, options);
+  const after = validate(4, migrated);
+  if (after.length > 0) throw errorFromIssues(after, { context: `(after migrating from V${String(fromVersion)})` });
+  return migrated;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JsonValue, SessionEvent } from 'dsh-codec';
+import type { SessionEvent } from 'dsh-codec';
 import { createScriptedModel } from 'dsh-agent';
 import { createMemoryStore, openSessionStore, type SessionStore } from 'dsh-session';
 import { makeTempDir } from '@dsh/test-utils';

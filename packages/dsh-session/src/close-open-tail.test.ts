@@ -5,7 +5,7 @@ import { LogBuilder } from '@dsh/test-utils';
 import { closeOpenTail } from './close-open-tail.js';
 
 const header: SessionHeader = { format: 'dsh-session', version: 4, id: 's', createdAt: 0, inheritedEventCount: 0 };
-const asEvents = (builder: LogBuilder): SessionEvent[] => builder.events as SessionEvent[];
+const asEvents = (builder: LogBuilder): SessionEvent[] => builder.events;
 
 function resultOf(event: SessionEvent | undefined) {
   return event?.data as { turn: number; step: number; message: { id: string; callId: string; isError: boolean; content: { type: string; text: string }[] }; error: { name: string; code: string } };
@@ -72,7 +72,7 @@ describe('closeOpenTail', () => {
     });
     const closers = closeOpenTail(asEvents(log), 'interrupted');
     expect(closers.map((event) => event.type)).toEqual(['tool/result', 'step/end', 'turn/end']);
-    expect(resultOf(closers[0])!.step).toBe(2);
+    expect(resultOf(closers[0]).step).toBe(2);
     // A turn whose failed step is closed but which has no open step gets only its turn/end.
     const between = new LogBuilder().turn({ steps: [{ calls: [{ run: 'started' }] }], end: 'open' });
     expect(closeOpenTail(asEvents(between), 'interrupted').map((event) => event.type)).toEqual(['turn/end']);

@@ -10,7 +10,7 @@ const header = (id: string, cut?: number): SessionHeader =>
   cut === undefined
     ? { format: 'dsh-session', version: 4, id, createdAt: 0, inheritedEventCount: 0 }
     : { format: 'dsh-session', version: 4, id, createdAt: 0, parentSession: 'source', forkCut: cut, inheritedEventCount: cut + 1 };
-const asEvents = (events: LogEvent[]): SessionEvent[] => events as SessionEvent[];
+const asEvents = (events: LogEvent[]): SessionEvent[] => events;
 const runs = { numRuns: 60 };
 
 describe('fork seeds over generated logs, at every seq', () => {
@@ -41,7 +41,7 @@ describe('fork seeds over generated logs, at every seq', () => {
         const events = asEvents(log);
         const cut = events.length === 0 ? -1 : first % events.length;
         const child = buildForkSeed(events, cut, 1);
-        const grown = asEvents(LogBuilder.continue(child as LogEvent[]).turn({ steps: [{ calls: [{ run: 'started' }], open: true }], end: 'open' }).events);
+        const grown = asEvents(LogBuilder.continue(child).turn({ steps: [{ calls: [{ run: 'started' }], open: true }], end: 'open' }).events);
         const cut2 = second % grown.length;
         const grandchild = buildForkSeed(grown, cut2, 1);
         expect(validate(4, { header: header('grandchild', cut2), events: grandchild })).toEqual([]);

@@ -6,7 +6,7 @@ import * as forkEntry from 'dsh-session/fork';
 import { buildForkSeed } from 'dsh-session/fork';
 import { LogBuilder } from '@dsh/test-utils';
 
-const asEvents = (builder: LogBuilder): SessionEvent[] => builder.events as SessionEvent[];
+const asEvents = (builder: LogBuilder): SessionEvent[] => builder.events;
 const childHeader = (cut: number, parent = 'parent'): SessionHeader => ({
   format: 'dsh-session',
   version: 4,
@@ -23,7 +23,7 @@ describe('buildForkSeed', () => {
     const cut = events.length - 1;
     const seed = buildForkSeed(events, cut);
     expect(seed).toHaveLength(events.length + 1);
-    seed.slice(0, cut + 1).forEach((event, index) => expect(event).toBe(events[index]));
+    seed.slice(0, cut + 1).forEach((event, index) => { expect(event).toBe(events[index]); });
     expect(seed[cut + 1]).toEqual({ seq: cut + 1, type: 'session/end-seed', time: events[cut]!.time, data: { inherited: true } });
     expect(validate(4, { header: childHeader(cut), events: seed })).toEqual([]);
   });

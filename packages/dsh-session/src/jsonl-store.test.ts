@@ -14,7 +14,7 @@ function crashedLog(): SessionEvent[] {
   return new LogBuilder()
     .endSeed()
     .turn({ steps: [{ calls: [{ run: 'answered' }] }] })
-    .turn({ steps: [{ calls: [{ run: 'started' }], open: true }], end: 'open' }).events as SessionEvent[];
+    .turn({ steps: [{ calls: [{ run: 'started' }], open: true }], end: 'open' }).events;
 }
 
 async function failure(promise: Promise<unknown>): Promise<SessionError> {

@@ -20,7 +20,7 @@ function crashedLog(): SessionEvent[] {
     .endSeed()
     .title('crashed')
     .turn({ steps: [{ calls: [{ run: 'answered' }] }] })
-    .turn({ steps: [{ calls: [{ run: 'started', effect: 'side-effect' }, { run: 'declared' }], open: true }], end: 'open' }).events as SessionEvent[];
+    .turn({ steps: [{ calls: [{ run: 'started', effect: 'side-effect' }, { run: 'declared' }], open: true }], end: 'open' }).events;
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {

@@ -103,7 +103,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   /** A sink whose first write creates the session atomically with everything appended so far. */
   const creatingSink = (id: string, header: SessionHeader, self: () => Session | undefined): SessionSink => {
     let writer: SessionWriter | undefined;
-    let failed: unknown;
+    let failed: Error | undefined;
     return {
       async write(batch, expectedNextSeq, log) {
         if (failed !== undefined) throw failed;
@@ -113,7 +113,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
           writer = await backend.create(id, header, all);
         } catch (error) {
           // Creation failed: this Session never existed and must never create the id later.
-          failed = error;
+          failed = error as Error;
           throw error;
         }
       },
@@ -272,7 +272,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
           const last = events.length === 0 ? 'the source has no events' : `the source's last seq is ${events.length - 1}`;
           throw new SessionError(
             'INVALID_CUT',
-            `Cannot fork ${sourceId} at ${JSON.stringify(cut) ?? String(cut)}: expected an existing integer event seq (${last}); nothing was created.`,
+            `Cannot fork ${sourceId} at ${String(cut)}: expected an existing integer event seq (${last}); nothing was created.`,
             { sessionId: sourceId },
           );
         }
@@ -337,8 +337,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       assertOpen();
       assertSessionId(id);
       if (live.has(id) || reserved.has(id)) {
-        const error = thisProcessBusy(id);
-        throw new SessionError('SESSION_BUSY', `${error.message} Close it before deleting it.`, { sessionId: id, holder: error.holder! });
+        const holder = { pid: process.pid, host: hostname(), since: openedAt.get(id) ?? now() };
+        throw new SessionError('SESSION_BUSY', `${busyError(id, holder).message} Close it before deleting it.`, { sessionId: id, holder });
       }
       await backend.delete(id);
       summaries.delete(id);

@@ -83,7 +83,7 @@ describe('Session.append', () => {
     const { session } = await newSession();
     const before = session.events.length;
     expect(invalid(() => session.append('session/title', { title: 7 })).code).toBe('INVALID_EVENT');
-    expect(invalid(() => session.append('session/title', { title: Number.NaN } as never)).message).toMatch(/lossless JSON/);
+    expect(invalid(() => session.append('session/title', { title: Number.NaN })).message).toMatch(/lossless JSON/);
     expect(invalid(() => session.append('plugin/thing', {})).message).toMatch(/ignorable/);
     expect(invalid(() => session.append('session/end-seed', {})).message).toMatch(/constructor and buildForkSeed/);
     session.append('turn/start', { turn: 1 });

@@ -82,7 +82,7 @@ export class Session {
   #title: string | undefined;
   #config: SessionConfig | undefined;
   #closed = false;
-  #released = false;
+  #closing: Promise<void> | undefined;
   #durable: number;
   #writing = false;
   #scheduled = false;
@@ -225,13 +225,16 @@ export class Session {
   }
 
   /** Flushes, then releases the single-writer lease. Idempotent; appends fail afterwards. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.#closed = true;
-    if (this.#released) return;
-    await this.flush();
-    if (this.#released) return;
-    this.#released = true;
-    await this.#sink.release();
+    // One close at a time; a failed flush leaves the lease held so close() can be retried.
+    this.#closing ??= this.flush()
+      .then(() => this.#sink.release())
+      .catch((error: unknown) => {
+        this.#closing = undefined;
+        throw error;
+      });
+    return this.#closing;
   }
 
   #marker(): SessionEvent {

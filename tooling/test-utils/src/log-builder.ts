@@ -98,7 +98,7 @@ export class LogBuilder {
   }
 
   config(config: { tools?: string[]; cwd?: string; model?: string }): this {
-    return this.push('session/config', config as LogJson);
+    return this.push('session/config', config);
   }
 
   /** Queues user input between turns; returns the builder, the input id is `inputId` or `in-<seq>`. */
@@ -251,7 +251,7 @@ export class LogBuilder {
     for (let index = this.events.length - 1; index >= 0; index -= 1) {
       const event = this.events[index];
       if (event?.type !== 'assistant/message') continue;
-      const content = ((event.data as { message: { content: LogJson[] } }).message.content ?? []) as { type: string; id?: string; name?: string; arguments?: string }[];
+      const content = ((event.data as { message: { content: LogJson[] } }).message.content) as { type: string; id?: string; name?: string; arguments?: string }[];
       const block = content.find((candidate) => candidate.type === 'tool-call' && candidate.id === callId);
       if (block !== undefined) return { id: callId, name: block.name ?? 'tool', arguments: block.arguments ?? '{}' };
     }

@@ -94,14 +94,15 @@ export function followEvents(id: string, from: number, onEvent: (event: WireEven
     }
   };
 
+  const stopped = (): boolean => controller.signal.aborted;
   const loop = async (): Promise<void> => {
-    while (!controller.signal.aborted) {
+    for (;;) {
       try {
         await connect();
       } catch {
         // dropped or refused: retry below unless stopped
       }
-      if (controller.signal.aborted) return;
+      if (stopped()) return;
       await new Promise((resolve) => setTimeout(resolve, retryMs));
       retryMs = Math.min(retryMs * 2, 5000);
     }

@@ -247,7 +247,7 @@ export function App() {
                 and crash repair first closes the open calls with interrupted results.
               </p>
             )}
-            <Transcript items={items} onInspect={setSelectedSeq} selectedSeq={selectedSeq} />
+            <Transcript key={view.id} items={items} onInspect={setSelectedSeq} selectedSeq={selectedSeq} />
           </>
         )}
         <ul class="notices" role="log" aria-label="Notices">

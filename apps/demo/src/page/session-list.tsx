@@ -1,4 +1,5 @@
 /** The session list as a lineage tree: each fork under its parent, labelled with its cut. */
+import { useState } from 'preact/hooks';
 import { lineageForest, type LineageNode } from './lineage-tree.js';
 import type { SessionRow } from './wire.js';
 
@@ -38,21 +39,29 @@ function Node({ node, currentId, onOpen }: { node: LineageNode } & Omit<Props, '
   );
 }
 
-/** A navigation landmark “Sessions” holding the lineage forest. */
+/** Below this width the list starts folded, so the chat is what a phone shows first. */
+const NARROW = '(max-width: 700px)';
+
+/** A navigation landmark “Sessions” holding the lineage forest, foldable on narrow screens. */
 export function SessionList({ sessions, currentId, onOpen }: Props) {
   const forest = lineageForest(sessions);
+  const [open] = useState(() => !window.matchMedia(NARROW).matches);
   return (
     <nav class="sessions" aria-label="Sessions">
-      <h2>Sessions</h2>
-      {forest.length === 0 ? (
-        <p>No sessions yet.</p>
-      ) : (
-        <ul class="lineage">
-          {forest.map((node) => (
-            <Node key={node.session.id} node={node} currentId={currentId} onOpen={onOpen} />
-          ))}
-        </ul>
-      )}
+      <details open={open}>
+        <summary>
+          <h2>Sessions ({sessions.length})</h2>
+        </summary>
+        {forest.length === 0 ? (
+          <p>No sessions yet.</p>
+        ) : (
+          <ul class="lineage">
+            {forest.map((node) => (
+              <Node key={node.session.id} node={node} currentId={currentId} onOpen={onOpen} />
+            ))}
+          </ul>
+        )}
+      </details>
     </nav>
   );
 }

@@ -1,5 +1,6 @@
 /** The chat transcript: messages as bubbles, tool calls with effect and result, boundaries by seq. */
 import type { JSX } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { ToolResultView, TranscriptItem } from './transcript-items.js';
 
 type Props = { items: readonly TranscriptItem[]; onInspect: (seq: number) => void; selectedSeq: number | undefined };
@@ -158,10 +159,27 @@ function Item({ item, onInspect, selectedSeq }: { item: TranscriptItem } & Omit<
   }
 }
 
-/** Renders the transcript as an ordered list labelled “Transcript”. */
+/**
+ * Renders the transcript as an ordered list labelled “Transcript”. It opens scrolled to the end and
+ * follows new items while the reader is at the end; scrolling up stops the following.
+ */
 export function Transcript({ items, onInspect, selectedSeq }: Props) {
+  const list = useRef<HTMLOListElement>(null);
+  const following = useRef(true);
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (element && following.current) element.scrollTop = element.scrollHeight;
+  }, [items.length]);
   return (
-    <ol class="transcript" aria-label="Transcript">
+    <ol
+      class="transcript"
+      aria-label="Transcript"
+      ref={list}
+      onScroll={(event) => {
+        const element = event.currentTarget;
+        following.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
+      }}
+    >
       {items.map((item) => (
         <Item key={`${item.kind}-${item.seq}-${'callId' in item ? item.callId : ''}`} item={item} onInspect={onInspect} selectedSeq={selectedSeq} />
       ))}

@@ -36,10 +36,15 @@ function migrateEvent(event: V2Event): V3CoreEvent {
 /** A valid V2 log as V3; lineage is kept as it was. */
 export function migrateV2ToV3(artifact: { header: V2Header; events: readonly V2Event[] }): { header: V3Header; events: V3CoreEvent[] } {
   const { id, createdAt, cwd, parentSession, forkCut, inheritedEventCount } = artifact.header;
-  const header: V3Header = { format: 'dsh-session', version: 3, id, createdAt };
-  if (cwd !== undefined) header.cwd = cwd;
-  if (parentSession !== undefined) header.parentSession = parentSession;
-  if (forkCut !== undefined) header.forkCut = forkCut;
-  header.inheritedEventCount = inheritedEventCount;
+  const header: V3Header = {
+    format: 'dsh-session',
+    version: 3,
+    id,
+    createdAt,
+    ...(cwd === undefined ? {} : { cwd }),
+    ...(parentSession === undefined ? {} : { parentSession }),
+    ...(forkCut === undefined ? {} : { forkCut }),
+    inheritedEventCount,
+  };
   return { header, events: artifact.events.map(migrateEvent) };
 }

@@ -4,8 +4,9 @@
  */
 import { eventIssue, type Issue } from '../v0/issue.js';
 import { fromZodIssues } from '../v0/zod-issues.js';
-import { checkV3Envelope } from '../v3/check-envelope.js';
 import type { CoreEventType } from '../types.js';
+import { checkV4Envelope } from './check-envelope.js';
+import { isValidCorePayload } from './is-valid-core-payload.js';
 import { coreEventDataSchemas } from './schemas.js';
 
 /** Whether `type` is a V4 core event type. */
@@ -13,15 +14,19 @@ export function isCoreEventType(type: string): type is CoreEventType {
   return Object.hasOwn(coreEventDataSchemas, type);
 }
 
-/** Every shape issue of `event` as the event at `index` of a V4 log (no relationships). */
-export function checkV4EventShape(event: unknown, index: number): Issue[] {
-  const issues = checkV3Envelope(event, index);
+/**
+ * Every shape issue of `event` as the event at `index` of a V4 log (no relationships).
+ * `parsed`: the event comes straight from `JSON.parse` (see `checkV4Envelope`).
+ */
+export function checkV4EventShape(event: unknown, index: number, parsed = false): Issue[] {
+  const issues = checkV4Envelope(event, index, parsed);
   if (issues.length > 0) return issues;
   const { type, data, ignorable } = event as { type: string; data: unknown; ignorable?: true };
   if (!isCoreEventType(type)) {
     if (ignorable === true) return issues;
     return [eventIssue(index, ['type'], `event at seq ${String(index)}: unknown event type ${JSON.stringify(type)} without ignorable: true (a reader refuses unknown events unless they are ignorable)`)];
   }
+  if (isValidCorePayload(type, data)) return issues;
   const result = coreEventDataSchemas[type].safeParse(data);
   if (result.success) return issues;
   return fromZodIssues(result.error.issues, data, ['data'], `${type} at seq ${String(index)}`, (path, message) => eventIssue(index, path, message));

@@ -13,9 +13,12 @@ import { forkedWording, toInterruptedView } from './interrupted-view.js';
 export class V4EventValidator {
   private readonly relationships = new V3RelationshipChecker();
 
-  /** All issues of `event` at `index`; `view` is set when the shape is valid (for `apply`). */
-  check(event: unknown, index: number): { issues: Issue[]; view: V3Event | undefined } {
-    const issues = checkV4EventShape(event, index);
+  /**
+   * All issues of `event` at `index`; `view` is set when the shape is valid (for `apply`).
+   * `parsed`: the event comes straight from `JSON.parse`.
+   */
+  check(event: unknown, index: number, parsed = false): { issues: Issue[]; view: V3Event | undefined } {
+    const issues = checkV4EventShape(event, index, parsed);
     if (issues.length > 0) return { issues, view: undefined };
     const { view, mapped } = toInterruptedView(event as V3Event);
     const related = this.relationships.check(view);

@@ -23,10 +23,10 @@ export class V4LogValidation {
     this.marker = this.issues.length === 0 ? new ForkMarkerCheck(header as SessionHeader) : undefined;
   }
 
-  /** Validates the next event (its expected seq is its position). */
-  event(event: unknown): void {
+  /** Validates the next event (its expected seq is its position); `parsed`: fresh from `JSON.parse`. */
+  event(event: unknown, parsed = false): void {
     const index = this.count++;
-    const { issues, view } = this.events.check(event, index);
+    const { issues, view } = this.events.check(event, index, parsed);
     for (const issue of issues) this.issues.push(issue);
     if (view !== undefined) this.events.apply(view);
     if (this.marker === undefined) return;

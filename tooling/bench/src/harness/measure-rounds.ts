@@ -56,3 +56,10 @@ export async function timeMs(fn: () => Promise<unknown>): Promise<number> {
   await fn();
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/** Milliseconds taken by synchronous `fn`, from a monotonic clock. */
+export function timeSyncMs(fn: () => unknown): number {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}

@@ -127,7 +127,7 @@ async function forkOnce(store: SessionStore, dir: string, parentId: string, chil
   let child: Session | undefined;
   let heapBytes = 0;
   if (measureHeap) {
-    const { bytes, value } = await heapGrowth(async () => {
+    const { bytes } = await heapGrowth(async () => {
       ms = await timeMs(async () => {
         child = await store.fork(parentId, { atSeq: cut, id: childId });
       });

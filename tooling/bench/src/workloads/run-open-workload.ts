@@ -6,7 +6,7 @@ import type { BenchContext } from '../harness/bench-context.js';
 import { figureOf, type Figure } from '../harness/figure.js';
 import { formatBytes } from '../harness/format.js';
 import { parseLines } from '../harness/fs-baselines.js';
-import { measureRounds, seriesOf, timeMs } from '../harness/measure-rounds.js';
+import { measureRounds, seriesOf, timeMs, timeSyncMs } from '../harness/measure-rounds.js';
 import type { Section } from '../harness/report.js';
 import { generateV0Log, v0Jsonl } from '../generate/generate-v0-log.js';
 import { generateV4Log, v4Jsonl } from '../generate/generate-v4-log.js';
@@ -39,10 +39,10 @@ export async function runOpenWorkload(context: BenchContext): Promise<Section> {
         runs,
         warmup: 1,
         steps: {
-          parseV4: async () => rate(await timeMs(async () => { parseLines(v4Text); })),
-          decodeV4: async () => rate(await timeMs(async () => { decodeJsonl(v4Text); })),
-          parseV0: async () => rate(await timeMs(async () => { parseLines(v0Text); })),
-          decodeV0: async () => rate(await timeMs(async () => { decodeJsonl(v0Text, { sessionId: 'open-v0' }); })),
+          parseV4: () => Promise.resolve(rate(timeSyncMs(() => parseLines(v4Text)))),
+          decodeV4: () => Promise.resolve(rate(timeSyncMs(() => decodeJsonl(v4Text)))),
+          parseV0: () => Promise.resolve(rate(timeSyncMs(() => parseLines(v0Text)))),
+          decodeV0: () => Promise.resolve(rate(timeSyncMs(() => decodeJsonl(v0Text, { sessionId: 'open-v0' })))),
           readParseV4: async () => rate(await timeMs(async () => { parseLines(await readFile(v4Path, 'utf8')); })),
           storeOpenV4: async () => rate(await timeMs(async () => {
             const session = await store.open(v4Id);

@@ -1,0 +1,21 @@
+import type { CliContext } from '../cli-context.js';
+import type { OptionValues } from '../parse-command-line.js';
+import { withHost } from '../with-host.js';
+import { parseSeq } from './print-command.js';
+
+/** `dsh fork ID|NAME [--at SEQ] [--name N] [--json]`: prints the child id (stdout) and what was forked (stderr). */
+export async function forkCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
+  const atSeq = typeof values.at === 'string' ? parseSeq('--at', values.at) : undefined;
+  const result = await withHost(context, values, (host) =>
+    host.fork(ref, { ...(atSeq === undefined ? {} : { atSeq }), ...(typeof values.name === 'string' ? { title: values.name } : {}) }),
+  );
+  if (values.json === true) {
+    context.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  }
+  context.stdout.write(`${result.sessionId}\n`);
+  context.stderr.write(
+    `dsh: forked ${result.parentSession} at seq ${result.forkCut} (${result.inheritedEventCount} events inherited); continue it with dsh -p "…" --resume ${result.sessionId}\n`,
+  );
+  return 0;
+}

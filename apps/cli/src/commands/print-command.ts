@@ -1,0 +1,73 @@
+import { resolve } from 'node:path';
+import type { QueryOptions } from 'dsh-host';
+import { CliError } from '../cli-error.js';
+import type { CliContext } from '../cli-context.js';
+import type { OptionValues } from '../parse-command-line.js';
+import { cliTools, withHost } from '../with-host.js';
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A non-negative integer option, or a `USAGE` error naming it. */
+export function parseSeq(flag: string, value: string): number {
+  if (!/^-?\d+$/.test(value.trim())) throw new CliError('USAGE', `${flag} expects an event seq (an integer), received '${value}'.`, { hint: 'see the seqs with `dsh show ID`' });
+  return Number(value);
+}
+
+/** The `--tools a,b` list, refusing names the CLI does not offer. */
+export function parseTools(value: string): string[] {
+  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const known = cliTools().map((tool) => tool.name);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    throw new CliError('USAGE', `Unknown tool ${unknown.map((name) => `'${name}'`).join(', ')}: expected names from ${known.join(', ')}.`, {
+      hint: 'pass --tools "" for no tools at all',
+    });
+  }
+  return names;
+}
+
+/** Print mode (`dsh -p PROMPT`): runs one turn and prints the answer as text or one JSON object. */
+export async function printCommand(context: CliContext, values: OptionValues): Promise<number> {
+  let prompt = String(values.print);
+  if (prompt === '-') prompt = await readAll(context.stdin);
+  if (prompt.trim() === '') throw new CliError('USAGE', 'The prompt is empty: expected -p "some text" (or -p - with text on stdin).');
+  const format = values['output-format'] ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new CliError('USAGE', `--output-format expects text or json, received '${String(format)}'.`);
+  const resume = typeof values.resume === 'string' ? values.resume : undefined;
+  const continuing = values.continue === true;
+  const fork = values['fork-session'] === true;
+  if (resume !== undefined && continuing) throw new CliError('USAGE', '--resume and --continue both pick a session: use one of them.');
+  if (fork && resume === undefined && !continuing) {
+    throw new CliError('USAGE', '--fork-session needs a session to fork: add --resume ID|NAME or --continue.');
+  }
+  if (values['resume-at'] !== undefined && !fork) {
+    throw new CliError('USAGE', '--resume-at needs --fork-session: a continued session only grows at its end, so an earlier point is reached by forking there.');
+  }
+  const isNew = resume === undefined && !continuing;
+  const cwd = resolve(context.cwd, typeof values.cwd === 'string' ? values.cwd : '.');
+  const query: QueryOptions = { prompt };
+  if (resume !== undefined) query.resume = resume;
+  if (continuing) query.continue = true;
+  if (fork) query.forkSession = true;
+  if (typeof values['resume-at'] === 'string') query.resumeSessionAt = parseSeq('--resume-at', values['resume-at']);
+  if (typeof values.name === 'string') query.title = values.name;
+  if (typeof values.tools === 'string') query.tools = parseTools(values.tools);
+  // A new session records where it runs (so --continue finds it); a resumed one keeps its own unless told.
+  if (isNew || typeof values.cwd === 'string' || continuing) query.cwd = cwd;
+  if (typeof values.model === 'string' || isNew) query.model = typeof values.model === 'string' ? values.model : 'keyless';
+
+  const result = await withHost(context, values, (host) => host.query(query));
+  if (format === 'json') {
+    context.stdout.write(`${JSON.stringify({ type: 'result', ...result })}\n`);
+  } else {
+    context.stdout.write(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
+    const lineage = result.parentSession === undefined ? '' : ` (forked from ${result.parentSession} at seq ${String(result.forkCut)})`;
+    context.stderr.write(`dsh: session ${result.sessionId}${lineage}\n`);
+    if (result.isError) context.stderr.write(`dsh: the turn ended ${result.stopReason}${result.errorCode === undefined ? '' : ` (${result.errorCode})`}\n`);
+  }
+  return result.isError ? 1 : 0;
+}

@@ -1,0 +1,14 @@
+import type { CliContext } from '../cli-context.js';
+import type { OptionValues } from '../parse-command-line.js';
+import { withHost } from '../with-host.js';
+
+/** `dsh rename ID|NAME NAME`: appends a `session/title`; the latest name wins. */
+export async function renameCommand(context: CliContext, values: OptionValues, ref: string, name: string): Promise<number> {
+  const id = await withHost(context, values, async (host) => {
+    const sessionId = await host.resolve(ref);
+    await host.rename(sessionId, name);
+    return sessionId;
+  });
+  context.stdout.write(`renamed ${id} to "${name}"\n`);
+  return 0;
+}

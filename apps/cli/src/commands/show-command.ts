@@ -1,0 +1,31 @@
+import type { CliContext } from '../cli-context.js';
+import { describeEvent } from '../describe-event.js';
+import type { OptionValues } from '../parse-command-line.js';
+import { withHost } from '../with-host.js';
+
+/** `dsh show ID|NAME [--json]`: the header, then each event as `seq type summary`. */
+export async function showCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
+  const observed = await withHost(context, values, (host) => host.observe(ref));
+  if (values.json === true) {
+    context.stdout.write(`${JSON.stringify(observed, null, 2)}\n`);
+    return 0;
+  }
+  const { header } = observed;
+  const lines = [
+    `session ${header.id}${observed.title === undefined ? '' : `  "${observed.title}"`}`,
+    `created ${new Date(header.createdAt).toISOString()}${observed.cwd === undefined ? '' : `  cwd ${observed.cwd}`}`,
+  ];
+  if (header.parentSession !== undefined) {
+    lines.push(`forked from ${header.parentSession} at seq ${String(header.forkCut)} (inherits seqs 0..${header.inheritedEventCount - 1})`);
+  }
+  if (observed.needsRepair) lines.push('needs repair: its last turn was interrupted; the next resume closes it');
+  if (observed.pendingInputs.length > 0) lines.push(`pending input: ${observed.pendingInputs.map((event) => event.seq).join(', ')}`);
+  lines.push('');
+  const width = String(Math.max(0, observed.events.length - 1)).length;
+  const typeWidth = Math.max(0, ...observed.events.map((event) => event.type.length));
+  for (const event of observed.events) {
+    lines.push(`${String(event.seq).padStart(width)}  ${event.type.padEnd(typeWidth)}  ${describeEvent(event)}`.trimEnd());
+  }
+  context.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,133 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { printJson, runDsh, spawnDsh } from './run-dsh.js';
+
+let data: TempDir;
+beforeEach(async () => {
+  data = await makeTempDir('dsh-cli-data-');
+});
+afterEach(async () => {
+  await data.remove();
+});
+
+const COMMANDS = ['sessions', 'show', 'rename', 'fork', 'validate', 'migrate', 'serve'];
+
+describe('dsh --help', () => {
+  it('documents print mode and every command, each with its own --help', { timeout: 120_000 }, async () => {
+    const main = await runDsh(['--help']);
+    expect(main.code).toBe(0);
+    for (const flag of ['-p, --print', '--resume', '--continue', '--fork-session', '--resume-at', '--name', '--tools', '--cwd', '--model', '--output-format', '--data']) {
+      expect(main.stdout).toContain(flag);
+    }
+    for (const command of COMMANDS) expect(main.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    for (const command of COMMANDS) {
+      const help = await runDsh([command, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(`Usage: dsh ${command}`);
+    }
+    expect((await runDsh(['help', 'fork'])).stdout).toContain('--at SEQ');
+  });
+
+  it('refuses unknown options and commands as usage errors (exit 2)', { timeout: 60_000 }, async () => {
+    const option = await runDsh(['sessions', '--bogus']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain('USAGE');
+    expect(option.stderr).toContain('dsh sessions --help');
+    const command = await runDsh(['frobnicate']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain("Unknown command 'frobnicate'");
+    const resumeAt = await runDsh(['-p', 'x', '--resume', 'a', '--resume-at', '2', '--data', data.path]);
+    expect(resumeAt.code).toBe(2);
+    expect(resumeAt.stderr).toContain('--resume-at needs --fork-session');
+  });
+});
+
+describe('dsh management commands', () => {
+  it('shows, renames and forks sessions; errors say the code and what to do', { timeout: 120_000 }, async () => {
+    const first = await printJson(['-p', 'hello', '--name', 'twin', '--data', data.path]);
+    const second = await printJson(['-p', 'hello', '--name', 'twin', '--data', data.path]);
+
+    const ambiguous = await runDsh(['show', 'twin', '--data', data.path]);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain('NAME_AMBIGUOUS');
+    expect(ambiguous.stderr).toContain(String(first.sessionId));
+    expect(ambiguous.stderr).toContain(String(second.sessionId));
+
+    const renamed = await runDsh(['rename', String(second.sessionId), 'solo', '--data', data.path]);
+    expect(renamed.code).toBe(0);
+    const shown = await runDsh(['show', 'solo', '--data', data.path]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`session ${String(second.sessionId)}  "solo"`);
+    expect(shown.stdout).toMatch(/^\s*\d+ {2}turn\/end +turn 1: completed$/m);
+
+    const forked = await runDsh(['fork', 'twin', '--at', '2', '--name', 'kid', '--data', data.path]);
+    expect(forked.code).toBe(0);
+    const childId = forked.stdout.trim();
+    expect(forked.stderr).toContain(`forked ${String(first.sessionId)} at seq 2`);
+    const list = await runDsh(['sessions', '--json', '--data', data.path]);
+    expect((JSON.parse(list.stdout) as { id: string; parentSession?: string; forkCut?: number }[]).find((item) => item.id === childId)).toMatchObject({
+      parentSession: first.sessionId,
+      forkCut: 2,
+    });
+
+    const missing = await runDsh(['show', 'ghost', '--data', data.path]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('SESSION_NOT_FOUND');
+    expect(missing.stderr).toContain('dsh sessions');
+  });
+
+  it('uses --data, else $DSH_HOME, else ~/.dsh', { timeout: 90_000 }, async () => {
+    const home = await makeTempDir('dsh-cli-home-');
+    try {
+      await printJson(['-p', 'hello'], { env: { DSH_HOME: data.path } });
+      const viaEnv = await runDsh(['sessions', '--json'], { env: { DSH_HOME: data.path } });
+      expect(JSON.parse(viaEnv.stdout)).toHaveLength(1);
+      await printJson(['-p', 'hello'], { env: { HOME: home.path } });
+      expect(existsSync(join(home.path, '.dsh'))).toBe(true);
+      const viaFlag = await runDsh(['sessions', '--json', '--data', join(home.path, '.dsh')], { env: { DSH_HOME: data.path } });
+      expect(JSON.parse(viaFlag.stdout)).toHaveLength(1);
+    } finally {
+      await home.remove();
+    }
+  });
+});
+
+describe('dsh serve', () => {
+  it('serves the HTTP API on 127.0.0.1 until SIGTERM', { timeout: 60_000 }, async () => {
+    const child = spawnDsh(['serve', '--port', '0', '--data', data.path]);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => {
+          reject(new Error(`no URL printed: ${out}`));
+        }, 45_000);
+        child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (match?.[1] !== undefined) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+      });
+      const created = await fetch(`${url}/api/sessions`, { method: 'POST', body: '{"title":"served"}' });
+      expect(created.status).toBe(201);
+      const list = (await (await fetch(`${url}/api/sessions`)).json()) as { sessions: { title?: string }[] };
+      expect(list.sessions.map((item) => item.title)).toEqual(['served']);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a non-loopback address without a token', { timeout: 60_000 }, async () => {
+    const result = await runDsh(['serve', '--host', '0.0.0.0', '--port', '0', '--data', data.path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('INVALID_OPTION');
+    expect(result.stderr).toContain('token');
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Runs the real `dsh` bin as a child process (from source, as users run it) and collects its
+ * output. Every run is bounded by a timeout and killed if it overstays.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const DSH_BIN = fileURLToPath(new URL('../bin/dsh.js', import.meta.url));
+
+export type DshResult = { code: number | null; stdout: string; stderr: string };
+
+export type DshOptions = { cwd?: string; env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number };
+
+function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DSH_HOME: undefined, DSH_TOKEN: undefined, NODE_OPTIONS: undefined, ...extra };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  return env;
+}
+
+/** Starts `dsh ARGS` without waiting for it. */
+export function spawnDsh(args: readonly string[], options: DshOptions = {}): ChildProcess {
+  return spawn(process.execPath, [DSH_BIN, ...args], { cwd: options.cwd ?? process.cwd(), env: baseEnv(options.env), stdio: 'pipe' });
+}
+
+/** Runs `dsh ARGS` to completion (killed after `timeoutMs`, default 60 s). */
+export function runDsh(args: readonly string[], options: DshOptions = {}): Promise<DshResult> {
+  const child = spawnDsh(args, options);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin?.end(options.stdin ?? '');
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`dsh ${args.join(' ')} did not finish within ${options.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs print mode with `--output-format json` and parses the result object (fails the test on a non-zero exit). */
+export async function printJson(args: readonly string[], options: DshOptions = {}): Promise<Record<string, unknown>> {
+  const result = await runDsh([...args, '--output-format', 'json'], options);
+  if (result.code !== 0) throw new Error(`dsh ${args.join(' ')} exited ${String(result.code)}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}

@@ -1,0 +1,108 @@
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeJsonl } from 'dsh-codec';
+import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { runDsh } from './run-dsh.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
+const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url));
+
+/** One log per released format version: V0 and V4 are the bundled examples. */
+const LOGS = [
+  { version: 0, path: example('v0-legacy-session.jsonl') },
+  { version: 1, path: fixture('v1-session.jsonl') },
+  { version: 2, path: fixture('v2-session.jsonl') },
+  { version: 3, path: fixture('v3-session.jsonl') },
+  { version: 4, path: example('v4-fork-child.jsonl') },
+];
+
+let dir: TempDir;
+beforeEach(async () => {
+  dir = await makeTempDir('dsh-cli-files-');
+});
+afterEach(async () => {
+  await dir.remove();
+});
+
+describe('dsh validate', () => {
+  it.each(LOGS)('exits 0 for a valid V$version log', { timeout: 60_000 }, async ({ version, path }) => {
+    const result = await runDsh(['validate', path]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`valid V${version} log`);
+  });
+
+  it('exits 1 with the code and line for an invalid log', { timeout: 90_000 }, async () => {
+    const lines = (await readFile(fixture('v3-session.jsonl'), 'utf8')).split('\n');
+    const broken = join(dir.path, 'broken.jsonl');
+    // turn/end for a turn that never started, on line 5.
+    lines[4] = JSON.stringify({ seq: 3, type: 'turn/end', time: 1720000000200, data: { turn: 7, reason: { kind: 'completed' } } });
+    await writeFile(broken, lines.join('\n'));
+    const invalid = await runDsh(['validate', broken]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/dsh: INVALID_\w+: .*line 5/);
+
+    const garbled = join(dir.path, 'garbled.jsonl');
+    const good = (await readFile(fixture('v2-session.jsonl'), 'utf8')).split('\n');
+    good[2] = '{"seq":1,"type":';
+    await writeFile(garbled, good.join('\n'));
+    const corrupt = await runDsh(['validate', garbled]);
+    expect(corrupt.code).toBe(1);
+    expect(corrupt.stderr).toMatch(/dsh: (CORRUPT|MALFORMED_JSON): .*line 3/);
+
+    const newer = join(dir.path, 'newer.jsonl');
+    await writeFile(newer, '{"format":"dsh-session","version":99,"id":"x","createdAt":0,"inheritedEventCount":0}\n');
+    const unsupported = await runDsh(['validate', newer]);
+    expect(unsupported.code).toBe(1);
+    expect(unsupported.stderr).toContain('UNSUPPORTED_VERSION');
+    expect(unsupported.stderr).toContain('upgrade');
+  });
+
+  it('reports a torn final line as a torn tail, not corruption', { timeout: 60_000 }, async () => {
+    const torn = join(dir.path, 'torn.jsonl');
+    await writeFile(torn, `${(await readFile(fixture('v3-session.jsonl'), 'utf8')).trimEnd()}\n{"seq":11,"type":"turn/st`);
+    const result = await runDsh(['validate', torn]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('TORN_TAIL');
+    expect(result.stderr).toContain('line 13');
+  });
+
+  it('exits 1 for a missing file', { timeout: 60_000 }, async () => {
+    const result = await runDsh(['validate', join(dir.path, 'nope.jsonl')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('FILE_NOT_FOUND');
+  });
+});
+
+describe('dsh migrate', () => {
+  it.each(LOGS)('prints a V$version log as V4 JSONL that validates as V4', { timeout: 60_000 }, async ({ path }) => {
+    const result = await runDsh(['migrate', path]);
+    expect(result.code).toBe(0);
+    const decoded = decodeJsonl(result.stdout);
+    expect(decoded.sourceVersion).toBe(4);
+    expect(decoded.events).toEqual(decodeJsonl(await readFile(path, 'utf8'), { sessionId: decoded.header.id }).events);
+    expect(result.stdout.endsWith('\n')).toBe(true);
+  });
+
+  it('--write replaces the file atomically and keeps the original as FILE.bak', { timeout: 90_000 }, async () => {
+    const file = join(dir.path, 'old.jsonl');
+    await copyFile(fixture('v1-session.jsonl'), file);
+    const original = await readFile(file, 'utf8');
+    const printed = (await runDsh(['migrate', file])).stdout;
+
+    const written = await runDsh(['migrate', file, '--write']);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toBe('');
+    expect(written.stderr).toContain('from V1 to V4');
+    expect(await readFile(file, 'utf8')).toBe(printed);
+    expect(await readFile(`${file}.bak`, 'utf8')).toBe(original);
+    expect((await runDsh(['validate', file])).stdout).toContain('valid V4 log');
+
+    const again = await runDsh(['migrate', file, '--write']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('already V4');
+    expect(await readFile(`${file}.bak`, 'utf8')).toBe(original);
+  });
+});

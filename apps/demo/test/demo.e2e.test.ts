@@ -1,0 +1,184 @@
+/**
+ * Browser tests of the demo (issue 6): the real demo command on a free port with a fresh data
+ * directory, driven through Debian's Chromium. Scenarios run one after another in this file.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { APP_DIR, api, keepScreenshot, openBrowser, startDemoProcess, transcriptText, type BrowserPage, type DemoProcess } from './demo-harness.js';
+
+type Event = { seq: number; type: string; data: Record<string, unknown> };
+type Observation = { header: { parentSession?: string; forkCut?: number; inheritedEventCount: number }; events: Event[]; live: boolean; needsRepair: boolean };
+type ForkAnswer = { sessionId: string; parentSession: string; forkCut: number; inheritedEventCount: number };
+
+const TURN_TIMEOUT = { timeout: 30_000 };
+
+async function waitForTurnEnd(url: string, id: string, turn: number): Promise<Observation> {
+  for (let attempt = 0; attempt < 150; attempt++) {
+    const observation = await api<Observation>(url, `/api/sessions/${id}`);
+    if (observation.events.some((event) => event.type === 'turn/end' && event.data.turn === turn)) return observation;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`turn ${turn} of ${id} did not end within 30 s`);
+}
+
+describe('fork-mid-turn (keyless)', () => {
+  let demo: DemoProcess;
+  let browser: BrowserPage;
+  beforeAll(async () => {
+    demo = await startDemoProcess({ paceMs: 0 });
+    browser = await openBrowser();
+  }, 90_000);
+  afterAll(async () => {
+    await browser.close();
+    await demo.stop();
+  });
+
+  test('a fork between a tool call and its result renders the branch wording, continues, and leaves the parent unchanged', async () => {
+    const parentBefore = await api<Observation>(demo.url, '/api/sessions/tour-every-effect');
+    const callAt14 = parentBefore.events[14];
+    expect(callAt14?.type).toBe('tool/call');
+    expect(parentBefore.events[15]?.type).toBe('tool/result');
+
+    const fork = await api<ForkAnswer>(demo.url, '/api/sessions/tour-every-effect/fork', { method: 'POST', body: { atSeq: 14 } });
+    expect(fork).toMatchObject({ parentSession: 'tour-every-effect', forkCut: 14, inheritedEventCount: 15 });
+
+    const { page } = browser;
+    await page.goto(`${demo.url}#/s/${fork.sessionId}`);
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await expect.poll(() => transcript.locator('.result.synthetic.forked').count(), TURN_TIMEOUT).toBe(2);
+    await expect.poll(() => transcript.innerText()).toContain('Branch closer: started in the parent, outcome unknown to this branch');
+    await expect.poll(() => transcript.innerText()).toContain('Branch closer: not started before the fork');
+    await expect.poll(() => transcript.innerText()).toContain('This session was forked after this tool call started in the parent');
+    const text = await transcript.innerText();
+    expect(text).not.toMatch(/interrupted|crash/i);
+
+    await page.getByRole('textbox', { name: 'Message or command' }).fill('continue');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => transcript.innerText(), TURN_TIMEOUT).toContain('Turn 2 completed');
+
+    const rendered = await transcriptText(page);
+    const expectedPath = join(APP_DIR, 'test', 'expected', 'fork-mid-turn.txt');
+    if (process.env.DSH_UPDATE_EXPECTED === '1') await writeFile(expectedPath, rendered);
+    expect(rendered).toBe(await readFile(expectedPath, 'utf8'));
+
+    const parentAfter = await api<Observation>(demo.url, '/api/sessions/tour-every-effect');
+    expect(parentAfter.events).toEqual(parentBefore.events);
+
+    await keepScreenshot(page, 'fork-mid-turn-laptop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await keepScreenshot(page, 'fork-mid-turn-phone');
+    expect(browser.errors).toEqual([]);
+  }, 60_000);
+});
+
+describe('/branch while a turn runs', () => {
+  let demo: DemoProcess;
+  let browser: BrowserPage;
+  beforeAll(async () => {
+    // A pause before each model call keeps the turn running long enough to branch inside it.
+    demo = await startDemoProcess({ paceMs: 1500 });
+    browser = await openBrowser();
+  }, 90_000);
+  afterAll(async () => {
+    await browser.close();
+    await demo.stop();
+  });
+
+  test('switches to a frozen branch; the running turn stays with the original, which stays resumable', async () => {
+    const { page } = browser;
+    await page.goto(`${demo.url}#/s/tour-every-effect`);
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    const composer = page.getByRole('textbox', { name: 'Message or command' });
+    await expect.poll(() => transcript.innerText()).toContain('Turn 1 completed');
+
+    await composer.fill('explore');
+    await composer.press('Enter');
+    await expect.poll(() => page.getByRole('main').innerText(), TURN_TIMEOUT).toContain('turn running');
+    await expect.poll(() => transcript.innerText()).toContain('Turn 2');
+
+    await composer.fill('/branch side quest');
+    await composer.press('Enter');
+    const notices = page.getByRole('log', { name: 'Notices' });
+    await expect.poll(() => notices.innerText()).toMatch(/Branched: now on \S+, a fork of tour-every-effect at seq \d+/);
+    const [, branchId = '', cut = ''] = /Branched: now on (\S+), a fork of tour-every-effect at seq (\d+)/.exec(await notices.innerText()) ?? [];
+    const forkCut = Number(cut);
+    expect(await notices.innerText()).toContain('The original tour-every-effect stays resumable: /resume tour-every-effect');
+    await expect.poll(() => page.url()).toContain(`#/s/${branchId}`);
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: 'side quest' }).count()).toBe(1);
+
+    const original = await waitForTurnEnd(demo.url, 'tour-every-effect', 2);
+    // The chat rule cut right before the queued input that started the running turn.
+    expect(original.events[forkCut + 1]?.type).toBe('input/queued');
+    expect(JSON.stringify(original.events[forkCut + 1]?.data)).toContain('explore');
+    expect(original.events.some((event) => event.type === 'user/message' && JSON.stringify(event.data).includes('explore'))).toBe(true);
+    const branch = await api<Observation>(demo.url, `/api/sessions/${branchId}`);
+    expect(branch.header).toMatchObject({ parentSession: 'tour-every-effect', forkCut, inheritedEventCount: forkCut + 1 });
+    expect(branch.events.some((event) => event.type === 'turn/start' && event.data.turn === 2)).toBe(false);
+    expect(JSON.stringify(branch.events)).not.toContain('explore');
+    const branchText = await transcript.innerText();
+    expect(branchText).toContain(`Forked from tour-every-effect at seq ${forkCut}`);
+    expect(branchText).not.toContain('explore');
+
+    await composer.fill('/resume tour-every-effect');
+    await composer.press('Enter');
+    await expect.poll(() => transcript.innerText(), TURN_TIMEOUT).toContain('Turn 2 completed');
+    expect(await transcript.innerText()).toContain('I explored the working directory');
+    await composer.fill('list files');
+    await composer.press('Enter');
+    await expect.poll(() => transcript.innerText(), TURN_TIMEOUT).toContain('Turn 3 completed');
+
+    await keepScreenshot(page, 'branch-while-running');
+    expect(browser.errors).toEqual([]);
+  }, 90_000);
+});
+
+describe('recordings', () => {
+  let demo: DemoProcess;
+  let browser: BrowserPage;
+  beforeAll(async () => {
+    demo = await startDemoProcess({ paceMs: 0 });
+    browser = await openBrowser({ width: 390, height: 844 });
+  }, 90_000);
+  afterEach(() => {
+    expect(browser.errors).toEqual([]);
+  });
+  afterAll(async () => {
+    await browser.close();
+    await demo.stop();
+  });
+
+  test('the crashed recording resumes with interrupted wording and the repaired turn', async () => {
+    const { page } = browser;
+    await page.goto(`${demo.url}#/s/crashed-mid-step`);
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await expect.poll(() => page.getByRole('note').innerText()).toContain('stopped mid-step');
+    expect(await transcript.innerText()).toContain('Started: no result recorded yet');
+
+    const composer = page.getByRole('textbox', { name: 'Message or command' });
+    await composer.fill('continue');
+    await composer.press('Enter');
+    await expect.poll(() => transcript.innerText(), TURN_TIMEOUT).toContain('Turn 2 completed');
+    const text = await transcript.innerText();
+    expect(await transcript.locator('.result.synthetic.interrupted').count()).toBe(2);
+    expect(text).toContain('Crash repair: started, outcome unknown');
+    expect(text).toContain('Crash repair: never started');
+    expect(text).toContain('The session was interrupted after this tool call started');
+    expect(text).toContain('The session was interrupted before this tool call started');
+    expect(text).toContain('Turn 1 interrupted: the process stopped mid-turn, and crash repair closed it');
+    expect(text).not.toContain('forked');
+    await keepScreenshot(page, 'crashed-recording-phone');
+  }, 60_000);
+
+  test.each([
+    ['legacy-v0', 0, 'What does src/greet.js export?'],
+    ['legacy-v2', 2, 'Turn 2 cancelled'],
+    ['legacy-v3', 3, 'Crash repair: never started'],
+  ])('the %s recording opens through migration and says it was read from V%i', async (id, version, expected) => {
+    const { page } = browser;
+    await page.goto(`${demo.url}#/s/${id}`);
+    const main = page.getByRole('main');
+    await expect.poll(() => main.innerText()).toContain(`read from format V${version}`);
+    expect(await page.getByRole('list', { name: 'Transcript' }).innerText()).toContain(expected);
+  });
+});
