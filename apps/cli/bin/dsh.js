@@ -2,7 +2,8 @@
 // Runs the dsh CLI from its TypeScript source, no build needed: re-executes Node with the
 // `@dsh/source` export condition (workspace packages resolve to `src/`) and tsx as the loader.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import process from 'node:process';
+import { fileURLToPath, URL } from 'node:url';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const loader = import.meta.resolve('tsx');

@@ -37,10 +37,13 @@ export function describeEvent(event: SessionEvent): string {
     case 'turn/start':
     case 'step/start':
     case 'step/end':
-      return data.step === undefined ? `turn ${String(data.turn)}` : `turn ${String(data.turn)} step ${String(data.step)}`;
+    {
+      const { turn, step } = data as { turn: number; step?: number };
+      return step === undefined ? `turn ${turn}` : `turn ${turn} step ${step}`;
+    }
     case 'turn/end': {
-      const reason = data.reason as { kind: string; error?: { code: string } };
-      return `turn ${String(data.turn)}: ${reason.kind}${reason.error === undefined ? '' : ` (${reason.error.code})`}`;
+      const { turn, reason } = data as { turn: number; reason: { kind: string; error?: { code: string } } };
+      return `turn ${turn}: ${reason.kind}${reason.error === undefined ? '' : ` (${reason.error.code})`}`;
     }
     default:
       return clip(JSON.stringify(event.data));

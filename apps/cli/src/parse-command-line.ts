@@ -21,7 +21,8 @@ function parseWith(spec: CommandSpec, args: readonly string[]): ParsedCommandLin
         option.short === undefined ? { type: option.type } : { type: option.type, short: option.short },
       ]),
     );
-    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true }) as typeof parsed;
+    const result = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    parsed = { values: result.values, positionals: result.positionals };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const helpRef = spec === PRINT_COMMAND ? 'dsh --help' : `dsh ${spec.name} --help`;

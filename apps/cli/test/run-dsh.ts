@@ -12,9 +12,8 @@ export type DshResult = { code: number | null; stdout: string; stderr: string };
 export type DshOptions = { cwd?: string; env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number };
 
 function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DSH_HOME: undefined, DSH_TOKEN: undefined, NODE_OPTIONS: undefined, ...extra };
-  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-  return env;
+  const merged: Record<string, string | undefined> = { ...process.env, DSH_HOME: undefined, DSH_TOKEN: undefined, NODE_OPTIONS: undefined, ...extra };
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
 }
 
 /** Starts `dsh ARGS` without waiting for it. */

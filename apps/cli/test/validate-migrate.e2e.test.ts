@@ -11,11 +11,11 @@ const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, i
 
 /** One log per released format version: V0 and V4 are the bundled examples. */
 const LOGS = [
-  { version: 0, path: example('v0-legacy-session.jsonl') },
-  { version: 1, path: fixture('v1-session.jsonl') },
-  { version: 2, path: fixture('v2-session.jsonl') },
-  { version: 3, path: fixture('v3-session.jsonl') },
-  { version: 4, path: example('v4-fork-child.jsonl') },
+  { version: '0', path: example('v0-legacy-session.jsonl') },
+  { version: '1', path: fixture('v1-session.jsonl') },
+  { version: '2', path: fixture('v2-session.jsonl') },
+  { version: '3', path: fixture('v3-session.jsonl') },
+  { version: '4', path: example('v4-fork-child.jsonl') },
 ];
 
 let dir: TempDir;

@@ -52,6 +52,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error('dsh demo: could not start:', error instanceof Error ? error.message : error);
+  const busy = (error as { code?: unknown } | null)?.code === 'EADDRINUSE';
+  console.error(
+    busy
+      ? 'dsh demo: could not start: the port is in use; pass --port N (0 picks a free port).'
+      : `dsh demo: could not start: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exitCode = 1;
 });

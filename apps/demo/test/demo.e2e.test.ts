@@ -65,8 +65,15 @@ describe('fork-mid-turn (keyless)', () => {
     const parentAfter = await api<Observation>(demo.url, '/api/sessions/tour-every-effect');
     expect(parentAfter.events).toEqual(parentBefore.events);
 
+    await page.getByRole('button', { name: 'Inspect event 14' }).click();
+    const inspector = page.getByRole('complementary', { name: 'Inspector' });
+    await expect.poll(() => inspector.getByRole('region', { name: 'Event 14' }).innerText()).toContain('seq 14 · tool/call');
+    expect(await inspector.getByLabel('Fork command').innerText()).toBe(`dsh fork ${fork.sessionId} --at 14`);
+
     await keepScreenshot(page, 'fork-mid-turn-laptop');
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect.poll(() => transcript.innerText()).toContain('Turn 2 completed');
     await keepScreenshot(page, 'fork-mid-turn-phone');
     expect(browser.errors).toEqual([]);
   }, 60_000);
@@ -169,6 +176,22 @@ describe('recordings', () => {
     expect(text).not.toContain('forked');
     await keepScreenshot(page, 'crashed-recording-phone');
   }, 60_000);
+
+  test('the Fork action forks the chat at its latest closed turn and opens the branch', async () => {
+    const { page } = browser;
+    await page.goto(`${demo.url}#/s/baseline`);
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await expect.poll(() => transcript.innerText()).toContain('Turn 1 completed');
+    await page.getByRole('button', { name: 'Fork', exact: true }).click();
+    await expect.poll(() => transcript.innerText()).toContain('Forked from baseline at seq 13');
+    const branchId = /#\/s\/(.+)$/.exec(page.url())?.[1] ?? '';
+    expect(branchId).not.toBe('baseline');
+    expect(await api<Observation>(demo.url, `/api/sessions/${branchId}`)).toMatchObject({ header: { parentSession: 'baseline', forkCut: 13 } });
+    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+    // At phone width the list starts folded.
+    await sessions.getByText(/^Sessions \(\d+\)$/).click();
+    await expect.poll(() => sessions.getByRole('list', { name: 'Forks of baseline' }).getByRole('link').count()).toBe(3);
+  });
 
   test.each([
     ['legacy-v0', 0, 'What does src/greet.js export?'],

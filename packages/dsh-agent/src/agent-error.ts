@@ -13,6 +13,8 @@ export type AgentErrorCode =
   | 'MODEL_HTTP_ERROR'
   /** The model endpoint could not be reached. */
   | 'MODEL_UNREACHABLE'
+  /** The model endpoint did not answer in time. */
+  | 'MODEL_TIMEOUT'
   /** The model endpoint answered with a body that is not a Chat Completions response. */
   | 'MODEL_BAD_RESPONSE'
   /** A tool path points outside the session's working directory. */

@@ -326,6 +326,23 @@ describe('agent loop', () => {
     expect(model.requests[2]?.tools.map((tool) => tool.name)).toEqual(['lookup', 'save']);
   });
 
+  it('a fork may override the config: the child offers only the tools its config lists', async () => {
+    const store = memoryStore();
+    const parent = await store.create({ id: 'cfg-parent' });
+    const { tools } = countingTools();
+    const parentModel = createScriptedModel([{ text: 'parent' }]);
+    const parentAgent = new Agent({ session: parent, model: parentModel, tools });
+    parentAgent.enqueue('hi');
+    await parentAgent.idle();
+    const child = await store.fork('cfg-parent', { atSeq: parent.events.length - 1, config: { tools: ['touch'] } });
+    const childModel = createScriptedModel([{ text: 'child' }]);
+    const childAgent = new Agent({ session: child, model: childModel, tools });
+    childAgent.enqueue('hi');
+    await childAgent.idle();
+    expect(parentModel.requests[0]?.tools.map((tool) => tool.name)).toEqual(['lookup', 'touch', 'save']);
+    expect(childModel.requests[0]?.tools.map((tool) => tool.name)).toEqual(['touch']);
+  });
+
   it('reports streaming deltas without persisting them', async () => {
     const session = await memoryStore().create();
     const deltas: unknown[] = [];
@@ -385,6 +402,7 @@ describe('agent loop', () => {
     const store = memoryStore();
     const session = await store.create();
     const agent = new Agent({ session, model: createKeylessModel() });
+    await expect(agent.result('never-queued')).rejects.toMatchObject({ code: 'INVALID_OPTION' });
     await agent.close();
     expect(() => agent.enqueue('late')).toThrow(expect.objectContaining({ code: 'AGENT_CLOSED' }));
     session.append('turn/start', { turn: 1 });

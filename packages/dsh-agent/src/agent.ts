@@ -181,14 +181,21 @@ export class Agent {
     if (this.#pending.length > 0 || this.#operations.length > 0) this.#schedule();
   }
 
-  /** Resolves with the result of the turn that claims `inputId` (rejects if the agent closes first). */
+  /**
+   * Resolves with the result of the turn that claims `inputId` (rejects if the agent closes first).
+   * Refuses (`INVALID_OPTION`) an id that is neither pending nor claimed by this agent.
+   */
   result(inputId: string): Promise<TurnResult> {
-    let deferred = this.#results.get(inputId);
-    if (deferred === undefined) {
-      deferred = defer<TurnResult>();
-      this.#results.set(inputId, deferred);
-      if (this.#closed) deferred.reject(this.#closedError());
+    const known = this.#results.get(inputId);
+    if (known !== undefined) return known.promise;
+    if (!this.#pending.some((input) => input.inputId === inputId)) {
+      return Promise.reject(
+        new AgentError('INVALID_OPTION', `expected the id of input pending or claimed in this agent's lifetime, received ${inputId}`),
+      );
     }
+    const deferred = defer<TurnResult>();
+    this.#results.set(inputId, deferred);
+    if (this.#closed || this.#failure !== undefined) deferred.reject(this.#closedError());
     return deferred.promise;
   }
 
@@ -332,6 +339,7 @@ export class Agent {
   async #runTurn(): Promise<void> {
     const session = this.session;
     const claimed = this.#pending.splice(0);
+    for (const input of claimed) if (!this.#results.has(input.inputId)) this.#results.set(input.inputId, defer<TurnResult>());
     const turn = nextTurnNumber(session.events);
     const controller = new AbortController();
     const signal = controller.signal;
@@ -437,11 +445,7 @@ export class Agent {
     };
     this.#lastResult = result;
     this.#active = undefined;
-    for (const inputId of result.inputIds) {
-      const deferred = this.#results.get(inputId) ?? defer<TurnResult>();
-      this.#results.set(inputId, deferred);
-      deferred.resolve(result);
-    }
+    for (const inputId of result.inputIds) this.#results.get(inputId)?.resolve(result);
   }
 }
 

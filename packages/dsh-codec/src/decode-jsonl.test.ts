@@ -96,12 +96,22 @@ describe('decodeJsonl (V4)', () => {
     expect(error.line).toBe(1);
   });
 
-  it('refuses an invalid header, an empty log and a log whose only line is torn', () => {
+  it('refuses an invalid header and a torn header line', () => {
     expect(codecError(() => decodeJsonl(text.replace('"format":"dsh-session"', '"format":"other"'))).code).toBe('INVALID_HEADER');
     expect(codecError(() => decodeJsonl(text.replace('"inheritedEventCount":0', '"inheritedEventCount":-1'))).code).toBe('INVALID_HEADER');
-    expect(codecError(() => decodeJsonl('')).code).toBe('CORRUPT');
     expect(codecError(() => decodeJsonl('{"format":"dsh-sess')).code).toBe('CORRUPT');
+    expect(codecError(() => decodeJsonl(lines[0] as string)).code).toBe('CORRUPT');
     expect(codecError(() => decodeJsonl('[1,2]\n')).code).toBe('INVALID_HEADER');
+  });
+
+  it('reads an empty text as a V0 log with no events, which needs its session id', () => {
+    expect(decodeJsonl('', { sessionId: 'old' })).toEqual({
+      header: { format: 'dsh-session', version: 4, id: 'old', createdAt: 0, inheritedEventCount: 0 },
+      events: [],
+      sourceVersion: 0,
+    });
+    expect(codecError(() => decodeJsonl('')).code).toBe('INVALID_HEADER');
+    expect(decodeJsonl('{"seq":0,"type":"turn/st', { sessionId: 'old' })).toMatchObject({ events: [], sourceVersion: 0, tornTail: { offset: 0, line: 1 } });
   });
 
   it('refuses an unknown event type that is not ignorable, and returns an ignorable one untouched', () => {

@@ -53,11 +53,17 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
       );
     }
   };
-  if (lines.length === 0) {
-    throw new CodecError('CORRUPT', text.length === 0 ? 'line 1: the log is empty: expected a header line' : 'line 1: the only line is torn (no trailing newline): no complete header', { line: 1 });
+  const first = lines.length === 0 ? TORN : parse(0);
+  if (first === TORN) {
+    // No complete first line. An empty text is a V0 log with no events (V0 files had no header);
+    // a torn first line is a V0 event cut short, unless it is the start of a header.
+    const fragment = text.slice(0, lines[0] === undefined ? text.length : lines[0].length);
+    if (/^\s*\{\s*"format"/.test(fragment)) {
+      throw new CodecError('CORRUPT', 'line 1: the header line is torn or unparsable: no complete header', { line: 1 });
+    }
+    const decoded = decodeOlder({ events: [] }, 0, options, () => 1);
+    return text === '' ? { ...decoded, sourceVersion: 0 } : { ...decoded, sourceVersion: 0, tornTail: { offset: 0, line: 1 } };
   }
-  const first = parse(0);
-  if (first === TORN) throw new CodecError('CORRUPT', 'line 1: the only line is unparsable: no complete header', { line: 1 });
   const version = detectVersion(first);
   const headerLines = version === 0 ? 0 : 1;
   const lineOf = (issue: ValidationIssue): number | undefined => {
@@ -97,16 +103,26 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
     current = events as SessionEvent[];
   } else {
     const older = version as 0 | 1 | 2 | 3;
-    const artifact = older === 0 ? { events } : { header: first, events };
-    const issues = validate(older, artifact);
-    if (issues.length > 0) throw errorFromIssues(issues, { lineOf, context: `(reading a V${String(older)} log)` });
-    ({ header, events: current } = migrateToCurrent(artifact, older, options));
-    const migratedIssues = validateV4({ header, events: current });
-    if (migratedIssues.length > 0) throw errorFromIssues(migratedIssues, { lineOf, context: `(after migrating from V${String(older)})` });
+    ({ header, events: current } = decodeOlder(older === 0 ? { events } : { header: first, events }, older, options, lineOf));
   }
   return tornTail === undefined
     ? { header, events: current, sourceVersion: version }
     : { header, events: current, sourceVersion: version, tornTail };
+}
+
+/** Validates an older artifact with its frozen validator, migrates it, and validates the result as V4. */
+function decodeOlder(
+  artifact: { header?: unknown; events: readonly unknown[] },
+  version: 0 | 1 | 2 | 3,
+  options: { sessionId?: string },
+  lineOf: (issue: ValidationIssue) => number | undefined,
+): { header: SessionHeader; events: SessionEvent[] } {
+  const issues = validate(version, artifact);
+  if (issues.length > 0) throw errorFromIssues(issues, { lineOf, context: `(reading a V${String(version)} log)` });
+  const migrated = migrateToCurrent(artifact, version, options);
+  const migratedIssues = validateV4(migrated);
+  if (migratedIssues.length > 0) throw errorFromIssues(migratedIssues, { lineOf, context: `(after migrating from V${String(version)})` });
+  return migrated;
 }
 
 /** The version of a log from its first line: a header names it; an event means V0 (no header). */

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl, validate } from 'dsh-codec';
 import { openSessionStore, SessionError, type Session, type SessionStore } from 'dsh-session';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { killAllStoreProcesses, spawnStoreProcess } from './__fixtures__/spawn-store-process.js';
-import { readFile } from 'node:fs/promises';
 
 async function failure(promise: Promise<unknown>): Promise<SessionError> {
   try {
@@ -21,7 +20,7 @@ async function failure(promise: Promise<unknown>): Promise<SessionError> {
 const digest = (session: Session, from: number, to: number) =>
   createHash('sha256').update(JSON.stringify(session.events.slice(from, to + 1))).digest('hex');
 
-describe('one writer per session across processes', { timeout: 90_000 }, () => {
+describe('one writer per session across processes', { timeout: 180_000 }, () => {
   let dir: TempDir;
   let store: SessionStore;
   beforeEach(async () => {

@@ -139,6 +139,27 @@ describe('JSONL store files', () => {
     expect((await store.list())[0]).toMatchObject({ id: 'old', formatVersion: 4, title: 'now V4' });
   });
 
+  it('opens a crashed V0 log (no header): migrated in memory, repaired, and written back whole as V4', async () => {
+    const v0 = [
+      '{"seq":0,"type":"turn/start","time":1000,"data":{"turn":1}}',
+      '{"seq":1,"type":"user/message","time":1001,"data":{"text":"clean up"}}',
+      '{"seq":2,"type":"step/start","time":1002,"data":{"turn":1,"step":1}}',
+      '{"seq":3,"type":"assistant/message","time":1003,"data":{"turn":1,"step":1,"text":"","toolCalls":[{"id":"c1","name":"shell","arguments":"{}"}]}}',
+      '{"seq":4,"type":"tool/call","time":1004,"data":{"turn":1,"step":1,"callId":"c1","name":"shell","arguments":"{}"}}',
+      '',
+    ].join('\n');
+    await plant('legacy', v0);
+    const inspection = await store.inspect('legacy');
+    expect(inspection).toMatchObject({ formatVersion: 0, needsRepair: true, header: { id: 'legacy', version: 4 } });
+    expect(await readFile(file('legacy'), 'utf8')).toBe(v0);
+    const session = await store.open('legacy');
+    expect(session.events.slice(5).map((event) => event.type)).toEqual(['tool/result', 'step/end', 'turn/end', 'session/end-seed']);
+    expect(session.events[5]!.data).toMatchObject({ message: { id: 'interrupted-tool-result-c1-5' }, error: { code: 'TOOL_OUTCOME_UNKNOWN' } });
+    const text = await readFile(file('legacy'), 'utf8');
+    expect(text).toBe(encodeJsonl({ header: session.header, events: session.events }));
+    expect(session.events[1]!.data).toEqual({ message: { id: 'legacy-1', role: 'user', content: [{ type: 'text', text: 'clean up' }] } });
+  });
+
   it('removes temp files left by dead processes when a store opens the directory', async () => {
     await writeFile(join(dir.path, '.gone.999999999.0a1b.tmp'), 'partial');
     await writeFile(join(dir.path, `.mine.${process.pid}.0a1b.tmp`), 'in progress');

@@ -248,13 +248,13 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
 
     async fork(sourceId, forkOptions) {
       assertOpen();
-      assertSessionId(sourceId);
       const childId = forkOptions.id ?? randomUUID();
       assertSessionId(childId);
       // Child identity first: nothing else is looked at when the id is taken.
       await reserve(childId);
       let session: Session | undefined;
       try {
+        assertSessionId(sourceId);
         const liveSource = live.get(sourceId);
         let sourceHeader: SessionHeader;
         let events: readonly SessionEvent[];

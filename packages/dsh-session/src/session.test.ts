@@ -194,3 +194,26 @@ describe('Session.flush', () => {
     await store.close();
   });
 });
+
+describe('Session listeners that throw', () => {
+  it('do not undo the append or starve later listeners; the error becomes a process warning', async () => {
+    const { session } = await newSession();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const seen: number[] = [];
+      session.subscribe(() => {
+        throw new Error('listener bug');
+      });
+      session.subscribe((event) => seen.push(event.seq));
+      const event = session.append('turn/start', { turn: 1 });
+      expect(session.events.at(-1)).toBe(event);
+      expect(seen).toEqual([event.seq]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.message)).toContain('listener bug');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});

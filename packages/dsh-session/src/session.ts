@@ -194,16 +194,20 @@ export class Session {
       try {
         listener(event);
       } catch (error) {
-        // A listener's bug must not undo an accepted append; surface it as an uncaught error.
-        queueMicrotask(() => {
-          throw error;
+        // A listener's bug must not undo an accepted append (nor crash a server): report it loudly.
+        process.emitWarning(error instanceof Error ? error : new Error(String(error)), {
+          code: 'DSH_SESSION_LISTENER',
+          detail: `A subscriber of session ${this.id} threw on the event at seq ${seq}; the event stays appended.`,
         });
       }
     }
     return event;
   }
 
-  /** Calls `listener` synchronously after each append, in order. Returns the unsubscribe function. */
+  /**
+   * Calls `listener` synchronously after each append, in order; returns the unsubscribe function.
+   * A throwing listener does not affect the append or other listeners (it is reported as a process warning).
+   */
   subscribe(listener: (event: SessionEvent) => void): () => void {
     const wrapped = (event: SessionEvent) => {
       listener(event);

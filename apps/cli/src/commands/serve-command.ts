@@ -15,9 +15,15 @@ export async function serveCommand(context: CliContext, values: OptionValues): P
   return withHost(context, values, async (host, dataDir) => {
     const server = await serveHost(host, { hostname, port: Number(portText), ...(token === undefined || token === '' ? {} : { token }) });
     context.stdout.write(`dsh: serving ${server.url} (data ${dataDir}${token === undefined || token === '' ? '' : ', bearer token required'}); Ctrl-C stops\n`);
+    // `on`, not `once`: Ctrl-C reaches both the launcher and this process, and the launcher forwards
+    // it again — a second SIGINT during shutdown must not kill us with the default handler.
     await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
+      process.on('SIGINT', () => {
+        resolve();
+      });
+      process.on('SIGTERM', () => {
+        resolve();
+      });
     });
     await server.close();
     context.stderr.write('dsh: stopped\n');

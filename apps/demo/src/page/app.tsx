@@ -98,7 +98,11 @@ export function App() {
             }
             return { ...previous, events: [...previous.events, event] };
           });
-          if (event.type === 'turn/end' || event.type === 'turn/start' || event.type === 'session/title') void refreshList();
+          if (event.type === 'turn/end' || event.type === 'turn/start' || event.type === 'session/title') {
+            void refreshList();
+            // The host reports a turn as running until just after its turn/end; look again shortly.
+            if (event.type === 'turn/end') setTimeout(() => void refreshList(), 400);
+          }
         });
       },
       (error: unknown) => {

@@ -30,7 +30,7 @@ export function Composer({ onSubmit, running }: Props) {
         id="composer-input"
         rows={2}
         value={text}
-        placeholder={running ? 'A turn is running: a message now is queued' : 'Message, or /branch [name], /rename NAME, /resume NAME|ID, /compact'}
+        placeholder={running ? 'A turn is running: a message now is queued' : 'Message, or a command: /branch, /rename, /resume, /compact, /help'}
         onInput={(event) => {
           setText(event.currentTarget.value);
         }}

@@ -128,6 +128,14 @@ describe('OpenAI-compatible model over real HTTP', () => {
     await server!.aborted;
   });
 
+  it('gives up on an endpoint that does not answer in time with MODEL_TIMEOUT', async () => {
+    server = await startChatCompletionsServer(() => 'hang');
+    const model = createOpenAIModel({ model: 'm', baseUrl: server.baseUrl, timeoutMs: 100 });
+    const error = await failure(model.complete(request()));
+    expect(AgentError.is(error) && error.code).toBe('MODEL_TIMEOUT');
+    await server.aborted;
+  });
+
   it('maps a refused connection to MODEL_UNREACHABLE', async () => {
     const closed = await startChatCompletionsServer(() => ({ json: {} }));
     const baseUrl = closed.baseUrl;

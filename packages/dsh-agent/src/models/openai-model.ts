@@ -12,9 +12,12 @@ export type OpenAIModelOptions = {
   apiKey?: string;
   env?: Readonly<Record<string, string | undefined>>;
   fetch?: typeof globalThis.fetch;
+  /** Gives up on one request after this many milliseconds (`MODEL_TIMEOUT`); default 300 000. */
+  timeoutMs?: number;
 };
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_TIMEOUT_MS = 300_000;
 
 /**
  * A model speaking OpenAI-compatible Chat Completions over HTTP (`POST {baseUrl}/chat/completions`).
@@ -34,6 +37,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   }
   const url = `${(configuredBase ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/chat/completions`;
   const doFetch = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   return {
     name: `openai:${options.model}`,
@@ -45,19 +49,28 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
       };
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
+      // A cancellation is rethrown as is (the loop records `cancelled`); a timeout is a model failure.
+      const failed = (cause: unknown, what: string): Error => {
+        if (request.signal?.aborted === true) return cause instanceof Error ? cause : new Error(String(cause));
+        if (timeout.aborted) {
+          return new AgentError('MODEL_TIMEOUT', `openai: ${url} did not answer within ${timeoutMs} ms`, { cause });
+        }
+        return new AgentError('MODEL_UNREACHABLE', `openai: ${what} ${url}: ${messageOf(cause)}`, { cause });
+      };
       let response: Response;
+      let text: string;
       try {
-        response = await doFetch(url, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(body),
-          ...(request.signal === undefined ? {} : { signal: request.signal }),
-        });
+        response = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
       } catch (cause) {
-        if (request.signal?.aborted === true) throw cause;
-        throw new AgentError('MODEL_UNREACHABLE', `openai: cannot reach ${url}: ${messageOf(cause)}`, { cause });
+        throw failed(cause, 'cannot reach');
       }
-      const text = await readBody(response, request.signal, url);
+      try {
+        text = await response.text();
+      } catch (cause) {
+        throw failed(cause, 'the response broke off from');
+      }
       if (!response.ok) {
         throw new AgentError(
           'MODEL_HTTP_ERROR',
@@ -84,17 +97,6 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
       return result.response;
     },
   };
-}
-
-async function readBody(response: Response, signal: AbortSignal | undefined, url: string): Promise<string> {
-  try {
-    return await response.text();
-  } catch (cause) {
-    if (signal?.aborted === true) throw cause;
-    throw new AgentError('MODEL_UNREACHABLE', `openai: the response from ${url} broke off: ${messageOf(cause)}`, {
-      cause,
-    });
-  }
 }
 
 /** The endpoint's `error.message` when the body carries one, else the body itself (clipped). */

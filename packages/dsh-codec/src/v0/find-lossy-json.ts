@@ -1,12 +1,19 @@
 /**
  * The lossless JSON rule (SPEC §3.1), frozen with V0: a value survives `JSON.stringify` →
- * `JSON.parse` unchanged. Iterative, so hostile nesting depth cannot overflow the stack.
+ * `JSON.parse` unchanged. Iterative, so hostile nesting cannot overflow the stack here, and
+ * nesting is capped so that `JSON.stringify` cannot overflow it either.
  */
 
 /** Where a value stops being lossless JSON, and why. */
 export type LossyJson = { path: (string | number)[]; reason: string };
 
 const CONTAINER = 1;
+
+/**
+ * Containers nested deeper than this are refused: `JSON.stringify` recurses and would overflow
+ * the stack on them (at a few thousand levels), so they cannot be written back losslessly.
+ */
+export const MAX_JSON_DEPTH = 512;
 
 /** Returns `undefined` for a leaf that is lossless, `CONTAINER` for an object/array, else the reason. */
 function classify(value: unknown): string | typeof CONTAINER | undefined {
@@ -101,6 +108,7 @@ export function findLossyJson(root: unknown): LossyJson | undefined {
     if (kind === undefined) continue;
     if (kind !== CONTAINER) return { path: pathOf(stack, key), reason: kind };
     if (ancestors.has(child as object)) return { path: pathOf(stack, key), reason: 'a cycle is not JSON' };
+    if (stack.length >= MAX_JSON_DEPTH) return { path: pathOf(stack, key), reason: `nesting deeper than ${String(MAX_JSON_DEPTH)} levels cannot be written back` };
     const problem = open(child as object, key);
     if (problem !== undefined) return { path: pathOf(stack, key), reason: problem };
   }

@@ -26,7 +26,7 @@ export function validateLegacyEvents(
   events.forEach((event, index) => {
     const envelope = checkV0Envelope(event, index, rules.version);
     let shape = envelope;
-    const { type, data } = event as { type: string; data: unknown };
+    const { type, data } = (envelope.length === 0 ? event : { type: '', data: undefined }) as { type: string; data: unknown };
     if (envelope.length === 0) {
       const schema = Object.hasOwn(rules.schemas, type) ? rules.schemas[type] : undefined;
       if (schema === undefined) {

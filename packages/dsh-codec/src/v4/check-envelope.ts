@@ -5,7 +5,7 @@
  * and values fresh from `JSON.parse` only need their numbers checked.
  */
 import { describeValue } from '../v0/describe-value.js';
-import { findLossyJson } from '../v0/find-lossy-json.js';
+import { MAX_JSON_DEPTH, findLossyJson } from '../v0/find-lossy-json.js';
 import { eventIssue, formatPath, type Issue } from '../v0/issue.js';
 
 const KEYS: ReadonlySet<string> = new Set(['seq', 'type', 'time', 'data', 'surfaceOp', 'ignorable']);
@@ -21,17 +21,29 @@ function isIndex(value: unknown): value is number {
 
 /**
  * Whether a value produced by `JSON.parse` is lossless. Such a value is plain by construction:
- * only a `-0` or an overflowing number (±Infinity) can make it lossy.
+ * only a `-0`, an overflowing number (±Infinity) or too deep nesting can make it lossy.
  */
 function parsedJsonIsLossless(root: unknown): boolean {
   const stack: unknown[] = [root];
+  const depths: number[] = [1];
   while (stack.length > 0) {
     const value = stack.pop();
+    const depth = depths.pop() as number;
     if (typeof value === 'number') {
       if (!Number.isFinite(value) || (value === 0 && 1 / value < 0)) return false;
     } else if (typeof value === 'object' && value !== null) {
-      if (Array.isArray(value)) for (const item of value) stack.push(item);
-      else for (const key in value) stack.push((value as Record<string, unknown>)[key]);
+      if (depth > MAX_JSON_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          stack.push(item);
+          depths.push(depth + 1);
+        }
+      } else {
+        for (const key in value) {
+          stack.push((value as Record<string, unknown>)[key]);
+          depths.push(depth + 1);
+        }
+      }
     }
   }
   return true;

@@ -40,7 +40,7 @@ export function spawnStoreProcess(mode: 'hold' | 'race' | 'write', dir: string, 
     child,
     pid: child.pid!,
     messages,
-    waitFor(match, timeoutMs = 30_000) {
+    waitFor(match, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = messages.find(match);

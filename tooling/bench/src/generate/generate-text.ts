@@ -84,7 +84,7 @@ export interface TextSource {
   code(length: number): string;
 }
 
-const POOL_SIZE = 512 * 1024;
+const POOL_SIZE = 128 * 1024;
 
 /** A `TextSource` whose pools and offsets come from `random`. */
 export function createTextSource(random: Random): TextSource {

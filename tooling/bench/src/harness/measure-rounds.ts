@@ -63,3 +63,8 @@ export function timeSyncMs(fn: () => unknown): number {
   fn();
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/** The largest histories take seconds per repetition: they run at most 3 rounds, to keep a full run near 10 minutes. */
+export function roundsFor(runs: number, historyEvents: number): number {
+  return historyEvents >= 100_000 ? Math.min(runs, 3) : runs;
+}

@@ -15,7 +15,7 @@ export interface BenchOptions {
 /** `pnpm bench` usage, printed by `--help` and after a bad option. */
 export const USAGE = `usage: pnpm bench [--quick] [--runs N] [--only append,open,fork,host,peers] [--write | --no-write]
   --quick      fewer repetitions and smaller histories (about a minute); does not write the report unless --write
-  --runs N     repetitions per case (default 7, quick 3)
+  --runs N     repetitions per case (default 5, quick 3; 100k-event histories run at most 3)
   --only LIST  run only these workloads
   --write      write docs/benchmarks.md (default for a full run)
   --no-write   print only`;
@@ -70,5 +70,5 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         throw new RangeError(`unknown argument "${arg}"`);
     }
   }
-  return { quick, runs: runs ?? (quick ? 3 : 7), only, write: write ?? !quick, help };
+  return { quick, runs: runs ?? (quick ? 3 : 5), only, write: write ?? !quick, help };
 }

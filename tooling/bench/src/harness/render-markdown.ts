@@ -16,7 +16,7 @@ export function renderMarkdown(report: Report): string {
     '- Every figure is a **ratio**: the dsh (or peer) measurement divided by a **baseline measured in the same run**',
     '  on the same disk — raw `fdatasync`, raw `JSON.parse`, a plain file copy. The machine is shared and noisy;',
     '  ratios cancel most of that noise, absolute numbers do not.',
-    `- Each case runs ${report.runs} repetitions; a repetition runs baseline and subject back to back, alternating`,
+    `- Each case runs ${report.runs} repetitions (histories of 100 000 events: at most 3); a repetition runs the baseline and the subjects back to back, rotating`,
     '  which goes first. The ratio is taken per repetition and reported as **median [min – max]**.',
     '- Absolute medians are printed beside each ratio for context only.',
     '- `✓`/`✗` compares the median ratio with the target of the issue that asked for the benchmark.',

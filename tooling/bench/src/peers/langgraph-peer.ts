@@ -110,6 +110,8 @@ export function langGraphPeer(modules: LangGraphModules): PeerDriver {
       const currentSaver = modules.sqlite.SqliteSaver.fromConnString(path);
       currentSaver.setup();
       saver = currentSaver;
+      // A ReAct-shaped graph whose nodes replay the cut turn's recorded steps instead of calling a
+      // model and tools; once the script is exhausted the agent adds nothing and the run ends.
       let agentStep = 0;
       let toolStep = 0;
       const steps = currentPlan.turn.steps;
@@ -124,7 +126,7 @@ export function langGraphPeer(modules: LangGraphModules): PeerDriver {
         })
         .addEdge(START, 'agent')
         .addConditionalEdges('agent', (state) => (lastHasCalls(state) ? 'tools' : END))
-        .addConditionalEdges('tools', () => (agentStep < steps.length ? 'agent' : END))
+        .addEdge('tools', 'agent')
         .compile({ checkpointer: currentSaver });
       graph = compiled;
       // The history before the cut's turn as one checkpoint (a step-by-step run would store the whole
@@ -160,7 +162,7 @@ export function langGraphPeer(modules: LangGraphModules): PeerDriver {
       const journal = saver.db.pragma('journal_mode', { simple: true });
       return {
         cutAt: 'the checkpoint after the `agent` node of the cut step (super-step boundary: before any of its calls ran)',
-        childEnds: `… ${tail.join(', ')}, next: ${state.next.join(', ') || 'END'} — the tool messages were written by the bench through \`updateState\`; without them, resuming re-runs the \`tools\` node (every call of the step). SQLite journal_mode=${String(journal)}, synchronous=${String(synchronous)}`,
+        childEnds: `… ${tail.join(', ')}, next: ${state.next.join(', ') || 'END'} — the tool messages were written by the bench through \`updateState\`; without them, resuming re-runs the \`tools\` node (every call of the step). SQLite journal_mode=${String(journal)}, synchronous=${synchronous === 1 ? 'NORMAL (a WAL commit is not fsynced)' : String(synchronous)}`,
         records: `${String(state.values.messages.length)} of ${String(plan.messages)} messages, as one new checkpoint in the same thread`,
       };
     },

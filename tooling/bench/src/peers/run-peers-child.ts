@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { figureOf, type Figure } from '../harness/figure.js';
 import { formatBytes } from '../harness/format.js';
 import { copyAndFsync } from '../harness/fs-baselines.js';
-import { measureRounds, seriesOf } from '../harness/measure-rounds.js';
+import { measureRounds, roundsFor, seriesOf } from '../harness/measure-rounds.js';
 import type { FactTable } from '../harness/report.js';
 import { findOpenStepCut } from '../generate/find-open-step-cut.js';
 import { generateV4Log, v4Jsonl } from '../generate/generate-v4-log.js';
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
           return { ms, bytes };
         };
       }
-      const series = await measureRounds({ runs: input.runs, warmup: 1, steps });
+      const series = await measureRounds({ runs: roundsFor(input.runs, size), warmup: size >= 100_000 ? 0 : 1, steps });
       const label = `${size.toLocaleString('en-US')} events`;
       for (const [index, driver] of drivers.entries()) {
         const latency = figureOf({ workload: WORKLOAD, label: `${driver.name}, ${label}`, metric: 'ms', baselineLabel: 'copy dsh parent file + fsync' },

@@ -7,7 +7,7 @@ import { figureOf, type Figure } from '../harness/figure.js';
 import { formatBytes, formatRatio } from '../harness/format.js';
 import { copyAndFsync } from '../harness/fs-baselines.js';
 import { canMeasureHeap, heapGrowth } from '../harness/measure-heap.js';
-import { measureRounds, seriesOf, timeMs, type StepResult } from '../harness/measure-rounds.js';
+import { measureRounds, roundsFor, seriesOf, timeMs, type StepResult } from '../harness/measure-rounds.js';
 import type { Section } from '../harness/report.js';
 import { summarize } from '../harness/summarize.js';
 import { findOpenStepCut } from '../generate/find-open-step-cut.js';
@@ -51,7 +51,7 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
       const liveParent = await liveStore.open(parentId);
       try {
         const series = await measureRounds({
-          runs,
+          runs: roundsFor(runs, size),
           warmup: 1,
           steps: {
             copy: async () => ({ ms: await copyAndFsync(parentPath, join(coldDir, 'copy.tmp')), bytes: parentBytes }),

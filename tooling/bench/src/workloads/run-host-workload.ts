@@ -12,7 +12,7 @@ import { createRandom, type Random } from '../generate/create-random.js';
 
 const WORKLOAD = 'Host under load';
 const SESSIONS = 50;
-const FORKERS = 2;
+const FORKERS = 4;
 const PROMPTS = ['explore', 'read a.txt', 'list files in src', 'read b.txt', 'what is this?'];
 
 type ForkRecord = { parent: string; atSeq: number; child: string; ms: number; copyMs: number; round: number };
@@ -26,7 +26,7 @@ type Acknowledged = { inputIds: Set<string>; seen: Map<number, string> };
  */
 export async function runHostWorkload(context: BenchContext): Promise<Section> {
   const { quick, runs, log } = context;
-  const loadMs = quick ? 8_000 : 40_000;
+  const loadMs = quick ? 8_000 : 45_000;
   const idleForksPerRound = quick ? 5 : 15;
   const dir = join(context.dataDir, 'host-store');
   const cwd = join(context.dataDir, 'host-cwd');

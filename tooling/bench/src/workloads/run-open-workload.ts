@@ -6,7 +6,7 @@ import type { BenchContext } from '../harness/bench-context.js';
 import { figureOf, type Figure } from '../harness/figure.js';
 import { formatBytes } from '../harness/format.js';
 import { parseLines } from '../harness/fs-baselines.js';
-import { measureRounds, seriesOf, timeMs, timeSyncMs } from '../harness/measure-rounds.js';
+import { measureRounds, roundsFor, seriesOf, timeMs, timeSyncMs } from '../harness/measure-rounds.js';
 import type { Section } from '../harness/report.js';
 import { generateV0Log, v0Jsonl } from '../generate/generate-v0-log.js';
 import { generateV4Log, v4Jsonl } from '../generate/generate-v4-log.js';
@@ -36,7 +36,7 @@ export async function runOpenWorkload(context: BenchContext): Promise<Section> {
       const rate = (ms: number): number => size / (ms / 1000);
       log(`open: ${size} events, V4 and V0, ${runs} rounds`);
       const series = await measureRounds({
-        runs,
+        runs: roundsFor(runs, size),
         warmup: 1,
         steps: {
           parseV4: () => Promise.resolve(rate(timeSyncMs(() => parseLines(v4Text)))),

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { CliError } from './cli-error.js';
+import { COMMANDS } from './command-spec.js';
+import { parseCommandLine } from './parse-command-line.js';
+
+function usageError(argv: string[]): CliError {
+  try {
+    parseCommandLine(argv);
+  } catch (error) {
+    if (error instanceof CliError) return error;
+    throw error;
+  }
+  return expect.fail(`expected a usage error for ${argv.join(' ')}`);
+}
+
+describe('parseCommandLine', () => {
+  it('gives every command a --help (and `help COMMAND`) listing its usage and options', () => {
+    for (const spec of COMMANDS) {
+      for (const argv of [[spec.name, '--help'], [spec.name, '-h'], ['help', spec.name]]) {
+        const parsed = parseCommandLine(argv);
+        if (parsed.kind !== 'help') return expect.fail(`${argv.join(' ')} did not ask for help`);
+        expect(parsed.text).toContain(`Usage: ${spec.usage}`);
+        for (const option of Object.keys(spec.options)) expect(parsed.text).toContain(`--${option}`);
+      }
+    }
+    const main = parseCommandLine(['--help']);
+    expect(main.kind === 'help' && main.text).toContain('dsh COMMAND');
+    expect(parseCommandLine([]).kind).toBe('help');
+  });
+
+  it('parses print mode with its options', () => {
+    const parsed = parseCommandLine(['-p', 'hi', '--resume', 'base', '--fork-session', '--resume-at', '4', '--tools', 'a,b', '--output-format', 'json']);
+    expect(parsed).toMatchObject({
+      kind: 'command',
+      spec: { name: 'print' },
+      values: { print: 'hi', resume: 'base', 'fork-session': true, 'resume-at': '4', tools: 'a,b', 'output-format': 'json' },
+    });
+  });
+
+  it('refuses unknown options, missing prompts and wrong argument counts with USAGE', () => {
+    expect(usageError(['--resume', 'x']).message).toContain('Expected a prompt');
+    expect(usageError(['show']).message).toContain('expects 1 argument');
+    expect(usageError(['rename', 'only-one']).message).toContain('expects 2 argument');
+    expect(usageError(['sessions', '--nope']).hint).toContain('dsh sessions --help');
+    expect(usageError(['launch']).message).toContain("Unknown command 'launch'");
+    expect(usageError(['launch']).exitCode).toBe(2);
+  });
+});

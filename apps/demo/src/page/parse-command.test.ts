@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'vitest';
+import { parseCommand, resolveSessionRef } from './parse-command.js';
+
+describe('parseCommand', () => {
+  test('plain text is a message, trimmed; a doubled slash sends a literal slash', () => {
+    expect(parseCommand('  hello there \n')).toEqual({ kind: 'message', text: 'hello there' });
+    expect(parseCommand('//etc/hosts please')).toEqual({ kind: 'message', text: '/etc/hosts please' });
+  });
+
+  test('/branch takes an optional name, which may contain spaces', () => {
+    expect(parseCommand('/branch')).toEqual({ kind: 'branch' });
+    expect(parseCommand('/branch side quest')).toEqual({ kind: 'branch', name: 'side quest' });
+  });
+
+  test('/rename and /resume need an argument', () => {
+    expect(parseCommand('/rename baseline')).toEqual({ kind: 'rename', name: 'baseline' });
+    expect(parseCommand('/rename')).toEqual({ kind: 'invalid', message: 'Usage: /rename NAME' });
+    expect(parseCommand('/resume peer-formal')).toEqual({ kind: 'resume', ref: 'peer-formal' });
+    expect(parseCommand('/resume ')).toEqual({ kind: 'invalid', message: 'Usage: /resume NAME|ID' });
+  });
+
+  test('/compact takes no argument; unknown commands list the known ones', () => {
+    expect(parseCommand('/compact')).toEqual({ kind: 'compact' });
+    expect(parseCommand('/compact now')).toMatchObject({ kind: 'invalid' });
+    expect(parseCommand('/fork 3')).toEqual({
+      kind: 'invalid',
+      message: 'Unknown command /fork. Commands: /branch, /rename, /resume, /compact, /help',
+    });
+  });
+});
+
+describe('resolveSessionRef', () => {
+  const sessions = [
+    { id: 'a1', title: 'baseline' },
+    { id: 'b2', title: 'twin' },
+    { id: 'c3', title: 'twin' },
+    { id: 'twin' },
+  ];
+
+  test('an exact id wins over a title', () => {
+    expect(resolveSessionRef(sessions, 'twin')).toEqual({ id: 'twin' });
+    expect(resolveSessionRef(sessions, 'a1')).toEqual({ id: 'a1' });
+  });
+
+  test('a unique title resolves; a shared one is ambiguous and lists the ids', () => {
+    expect(resolveSessionRef(sessions, 'baseline')).toEqual({ id: 'a1' });
+    expect(resolveSessionRef(sessions.slice(0, 3), 'twin')).toEqual({
+      error: 'NAME_AMBIGUOUS: “twin” names 2 sessions: b2, c3. Resume by id.',
+    });
+  });
+
+  test('an unknown reference is not found', () => {
+    expect(resolveSessionRef(sessions, 'nope')).toEqual({ error: 'SESSION_NOT_FOUND: no session has the id or title “nope”.' });
+  });
+});

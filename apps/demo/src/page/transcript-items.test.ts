@@ -1,0 +1,92 @@
+import { describe, expect, test } from 'vitest';
+import { hasOpenTurn, latestTitle, syntheticOf, transcriptItems } from './transcript-items.js';
+import type { WireEvent, WireHeader } from './wire.js';
+
+let time = 1000;
+function log(...specs: [string, unknown, Partial<WireEvent>?][]): WireEvent[] {
+  return specs.map(([type, data, extra], seq) => ({ seq, type, time: time++, data, ...extra }));
+}
+const user = (text: string) => ({ id: `u-${text}`, role: 'user', content: [{ type: 'text', text }] });
+const header: WireHeader = { id: 's', createdAt: 0, inheritedEventCount: 0 };
+
+describe('transcriptItems', () => {
+  test('tool calls carry their effect, their tool/call seq and their result', () => {
+    const events = log(
+      ['turn/start', { turn: 1 }],
+      ['user/message', { message: user('go'), inputId: 'i1' }],
+      ['step/start', { turn: 1, step: 1 }],
+      [
+        'assistant/message',
+        {
+          turn: 1,
+          step: 1,
+          message: { id: 'a', role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool-call', id: 'c1', name: 'read_file', arguments: '{"path":"x"}' }] },
+        },
+      ],
+      ['tool/call', { turn: 1, step: 1, callId: 'c1', name: 'read_file', arguments: '{"path":"x"}', effect: 'read-only' }],
+      ['tool/result', { turn: 1, step: 1, message: { id: 'r', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'hi' }], isError: false } }],
+      ['step/end', { turn: 1, step: 1 }],
+      ['turn/end', { turn: 1, reason: { kind: 'completed' } }],
+    );
+    expect(transcriptItems(events, header)).toEqual([
+      { kind: 'turn-start', seq: 0, turn: 1 },
+      { kind: 'user', seq: 1, text: 'go', inputId: 'i1' },
+      { kind: 'assistant', seq: 3, text: 'Reading.' },
+      { kind: 'tool', seq: 3, callId: 'c1', name: 'read_file', arguments: '{"path":"x"}', callSeq: 4, effect: 'read-only', result: { seq: 5, text: 'hi', isError: false } },
+      { kind: 'turn-end', seq: 7, turn: 1, reason: 'completed' },
+    ]);
+  });
+
+  test('synthetic results are recognised by cause and by whether the call started', () => {
+    expect(syntheticOf('forked-tool-result-c1-9', 'TOOL_OUTCOME_UNKNOWN')).toEqual({ cause: 'forked', started: true });
+    expect(syntheticOf('forked-tool-result-c2-10', 'TOOL_NOT_STARTED')).toEqual({ cause: 'forked', started: false });
+    expect(syntheticOf('interrupted-tool-result-c1-9', 'TOOL_OUTCOME_UNKNOWN')).toEqual({ cause: 'interrupted', started: true });
+    expect(syntheticOf('interrupted-tool-result-c1-9', 'TOOL_FAILED')).toBeUndefined();
+    expect(syntheticOf('result-9', 'TOOL_NOT_STARTED')).toBeUndefined();
+  });
+
+  test("the child's own inherited marker names the parent and cut; an ancestor's does not", () => {
+    const events = log(['session/end-seed', { inherited: true }], ['session/title', { title: 't' }], ['session/end-seed', { inherited: true }], ['session/end-seed', {}]);
+    const items = transcriptItems(events, { id: 'c', createdAt: 0, inheritedEventCount: 2, parentSession: 'p', forkCut: 1 });
+    expect(items).toEqual([
+      { kind: 'fork-marker', seq: 0, own: false },
+      { kind: 'note', seq: 1, text: 'Title set to “t”' },
+      { kind: 'fork-marker', seq: 2, own: true, parentSession: 'p', forkCut: 1 },
+      { kind: 'lifecycle', seq: 3 },
+    ]);
+  });
+
+  test('queued input is pending until a turn claims it, and inherited queued input is never pending', () => {
+    const events = log(
+      ['input/queued', { inputId: 'old', message: user('inherited') }],
+      ['session/end-seed', { inherited: true }],
+      ['input/queued', { inputId: 'i1', message: user('first') }],
+      ['input/queued', { inputId: 'i2', message: user('second') }],
+      ['turn/start', { turn: 1 }],
+      ['user/message', { message: user('first'), inputId: 'i1' }],
+    );
+    const items = transcriptItems(events, { ...header, inheritedEventCount: 1 });
+    expect(items.filter((item) => item.kind === 'pending')).toEqual([{ kind: 'pending', seq: 3, text: 'second', inputId: 'i2' }]);
+    expect(hasOpenTurn(events)).toBe(true);
+  });
+
+  test('a replacing user/message is a compaction summary naming the replaced seqs', () => {
+    const events = log(['compaction/start', { turn: null }, { ignorable: true }], ['user/message', { message: user('summary') }, { surfaceOp: { op: 'replace', start: 0, end: 0 } }]);
+    expect(transcriptItems(events, header)).toEqual([
+      { kind: 'note', seq: 0, text: 'Compaction started' },
+      { kind: 'summary', seq: 1, text: 'summary', start: 0, end: 0 },
+    ]);
+  });
+
+  test('turn ends keep their reason and error message; the latest title wins', () => {
+    const events = log(
+      ['session/title', { title: 'one' }],
+      ['turn/start', { turn: 1 }],
+      ['turn/end', { turn: 1, reason: { kind: 'error', error: { message: 'boom', code: 'X' } } }],
+      ['session/title', { title: 'two' }],
+    );
+    expect(transcriptItems(events, header)[2]).toEqual({ kind: 'turn-end', seq: 2, turn: 1, reason: 'error', errorMessage: 'boom' });
+    expect(latestTitle(events)).toBe('two');
+    expect(hasOpenTurn(events)).toBe(false);
+  });
+});

@@ -1,0 +1,37 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const src = import.meta.dirname;
+
+function sources(folder: string): string[] {
+  return readdirSync(join(src, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .map((file) => join(src, folder, file));
+}
+
+function specifiers(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((match) => match[1] as string);
+}
+
+describe('frozen version folders', () => {
+  for (const version of [0, 1, 2, 3]) {
+    it(`src/v${String(version)} imports only zod and the same or older version folders`, () => {
+      const files = sources(`v${String(version)}`);
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) {
+        for (const specifier of specifiers(file)) {
+          if (!specifier.startsWith('.')) {
+            expect(specifier, relative(src, file)).toBe('zod');
+            continue;
+          }
+          const target = relative(src, resolve(dirname(file), specifier));
+          const folder = /^v(\d)\//.exec(target.split('\\').join('/'));
+          expect(folder, `${relative(src, file)} imports ${specifier}`).not.toBeNull();
+          expect(Number(folder?.[1]), `${relative(src, file)} imports ${specifier}`).toBeLessThanOrEqual(version);
+        }
+      }
+    });
+  }
+});
