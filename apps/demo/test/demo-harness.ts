@@ -9,8 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
+/** The demo app's folder. */
 export const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+/** Where browser tests keep screenshots (gitignored). */
 export const ARTIFACTS_DIR = join(APP_DIR, 'test-artifacts');
+/** Debian's Chromium, or `$CHROMIUM_PATH`. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A demo server running as its own process, on a data directory of its own. */

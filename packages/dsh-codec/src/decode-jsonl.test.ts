@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CodecError, decodeJsonl, encodeJsonl, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { CodecError, decodeJsonl, encodeJsonl, safeDecodeJsonl, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { LogBuilder, childHeader, completedTurn, rootHeader } from './__fixtures__/build-log.js';
 
 function encoded(header: SessionHeader, events: readonly SessionEvent[]): string {
@@ -185,5 +185,14 @@ describe('V4 fork logs', () => {
   it('refuses lineage fields that disagree', () => {
     const header = { ...childHeader('child', 'session-1', cut), inheritedEventCount: 3 };
     expect(codecError(() => decodeJsonl(`${JSON.stringify(header)}\n`)).code).toBe('INVALID_HEADER');
+  });
+});
+
+describe('safeDecodeJsonl', () => {
+  it('returns the decoded log or the CodecError instead of throwing', () => {
+    expect(safeDecodeJsonl(text)).toEqual({ ok: true, value: decodeJsonl(text) });
+    const result = safeDecodeJsonl('{"format":"dsh-session","version":99}\n');
+    expect(result.ok).toBe(false);
+    expect(result.ok ? undefined : result.error.code).toBe('UNSUPPORTED_VERSION');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, encodeEvent, encodeHeader, encodeJsonl, isLosslessJson, type SessionEvent } from 'dsh-codec';
+import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, encodeEvent, encodeHeader, encodeJsonl, isLosslessJson, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { LogBuilder, childHeader, rootHeader } from './__fixtures__/build-log.js';
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -18,14 +18,14 @@ describe('encoding', () => {
   });
 
   it('encodeEvent writes one newline-terminated line, envelope keys in order', () => {
-    const event = { ignorable: true, data: { b: 1, a: [2] }, time: 7, type: 'plugin/x', seq: 0 } as const satisfies SessionEvent;
+    const event: SessionEvent = { ignorable: true, data: { b: 1, a: [2] }, time: 7, type: 'plugin/x', seq: 0 };
     expect(encodeEvent(event)).toBe('{"seq":0,"type":"plugin/x","time":7,"data":{"b":1,"a":[2]},"ignorable":true}\n');
-    const replace = { surfaceOp: { end: 2, start: 1, op: 'replace' }, seq: 3, type: 'user/message', time: 1, data: { message: { id: 'm', role: 'user', content: [] } } } as const;
+    const replace: SessionEvent = { surfaceOp: { end: 2, start: 1, op: 'replace' }, seq: 3, type: 'user/message', time: 1, data: { message: { id: 'm', role: 'user', content: [] } } };
     expect(encodeEvent(replace)).toBe('{"seq":3,"type":"user/message","time":1,"data":{"message":{"id":"m","role":"user","content":[]}},"surfaceOp":{"op":"replace","start":1,"end":2}}\n');
   });
 
   it('encodeHeader writes the documented key order', () => {
-    const header = { inheritedEventCount: 4, forkCut: 3, parentSession: 'p', cwd: '/w', createdAt: 9, id: 'c', version: 4, format: 'dsh-session' } as const;
+    const header: SessionHeader = { inheritedEventCount: 4, forkCut: 3, parentSession: 'p', cwd: '/w', createdAt: 9, id: 'c', version: 4, format: 'dsh-session' };
     expect(encodeHeader(header)).toBe('{"format":"dsh-session","version":4,"id":"c","createdAt":9,"cwd":"/w","parentSession":"p","forkCut":3,"inheritedEventCount":4}\n');
   });
 

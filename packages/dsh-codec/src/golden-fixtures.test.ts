@@ -54,6 +54,14 @@ describe.each(fixtures)('golden fixture $name', ({ name, version, sessionId }) =
     expect(encodeJsonl(once)).toBe(expected);
   });
 
+  it('reports a torn final line as a torn tail and keeps the lines before it', () => {
+    const cut = text.slice(0, -10);
+    const decoded = decodeJsonl(cut, options);
+    const complete = cut.slice(0, cut.lastIndexOf('\n') + 1);
+    expect(decoded.tornTail).toEqual({ offset: Buffer.byteLength(complete), line: complete.split('\n').length });
+    expect(decoded.events).toEqual(decodeJsonl(expected).events.slice(0, -1));
+  });
+
   it('round-trips encode → decode', () => {
     const decoded = decodeJsonl(text, options);
     const again = decodeJsonl(encodeJsonl(decoded));

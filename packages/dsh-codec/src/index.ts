@@ -37,6 +37,7 @@ export { encodeHeader } from './encode-header.js';
 export { encodeEvent } from './encode-event.js';
 export { encodeJsonl } from './encode-jsonl.js';
 export { decodeJsonl, type DecodedLog, type TornTail } from './decode-jsonl.js';
+export { safeDecodeJsonl } from './safe-decode-jsonl.js';
 export { validate } from './validate.js';
 export { migrate } from './migrate.js';
 export { createEventChecker, type EventChecker } from './v4/create-event-checker.js';

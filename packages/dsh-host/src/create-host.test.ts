@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,6 +100,25 @@ describe('host.fork from a cold source', () => {
     expect(omitted.forkCut).toBe(observed.events.findIndex((event) => event.type === 'input/queued') - 1);
     // The source is still unrepaired: forking never wrote to it.
     expect(await store.inspect(crashed.id)).toMatchObject({ needsRepair: true, events: observed.events });
+  });
+
+  it('reports the format version a cold log is stored in, and V4 once live', async () => {
+    const dir = await makeTempDir();
+    cleanups.push(() => dir.remove());
+    const v1 = [
+      { format: 'dsh-session', version: 1, id: 'old', createdAt: 5 },
+      { seq: 0, type: 'turn/start', time: 5, data: { turn: 1 } },
+      { seq: 1, type: 'user/message', time: 6, data: { message: { id: 'u', role: 'user', content: [{ type: 'text', text: 'hi' }] } } },
+      { seq: 2, type: 'turn/end', time: 7, data: { turn: 1, reason: { kind: 'completed' } } },
+    ];
+    await writeFile(join(dir.path, 'old.jsonl'), v1.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const store = await openSessionStore({ dir: dir.path });
+    const host = track(createHost({ store }), store);
+    expect(await host.observe('old')).toMatchObject({ live: false, formatVersion: 1, header: { version: 4 } });
+    expect((await host.list())[0]).toMatchObject({ id: 'old', formatVersion: 1, status: 'stored' });
+    await host.send('old', 'hello again');
+    await host.idle('old');
+    expect(await host.observe('old')).toMatchObject({ live: true, formatVersion: 4 });
   });
 
   it('rejects an atSeq outside the observation with INVALID_CUT and creates nothing', async () => {
@@ -378,8 +398,12 @@ describe('host.query', () => {
     expect(atStart).toMatchObject({ forkCut: 0, turn: 1 });
     // Every branch inherited the name; it still means the session that set it.
     expect(await host.resolve('base')).toBe(created.sessionId);
+    const configsBefore = types((await host.observe(atStart.sessionId)).events).filter((type) => type === 'session/config').length;
     const latest = await host.query({ prompt: 'six', continue: true, cwd: '/tmp/project' });
     expect(latest.sessionId).toBe(atStart.sessionId);
+    // Continuing in the same directory records no config change.
+    const after = (await host.observe(atStart.sessionId)).events;
+    expect(types(after).filter((type) => type === 'session/config')).toHaveLength(configsBefore);
   });
 
   it('refuses resumeSessionAt without forkSession, and forkSession without a source', async () => {
@@ -392,12 +416,14 @@ describe('host.query', () => {
 
   it('restricts tools to the listed ones', async () => {
     const store = createMemoryStore();
-    const model = createScriptedModel([{ text: 'try', toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'ok' }]);
+    const model = createScriptedModel([{ text: 'try', toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'ok' }, { text: 'now with echo' }]);
     const host = track(createHost({ store, model, tools: [echoTool] }), store);
     const { sessionId } = await host.query({ prompt: 'go', tools: [] });
     expect(model.requests[0]?.tools).toEqual([]);
     const result = (await host.observe(sessionId)).events.find((event) => event.type === 'tool/result');
     expect((result?.data as { message: { isError: boolean } }).message.isError).toBe(true);
+    await host.query({ prompt: 'again', resume: sessionId, tools: ['echo'] });
+    expect(model.requests[2]?.tools.map((tool) => tool.name)).toEqual(['echo']);
   });
 });
 

@@ -62,6 +62,10 @@ function latestConfig(events: readonly SessionEvent[]): SessionConfig {
   return {};
 }
 
+function sameConfig(a: SessionConfig, b: SessionConfig): boolean {
+  return a.cwd === b.cwd && a.model === b.model && JSON.stringify(a.tools) === JSON.stringify(b.tools);
+}
+
 function latestTitle(events: readonly SessionEvent[]): string | undefined {
   for (let index = events.length - 1; index >= 0; index--) {
     const event = events[index];
@@ -199,6 +203,7 @@ export function createHost(options: HostOptions): Host {
         lastSeq: summary.lastSeq,
         live: false,
         status: summary.busy ? 'busy' : summary.needsRepair ? 'needs-repair' : 'stored',
+        formatVersion: summary.formatVersion,
         sharesCwdWith: sharingCwd(summary.id, summary.cwd),
       };
       if (summary.title !== undefined) item.title = summary.title;
@@ -217,6 +222,7 @@ export function createHost(options: HostOptions): Host {
       lastSeq: session.events.length - 1,
       live: true,
       status: agent.running ? 'running' : 'idle',
+      formatVersion: 4,
       cwd,
       sharesCwdWith: sharingCwd(session.id, cwd),
     };
@@ -247,6 +253,7 @@ export function createHost(options: HostOptions): Host {
         live: true,
         needsRepair: false,
         pendingInputs: events.filter((event) => pendingSeqs.has(event.seq)),
+        formatVersion: 4,
         cwd,
         sharesCwdWith: sharingCwd(id, cwd),
       };
@@ -265,6 +272,7 @@ export function createHost(options: HostOptions): Host {
       live: false,
       needsRepair: stored.needsRepair,
       pendingInputs: pendingInputsOf(events, stored.header.inheritedEventCount).map((input) => events[input.seq] as SessionEvent),
+      formatVersion: stored.formatVersion,
       sharesCwdWith: sharingCwd(id, cwd),
     };
     const title = latestTitle(events);
@@ -381,7 +389,11 @@ export function createHost(options: HostOptions): Host {
         sessionId = sourceId;
         const entry = await liveEntry(sourceId);
         if (queryOptions.title !== undefined && queryOptions.title !== entry.session.title) await appendTitle(entry, queryOptions.title);
-        if (configured) await entry.agent.configure({ ...entry.session.config, ...config });
+        const { header } = entry.session;
+        const current: SessionConfig = { ...(header.cwd === undefined ? {} : { cwd: header.cwd }), ...entry.session.config };
+        const next = { ...current, ...config };
+        // Only a real change is recorded: `continue` passes the cwd it matched on, which changes nothing.
+        if (configured && !sameConfig(current, next)) await entry.agent.configure(next);
       }
     }
     const { agent } = await liveEntry(sessionId);
@@ -422,6 +434,11 @@ export function createHost(options: HostOptions): Host {
     rename: (ref, title) =>
       guarded(async () => {
         await appendTitle(await liveEntry(await resolveRef(ref)), title);
+      }),
+    compact: (ref) =>
+      guarded(async () => {
+        const entry = await liveEntry(await resolveRef(ref));
+        return entry.agent.compact();
       }),
     cancel: (ref) =>
       guarded(async () => {

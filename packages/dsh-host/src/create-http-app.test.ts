@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { createScriptedModel } from 'dsh-agent';
 import { createMemoryStore, type SessionStore } from 'dsh-session';
-import { createHost, INTERNAL_ERROR_BODY, openApiDocument, type Host } from 'dsh-host';
+import { createHost, createHttpApp, INTERNAL_ERROR_BODY, openApiDocument, type Host } from 'dsh-host';
 import { createGatedModel } from './__fixtures__/gated-model.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -176,6 +176,17 @@ describe('HTTP API (in-process through host.fetch)', () => {
     expect(lineage.body).toMatchObject({ session: { id: child.sessionId }, ancestors: [{ id, title: 'renamed' }], descendants: [] });
   });
 
+  it('compacts a session between turns', async () => {
+    const host = setup({ model: createScriptedModel([{ text: 'first answer' }, { text: 'a short summary' }]) });
+    const id = await sessionWithTurn(host);
+    const compacted = await call(host, 'POST', `/api/sessions/${id}/compact`);
+    expect(compacted.status).toBe(200);
+    expect(compacted.body).toMatchObject({ compacted: true, summary: 'a short summary' });
+    const { events } = await host.observe(id);
+    expect(events.filter((event) => event.type.startsWith('compaction/')).every((event) => event.ignorable === true)).toBe(true);
+    expect(events.find((event) => event.surfaceOp !== undefined)).toMatchObject({ type: 'user/message' });
+  });
+
   it('answers an unknown failure with a logged 500 and a fixed body', async () => {
     const store = createMemoryStore();
     const logged: unknown[] = [];
@@ -221,15 +232,17 @@ describe('HTTP API (in-process through host.fetch)', () => {
     const response = await call(host, 'GET', '/api/openapi.json');
     expect(response.status).toBe(200);
     expect(response.body).toEqual(openApiDocument());
-    expect(Object.keys(response.body!.paths as object).sort()).toEqual([
-      '/api/sessions',
-      '/api/sessions/{id}',
-      '/api/sessions/{id}/cancel',
-      '/api/sessions/{id}/events',
-      '/api/sessions/{id}/fork',
-      '/api/sessions/{id}/lineage',
-      '/api/sessions/{id}/messages',
-    ]);
-    expect(response.body!.components.schemas.ForkBody.properties).toHaveProperty('atSeq');
+    const documented = Object.entries(response.body!.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((key) => key !== 'parameters')
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const served = createHttpApp(host)
+      .routes.filter((route) => route.method !== 'ALL' && route.path !== '/api/openapi.json')
+      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
+    expect(documented.sort()).toEqual([...new Set(served)].sort());
+    expect(served).toContain('POST /api/sessions/{id}/fork');
+    expect((response.body!.components.schemas.ForkBody as { properties: object }).properties).toHaveProperty('atSeq');
   });
+
 });

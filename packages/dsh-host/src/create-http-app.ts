@@ -156,6 +156,8 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
     return context.json(result, 201);
   });
 
+  app.post('/api/sessions/:id/compact', async (context) => context.json(await host.compact(context.req.param('id'))));
+
   app.post('/api/sessions/:id/cancel', async (context) => context.json(await host.cancel(context.req.param('id'))));
 
   app.get('/api/sessions/:id/lineage', async (context) => context.json(await host.lineage(context.req.param('id'))));

@@ -1,4 +1,5 @@
-import type { SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
+import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
+import type { CompactionResult } from 'dsh-agent';
 import type { Lineage } from './lineage.js';
 
 /**
@@ -12,6 +13,8 @@ export type Observation = {
   live: boolean;
   needsRepair: boolean;
   pendingInputs: readonly SessionEvent[];
+  /** The format version the stored log was read from (a live session writes V4). */
+  formatVersion: FormatVersion;
   /** Latest `session/title`, if any. */
   title?: string;
   /** Working directory: the latest `session/config` cwd, else the header's. */
@@ -34,6 +37,8 @@ export type SessionListItem = {
   lastSeq: number;
   live: boolean;
   status: SessionStatus;
+  /** The format version the log is stored in. */
+  formatVersion: FormatVersion;
   cwd?: string;
   sharesCwdWith: string[];
 };
@@ -106,6 +111,8 @@ export interface Host {
   /** Forks from one immutable observation of the source (SPEC §5.4). */
   fork(sourceRef: string, options?: ForkOptions): Promise<ForkResult>;
   rename(ref: string, title: string): Promise<void>;
+  /** Manual compaction between turns (after the running turn): summarizes the history with the host's model. */
+  compact(ref: string): Promise<CompactionResult>;
   /** Cancels the running turn, if any; `cancelled` says whether one was running. */
   cancel(ref: string): Promise<{ cancelled: boolean }>;
   lineage(ref: string): Promise<Lineage>;

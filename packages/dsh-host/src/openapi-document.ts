@@ -26,6 +26,7 @@ const errorDescriptions: Record<number, string> = {
   413: 'Body larger than the limit',
   422: 'INVALID_CUT, INVALID_EVENT or IDEMPOTENCY_KEY_REUSED',
   500: 'A stored log the host cannot read (its code), or INTERNAL with a fixed body',
+  502: 'COMPACTION_FAILED: the model could not summarize',
 };
 
 const idParam = { name: 'id', in: 'path', required: true, description: 'Session id or name (latest title)', schema: { type: 'string' } };
@@ -81,7 +82,7 @@ export function openApiDocument(): JsonSchema {
         SessionEvent: event,
         SessionListItem: {
           type: 'object',
-          required: ['id', 'createdAt', 'updatedAt', 'lastSeq', 'live', 'status', 'sharesCwdWith'],
+          required: ['id', 'createdAt', 'updatedAt', 'lastSeq', 'live', 'status', 'formatVersion', 'sharesCwdWith'],
           properties: {
             id: { type: 'string' },
             title: { type: 'string' },
@@ -92,13 +93,14 @@ export function openApiDocument(): JsonSchema {
             lastSeq: { type: 'integer' },
             live: { type: 'boolean' },
             status: { enum: ['running', 'idle', 'stored', 'needs-repair', 'busy'] },
+            formatVersion: { enum: [0, 1, 2, 3, 4] },
             cwd: { type: 'string' },
             sharesCwdWith: { type: 'array', items: { type: 'string' } },
           },
         },
         Observation: {
           type: 'object',
-          required: ['header', 'events', 'firstLifecycleSeq', 'live', 'needsRepair', 'pendingInputs', 'sharesCwdWith'],
+          required: ['header', 'events', 'firstLifecycleSeq', 'live', 'needsRepair', 'pendingInputs', 'formatVersion', 'sharesCwdWith'],
           properties: {
             header: { type: 'object' },
             events: { type: 'array', items: ref('SessionEvent') },
@@ -106,6 +108,7 @@ export function openApiDocument(): JsonSchema {
             live: { type: 'boolean' },
             needsRepair: { type: 'boolean' },
             pendingInputs: { type: 'array', items: ref('SessionEvent') },
+            formatVersion: { enum: [0, 1, 2, 3, 4] },
             title: { type: 'string' },
             cwd: { type: 'string' },
             sharesCwdWith: { type: 'array', items: { type: 'string' } },
@@ -185,6 +188,19 @@ export function openApiDocument(): JsonSchema {
           summary: 'Fork at an exact seq, or (atSeq omitted) after the latest closed turn and its standalone tail',
           requestBody: { content: json(ref('ForkBody')) },
           responses: { '201': { description: 'Forked', content: json(ref('ForkResult')) }, ...errors(400, 404, 409, 422) },
+        },
+      },
+      '/api/sessions/{id}/compact': {
+        parameters: [idParam],
+        post: {
+          summary: 'Manual compaction between turns: summarize the model history and replace it (ignorable compaction/* events)',
+          responses: {
+            '200': {
+              description: '{ compacted: false, reason } or { compacted: true, summary, replaced: { start, end }, startSeq, endSeq }',
+              content: json({ type: 'object', required: ['compacted'], properties: { compacted: { type: 'boolean' } } }),
+            },
+            ...errors(404, 409, 502),
+          },
         },
       },
       '/api/sessions/{id}/cancel': {

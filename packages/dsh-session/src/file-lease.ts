@@ -91,7 +91,10 @@ export async function fileLeaseHolder(root: string, id: string): Promise<LeaseHo
 /** Takes `id`'s lease under `root`, or fails with `SESSION_BUSY` naming the live holder. */
 export async function acquireFileLease(root: string, id: string, now: () => number = Date.now): Promise<FileLease> {
   const folder = join(root, id);
-  await mkdir(folder, { recursive: true });
+  // Not recursive: a vanished store directory is an error, not something to recreate here.
+  await mkdir(folder).catch((error: unknown) => {
+    if (errorCode(error) !== 'EEXIST') throw error;
+  });
   let lastHolder: LeaseHolder | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const newest = (await generations(folder)).at(-1);

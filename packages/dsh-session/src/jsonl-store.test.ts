@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CodecError, decodeJsonl, encodeJsonl, validate, type SessionEvent, type SessionHeader } from 'dsh-codec';
@@ -168,6 +168,25 @@ describe('JSONL store files', () => {
     expect(names).not.toContain('.gone.999999999.0a1b.tmp');
     expect(names).toContain(`.mine.${process.pid}.0a1b.tmp`);
     await other.close();
+  });
+});
+
+describe('JSONL storage errors', () => {
+  it('reports storage failures as SessionErrors with the OS error as cause', async () => {
+    const dir = await makeTempDir();
+    try {
+      await writeFile(join(dir.path, 'not-a-dir'), '');
+      const opening = await failure(openSessionStore({ dir: join(dir.path, 'not-a-dir') }));
+      expect(opening.code).toBe('STORAGE_ERROR');
+      expect((opening.cause as NodeJS.ErrnoException).code).toMatch(/ENOTDIR|EEXIST/);
+      const store = await openSessionStore({ dir: join(dir.path, 'store') });
+      await rm(join(dir.path, 'store'), { recursive: true });
+      expect((await failure(store.list())).code).toBe('STORAGE_ERROR');
+      expect((await failure(store.create({ id: 'lost' }))).code).toBe('WRITE_FAILED');
+      await store.close();
+    } finally {
+      await dir.remove();
+    }
   });
 });
 

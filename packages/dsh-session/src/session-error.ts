@@ -12,6 +12,7 @@ export type SessionErrorCode =
   | 'SESSION_CLOSED'
   | 'STORE_CLOSED'
   | 'WRITE_FAILED'
+  | 'STORAGE_ERROR'
   | CodecErrorCode;
 
 /** Who holds a session's single-writer lease. */

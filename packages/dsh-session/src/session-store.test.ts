@@ -300,11 +300,15 @@ describe.each(storeKinds)('$name', (kind) => {
       await parent.flush();
       const child = await store.fork('parent', { atSeq: 2, id: 'child', title: 'C' });
       await child.close();
+      const bare = await store.fork('parent', { atSeq: 1, id: 'bare' });
+      await bare.close();
       const summaries = await store.list();
       const byId = Object.fromEntries(summaries.map((summary) => [summary.id, summary]));
       expect(byId.parent).toMatchObject({ title: 'P', cwd: '/p', inheritedEventCount: 0, lastSeq: parent.events.length - 1, formatVersion: 4, busy: true, needsRepair: false });
       expect(byId.child).toMatchObject({ title: 'C', parentSession: 'parent', forkCut: 2, inheritedEventCount: 3, lastSeq: child.events.length - 1, busy: false, needsRepair: false });
       expect(byId.child!.updatedAt).toBeGreaterThanOrEqual(byId.child!.createdAt);
+      // A child made only of inherited events was still updated when it was created.
+      expect(byId.bare!.updatedAt).toBe(byId.bare!.createdAt);
       const order = summaries.map((summary) => summary.updatedAt);
       expect([...order].sort((a, b) => b - a)).toEqual(order);
     });

@@ -4,9 +4,9 @@ import type { FormatVersion, JsonValue, SessionConfig, SessionEvent, SessionHead
 import { closeOpenTail } from './close-open-tail.js';
 import { decodeStored, type DecodedLog } from './decode-stored.js';
 import type { SessionBackend, SessionWriter } from './session-backend.js';
+import { creatingSink, resumingSink } from './store-sinks.js';
 import { SessionError } from './session-error.js';
 import { assertSessionId, isValidSessionId } from './session-id.js';
-import type { SessionSink } from './session-sink.js';
 import { Session } from './session.js';
 import { busyError, existsError } from './store-errors.js';
 import { summarize, type SessionSummary } from './summarize.js';
@@ -65,6 +65,17 @@ export interface SessionStore {
 /** Options of `createSessionStore`. */
 export type SessionStoreOptions = { backend: SessionBackend; now?: () => number };
 
+/** Every failure leaves the store as a `SessionError`; unexpected storage errors become `STORAGE_ERROR`. */
+async function guard<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (SessionError.is(error)) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SessionError('STORAGE_ERROR', `The session storage failed: ${message}`, { cause: error });
+  }
+}
+
 type Summary = { stamp: string; summary: Omit<SessionSummary, 'busy'> };
 
 function sourceEvents(from: ForkSource): readonly SessionEvent[] {
@@ -100,45 +111,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const thisProcessBusy = (id: string): SessionError =>
     busyError(id, { pid: process.pid, host: hostname(), since: openedAt.get(id) ?? now() });
 
-  /** A sink whose first write creates the session atomically with everything appended so far. */
-  const creatingSink = (id: string, header: SessionHeader, self: () => Session | undefined): SessionSink => {
-    let writer: SessionWriter | undefined;
-    let failed: Error | undefined;
-    return {
-      async write(batch, expectedNextSeq, log) {
-        if (failed !== undefined) throw failed;
-        if (writer !== undefined) return writer.append(expectedNextSeq, batch);
-        const all = log.slice(0, expectedNextSeq + batch.length);
-        try {
-          writer = await backend.create(id, header, all);
-        } catch (error) {
-          // Creation failed: this Session never existed and must never create the id later.
-          failed = error as Error;
-          throw error;
-        }
-      },
-      async release() {
-        if (live.get(id) === self()) live.delete(id);
-        await writer?.release();
-      },
-    };
-  };
-
-  /** A sink over an acquired writer; the first write of a log stored in an older format rewrites it as V4. */
-  const resumingSink = (id: string, writer: SessionWriter, header: SessionHeader, transition: boolean, self: () => Session | undefined): SessionSink => {
-    let pendingTransition = transition;
-    return {
-      async write(batch, expectedNextSeq, log) {
-        if (!pendingTransition) return writer.append(expectedNextSeq, batch);
-        // Never V4 records under an older header: the header and the first batch change in one replace.
-        await writer.replace(header, log.slice(0, expectedNextSeq + batch.length));
-        pendingTransition = false;
-      },
-      async release() {
-        if (live.get(id) === self()) live.delete(id);
-        await writer.release();
-      },
-    };
+  const forget = (id: string, session: () => Session | undefined) => () => {
+    if (live.get(id) === session()) live.delete(id);
   };
 
   const reserve = async (id: string): Promise<void> => {
@@ -168,7 +142,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
 
   const readDecoded = async (id: string): Promise<DecodedLog> => decodeStored(id, await backend.read(id));
 
-  return {
+  const store: SessionStore = {
     async create(createOptions = {}) {
       assertOpen();
       const id = createOptions.id ?? randomUUID();
@@ -188,7 +162,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       if (createOptions.config !== undefined) events.push(standalone(events.length, time, 'session/config', configData(createOptions.config)));
       let session: Session | undefined;
       try {
-        session = new Session({ header, seed: { kind: 'new', events }, durableCount: 0, sink: creatingSink(id, header, () => session), now });
+        session = new Session({ header, seed: { kind: 'new', events }, durableCount: 0, sink: creatingSink(backend, id, header, forget(id, () => session)), now });
       } catch (error) {
         reserved.delete(id);
         throw error;
@@ -215,7 +189,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
           header: decoded.header,
           seed: { kind: 'restored', events: [...decoded.events, ...closers], storedLength: stored },
           durableCount: stored,
-          sink: resumingSink(id, acquired, decoded.header, transition, () => session),
+          sink: resumingSink(acquired, decoded.header, transition, forget(id, () => session)),
           now,
         });
         // Repair closers and the new marker are durable before the session is handed out.
@@ -297,7 +271,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
           forkCut: cut,
           inheritedEventCount: cut + 1,
         };
-        session = new Session({ header, seed: { kind: 'fork', events: seed, cut }, durableCount: 0, sink: creatingSink(childId, header, () => session), now });
+        session = new Session({ header, seed: { kind: 'fork', events: seed, cut }, durableCount: 0, sink: creatingSink(backend, childId, header, forget(childId, () => session)), now });
         if (forkOptions.title !== undefined) session.append('session/title', { title: forkOptions.title });
         if (forkOptions.config !== undefined) session.append('session/config', configData(forkOptions.config));
       } catch (error) {
@@ -352,6 +326,17 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       const failure = results.find((result) => result.status === 'rejected');
       if (failure !== undefined) throw failure.reason;
     },
+  };
+
+  return {
+    create: (createOptions) => guard(() => store.create(createOptions)),
+    open: (id) => guard(() => store.open(id)),
+    inspect: (id) => guard(() => store.inspect(id)),
+    fork: (sourceId, forkOptions) => guard(() => store.fork(sourceId, forkOptions)),
+    list: () => guard(() => store.list()),
+    has: (id) => guard(() => store.has(id)),
+    delete: (id) => guard(() => store.delete(id)),
+    close: () => guard(() => store.close()),
   };
 
   async function summaryOf(id: string): Promise<Omit<SessionSummary, 'busy'>> {

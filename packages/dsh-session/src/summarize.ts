@@ -9,7 +9,7 @@ export type SessionSummary = {
   forkCut?: number;
   inheritedEventCount: number;
   createdAt: number;
-  /** Time of the last event (`createdAt` when there is none). */
+  /** Time of the last event, at least `createdAt`. */
   updatedAt: number;
   /** Seq of the last stored event; -1 when there is none. */
   lastSeq: number;
@@ -46,7 +46,8 @@ export function summarize(
     ...(header.forkCut === undefined ? {} : { forkCut: header.forkCut }),
     inheritedEventCount: header.inheritedEventCount,
     createdAt: header.createdAt,
-    updatedAt: last?.time ?? header.createdAt,
+    // A fork child's last event may be inherited (older than the child): it was updated when created.
+    updatedAt: Math.max(header.createdAt, last?.time ?? header.createdAt),
     lastSeq: last?.seq ?? -1,
     ...(cwd === undefined ? {} : { cwd }),
     formatVersion,

@@ -18,6 +18,7 @@ export async function showCommand(context: CliContext, values: OptionValues, ref
   if (header.parentSession !== undefined) {
     lines.push(`forked from ${header.parentSession} at seq ${String(header.forkCut)} (inherits seqs 0..${header.inheritedEventCount - 1})`);
   }
+  if (observed.formatVersion < 4) lines.push(`stored as V${observed.formatVersion}; read as V4, and the next write upgrades the file`);
   if (observed.needsRepair) lines.push('needs repair: its last turn was interrupted; the next resume closes it');
   if (observed.pendingInputs.length > 0) lines.push(`pending input: ${observed.pendingInputs.map((event) => event.seq).join(', ')}`);
   lines.push('');

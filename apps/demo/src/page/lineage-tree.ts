@@ -4,6 +4,7 @@
  */
 import type { SessionRow } from './wire.js';
 
+/** A session and the forks taken from it. */
 export type LineageNode = { session: SessionRow; children: LineageNode[] };
 
 /** Roots and children ordered by creation time, then id. */

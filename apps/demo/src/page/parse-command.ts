@@ -3,6 +3,7 @@
  * that must start with a slash is written with two (`//etc` sends `/etc`).
  */
 
+/** What one composer submission asks for. */
 export type ComposerInput =
   | { kind: 'message'; text: string }
   | { kind: 'branch'; name?: string }

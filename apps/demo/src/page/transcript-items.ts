@@ -8,6 +8,7 @@ import type { WireEvent, WireHeader } from './wire.js';
 /** Why a synthetic result exists: a fork closed the tail, or crash recovery did (SPEC §4). */
 export type SyntheticCause = 'forked' | 'interrupted';
 
+/** A tool result as rendered: `synthetic` is set for the canonical closers of SPEC §4. */
 export type ToolResultView = {
   seq: number;
   text: string;
@@ -16,6 +17,7 @@ export type ToolResultView = {
   synthetic?: { cause: SyntheticCause; started: boolean };
 };
 
+/** One rendered item of the transcript, at the seq of the event that produced it. */
 export type TranscriptItem =
   | { kind: 'user'; seq: number; text: string; inputId?: string }
   | { kind: 'pending'; seq: number; text: string; inputId: string }

@@ -5,7 +5,7 @@
 import { describeValue } from '../v0/describe-value.js';
 import { findLossyJson } from '../v0/find-lossy-json.js';
 import { eventIssue, formatPath, type Issue } from '../v0/issue.js';
-import { V3_SURFACE_TYPES, type V3Event } from './types.js';
+import { V3_SURFACE_TYPES } from './types.js';
 
 const KEYS: ReadonlySet<string> = new Set(['seq', 'type', 'time', 'data', 'surfaceOp', 'ignorable']);
 const SURFACE_OP_KEYS: ReadonlySet<string> = new Set(['op', 'start', 'end']);
@@ -19,7 +19,7 @@ function isIndex(value: unknown): value is number {
 }
 
 /**
- * Issues of the envelope of the event at `index`. When it returns `[]`, `event` is a `V3Event`
+ * Issues of the envelope of the event at `index`. When it returns `[]`, the event is a V3 envelope
  * whose data is lossless JSON (its payload shape is not checked here).
  */
 export function checkV3Envelope(event: unknown, index: number): Issue[] {
@@ -57,9 +57,4 @@ function checkSurfaceOp(op: unknown, type: unknown, index: number, add: (path: (
   if (!isIndex(start) || !isIndex(end) || start > end || end >= index) {
     add(['surfaceOp'], `expected seqs 0 <= start <= end < ${String(index)} (earlier events), got start ${describeValue(start)}, end ${describeValue(end)}`);
   }
-}
-
-/** Narrows an event whose envelope check returned no issues. */
-export function asV3Event(event: unknown): V3Event {
-  return event as V3Event;
 }
