@@ -2,7 +2,7 @@
  * The incremental V4 check for appending one event at a time (used by `Session.append`).
  */
 import type { ValidationIssue } from '../types.js';
-import { V4EventValidator } from './v4-log-validator.js';
+import { V4EventValidator } from './v4-event-validator.js';
 
 /** Checks events appended one by one to a V4 log that starts at seq 0. */
 export interface EventChecker {

@@ -6,7 +6,7 @@ import type { Issue } from '../v0/issue.js';
 import { ForkMarkerCheck } from '../v2/fork-header-check.js';
 import type { SessionHeader } from '../types.js';
 import { checkV4Header } from './check-header.js';
-import { V4EventValidator } from './v4-log-validator.js';
+import { V4EventValidator } from './v4-event-validator.js';
 
 /**
  * A V4 log validated as it is read, event by event: the decoder feeds lines as it parses them,
