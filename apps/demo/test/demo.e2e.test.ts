@@ -197,7 +197,7 @@ describe('recordings', () => {
     const { page } = browser;
     await page.goto(`${demo.url}#/s/${id}`);
     const main = page.getByRole('main');
-    await expect.poll(() => main.innerText()).toContain(`read from format V${version}`);
-    expect(await page.getByRole('list', { name: 'Transcript' }).innerText()).toContain(expected);
+    await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).innerText()).toContain(expected);
+    expect(await main.innerText()).toContain(`read from format V${version}`);
   });
 });

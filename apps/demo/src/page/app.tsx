@@ -30,7 +30,7 @@ function describeError(error: unknown): string {
 export function App() {
   const [sessions, setSessions] = useState<SessionRow[]>([]);
   const [currentId, setCurrentId] = useState<string | undefined>(idFromHash);
-  const [view, setView] = useState<View | undefined>();
+  const [loaded, setView] = useState<View | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();
   const [reloads, setReloads] = useState(0);
   const [selectedSeq, setSelectedSeq] = useState<number | undefined>();
@@ -115,6 +115,8 @@ export function App() {
     };
   }, [currentId, reloads, refreshList]);
 
+  // While another session loads, the previous one's view must not show under the new one's name.
+  const view = loaded?.id === currentId ? loaded : undefined;
   const items = useMemo(() => (view ? transcriptItems(view.events, view.observation.header) : []), [view]);
   const running = view !== undefined && !view.observation.needsRepair && hasOpenTurn(view.events);
   const row = sessions.find((session) => session.id === currentId);
