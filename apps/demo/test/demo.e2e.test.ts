@@ -189,6 +189,33 @@ describe('recordings', () => {
     await expect.poll(() => sessions.getByRole('list', { name: 'Forks of baseline' }).getByRole('link').count()).toBe(3);
   });
 
+  test('composer commands rename, compact and resume by name; an unknown name is refused', async () => {
+    const { page } = browser;
+    await page.goto(`${demo.url}#/s/peer-formal`);
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    const composer = page.getByRole('textbox', { name: 'Message or command' });
+    const notices = page.getByRole('log', { name: 'Notices' });
+    await expect.poll(() => transcript.innerText()).toContain('Turn 2 completed');
+
+    await composer.fill('/rename formal twin');
+    await composer.press('Enter');
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: 'formal twin' }).count()).toBe(1);
+
+    await composer.fill('/compact');
+    await composer.press('Enter');
+    await expect.poll(() => notices.innerText()).toMatch(/Compacted: seqs \d+–\d+ are replaced by a summary/);
+    await expect.poll(() => transcript.getByRole('listitem', { name: 'Compaction summary' }).count()).toBe(1);
+
+    await composer.fill('/resume nobody');
+    await composer.press('Enter');
+    await expect.poll(() => notices.innerText()).toContain('SESSION_NOT_FOUND: no session has the id or title “nobody”.');
+    await composer.fill('/resume baseline');
+    await composer.press('Enter');
+    await expect.poll(() => page.url()).toContain('#/s/baseline');
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: 'baseline' }).count()).toBe(1);
+    expect((await api<{ title?: string }>(demo.url, '/api/sessions/peer-formal')).title).toBe('formal twin');
+  });
+
   test.each([
     ['legacy-v0', 0, 'What does src/greet.js export?'],
     ['legacy-v2', 2, 'Turn 2 cancelled'],

@@ -45,7 +45,8 @@ export const api = {
   fork: (id: string, options: { atSeq?: number; title?: string }) => call<ForkResult>('POST', `${at(id)}/fork`, options),
   rename: (id: string, title: string) => call<unknown>('PATCH', at(id), { title }),
   cancel: (id: string) => call<unknown>('POST', `${at(id)}/cancel`),
-  compact: (id: string) => call<unknown>('POST', `${at(id)}/compact`),
+  compact: (id: string) =>
+    call<{ compacted: boolean; replaced?: { start: number; end: number }; startSeq?: number; endSeq?: number }>('POST', `${at(id)}/compact`),
 };
 
 /**

@@ -170,8 +170,14 @@ export function App() {
           }
           case 'compact':
             if (currentId === undefined) throw new Error('Open a session first.');
-            await api.compact(currentId);
-            notify('Compaction requested.');
+            {
+              const result = await api.compact(currentId);
+              notify(
+                result.compacted && result.replaced !== undefined
+                  ? `Compacted: seqs ${result.replaced.start}–${result.replaced.end} are replaced by a summary for the model (events ${result.startSeq ?? '?'}–${result.endSeq ?? '?'}); the log keeps them.`
+                  : 'Nothing to compact yet.',
+              );
+            }
             if (view?.observation.live !== true) reload();
             return true;
           case 'help':

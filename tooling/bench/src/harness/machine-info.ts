@@ -17,6 +17,8 @@ export interface MachineInfo {
   /** File system of the directory the benchmark writes into. */
   readonly fileSystem: string;
   readonly commit: string;
+  /** Where the dsh packages were loaded from: their TypeScript source (through tsx) or built `dist/`. */
+  readonly dshCode: string;
 }
 
 const FILE_SYSTEMS: Record<number, string> = {
@@ -43,6 +45,9 @@ export async function collectMachineInfo(dataDir: string, repoRoot: string): Pro
     v8: process.versions.v8,
     fileSystem: await fileSystemOf(dataDir),
     commit: await gitCommit(repoRoot),
+    dshCode: import.meta.resolve('dsh-session').includes('/src/')
+      ? 'TypeScript source through tsx (`@dsh/source` condition)'
+      : 'built `dist/` (run `pnpm build` first)',
   };
 }
 

@@ -15,6 +15,7 @@ const machine: MachineInfo = {
   v8: '11.3',
   fileSystem: 'ext4',
   commit: 'abc1234',
+  dshCode: 'built `dist/`',
 };
 
 const report: Report = {
@@ -37,6 +38,7 @@ describe('renderMarkdown', () => {
     const text = renderMarkdown(report);
     expect(text).toContain('| CPU | Test CPU × 2 logical cores |');
     expect(text).toContain('| dsh-session | 0.1.0 |');
+    expect(text).toContain('| dsh code | built `dist/` |');
     expect(text).toContain('| @langchain/langgraph | 1.7.3 |');
     expect(text).toContain('2026-11-30T12:00:00.000Z');
     expect(text).toContain('| cold, 1,000 events | 1.50× [1.00× – 2.00×] | ≤ 1.20× ✗ | 3.00 ms | 2.00 ms (copy + fsync) |');

@@ -35,6 +35,7 @@ export function renderMarkdown(report: Report): string {
         ['Node / V8', `${machine.node} / ${machine.v8}`],
         ['file system of the data directory', machine.fileSystem],
         ['commit', machine.commit],
+        ['dsh code', machine.dshCode],
         ['mode', report.quick ? 'quick (`--quick`: fewer repetitions, smaller histories)' : 'full'],
         ['repetitions per case', String(report.runs)],
         ['wall time', `${Math.round(report.seconds)} s`],

@@ -4,7 +4,7 @@ import type { SessionEvent } from 'dsh-codec';
 import { openSessionStore, type Session, type SessionStore } from 'dsh-session';
 import type { BenchContext } from '../harness/bench-context.js';
 import { figureOf, type Figure } from '../harness/figure.js';
-import { formatBytes, formatRatio } from '../harness/format.js';
+import { formatBytes, formatMilliseconds, formatRatio } from '../harness/format.js';
 import { copyAndFsync } from '../harness/fs-baselines.js';
 import { canMeasureHeap, heapGrowth } from '../harness/measure-heap.js';
 import { measureRounds, roundsFor, seriesOf, timeMs, type StepResult } from '../harness/measure-rounds.js';
@@ -103,7 +103,7 @@ inherited prefix — what a per-event copy would hold. The baseline copies the p
 (\`copyFile\`), fsyncs it and its directory.`,
     figures,
     tables: [{
-      caption: 'How cost grows with history length (median latency, and its growth from the previous size)',
+      caption: 'How cost grows with history length: median latency (growth from the previous size, for 10× more events)',
       headers: ['history', 'cold fork', 'live fork', 'copy + fsync'],
       rows: growth.map((row, index) => {
         const previous = growth[index - 1];
@@ -111,9 +111,9 @@ inherited prefix — what a per-event copy would hold. The baseline copies the p
           before === undefined ? '' : ` (${formatRatio(now / before)})`;
         return [
           `${row.size.toLocaleString('en-US')} events`,
-          `${row.cold.toFixed(2)} ms${grow(row.cold, previous?.cold)}`,
-          `${row.live.toFixed(2)} ms${grow(row.live, previous?.live)}`,
-          `${row.copy.toFixed(2)} ms${grow(row.copy, previous?.copy)}`,
+          `${formatMilliseconds(row.cold)}${grow(row.cold, previous?.cold)}`,
+          `${formatMilliseconds(row.live)}${grow(row.live, previous?.live)}`,
+          `${formatMilliseconds(row.copy)}${grow(row.copy, previous?.copy)}`,
         ];
       }),
     }],

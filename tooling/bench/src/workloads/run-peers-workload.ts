@@ -29,7 +29,9 @@ export async function runPeersWorkload(context: BenchContext): Promise<Section> 
     claudeConfigDir: join(home, '.claude'),
   };
   const isolated = spawnSync('unshare', ['-n', 'true']).status === 0;
-  const node = [process.execPath, '--conditions=@dsh/source', '--import', 'tsx', CHILD, JSON.stringify(input)];
+  // The child resolves dsh the way this process does (source through `@dsh/source`, or built `dist/`).
+  const conditions = process.execArgv.filter((arg) => arg.startsWith('--conditions'));
+  const node = [process.execPath, ...conditions, '--import', 'tsx', CHILD, JSON.stringify(input)];
   const [command = process.execPath, ...args] = isolated ? ['unshare', '-n', ...node] : node;
   log(`peers: child process${isolated ? ' in a network namespace without network (unshare -n)' : ''}`);
   await new Promise<void>((resolvePromise, reject) => {

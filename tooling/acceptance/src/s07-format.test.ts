@@ -1,0 +1,423 @@
+/** SPEC §7 — persisted format V0–V4: reading, frozen validators, migrations, torn tails, encoding. */
+import { describe, expect, it } from 'vitest';
+import {
+  CodecError,
+  CURRENT_FORMAT_VERSION,
+  decodeJsonl,
+  encodeJsonl,
+  migrate,
+  validate,
+  type JsonValue,
+  type SessionEvent,
+} from 'dsh-codec';
+import { createMemoryStore } from 'dsh-session';
+import { buildForkSeed } from 'dsh-session/fork';
+import { appendAll, completedTurn, ev, headerOf, jsonl, thrown, toEvents, v4Header } from './support.js';
+
+type Raw = { seq: number; type: string; time: number; data: JsonValue; surfaceOp?: JsonValue; ignorable?: true };
+const raw = (entries: [string, JsonValue][], start = 0): Raw[] =>
+  entries.map(([type, data], index) => ({ seq: start + index, type, time: 5_000 + 100 * (start + index), data }));
+
+function codecError(action: () => unknown): CodecError {
+  const error = thrown(action);
+  expect(CodecError.is(error), String(error)).toBe(true);
+  return error as CodecError;
+}
+
+// ---- A V0 log (no header) covering every V0 shape of the table.
+const V0: Raw[] = raw([
+  ['turn/start', { turn: 1 }],
+  ['user/message', { text: 'hi' }],
+  ['step/start', { turn: 1, step: 1 }],
+  ['assistant/message', { turn: 1, step: 1, text: 'Reading', toolCalls: [{ id: 'c1', name: 'read', arguments: '{"p":1}' }, { id: 'c2', name: 'ls', arguments: '{}' }] }],
+  ['tool/call', { turn: 1, step: 1, callId: 'c1', name: 'read', arguments: '{"p":1}' }],
+  ['tool/result', { turn: 1, step: 1, callId: 'c1', output: 'content', isError: false }],
+  ['tool/call', { turn: 1, step: 1, callId: 'c2', name: 'ls', arguments: '{}' }],
+  ['tool/result', { turn: 1, step: 1, callId: 'c2', output: '', isError: true }],
+  ['step/end', { turn: 1, step: 1 }],
+  ['turn/end', { turn: 1, reason: 'completed' }],
+  ['turn/start', { turn: 2 }],
+  ['user/message', { text: '' }],
+  ['step/start', { turn: 2, step: 1 }],
+  ['assistant/message', { turn: 2, step: 1, text: '', toolCalls: [{ id: 'c3', name: 'rm', arguments: '{}' }] }],
+  ['step/end', { turn: 2, step: 1 }],
+  ['turn/end', { turn: 2, reason: 'aborted' }],
+  ['turn/start', { turn: 3 }],
+  ['user/message', { text: 'again' }],
+  ['turn/end', { turn: 3, reason: 'error' }],
+]);
+
+const V0_EXPECTED_DATA: JsonValue[] = [
+  { turn: 1 },
+  { message: { id: 'legacy-1', role: 'user', content: [{ type: 'text', text: 'hi' }] } },
+  { turn: 1, step: 1 },
+  {
+    turn: 1,
+    step: 1,
+    message: {
+      id: 'legacy-3',
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Reading' },
+        { type: 'tool-call', id: 'c1', name: 'read', arguments: '{"p":1}' },
+        { type: 'tool-call', id: 'c2', name: 'ls', arguments: '{}' },
+      ],
+    },
+  },
+  { turn: 1, step: 1, callId: 'c1', name: 'read', arguments: '{"p":1}', effect: 'unknown' },
+  { turn: 1, step: 1, message: { id: 'legacy-5', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'content' }], isError: false } },
+  { turn: 1, step: 1, callId: 'c2', name: 'ls', arguments: '{}', effect: 'unknown' },
+  {
+    turn: 1,
+    step: 1,
+    message: { id: 'legacy-7', role: 'tool', callId: 'c2', content: [], isError: true },
+    error: { name: 'ToolError', code: 'TOOL_FAILED' },
+  },
+  { turn: 1, step: 1 },
+  { turn: 1, reason: { kind: 'completed' } },
+  { turn: 2 },
+  { message: { id: 'legacy-11', role: 'user', content: [] } },
+  { turn: 2, step: 1 },
+  { turn: 2, step: 1, message: { id: 'legacy-13', role: 'assistant', content: [{ type: 'tool-call', id: 'c3', name: 'rm', arguments: '{}' }] } },
+  { turn: 2, step: 1 },
+  { turn: 2, reason: { kind: 'cancelled' } },
+  { turn: 3 },
+  { message: { id: 'legacy-17', role: 'user', content: [{ type: 'text', text: 'again' }] } },
+  // seq 18 (the V0 "error" reason) is checked on its own: its message is not fixed by the table.
+];
+
+// ---- A V1 log: structured messages, {kind} reasons with message, no effects, no result errors.
+const V1_HEADER = { format: 'dsh-session', version: 1, id: 'one', createdAt: 4_000, cwd: '/w' };
+const userV1 = (id: string, text: string) => ({ id, role: 'user', content: [{ type: 'text', text }] });
+const V1: Raw[] = raw([
+  ['turn/start', { turn: 1 }],
+  ['user/message', { message: userV1('m1', 'hello') }],
+  ['step/start', { turn: 1, step: 1 }],
+  ['assistant/message', { turn: 1, step: 1, message: { id: 'm3', role: 'assistant', content: [{ type: 'tool-call', id: 'k', name: 'sh', arguments: '{}' }] } }],
+  ['tool/call', { turn: 1, step: 1, callId: 'k', name: 'sh', arguments: '{}' }],
+  ['tool/result', { turn: 1, step: 1, message: { id: 'm5', role: 'tool', callId: 'k', content: [{ type: 'text', text: 'denied' }], isError: true } }],
+  ['step/end', { turn: 1, step: 1 }],
+  ['turn/end', { turn: 1, reason: { kind: 'error', message: 'tool failed' } }],
+  ['turn/start', { turn: 2 }],
+  ['user/message', { message: userV1('m9', 'stop') }],
+  ['turn/end', { turn: 2, reason: { kind: 'aborted' } }],
+]);
+
+// ---- A V2 fork child: fork header, inherited marker, title.
+const V2_HEADER = { format: 'dsh-session', version: 2, id: 'two', createdAt: 4_000, parentSession: 'one', forkCut: 2, inheritedEventCount: 3 };
+const V2: Raw[] = raw([
+  ['turn/start', { turn: 1 }],
+  ['user/message', { message: userV1('m1', 'hello') }],
+  ['turn/end', { turn: 1, reason: { kind: 'completed' } }],
+  ['session/end-seed', { inherited: true }],
+  ['session/title', { title: 'child' }],
+  ['turn/start', { turn: 2 }],
+  ['user/message', { message: userV1('m5', 'bye') }],
+  ['turn/end', { turn: 2, reason: { kind: 'aborted' } }],
+]);
+
+/** A V3 log with the V3 additions, including canonical interrupted closers taken from a real crash repair. */
+async function v3Events(): Promise<SessionEvent[]> {
+  const store = createMemoryStore();
+  const crashed = await store.create({ id: 'v3' });
+  const turn = appendAll(crashed, completedTurn(1, ['r1']));
+  appendAll(crashed, [
+    ev.config({ tools: ['echo'], cwd: '/w' }),
+    ev.plugin('compaction/start'),
+    ev.replaceUser('sum', 'summary', turn[1]!.seq, turn.at(-3)!.seq),
+    ev.plugin('compaction/end'),
+    ev.queued('q1', 'next'),
+    ev.turnStart(2),
+    ev.user('u2', 'next', 'q1'),
+    ev.stepStart(2, 1),
+    ev.assistant(2, 1, '', ['s', 'n']),
+    ev.call(2, 1, 's', 'side-effect'),
+  ]);
+  await crashed.close();
+  const repaired = await store.open('v3');
+  const events = [...repaired.events];
+  await store.close();
+  return events;
+}
+
+describe('§7 reading every version', () => {
+  it('§7 CURRENT_FORMAT_VERSION is 4', () => {
+    expect(CURRENT_FORMAT_VERSION).toBe(4);
+  });
+
+  it('§7 V0: decodeJsonl returns sourceVersion 0 and a V4 header synthesized from the caller id and the first event time', () => {
+    const decoded = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
+    expect(decoded.sourceVersion).toBe(0);
+    expect(decoded.header).toStrictEqual({ format: 'dsh-session', version: 4, id: 'legacy', createdAt: V0[0]!.time, inheritedEventCount: 0 });
+    expect(decoded.tornTail).toBeUndefined();
+    expect(validate(4, decoded)).toEqual([]);
+  });
+
+  it('§7 V0→V1: ids legacy-<seq>, text block only when non-empty, tool-call blocks in order, reason strings become {kind}; then V1→V4 rules', () => {
+    const { events } = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
+    expect(events.map((event) => event.seq)).toEqual(V0.map((event) => event.seq));
+    expect(events.map((event) => event.time)).toEqual(V0.map((event) => event.time));
+    events.slice(0, -1).forEach((event, index) => expect(event.data, `seq ${index}`).toStrictEqual(V0_EXPECTED_DATA[index]));
+    const last = events.at(-1)!.data as { turn: number; reason: { kind: string; error: { message: unknown; code: string } } };
+    expect(last.turn).toBe(3);
+    expect(last.reason.kind).toBe('error');
+    expect(last.reason.error.code).toBe('UNKNOWN');
+    expect(typeof last.reason.error.message).toBe('string');
+    expect(Object.keys(last.reason.error).sort()).toEqual(['code', 'message']);
+  });
+
+  it('§7 V0 with no events: createdAt is 0', () => {
+    expect(migrate({ events: [] }, 0, { sessionId: 'empty' }).header).toStrictEqual({ format: 'dsh-session', version: 4, id: 'empty', createdAt: 0, inheritedEventCount: 0 });
+  });
+
+  it('§7 V1: sourceVersion 1; header gains inheritedEventCount 0; aborted → cancelled; error reasons get {message, code: UNKNOWN}; results and calls upgraded', () => {
+    const decoded = decodeJsonl(jsonl(V1_HEADER, V1));
+    expect(decoded.sourceVersion).toBe(1);
+    expect(decoded.header).toStrictEqual({ format: 'dsh-session', version: 4, id: 'one', createdAt: 4_000, cwd: '/w', inheritedEventCount: 0 });
+    const data = decoded.events.map((event) => event.data as Record<string, JsonValue>);
+    expect(data[4]).toStrictEqual({ turn: 1, step: 1, callId: 'k', name: 'sh', arguments: '{}', effect: 'unknown' });
+    expect(data[5]).toStrictEqual({
+      turn: 1,
+      step: 1,
+      message: { id: 'm5', role: 'tool', callId: 'k', content: [{ type: 'text', text: 'denied' }], isError: true },
+      error: { name: 'ToolError', code: 'TOOL_FAILED' },
+    });
+    expect(data[7]).toStrictEqual({ turn: 1, reason: { kind: 'error', error: { message: 'tool failed', code: 'UNKNOWN' } } });
+    expect(data[10]).toStrictEqual({ turn: 2, reason: { kind: 'cancelled' } });
+    expect(data[1]).toStrictEqual({ message: userV1('m1', 'hello') });
+  });
+
+  it('§7 V2: sourceVersion 2; fork header kept, V2→V3 rules applied', () => {
+    const decoded = decodeJsonl(jsonl(V2_HEADER, V2));
+    expect(decoded.sourceVersion).toBe(2);
+    expect(decoded.header).toStrictEqual({ ...V2_HEADER, version: 4 });
+    expect(decoded.events.map((event) => event.data)).toStrictEqual([
+      { turn: 1 },
+      { message: userV1('m1', 'hello') },
+      { turn: 1, reason: { kind: 'completed' } },
+      { inherited: true },
+      { title: 'child' },
+      { turn: 2 },
+      { message: userV1('m5', 'bye') },
+      { turn: 2, reason: { kind: 'cancelled' } },
+    ]);
+  });
+
+  it('§7 V3: sourceVersion 3; V3→V4 changes only the header version, events preserved unchanged', async () => {
+    const events = await v3Events();
+    const text = jsonl(headerOf(3, 'v3'), events);
+    const decoded = decodeJsonl(text);
+    expect(decoded.sourceVersion).toBe(3);
+    expect(decoded.header).toStrictEqual(headerOf(4, 'v3'));
+    expect(decoded.events).toStrictEqual(JSON.parse(`[${text.trim().split('\n').slice(1).join(',')}]`));
+  });
+
+  it('§7 V4: sourceVersion 4, events returned as written', () => {
+    const events = toEvents([ev.title('t'), ...completedTurn(1, ['a'])]);
+    const decoded = decodeJsonl(jsonl(v4Header('four'), events));
+    expect(decoded.sourceVersion).toBe(4);
+    expect(decoded.header).toStrictEqual(v4Header('four'));
+    expect(decoded.events).toStrictEqual(events);
+  });
+});
+
+describe('§7 migrate', () => {
+  it('§7 migrate(V0) applies the whole chain and needs the caller id', () => {
+    const migrated = migrate({ events: V0 }, 0, { sessionId: 'legacy' });
+    expect(migrated).toStrictEqual({ header: decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' }).header, events: decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' }).events });
+  });
+
+  it('§7 migrate(V1) adds inheritedEventCount 0 and returns V4', () => {
+    const migrated = migrate({ header: V1_HEADER, events: V1 }, 1);
+    expect(migrated.header.version).toBe(4);
+    expect(migrated.header.inheritedEventCount).toBe(0);
+    expect(validate(4, migrated)).toEqual([]);
+  });
+
+  it('§7 migrate(V3) keeps every event unchanged and sets header version 4', async () => {
+    const events = await v3Events();
+    const input = { header: headerOf(3, 'v3'), events: JSON.parse(JSON.stringify(events)) as JsonValue[] };
+    const snapshot = JSON.stringify(input);
+    const migrated = migrate(input, 3);
+    expect(migrated.header).toStrictEqual(headerOf(4, 'v3'));
+    expect(migrated.events).toStrictEqual(events);
+    expect(JSON.stringify(input)).toBe(snapshot);
+  });
+
+  it('§7 migration does not modify its input', () => {
+    const input = { header: V1_HEADER, events: JSON.parse(JSON.stringify(V1)) as Raw[] };
+    const snapshot = JSON.stringify(input);
+    migrate(input, 1);
+    expect(JSON.stringify(input)).toBe(snapshot);
+  });
+});
+
+describe('§7 frozen validators', () => {
+  it('§7 each version validates its own artifacts (V0 without a header)', async () => {
+    expect(validate(0, { events: V0 })).toEqual([]);
+    expect(validate(1, { header: V1_HEADER, events: V1 })).toEqual([]);
+    expect(validate(2, { header: V2_HEADER, events: V2 })).toEqual([]);
+    expect(validate(3, { header: headerOf(3, 'v3'), events: await v3Events() })).toEqual([]);
+    expect(validate(4, { header: v4Header('v4'), events: toEvents(completedTurn(1, ['a'])) })).toEqual([]);
+  });
+
+  it('§7 validators are frozen per version: older ones refuse later additions', () => {
+    // V1 has no session/title; V2 has no input/queued; V3 has no forked reason.
+    expect(validate(1, { header: V1_HEADER, events: raw([['session/title', { title: 'x' }]]) })).not.toEqual([]);
+    expect(validate(2, { header: V2_HEADER, events: [...V2, ...raw([['input/queued', { inputId: 'i', message: userV1('m', 'x') }]], V2.length)] })).not.toEqual([]);
+    expect(validate(0, { events: V1 })).not.toEqual([]);
+  });
+
+  it('§7 the V3 validator rejects the forked turn-end reason', () => {
+    const events = buildForkSeed(toEvents([ev.turnStart(1), ev.user('u', 'q')]), 1);
+    expect(events.at(-1)?.data).toEqual({ turn: 1, reason: { kind: 'forked' } });
+    const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 1, inheritedEventCount: 2 });
+    expect(validate(3, { header, events })).not.toEqual([]);
+    expect(validate(4, { header: { ...header, version: 4 }, events })).toEqual([]);
+  });
+
+  it('§7 the V3 validator rejects forked results', () => {
+    const events = buildForkSeed(toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a'])]), 2);
+    // Keep the forked result but end the turn with a V3 reason, so only the result is forked.
+    const onlyResult = [...events.slice(0, -1), { ...events.at(-1)!, data: { turn: 1, reason: { kind: 'cancelled' } } }];
+    const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
+    expect(validate(3, { header, events: onlyResult })).not.toEqual([]);
+  });
+
+  it('§7 V4 admits a canonical forked not-started result without tool/call, and decoding returns its original id and message', () => {
+    const parent = toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a', 'b'])]);
+    const seed = buildForkSeed(parent, 2);
+    const header = v4Header('child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
+    expect(validate(4, { header, events: seed })).toEqual([]);
+    const decoded = decodeJsonl(jsonl(header, seed));
+    expect(decoded.events).toStrictEqual(seed);
+    const result = decoded.events[4]!.data as { message: { id: string; content: { text: string }[] } };
+    expect(result.message.id).toBe('forked-tool-result-a-4');
+    expect(result.message.content[0]!.text).not.toMatch(/interrupt/i);
+  });
+
+  it('§7 V4 refuses a forked not-started result whose wording, id or error is not canonical', () => {
+    const parent = toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a'])]);
+    const seed = buildForkSeed(parent, 2);
+    const header = v4Header('child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
+    const result = seed[4]!;
+    const data = result.data as { message: { id: string; content: { type: string; text: string }[] }; error: JsonValue };
+    const variants = [
+      { ...data, message: { ...data.message, content: [{ type: 'text', text: 'Something else.' }] } },
+      { ...data, message: { ...data.message, id: 'forked-tool-result-a-99' } },
+      { ...data, message: { ...data.message, id: 'tool-result-a-4' } },
+      { ...data, error: { name: 'ToolError', code: 'TOOL_FAILED' } },
+    ];
+    for (const variant of variants) {
+      const events = [...seed.slice(0, 4), { ...result, data: variant as unknown as JsonValue }, ...seed.slice(5)];
+      expect(validate(4, { header, events }), JSON.stringify(variant)).not.toEqual([]);
+    }
+  });
+
+  it('§7 V3 admits a canonical interrupted not-started result without tool/call, and refuses altered wording', async () => {
+    const events = await v3Events();
+    const notStarted = events.findIndex((event) => event.type === 'tool/result' && (event.data as { error?: { code: string } }).error?.code === 'TOOL_NOT_STARTED');
+    expect(notStarted).toBeGreaterThan(0);
+    expect(validate(3, { header: headerOf(3, 'v3'), events })).toEqual([]);
+    const data = events[notStarted]!.data as { message: Record<string, JsonValue> };
+    const altered = { ...data, message: { ...data.message, content: [{ type: 'text', text: 'It did not run.' }] } };
+    const broken = events.map((event, index) => (index === notStarted ? { ...event, data: altered } : event));
+    expect(validate(3, { header: headerOf(3, 'v3'), events: broken })).not.toEqual([]);
+  });
+
+  it('§7 a V3 log that contains fork closers is refused when read (the header must first become V4)', () => {
+    const seed = buildForkSeed(toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a'])]), 2);
+    const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
+    codecError(() => decodeJsonl(jsonl(header, seed)));
+  });
+});
+
+describe('§7 refusals and torn tails', () => {
+  it('§7 a newer version is refused with UNSUPPORTED_VERSION saying "written by a newer dsh — upgrade"', () => {
+    for (const version of [5, 42]) {
+      const error = codecError(() => decodeJsonl(jsonl({ ...v4Header(), version }, [])));
+      expect(error.code).toBe('UNSUPPORTED_VERSION');
+      expect(error.message).toContain('written by a newer dsh — upgrade');
+    }
+  });
+
+  it('§7 a final line without its newline is a torn tail { offset (bytes), line }, not an error', () => {
+    const events = toEvents([ev.title('ünïcödé ✓'), ev.title('second'), ev.title('third')]);
+    const text = jsonl(v4Header('t'), events);
+    const cut = text.slice(0, -1);
+    const decoded = decodeJsonl(cut);
+    const lastLineStart = text.slice(0, -1).lastIndexOf('\n') + 1;
+    expect(decoded.tornTail).toEqual({ offset: Buffer.byteLength(text.slice(0, lastLineStart)), line: 4 });
+    expect(decoded.events).toStrictEqual(events.slice(0, 2));
+  });
+
+  it('§7 an unparsable last line is a torn tail, with or without its newline', () => {
+    const events = toEvents([ev.title('é'), ev.title('b')]);
+    const good = jsonl(v4Header('t'), events);
+    for (const fragment of ['{"seq":2,"type":"sess', '{"seq":2,"type":"sess\n']) {
+      const decoded = decodeJsonl(good + fragment);
+      expect(decoded.tornTail).toEqual({ offset: Buffer.byteLength(good), line: 4 });
+      expect(decoded.events).toStrictEqual(events);
+    }
+  });
+
+  it('§7 an unparsable line before the last is corruption: the whole log is refused with its line number', () => {
+    const events = toEvents([ev.title('a'), ev.title('b'), ev.title('c')]);
+    const lines = jsonl(v4Header('t'), events).split('\n');
+    lines[2] = '{"seq":1,"type":';
+    const error = codecError(() => decodeJsonl(lines.join('\n')));
+    expect(['MALFORMED_JSON', 'CORRUPT']).toContain(error.code);
+    expect(error.message).toMatch(/line 3\b/);
+  });
+
+  it('§7 an invalid (parsable) line is refused with its line number, even when later lines are valid or it is last', () => {
+    const events = toEvents([ev.title('a'), ev.title('b'), ev.title('c')]);
+    const middle = jsonl(v4Header('t'), [events[0], { ...events[1], time: 'soon' }, events[2]]);
+    const error = codecError(() => decodeJsonl(middle));
+    expect(error.code).toBe('INVALID_EVENT');
+    expect(error.message).toMatch(/line 3\b/);
+    const last = jsonl(v4Header('t'), [events[0], events[1], { ...events[2], data: { title: 7 } }]);
+    const lastError = codecError(() => decodeJsonl(last));
+    expect(lastError.code).toBe('INVALID_EVENT');
+    expect(lastError.message).toMatch(/line 4\b/);
+  });
+
+  it('§7 error codes: INVALID_HEADER for a bad header, INVALID_RELATIONSHIP for a broken invariant', () => {
+    expect(codecError(() => decodeJsonl(jsonl({ ...v4Header(), id: 5 }, []))).code).toBe('INVALID_HEADER');
+    expect(codecError(() => decodeJsonl(jsonl({ format: 'other', version: 4 }, []))).code).toBe('INVALID_HEADER');
+    const broken = codecError(() => decodeJsonl(jsonl(v4Header(), toEvents([ev.turnStart(2)]))));
+    expect(broken.code).toBe('INVALID_RELATIONSHIP');
+    expect(broken.message).toMatch(/line 2\b/);
+  });
+
+  it('§7 every CodecError is an Error with name CodecError and one of the six codes', () => {
+    const error = codecError(() => decodeJsonl(jsonl({ ...v4Header(), version: 9 }, [])));
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('CodecError');
+    expect(['MALFORMED_JSON', 'INVALID_HEADER', 'INVALID_EVENT', 'INVALID_RELATIONSHIP', 'UNSUPPORTED_VERSION', 'CORRUPT']).toContain(error.code);
+  });
+});
+
+describe('§7 encodeJsonl', () => {
+  it("§7 writes V4: a header line then one line per event, every line '\\n'-terminated, and decodes back unchanged", () => {
+    const events = toEvents([ev.title('t'), ...completedTurn(1, ['a']), ev.plugin('acme/x', { n: 1 })]);
+    const text = encodeJsonl({ header: v4Header('enc'), events });
+    expect(text.endsWith('\n')).toBe(true);
+    const lines = text.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(events.length + 1);
+    expect(JSON.parse(lines[0]!)).toStrictEqual(v4Header('enc'));
+    lines.slice(1).forEach((line, index) => expect(JSON.parse(line)).toStrictEqual(events[index]));
+    const decoded = decodeJsonl(text);
+    expect(decoded).toStrictEqual({ header: v4Header('enc'), events, sourceVersion: 4 });
+  });
+
+  it('§7 a migrated log encodes as V4 and reads back as sourceVersion 4', () => {
+    const migrated = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
+    const text = encodeJsonl(migrated);
+    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ version: 4 });
+    const again = decodeJsonl(text);
+    expect(again.sourceVersion).toBe(4);
+    expect(again.events).toStrictEqual(migrated.events);
+  });
+});
