@@ -151,12 +151,34 @@ describe('recordings', () => {
     await demo.stop();
   });
 
-  test('the crashed recording resumes with interrupted wording and the repaired turn', async () => {
+  test('opening the crashed recording shows its repair at once: interrupted wording and the repaired turn, then it continues', async () => {
+    const stored = await api<Observation>(demo.url, '/api/sessions/crashed-mid-step');
+    expect(stored).toMatchObject({ live: false, needsRepair: true });
+    const storedLength = stored.events.length;
+
     const { page } = browser;
     await page.goto(`${demo.url}#/s/crashed-mid-step`);
     const transcript = page.getByRole('list', { name: 'Transcript' });
-    await expect.poll(() => page.getByRole('note').innerText()).toContain('stopped mid-step');
-    expect(await transcript.innerText()).toContain('Started: no result recorded yet');
+    await expect.poll(() => page.getByRole('note').innerText()).toContain('stopped mid-step. Opening it ran crash repair');
+    expect(await page.getByRole('note').innerText()).toContain(`seqs ${storedLength}–${storedLength + 3} give 2 open call(s) interrupted results and close turn 1 as interrupted`);
+    // Right after opening, before any message: the repaired turn is rendered.
+    const opened = await transcript.innerText();
+    expect(await transcript.locator('.result.synthetic.interrupted').count()).toBe(2);
+    expect(opened).toContain('Crash repair: started, outcome unknown');
+    expect(opened).toContain('Crash repair: never started');
+    expect(opened).toContain('The session was interrupted after this tool call started');
+    expect(opened).toContain('The session was interrupted before this tool call started');
+    expect(opened).toContain('Turn 1 interrupted: the process stopped mid-turn, and crash repair closed it');
+    expect(opened).not.toContain('Started: no result recorded yet');
+    expect(opened).not.toContain('Turn 2');
+    expect(opened).not.toContain('forked');
+    expect(await page.getByRole('main').innerText()).toContain(' · live');
+    // The repair is persisted and the session is live in the host; nothing else was appended.
+    const repaired = await api<Observation>(demo.url, '/api/sessions/crashed-mid-step');
+    expect(repaired).toMatchObject({ live: true, needsRepair: false });
+    expect(repaired.events.slice(0, storedLength)).toEqual(stored.events);
+    expect(repaired.events.slice(storedLength).map((event) => event.type)).toEqual(['tool/result', 'tool/result', 'step/end', 'turn/end', 'session/end-seed']);
+    await keepScreenshot(page, 'crashed-recording-phone');
 
     const composer = page.getByRole('textbox', { name: 'Message or command' });
     await composer.fill('continue');
@@ -164,13 +186,8 @@ describe('recordings', () => {
     await expect.poll(() => transcript.innerText(), TURN_TIMEOUT).toContain('Turn 2 completed');
     const text = await transcript.innerText();
     expect(await transcript.locator('.result.synthetic.interrupted').count()).toBe(2);
-    expect(text).toContain('Crash repair: started, outcome unknown');
-    expect(text).toContain('Crash repair: never started');
-    expect(text).toContain('The session was interrupted after this tool call started');
-    expect(text).toContain('The session was interrupted before this tool call started');
     expect(text).toContain('Turn 1 interrupted: the process stopped mid-turn, and crash repair closed it');
     expect(text).not.toContain('forked');
-    await keepScreenshot(page, 'crashed-recording-phone');
   }, 60_000);
 
   test('the Fork action forks the chat at its latest closed turn and opens the branch', async () => {

@@ -13,6 +13,7 @@ export { toToolSpec } from './to-tool-spec.js';
 export { resolveInCwd } from './resolve-in-cwd.js';
 export { demoTools } from './tools/demo-tools.js';
 export { listFilesTool } from './tools/list-files-tool.js';
+export { makeDirTool } from './tools/make-dir-tool.js';
 export { readFileTool } from './tools/read-file-tool.js';
 export { writeFileTool } from './tools/write-file-tool.js';
 export { createKeylessModel } from './models/keyless-model.js';

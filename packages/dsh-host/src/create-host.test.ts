@@ -9,6 +9,7 @@ import { createMemoryStore, openSessionStore, type SessionStore } from 'dsh-sess
 import { makeTempDir } from '@dsh/test-utils';
 import { createHost, HostError, selectForkCut, type Host } from 'dsh-host';
 import { arbitrarySessionLog } from './__fixtures__/arbitrary-session-log.js';
+import { createCrashedSession } from './__fixtures__/crashed-session.js';
 import { echoTool } from './__fixtures__/echo-tool.js';
 import { createGatedModel } from './__fixtures__/gated-model.js';
 
@@ -102,7 +103,7 @@ describe('host.fork from a cold source', () => {
     expect(await store.inspect(crashed.id)).toMatchObject({ needsRepair: true, events: observed.events });
   });
 
-  it('reports the format version a cold log is stored in, and V4 once live', async () => {
+  it('reports the format version a log was read from: stored, then kept once this host opened it', async () => {
     const dir = await makeTempDir();
     cleanups.push(() => dir.remove());
     const v1 = [
@@ -118,7 +119,23 @@ describe('host.fork from a cold source', () => {
     expect((await host.list())[0]).toMatchObject({ id: 'old', formatVersion: 1, status: 'stored' });
     await host.send('old', 'hello again');
     await host.idle('old');
-    expect(await host.observe('old')).toMatchObject({ live: true, formatVersion: 4 });
+    // Opening rewrote the file's header as V4; the session was still read from V1.
+    expect((await store.inspect('old')).formatVersion).toBe(4);
+    expect(await host.observe('old')).toMatchObject({ live: true, formatVersion: 1 });
+    expect((await host.list())[0]).toMatchObject({ id: 'old', live: true, formatVersion: 1 });
+    await host.release('old');
+    expect(await host.observe('old')).toMatchObject({ live: false, formatVersion: 1 });
+    expect((await host.list())[0]).toMatchObject({ id: 'old', live: false, formatVersion: 1 });
+    // Another host first reads the file as it is now.
+    const other = createHost({ store });
+    expect(await other.observe('old')).toMatchObject({ formatVersion: 4 });
+    expect(await other.open('old')).toMatchObject({ live: true, formatVersion: 4 });
+    await other.close();
+    // Sessions a host creates or forks are V4 from the start.
+    const fresh = await host.create();
+    const fork = await host.fork('old');
+    expect((await host.observe(fresh.sessionId)).formatVersion).toBe(4);
+    expect((await host.observe(fork.sessionId)).formatVersion).toBe(4);
   });
 
   it('rejects an atSeq outside the observation with INVALID_CUT and creates nothing', async () => {
@@ -381,7 +398,9 @@ describe('telemetry', () => {
 
 describe('host.query', () => {
   it('creates, continues, and forks a new branch each time with forkSession', async () => {
-    const store = createMemoryStore();
+    // A clock that ticks on every reading, so "most recently updated" (continue) is never a same-millisecond tie.
+    let clock = Date.now();
+    const store = createMemoryStore({ now: () => ++clock });
     const host = track(createHost({ store, model: createScriptedModel(Array.from({ length: 6 }, (_, index) => ({ text: `answer ${index + 1}` }))) }), store);
     const created = await host.query({ prompt: 'one', title: 'base', cwd: '/tmp/project' });
     expect(created).toMatchObject({ result: 'answer 1', isError: false, turn: 1 });
@@ -438,5 +457,84 @@ describe('shared working directories', () => {
     const list = await host.list();
     expect(list.find((item) => item.id === b.sessionId)).toMatchObject({ cwd: '/tmp/shared', sharesCwdWith: [a.sessionId] });
     expect(list.find((item) => item.id === c.sessionId)?.sharesCwdWith).toEqual([]);
+  });
+});
+
+describe('host.open', () => {
+  it('repairs a crashed session: interrupted closers are persisted, turn 1 ends interrupted, and the session is live', async () => {
+    const store = createMemoryStore();
+    const { id, storedLength } = await createCrashedSession(store);
+    const telemetry: string[] = [];
+    const host = track(createHost({ store, tools: [echoTool], telemetry: (event) => telemetry.push(event.type) }), store);
+    const stored = await store.inspect(id);
+
+    // Observing is read-only: no repair, nothing written.
+    const cold = await host.observe(id);
+    expect(cold).toMatchObject({ live: false, needsRepair: true, firstLifecycleSeq: storedLength });
+    expect((await store.inspect(id)).events).toEqual(stored.events);
+
+    const opened = await host.open(id);
+    expect(opened).toMatchObject({ live: true, needsRepair: false, firstLifecycleSeq: storedLength, pendingInputs: [] });
+    expect(opened.events.slice(0, storedLength)).toEqual(stored.events);
+    const repair = opened.events.slice(storedLength).map((event) => {
+      const data = event.data as { message?: { id: string; callId: string }; reason?: unknown };
+      return [event.type, data.message?.callId ?? data.reason ?? null];
+    });
+    expect(repair).toEqual([
+      ['tool/result', 'c1'],
+      ['tool/result', 'c2'],
+      ['step/end', null],
+      ['turn/end', { kind: 'interrupted' }],
+      ['session/end-seed', null],
+    ]);
+    expect(JSON.stringify(opened.events.slice(storedLength, -2))).toContain('interrupted-tool-result-');
+    // Persisted before open returned, and reported as the new lifecycle.
+    expect((await store.inspect(id)).events).toEqual(opened.events);
+    expect(telemetry).toEqual(repair.map(([type]) => type));
+    expect((await host.list()).find((item) => item.id === id)).toMatchObject({ live: true, status: 'idle' });
+  });
+
+  it('is idempotent for a live session and accepts a name', async () => {
+    const store = createMemoryStore();
+    const { id } = await createCrashedSession(store, 'the crash');
+    const host = track(createHost({ store }), store);
+    const first = await host.open('the crash');
+    const again = await host.open(id);
+    expect(again.events).toEqual(first.events);
+    expect(again.live).toBe(true);
+    const [a, b] = await Promise.all([host.open(id), host.open('the crash')]);
+    expect(a.events).toEqual(first.events);
+    expect(b.events).toEqual(first.events);
+    expect((await store.inspect(id)).events).toEqual(first.events);
+  });
+
+  it('opens a clean cold session without repair, adding only the lifecycle marker', async () => {
+    const store = createMemoryStore();
+    const { host, result } = await sessionWithToolTurn(store);
+    await host.release(result.sessionId);
+    const before = await host.observe(result.sessionId);
+    const opened = await host.open(result.sessionId);
+    expect(opened.events.slice(0, before.events.length)).toEqual(before.events);
+    expect(types(opened.events.slice(before.events.length))).toEqual(['session/end-seed']);
+  });
+
+  it('refuses with SESSION_BUSY naming the holder when another process holds the session, and writes nothing', async () => {
+    const dir = await makeTempDir();
+    cleanups.push(() => dir.remove());
+    const store = await openSessionStore({ dir: dir.path });
+    const { id } = await createCrashedSession(store);
+    const host = track(createHost({ store }), store);
+    const other = await openSessionStore({ dir: dir.path });
+    cleanups.push(() => other.close());
+    const before = await store.inspect(id);
+    const held = await other.open(id);
+    cleanups.push(() => held.close());
+    const error = await expectCode(host.open(id), 'SESSION_BUSY');
+    expect(error.details.holder?.pid).toBe(process.pid);
+    expect((await host.observe(id)).live).toBe(false);
+    // The other holder's own repair is all the file gained.
+    expect((await store.inspect(id)).events).toEqual(held.events);
+    expect(held.events.length).toBeGreaterThan(before.events.length);
+    await expectCode(host.open('no-such-session'), 'SESSION_NOT_FOUND');
   });
 });

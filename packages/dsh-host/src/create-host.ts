@@ -1,5 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
-import type { SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
+import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
 import { Agent, createKeylessModel, pendingInputsOf, type Model, type Tool } from 'dsh-agent';
 import type { Session, SessionStore, SessionSummary } from 'dsh-session';
 import { createHttpApp, type HttpAppOptions } from './create-http-app.js';
@@ -87,6 +87,9 @@ export function createHost(options: HostOptions): Host {
   const opening = new Map<string, Promise<LiveEntry>>();
   const listeners = new Map<string, Set<(event: SessionEvent) => void>>();
   const idempotent = new Map<string, { fingerprint: string; result: Promise<ForkResult> }>();
+  // The version each session's file had when this host first opened it: opening a legacy log
+  // rewrites its header as V4, yet the session was still read from the older format.
+  const readFrom = new Map<string, FormatVersion>();
   let app: ReturnType<typeof createHttpApp> | undefined;
   let closed = false;
 
@@ -145,13 +148,18 @@ export function createHost(options: HostOptions): Host {
     if (existing !== undefined) return existing;
     let pending = opening.get(id);
     if (pending === undefined) {
-      pending = store
-        .open(id)
-        .then(publish)
-        .finally(() => opening.delete(id));
+      pending = openAndPublish(id).finally(() => opening.delete(id));
       opening.set(id, pending);
     }
     return pending;
+  }
+
+  /** `store.open` (crash repair), remembering the version the file was read from before it is rewritten. */
+  async function openAndPublish(id: string): Promise<LiveEntry> {
+    const { formatVersion } = await store.inspect(id);
+    const session = await store.open(id);
+    if (!readFrom.has(id)) readFrom.set(id, formatVersion);
+    return publish(session);
   }
 
   async function exists(id: string): Promise<boolean> {
@@ -203,7 +211,7 @@ export function createHost(options: HostOptions): Host {
         lastSeq: summary.lastSeq,
         live: false,
         status: summary.busy ? 'busy' : summary.needsRepair ? 'needs-repair' : 'stored',
-        formatVersion: summary.formatVersion,
+        formatVersion: readFrom.get(summary.id) ?? summary.formatVersion,
         sharesCwdWith: sharingCwd(summary.id, summary.cwd),
       };
       if (summary.title !== undefined) item.title = summary.title;
@@ -222,7 +230,7 @@ export function createHost(options: HostOptions): Host {
       lastSeq: session.events.length - 1,
       live: true,
       status: agent.running ? 'running' : 'idle',
-      formatVersion: 4,
+      formatVersion: readFrom.get(session.id) ?? 4,
       cwd,
       sharesCwdWith: sharingCwd(session.id, cwd),
     };
@@ -253,7 +261,7 @@ export function createHost(options: HostOptions): Host {
         live: true,
         needsRepair: false,
         pendingInputs: events.filter((event) => pendingSeqs.has(event.seq)),
-        formatVersion: 4,
+        formatVersion: readFrom.get(id) ?? 4,
         cwd,
         sharesCwdWith: sharingCwd(id, cwd),
       };
@@ -272,7 +280,7 @@ export function createHost(options: HostOptions): Host {
       live: false,
       needsRepair: stored.needsRepair,
       pendingInputs: pendingInputsOf(events, stored.header.inheritedEventCount).map((input) => events[input.seq] as SessionEvent),
-      formatVersion: stored.formatVersion,
+      formatVersion: readFrom.get(id) ?? stored.formatVersion,
       sharesCwdWith: sharingCwd(id, cwd),
     };
     const title = latestTitle(events);
@@ -425,6 +433,12 @@ export function createHost(options: HostOptions): Host {
     list: () => guarded(listItems),
     resolve: (ref) => guarded(() => resolveRef(ref)),
     observe: (ref) => guarded(async () => observation(await resolveRef(ref))),
+    open: (ref) =>
+      guarded(async () => {
+        const id = await resolveRef(ref);
+        await liveEntry(id);
+        return observation(id);
+      }),
     send: (ref, text) =>
       guarded(async () => {
         const entry = await liveEntry(await resolveRef(ref));

@@ -3,6 +3,7 @@ import type { SessionEvent } from 'dsh-codec';
 import { createScriptedModel } from 'dsh-agent';
 import { createMemoryStore, type SessionStore } from 'dsh-session';
 import { createHost, createHttpApp, INTERNAL_ERROR_BODY, openApiDocument, type Host } from 'dsh-host';
+import { createCrashedSession } from './__fixtures__/crashed-session.js';
 import { createGatedModel } from './__fixtures__/gated-model.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -90,6 +91,47 @@ describe('HTTP API (in-process through host.fetch)', () => {
     expect(observed.body!.pendingInputs).toEqual([]);
     // Names work wherever an id does.
     expect((await call(host, 'GET', '/api/sessions/first')).body!.header.id).toBe(id);
+  });
+
+  it('GET never repairs a crashed session; POST /open repairs it and answers 200 with the live observation, idempotently', async () => {
+    const store = createMemoryStore();
+    const { id, storedLength } = await createCrashedSession(store, 'crash');
+    const host = setup({ store });
+    const stored = (await store.inspect(id)).events;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const cold = await call(host, 'GET', `/api/sessions/${id}`);
+      expect(cold.status).toBe(200);
+      expect(cold.body).toMatchObject({ live: false, needsRepair: true, formatVersion: 4 });
+      expect(cold.body!.events).toEqual(stored);
+    }
+    expect((await store.inspect(id)).events).toEqual(stored);
+    expect((await call(host, 'GET', '/api/sessions')).body!.sessions[0]).toMatchObject({ id, status: 'needs-repair', live: false });
+
+    const opened = await call(host, 'POST', '/api/sessions/crash/open');
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({ live: true, needsRepair: false, firstLifecycleSeq: storedLength, formatVersion: 4, title: 'crash' });
+    const added = (opened.body!.events as SessionEvent[]).slice(storedLength);
+    expect(added.map((event) => event.type)).toEqual(['tool/result', 'tool/result', 'step/end', 'turn/end', 'session/end-seed']);
+    expect(added[3]?.data).toEqual({ turn: 1, reason: { kind: 'interrupted' } });
+    expect((await store.inspect(id)).events).toEqual(opened.body!.events);
+
+    const again = await call(host, 'POST', `/api/sessions/${id}/open`);
+    expect(again.status).toBe(200);
+    expect(again.body!.events).toEqual(opened.body!.events);
+    expect((await call(host, 'GET', '/api/sessions')).body!.sessions[0]).toMatchObject({ id, status: 'idle', live: true });
+  });
+
+  it('answers POST /open with 404 for an unknown session and 409 SESSION_BUSY for one held elsewhere', async () => {
+    const store = createMemoryStore();
+    const host = setup({ store });
+    const missing = await call(host, 'POST', '/api/sessions/nope/open');
+    expect(missing.status).toBe(404);
+    expect(missing.body!.error.code).toBe('SESSION_NOT_FOUND');
+    const held = await store.create();
+    const busy = await call(host, 'POST', `/api/sessions/${held.id}/open`);
+    expect(busy.status).toBe(409);
+    expect(busy.body!.error).toMatchObject({ code: 'SESSION_BUSY', holder: { pid: process.pid } });
+    await held.close();
   });
 
   it('forks with 201 and the fork fields, and 422 INVALID_CUT for a seq outside the observation', async () => {
@@ -242,6 +284,7 @@ describe('HTTP API (in-process through host.fetch)', () => {
       .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(documented.sort()).toEqual([...new Set(served)].sort());
     expect(served).toContain('POST /api/sessions/{id}/fork');
+    expect(served).toContain('POST /api/sessions/{id}/open');
     expect((response.body!.components.schemas.ForkBody as { properties: object }).properties).toHaveProperty('atSeq');
   });
 

@@ -120,7 +120,10 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
     return context.json(created, 201);
   });
 
+  // Read-only: a cold session is observed as stored, repair not applied. Opening it is a POST.
   app.get('/api/sessions/:id', async (context) => context.json(await host.observe(context.req.param('id'))));
+
+  app.post('/api/sessions/:id/open', async (context) => context.json(await host.open(context.req.param('id'))));
 
   app.patch('/api/sessions/:id', async (context) => {
     const body = await readBody(context, renameBodySchema);

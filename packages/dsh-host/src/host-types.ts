@@ -13,7 +13,11 @@ export type Observation = {
   live: boolean;
   needsRepair: boolean;
   pendingInputs: readonly SessionEvent[];
-  /** The format version the stored log was read from (a live session writes V4). */
+  /**
+   * The format version the stored log was read from: for a session this host opened, the version its
+   * file had when this host first opened it (opening rewrites a legacy header as V4); else the version
+   * it is stored in now. A session this host created or forked is 4.
+   */
   formatVersion: FormatVersion;
   /** Latest `session/title`, if any. */
   title?: string;
@@ -37,7 +41,7 @@ export type SessionListItem = {
   lastSeq: number;
   live: boolean;
   status: SessionStatus;
-  /** The format version the log is stored in. */
+  /** The format version the log was read from, as in `Observation.formatVersion`. */
   formatVersion: FormatVersion;
   cwd?: string;
   sharesCwdWith: string[];
@@ -105,7 +109,13 @@ export interface Host {
   list(): Promise<SessionListItem[]>;
   /** Resolves an id or name (`NAME_AMBIGUOUS` when a name matches several sessions). */
   resolve(ref: string): Promise<string>;
+  /** Reads a session without writing: a snapshot if live, else its stored events with no repair applied. */
   observe(ref: string): Promise<Observation>;
+  /**
+   * Makes a session live (`store.open`: crash repair persisted, `turn/end {kind: "interrupted"}`) and
+   * returns its observation; a live session is returned as is. `SESSION_BUSY` if another process holds it.
+   */
+  open(ref: string): Promise<Observation>;
   /** Queues user input on the session (opening it if cold); a turn claims it. */
   send(ref: string, text: string): Promise<{ inputId: string }>;
   /** Forks from one immutable observation of the source (SPEC §5.4). */

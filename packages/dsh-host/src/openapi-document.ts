@@ -29,6 +29,11 @@ const errorDescriptions: Record<number, string> = {
   502: 'COMPACTION_FAILED: the model could not summarize',
 };
 
+const formatVersionSchema = {
+  enum: [0, 1, 2, 3, 4],
+  description: 'The format version the log was read from: for a session this host opened, the version its file had when this host first opened it; else the version it is stored in.',
+};
+
 const idParam = { name: 'id', in: 'path', required: true, description: 'Session id or name (latest title)', schema: { type: 'string' } };
 
 /** The OpenAPI 3.1 description of the HTTP API served at `GET /api/openapi.json`. */
@@ -93,7 +98,7 @@ export function openApiDocument(): JsonSchema {
             lastSeq: { type: 'integer' },
             live: { type: 'boolean' },
             status: { enum: ['running', 'idle', 'stored', 'needs-repair', 'busy'] },
-            formatVersion: { enum: [0, 1, 2, 3, 4] },
+            formatVersion: formatVersionSchema,
             cwd: { type: 'string' },
             sharesCwdWith: { type: 'array', items: { type: 'string' } },
           },
@@ -108,7 +113,7 @@ export function openApiDocument(): JsonSchema {
             live: { type: 'boolean' },
             needsRepair: { type: 'boolean' },
             pendingInputs: { type: 'array', items: ref('SessionEvent') },
-            formatVersion: { enum: [0, 1, 2, 3, 4] },
+            formatVersion: formatVersionSchema,
             title: { type: 'string' },
             cwd: { type: 'string' },
             sharesCwdWith: { type: 'array', items: { type: 'string' } },
@@ -153,11 +158,18 @@ export function openApiDocument(): JsonSchema {
       },
       '/api/sessions/{id}': {
         parameters: [idParam],
-        get: { summary: 'Observe a session', responses: { '200': { description: 'Observation', content: json(ref('Observation')) }, ...errors(404, 409) } },
+        get: { summary: 'Observe a session (read-only: a cold log is shown as stored, never repaired)', responses: { '200': { description: 'Observation', content: json(ref('Observation')) }, ...errors(404, 409) } },
         patch: {
           summary: 'Rename a session (appends session/title)',
           requestBody: { required: true, content: json(ref('RenameBody')) },
           responses: { '200': { description: 'Renamed' }, ...errors(400, 404, 409) },
+        },
+      },
+      '/api/sessions/{id}/open': {
+        parameters: [idParam],
+        post: {
+          summary: 'Open (resume) a session: make it live in this host. A crashed log is repaired first (interrupted closers, persisted); a live session is returned as is',
+          responses: { '200': { description: 'Observation of the now live session', content: json(ref('Observation')) }, ...errors(404, 409, 500) },
         },
       },
       '/api/sessions/{id}/events': {

@@ -19,10 +19,10 @@ afterEach(async () => {
 function expectRefused(spec: Spec): SessionError {
   const before = session.events.length;
   const error = thrown(() => appendAll(session, [spec]));
-  expect(SessionError.is(error), String(error)).toBe(true);
+  if (!SessionError.is(error)) throw new Error(`expected a SessionError, got ${String(error)}`);
   expect(error.code).toBe('INVALID_EVENT');
   expect(session.events.length).toBe(before);
-  return error as SessionError;
+  return error;
 }
 
 const ENVELOPE = ['data', 'seq', 'time', 'type'];

@@ -70,7 +70,7 @@ describe.each(['forked', 'interrupted'] as const)('§4 closeOpenTail with cause 
     expect(closers[4]!.data).toEqual({ turn: 2, reason: { kind: cause } });
     // seq continues from the last stored event; with a fork the inherited marker sits in between.
     const first = stored.length + (cause === 'forked' ? 1 : 0);
-    closers.forEach((event, index) => expect(event.seq).toBe(first + index));
+    closers.forEach((event, index) => { expect(event.seq).toBe(first + index); });
   });
 
   it(`§4 (${cause}) result ids are "${cause}-tool-result-<callId>-<seq>" and errors say started or not started`, async () => {
@@ -185,7 +185,7 @@ describe('§4 purity', () => {
     const results: JsonValue[] = [];
     for (let round = 0; round < 2; round += 1) {
       const { closers } = await close('interrupted', SCENARIO);
-      results.push(closers.map(({ time: _time, ...rest }) => rest) as unknown as JsonValue);
+      results.push(closers.map(({ time: _time, ...rest }) => rest));
     }
     expect(results[1]).toEqual(results[0]);
   });

@@ -1,10 +1,13 @@
 /** SPEC §5 — forks: buildForkSeed (§5.1), SessionStore.fork (§5.2), counters (§5.3), host fork points (§5.4). */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl, type SessionEvent } from 'dsh-codec';
 import { createMemoryStore, openSessionStore, SessionError, type Session, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
+import type { Model } from 'dsh-agent';
 import { createHost, type Host } from 'dsh-host';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { appendAll, completedTurn, deepFreeze, ev, jsonl, mentionsNumber, rejection, toEvents, v4Header, type Spec } from './support.js';
@@ -43,7 +46,7 @@ describe('§5.1 buildForkSeed', () => {
       const closers = seed.slice(cut + 2);
       for (const closer of closers) expect(['tool/result', 'step/end', 'turn/end']).toContain(closer.type);
       if (closers.length > 0) expect(closers.at(-1)!.data).toMatchObject({ reason: { kind: 'forked' } });
-      seed.forEach((event, index) => expect(event.seq).toBe(index));
+      seed.forEach((event, index) => { expect(event.seq).toBe(index); });
     }
   });
 
@@ -177,6 +180,29 @@ describe('§5.2 SessionStore.fork', () => {
     }
   });
 
+  it('§5.2 forks at a seq the live source appended but has not flushed yet', async () => {
+    const [appended] = appendAll(source, [ev.result(2, 2, 'c')]);
+    const child = await store.fork('parent', { atSeq: appended!.seq, id: 'fresh' });
+    expect(child.events).toEqual(buildForkSeed(source.events, appended!.seq));
+  });
+
+  it('§5.2 INVALID_CUT for an atSeq that is not a number at all', async () => {
+    for (const atSeq of ['3', null, undefined, {}]) {
+      const error = await rejection(store.fork('parent', { atSeq: atSeq as number, id: 'never' }));
+      expect(error.code, typeof atSeq).toBe('INVALID_CUT');
+    }
+  });
+
+  it('§5.2 concurrent forks and creates with one child id: exactly one wins, the others get SESSION_EXISTS', async () => {
+    const outcomes = await Promise.allSettled([
+      store.fork('parent', { atSeq: 2, id: 'race' }),
+      store.fork('parent', { atSeq: 3, id: 'race' }),
+      store.create({ id: 'race' }),
+    ]);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of outcomes) if (outcome.status === 'rejected') expect((outcome.reason as SessionError).code).toBe('SESSION_EXISTS');
+  });
+
   it('§5.2 a refused fork creates nothing', async () => {
     const before = (await store.list()).map((entry) => entry.id).sort();
     await rejection(store.fork('parent', { atSeq: 10_000, id: 'never' }));
@@ -218,6 +244,23 @@ describe('§5.2 SessionStore.fork on the JSONL store', () => {
     }
   });
 
+  it('§5.2 two store instances forking to one child id at once: exactly one child file, the loser gets SESSION_EXISTS', async () => {
+    const parent = await store.create({ id: 'p' });
+    appendAll(parent, RICH);
+    await parent.flush();
+    const other = await openSessionStore({ dir: dir.path });
+    try {
+      const outcomes = await Promise.allSettled([store.fork('p', { atSeq: 2, id: 'race' }), other.fork('p', { atSeq: 5, id: 'race' })]);
+      const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+      expect(winners).toHaveLength(1);
+      for (const outcome of outcomes) if (outcome.status === 'rejected') expect((outcome.reason as SessionError).code).toBe('SESSION_EXISTS');
+      const stored = decodeJsonl(await readFile(join(dir.path, 'race.jsonl'), 'utf8'));
+      expect(stored.events).toEqual(winners[0]!.value.events);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('§5.2 the parent file is byte-for-byte unchanged by a fork', async () => {
     const parent = await store.create({ id: 'p' });
     appendAll(parent, RICH);
@@ -242,6 +285,58 @@ describe('§5.2 SessionStore.fork on the JSONL store', () => {
     await rejection(store.fork('p', { atSeq: 10_000, id: 'ghost' }));
     await rejection(store.fork('nope', { atSeq: 0, id: 'ghost' }));
     expect((await readdir(dir.path)).sort()).toEqual(files);
+  });
+});
+
+describe('§5.2 atomic fork under a crash', { timeout: 120_000 }, () => {
+  it('§5.2 a process killed while forking leaves, for each child id, either no child or the whole child', async () => {
+    const dir = await makeTempDir();
+    try {
+      // A large source makes each child file big enough for a kill to land mid-write if writes were not atomic.
+      const specs: Spec[] = [];
+      for (let turn = 1; turn <= 300; turn += 1) specs.push(...completedTurn(turn, ['a', 'b']));
+      specs.push(ev.turnStart(301), ev.stepStart(301, 1), ev.assistant(301, 1, '', ['x', 'y']), ev.call(301, 1, 'x'));
+      const source = toEvents(specs);
+      await writeFile(join(dir.path, 'big.jsonl'), jsonl(v4Header('big'), source));
+      const expected = buildForkSeed(source, source.length - 1);
+      for (const delay of [0, 40, 120]) {
+        const forker = spawn(process.execPath, ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, '__fixtures__', 'fork-loop.ts'), dir.path, 'big'], {
+          cwd: join(import.meta.dirname, '..'),
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        const exited = new Promise<void>((resolve) => forker.once('exit', () => {
+          resolve();
+        }));
+        await new Promise<void>((resolve) => {
+          createInterface({ input: forker.stdout }).once('line', () => {
+            resolve();
+          });
+          void exited.then(() => {
+            resolve();
+          });
+        });
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        forker.kill('SIGKILL');
+        await exited;
+        const store = await openSessionStore({ dir: dir.path });
+        try {
+          for (const name of await readdir(dir.path)) {
+            const match = /^(c\d+)\.jsonl$/.exec(name);
+            if (match === null) continue;
+            const child = await store.inspect(match[1]!);
+            expect(child.events).toEqual(expected);
+            expect(child.needsRepair).toBe(false);
+          }
+          const listed = await store.list();
+          expect(listed.every((summary) => summary.id === 'big' || /^c\d+$/.test(summary.id))).toBe(true);
+        } finally {
+          await store.close();
+        }
+        for (const name of await readdir(dir.path)) if (/^c\d+\.jsonl$/.test(name)) await rm(join(dir.path, name));
+      }
+    } finally {
+      await dir.remove();
+    }
   });
 });
 
@@ -463,6 +558,113 @@ describe('§5.4 host fork-point selection', () => {
     expect(result.forkCut).toBeGreaterThanOrEqual(lastTurnEnd);
     const child = await host.observe(result.sessionId);
     expect(child.events.slice(0, result.forkCut + 1)).toEqual(observed.events.slice(0, result.forkCut + 1));
+  });
+});
+
+describe('§5.4 host fork from a live session in the middle of a turn', () => {
+  it('§5.4 omitted atSeq excludes the running turn and its queued input; an explicit cut inside it gets forked closers', async () => {
+    let release: (() => void) | undefined;
+    let requested: (() => void) | undefined;
+    const started = new Promise<void>((resolve) => {
+      requested = resolve;
+    });
+    const model: Model = {
+      name: 'gated',
+      complete: () =>
+        new Promise((resolve) => {
+          requested!();
+          release = () => { resolve({ text: 'finally', toolCalls: [] }); };
+        }),
+    };
+    const store = createMemoryStore();
+    const host = createHost({ store, model });
+    try {
+      const { sessionId } = await host.create({ title: 'live' });
+      await host.send(sessionId, 'first');
+      await started;
+      const observed = await host.observe(sessionId);
+      expect(observed.live).toBe(true);
+      const queuedAt = observed.events.findIndex((event) => event.type === 'input/queued');
+      const stepStart = observed.events.findIndex((event) => event.type === 'step/start');
+      expect(stepStart).toBeGreaterThan(queuedAt);
+      const omitted = await host.fork(sessionId);
+      expect(omitted.forkCut).toBe(queuedAt - 1);
+      const child = await host.observe(omitted.sessionId);
+      expect(child.events.some((event) => event.type === 'input/queued' || event.type === 'turn/start')).toBe(false);
+      expect(child.pendingInputs).toEqual([]);
+      const explicit = await host.fork(sessionId, { atSeq: stepStart });
+      expect(explicit.forkCut).toBe(stepStart);
+      const closed = (await host.observe(explicit.sessionId)).events.slice(stepStart + 2);
+      expect(closed.map((event) => [event.type, event.data])).toEqual([
+        ['step/end', { turn: 1, step: 1 }],
+        ['turn/end', { turn: 1, reason: { kind: 'forked' } }],
+      ]);
+      release!();
+      await host.idle(sessionId);
+      const parent = await host.observe(sessionId);
+      expect(parent.events.slice(0, stepStart + 1)).toEqual(observed.events.slice(0, stepStart + 1));
+      expect(parent.events.at(-1)?.data).toMatchObject({ reason: { kind: 'completed' } });
+    } finally {
+      release?.();
+      await host.close();
+      await store.close();
+    }
+  });
+});
+
+describe('§5.4 host fork from a cold JSONL source that needs repair', () => {
+  let dir: TempDir;
+  afterEach(async () => {
+    await dir.remove();
+  });
+
+  it('§5.4 observing and forking a crashed cold source writes nothing to it; the child holds forked closers only', async () => {
+    dir = await makeTempDir();
+    const events = toEvents([ev.title('crashed'), ...RICH.slice(1)]);
+    const file = join(dir.path, 'crashed.jsonl');
+    await writeFile(file, jsonl(v4Header('crashed'), events));
+    const bytes = await readFile(file);
+    const store = await openSessionStore({ dir: dir.path });
+    const host = createHost({ store });
+    try {
+      const observed = await host.observe('crashed');
+      expect(observed.needsRepair).toBe(true);
+      expect(observed.events).toEqual(events);
+      const explicit = await host.fork('crashed', { atSeq: events.length - 1 });
+      const child = (await store.inspect(explicit.sessionId)).events;
+      expect(child).toEqual(buildForkSeed(events, events.length - 1));
+      expect(JSON.stringify(child)).not.toContain('interrupted');
+      const omitted = await host.fork('crashed');
+      expect(omitted.forkCut).toBe(events.findIndex((event) => event.type === 'input/queued') - 1);
+      expect((await readFile(file)).equals(bytes)).toBe(true);
+    } finally {
+      await host.close();
+      await store.close();
+    }
+  });
+
+  it('§5.4 omitted atSeq counts forked and interrupted turn ends as closed turns', async () => {
+    dir = await makeTempDir();
+    const store = await openSessionStore({ dir: dir.path });
+    const host = createHost({ store });
+    try {
+      const parent = await store.create({ id: 'p' });
+      appendAll(parent, RICH);
+      const child = await store.fork('p', { atSeq: parent.events.length - 1, id: 'c' });
+      expect(child.events.at(-1)?.data).toMatchObject({ reason: { kind: 'forked' } });
+      await child.close();
+      expect((await host.fork('c')).forkCut).toBe(child.events.length - 1);
+      await parent.close();
+      const repaired = await store.open('p');
+      const interruptedEnd = repaired.events.findLastIndex((event) => event.type === 'turn/end');
+      expect(repaired.events[interruptedEnd]?.data).toMatchObject({ reason: { kind: 'interrupted' } });
+      await repaired.close();
+      // The plain end-seed after the repair closers is standalone: it belongs to the tail.
+      expect((await host.fork('p')).forkCut).toBe(repaired.events.length - 1);
+    } finally {
+      await host.close();
+      await store.close();
+    }
   });
 });
 

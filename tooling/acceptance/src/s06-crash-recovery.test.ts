@@ -129,6 +129,121 @@ describe('§6 crash recovery on the JSONL store', () => {
   });
 });
 
+describe('§6/§7 stored logs with a torn tail or an older format', () => {
+  let dir: TempDir;
+  let store: SessionStore;
+  beforeEach(async () => {
+    dir = await makeTempDir();
+    store = await openSessionStore({ dir: dir.path });
+  });
+  afterEach(async () => {
+    await store.close();
+    await dir.remove();
+  });
+
+  it('§6 inspect of a torn log never writes; open drops the torn line, repairs, and later appends keep the file readable', async () => {
+    const events = toEvents([ev.title('t'), ev.turnStart(1), ev.user('u', 'q')]);
+    const torn = `${jsonl(v4Header('torn'), events)}{"seq":3,"type":"step/st`;
+    await writeFile(join(dir.path, 'torn.jsonl'), torn);
+    const inspection = await store.inspect('torn');
+    expect(inspection.events).toEqual(events);
+    expect(inspection.needsRepair).toBe(true);
+    expect(await readFile(join(dir.path, 'torn.jsonl'), 'utf8')).toBe(torn);
+    const session = await store.open('torn');
+    expect(session.events.slice(0, 3)).toEqual(events);
+    expect(session.events.slice(3).map((event) => event.type)).toEqual(['turn/end', 'session/end-seed']);
+    session.append('session/title', { title: 'after repair' });
+    await session.close();
+    const decoded = decodeJsonl(await readFile(join(dir.path, 'torn.jsonl'), 'utf8'));
+    expect(decoded.tornTail).toBeUndefined();
+    expect(decoded.events.at(-1)?.data).toEqual({ title: 'after repair' });
+    decoded.events.forEach((event, index) => { expect(event.seq).toBe(index); });
+  });
+
+  it.each([
+    ['V1', { format: 'dsh-session', version: 1, id: 'old', createdAt: 1 }],
+    ['V2', { format: 'dsh-session', version: 2, id: 'old', createdAt: 1, inheritedEventCount: 0 }],
+    ['V3', { format: 'dsh-session', version: 3, id: 'old', createdAt: 1, inheritedEventCount: 0 }],
+  ])('§7 a %s log in the store: inspect never writes; open and append leave a log every reader accepts', async (_name, header) => {
+    const older = [
+      { seq: 0, type: 'turn/start', time: 10, data: { turn: 1 } },
+      { seq: 1, type: 'user/message', time: 11, data: { message: { id: 'm', role: 'user', content: [{ type: 'text', text: 'hi' }] } } },
+      { seq: 2, type: 'turn/end', time: 12, data: { turn: 1, reason: { kind: 'completed' } } },
+    ];
+    const text = jsonl(header, older);
+    await writeFile(join(dir.path, 'old.jsonl'), text);
+    const inspection = await store.inspect('old');
+    expect(inspection.header.version).toBe(4);
+    expect(inspection.events).toHaveLength(3);
+    await store.list();
+    expect(await readFile(join(dir.path, 'old.jsonl'), 'utf8')).toBe(text);
+    const session = await store.open('old');
+    appendAll(session, [ev.queued('in', 'next'), ev.turnStart(2), ev.user('u2', 'next', 'in'), ev.turnEnd(2, { kind: 'max-steps' })]);
+    const expected = [...session.events];
+    await session.close();
+    const decoded = decodeJsonl(await readFile(join(dir.path, 'old.jsonl'), 'utf8'));
+    expect(decoded.events).toEqual(expected);
+    const other = await openSessionStore({ dir: dir.path });
+    try {
+      expect((await other.inspect('old')).events).toEqual(expected);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('§7 a V0 log in the store takes its id from the file name and stays readable after appends', async () => {
+    const text = jsonl(undefined, [
+      { seq: 0, type: 'turn/start', time: 10, data: { turn: 1 } },
+      { seq: 1, type: 'user/message', time: 11, data: { text: 'hi' } },
+      { seq: 2, type: 'turn/end', time: 12, data: { turn: 1, reason: 'completed' } },
+    ]);
+    await writeFile(join(dir.path, 'ancient.jsonl'), text);
+    expect((await store.inspect('ancient')).header).toMatchObject({ id: 'ancient', version: 4, createdAt: 10 });
+    const session = await store.open('ancient');
+    appendAll(session, [ev.title('renamed')]);
+    const expected = [...session.events];
+    await session.close();
+    expect(decodeJsonl(await readFile(join(dir.path, 'ancient.jsonl'), 'utf8'), { sessionId: 'ancient' }).events).toEqual(expected);
+  });
+});
+
+describe('§6 reopening fork children', () => {
+  it('§6 a fork child whose seed ends with its inherited marker reopens without a new event', async () => {
+    const store = createMemoryStore();
+    try {
+      const parent = await store.create({ id: 'p' });
+      const turn = appendAll(parent, completedTurn(1));
+      const child = await store.fork('p', { atSeq: turn.at(-1)!.seq, id: 'c' });
+      const seed = [...child.events];
+      expect(seed.at(-1)).toMatchObject({ type: 'session/end-seed', data: { inherited: true } });
+      await child.close();
+      const reopened = await store.open('c');
+      expect(reopened.events).toEqual(seed);
+      expect(reopened.firstLifecycleSeq).toBe(seed.length);
+      expect(reopened.inheritedEventCount).toBe(turn.at(-1)!.seq + 1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('§6 a fork child whose seed ends with forked closers needs no repair and gains only a plain marker on reopen', async () => {
+    const store = createMemoryStore();
+    try {
+      const parent = await store.create({ id: 'p' });
+      appendAll(parent, CRASHED);
+      const child = await store.fork('p', { atSeq: parent.events.length - 1, id: 'c' });
+      const seed = [...child.events];
+      await child.close();
+      expect((await store.inspect('c')).needsRepair).toBe(false);
+      const reopened = await store.open('c');
+      expect(reopened.events.slice(0, seed.length)).toEqual(seed);
+      expect(reopened.events.slice(seed.length).map((event) => [event.type, event.data])).toEqual([['session/end-seed', {}]]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('§6 crash recovery on the memory store', () => {
   it('§6 a session closed inside an open turn is repaired by the next open; inspect before it reports needsRepair', async () => {
     const store = createMemoryStore();

@@ -20,8 +20,8 @@ const raw = (entries: [string, JsonValue][], start = 0): Raw[] =>
 
 function codecError(action: () => unknown): CodecError {
   const error = thrown(action);
-  expect(CodecError.is(error), String(error)).toBe(true);
-  return error as CodecError;
+  if (!CodecError.is(error)) throw new Error(`expected a CodecError, got ${String(error)}`);
+  return error;
 }
 
 // ---- A V0 log (no header) covering every V0 shape of the table.
@@ -157,7 +157,7 @@ describe('§7 reading every version', () => {
     const { events } = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
     expect(events.map((event) => event.seq)).toEqual(V0.map((event) => event.seq));
     expect(events.map((event) => event.time)).toEqual(V0.map((event) => event.time));
-    events.slice(0, -1).forEach((event, index) => expect(event.data, `seq ${index}`).toStrictEqual(V0_EXPECTED_DATA[index]));
+    events.slice(0, -1).forEach((event, index) => { expect(event.data, `seq ${index}`).toStrictEqual(V0_EXPECTED_DATA[index]); });
     const last = events.at(-1)!.data as { turn: number; reason: { kind: string; error: { message: unknown; code: string } } };
     expect(last.turn).toBe(3);
     expect(last.reason.kind).toBe('error');
@@ -218,6 +218,35 @@ describe('§7 reading every version', () => {
     expect(decoded.sourceVersion).toBe(4);
     expect(decoded.header).toStrictEqual(v4Header('four'));
     expect(decoded.events).toStrictEqual(events);
+  });
+});
+
+describe('§7 migration edge rules', () => {
+  it('§7 V1→V3: an aborted reason carrying a message becomes plain { kind: "cancelled" }; an error without message still gets code UNKNOWN', () => {
+    const events = raw([
+      ['turn/start', { turn: 1 }],
+      ['turn/end', { turn: 1, reason: { kind: 'aborted', message: 'user pressed stop' } }],
+      ['turn/start', { turn: 2 }],
+      ['turn/end', { turn: 2, reason: { kind: 'error' } }],
+      ['turn/start', { turn: 3 }],
+      ['turn/end', { turn: 3, reason: { kind: 'completed', message: 'fine' } }],
+    ]);
+    expect(validate(1, { header: V1_HEADER, events })).toEqual([]);
+    const decoded = decodeJsonl(jsonl(V1_HEADER, events));
+    expect(decoded.events[1]!.data).toStrictEqual({ turn: 1, reason: { kind: 'cancelled' } });
+    const error = (decoded.events[3]!.data as { reason: { kind: string; error: { message: unknown; code: string } } }).reason;
+    expect(error.kind).toBe('error');
+    expect(error.error.code).toBe('UNKNOWN');
+    expect(typeof error.error.message).toBe('string');
+    expect(decoded.events[5]!.data).toStrictEqual({ turn: 3, reason: { kind: 'completed' } });
+  });
+
+  it('§7 a torn final line of a V0 log (no header) is reported with its byte offset and line', () => {
+    const text = jsonl(undefined, V0.slice(0, 3));
+    const decoded = decodeJsonl(text.slice(0, -1), { sessionId: 'legacy' });
+    const lastStart = text.slice(0, -1).lastIndexOf('\n') + 1;
+    expect(decoded.tornTail).toEqual({ offset: Buffer.byteLength(text.slice(0, lastStart)), line: 3 });
+    expect(decoded.events).toHaveLength(2);
   });
 });
 
@@ -282,6 +311,15 @@ describe('§7 frozen validators', () => {
     const onlyResult = [...events.slice(0, -1), { ...events.at(-1)!, data: { turn: 1, reason: { kind: 'cancelled' } } }];
     const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
     expect(validate(3, { header, events: onlyResult })).not.toEqual([]);
+  });
+
+  it('§7 the V3 validator rejects a forked started result too (one answering a tool/call)', () => {
+    const events = buildForkSeed(toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a']), ev.call(1, 1, 'a', 'side-effect')]), 3);
+    expect(events.map((event) => event.type).slice(5)).toEqual(['tool/result', 'step/end', 'turn/end']);
+    const v3Ending = [...events.slice(0, -1), { ...events.at(-1)!, data: { turn: 1, reason: { kind: 'cancelled' } } }];
+    const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 3, inheritedEventCount: 4 });
+    expect(validate(3, { header, events: v3Ending })).not.toEqual([]);
+    expect(validate(4, { header: { ...header, version: 4 }, events })).toEqual([]);
   });
 
   it('§7 V4 admits a canonical forked not-started result without tool/call, and decoding returns its original id and message', () => {
@@ -407,7 +445,7 @@ describe('§7 encodeJsonl', () => {
     expect(lines.pop()).toBe('');
     expect(lines).toHaveLength(events.length + 1);
     expect(JSON.parse(lines[0]!)).toStrictEqual(v4Header('enc'));
-    lines.slice(1).forEach((line, index) => expect(JSON.parse(line)).toStrictEqual(events[index]));
+    lines.slice(1).forEach((line, index) => { expect(JSON.parse(line)).toStrictEqual(events[index]); });
     const decoded = decodeJsonl(text);
     expect(decoded).toStrictEqual({ header: v4Header('enc'), events, sourceVersion: 4 });
   });

@@ -2,7 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeJsonl } from 'dsh-codec';
+import { CodecError, decodeJsonl } from 'dsh-codec';
 import { openSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import { createHost } from 'dsh-host';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
@@ -74,6 +74,27 @@ describe('§8 JSONL store layout', () => {
     await store.delete('gone');
     expect((await readdir(storeDir())).includes('gone.jsonl')).toBe(false);
     expect((await rejection(store.open('gone'))).code).toBe('SESSION_NOT_FOUND');
+  });
+});
+
+describe('§8 unreadable stored logs', () => {
+  it('§8 codec codes pass through as SessionError codes with the CodecError as cause; the file is left as it was', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    await mkdir(storeDir(), { recursive: true });
+    const corrupt = `${JSON.stringify({ format: 'dsh-session', version: 4, id: 'broken', createdAt: 1, inheritedEventCount: 0 })}\n{"seq":0,"type":\n{"seq":1,"type":"session/title","time":1,"data":{"title":"x"}}\n`;
+    const newer = `${JSON.stringify({ format: 'dsh-session', version: 7, id: 'future', createdAt: 1, inheritedEventCount: 0 })}\n`;
+    await writeFile(join(storeDir(), 'broken.jsonl'), corrupt);
+    await writeFile(join(storeDir(), 'future.jsonl'), newer);
+    for (const [id, codes] of [['broken', ['MALFORMED_JSON', 'CORRUPT']], ['future', ['UNSUPPORTED_VERSION']]] as const) {
+      for (const action of [() => store.open(id), () => store.inspect(id)]) {
+        const error = await rejection(action);
+        expect(SessionError.is(error), String(error)).toBe(true);
+        expect(codes).toContain(error.code);
+        expect(CodecError.is(error.cause)).toBe(true);
+      }
+    }
+    expect(await readFile(join(storeDir(), 'broken.jsonl'), 'utf8')).toBe(corrupt);
+    expect(await readFile(join(storeDir(), 'future.jsonl'), 'utf8')).toBe(newer);
   });
 });
 

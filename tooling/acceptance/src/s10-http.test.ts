@@ -144,7 +144,7 @@ describe('§10 messages, cancel, events, lineage', () => {
     const response = await host.fetch(new Request('http://dsh.test/api/sessions/p/events?from=2'));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const reader = response.body!.getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     let text = '';
     const deadline = Date.now() + 10_000;

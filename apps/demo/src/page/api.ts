@@ -41,6 +41,8 @@ export const api = {
   },
   create: (title?: string) => call<{ sessionId: string }>('POST', '/api/sessions', title === undefined ? {} : { title }),
   observe: (id: string) => call<Observation>('GET', at(id)),
+  /** Makes the session live in the host; a crashed log is repaired first (interrupted closers). */
+  open: (id: string) => call<Observation>('POST', `${at(id)}/open`),
   send: (id: string, text: string) => call<{ inputId: string }>('POST', `${at(id)}/messages`, { text }),
   fork: (id: string, options: { atSeq?: number; title?: string }) => call<ForkResult>('POST', `${at(id)}/fork`, options),
   rename: (id: string, title: string) => call<unknown>('PATCH', at(id), { title }),

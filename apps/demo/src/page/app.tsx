@@ -7,6 +7,7 @@ import { api, ApiError, followEvents } from './api.js';
 import { Composer } from './composer.js';
 import { Inspector } from './inspector.js';
 import { COMMAND_HELP, parseCommand, resolveSessionRef } from './parse-command.js';
+import { repairRange } from './repair-range.js';
 import { SessionList } from './session-list.js';
 import { Transcript } from './transcript.js';
 import { hasOpenTurn, latestTitle, transcriptItems } from './transcript-items.js';
@@ -14,7 +15,8 @@ import { Welcome } from './welcome.js';
 import type { Observation, SessionRow, WireEvent } from './wire.js';
 
 type Notice = { id: number; text: string; tone: 'info' | 'error' };
-type View = { id: string; observation: Observation; events: WireEvent[] };
+/** `repairedFrom`: the stored length of a crashed log this page opened (its repair starts there). */
+type View = { id: string; observation: Observation; events: WireEvent[]; repairedFrom: number | undefined };
 
 function idFromHash(): string | undefined {
   const match = /^#\/s\/(.+)$/.exec(window.location.hash);
@@ -36,6 +38,8 @@ export function App() {
   const [selectedSeq, setSelectedSeq] = useState<number | undefined>();
   const [notices, setNotices] = useState<Notice[]>([]);
   const noticeId = useRef(0);
+  // Crashed sessions this page opened, with their stored length: the repair is shown from there.
+  const repaired = useRef(new Map<string, number>());
 
   const notify = useCallback((text: string, tone: Notice['tone'] = 'info') => {
     noticeId.current += 1;
@@ -84,10 +88,26 @@ export function App() {
     let stopped = false;
     let stop = (): void => undefined;
     setLoadError(undefined);
-    api.observe(currentId).then(
+    const id = currentId;
+    // Observing is read-only. A crashed log is opened at once, so its repair is what the user sees
+    // first; other cold sessions stay cold until the user acts on them.
+    const load = async (): Promise<Observation> => {
+      const observed = await api.observe(id);
+      if (observed.live || !observed.needsRepair) return observed;
+      try {
+        const opened = await api.open(id);
+        repaired.current.set(id, observed.events.length);
+        void refreshList();
+        return opened;
+      } catch (error) {
+        if (!stopped) notify(`${id} could not be opened, so it is shown as stored, unrepaired: ${describeError(error)}`, 'error');
+        return observed;
+      }
+    };
+    load().then(
       (observation) => {
         if (stopped) return;
-        setView({ id: currentId, observation, events: [...observation.events] });
+        setView({ id: currentId, observation, events: [...observation.events], repairedFrom: repaired.current.get(id) });
         stop = followEvents(currentId, observation.events.length, (event) => {
           setView((previous) => {
             if (previous?.id !== currentId) return previous;
@@ -113,13 +133,14 @@ export function App() {
       stopped = true;
       stop();
     };
-  }, [currentId, reloads, refreshList]);
+  }, [currentId, reloads, refreshList, notify]);
 
   // While another session loads, the previous one's view must not show under the new one's name.
   const view = loaded?.id === currentId ? loaded : undefined;
   const items = useMemo(() => (view ? transcriptItems(view.events, view.observation.header) : []), [view]);
   const running = view !== undefined && !view.observation.needsRepair && hasOpenTurn(view.events);
   const row = sessions.find((session) => session.id === currentId);
+  const repair = view?.repairedFrom === undefined ? undefined : repairRange(view.events, view.repairedFrom);
 
   const branch = useCallback(
     async (id: string, title?: string) => {
@@ -255,8 +276,15 @@ export function App() {
             </div>
             {view.observation.needsRepair && (
               <p class="banner warn" role="note">
-                This log ends inside an open turn: the process that wrote it stopped mid-step. Sending a message resumes it,
-                and crash repair first closes the open calls with interrupted results.
+                This log ends inside an open turn: the process that wrote it stopped mid-step, or another process is still
+                writing it. It could not be opened here, so it is shown as stored, without crash repair.
+              </p>
+            )}
+            {repair !== undefined && (
+              <p class="banner warn" role="note">
+                This log ended inside an open turn: the process that wrote it stopped mid-step. Opening it ran crash repair:
+                seqs {repair.start}–{repair.end} give {repair.results} open call(s) interrupted results and close turn{' '}
+                {repair.turn ?? '?'} as interrupted. Send a message (e.g. <code>continue</code>) to carry on.
               </p>
             )}
             <Transcript key={view.id} items={items} onInspect={setSelectedSeq} selectedSeq={selectedSeq} />

@@ -3,7 +3,7 @@ import type { SessionRow } from './wire.js';
 
 const GUIDE: readonly { id: string; what: string }[] = [
   { id: 'tour-every-effect', what: 'one multi-step turn with tool calls of every effect class; fork it at a seq between a tool call and its result' },
-  { id: 'crashed-mid-step', what: 'the process died while a tool ran: send a message and crash repair closes the open calls with interrupted results' },
+  { id: 'crashed-mid-step', what: 'the process died while a tool ran: opening it runs crash repair, which closes the open calls with interrupted results' },
   { id: 'baseline', what: 'a named baseline with two peer forks, each continuing on its own' },
   { id: 'legacy-v0', what: 'a session stored in format V0, read through migration' },
   { id: 'legacy-v2', what: 'format V2: a failed tool and an aborted turn, migrated on read' },

@@ -23,7 +23,10 @@ export type WireHeader = {
   cwd?: string;
 };
 
-/** `GET /api/sessions/:id`. `formatVersion` is the format the stored log was read from, when the host reports it. */
+/**
+ * `GET /api/sessions/:id` (read-only) and `POST /api/sessions/:id/open` (makes it live, repairing a
+ * crash). `formatVersion` is the format the stored log was read from, when the host reports it.
+ */
 export type Observation = {
   header: WireHeader;
   events: WireEvent[];

@@ -62,7 +62,50 @@ describe('keyless model', () => {
   it('only calls tools the request offers', async () => {
     const response = await ask([user('read a.txt')], tools.filter((tool) => tool.name !== 'read_file'));
     expect(response.toolCalls).toEqual([]);
-    expect(response.text).toBe('I would call read_file, but it is not available in this session (tools: list_files, write_file).');
+    expect(response.text).toBe('I would call read_file, but it is not available in this session (tools: list_files, make_dir, write_file).');
+  });
+
+  it('makes a directory with make_dir when asked for one, then reports the result', async () => {
+    const requests: [string, string][] = [
+      ['mkdir docs', 'docs'],
+      ['mkdir -p docs/api/v1', 'docs/api/v1'],
+      ['create a folder notes', 'notes'],
+      ['please make directory "out"', 'out'],
+      ['create the dir build.', 'build'],
+    ];
+    for (const [text, path] of requests) {
+      expect((await ask([user(text)])).toolCalls, text).toEqual([{ name: 'make_dir', arguments: JSON.stringify({ path }) }]);
+    }
+    // A file to create is still a write, not a directory.
+    expect((await ask([user('create docs/a.txt: hi')])).toolCalls).toEqual([{ name: 'write_file', arguments: '{"path":"docs/a.txt","content":"hi"}' }]);
+    const answer = await ask([user('mkdir docs'), calls('a', ['c1', 'make_dir', { path: 'docs' }]), result('c1', 'Created docs/.')]);
+    expect(answer).toEqual({ text: 'Done: Created docs/.', toolCalls: [] });
+    expect((await ask([user('mkdir docs')], tools.filter((tool) => tool.name !== 'make_dir'))).text).toBe(
+      'I would call make_dir, but it is not available in this session (tools: list_files, read_file, write_file).',
+    );
+  });
+
+  it('after a fork, re-runs an idempotent make_dir through a new call, and never repeats a tool it cannot judge', async () => {
+    const notify = { name: 'notify', description: 'Posts a message.', parameters: { type: 'object' } };
+    const offered = [...tools, notify];
+    const previous: ModelMessage[] = [
+      user('set up docs and tell the team', 'u1'),
+      calls('a1', ['c1', 'make_dir', { path: 'docs' }], ['c2', 'notify', { channel: 'dev' }]),
+      result('c1', 'forked, started', { isError: true, id: 'forked-tool-result-c1-7' }),
+      result('c2', 'forked, not started', { isError: true, id: 'forked-tool-result-c2-8' }),
+      user('continue', 'u2'),
+    ];
+    expect((await ask(previous, offered)).toolCalls).toEqual([{ name: 'make_dir', arguments: '{"path":"docs"}' }]);
+    const rerun = [...previous, calls('a2', ['n1', 'make_dir', { path: 'docs' }]), result('n1', 'docs/ already exists.')];
+    expect(await ask(rerun, offered)).toEqual({
+      text: 'I re-ran 1 call(s) left without a result. I did not repeat notify: I cannot tell whether running it again is safe.',
+      toolCalls: [],
+    });
+    const onlyNotify = [previous[0]!, calls('a1', ['c2', 'notify', { channel: 'dev' }]), previous[3]!, previous[4]!];
+    expect(await ask(onlyNotify, offered)).toEqual({ text: 'I did not repeat notify: I cannot tell whether running it again is safe.', toolCalls: [] });
+    expect((await ask(onlyNotify)).text).toBe(
+      'I would call notify, but it is not available in this session (tools: list_files, make_dir, read_file, write_file).',
+    );
   });
 
   it('after a fork, re-runs a read-only call left without a result through a new call, and verifies a write first', async () => {

@@ -6,7 +6,7 @@ import { throwIfAborted } from './throw-if-aborted.js';
 /**
  * A deterministic offline model: the same request always gets the same response. It answers
  * from the small rule set documented in docs/agent.md, calling the demo tools (`list_files`,
- * `read_file`, `write_file`) over several steps when asked to, so forks mid-turn can be shown
+ * `read_file`, `write_file`, `make_dir`) over several steps when asked to, so forks mid-turn can be shown
  * without any key. It only calls tools the request offers.
  */
 export function createKeylessModel(): Model {
@@ -35,7 +35,7 @@ type Plan = (context: Context) => Action;
 
 const HELP =
   'I am the keyless offline model: I answer from a fixed rule set, without any key. Try ' +
-  '"list files", "read PATH", "write PATH: TEXT", "explore" (lists the directory, then reads ' +
+  '"list files", "read PATH", "write PATH: TEXT", "mkdir DIR", "explore" (lists the directory, then reads ' +
   'up to three files, over three steps), or "continue" after a fork or a crash.';
 
 function decide(request: ModelRequest): Action {
@@ -55,6 +55,8 @@ function decide(request: ModelRequest): Action {
 }
 
 function planFor(text: string): Plan {
+  const makeDir = /^(?:please\s+)?(?:mkdir(?:\s+-p)?|(?:make|create)\s+(?:a\s+|the\s+)?(?:dir|directory|folder))\s+(\S+)\s*$/i.exec(text);
+  if (makeDir?.[1] !== undefined) return singleCall('make_dir', { path: cleanPath(makeDir[1]) });
   const write = /^(?:please\s+)?(?:write|save|create)\s+(?:the\s+)?(?:file\s+)?([^\s:]+)\s*:\s?([\s\S]*)$/i.exec(text);
   if (write?.[1] !== undefined) return singleCall('write_file', { path: cleanPath(write[1]), content: write[2] ?? '' });
   const read = /^(?:please\s+)?(?:read|show|cat|open|print)\s+(?:the\s+)?(?:file\s+)?(\S+)\s*$/i.exec(text);
@@ -111,10 +113,13 @@ const explore: Plan = ({ steps, tools }) => {
 
 const SYNTHETIC_RESULT_ID = /^(?:forked|interrupted|cancelled)-tool-result-/;
 
+/** Demo tools safe to simply run again: read-only (`read_file`, `list_files`) or idempotent (`make_dir`). */
+const REPEATABLE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_files', 'make_dir']);
+
 /**
- * After a fork, a crash or a cancellation: re-issues, as new calls, the read-only calls of the
- * previous turn that were closed without running; a write is first verified by reading the file,
- * and written again only when its content is not there.
+ * After a fork, a crash or a cancellation: re-issues, as new calls, the previous turn's read-only and
+ * idempotent calls that were closed without a real result; a write is first verified by reading the
+ * file, and written again only when its content is not there. Any other tool is never repeated.
  */
 const continueAfterCut: Plan = ({ steps, tools, earlier }) => {
   const previousUser = findLastIndex(earlier, (message) => message.role === 'user');
@@ -134,12 +139,17 @@ const continueAfterCut: Plan = ({ steps, tools, earlier }) => {
   }
   if (targets.length === 0) return { text: 'There is nothing to continue: the previous turn left no unfinished tool calls.' };
   const writes = targets.filter((call) => call.name === 'write_file');
-  const reruns = targets.filter((call) => call.name !== 'write_file' && tools.has(call.name));
+  const reruns = targets.filter((call) => REPEATABLE_TOOLS.has(call.name) && tools.has(call.name));
+  // Offered, but not known to this model to be safe to repeat: running it again might repeat a side effect.
+  const unsafe = new Set(
+    targets.filter((call) => call.name !== 'write_file' && !REPEATABLE_TOOLS.has(call.name) && tools.has(call.name)).map((call) => call.name),
+  );
+  const notRepeated = unsafe.size === 0 ? '' : ` I did not repeat ${[...unsafe].join(', ')}: I cannot tell whether running it again is safe.`;
   const [first, second] = steps;
   if (first === undefined) {
     const checks = writes.map((call) => ({ name: 'read_file', args: { path: call.args.path ?? '' } }));
     const all = [...reruns, ...(tools.has('read_file') ? checks : [])];
-    if (all.length === 0) return unavailable(targets[0]?.name ?? 'read_file', tools);
+    if (all.length === 0) return unsafe.size > 0 ? { text: notRepeated.trim() } : unavailable(targets[0]?.name ?? 'read_file', tools);
     return { calls: all };
   }
   const verified = first.calls.slice(reruns.length);
@@ -149,7 +159,7 @@ const continueAfterCut: Plan = ({ steps, tools, earlier }) => {
     return result === undefined || result.isError || result.text !== call.args.content;
   });
   if (writes.length > 0 && !tools.has('read_file')) {
-    return { text: `I re-ran ${reruns.length} call(s); ${writes.length} write(s) cannot be verified without read_file, so I did not repeat them.` };
+    return { text: `I re-ran ${reruns.length} call(s); ${writes.length} write(s) cannot be verified without read_file, so I did not repeat them.${notRepeated}` };
   }
   if (second === undefined && missing.length > 0 && tools.has('write_file')) return { calls: missing };
   const parts = [`I re-ran ${reruns.length} call(s) left without a result.`];
@@ -159,7 +169,7 @@ const continueAfterCut: Plan = ({ steps, tools, earlier }) => {
         `${second === undefined ? 0 : missing.length} had not and were written now.`,
     );
   }
-  return { text: parts.join(' ') };
+  return { text: parts.join(' ') + notRepeated };
 };
 
 function unavailable(name: string, tools: ReadonlySet<string>): Action {

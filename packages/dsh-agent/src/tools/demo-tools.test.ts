@@ -1,8 +1,8 @@
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { AgentError, demoTools, listFilesTool, readFileTool, toToolSpec, writeFileTool, type ToolContext } from 'dsh-agent';
+import { AgentError, demoTools, listFilesTool, makeDirTool, readFileTool, toToolSpec, writeFileTool, type ToolContext } from 'dsh-agent';
 
 let root: TempDir;
 let cwd: string;
@@ -38,6 +38,7 @@ describe('demo tools', () => {
       ['read_file', 'read-only'],
       ['list_files', 'read-only'],
       ['write_file', 'side-effect'],
+      ['make_dir', 'idempotent'],
     ]);
   });
 
@@ -58,6 +59,23 @@ describe('demo tools', () => {
     expect(await writeFileTool.run({ path: 'a.txt', content: '' }, context())).toBe('Replaced a.txt (0 bytes).');
   });
 
+  it('make_dir creates a directory with its parents, and running it again succeeds and changes nothing', async () => {
+    expect(await makeDirTool.run({ path: 'docs/api/v1' }, context())).toBe('Created docs/api/v1/.');
+    expect((await stat(join(cwd, 'docs/api/v1'))).isDirectory()).toBe(true);
+    await writeFile(join(cwd, 'docs/api/v1/keep.txt'), 'kept');
+    expect(await makeDirTool.run({ path: 'docs/api/v1' }, context())).toBe('docs/api/v1/ already exists.');
+    expect(await makeDirTool.run({ path: './docs/api/v1/' }, context())).toBe('docs/api/v1/ already exists.');
+    expect(await readdir(join(cwd, 'docs/api/v1'))).toEqual(['keep.txt']);
+    expect(await makeDirTool.run({ path: 'src' }, context())).toBe('src/ already exists.');
+  });
+
+  it('make_dir refuses a path that is a file or runs through one, with WRONG_FILE_KIND', async () => {
+    expect(await refusal(Promise.resolve(makeDirTool.run({ path: 'a.txt' }, context())))).toBe('WRONG_FILE_KIND');
+    expect(await refusal(Promise.resolve(makeDirTool.run({ path: 'a.txt/sub' }, context())))).toBe('WRONG_FILE_KIND');
+    expect(await readFile(join(cwd, 'a.txt'), 'utf8')).toBe('ay\nsecond\n');
+    expect(makeDirTool.input.safeParse({ path: '' }).success).toBe(false);
+  });
+
   it('refuse paths that leave the cwd, lexically or through links', async () => {
     await symlink(outside, join(cwd, 'escape'));
     await symlink(join(outside, 'nothing-yet.txt'), join(cwd, 'dangling'));
@@ -69,6 +87,11 @@ describe('demo tools', () => {
       'PATH_OUTSIDE_CWD',
     );
     expect(await refusal(Promise.resolve(writeFileTool.run({ path: 'dangling', content: 'x' }, context())))).toBe('PATH_OUTSIDE_CWD');
+    for (const path of ['..', '../made', join(outside, 'made'), 'escape/made', 'dangling', 'src/../../made']) {
+      expect(await refusal(Promise.resolve(makeDirTool.run({ path }, context())))).toBe('PATH_OUTSIDE_CWD');
+    }
+    expect((await readdir(root.path)).sort()).toEqual(['outside', 'work']);
+    expect(await readdir(outside)).toEqual(['secret.txt']);
     expect(await refusal(readFile(join(outside, 'nothing-yet.txt'), 'utf8'))).toBe('not an AgentError');
   });
 
