@@ -1,3 +1,4 @@
 import { defineDshProject } from '@dsh/test-utils/vitest';
 
-export default defineDshProject(import.meta.dirname);
+// Browser tests poll the page; on a loaded 2-core CI machine the default 1 s poll is too tight.
+export default defineDshProject(import.meta.dirname, { expect: { poll: { timeout: 15_000, interval: 100 } } });
