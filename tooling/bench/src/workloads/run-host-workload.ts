@@ -172,7 +172,8 @@ async function forkAtRandom(
   // Forked children stay cold: releasing keeps the host at its 50 live sessions.
   await host.release(child);
   const source = join(dir, `${parent}.jsonl`);
-  const target = join(dir, `copy-${kind}.tmp`);
+  // One temporary copy per fork: forkers run concurrently.
+  const target = join(dir, `copy-${kind}-${child}.tmp`);
   const copyMs = await timeMs(async () => {
     await copyFile(source, target);
     await fsyncPath(target);
