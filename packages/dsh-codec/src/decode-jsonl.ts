@@ -5,7 +5,7 @@ import { migrateToCurrent } from './migrate.js';
 import type { FormatVersion, SessionEvent, SessionHeader, ValidationIssue } from './types.js';
 import { describeValue } from './v0/describe-value.js';
 import { validate } from './validate.js';
-import { validateV4, V4LogValidation } from './v4/validate-v4.js';
+import { V4LogValidation } from './v4/validate-v4.js';
 
 /** Where a torn final line starts: UTF-8 byte offset into the text, and its 1-based line number. */
 export type TornTail = { offset: number; line: number };
@@ -120,7 +120,11 @@ function decodeOlder(
   const issues = validate(version, artifact);
   if (issues.length > 0) throw errorFromIssues(issues, { lineOf, context: `(reading a V${String(version)} log)` });
   const migrated = migrateToCurrent(artifact, version, options);
-  const migratedIssues = validateV4(migrated);
+  // Migrations build plain objects around values fresh from JSON.parse (already found lossless), so
+  // the V4 check may use its cheap lossless test for parsed values.
+  const validation = new V4LogValidation(migrated.header);
+  for (const event of migrated.events) validation.event(event, true);
+  const migratedIssues = validation.finish();
   if (migratedIssues.length > 0) throw errorFromIssues(migratedIssues, { lineOf, context: `(after migrating from V${String(version)})` });
   return migrated;
 }

@@ -16,7 +16,10 @@ export function encodeEvent(event: SessionEvent): string {
   return serializeEvent(event);
 }
 
-/** The line of an event already known to be valid (internal: `encodeJsonl` validates once for all). */
+/**
+ * The line of `encodeEvent` for an event already validated (accepted by an `EventChecker`, decoded by
+ * `decodeJsonl`, or checked by `encodeJsonl` once for all): nothing is checked again.
+ */
 export function serializeEvent(event: SessionEvent): string {
   let data: string;
   try {

@@ -34,7 +34,7 @@ export {
 export { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 export { isLosslessJson } from './is-lossless-json.js';
 export { encodeHeader } from './encode-header.js';
-export { encodeEvent } from './encode-event.js';
+export { encodeEvent, serializeEvent } from './encode-event.js';
 export { encodeJsonl } from './encode-jsonl.js';
 export { decodeJsonl, type DecodedLog, type TornTail } from './decode-jsonl.js';
 export { safeDecodeJsonl } from './safe-decode-jsonl.js';

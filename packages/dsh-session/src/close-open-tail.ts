@@ -25,13 +25,17 @@ export type OpenTail = {
 
 type Data<K extends keyof CoreEventDataMap> = CoreEventDataMap[K];
 
-/** Scans the log once and reports its open turn, open step and the open step's pending calls. */
+/** Scans the log's last turn (from its last turn boundary) and reports its open turn, open step and the open step's pending calls. */
 export function scanOpenTail(events: readonly SessionEvent[]): OpenTail {
   let turn: number | undefined;
   let step: number | undefined;
   // Map keeps insertion order, which is declaration order.
   let pending = new Map<string, PendingCall>();
-  for (const event of events) {
+  // turn/start and turn/end reset everything, so the scan may begin at the last of them.
+  let from = events.length - 1;
+  while (from > 0 && events[from]?.type !== 'turn/start' && events[from]?.type !== 'turn/end') from -= 1;
+  for (let index = Math.max(from, 0); index < events.length; index++) {
+    const event = events[index] as SessionEvent;
     switch (event.type) {
       case 'turn/start':
         turn = (event.data as Data<'turn/start'>).turn;

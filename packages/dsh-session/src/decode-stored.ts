@@ -3,7 +3,7 @@ import { deepFreeze } from './deep-freeze.js';
 import type { StoredLog } from './session-backend.js';
 import { SessionError } from './session-error.js';
 
-/** A stored log read as V4: its events frozen, the version it was written in, and any torn tail. */
+/** A stored log read as V4: its events (frozen when they are a backend's records), the version it was written in, and any torn tail. */
 export type DecodedLog = {
   header: SessionHeader;
   events: readonly SessionEvent[];
@@ -34,6 +34,8 @@ export function decodeStored(id: string, stored: StoredLog): DecodedLog {
       sessionId: id,
     });
   }
-  for (const event of decoded.events) deepFreeze(event);
+  // Records are shared with the backend: frozen. Events fresh from JSONL belong to the caller, which
+  // freezes whatever it keeps or hands out (a Session freezes its log; `inspect` freezes its result).
+  if (stored.kind === 'records') for (const event of decoded.events) deepFreeze(event);
   return decoded;
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeEvent, encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { encodeHeader, serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import {
   errorCode,
   publishWithoutOverwrite,
@@ -18,9 +18,10 @@ import {
 } from './durable-files.js';
 import { acquireFileLease, fileLeaseHolder, type FileLease } from './file-lease.js';
 import { currentProcess, isProcessAlive } from './process-identity.js';
-import type { SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from './session-backend.js';
+import type { InheritedRecords, SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from './session-backend.js';
 import { SessionError } from './session-error.js';
 import { isValidSessionId } from './session-id.js';
+import { LineEnds } from './line-ends.js';
 import { existsError, notFoundError } from './store-errors.js';
 
 /** Options of the JSONL backend; `writeChunk` lets tests inject write failures. */
@@ -29,14 +30,83 @@ export type JsonlBackendOptions = { dir: string; now?: () => number; writeChunk?
 const LEASES = '.leases';
 const NEWLINE = 0x0a;
 
-function encodeLog(header: SessionHeader, events: readonly SessionEvent[]): Buffer {
-  return Buffer.from(encodeHeader(header) + events.map((event) => encodeEvent(event)).join(''), 'utf8');
+/** The JSONL lines of events the store hands over: every one was validated by its Session (or the codec). */
+function serializeEvents(events: readonly SessionEvent[]): string {
+  let text = '';
+  for (const event of events) text += serializeEvent(event);
+  return text;
 }
 
-function countLines(bytes: Uint8Array, end = bytes.length): number {
-  let lines = 0;
-  for (let index = 0; index < end; index += 1) if (bytes[index] === NEWLINE) lines += 1;
-  return lines;
+function encodeLog(header: SessionHeader, events: readonly SessionEvent[]): Buffer {
+  return Buffer.from(encodeHeader(header) + serializeEvents(events), 'utf8');
+}
+
+function countNewlines(bytes: Buffer): number {
+  let count = 0;
+  for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, newline + 1)) count += 1;
+  return count;
+}
+
+/** Whether the first line of `bytes` (ending at `end`) is a V4 header, so the lines after it are V4 events. */
+function startsWithV4Header(bytes: Buffer, end: number): boolean {
+  try {
+    const header = JSON.parse(bytes.toString('utf8', 0, end)) as unknown;
+    return typeof header === 'object' && header !== null && (header as { version?: unknown }).version === 4;
+  } catch {
+    return false;
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+/** The largest piece of a stored range copied at once. */
+const COPY_CHUNK = 4 * 1024 * 1024;
+
+/**
+ * Where a held session's first events lie in its file: `ends` holds the offset after each line (the
+ * header's first), `size` the writer's durable size and `writing` whether a batch is being written.
+ */
+type StoredRange = { handle: FileHandle; start: number; end: number; ends: LineEnds; count: number; size: number; writing: boolean };
+
+/** A new log to write: the header (or the whole encoded log), inherited lines, the other events. */
+type CreatePlan = { head: Buffer; inherited?: { bytes: Buffer } | { range: StoredRange }; rest: Buffer };
+
+/**
+ * Whether a held session's file still is what its writer wrote: a size other than the durable size
+ * (or more, while a batch is being written) means it was changed behind the lease.
+ */
+async function storedRangeIsIntact(range: StoredRange): Promise<boolean> {
+  const { size } = await range.handle.stat();
+  return size === range.size || (range.writing && size > range.size);
+}
+
+/** Fills `bytes` from `position` of an open file. */
+async function readExactly(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesRead } = await handle.read(bytes, offset, bytes.length - offset, position + offset);
+    if (bytesRead === 0) throw new Error(`expected ${String(bytes.length)} bytes at offset ${String(position)}, the file ended after ${String(offset)}`);
+    offset += bytesRead;
+  }
+}
+
+/** The line ends and size of a planned log (a copied range shares its source's line ends). */
+function lineEndsOf(plan: CreatePlan): { ends: LineEnds; size: number } {
+  let size = plan.head.length;
+  let ends: LineEnds;
+  if (plan.inherited !== undefined && 'range' in plan.inherited) {
+    const { range } = plan.inherited;
+    ends = LineEnds.inheriting(size, range.ends, range.count, size - range.start);
+    size += range.end - range.start;
+  } else {
+    ends = new LineEnds();
+    ends.scan(plan.head, 0);
+    if (plan.inherited !== undefined) {
+      ends.scan(plan.inherited.bytes, size);
+      size += plan.inherited.bytes.length;
+    }
+  }
+  ends.scan(plan.rest, size);
+  return { ends, size: size + plan.rest.length };
 }
 
 /** Byte offset where 1-based `line` starts. */
@@ -64,6 +134,8 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
   await mkdir(leases, { recursive: true });
   await removeOrphanTemps(dir);
   const held = new Set<SessionWriter>();
+  /** For each session held here: where its first `count` durable V4 event lines lie in its file. */
+  const storedRanges = new Map<string, (count: number) => StoredRange | undefined>();
   let closed = false;
 
   const fileOf = (id: string): string => {
@@ -84,9 +156,17 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
     }
   };
 
-  /** A writer over an open file; `size` and `lines` describe the durable bytes. */
-  const makeWriter = (id: string, path: string, lease: FileLease, initial: { handle: FileHandle; size: number; lines: number }): SessionWriter => {
-    let { handle, size, lines } = initial;
+  /**
+   * A writer over an open file; `size` and `lines` describe the durable bytes, `ends` the offset after
+   * each durable line (the header's first) and `v4` whether those lines are V4 records.
+   */
+  const makeWriter = (
+    id: string,
+    path: string,
+    lease: FileLease,
+    initial: { handle: FileHandle; size: number; lines: number; ends: LineEnds; v4: boolean },
+  ): SessionWriter => {
+    let { handle, size, lines, ends, v4 } = initial;
     let endsWithNewline = true;
     let dirty = false;
     let released = false;
@@ -98,7 +178,10 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         owned();
         const bytes = await readFile(path);
         size = bytes.length;
-        lines = countLines(bytes);
+        ends = new LineEnds();
+        ends.scan(bytes, 0);
+        lines = ends.length;
+        v4 = lines > 0 && startsWithV4Header(bytes, ends.at(0) - 1);
         endsWithNewline = size === 0 || bytes[size - 1] === NEWLINE;
         return { kind: 'jsonl', text: bytes.toString('utf8') };
       },
@@ -112,7 +195,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
             { sessionId: id },
           );
         }
-        const bytes = Buffer.from(events.map((event) => encodeEvent(event)).join(''), 'utf8');
+        const bytes = Buffer.from(serializeEvents(events), 'utf8');
         try {
           // A previous failed write may have left bytes past the durable end: cut them first.
           if (dirty) await handle.truncate(size);
@@ -131,6 +214,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
           }
           throw writeFailed(id, `append ${events.length} events to`, error);
         }
+        ends.scan(bytes, size);
         size += bytes.length;
         lines += events.length;
       },
@@ -150,6 +234,9 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         handle = await open(path, 'r+');
         size = bytes.length;
         lines = events.length + 1;
+        ends = new LineEnds();
+        ends.scan(bytes, 0);
+        v4 = true;
         endsWithNewline = true;
         dirty = false;
       },
@@ -164,23 +251,92 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
           throw writeFailed(id, 'truncate the torn tail of', error);
         }
         size = offset;
-        lines = countLines(bytes, offset);
+        ends = new LineEnds();
+        ends.scan(bytes, 0, offset);
+        lines = ends.length;
         endsWithNewline = true;
       },
       async release() {
         if (released) return;
         released = true;
         held.delete(writer);
+        if (storedRanges.get(id) === range) storedRanges.delete(id);
         await handle.close().catch(() => undefined);
         await lease.release();
       },
     };
+    // Lines are only handed out for copying while this writer holds the lease and they are durable V4.
+    const range = (count: number) => {
+      if (released || !v4 || !endsWithNewline || count < 0 || count >= ends.length) return undefined;
+      return { handle, start: ends.at(0), end: ends.at(count), ends, count, size, writing: dirty };
+    };
     held.add(writer);
+    storedRanges.set(id, range);
     return writer;
   };
 
+  // One reusable copy buffer: already-touched memory copies far faster than a fresh allocation.
+  let spareCopyBuffer: Buffer | undefined;
+
+  /**
+   * How a new log is written: the header, then the inherited lines — copied from the source's durable
+   * file held here, or taken from the text the store validated — when possible, then the other events.
+   */
+  const planCreated = async (header: SessionHeader, events: readonly SessionEvent[], inherited: InheritedRecords | undefined): Promise<CreatePlan> => {
+    const encoded = (): CreatePlan => ({ head: encodeLog(header, events), rest: EMPTY });
+    const count = inherited?.count ?? 0;
+    if (inherited === undefined || count <= 0 || count > events.length) return encoded();
+    const head = Buffer.from(encodeHeader(header), 'utf8');
+    const rest = Buffer.from(serializeEvents(events.slice(count)), 'utf8');
+    if (inherited.kind === 'jsonl') {
+      const bytes = Buffer.from(inherited.text, 'utf8');
+      if (bytes[bytes.length - 1] !== NEWLINE || countNewlines(bytes) !== count) return encoded();
+      return { head, inherited: { bytes }, rest };
+    }
+    const range = storedRanges.get(inherited.sourceId)?.(count);
+    // A source released, rewritten or changed behind its lease is not copied: its events are encoded.
+    if (range === undefined || !(await storedRangeIsIntact(range).catch(() => false))) return encoded();
+    return { head, inherited: { range }, rest };
+  };
+
+  /** Writes a planned log to a new file and fsyncs it; copies a stored range through the spare buffer. */
+  const writeCreated = async (path: string, plan: CreatePlan): Promise<void> => {
+    const handle = await open(path, 'wx');
+    try {
+      let position = 0;
+      await write(handle, plan.head, position);
+      position += plan.head.length;
+      if (plan.inherited !== undefined && 'bytes' in plan.inherited) {
+        await write(handle, plan.inherited.bytes, position);
+        position += plan.inherited.bytes.length;
+      } else if (plan.inherited !== undefined) {
+        const { range } = plan.inherited;
+        const total = range.end - range.start;
+        let buffer = spareCopyBuffer;
+        spareCopyBuffer = undefined;
+        if (buffer === undefined || buffer.length < Math.min(total, COPY_CHUNK)) buffer = Buffer.allocUnsafe(Math.min(Math.max(total, 1 << 16), COPY_CHUNK));
+        try {
+          for (let offset = 0; offset < total; ) {
+            const chunk = buffer.subarray(0, Math.min(buffer.length, total - offset));
+            await readExactly(range.handle, chunk, range.start + offset);
+            if (offset + chunk.length === total && chunk[chunk.length - 1] !== NEWLINE) throw new Error('the copied lines do not end with a newline');
+            await write(handle, chunk, position);
+            position += chunk.length;
+            offset += chunk.length;
+          }
+        } finally {
+          spareCopyBuffer = buffer;
+        }
+      }
+      await write(handle, plan.rest, position);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  };
+
   return {
-    async create(id, header, events) {
+    async create(id, header, events, inherited) {
       assertOpen();
       const path = fileOf(id);
       if (await exists(path)) throw existsError(id);
@@ -192,11 +348,19 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         if (SessionError.is(error) && error.code === 'SESSION_BUSY') throw existsError(id);
         throw error;
       }
-      const bytes = encodeLog(header, events);
+      let plan = await planCreated(header, events, inherited);
       const temp = join(dir, `.${id}.${process.pid}.${randomUUID()}.tmp`);
       try {
         if (await exists(path)) throw existsError(id);
-        await writeFileDurably(temp, bytes, write);
+        try {
+          await writeCreated(temp, plan);
+        } catch (error) {
+          if (plan.inherited === undefined || !('range' in plan.inherited)) throw error;
+          // The source could not be copied (released or closed meanwhile): encode its events instead.
+          await unlink(temp).catch(() => undefined);
+          plan = { head: encodeLog(header, events), rest: EMPTY };
+          await writeCreated(temp, plan);
+        }
         if (!(await publishWithoutOverwrite(temp, path))) throw existsError(id);
         await syncDirectory(dir);
       } catch (error) {
@@ -205,7 +369,8 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         throw SessionError.is(error) ? error : writeFailed(id, 'create', error);
       }
       const handle = await open(path, 'r+');
-      return makeWriter(id, path, lease, { handle, size: bytes.length, lines: events.length + 1 });
+      const { ends, size } = lineEndsOf(plan);
+      return makeWriter(id, path, lease, { handle, size, lines: events.length + 1, ends, v4: true });
     },
 
     async acquire(id) {
@@ -221,13 +386,15 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         throw errorCode(error) === 'ENOENT' ? notFoundError(id) : error;
       }
       const { size } = await handle.stat();
-      return makeWriter(id, path, lease, { handle, size, lines: -1 });
+      return makeWriter(id, path, lease, { handle, size, lines: -1, ends: new LineEnds(), v4: false });
     },
 
     async read(id) {
       assertOpen();
       try {
-        return { kind: 'jsonl', text: await readFile(fileOf(id), 'utf8') };
+        // One decode of the whole buffer gives a flat string (a chunked utf8 read is a rope that every
+        // later indexOf/slice must flatten first).
+        return { kind: 'jsonl', text: (await readFile(fileOf(id))).toString('utf8') };
       } catch (error) {
         if (errorCode(error) === 'ENOENT') throw notFoundError(id);
         throw error;

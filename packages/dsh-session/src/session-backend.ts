@@ -14,6 +14,16 @@ export type StoredLog =
   | { kind: 'jsonl'; text: string }
   | { kind: 'records'; header: SessionHeader; events: readonly SessionEvent[] };
 
+/**
+ * What a fork child's `create` may copy instead of encoding again: its first `count` events, which
+ * are exactly the source's first `count` events. `jsonl`: their JSONL lines as the store just read and
+ * validated them; `stored`: as they lie in the source's log, which this backend holds under its lease.
+ * A backend may ignore it (and encode `events`); the result must decode to the same events.
+ */
+export type InheritedRecords =
+  | { kind: 'jsonl'; count: number; text: string }
+  | { kind: 'stored'; sourceId: string; count: number };
+
 /** A stored session's id and a stamp that changes whenever its log changes (for caching summaries). */
 export type StoredSessionRef = { id: string; stamp: string };
 
@@ -38,9 +48,10 @@ export interface SessionWriter {
 export interface SessionBackend {
   /**
    * Creates a session atomically with its header and seed events and returns its writer: after a
-   * crash there is either no session or all of it. `SESSION_EXISTS` when the id is taken.
+   * crash there is either no session or all of it. `SESSION_EXISTS` when the id is taken. A fork
+   * child passes `inherited` so its copied prefix can be stored without encoding it again.
    */
-  create(id: string, header: SessionHeader, events: readonly SessionEvent[]): Promise<SessionWriter>;
+  create(id: string, header: SessionHeader, events: readonly SessionEvent[], inherited?: InheritedRecords): Promise<SessionWriter>;
   /** Takes the single-writer lease. `SESSION_NOT_FOUND`; `SESSION_BUSY` naming a live holder. */
   acquire(id: string): Promise<SessionWriter>;
   /** Reads a stored log without a lease (it may be growing). `SESSION_NOT_FOUND`. */

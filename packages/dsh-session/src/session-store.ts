@@ -3,13 +3,15 @@ import { hostname } from 'node:os';
 import type { FormatVersion, JsonValue, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
 import { closeOpenTail } from './close-open-tail.js';
 import { decodeStored, type DecodedLog } from './decode-stored.js';
-import type { SessionBackend, SessionWriter } from './session-backend.js';
+import { deepFreeze } from './deep-freeze.js';
+import type { InheritedRecords, SessionBackend, SessionWriter } from './session-backend.js';
 import { creatingSink, resumingSink } from './store-sinks.js';
 import { SessionError } from './session-error.js';
 import { assertSessionId, isValidSessionId } from './session-id.js';
 import { Session } from './session.js';
 import { busyError, existsError } from './store-errors.js';
 import { summarize, type SessionSummary } from './summarize.js';
+import { trustSeedPrefix } from './trusted-seed.js';
 
 /** Options of `SessionStore.create`. */
 export type CreateSessionOptions = { id?: string; title?: string; config?: SessionConfig };
@@ -80,6 +82,19 @@ type Summary = { stamp: string; summary: Omit<SessionSummary, 'busy'> };
 
 function sourceEvents(from: ForkSource): readonly SessionEvent[] {
   return Array.isArray(from) ? from : (from as { readonly events: readonly SessionEvent[] }).events;
+}
+
+/** The JSONL lines of the first `count` events of a V4 log's text (after its header line); undefined if it has fewer. */
+function inheritedLines(text: string, count: number): InheritedRecords | undefined {
+  const start = text.indexOf('\n') + 1;
+  if (start === 0) return undefined;
+  let end = start;
+  for (let line = 0; line < count; line++) {
+    const newline = text.indexOf('\n', end);
+    if (newline === -1) return undefined;
+    end = newline + 1;
+  }
+  return { kind: 'jsonl', count, text: text.slice(start, end) };
 }
 
 function standalone(seq: number, time: number, type: string, data: JsonValue): SessionEvent {
@@ -179,15 +194,19 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       let session: Session | undefined;
       try {
         writer = await backend.acquire(id);
-        const decoded = decodeStored(id, await writer.read());
+        const read = await writer.read();
+        const decoded = decodeStored(id, read);
         const transition = decoded.sourceVersion !== 4;
         if (decoded.tornTail !== undefined && !transition) await writer.discardTornTail(decoded.tornTail.line);
         const closers = closeOpenTail(decoded.events, 'interrupted');
         const stored = decoded.events.length;
         const acquired = writer;
+        const seed = decoded.events.concat(closers);
+        // A log the codec decoded was validated event by event: the Session only advances past it.
+        if (read.kind === 'jsonl') trustSeedPrefix(seed, stored);
         session = new Session({
           header: decoded.header,
-          seed: { kind: 'restored', events: [...decoded.events, ...closers], storedLength: stored },
+          seed: { kind: 'restored', events: seed, storedLength: stored },
           durableCount: stored,
           sink: resumingSink(acquired, decoded.header, transition, forget(id, () => session)),
           now,
@@ -210,6 +229,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       assertOpen();
       assertSessionId(id);
       const decoded = await readDecoded(id);
+      for (const event of decoded.events) deepFreeze(event);
       const needsRepair = decoded.tornTail !== undefined || closeOpenTail(decoded.events, 'interrupted').length > 0;
       return {
         header: decoded.header,
@@ -232,13 +252,26 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         const liveSource = live.get(sourceId);
         let sourceHeader: SessionHeader;
         let events: readonly SessionEvent[];
+        // How the child's prefix may be trusted and copied: only events this process validated.
+        let source: { trusted: boolean; inherited: (count: number) => InheritedRecords | undefined } = { trusted: false, inherited: () => undefined };
         if (liveSource !== undefined) {
           sourceHeader = liveSource.header;
-          events = forkOptions.from === undefined ? liveSource.events.slice() : sourceEvents(forkOptions.from);
+          if (forkOptions.from === undefined) {
+            events = liveSource.events;
+            source = { trusted: true, inherited: (count) => ({ kind: 'stored', sourceId, count }) };
+          } else events = sourceEvents(forkOptions.from);
         } else {
-          const decoded = await readDecoded(sourceId);
+          const stored = await backend.read(sourceId);
+          const decoded = decodeStored(sourceId, stored);
           sourceHeader = decoded.header;
-          events = forkOptions.from === undefined ? decoded.events : sourceEvents(forkOptions.from);
+          if (forkOptions.from === undefined) {
+            events = decoded.events;
+            // The codec validated every stored event; a V4 log's lines can be copied as they were read.
+            if (stored.kind === 'jsonl') {
+              const text = decoded.sourceVersion === 4 ? stored.text : undefined;
+              source = { trusted: true, inherited: (count) => (text === undefined ? undefined : inheritedLines(text, count)) };
+            }
+          } else events = sourceEvents(forkOptions.from);
         }
         const cut = forkOptions.atSeq;
         const minimum = forkOptions.allowEmptyCut === true ? -1 : 0;
@@ -252,14 +285,17 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         }
         const time = now();
         // The same composition as buildForkSeed (dsh-session/fork), which the main entry never imports.
-        const prefix = events.slice(0, cut + 1);
+        // The prefix events are shared with the source, never copied one by one.
+        const seed = events.slice(0, cut + 1);
         const marker: SessionEvent = {
           seq: cut + 1,
           type: 'session/end-seed',
           time: cut === -1 ? time : (events[cut] as SessionEvent).time,
           data: { inherited: true },
         };
-        const seed = [...prefix, marker, ...closeOpenTail([...prefix, marker], 'forked')];
+        seed.push(marker);
+        for (const closer of closeOpenTail(seed, 'forked')) seed.push(closer);
+        if (source.trusted) trustSeedPrefix(seed, cut + 1);
         const cwd = forkOptions.config?.cwd ?? sourceHeader.cwd;
         const header: SessionHeader = {
           format: 'dsh-session',
@@ -271,7 +307,14 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
           forkCut: cut,
           inheritedEventCount: cut + 1,
         };
-        session = new Session({ header, seed: { kind: 'fork', events: seed, cut }, durableCount: 0, sink: creatingSink(backend, childId, header, forget(childId, () => session)), now });
+        const inherited = source.inherited(cut + 1);
+        session = new Session({
+          header,
+          seed: { kind: 'fork', events: seed, cut },
+          durableCount: 0,
+          sink: creatingSink(backend, childId, header, forget(childId, () => session), inherited),
+          now,
+        });
         if (forkOptions.title !== undefined) session.append('session/title', { title: forkOptions.title });
         if (forkOptions.config !== undefined) session.append('session/config', configData(forkOptions.config));
       } catch (error) {

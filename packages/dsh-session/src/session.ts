@@ -12,6 +12,7 @@ import {
 import { deepFreeze } from './deep-freeze.js';
 import { SessionError } from './session-error.js';
 import type { SessionSink } from './session-sink.js';
+import { trustedPrefixLength } from './trusted-seed.js';
 
 /** Options of `Session.append`. */
 export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
@@ -44,12 +45,22 @@ function issueText(issues: readonly ValidationIssue[]): string {
   return shown.join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
 }
 
-function cloneJson(value: JsonValue): JsonValue {
+/** A frozen copy of lossless JSON made of fresh plain objects and arrays (the caller's value is never kept). */
+function cloneFrozenJson(value: JsonValue): JsonValue {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(cloneJson);
+  if (Array.isArray(value)) {
+    const items: JsonValue[] = new Array<JsonValue>(value.length);
+    for (let index = 0; index < value.length; index++) items[index] = cloneFrozenJson(value[index] as JsonValue);
+    return Object.freeze(items) as JsonValue;
+  }
   const copy: { [key: string]: JsonValue } = {};
-  for (const [key, child] of Object.entries(value)) copy[key] = cloneJson(child);
-  return copy;
+  for (const key of Object.keys(value)) {
+    const child = cloneFrozenJson(value[key] as JsonValue);
+    // An own "__proto__" key stays a key (assignment would set the prototype instead).
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: child, enumerable: true, writable: true, configurable: true });
+    else copy[key] = child;
+  }
+  return Object.freeze(copy);
 }
 
 function isEndSeed(event: SessionEvent | undefined): boolean {
@@ -86,6 +97,7 @@ export class Session {
   #durable: number;
   #writing = false;
   #scheduled = false;
+  #drainQueued = false;
   #waiters: Waiter[] = [];
 
   /** Internal: sessions come from a `SessionStore`. Validates the seed and counters of SPEC §5.3. */
@@ -96,7 +108,14 @@ export class Session {
     this.#sink = init.sink;
     this.#now = init.now;
     this.#checker = createEventChecker();
-    for (const event of seed.events) this.#admit(event, 'seed');
+    // A prefix this package already validated (live parent, codec-decoded log) only advances the checker.
+    const trustedCount = Math.min(trustedPrefixLength(seed.events), seed.events.length);
+    for (let index = 0; index < trustedCount; index++) {
+      const event = seed.events[index] as SessionEvent;
+      this.#checker.advance(event);
+      this.#commit(event);
+    }
+    for (let index = trustedCount; index < seed.events.length; index++) this.#admit(seed.events[index] as SessionEvent, 'seed');
 
     if (seed.kind === 'fork') {
       const marker = seed.events[seed.cut + 1];
@@ -163,33 +182,31 @@ export class Session {
       });
     }
     const seq = this.#events.length;
-    const refuse = (why: string): never => {
-      throw new SessionError('INVALID_EVENT', `Cannot append ${type} at seq ${seq} of session ${this.id}: ${why}`, {
-        sessionId: this.id,
-      });
-    };
-    if (type === 'session/end-seed') refuse('session/end-seed is written only by the Session constructor and buildForkSeed.');
+    if (type === 'session/end-seed') this.#refuse(type, seq, 'session/end-seed is written only by the Session constructor and buildForkSeed.');
     if (!isLosslessJson(data)) {
-      refuse('expected lossless JSON data (no undefined, NaN, ±Infinity, -0, sparse arrays or non-plain objects).');
+      this.#refuse(type, seq, 'expected lossless JSON data (no undefined, NaN, ±Infinity, -0, sparse arrays or non-plain objects).');
     }
     if (type === 'turn/end' && typeof data === 'object' && data !== null && !Array.isArray(data)) {
       const reason = data.reason;
       const kind = typeof reason === 'object' && reason !== null && !Array.isArray(reason) ? reason.kind : undefined;
       if (kind === 'interrupted' || kind === 'forked') {
-        refuse(`turn/end reason "${kind}" is written only by the shared closer (crash repair and forks).`);
+        this.#refuse(type, seq, `turn/end reason "${kind}" is written only by the shared closer (crash repair and forks).`);
       }
     }
     const previous = this.#events.at(-1);
     const time = Math.max(this.#now(), previous?.time ?? Number.MIN_SAFE_INTEGER);
-    const event: { -readonly [K in keyof SessionEvent]: SessionEvent[K] } = { seq, type, time, data: cloneJson(data) };
+    const event: { -readonly [K in keyof SessionEvent]: SessionEvent[K] } = { seq, type, time, data: cloneFrozenJson(data) };
     if (options.surfaceOp !== undefined) {
-      event.surfaceOp = { op: options.surfaceOp.op, start: options.surfaceOp.start, end: options.surfaceOp.end };
+      event.surfaceOp = Object.freeze({ op: options.surfaceOp.op, start: options.surfaceOp.start, end: options.surfaceOp.end });
     }
     if (options.ignorable === true) event.ignorable = true;
-    const issues = this.#checker.accept(event);
-    if (issues.length > 0) refuse(issueText(issues));
-    this.#commit(event);
+    // The copy is plain and was found lossless above: the checker need not walk it for that again.
+    const issues = this.#checker.accept(event, true);
+    if (issues.length > 0) this.#refuse(type, seq, issueText(issues));
+    // Its data and surfaceOp are frozen already: freezing the envelope freezes the whole event.
+    this.#commit(Object.freeze(event));
     this.#scheduleWrite();
+    if (this.#listeners.size === 0) return event;
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);
@@ -241,6 +258,12 @@ export class Session {
     return this.#closing;
   }
 
+  #refuse(type: string, seq: number, why: string): never {
+    throw new SessionError('INVALID_EVENT', `Cannot append ${type} at seq ${String(seq)} of session ${this.id}: ${why}`, {
+      sessionId: this.id,
+    });
+  }
+
   #marker(): SessionEvent {
     const previous = this.#events.at(-1);
     const time = Math.max(this.#now(), previous?.time ?? Number.MIN_SAFE_INTEGER);
@@ -255,7 +278,7 @@ export class Session {
         sessionId: this.id,
       });
     }
-    this.#commit(deepFreeze(event));
+    this.#commit(event);
   }
 
   #commit(event: SessionEvent): void {
@@ -278,39 +301,51 @@ export class Session {
     });
   }
 
+  /**
+   * Starts a write once the current microtasks have run (`process.nextTick`), so every append made
+   * by code resuming in this same tick (e.g. writers whose previous flush just resolved) joins the
+   * batch instead of waiting for the next fsync. No timer: the write starts before any I/O is polled.
+   */
   #drain(): void {
-    if (this.#writing) return;
-    this.#writing = true;
-    void this.#writeLoop();
+    if (this.#writing || this.#drainQueued) return;
+    this.#drainQueued = true;
+    process.nextTick(() => {
+      this.#drainQueued = false;
+      if (this.#writing || this.#durable >= this.#events.length) return;
+      this.#writing = true;
+      void this.#writeBatch();
+    });
   }
 
-  async #writeLoop(): Promise<void> {
+  /** Writes every pending event as one batch (one write + one fdatasync), then resolves its waiters. */
+  async #writeBatch(): Promise<void> {
+    const from = this.#durable;
+    const batch = this.#events.slice(from);
     try {
-      while (this.#durable < this.#events.length) {
-        const from = this.#durable;
-        const batch = this.#events.slice(from);
-        try {
-          await this.#sink.write(batch, from, this.#events);
-        } catch (error) {
-          const failure = SessionError.is(error)
-            ? error
-            : new SessionError('WRITE_FAILED', `Could not make events ${from}–${from + batch.length - 1} of session ${this.id} durable; they stay pending and the next flush retries.`, {
-                sessionId: this.id,
-                cause: error,
-              });
-          const waiters = this.#waiters;
-          this.#waiters = [];
-          for (const waiter of waiters) waiter.reject(failure);
-          return;
-        }
-        this.#durable = from + batch.length;
-        const done = this.#waiters.filter((waiter) => waiter.target <= this.#durable);
-        this.#waiters = this.#waiters.filter((waiter) => waiter.target > this.#durable);
-        for (const waiter of done) waiter.resolve();
-      }
-    } finally {
-      // Runs in the same microtask as the loop's last check, so no flush can slip between them.
+      await this.#sink.write(batch, from, this.#events);
+    } catch (error) {
+      const failure = SessionError.is(error)
+        ? error
+        : new SessionError('WRITE_FAILED', `Could not make events ${from}–${from + batch.length - 1} of session ${this.id} durable; they stay pending and the next flush retries.`, {
+            sessionId: this.id,
+            cause: error,
+          });
+      const waiters = this.#waiters;
+      this.#waiters = [];
       this.#writing = false;
+      for (const waiter of waiters) waiter.reject(failure);
+      return;
     }
+    this.#durable = from + batch.length;
+    const durable = this.#durable;
+    const waiting = this.#waiters;
+    this.#waiters = [];
+    const done: Waiter[] = [];
+    for (const waiter of waiting) (waiter.target <= durable ? done : this.#waiters).push(waiter);
+    this.#writing = false;
+    // Events appended during this write form the next batch, together with those appended by the
+    // waiters resolved now (they run before the next tick).
+    if (this.#durable < this.#events.length) this.#drain();
+    for (const waiter of done) waiter.resolve();
   }
 }

@@ -3,14 +3,21 @@
  * creates it atomically, and a resumed session writing through the writer it acquired.
  */
 import type { SessionHeader } from 'dsh-codec';
-import type { SessionBackend, SessionWriter } from './session-backend.js';
+import type { InheritedRecords, SessionBackend, SessionWriter } from './session-backend.js';
 import type { SessionSink } from './session-sink.js';
 
 /**
  * A sink whose first write creates the session with everything appended so far, in one atomic
- * `create`; a failed create poisons the sink so the Session can never create the id later.
+ * `create`; a failed create poisons the sink so the Session can never create the id later. A fork
+ * child's sink hands the backend its `inherited` prefix so it can be copied rather than encoded.
  */
-export function creatingSink(backend: SessionBackend, id: string, header: SessionHeader, onRelease: () => void): SessionSink {
+export function creatingSink(
+  backend: SessionBackend,
+  id: string,
+  header: SessionHeader,
+  onRelease: () => void,
+  inherited?: InheritedRecords,
+): SessionSink {
   let writer: SessionWriter | undefined;
   let failed: Error | undefined;
   return {
@@ -19,7 +26,7 @@ export function creatingSink(backend: SessionBackend, id: string, header: Sessio
       if (writer !== undefined) return writer.append(expectedNextSeq, batch);
       const all = log.slice(0, expectedNextSeq + batch.length);
       try {
-        writer = await backend.create(id, header, all);
+        writer = inherited === undefined ? await backend.create(id, header, all) : await backend.create(id, header, all, inherited);
       } catch (error) {
         failed = error as Error;
         throw error;

@@ -23,30 +23,56 @@ function isIndex(value: unknown): value is number {
  * Whether a value produced by `JSON.parse` is lossless. Such a value is plain by construction:
  * only a `-0`, an overflowing number (±Infinity) or too deep nesting can make it lossy.
  */
-function parsedJsonIsLossless(root: unknown): boolean {
-  const stack: unknown[] = [root];
-  const depths: number[] = [1];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    const depth = depths.pop() as number;
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value) || (value === 0 && 1 / value < 0)) return false;
-    } else if (typeof value === 'object' && value !== null) {
-      if (depth > MAX_JSON_DEPTH) return false;
-      if (Array.isArray(value)) {
-        for (const item of value) {
-          stack.push(item);
-          depths.push(depth + 1);
-        }
-      } else {
-        for (const key in value) {
-          stack.push((value as Record<string, unknown>)[key]);
-          depths.push(depth + 1);
-        }
+function parsedJsonIsLossless(value: unknown, depth: number): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && (value !== 0 || 1 / value > 0);
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth > MAX_JSON_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) {
+      if (typeof item === 'object' || typeof item === 'number') {
+        if (!parsedJsonIsLossless(item, depth + 1)) return false;
       }
+    }
+    return true;
+  }
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'object' || typeof item === 'number') {
+      if (!parsedJsonIsLossless(item, depth + 1)) return false;
     }
   }
   return true;
+}
+
+/**
+ * The happy path of `checkV4Envelope`: true only when the envelope certainly has no issue (no
+ * closures, nothing allocated). False sends the event to the full check, which says why.
+ */
+function envelopeIsValid(event: Record<string, unknown>, index: number, parsed: boolean): boolean {
+  let hasData = false;
+  for (const key in event) {
+    switch (key) {
+      case 'seq':
+      case 'type':
+      case 'time':
+        break;
+      case 'data':
+        hasData = true;
+        break;
+      case 'ignorable':
+        if (event.ignorable !== true) return false;
+        break;
+      default:
+        // `surfaceOp` (rare) and anything unexpected take the full check.
+        return false;
+    }
+  }
+  if (!hasData || !Object.hasOwn(event, 'data')) return false;
+  const { seq, type, time } = event;
+  if (seq !== index || (index === 0 && 1 / seq < 0)) return false;
+  if (typeof type !== 'string' || type === '') return false;
+  if (!Number.isSafeInteger(time) || (time === 0 && 1 / (time as number) < 0)) return false;
+  return parsed ? parsedJsonIsLossless(event.data, 1) : findLossyJson(event.data) === undefined;
 }
 
 /**
@@ -55,6 +81,7 @@ function parsedJsonIsLossless(root: unknown): boolean {
  */
 export function checkV4Envelope(event: unknown, index: number, parsed = false): Issue[] {
   if (!isRecord(event)) return [eventIssue(index, [], `event at index ${String(index)}: expected an event object {seq, type, time, data}, got ${describeValue(event)}`)];
+  if (envelopeIsValid(event, index, parsed)) return [];
   let issues: Issue[] | undefined;
   const add = (path: (string | number)[], message: string) => {
     const label = `event at seq ${String(index)}${typeof event.type === 'string' ? ` (${event.type})` : ''}`;
@@ -68,7 +95,7 @@ export function checkV4Envelope(event: unknown, index: number, parsed = false): 
   if (typeof type !== 'string' || type === '') add(['type'], `expected a non-empty string, got ${describeValue(type)}`);
   if (!Number.isSafeInteger(time) || Object.is(time, -0)) add(['time'], `expected integer epoch milliseconds, got ${describeValue(time)}`);
   if (!('data' in event)) add(['data'], 'expected a data payload, got none');
-  else if (!parsed || !parsedJsonIsLossless(event.data)) {
+  else if (!parsed || !parsedJsonIsLossless(event.data, 1)) {
     const lossy = findLossyJson(event.data);
     if (lossy !== undefined) add(['data', ...lossy.path], `data must be lossless JSON: ${lossy.reason}`);
   }

@@ -1,16 +1,24 @@
 /**
  * The incremental V4 check for appending one event at a time (used by `Session.append`).
  */
-import type { ValidationIssue } from '../types.js';
+import type { SessionEvent, ValidationIssue } from '../types.js';
+import { toInterruptedView } from './interrupted-view.js';
 import { V4EventValidator } from './v4-event-validator.js';
 
 /** Checks events appended one by one to a V4 log that starts at seq 0. */
 export interface EventChecker {
   /**
    * Every issue of appending `event` (shape and relationships, SPEC §3). `[]` means it was accepted
-   * and the checker advanced; otherwise nothing changed.
+   * and the checker advanced; otherwise nothing changed. `plainJson`: the caller vouches that the
+   * event is a fresh tree of plain objects and arrays (from `JSON.parse`, or copied after
+   * `isLosslessJson`), so only the cheap lossless checks (numbers, depth) run again.
    */
-  accept(event: unknown): ValidationIssue[];
+  accept(event: unknown, plainJson?: boolean): ValidationIssue[];
+  /**
+   * Advances past an event already validated at this position of a log (by `decodeJsonl` or another
+   * checker) without checking it again; only for trusted events, in order, with the expected seq.
+   */
+  advance(event: SessionEvent): void;
   /** The seq the next accepted event must carry. */
   readonly nextSeq: number;
 }
@@ -20,12 +28,17 @@ export function createEventChecker(): EventChecker {
   const validator = new V4EventValidator();
   let nextSeq = 0;
   return {
-    accept(event: unknown): ValidationIssue[] {
-      const { issues, view } = validator.check(event, nextSeq);
+    accept(event: unknown, plainJson = false): ValidationIssue[] {
+      const { issues, view } = validator.check(event, nextSeq, plainJson);
       if (issues.length > 0 || view === undefined) return issues;
       validator.apply(view);
       nextSeq++;
       return issues;
+    },
+    advance(event: SessionEvent): void {
+      if (event.seq !== nextSeq) throw new RangeError(`EventChecker.advance: expected seq ${String(nextSeq)}, received ${String(event.seq)}`);
+      validator.apply(toInterruptedView(event).view);
+      nextSeq++;
     },
     get nextSeq() {
       return nextSeq;
