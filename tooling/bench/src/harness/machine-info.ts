@@ -47,7 +47,7 @@ export async function collectMachineInfo(dataDir: string, repoRoot: string): Pro
     commit: await gitCommit(repoRoot),
     dshCode: import.meta.resolve('dsh-session').includes('/src/')
       ? 'TypeScript source through tsx (`@dsh/source` condition)'
-      : 'built `dist/` (run `pnpm build` first)',
+      : 'built `dist/` (what users install)',
   };
 }
 
