@@ -16,7 +16,7 @@ import {
   type Model,
   type ModelRequest,
 } from 'dsh-agent';
-import { countingTools, dataOf, gate, typesFrom, until } from './__fixtures__/agent-fixtures.js';
+import { countingTools, dataOf, gate, heldScriptedModel, typesFrom, until } from './__fixtures__/agent-fixtures.js';
 
 const stores: SessionStore[] = [];
 const dirs: TempDir[] = [];
@@ -115,15 +115,7 @@ describe('agent loop', () => {
 
   it('a turn claims all pending input; input queued during a turn waits for the next turn', async () => {
     const session = await memoryStore().create();
-    const hold = gate();
-    const script = createScriptedModel([{ text: 'first' }, { text: 'second' }]);
-    const model: Model = {
-      name: 'held',
-      complete: async (request) => {
-        if (script.requests.length === 0) await hold.promise;
-        return script.complete(request);
-      },
-    };
+    const { model, hold } = heldScriptedModel([{ text: 'first' }, { text: 'second' }]);
     const agent = new Agent({ session, model });
     const a = agent.enqueue('a');
     await until(() => agent.currentTurn === 1);
@@ -375,15 +367,7 @@ describe('agent loop', () => {
 
   it('betweenTurns runs after the running turn and before the next one', async () => {
     const session = await memoryStore().create();
-    const hold = gate();
-    const script = createScriptedModel([{ text: 'one' }, { text: 'two' }]);
-    const model: Model = {
-      name: 'held',
-      complete: async (request) => {
-        if (script.requests.length === 0) await hold.promise;
-        return script.complete(request);
-      },
-    };
+    const { model, hold } = heldScriptedModel([{ text: 'one' }, { text: 'two' }]);
     const agent = new Agent({ session, model });
     agent.enqueue('first');
     await until(() => agent.running);

@@ -1,7 +1,7 @@
 /** Test helpers for the agent loop: tools that count their invocations, gates, small readers. */
 import { z } from 'zod';
 import type { SessionEvent } from 'dsh-codec';
-import { defineTool, type Tool } from 'dsh-agent';
+import { createScriptedModel, defineTool, type Model, type Tool } from 'dsh-agent';
 
 export type Invocation = { name: string; callId: string; args: unknown };
 
@@ -48,6 +48,23 @@ export function gate(): { promise: Promise<void>; open: () => void } {
     open = resolve;
   });
   return { promise, open };
+}
+
+/**
+ * A scripted model whose first request waits until `hold.open()`: lets a test act while a turn is
+ * provably running. Later requests answer at once.
+ */
+export function heldScriptedModel(responses: Parameters<typeof createScriptedModel>[0]): { model: Model; hold: ReturnType<typeof gate> } {
+  const hold = gate();
+  const script = createScriptedModel(responses);
+  const model: Model = {
+    name: 'held',
+    complete: async (request) => {
+      if (script.requests.length === 0) await hold.promise;
+      return script.complete(request);
+    },
+  };
+  return { model, hold };
 }
 
 /** Resolves when `predicate` holds, polling each macrotask (at most `limit` times). */

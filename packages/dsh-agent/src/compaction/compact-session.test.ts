@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { createMemoryStore, openSessionStore, type SessionStore } from 'dsh-session';
 import { Agent, AgentError, compactSession, createKeylessModel, createScriptedModel, deriveHistory, openCompaction, type Model } from 'dsh-agent';
-import { gate, until } from '../__fixtures__/agent-fixtures.js';
+import { gate, heldScriptedModel, until } from '../__fixtures__/agent-fixtures.js';
 
 const stores: SessionStore[] = [];
 const dirs: TempDir[] = [];
@@ -112,15 +112,7 @@ describe('manual compaction', () => {
 
   it('runs between turns, never inside one', async () => {
     const session = await memoryStore().create();
-    const hold = gate();
-    const script = createScriptedModel([{ text: 'first' }, { text: 'SUMMARY' }]);
-    const model: Model = {
-      name: 'held',
-      complete: async (request) => {
-        if (script.requests.length === 0) await hold.promise;
-        return script.complete(request);
-      },
-    };
+    const { model, hold } = heldScriptedModel([{ text: 'first' }, { text: 'SUMMARY' }]);
     const agent = new Agent({ session, model });
     agent.enqueue('first');
     await until(() => agent.running);
