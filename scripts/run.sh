@@ -45,6 +45,7 @@ case "${1:-}" in
     echo "› build + publint + attw"
     pnpm turbo run build publint --output-logs=errors-only
     echo "› tests"
+    source scripts/postgres.sh # a throwaway PostgreSQL server unless DATABASE_URL names one
     pnpm exec vitest run
     ;;
   *)
