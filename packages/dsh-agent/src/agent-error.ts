@@ -1,40 +1,30 @@
-export type AgentErrorCode =
-  /** `resolveModel()` received a spec it does not understand. */
-  | 'INVALID_MODEL_SPEC'
-  /** A model adapter is missing configuration it needs (e.g. an API key). */
-  | 'MODEL_CONFIG'
-  /** A scripted model's file or array does not match SPEC §11's format. */
-  | 'INVALID_SCRIPT'
-  /** A scripted model received more requests than it has responses. */
-  | 'SCRIPT_EXHAUSTED'
-  /** A scripted response entry asked for a model failure (testing aid). */
-  | 'SCRIPTED_FAILURE'
-  /** The model endpoint answered with a non-2xx status. */
-  | 'MODEL_HTTP_ERROR'
-  /** The model endpoint could not be reached. */
-  | 'MODEL_UNREACHABLE'
-  /** The model endpoint did not answer in time. */
-  | 'MODEL_TIMEOUT'
-  /** The model endpoint answered with a body that is not a Chat Completions response. */
-  | 'MODEL_BAD_RESPONSE'
-  /** A tool path points outside the session's working directory. */
-  | 'PATH_OUTSIDE_CWD'
-  /** A tool was asked for a file or directory that does not exist. */
-  | 'FILE_NOT_FOUND'
-  /** A tool expected a file and found something else, or the reverse. */
-  | 'WRONG_FILE_KIND'
-  /** `compact()` found a compaction of this lifecycle still open. */
-  | 'COMPACTION_IN_PROGRESS'
-  /** `compact()` was called inside an open turn. */
-  | 'TURN_IN_PROGRESS'
-  /** The summary could not be produced (model failure, empty text, cancellation). */
-  | 'COMPACTION_FAILED'
-  /** The agent was closed, or its session failed underneath it. */
-  | 'AGENT_CLOSED'
-  /** An event lacks the shape the agent needs (e.g. a surface event without a message). */
-  | 'INVALID_EVENT'
-  /** An option passed to the agent is invalid. */
-  | 'INVALID_OPTION';
+/**
+ * Every code an `AgentError` carries, with when it is thrown. The code union is the keys of this
+ * table; dsh-host gives each an HTTP status.
+ */
+export const AGENT_ERROR_CODES = {
+  INVALID_MODEL_SPEC: '`resolveModel()` received a spec it does not understand.',
+  MODEL_CONFIG: 'A model adapter is missing configuration it needs (e.g. an API key).',
+  INVALID_SCRIPT: "A scripted model's file or array does not match SPEC §11's format.",
+  SCRIPT_EXHAUSTED: 'A scripted model received more requests than it has responses.',
+  SCRIPTED_FAILURE: 'A scripted response entry asked for a model failure (testing aid).',
+  MODEL_HTTP_ERROR: 'The model endpoint answered with a non-2xx status.',
+  MODEL_UNREACHABLE: 'The model endpoint could not be reached.',
+  MODEL_TIMEOUT: 'The model endpoint did not answer in time.',
+  MODEL_BAD_RESPONSE: 'The model endpoint answered with a body that is not a Chat Completions response.',
+  PATH_OUTSIDE_CWD: "A tool path points outside the session's working directory.",
+  FILE_NOT_FOUND: 'A tool was asked for a file or directory that does not exist.',
+  WRONG_FILE_KIND: 'A tool expected a file and found something else, or the reverse.',
+  COMPACTION_IN_PROGRESS: '`compact()` found a compaction of this lifecycle still open.',
+  TURN_IN_PROGRESS: '`compact()` was called inside an open turn.',
+  COMPACTION_FAILED: 'The summary could not be produced (model failure, empty text, cancellation).',
+  AGENT_CLOSED: 'The agent was closed, or its session failed underneath it.',
+  INVALID_EVENT: 'An event lacks the shape the agent needs (e.g. a surface event without a message).',
+  INVALID_OPTION: 'An option passed to the agent is invalid.',
+} as const;
+
+/** An `AgentError`'s code: a key of `AGENT_ERROR_CODES`. */
+export type AgentErrorCode = keyof typeof AGENT_ERROR_CODES;
 
 const MARK = Symbol.for('dsh.AgentError');
 

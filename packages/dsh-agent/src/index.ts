@@ -4,7 +4,7 @@
  * declared effects, model history derived from events, model adapters and manual compaction.
  */
 export { Agent, type AgentInput, type AgentOptions, type TurnResult } from './agent.js';
-export { AgentError, type AgentErrorCode } from './agent-error.js';
+export { AGENT_ERROR_CODES, AgentError, type AgentErrorCode } from './agent-error.js';
 export type { Model, ModelDelta, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, ToolSpec } from './model.js';
 export { deriveHistory, deriveSurface, type SurfaceNode } from './derive-history.js';
 export { nextTurnNumber, pendingInputsOf, type PendingInput } from './log-state.js';

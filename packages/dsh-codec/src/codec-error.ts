@@ -1,12 +1,20 @@
 import type { ValidationIssue } from './types.js';
 
-export type CodecErrorCode =
-  | 'MALFORMED_JSON'
-  | 'INVALID_HEADER'
-  | 'INVALID_EVENT'
-  | 'INVALID_RELATIONSHIP'
-  | 'UNSUPPORTED_VERSION'
-  | 'CORRUPT';
+/**
+ * Every code a `CodecError` carries, with when it is thrown: the one list the code union, the
+ * README table and the host's HTTP statuses are checked against.
+ */
+export const CODEC_ERROR_CODES = {
+  MALFORMED_JSON: 'a line other than the last is not JSON (the log is refused with its line)',
+  INVALID_HEADER: 'missing or invalid header, inconsistent lineage, V0 without sessionId',
+  INVALID_EVENT: 'invalid envelope or payload, lossy JSON, unknown type without ignorable: true',
+  INVALID_RELATIONSHIP: 'turns, steps, calls, results or the inherited marker out of order',
+  UNSUPPORTED_VERSION: 'written by a newer dsh: upgrade',
+  CORRUPT: 'no readable header (torn header line), or not a log at all',
+} as const;
+
+/** A `CodecError`'s code: a key of `CODEC_ERROR_CODES`. */
+export type CodecErrorCode = keyof typeof CODEC_ERROR_CODES;
 
 const MARK = Symbol.for('dsh.CodecError');
 

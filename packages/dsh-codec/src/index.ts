@@ -24,7 +24,7 @@ export type {
   UserMessage,
   ValidationIssue,
 } from './types.js';
-export { CodecError, type CodecErrorCode } from './codec-error.js';
+export { CODEC_ERROR_CODES, CodecError, type CodecErrorCode } from './codec-error.js';
 export {
   syntheticResultError,
   syntheticResultId,

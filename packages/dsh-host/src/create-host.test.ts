@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { createScriptedModel } from 'dsh-agent';
-import { createMemoryStore, openSessionStore, type SessionStore } from 'dsh-session';
+import { createMemoryStore, openSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import { makeTempDir } from '@dsh/test-utils';
 import { createHost, HostError, selectForkCut, type Host } from 'dsh-host';
 import { arbitrarySessionLog } from './__fixtures__/arbitrary-session-log.js';
@@ -300,18 +300,27 @@ describe('idempotent fork', () => {
     expect(other.sessionId).not.toBe(first.sessionId);
   });
 
-  it('refuses a key reused for a different request with IDEMPOTENCY_KEY_REUSED', async () => {
+  it('refuses a key reused for a different request with IDEMPOTENCY_MISMATCH', async () => {
     const store = createMemoryStore();
     const { host, result } = await sessionWithToolTurn(store);
     await host.fork(result.sessionId, { atSeq: 3, idempotencyKey: 'key' });
-    await expectCode(host.fork(result.sessionId, { atSeq: 4, idempotencyKey: 'key' }), 'IDEMPOTENCY_KEY_REUSED');
+    await expectCode(host.fork(result.sessionId, { atSeq: 4, idempotencyKey: 'key' }), 'IDEMPOTENCY_MISMATCH');
   });
 
   it('forgets a failed request so a retry with the same key can succeed', async () => {
-    const store = createMemoryStore();
+    const memory = createMemoryStore();
+    let failuresLeft = 1;
+    // The first fork fails in storage; the identical retry must reach the store again and succeed.
+    const store: SessionStore = {
+      ...memory,
+      fork: (...args: Parameters<SessionStore['fork']>) =>
+        failuresLeft-- > 0 ? Promise.reject(new SessionError('STORAGE_ERROR', 'The session storage failed: disk detached')) : memory.fork(...args),
+    };
     const { host, result } = await sessionWithToolTurn(store);
-    await expectCode(host.fork(result.sessionId, { atSeq: 3, id: result.sessionId, idempotencyKey: 'retry' }), 'SESSION_EXISTS');
-    await expectCode(host.fork(result.sessionId, { atSeq: 3, id: result.sessionId, idempotencyKey: 'retry' }), 'SESSION_EXISTS');
+    await expectCode(host.fork(result.sessionId, { atSeq: 3, idempotencyKey: 'retry' }), 'STORAGE_ERROR');
+    const retried = await host.fork(result.sessionId, { atSeq: 3, idempotencyKey: 'retry' });
+    expect(retried).toMatchObject({ parentSession: result.sessionId, forkCut: 3 });
+    expect(await host.fork(result.sessionId, { atSeq: 3, idempotencyKey: 'retry' })).toEqual(retried);
   });
 });
 

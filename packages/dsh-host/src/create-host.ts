@@ -318,7 +318,7 @@ export function createHost(options: HostOptions): Host {
       if (remembered !== undefined) {
         if (remembered.fingerprint !== fingerprint) {
           throw new HostError(
-            'IDEMPOTENCY_KEY_REUSED',
+            'IDEMPOTENCY_MISMATCH',
             `Idempotency-Key '${idempotencyKey}' was first used for a different fork request: expected the same source and options, or a new key.`,
           );
         }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { createScriptedModel } from 'dsh-agent';
-import { createMemoryStore, type SessionStore } from 'dsh-session';
+import { createMemoryStore, SessionError, type SessionStore } from 'dsh-session';
 import { createHost, createHttpApp, INTERNAL_ERROR_BODY, openApiDocument, type Host } from 'dsh-host';
 import { createCrashedSession } from './__fixtures__/crashed-session.js';
 import { createGatedModel } from './__fixtures__/gated-model.js';
@@ -156,7 +156,7 @@ describe('HTTP API (in-process through host.fetch)', () => {
     expect(again).toEqual(first);
     const reused = await call(host, 'POST', `/api/sessions/${id}/fork`, { atSeq: 2 }, { 'idempotency-key': 'abc' });
     expect(reused.status).toBe(422);
-    expect(reused.body!.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(reused.body!.error.code).toBe('IDEMPOTENCY_MISMATCH');
   });
 
   it('answers a malformed body with 400 naming the field path', async () => {
@@ -238,6 +238,26 @@ describe('HTTP API (in-process through host.fetch)', () => {
     expect(response).toEqual({ status: 500, body: INTERNAL_ERROR_BODY });
     expect(JSON.stringify(response.body)).not.toContain('secret');
     expect(String(logged.flat(2).find((item) => item instanceof Error))).toContain('disk on fire');
+  });
+
+  it('answers a storage failure with 503 STORAGE_ERROR carrying the cause, a failed write included', async () => {
+    const store = createMemoryStore();
+    const logged: unknown[] = [];
+    const denied = new Error('EACCES: permission denied, open /data/sessions');
+    const broken: SessionStore = {
+      ...store,
+      list: () => Promise.reject(new SessionError('STORAGE_ERROR', `The session storage failed: ${denied.message}`, { cause: denied })),
+      create: () => Promise.reject(new SessionError('WRITE_FAILED', 'Could not write session s1.', { cause: new Error('ENOSPC: no space left on device') })),
+    };
+    const host = setup({ store: broken, logged });
+    const listed = await call(host, 'GET', '/api/sessions');
+    expect(listed.status).toBe(503);
+    expect(listed.body!.error).toEqual({ code: 'STORAGE_ERROR', message: 'The session storage failed: EACCES: permission denied, open /data/sessions' });
+    const created = await call(host, 'POST', '/api/sessions', {});
+    expect(created.status).toBe(503);
+    expect(created.body!.error.code).toBe('STORAGE_ERROR');
+    expect(created.body!.error.message).toContain('ENOSPC: no space left on device');
+    expect(logged).toEqual([]);
   });
 
   it('refuses a body over the size limit with 413', async () => {

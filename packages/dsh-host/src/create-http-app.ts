@@ -1,11 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import type { SessionEvent } from 'dsh-codec';
 import { HostError } from './host-error.js';
 import type { Host, HostLogger } from './host-types.js';
-import { httpStatusOf } from './http-status.js';
+import { httpStatusOf, wireCodeOf } from './host-error-codes.js';
 import { openApiDocument } from './openapi-document.js';
 import {
   createSessionBodySchema,
@@ -57,8 +58,19 @@ async function readBody<Schema extends z.ZodType>(context: Context, schema: Sche
   throw new HostError('BAD_REQUEST', `Invalid request body — ${where}.`, { details: { issues } });
 }
 
+/** The `{ error: { code, message, ...details } }` body of a known error; a 503 also names its cause. */
 function errorBody(error: HostError): { error: Record<string, unknown> } {
-  return { error: { code: error.code, message: error.message, ...error.details } };
+  const status = httpStatusOf(error.code);
+  const message = status === 503 ? withRootCause(error) : error.message;
+  return { error: { code: wireCodeOf(error.code), message, ...error.details } };
+}
+
+/** `error.message`, followed by the innermost cause's message when it does not already say it. */
+function withRootCause(error: Error): string {
+  let root: unknown = error;
+  while (root instanceof Error && root.cause instanceof Error) root = root.cause;
+  const cause = root instanceof Error ? root.message : '';
+  return cause === '' || error.message.includes(cause) ? error.message : `${error.message} Cause: ${cause}`;
 }
 
 function sseFrame(event: SessionEvent): string {
@@ -76,7 +88,7 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
 
   app.onError((error, context) => {
     const known = HostError.wrap(error);
-    if (known !== undefined) return context.json(errorBody(known), httpStatusOf(known.code) as 400);
+    if (known !== undefined) return context.json(errorBody(known), httpStatusOf(known.code) as ContentfulStatusCode);
     logger.error(`dsh-host: unhandled error on ${context.req.method} ${context.req.path}`, error);
     return context.json(INTERNAL_ERROR_BODY, 500);
   });

@@ -1,70 +1,9 @@
 import { CodecError } from 'dsh-codec';
+import { isHostErrorCode, type HostErrorCode } from './host-error-codes.js';
 
-/** Every code a `HostError` carries: the store's and codec's codes passed through, plus the host's own. */
-export type HostErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'NOT_FOUND'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'SESSION_NOT_FOUND'
-  | 'SESSION_EXISTS'
-  | 'SESSION_BUSY'
-  | 'NAME_AMBIGUOUS'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'INVALID_CUT'
-  | 'INVALID_SESSION_ID'
-  | 'SESSION_CLOSED'
-  | 'STORE_CLOSED'
-  | 'WRITE_FAILED'
-  | 'AGENT_CLOSED'
-  | 'INVALID_MODEL_SPEC'
-  | 'MODEL_CONFIG'
-  | 'INVALID_SCRIPT'
-  | 'COMPACTION_IN_PROGRESS'
-  | 'COMPACTION_FAILED'
-  | 'TURN_IN_PROGRESS'
-  | 'INVALID_EVENT'
-  | 'CORRUPT'
-  | 'MALFORMED_JSON'
-  | 'INVALID_HEADER'
-  | 'INVALID_RELATIONSHIP'
-  | 'UNSUPPORTED_VERSION'
-  | 'INVALID_OPTION'
-  | 'INTERNAL';
+export type { HostErrorCode } from './host-error-codes.js';
 
 const MARK = Symbol.for('dsh.HostError');
-
-const KNOWN_CODES: ReadonlySet<string> = new Set<HostErrorCode>([
-  'BAD_REQUEST',
-  'UNAUTHORIZED',
-  'NOT_FOUND',
-  'PAYLOAD_TOO_LARGE',
-  'SESSION_NOT_FOUND',
-  'SESSION_EXISTS',
-  'SESSION_BUSY',
-  'NAME_AMBIGUOUS',
-  'IDEMPOTENCY_KEY_REUSED',
-  'INVALID_CUT',
-  'INVALID_SESSION_ID',
-  'SESSION_CLOSED',
-  'STORE_CLOSED',
-  'WRITE_FAILED',
-  'AGENT_CLOSED',
-  'INVALID_MODEL_SPEC',
-  'MODEL_CONFIG',
-  'INVALID_SCRIPT',
-  'COMPACTION_IN_PROGRESS',
-  'COMPACTION_FAILED',
-  'TURN_IN_PROGRESS',
-  'INVALID_EVENT',
-  'CORRUPT',
-  'MALFORMED_JSON',
-  'INVALID_HEADER',
-  'INVALID_RELATIONSHIP',
-  'UNSUPPORTED_VERSION',
-  'INVALID_OPTION',
-  'INTERNAL',
-]);
 
 /** Who holds a session's lease: process id, host name, since when (epoch ms). */
 export type LeaseHolderInfo = { pid: number; host: string; since: number };
@@ -80,8 +19,8 @@ export type HostErrorDetails = {
 };
 
 /**
- * The only error dsh-host throws. `code` is stable and maps to one HTTP status (`httpStatusOf`);
- * store and codec errors are wrapped with the same code and kept as `cause`.
+ * The only error dsh-host throws. `code` is a row of `HOST_ERROR_CODES`, which gives its HTTP status;
+ * store, codec and agent errors are wrapped with the same code and kept as `cause`.
  * `HostError.is()` recognises instances from another installed copy of the package.
  */
 export class HostError extends Error {
@@ -120,6 +59,5 @@ export class HostError extends Error {
 }
 
 function hasKnownCode(error: Error): error is Error & { code: HostErrorCode } {
-  const code = (error as { code?: unknown }).code;
-  return (error.name === 'SessionError' || error.name === 'AgentError') && typeof code === 'string' && KNOWN_CODES.has(code);
+  return (error.name === 'SessionError' || error.name === 'AgentError') && isHostErrorCode((error as { code?: unknown }).code);
 }

@@ -17,8 +17,8 @@ export type {
   SessionStatus,
   TelemetrySink,
 } from './host-types.js';
-export { HostError, type HostErrorCode, type HostErrorDetails, type LeaseHolderInfo } from './host-error.js';
-export { HTTP_STATUS_BY_CODE, httpStatusOf } from './http-status.js';
+export { HostError, type HostErrorDetails, type LeaseHolderInfo } from './host-error.js';
+export { HOST_ERROR_CODES, httpStatusOf, wireCodeOf, type HostErrorCode, type HostErrorRow } from './host-error-codes.js';
 export { selectForkCut } from './select-fork-cut.js';
 export {
   lineageOf,

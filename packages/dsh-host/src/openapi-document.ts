@@ -24,7 +24,7 @@ const errorDescriptions: Record<number, string> = {
   404: 'SESSION_NOT_FOUND',
   409: 'SESSION_EXISTS, SESSION_BUSY or NAME_AMBIGUOUS (`candidates` lists the ids)',
   413: 'Body larger than the limit',
-  422: 'INVALID_CUT, INVALID_EVENT or IDEMPOTENCY_KEY_REUSED',
+  422: 'INVALID_CUT, INVALID_EVENT or IDEMPOTENCY_MISMATCH',
   500: 'A stored log the host cannot read (its code), or INTERNAL with a fixed body',
   502: 'COMPACTION_FAILED: the model could not summarize',
 };

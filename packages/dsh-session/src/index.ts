@@ -5,7 +5,7 @@
  * Fork seeds without a store come from the `dsh-session/fork` entry.
  */
 export type { AppendOptions, Session } from './session.js';
-export { SessionError, type LeaseHolder, type SessionErrorCode } from './session-error.js';
+export { SESSION_ERROR_CODES, SessionError, type LeaseHolder, type SessionErrorCode } from './session-error.js';
 export {
   createSessionStore,
   type CreateSessionOptions,

@@ -1,19 +1,25 @@
-import type { CodecErrorCode } from 'dsh-codec';
+import { CODEC_ERROR_CODES } from 'dsh-codec';
 
-/** Codes of SPEC §8, plus the codec's codes passed through when a stored log cannot be read. */
-export type SessionErrorCode =
-  | 'SESSION_NOT_FOUND'
-  | 'SESSION_EXISTS'
-  | 'INVALID_CUT'
-  | 'SESSION_BUSY'
-  | 'INVALID_EVENT'
-  | 'CORRUPT'
-  | 'INVALID_SESSION_ID'
-  | 'SESSION_CLOSED'
-  | 'STORE_CLOSED'
-  | 'WRITE_FAILED'
-  | 'STORAGE_ERROR'
-  | CodecErrorCode;
+/**
+ * Every code a `SessionError` carries, with when: SPEC §8's codes, plus the codec's codes passed
+ * through when a stored log cannot be read. The code union is the keys of this table.
+ */
+export const SESSION_ERROR_CODES = {
+  ...CODEC_ERROR_CODES,
+  SESSION_NOT_FOUND: 'no session with that id (open, inspect, fork source, delete)',
+  SESSION_EXISTS: 'create or fork with an id a live or stored session already has',
+  INVALID_CUT: 'fork atSeq is not an existing integer seq of the source; nothing is created',
+  SESSION_BUSY: 'another writer holds the session; holder names pid, host and since: fork it instead',
+  INVALID_EVENT: 'an append (or a stored event) breaks a V4 shape or relationship; nothing is appended',
+  INVALID_SESSION_ID: 'an id outside [A-Za-z0-9_-]{1,128}',
+  SESSION_CLOSED: 'append to a closed session',
+  STORE_CLOSED: 'any call on a closed store',
+  WRITE_FAILED: 'storage refused a write; the events stay pending and the next flush() retries',
+  STORAGE_ERROR: 'any other storage failure (e.g. a permission error); the OS error is the cause',
+} as const;
+
+/** A `SessionError`'s code: a key of `SESSION_ERROR_CODES`. */
+export type SessionErrorCode = keyof typeof SESSION_ERROR_CODES;
 
 /** Who holds a session's single-writer lease. */
 export type LeaseHolder = {

@@ -1,0 +1,89 @@
+import type { AgentErrorCode } from 'dsh-agent';
+import type { SessionErrorCode } from 'dsh-session';
+
+/**
+ * One row of the host's error table: the HTTP status, the code sent on the wire when it differs
+ * from the library's (`WRITE_FAILED` reaches clients as `STORAGE_ERROR`), and when it happens.
+ */
+export type HostErrorRow = { readonly status: number; readonly when: string; readonly sentAs?: string };
+
+/** The codes of the lower packages: each must have a row (a missing one fails the type check). */
+type PassedThroughCode = SessionErrorCode | AgentErrorCode;
+
+/**
+ * Every code a `HostError` carries — the host's own and those passed up from dsh-session (with
+ * dsh-codec's) and dsh-agent — with its HTTP status. The code union, the status mapping, the README
+ * table and the OpenAPI error responses are all derived from this one table.
+ */
+export const HOST_ERROR_CODES = {
+  // 400: the request or an option is malformed.
+  BAD_REQUEST: { status: 400, when: 'malformed JSON body, query or header; `issues` and the message name the field path' },
+  INVALID_OPTION: { status: 400, when: 'a bad option (e.g. `resumeSessionAt` without `forkSession`, a non-loopback bind without a token)' },
+  INVALID_SESSION_ID: { status: 400, when: 'a child id outside `[A-Za-z0-9_-]{1,128}`' },
+  INVALID_MODEL_SPEC: { status: 400, when: 'a model spec other than `keyless`, `scripted:FILE`, `openai:NAME`' },
+  INVALID_SCRIPT: { status: 400, when: 'a scripted model file that is not the SPEC §11 format' },
+  // 401/403/415: the HTTP guard.
+  UNAUTHORIZED: { status: 401, when: 'missing or wrong bearer token' },
+  CROSS_ORIGIN: { status: 403, when: 'a state-changing request from another origin (`Origin` / `Sec-Fetch-Site`)' },
+  HOST_NOT_ALLOWED: { status: 403, when: 'a `Host` header that is neither the bound address nor an allowed name (DNS rebinding)' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, when: 'a request body that is not `application/json`' },
+  // 404.
+  NOT_FOUND: { status: 404, when: 'no such route' },
+  SESSION_NOT_FOUND: { status: 404, when: 'no session has that id or name' },
+  FILE_NOT_FOUND: { status: 404, when: 'a tool was asked for a file that does not exist' },
+  // 409: the session cannot take this now.
+  SESSION_EXISTS: { status: 409, when: 'the child id is taken' },
+  SESSION_BUSY: { status: 409, when: 'another process holds the session; `holder` names it — fork it instead' },
+  NAME_AMBIGUOUS: { status: 409, when: 'several sessions carry the name; `candidates` lists their ids' },
+  SESSION_CLOSED: { status: 409, when: 'the session was closed underneath the request' },
+  AGENT_CLOSED: { status: 409, when: 'the session’s agent was closed or its session failed' },
+  COMPACTION_IN_PROGRESS: { status: 409, when: 'a compaction of this lifecycle is still open' },
+  TURN_IN_PROGRESS: { status: 409, when: 'compaction asked for inside an open turn' },
+  // 413.
+  PAYLOAD_TOO_LARGE: { status: 413, when: 'body over the limit (1 MiB by default)' },
+  // 422: well-formed, but not possible on this session.
+  INVALID_CUT: { status: 422, when: '`atSeq` is not a seq of the observation; nothing was created' },
+  INVALID_EVENT: { status: 422, when: 'an append would break a V4 invariant' },
+  IDEMPOTENCY_MISMATCH: { status: 422, when: 'an `Idempotency-Key` reused for a different fork request' },
+  PATH_OUTSIDE_CWD: { status: 422, when: 'a tool path outside the session’s working directory' },
+  WRONG_FILE_KIND: { status: 422, when: 'a tool expected a file and found a directory, or the reverse' },
+  // 500: a stored log or the host's setup is unusable (the code is still reported), or a bug.
+  CORRUPT: { status: 500, when: 'a stored log has no readable header' },
+  MALFORMED_JSON: { status: 500, when: 'a stored log has a line that is not JSON' },
+  INVALID_HEADER: { status: 500, when: 'a stored log’s header is invalid' },
+  INVALID_RELATIONSHIP: { status: 500, when: 'a stored log breaks a relationship invariant' },
+  UNSUPPORTED_VERSION: { status: 500, when: 'a stored log was written by a newer dsh' },
+  MODEL_CONFIG: { status: 500, when: 'the host’s model lacks configuration (e.g. an API key)' },
+  INTERNAL: { status: 500, when: 'anything unknown (a bug): logged, answered with a fixed body' },
+  // 502/504: the model failed.
+  COMPACTION_FAILED: { status: 502, when: 'the model could not summarize (the bracket is closed in the log)' },
+  MODEL_HTTP_ERROR: { status: 502, when: 'the model endpoint answered non-2xx' },
+  MODEL_UNREACHABLE: { status: 502, when: 'the model endpoint could not be reached' },
+  MODEL_BAD_RESPONSE: { status: 502, when: 'the model endpoint answered something that is not a completion' },
+  SCRIPT_EXHAUSTED: { status: 502, when: 'a scripted model ran out of responses' },
+  SCRIPTED_FAILURE: { status: 502, when: 'a scripted model response asked for a failure' },
+  MODEL_TIMEOUT: { status: 504, when: 'the model endpoint did not answer in time' },
+  // 503: storage is unavailable; the message carries the cause's.
+  STORAGE_ERROR: { status: 503, when: 'the storage failed (e.g. a permission error, an unreachable database)' },
+  WRITE_FAILED: { status: 503, sentAs: 'STORAGE_ERROR', when: 'storage refused a write; nothing half-written is kept' },
+  STORE_CLOSED: { status: 503, when: 'the store was closed' },
+} as const satisfies Record<PassedThroughCode, HostErrorRow> & Record<string, HostErrorRow>;
+
+/** Every code a `HostError` carries: a key of `HOST_ERROR_CODES`. */
+export type HostErrorCode = keyof typeof HOST_ERROR_CODES;
+
+/** Whether `code` is a row of the host's table. */
+export function isHostErrorCode(code: unknown): code is HostErrorCode {
+  return typeof code === 'string' && Object.hasOwn(HOST_ERROR_CODES, code);
+}
+
+/** The HTTP status for an error code; every code has exactly one. */
+export function httpStatusOf(code: HostErrorCode): number {
+  return HOST_ERROR_CODES[code].status;
+}
+
+/** The code an HTTP error body carries for `code` (itself, unless the table says `sentAs`). */
+export function wireCodeOf(code: HostErrorCode): string {
+  const row: HostErrorRow = HOST_ERROR_CODES[code];
+  return row.sentAs ?? code;
+}
