@@ -225,7 +225,7 @@ describe('recordings', () => {
 
     await composer.fill('/resume nobody');
     await composer.press('Enter');
-    await expect.poll(() => notices.innerText()).toContain('SESSION_NOT_FOUND: no session has the id or title “nobody”.');
+    await expect.poll(() => notices.innerText()).toContain("SESSION_NOT_FOUND: No session has the id or name 'nobody'.");
     await composer.fill('/resume baseline');
     await composer.press('Enter');
     await expect.poll(() => page.url()).toContain('#/s/baseline');

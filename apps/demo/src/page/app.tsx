@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, ApiError, followEvents } from './api.js';
 import { Composer } from './composer.js';
 import { Inspector } from './inspector.js';
-import { COMMAND_HELP, parseCommand, resolveSessionRef } from './parse-command.js';
+import { COMMAND_HELP, parseCommand } from './parse-command.js';
 import { repairRange } from './repair-range.js';
 import { SessionList } from './session-list.js';
 import { Transcript } from './transcript.js';
@@ -183,10 +183,10 @@ export function App() {
             if (view?.observation.live !== true) reload();
             return true;
           case 'resume': {
-            const found = resolveSessionRef(await api.list(), input.ref);
-            if ('error' in found) throw new Error(found.error);
-            open(found.id);
-            notify(`Resumed ${found.id}.`);
+            // The host resolves ids and names (SESSION_NOT_FOUND, NAME_AMBIGUOUS with the ids).
+            const { header } = await api.observe(input.ref);
+            open(header.id);
+            notify(`Resumed ${header.id}.`);
             return true;
           }
           case 'compact':

@@ -3,7 +3,7 @@ import { lineageForest } from './lineage-tree.js';
 import type { SessionRow } from './wire.js';
 
 function row(id: string, createdAt: number, parentSession?: string, forkCut?: number): SessionRow {
-  return { id, createdAt, updatedAt: createdAt, lastSeq: 0, live: false, ...(parentSession ? { parentSession } : {}), ...(forkCut === undefined ? {} : { forkCut }) };
+  return { id, createdAt, updatedAt: createdAt, lastSeq: 0, live: false, status: 'stored', formatVersion: 4, sharesCwdWith: [], ...(parentSession ? { parentSession } : {}), ...(forkCut === undefined ? {} : { forkCut }) };
 }
 
 test('forks nest under their parent in creation order; an orphan becomes a root', () => {

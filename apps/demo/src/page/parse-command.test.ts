@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseCommand, resolveSessionRef } from './parse-command.js';
+import { parseCommand } from './parse-command.js';
 
 describe('parseCommand', () => {
   test('plain text is a message, trimmed; a doubled slash sends a literal slash', () => {
@@ -26,30 +26,5 @@ describe('parseCommand', () => {
       kind: 'invalid',
       message: 'Unknown command /fork. Commands: /branch, /rename, /resume, /compact, /help',
     });
-  });
-});
-
-describe('resolveSessionRef', () => {
-  const sessions = [
-    { id: 'a1', title: 'baseline' },
-    { id: 'b2', title: 'twin' },
-    { id: 'c3', title: 'twin' },
-    { id: 'twin' },
-  ];
-
-  test('an exact id wins over a title', () => {
-    expect(resolveSessionRef(sessions, 'twin')).toEqual({ id: 'twin' });
-    expect(resolveSessionRef(sessions, 'a1')).toEqual({ id: 'a1' });
-  });
-
-  test('a unique title resolves; a shared one is ambiguous and lists the ids', () => {
-    expect(resolveSessionRef(sessions, 'baseline')).toEqual({ id: 'a1' });
-    expect(resolveSessionRef(sessions.slice(0, 3), 'twin')).toEqual({
-      error: 'NAME_AMBIGUOUS: “twin” names 2 sessions: b2, c3. Resume by id.',
-    });
-  });
-
-  test('an unknown reference is not found', () => {
-    expect(resolveSessionRef(sessions, 'nope')).toEqual({ error: 'SESSION_NOT_FOUND: no session has the id or title “nope”.' });
   });
 });

@@ -44,22 +44,3 @@ export function parseCommand(raw: string): ComposerInput {
       return { kind: 'invalid', message: `Unknown command /${name}. Commands: /branch, /rename, /resume, /compact, /help` };
   }
 }
-
-/**
- * Resolves `/resume NAME|ID` against the session list: an exact id wins, then an exact title.
- * Several sessions with that title is ambiguous, and the error lists their ids.
- */
-export function resolveSessionRef(
-  sessions: readonly { id: string; title?: string }[],
-  ref: string,
-): { id: string } | { error: string } {
-  const byId = sessions.find((session) => session.id === ref);
-  if (byId) return { id: byId.id };
-  const byTitle = sessions.filter((session) => session.title === ref);
-  const [only] = byTitle;
-  if (byTitle.length === 1 && only) return { id: only.id };
-  if (byTitle.length > 1) {
-    return { error: `NAME_AMBIGUOUS: “${ref}” names ${byTitle.length} sessions: ${byTitle.map((s) => s.id).join(', ')}. Resume by id.` };
-  }
-  return { error: `SESSION_NOT_FOUND: no session has the id or title “${ref}”.` };
-}

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { repairRange } from './repair-range.js';
 import type { WireEvent } from './wire.js';
 
-const event = (seq: number, type: string, data: unknown = {}): WireEvent => ({ seq, type, time: seq, data });
+const event = (seq: number, type: string, data: WireEvent['data'] = {}): WireEvent => ({ seq, type, time: seq, data });
 
 test('the repair is every event after the stored log up to the new lifecycle marker', () => {
   const events = [

@@ -3,11 +3,13 @@ import { hasOpenTurn, latestTitle, syntheticOf, transcriptItems } from './transc
 import type { WireEvent, WireHeader } from './wire.js';
 
 let time = 1000;
-function log(...specs: [string, unknown, Partial<WireEvent>?][]): WireEvent[] {
+function log(...specs: [string, WireEvent['data'], Partial<WireEvent>?][]): WireEvent[] {
   return specs.map(([type, data, extra], seq) => ({ seq, type, time: time++, data, ...extra }));
 }
 const user = (text: string) => ({ id: `u-${text}`, role: 'user', content: [{ type: 'text', text }] });
-const header: WireHeader = { id: 's', createdAt: 0, inheritedEventCount: 0 };
+/** A header as the page reads it: only these fields matter to the transcript. */
+const headerOf = (fields: Pick<WireHeader, 'id' | 'createdAt' | 'inheritedEventCount'> & Partial<WireHeader>): WireHeader => fields as WireHeader;
+const header = headerOf({ id: 's', createdAt: 0, inheritedEventCount: 0 });
 
 describe('transcriptItems', () => {
   test('tool calls carry their effect, their tool/call seq and their result', () => {
@@ -47,7 +49,7 @@ describe('transcriptItems', () => {
 
   test("the child's own inherited marker names the parent and cut; an ancestor's does not", () => {
     const events = log(['session/end-seed', { inherited: true }], ['session/title', { title: 't' }], ['session/end-seed', { inherited: true }], ['session/end-seed', {}]);
-    const items = transcriptItems(events, { id: 'c', createdAt: 0, inheritedEventCount: 2, parentSession: 'p', forkCut: 1 });
+    const items = transcriptItems(events, headerOf({ id: 'c', createdAt: 0, inheritedEventCount: 2, parentSession: 'p', forkCut: 1 }));
     expect(items).toEqual([
       { kind: 'fork-marker', seq: 0, own: false },
       { kind: 'note', seq: 1, text: 'Title set to “t”' },
