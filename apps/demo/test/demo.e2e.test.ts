@@ -226,6 +226,9 @@ describe('recordings', () => {
     await composer.fill('/resume nobody');
     await composer.press('Enter');
     await expect.poll(() => notices.innerText()).toContain("SESSION_NOT_FOUND: No session has the id or name 'nobody'.");
+    // The page asked the host to resolve the name; the browser logs the host's 404 answer.
+    await expect.poll(() => browser.errors.length).toBe(1);
+    expect(browser.errors.splice(0)).toEqual(['console: Failed to load resource: the server responded with a status of 404 (Not Found)']);
     await composer.fill('/resume baseline');
     await composer.press('Enter');
     await expect.poll(() => page.url()).toContain('#/s/baseline');

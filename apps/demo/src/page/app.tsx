@@ -244,7 +244,7 @@ export function App() {
                       {` at seq ${view.observation.header.forkCut ?? '?'}`}
                     </>
                   )}
-                  <span>{` · read from format V${row?.formatVersion ?? view.observation.formatVersion ?? 4}`}</span>
+                  <span>{` · read from format V${row?.formatVersion ?? view.observation.formatVersion}`}</span>
                   <span>{` · ${running ? 'turn running' : view.observation.live ? 'live' : 'stored'}`}</span>
                 </p>
               </div>
