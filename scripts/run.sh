@@ -1,52 +1,123 @@
 #!/usr/bin/env bash
 # One entry for the README's two commands, on a fresh machine with only Node 20 and npm:
-#   npm run demo   → install everything, start the demo
-#   npm run check  → install everything, run every check and test
+#   npm run demo   → install what is missing, start the demo (exec'd: signals reach it directly)
+#   npm run check  → install what is missing, run every check and test, print each phase's time
+# Needs no root and no global npm bin on PATH: pnpm goes to ./.tools/pnpm when the right one is not
+# already installed; Chromium is used where it is and installed (apt) only when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PNPM_VERSION=12.4.2
+NODE_MIN=20.19
+TOOLS_DIR="$PWD/.tools"
 
-ensure_pnpm() {
-  if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
-    echo "› installing pnpm $PNPM_VERSION"
-    npm install --global --save-exact "pnpm@$PNPM_VERSION" >/dev/null
+say() { printf '› %s\n' "$*"; }
+fail() {
+  printf '\ndsh %s: %s\n' "${MODE:-setup}" "$1" >&2
+  [ -z "${2:-}" ] || printf '  fix: %s\n' "$2" >&2
+  print_timings >&2
+  exit 1
+}
+
+now_ms() { date +%s%3N; }
+PHASE_NAMES=()
+PHASE_MS=()
+print_timings() {
+  [ "${#PHASE_NAMES[@]}" -gt 0 ] || return 0
+  printf '\nphase times:\n'
+  local i
+  for i in "${!PHASE_NAMES[@]}"; do
+    printf '  %-22s %6.1f s\n' "${PHASE_NAMES[$i]}" "$(awk "BEGIN { print ${PHASE_MS[$i]} / 1000 }")"
+  done
+}
+
+# phase NAME COMMAND…: runs one step, records its duration, and names it when it fails.
+phase() {
+  local name=$1 started rc=0
+  shift
+  say "$name"
+  started=$(now_ms)
+  "$@" || rc=$?
+  PHASE_NAMES+=("$name")
+  PHASE_MS+=("$(($(now_ms) - started))")
+  if [ "$rc" -ne 0 ]; then
+    fail "phase '$name' failed (exit $rc): \`$*\`" "read the output above; rerun that command alone to iterate"
   fi
 }
 
-# Debian's Chromium for the demo's browser tests (never a downloaded browser build).
+ensure_node() {
+  command -v node >/dev/null 2>&1 || fail "Node.js was not found on PATH." "install Node.js $NODE_MIN or newer (https://nodejs.org)"
+  command -v npm >/dev/null 2>&1 || fail "npm was not found on PATH (it ships with Node.js)." "install Node.js $NODE_MIN or newer with its npm"
+  node -e "const [a,b]=process.versions.node.split('.').map(Number); const [x,y]='$NODE_MIN'.split('.').map(Number); process.exit(a>x||(a===x&&b>=y)?0:1)" ||
+    fail "Node.js $NODE_MIN or newer is required; found $(node --version)." "install a newer Node.js 20 (or 22)"
+}
+
+# The pinned pnpm: the one on PATH if it is that version, else a local copy under .tools/ (npm's global
+# bin may be unwritable or missing from PATH; corepack fails signature checks on our registry).
+ensure_pnpm() {
+  if [ "$(pnpm --version 2>/dev/null || true)" = "$PNPM_VERSION" ]; then return; fi
+  local local_bin="$TOOLS_DIR/pnpm/node_modules/.bin"
+  if [ "$("$local_bin/pnpm" --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
+    say "pnpm $PNPM_VERSION not found: installing it into .tools/pnpm (no global install)"
+    mkdir -p "$TOOLS_DIR/pnpm"
+    npm install --prefix "$TOOLS_DIR/pnpm" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "pnpm@$PNPM_VERSION" >/dev/null ||
+      fail "could not install pnpm $PNPM_VERSION with npm." "check the npm registry is reachable (npm ping), then rerun"
+  fi
+  export PATH="$local_bin:$PATH"
+}
+
+# Debian's Chromium for the demo's browser tests (never a downloaded browser build). Uses the one
+# already installed; installs with apt only when none is found, and says so.
 ensure_chromium() {
-  if [ -x /usr/bin/chromium ]; then return; fi
-  echo "› installing chromium (apt)"
-  local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
-  $sudo apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  local candidate
+  for candidate in "${CHROMIUM_PATH:-}" /usr/bin/chromium "$(command -v chromium 2>/dev/null || true)" \
+    "$(command -v chromium-browser 2>/dev/null || true)" "$(command -v google-chrome 2>/dev/null || true)"; do
+    if [ -n "$candidate" ] && [ -x "$candidate" ]; then
+      export CHROMIUM_PATH="$candidate"
+      say "browser tests use Chromium at $CHROMIUM_PATH"
+      return
+    fi
+  done
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    if sudo -n true 2>/dev/null; then sudo="sudo"; else
+      fail "Chromium is needed for the demo's browser tests and none was found (looked at \$CHROMIUM_PATH, /usr/bin/chromium, chromium, chromium-browser, google-chrome)." \
+        "install it (sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary"
+    fi
+  fi
+  command -v apt-get >/dev/null 2>&1 || fail "Chromium was not found and apt-get is not available to install it." "install Chromium and set CHROMIUM_PATH"
+  say "Chromium not found: installing Debian's chromium with apt-get (about a minute)"
+  $sudo apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null ||
+    fail "apt-get could not install chromium." "install Chromium yourself and set CHROMIUM_PATH"
+  export CHROMIUM_PATH=/usr/bin/chromium
 }
 
 install_dependencies() {
+  ensure_node
   ensure_pnpm
-  echo "› pnpm install"
-  pnpm install --frozen-lockfile --reporter=silent
+  phase "install (pnpm $PNPM_VERSION)" pnpm install --frozen-lockfile --reporter=silent
 }
 
-case "${1:-}" in
+MODE=${1:-}
+case "$MODE" in
   demo)
     install_dependencies
     shift
-    exec pnpm --filter @dsh/demo run start "$@"
+    # exec, no pnpm or tsx launcher in between: Ctrl-C/SIGTERM reach the server itself, which
+    # releases its sessions and exits; nothing is left serving.
+    cd apps/demo
+    exec node --conditions=@dsh/source --import tsx src/main.ts "$@"
     ;;
   check)
     install_dependencies
-    if [ -d apps/demo/test ] && ls apps/demo/test/*.e2e.test.ts >/dev/null 2>&1; then ensure_chromium; fi
-    echo "› lint"
-    pnpm run lint
-    echo "› typecheck"
-    pnpm turbo run typecheck --output-logs=errors-only
-    echo "› build + publint + attw"
-    pnpm turbo run build publint --output-logs=errors-only
-    echo "› tests"
-    source scripts/postgres.sh # a throwaway PostgreSQL server unless DATABASE_URL names one
-    pnpm exec vitest run
+    if ls apps/demo/test/*.e2e.test.ts >/dev/null 2>&1; then ensure_chromium; fi
+    phase "lint" pnpm run lint
+    phase "typecheck" pnpm turbo run typecheck --output-logs=errors-only
+    phase "build + publint + attw" pnpm turbo run build publint --output-logs=errors-only
+    # a throwaway PostgreSQL server unless DATABASE_URL names one (stops when this shell exits)
+    phase "postgres" source scripts/postgres.sh
+    phase "tests" pnpm exec vitest run
+    print_timings
     ;;
   *)
     echo "usage: scripts/run.sh demo|check" >&2

@@ -1,26 +1,18 @@
 #!/usr/bin/env node
-// Runs the dsh CLI from its TypeScript source, no build needed: re-executes Node with the
-// `@dsh/source` export condition (workspace packages resolve to `src/`) and tsx as the loader.
-import { spawn } from 'node:child_process';
-import process from 'node:process';
-import { fileURLToPath, URL } from 'node:url';
+// The `dsh` command, in this one process (no launcher child, so signals and `kill` reach it directly).
+// Installed from npm it runs the built JavaScript in dist/. Inside the dsh workspace (src/ present)
+// it reads the TypeScript sources instead: tsx is registered in-process and the `@dsh/source` export
+// condition makes workspace packages resolve to their src/ too.
+import { existsSync } from 'node:fs';
+import { register } from 'node:module';
+import { URL } from 'node:url';
 
-const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const loader = import.meta.resolve('tsx');
-const child = spawn(process.execPath, ['--conditions=@dsh/source', '--import', loader, main, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-});
-
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    child.kill(signal);
-  });
+const source = new URL('../src/main.ts', import.meta.url);
+if (existsSync(source)) {
+  register('./source-condition.js', import.meta.url);
+  const { register: registerTsx } = await import('tsx/esm/api');
+  registerTsx();
+  await import(source.href);
+} else {
+  await import('../dist/main.js');
 }
-child.on('exit', (code, signal) => {
-  if (signal !== null) {
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
-  } else {
-    process.exit(code ?? 1);
-  }
-});

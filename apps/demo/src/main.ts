@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { DEMO_USAGE, DemoArgsError, parseDemoArgs } from './server/parse-demo-args.js';
 import { DEMO_APP_DIR, startDemo } from './server/start-demo.js';
+import { whenLauncherExits } from './server/when-launcher-exits.js';
 
 async function main(): Promise<void> {
   let args;
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+  whenLauncherExits(stop);
 }
 
 main().catch((error: unknown) => {

@@ -2,9 +2,25 @@ import { serveHost } from 'dsh-host';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
+import { whenLauncherExits } from '../when-launcher-exits.js';
 import { withHost } from '../with-host.js';
 
 const DEFAULT_PORT = 4317;
+
+// `on`, not `once`: a launcher (npm, a terminal's process group) may deliver a signal twice, and a
+// second one during shutdown must not kill us with the default handler before leases are released.
+function stopRequested(): Promise<string> {
+  return new Promise((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.on(signal, () => {
+        resolve(signal);
+      });
+    }
+    whenLauncherExits(() => {
+      resolve('its launcher exited');
+    });
+  });
+}
 
 /** `dsh serve`: serves the HTTP API until SIGINT/SIGTERM, then releases every session. */
 export async function serveCommand(context: CliContext, values: OptionValues): Promise<number> {
@@ -15,18 +31,9 @@ export async function serveCommand(context: CliContext, values: OptionValues): P
   return withHost(context, values, async (host, dataDir) => {
     const server = await serveHost(host, { hostname, port: Number(portText), ...(token === undefined || token === '' ? {} : { token }) });
     context.stdout.write(`dsh: serving ${server.url} (data ${dataDir}${token === undefined || token === '' ? '' : ', bearer token required'}); Ctrl-C stops\n`);
-    // `on`, not `once`: Ctrl-C reaches both the launcher and this process, and the launcher forwards
-    // it again — a second SIGINT during shutdown must not kill us with the default handler.
-    await new Promise<void>((resolve) => {
-      process.on('SIGINT', () => {
-        resolve();
-      });
-      process.on('SIGTERM', () => {
-        resolve();
-      });
-    });
+    const reason = await stopRequested();
     await server.close();
-    context.stderr.write('dsh: stopped\n');
+    context.stderr.write(`dsh: stopped (${reason}); sessions released\n`);
     return 0;
   });
 }
