@@ -17,7 +17,7 @@ async function startServe(): Promise<{ child: ChildProcess; url: string; port: n
   let err = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  await waitFor(`dsh serve to print its URL (stdout: ${out} stderr: ${err})`, () => /serving http:\/\/127\.0\.0\.1:\d+/.test(out), 45_000);
+  await waitFor(`dsh serve to print its URL (stdout: ${out} stderr: ${err})`, () => /serving http:\/\/127\.0\.0\.1:\d+/.test(out), 90_000);
   const url = (/serving (http:\/\/127\.0\.0\.1:(\d+))/.exec(out) ?? [])[1] as string;
   return { child, url, port: Number(new URL(url).port), stderr: () => err };
 }
@@ -31,7 +31,7 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 
 describe('dsh serve as a process', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`is the server itself (no launcher child) and stops on ${signal}, closing its port and releasing its sessions`, { timeout: 120_000 }, async () => {
+    it(`is the server itself (no launcher child) and stops on ${signal}, closing its port and releasing its sessions`, { timeout: 300_000 }, async () => {
       const served = await startServe();
       const pid = served.child.pid as number;
       // From source, tsx may start its esbuild helper (it exits with our pipe); never a second node.
@@ -41,7 +41,7 @@ describe('dsh serve as a process', () => {
       await waitFor('the served turn to finish', async () => {
         const observed = (await (await fetch(`${served.url}/api/sessions/${created.sessionId}`)).json()) as { events: { type: string }[] };
         return observed.events.some((event) => event.type === 'turn/end');
-      });
+      }, 90_000);
       // While served, the session is held by the server's lease: another writer is refused.
       const busy = await runDsh(['-p', 'me too', '--resume', created.sessionId, '--data', data.path]);
       expect(busy.stderr).toContain('SESSION_BUSY');
@@ -56,14 +56,14 @@ describe('dsh serve as a process', () => {
     });
   }
 
-  it('leaves nothing serving after kill -9', { timeout: 60_000 }, async () => {
+  it('leaves nothing serving after kill -9', { timeout: 180_000 }, async () => {
     const served = await startServe();
     const pid = served.child.pid as number;
     const below = descendantsOf(pid);
     served.child.kill('SIGKILL');
     await exitOf(served.child);
     expect(isRunning(pid)).toBe(false);
-    await waitFor('its helper processes to exit', () => below.every((helper) => !isRunning(helper)));
+    await waitFor('its helper processes to exit', () => below.every((helper) => !isRunning(helper)), 60_000);
     expect(await acceptsConnections(served.port)).toBe(false);
   });
 });

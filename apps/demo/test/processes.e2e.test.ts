@@ -41,7 +41,7 @@ describe('npm run demo as a process', () => {
       expect(started.map(commandLineOf).filter((line) => line.startsWith('node')).length).toBe(1);
       expect(started.map(commandLineOf).filter((line) => /^(sh|bash|pnpm) /.test(line))).toEqual([]);
       npm.kill(signal);
-      await waitFor('every process npm started to exit', () => started.every((pid) => !isRunning(pid)));
+      await waitFor('every process npm started to exit', () => started.every((pid) => !isRunning(pid)), 60_000);
       expect(await acceptsConnections(port)).toBe(false);
     });
   }
@@ -49,7 +49,7 @@ describe('npm run demo as a process', () => {
   it('kill -9 of npm: the server notices its launcher is gone and stops', { timeout: 180_000 }, async () => {
     const { npm, port, started } = await startNpmRunDemo();
     npm.kill('SIGKILL');
-    await waitFor('every process npm started to exit', () => started.every((pid) => !isRunning(pid)));
+    await waitFor('every process npm started to exit', () => started.every((pid) => !isRunning(pid)), 60_000);
     expect(await acceptsConnections(port)).toBe(false);
   });
 });
