@@ -3,19 +3,11 @@ import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import type { SessionEvent } from 'dsh-codec';
 import { HostError } from './host-error.js';
 import type { Host, HostLogger } from './host-types.js';
 import { httpStatusOf, wireCodeOf } from './host-error-codes.js';
+import { HTTP_ROUTES } from './http-routes.js';
 import { openApiDocument } from './openapi-document.js';
-import {
-  createSessionBodySchema,
-  eventsQuerySchema,
-  forkBodySchema,
-  idempotencyKeySchema,
-  messageBodySchema,
-  renameBodySchema,
-} from './request-schemas.js';
 
 /** Options of the HTTP layer. */
 export type HttpAppOptions = {
@@ -73,13 +65,10 @@ function withRootCause(error: Error): string {
   return cause === '' || error.message.includes(cause) ? error.message : `${error.message} Cause: ${cause}`;
 }
 
-function sseFrame(event: SessionEvent): string {
-  return `id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`;
-}
-
 /**
- * The HTTP API of SPEC §10 over a `Host`, as a hono app: JSON bodies validated by zod (400 with the
- * field path), one code → status table, unknown errors logged and answered with a fixed 500 body.
+ * The HTTP API of SPEC §10 over a `Host`, as a hono app to serve or mount elsewhere: the routes of
+ * one table (the OpenAPI document's source), JSON bodies validated by zod (400 with the field path),
+ * statuses from `HOST_ERROR_CODES`, unknown errors logged and answered with a fixed 500 body.
  */
 export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
   const logger = options.logger ?? console;
@@ -119,118 +108,15 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
     }),
   );
 
-  app.get('/api/openapi.json', (context) => context.json(openApiDocument()));
-
-  app.get('/api/sessions', async (context) => context.json({ sessions: await host.list() }));
-
-  app.post('/api/sessions', async (context) => {
-    const body = await readBody(context, createSessionBodySchema);
-    const created = await host.create({
-      ...(body.title === undefined ? {} : { title: body.title }),
-      ...(body.config === undefined ? {} : { config: stripUndefined(body.config) }),
+  // Every route comes from the one table the OpenAPI document is generated from.
+  let document: Record<string, unknown> | undefined;
+  const routeDocument = (): Record<string, unknown> => (document ??= openApiDocument());
+  for (const route of HTTP_ROUTES) {
+    app.on(route.method.toUpperCase(), route.path, async (context) => {
+      const body = route.body === undefined ? {} : await readBody(context, route.body.schema);
+      return route.handle({ context, host, body, heartbeatMs, document: routeDocument });
     });
-    return context.json(created, 201);
-  });
-
-  // Read-only: a cold session is observed as stored, repair not applied. Opening it is a POST.
-  app.get('/api/sessions/:id', async (context) => context.json(await host.observe(context.req.param('id'))));
-
-  app.post('/api/sessions/:id/open', async (context) => context.json(await host.open(context.req.param('id'))));
-
-  app.patch('/api/sessions/:id', async (context) => {
-    const body = await readBody(context, renameBodySchema);
-    const sessionId = await host.resolve(context.req.param('id'));
-    await host.rename(sessionId, body.title);
-    return context.json({ sessionId, title: body.title });
-  });
-
-  app.post('/api/sessions/:id/messages', async (context) => {
-    const body = await readBody(context, messageBodySchema);
-    return context.json(await host.send(context.req.param('id'), body.text), 202);
-  });
-
-  app.post('/api/sessions/:id/fork', async (context) => {
-    const body = await readBody(context, forkBodySchema);
-    const rawKey = context.req.header('idempotency-key');
-    let idempotencyKey: string | undefined;
-    if (rawKey !== undefined) {
-      const key = idempotencyKeySchema.safeParse(rawKey);
-      if (!key.success) {
-        throw new HostError('BAD_REQUEST', 'Invalid Idempotency-Key header: expected 1-255 visible ASCII characters.', {
-          details: { issues: [{ path: ['headers', 'idempotency-key'], message: 'expected 1-255 visible ASCII characters' }] },
-        });
-      }
-      idempotencyKey = key.data;
-    }
-    const result = await host.fork(context.req.param('id'), {
-      ...(body.atSeq === undefined ? {} : { atSeq: body.atSeq }),
-      ...(body.title === undefined ? {} : { title: body.title }),
-      ...(body.config === undefined ? {} : { config: stripUndefined(body.config) }),
-      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-    });
-    return context.json(result, 201);
-  });
-
-  app.post('/api/sessions/:id/compact', async (context) => context.json(await host.compact(context.req.param('id'))));
-
-  app.post('/api/sessions/:id/cancel', async (context) => context.json(await host.cancel(context.req.param('id'))));
-
-  app.get('/api/sessions/:id/lineage', async (context) => context.json(await host.lineage(context.req.param('id'))));
-
-  app.get('/api/sessions/:id/events', async (context) => {
-    const query = eventsQuerySchema.safeParse({ from: context.req.query('from') });
-    if (!query.success) {
-      throw new HostError('BAD_REQUEST', 'Invalid query — from: expected a non-negative integer.', {
-        details: { issues: [{ path: ['query', 'from'], message: 'expected a non-negative integer' }] },
-      });
-    }
-    const lastEventId = context.req.header('last-event-id');
-    let from = query.data.from === undefined ? 0 : Number(query.data.from);
-    if (lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim())) from = Number(lastEventId.trim()) + 1;
-    const sessionId = await host.resolve(context.req.param('id'));
-    const encoder = new TextEncoder();
-    let cancelled = false;
-    let stop = (): void => undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start: async (controller) => {
-        const send = (text: string): void => {
-          try {
-            controller.enqueue(encoder.encode(text));
-          } catch {
-            stop();
-          }
-        };
-        send(': dsh event stream\n\n');
-        const watch = await host.watch(sessionId, from, (event) => {
-          send(sseFrame(event));
-        });
-        if (cancelled) {
-          watch.close();
-          return;
-        }
-        const timer = setInterval(() => {
-          send(': keep-alive\n\n');
-        }, heartbeatMs);
-        timer.unref();
-        stop = () => {
-          clearInterval(timer);
-          watch.close();
-        };
-      },
-      cancel: () => {
-        cancelled = true;
-        stop();
-      },
-    });
-    return new Response(body, {
-      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' },
-    });
-  });
+  }
 
   return app;
-}
-
-/** zod's optional fields may hold `undefined`; the host's types (exactOptionalPropertyTypes) may not. */
-function stripUndefined<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
 }

@@ -1,0 +1,226 @@
+import { defineRoute, type RouteDefinition } from './define-route.js';
+import { HostError } from './host-error.js';
+import type { HostErrorCode } from './host-error-codes.js';
+import {
+  createSessionBodySchema,
+  eventsQuerySchema,
+  forkBodySchema,
+  idempotencyKeySchema,
+  messageBodySchema,
+  renameBodySchema,
+} from './request-schemas.js';
+import { streamEvents } from './stream-events.js';
+
+/** Codes of any request that reaches the store. */
+const STORE: readonly HostErrorCode[] = ['STORE_CLOSED', 'STORAGE_ERROR'];
+/** Codes of a request naming a session (`:id` is an id or a name, resolved through the store). */
+const REF: readonly HostErrorCode[] = [...STORE, 'SESSION_NOT_FOUND', 'NAME_AMBIGUOUS'];
+/** Codes of reading a stored log the host has not opened. */
+const STORED: readonly HostErrorCode[] = ['CORRUPT', 'MALFORMED_JSON', 'INVALID_HEADER', 'INVALID_RELATIONSHIP', 'UNSUPPORTED_VERSION', 'INVALID_EVENT'];
+/** Codes of making a session live in this host (open with crash repair, then append). */
+const LIVE: readonly HostErrorCode[] = [...STORED, 'SESSION_BUSY', 'SESSION_CLOSED', 'AGENT_CLOSED', 'WRITE_FAILED'];
+/** Codes of a route with a JSON body. */
+const BODY: readonly HostErrorCode[] = ['BAD_REQUEST'];
+
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  description: 'Repeating a key returns the first child; the same key for a different request is 422 IDEMPOTENCY_MISMATCH',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+} as const;
+
+/** zod's optional fields may hold `undefined`; the host's types (exactOptionalPropertyTypes) may not. */
+function stripUndefined<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+}
+
+function idempotencyKeyOf(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const key = idempotencyKeySchema.safeParse(raw);
+  if (key.success) return key.data;
+  throw new HostError('BAD_REQUEST', 'Invalid Idempotency-Key header: expected 1-255 visible ASCII characters.', {
+    details: { issues: [{ path: ['headers', 'idempotency-key'], message: 'expected 1-255 visible ASCII characters' }] },
+  });
+}
+
+/**
+ * Every operation of the HTTP API (SPEC §10), in one table: `createHttpApp` registers them and
+ * `openApiDocument` describes them, so the served routes and the document cannot drift.
+ * @internal
+ */
+export const HTTP_ROUTES: readonly RouteDefinition[] = [
+  defineRoute({
+    method: 'get',
+    path: '/api/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'This OpenAPI 3.1 document, generated from the route table',
+    success: { status: 200, description: 'OpenAPI document', schema: { type: 'object' } },
+    errors: [],
+    handle: ({ context, document }) => context.json(document()),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/sessions',
+    operationId: 'listSessions',
+    summary: 'List sessions, most recently updated first',
+    success: {
+      status: 200,
+      description: 'Sessions',
+      schema: { type: 'object', required: ['sessions'], properties: { sessions: { type: 'array', items: { $ref: '#/components/schemas/SessionListItem' } } } },
+    },
+    errors: [...STORE],
+    handle: async ({ context, host }) => context.json({ sessions: await host.list() }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/sessions',
+    operationId: 'createSession',
+    summary: 'Create a session',
+    body: { schema: createSessionBodySchema, component: 'CreateSessionBody', required: false },
+    success: { status: 201, description: 'Created', schema: { type: 'object', required: ['sessionId'], properties: { sessionId: { type: 'string' } } } },
+    errors: [...BODY, ...STORE, 'SESSION_EXISTS', 'WRITE_FAILED'],
+    handle: async ({ context, host, body }) => {
+      const created = await host.create({
+        ...(body.title === undefined ? {} : { title: body.title }),
+        ...(body.config === undefined ? {} : { config: stripUndefined(body.config) }),
+      });
+      return context.json(created, 201);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/sessions/:id',
+    operationId: 'observeSession',
+    summary: 'Observe a session (read-only: a cold log is shown as stored, never repaired)',
+    success: { status: 200, description: 'Observation', schema: 'Observation' },
+    errors: [...REF, ...STORED],
+    handle: async ({ context, host }) => context.json(await host.observe(context.req.param('id') ?? '')),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/sessions/:id/open',
+    operationId: 'openSession',
+    summary:
+      'Open (resume) a session: make it live in this host. A crashed log is repaired first (interrupted closers, persisted); a live session is returned as is',
+    success: { status: 200, description: 'Observation of the now live session', schema: 'Observation' },
+    errors: [...REF, ...LIVE],
+    handle: async ({ context, host }) => context.json(await host.open(context.req.param('id') ?? '')),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/api/sessions/:id',
+    operationId: 'renameSession',
+    summary: 'Rename a session (appends session/title)',
+    body: { schema: renameBodySchema, component: 'RenameBody', required: true },
+    success: {
+      status: 200,
+      description: 'Renamed',
+      schema: { type: 'object', required: ['sessionId', 'title'], properties: { sessionId: { type: 'string' }, title: { type: 'string' } } },
+    },
+    errors: [...BODY, ...REF, ...LIVE],
+    handle: async ({ context, host, body }) => {
+      const sessionId = await host.resolve(context.req.param('id') ?? '');
+      await host.rename(sessionId, body.title);
+      return context.json({ sessionId, title: body.title });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/sessions/:id/messages',
+    operationId: 'sendMessage',
+    summary: 'Queue user input (input/queued); a turn claims it',
+    body: { schema: messageBodySchema, component: 'MessageBody', required: true },
+    success: { status: 202, description: 'Queued', schema: { type: 'object', required: ['inputId'], properties: { inputId: { type: 'string' } } } },
+    errors: [...BODY, ...REF, ...LIVE],
+    handle: async ({ context, host, body }) => context.json(await host.send(context.req.param('id') ?? '', body.text), 202),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/sessions/:id/fork',
+    operationId: 'forkSession',
+    summary: 'Fork at an exact seq, or (atSeq omitted) after the latest closed turn and its standalone tail',
+    body: { schema: forkBodySchema, component: 'ForkBody', required: false },
+    parameters: [idempotencyKeyParameter],
+    success: { status: 201, description: 'Forked', schema: 'ForkResult' },
+    errors: [...BODY, ...REF, ...STORED, 'INVALID_CUT', 'IDEMPOTENCY_MISMATCH', 'SESSION_EXISTS', 'WRITE_FAILED'],
+    handle: async ({ context, host, body }) => {
+      const idempotencyKey = idempotencyKeyOf(context.req.header('idempotency-key'));
+      const result = await host.fork(context.req.param('id') ?? '', {
+        ...(body.atSeq === undefined ? {} : { atSeq: body.atSeq }),
+        ...(body.title === undefined ? {} : { title: body.title }),
+        ...(body.config === undefined ? {} : { config: stripUndefined(body.config) }),
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      });
+      return context.json(result, 201);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/sessions/:id/compact',
+    operationId: 'compactSession',
+    summary: 'Manual compaction between turns: summarize the model history and replace it (ignorable compaction/* events)',
+    success: {
+      status: 200,
+      description: '{ compacted: false, reason } or { compacted: true, summary, replaced: { start, end }, startSeq, endSeq }',
+      schema: { type: 'object', required: ['compacted'], properties: { compacted: { type: 'boolean' } } },
+    },
+    errors: [
+      ...REF,
+      ...LIVE,
+      'COMPACTION_IN_PROGRESS',
+      'TURN_IN_PROGRESS',
+      'COMPACTION_FAILED',
+      'MODEL_CONFIG',
+      'MODEL_HTTP_ERROR',
+      'MODEL_UNREACHABLE',
+      'MODEL_BAD_RESPONSE',
+      'MODEL_TIMEOUT',
+      'SCRIPT_EXHAUSTED',
+      'SCRIPTED_FAILURE',
+    ],
+    handle: async ({ context, host }) => context.json(await host.compact(context.req.param('id') ?? '')),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/sessions/:id/cancel',
+    operationId: 'cancelTurn',
+    summary: 'Cancel the running turn',
+    success: { status: 200, description: 'Whether a turn was running', schema: { type: 'object', required: ['cancelled'], properties: { cancelled: { type: 'boolean' } } } },
+    errors: [...REF],
+    handle: async ({ context, host }) => context.json(await host.cancel(context.req.param('id') ?? '')),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/sessions/:id/lineage',
+    operationId: 'getLineage',
+    summary: 'Ancestors and descendants',
+    success: { status: 200, description: 'Lineage', schema: 'Lineage' },
+    errors: [...REF],
+    handle: async ({ context, host }) => context.json(await host.lineage(context.req.param('id') ?? '')),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/sessions/:id/events',
+    operationId: 'streamEvents',
+    summary: 'Server-sent events: every event from a seq, then live ones; `id` is the seq, `data` the event JSON',
+    parameters: [
+      { name: 'from', in: 'query', description: 'First seq to send (default 0)', schema: { type: 'integer', minimum: 0 } },
+      { name: 'Last-Event-ID', in: 'header', description: 'Reconnect: resume after this seq (wins over `from`)', schema: { type: 'string' } },
+    ],
+    success: { status: 200, description: 'Event stream', schema: 'SessionEvent', contentType: 'text/event-stream' },
+    errors: [...BODY, ...REF, ...STORED],
+    handle: async ({ context, host, heartbeatMs }) => {
+      const query = eventsQuerySchema.safeParse({ from: context.req.query('from') });
+      if (!query.success) {
+        throw new HostError('BAD_REQUEST', 'Invalid query — from: expected a non-negative integer.', {
+          details: { issues: [{ path: ['query', 'from'], message: 'expected a non-negative integer' }] },
+        });
+      }
+      const lastEventId = context.req.header('last-event-id');
+      let from = query.data.from === undefined ? 0 : Number(query.data.from);
+      if (lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim())) from = Number(lastEventId.trim()) + 1;
+      const sessionId = await host.resolve(context.req.param('id') ?? '');
+      return streamEvents(host, sessionId, from, heartbeatMs);
+    },
+  }),
+];
