@@ -10,7 +10,10 @@ export type CommandSpec = {
   summary: string;
   description?: string;
   options: Record<string, OptionSpec>;
+  /** How many arguments besides options the command takes (at most). */
   positionals: number;
+  /** The fewest it accepts, when some are optional (default: exactly `positionals`). */
+  minPositionals?: number;
   examples?: string[];
 };
 
@@ -28,15 +31,15 @@ const json: OptionSpec = { type: 'boolean', help: 'print JSON instead of text' }
 /** Print mode: `dsh -p PROMPT`, shaped like `claude -p`. */
 export const PRINT_COMMAND: CommandSpec = {
   name: 'print',
-  usage: 'dsh -p PROMPT [options]',
+  usage: 'dsh -p [options] [PROMPT]',
   summary: 'run one turn and print the final answer',
   description:
     'Runs PROMPT as one turn and prints the final assistant text. Without --resume/--continue a new session\n' +
     'is created. --resume continues that session; with --fork-session it first forks it (after its latest\n' +
     'closed turn, or exactly at --resume-at SEQ) and runs PROMPT in the child, leaving the original unchanged.\n' +
-    'PROMPT "-" reads the prompt from stdin.',
+    'PROMPT may come anywhere among the options; without it (or as "-") the prompt is read from stdin.',
   options: {
-    print: { type: 'string', short: 'p', value: 'PROMPT', help: 'the prompt to run (required)' },
+    print: { type: 'boolean', short: 'p', help: 'print mode: run PROMPT as one turn, print the answer, exit' },
     resume: { type: 'string', short: 'r', value: 'ID|NAME', help: 'continue this session (or fork it, with --fork-session)' },
     continue: { type: 'boolean', short: 'c', help: 'continue the most recent session of the working directory' },
     'fork-session': { type: 'boolean', help: 'with --resume/--continue: run in a new fork instead' },
@@ -45,12 +48,19 @@ export const PRINT_COMMAND: CommandSpec = {
     tools: { type: 'string', value: 'a,b', help: 'tools the model may use; others do not exist for it' },
     cwd: { type: 'string', value: 'DIR', help: 'working directory of the session (default: current directory)' },
     model,
-    'output-format': { type: 'string', value: 'text|json', help: 'text (default): the answer; json: {sessionId, result, isError, ...}' },
+    'output-format': {
+      type: 'string',
+      value: 'FORMAT',
+      help: 'text (default): the answer | json: one result object (Claude Code\'s fields too) | stream-json: each event as a JSON line, then the result',
+    },
     ...data,
   },
-  positionals: 0,
+  positionals: 1,
+  minPositionals: 0,
   examples: [
     'dsh -p "plan the release" --name baseline',
+    'echo "summarise this" | dsh -p --output-format json',
+    'dsh -p --resume baseline "one more thing"',
     'dsh -p "try approach A" --resume baseline --fork-session --output-format json',
     'dsh -p "and then?" --resume <child-id>',
   ],

@@ -33,12 +33,28 @@ describe('parseCommandLine', () => {
     expect(parsed).toMatchObject({
       kind: 'command',
       spec: { name: 'print' },
-      values: { print: 'hi', resume: 'base', 'fork-session': true, 'resume-at': '4', tools: 'a,b', 'output-format': 'json' },
+      values: { print: true, resume: 'base', 'fork-session': true, 'resume-at': '4', tools: 'a,b', 'output-format': 'json' },
+      positionals: ['hi'],
     });
   });
 
+  it('takes the prompt anywhere among the options, like `claude -p` (-p is a flag, not a value option)', () => {
+    expect(parseCommandLine(['-p', '--resume', 'x', 'hi'])).toMatchObject({ values: { print: true, resume: 'x' }, positionals: ['hi'] });
+    expect(parseCommandLine(['--resume', 'x', '-p', 'hi'])).toMatchObject({ values: { print: true, resume: 'x' }, positionals: ['hi'] });
+    expect(parseCommandLine(['-p', '--output-format', 'json'])).toMatchObject({ values: { print: true }, positionals: [] });
+    expect(usageError(['-p', 'one', 'two']).message).toContain('0 to 1 argument(s)');
+  });
+
+  it('names the nearest valid option for an unknown one', () => {
+    expect(usageError(['-p', 'hi', '--output-fromat', 'json']).message).toBe("Unknown option '--output-fromat' for print mode; did you mean '--output-format'?");
+    expect(usageError(['-p', 'hi', '--resum', 'x']).message).toContain("did you mean '--resume'?");
+    expect(usageError(['sessions', '--tre']).message).toContain("did you mean '--tree'?");
+    expect(usageError(['-p', 'hi', '--zzzzzzzz']).message).not.toContain('did you mean');
+    expect(usageError(['-p', 'hi', '--resume']).message).toBe('--resume expects a value (ID|NAME); received none.');
+  });
+
   it('refuses unknown options, missing prompts and wrong argument counts with USAGE', () => {
-    expect(usageError(['--resume', 'x']).message).toContain('Expected a prompt');
+    expect(usageError(['--resume', 'x']).message).toContain('Expected print mode (-p [PROMPT])');
     expect(usageError(['show']).message).toContain('expects 1 argument');
     expect(usageError(['rename', 'only-one']).message).toContain('expects 2 argument');
     expect(usageError(['sessions', '--nope']).hint).toContain('dsh sessions --help');

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
+import { closestName } from './closest-name.js';
 import { COMMANDS, PRINT_COMMAND, type CommandSpec } from './command-spec.js';
 import { commandHelp, mainHelp } from './help-text.js';
 
@@ -11,6 +12,41 @@ export type ParsedCommandLine =
   | { kind: 'help'; text: string }
   | { kind: 'version' }
   | { kind: 'command'; spec: CommandSpec; values: OptionValues; positionals: string[] };
+
+function expectedCount(fewest: number, most: number): string {
+  if (most === 0) return 'no arguments';
+  if (fewest === most) return `${String(most)} argument(s)`;
+  return `${String(fewest)} to ${String(most)} argument(s)`;
+}
+
+/** Turns `parseArgs`' messages into dsh's: what was expected, what came, and the nearest valid option. */
+function usageOf(spec: CommandSpec, error: unknown): CliError {
+  const helpRef = spec === PRINT_COMMAND ? 'dsh --help' : `dsh ${spec.name} --help`;
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== undefined) {
+    const names = Object.keys(spec.options);
+    const bare = unknown.replace(/^-+/, '').split('=')[0] ?? '';
+    const nearest = closestName(bare, names);
+    const where = spec === PRINT_COMMAND ? 'print mode' : `dsh ${spec.name}`;
+    return new CliError('USAGE', `Unknown option '${unknown}' for ${where}${nearest === undefined ? '' : `; did you mean '--${nearest}'?`}`, {
+      hint: `see \`${helpRef}\` for every option`,
+    });
+  }
+  const missing = /Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message)?.[1];
+  if (missing !== undefined) {
+    const option = spec.options[missing.slice(2)];
+    return new CliError('USAGE', `${missing} expects a value (${option?.value ?? 'VALUE'}); received none.`, { hint: `see \`${helpRef}\`` });
+  }
+  const ambiguous = /Option '(?:-\w, )?(--[\w-]+) <value>' argument is ambiguous/.exec(message)?.[1];
+  if (ambiguous !== undefined) {
+    return new CliError('USAGE', `${ambiguous} expects a value, but the next argument starts with '-'.`, {
+      hint: `to pass a value starting with '-', write ${ambiguous}=VALUE`,
+    });
+  }
+  return new CliError('USAGE', message, { hint: `see \`${helpRef}\`` });
+}
 
 function parseWith(spec: CommandSpec, args: readonly string[]): ParsedCommandLine {
   let parsed: { values: OptionValues; positionals: string[] };
@@ -24,16 +60,15 @@ function parseWith(spec: CommandSpec, args: readonly string[]): ParsedCommandLin
     const result = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
     parsed = { values: result.values, positionals: result.positionals };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const helpRef = spec === PRINT_COMMAND ? 'dsh --help' : `dsh ${spec.name} --help`;
-    throw new CliError('USAGE', message, { hint: `see \`${helpRef}\`` });
+    throw usageOf(spec, error);
   }
   if (parsed.values.help === true) return { kind: 'help', text: spec === PRINT_COMMAND ? mainHelp() : commandHelp(spec) };
-  if (parsed.positionals.length !== spec.positionals) {
+  const fewest = spec.minPositionals ?? spec.positionals;
+  if (parsed.positionals.length < fewest || parsed.positionals.length > spec.positionals) {
     const received = parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((value) => `'${value}'`).join(' ');
     throw new CliError(
       'USAGE',
-      `${spec === PRINT_COMMAND ? 'print mode' : `dsh ${spec.name}`} expects ${spec.positionals === 0 ? 'no arguments' : `${spec.positionals} argument(s)`} besides options; received ${received}.`,
+      `${spec === PRINT_COMMAND ? 'print mode' : `dsh ${spec.name}`} expects ${expectedCount(fewest, spec.positionals)} besides options; received ${received}.`,
       { hint: `usage: ${spec.usage}` },
     );
   }
@@ -41,13 +76,14 @@ function parseWith(spec: CommandSpec, args: readonly string[]): ParsedCommandLin
 }
 
 /**
- * Parses `dsh`'s arguments: `help [COMMAND]`, `--version`, a command name followed by its
- * options, or print mode (`-p PROMPT`). Unknown options and wrong argument counts are `USAGE` errors.
+ * Parses `dsh`'s arguments: `help [COMMAND]`, `--version`, a command name followed by its options,
+ * or print mode (`-p [PROMPT]`, the prompt anywhere). Unknown options (with the nearest valid one
+ * named) and wrong argument counts are `USAGE` errors.
  */
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const [first, ...rest] = argv;
   if (first === undefined) return { kind: 'help', text: mainHelp() };
-  if (first === '--version' || first === '-v') return { kind: 'version' };
+  if (first === '--version' || first === '-v' || first === '-V') return { kind: 'version' };
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { kind: 'help', text: mainHelp() };
@@ -60,8 +96,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (spec !== undefined) return parseWith(spec, rest);
   if (!first.startsWith('-')) throw unknownCommand(first);
   const parsed = parseWith(PRINT_COMMAND, argv);
-  if (parsed.kind === 'command' && typeof parsed.values.print !== 'string') {
-    throw new CliError('USAGE', 'Expected a prompt (-p PROMPT) or a command; received only options.', { hint: 'see `dsh --help`' });
+  if (parsed.kind === 'command' && parsed.values.print !== true) {
+    throw new CliError('USAGE', 'Expected print mode (-p [PROMPT]) or a command; received only options.', { hint: 'see `dsh --help`' });
   }
   return parsed;
 }

@@ -81,7 +81,7 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     const [first = '', second = ''] = positionals;
     switch (spec.name) {
       case 'print':
-        return await (await import('./commands/print-command.js')).printCommand(context, values);
+        return await (await import('./commands/print-command.js')).printCommand(context, values, positionals[0]);
       case 'sessions':
         return await (await import('./commands/sessions-command.js')).sessionsCommand(context, values);
       case 'show':

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
+import type { SessionEvent } from 'dsh-codec';
 import type { QueryOptions } from 'dsh-host';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
+import { printResult } from '../print-result.js';
 import { cliTools, withHost } from '../with-host.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -30,13 +32,28 @@ export function parseTools(value: string): string[] {
   return names;
 }
 
-/** Print mode (`dsh -p PROMPT`): runs one turn and prints the answer as text or one JSON object. */
-export async function printCommand(context: CliContext, values: OptionValues): Promise<number> {
-  let prompt = String(values.print);
-  if (prompt === '-') prompt = await readAll(context.stdin);
-  if (prompt.trim() === '') throw new CliError('USAGE', 'The prompt is empty: expected -p "some text" (or -p - with text on stdin).');
-  const format = values['output-format'] ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new CliError('USAGE', `--output-format expects text or json, received '${String(format)}'.`);
+const FORMATS = ['text', 'json', 'stream-json'] as const;
+
+/** The prompt: the positional argument, else (or for "-") all of stdin — unless stdin is a terminal. */
+async function readPrompt(context: CliContext, positional: string | undefined): Promise<string> {
+  if (positional !== undefined && positional !== '-') return positional;
+  if ((context.stdin as { isTTY?: boolean }).isTTY === true) {
+    throw new CliError('USAGE', 'Print mode needs a prompt: expected dsh -p "some text", or text piped to stdin; received neither.');
+  }
+  return readAll(context.stdin);
+}
+
+/**
+ * Print mode (`dsh -p [PROMPT]`): runs one turn and prints the answer as text, one JSON result
+ * object (`json`), or each appended event as a JSON line followed by that object (`stream-json`).
+ */
+export async function printCommand(context: CliContext, values: OptionValues, positional?: string): Promise<number> {
+  const format = typeof values['output-format'] === 'string' ? values['output-format'] : 'text';
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new CliError('USAGE', `--output-format expects ${FORMATS.join(', ')}; received '${format}'.`);
+  }
+  const prompt = await readPrompt(context, positional);
+  if (prompt.trim() === '') throw new CliError('USAGE', 'The prompt is empty: expected dsh -p "some text" (or text on stdin); received only whitespace.');
   const resume = typeof values.resume === 'string' ? values.resume : undefined;
   const continuing = values.continue === true;
   const fork = values['fork-session'] === true;
@@ -60,9 +77,17 @@ export async function printCommand(context: CliContext, values: OptionValues): P
   if (isNew || typeof values.cwd === 'string' || continuing) query.cwd = cwd;
   if (typeof values.model === 'string' || isNew) query.model = typeof values.model === 'string' ? values.model : 'keyless';
 
-  const result = await withHost(context, values, (host) => host.query(query));
-  if (format === 'json') {
-    context.stdout.write(`${JSON.stringify({ type: 'result', ...result })}\n`);
+  // Every event the host appends, in order; stream-json prints each as it comes.
+  const appended: SessionEvent[] = [];
+  const telemetry = (event: SessionEvent) => {
+    appended.push(event);
+    if (format === 'stream-json') context.stdout.write(`${JSON.stringify(event)}\n`);
+  };
+  const started = performance.now();
+  const queried = await withHost(context, values, (host) => host.query(query), { telemetry });
+  const result = printResult(queried, appended, performance.now() - started);
+  if (format !== 'text') {
+    context.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
     context.stdout.write(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
     const lineage = result.parentSession === undefined ? '' : ` (forked from ${result.parentSession} at seq ${String(result.forkCut)})`;
