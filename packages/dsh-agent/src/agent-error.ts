@@ -10,8 +10,9 @@ export const AGENT_ERROR_CODES = {
   SCRIPTED_FAILURE: 'A scripted response entry asked for a model failure (testing aid).',
   MODEL_HTTP_ERROR: 'The model endpoint answered with a non-2xx status.',
   MODEL_UNREACHABLE: 'The model endpoint could not be reached.',
-  MODEL_TIMEOUT: 'The model endpoint did not answer in time.',
-  MODEL_BAD_RESPONSE: 'The model endpoint answered with a body that is not a Chat Completions response.',
+  MODEL_TIMEOUT: 'The model endpoint sent nothing for the idle timeout (before the headers or between chunks).',
+  MODEL_BAD_RESPONSE: "The model endpoint answered with a body (or stream) that is not the API's response format.",
+  MODEL_STREAM_ERROR: 'The provider reported an error inside a streaming response (e.g. Anthropic `overloaded_error`).',
   PATH_OUTSIDE_CWD: "A tool path points outside the session's working directory.",
   FILE_NOT_FOUND: 'A tool was asked for a file or directory that does not exist.',
   WRONG_FILE_KIND: 'A tool expected a file and found something else, or the reverse.',
@@ -35,14 +36,17 @@ const MARK = Symbol.for('dsh.AgentError');
 export class AgentError extends Error {
   override readonly name = 'AgentError';
   readonly code: AgentErrorCode;
-  /** HTTP status, for `MODEL_HTTP_ERROR`. */
+  /** HTTP status, for `MODEL_HTTP_ERROR` (and the equivalent status of a `MODEL_STREAM_ERROR`). */
   readonly status: number | undefined;
+  /** How long the provider asked to wait before a retry (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
   readonly [MARK] = true;
 
-  constructor(code: AgentErrorCode, message: string, options: { cause?: unknown; status?: number } = {}) {
+  constructor(code: AgentErrorCode, message: string, options: { cause?: unknown; status?: number; retryAfterMs?: number } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
   }
 
   static is(value: unknown): value is AgentError {

@@ -202,7 +202,7 @@ describe('agent loop', () => {
         : { status: 429, json: { error: { message: 'Rate limit reached' } } },
     );
     const session = await memoryStore().create();
-    const model = createOpenAIModel({ model: 'm', baseUrl: server.baseUrl });
+    const model = createOpenAIModel({ model: 'm', baseUrl: server.baseUrl, retry: { maxAttempts: 1 } });
     const agent = new Agent({ session, model, system: 'sys' });
     agent.enqueue('hello');
     expect(await agent.idle()).toMatchObject({ text: 'hi there', isError: false });

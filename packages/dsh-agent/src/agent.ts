@@ -14,7 +14,7 @@ import type { Tool } from './define-tool.js';
 import { deriveHistory } from './derive-history.js';
 import { cancelledBeforeStart, executeToolCall, type CallOutcome } from './execute-tool-call.js';
 import { nextTurnNumber, openTurn, pendingInputsOf, type PendingInput } from './log-state.js';
-import type { Model, ModelResponse } from './model.js';
+import type { Model, ModelDelta, ModelResponse } from './model.js';
 import { toToolSpec } from './to-tool-spec.js';
 
 /** Options of `new Agent()`. Only `session` and `model` are required. */
@@ -29,11 +29,17 @@ export type AgentOptions = {
   maxSteps?: number;
   /** Working directory when neither `session/config.cwd` nor the header names one (default `process.cwd()`). */
   cwd?: string;
-  /** Streaming text for a live UI; never persisted. */
-  onDelta?: (delta: { turn: number; step: number; text: string }) => void;
+  /** Streaming text and reasoning for a live UI; never persisted (same as `subscribeDeltas`). */
+  onDelta?: (delta: AgentDelta) => void;
   /** Start turns for input rebuilt from the log right away (default true). */
   autoStart?: boolean;
 };
+
+/**
+ * A piece of the response streaming in step `step` of turn `turn`: `text` and `reasoning` add to
+ * what came before in that step. Ephemeral: the complete `assistant/message` is what the log keeps.
+ */
+export type AgentDelta = { turn: number; step: number; text?: string; reasoning?: string };
 
 /** What a turn came to: its end reason, the final assistant text, and the inputs it claimed. */
 export type TurnResult = {
@@ -72,7 +78,7 @@ export class Agent {
   readonly #system: string | undefined;
   readonly #maxSteps: number;
   readonly #cwd: string | undefined;
-  readonly #onDelta: AgentOptions['onDelta'];
+  readonly #deltaListeners = new Set<(delta: AgentDelta) => void>();
   readonly #pending: PendingInput[];
   readonly #operations: Operation[] = [];
   readonly #results = new Map<string, Deferred<TurnResult>>();
@@ -108,7 +114,7 @@ export class Agent {
     }
     this.#maxSteps = maxSteps;
     this.#cwd = options.cwd;
-    this.#onDelta = options.onDelta;
+    if (options.onDelta !== undefined) this.#deltaListeners.add(options.onDelta);
     const open = openTurn(this.session.events);
     if (open !== undefined) {
       throw new AgentError(
@@ -133,6 +139,17 @@ export class Agent {
   /** The result of the latest turn this agent ran. */
   get lastResult(): TurnResult | undefined {
     return this.#lastResult;
+  }
+
+  /**
+   * Calls `listener` with each streaming delta of every model request from now on (never
+   * persisted); returns the unsubscribe function. A listener that throws is ignored.
+   */
+  subscribeDeltas(listener: (delta: AgentDelta) => void): () => void {
+    this.#deltaListeners.add(listener);
+    return () => {
+      this.#deltaListeners.delete(listener);
+    };
   }
 
   /** Queued input not yet claimed by a turn, in order (copies). */
@@ -279,6 +296,21 @@ export class Agent {
     await this.idle().catch(() => undefined);
   }
 
+  #emitDelta(turn: number, step: number, delta: ModelDelta): void {
+    if (this.#deltaListeners.size === 0) return;
+    const event: AgentDelta = { turn, step };
+    if (delta.text !== undefined && delta.text !== '') event.text = delta.text;
+    if (delta.reasoning !== undefined && delta.reasoning !== '') event.reasoning = delta.reasoning;
+    if (event.text === undefined && event.reasoning === undefined) return;
+    for (const listener of this.#deltaListeners) {
+      try {
+        listener(event);
+      } catch {
+        // A UI listener must never break the turn it watches.
+      }
+    }
+  }
+
   #assertOpen(): void {
     if (this.#closed || this.#failure !== undefined) throw this.#closedError();
   }
@@ -378,7 +410,9 @@ export class Agent {
             messages: deriveHistory(session.events),
             tools: specs,
             signal,
-            onDelta: (delta) => this.#onDelta?.({ turn, step, text: delta.text }),
+            onDelta: (delta) => {
+              this.#emitDelta(turn, step, delta);
+            },
           });
         } catch (error) {
           if (!cancelled()) reason = { kind: 'error', error: errorOf(error) };

@@ -3,9 +3,19 @@
  * The agent loop that writes dsh sessions: turns, steps, queued input, cancellation, tools with
  * declared effects, model history derived from events, model adapters and manual compaction.
  */
-export { Agent, type AgentInput, type AgentOptions, type TurnResult } from './agent.js';
+export { Agent, type AgentDelta, type AgentInput, type AgentOptions, type TurnResult } from './agent.js';
 export { AGENT_ERROR_CODES, AgentError, type AgentErrorCode } from './agent-error.js';
-export type { Model, ModelDelta, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, ToolSpec } from './model.js';
+export type {
+  Model,
+  ModelDelta,
+  ModelMessage,
+  ModelReasoning,
+  ModelRequest,
+  ModelResponse,
+  ModelStopReason,
+  ModelToolCall,
+  ToolSpec,
+} from './model.js';
 export { deriveHistory, deriveSurface, type SurfaceNode } from './derive-history.js';
 export { nextTurnNumber, pendingInputsOf, type PendingInput } from './log-state.js';
 export { defineTool, type DeclaredToolEffect, type Tool, type ToolContext, type ToolOutput } from './define-tool.js';
@@ -26,6 +36,7 @@ export {
   type ScriptedResponse,
 } from './models/scripted-model.js';
 export { createOpenAIModel, type OpenAIModelOptions } from './models/openai-model.js';
+export type { RetryOptions } from './models/with-retries.js';
 export { resolveModel, type ResolveModelOptions } from './resolve-model.js';
 export {
   compactSession,

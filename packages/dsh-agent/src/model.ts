@@ -10,8 +10,11 @@ export type ModelMessage = UserMessage | AssistantMessage | ToolResultMessage;
 /** A tool as the model sees it: name, description and a JSON Schema for its arguments. */
 export type ToolSpec = { name: string; description: string; parameters: JsonObject };
 
-/** Text produced so far, for a live UI only; never written to the log. */
-export type ModelDelta = { text: string };
+/**
+ * A piece of a streaming response, for a live UI only; never written to the log. Each delta adds
+ * to what came before in the same request: `text` to the answer, `reasoning` to the model's thinking.
+ */
+export type ModelDelta = { text?: string; reasoning?: string };
 
 /** Everything a model gets for one step. `signal` aborts the request (cancellation). */
 export type ModelRequest = {
@@ -30,12 +33,28 @@ export type ModelToolCall = {
   arguments: string;
 };
 
-/** One assistant response: text (possibly empty), tool calls in order, and provider usage. */
+/**
+ * A reasoning block the provider returned: its visible text (possibly empty when hidden) and what
+ * the provider needs back verbatim (`providerData`, e.g. a thinking signature).
+ */
+export type ModelReasoning = { text: string; providerData?: JsonObject };
+
+/**
+ * One assistant response: reasoning (in order), text (possibly empty), tool calls in order, and
+ * usage normalised to `inputTokens`, `outputTokens` and, where reported, `cacheReadTokens`,
+ * `cacheWriteTokens`, `reasoningTokens`, `totalTokens`.
+ */
 export type ModelResponse = {
+  reasoning?: ModelReasoning[];
   text: string;
   toolCalls: ModelToolCall[];
   usage?: JsonObject;
+  /** Why the provider stopped, mapped: `end`, `tool-calls`, `max-tokens`, `refusal` or `other`. */
+  stopReason?: ModelStopReason;
 };
+
+/** The provider's stop reason, mapped to one vocabulary across adapters. */
+export type ModelStopReason = 'end' | 'tool-calls' | 'max-tokens' | 'refusal' | 'other';
 
 /**
  * A language model. `complete()` resolves with one response or rejects (an `AgentError`, or an

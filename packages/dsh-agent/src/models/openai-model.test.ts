@@ -48,7 +48,7 @@ const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
   ...extra,
 });
 
-describe('OpenAI-compatible model over real HTTP', () => {
+describe('OpenAI-compatible model over real HTTP (JSON answers)', () => {
   it('sends the Chat Completions wire format and reads text, tool calls and usage', async () => {
     const model = await serve(() =>
       completion(
@@ -65,6 +65,7 @@ describe('OpenAI-compatible model over real HTTP', () => {
       text: 'On it.',
       toolCalls: [{ id: 'call_9', name: 'read_file', arguments: '{"path":"c.txt"}' }],
       usage: { inputTokens: 12, outputTokens: 5, totalTokens: 17 },
+      stopReason: 'end',
     });
     const received = server!.requests[0]!;
     expect(received.headers.authorization).toBe('Bearer sk-test');
@@ -85,6 +86,8 @@ describe('OpenAI-compatible model over real HTTP', () => {
         { role: 'tool', tool_call_id: 'call_2', content: 'Error: not started' },
       ],
       tools: [{ type: 'function', function: { name: 'read_file', description: 'read', parameters: { type: 'object' } } }],
+      stream: true,
+      stream_options: { include_usage: true },
     });
     expect(model.name).toBe('openai:test-model');
   });
@@ -130,7 +133,7 @@ describe('OpenAI-compatible model over real HTTP', () => {
 
   it('gives up on an endpoint that does not answer in time with MODEL_TIMEOUT', async () => {
     server = await startChatCompletionsServer(() => 'hang');
-    const model = createOpenAIModel({ model: 'm', baseUrl: server.baseUrl, timeoutMs: 100 });
+    const model = createOpenAIModel({ model: 'm', baseUrl: server.baseUrl, timeoutMs: 100, retry: { maxAttempts: 1 } });
     const error = await failure(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_TIMEOUT');
     await server.aborted;
@@ -140,7 +143,7 @@ describe('OpenAI-compatible model over real HTTP', () => {
     const closed = await startChatCompletionsServer(() => ({ json: {} }));
     const baseUrl = closed.baseUrl;
     await closed.close();
-    const model = createOpenAIModel({ model: 'm', baseUrl });
+    const model = createOpenAIModel({ model: 'm', baseUrl, retry: { maxAttempts: 1 } });
     const error = await failure(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_UNREACHABLE');
   });

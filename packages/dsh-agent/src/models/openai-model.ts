@@ -1,6 +1,10 @@
 import { AgentError } from '../agent-error.js';
-import type { Model, ModelRequest, ModelResponse } from '../model.js';
+import type { Model, ModelDelta, ModelRequest, ModelResponse } from '../model.js';
+import { ChatStreamAssembler } from './chat-stream-assembler.js';
 import { fromWireResponse, toWireMessages, toWireTools } from './openai-wire.js';
+import { clip, postModelRequest, type ModelHttpBody } from './post-model-request.js';
+import { readServerSentEvents } from './read-server-sent-events.js';
+import { withRetries, type RetryOptions } from './with-retries.js';
 
 /** Options of `createOpenAIModel`; `env` defaults to `process.env`. */
 export type OpenAIModelOptions = {
@@ -12,17 +16,24 @@ export type OpenAIModelOptions = {
   apiKey?: string;
   env?: Readonly<Record<string, string | undefined>>;
   fetch?: typeof globalThis.fetch;
-  /** Gives up on one request after this many milliseconds (`MODEL_TIMEOUT`); default 300 000. */
+  /** Longest silence (before the headers, then between chunks) before an attempt fails with `MODEL_TIMEOUT`; default 300 000. */
   timeoutMs?: number;
+  /** Stream the response (default true); false sends one plain request, for endpoints without SSE. */
+  stream?: boolean;
+  /** Retries of transient failures (see `RetryOptions`). */
+  retry?: RetryOptions;
+  /** Extra fields merged into every request body (e.g. `{ temperature: 0 }` or a provider's `thinking` switch). */
+  extraBody?: Record<string, unknown>;
 };
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_TIMEOUT_MS = 300_000;
 
 /**
- * A model speaking OpenAI-compatible Chat Completions over HTTP (`POST {baseUrl}/chat/completions`).
- * Failures reject with `MODEL_HTTP_ERROR` (status and the endpoint's message), `MODEL_UNREACHABLE`
- * or `MODEL_BAD_RESPONSE`; `request.signal` aborts the HTTP request.
+ * A model speaking OpenAI-compatible Chat Completions over HTTP (`POST {baseUrl}/chat/completions`),
+ * streamed by default. Transient failures are retried (`retry`); the last failure rejects with
+ * `MODEL_HTTP_ERROR` (status and the endpoint's message), `MODEL_UNREACHABLE`, `MODEL_TIMEOUT`,
+ * `MODEL_STREAM_ERROR` or `MODEL_BAD_RESPONSE`; `request.signal` aborts at once.
  */
 export function createOpenAIModel(options: OpenAIModelOptions): Model {
   const env = options.env ?? process.env;
@@ -38,92 +49,62 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   const url = `${(configuredBase ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/chat/completions`;
   const doFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const stream = options.stream ?? true;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
+  if (stream) headers.accept = 'text/event-stream';
 
   return {
     name: `openai:${options.model}`,
-    async complete(request: ModelRequest): Promise<ModelResponse> {
+    complete(request: ModelRequest): Promise<ModelResponse> {
       const body = {
+        ...options.extraBody,
         model: options.model,
         messages: toWireMessages(request.system, request.messages),
         ...toWireTools(request.tools),
+        ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
       };
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
-      // A cancellation is rethrown as is (the loop records `cancelled`); a timeout is a model failure.
-      const failed = (cause: unknown, what: string): Error => {
-        if (request.signal?.aborted === true) return cause instanceof Error ? cause : new Error(String(cause));
-        if (timeout.aborted) {
-          return new AgentError('MODEL_TIMEOUT', `openai: ${url} did not answer within ${timeoutMs} ms`, { cause });
-        }
-        return new AgentError('MODEL_UNREACHABLE', `openai: ${what} ${url}: ${messageOf(cause)}`, { cause });
+      // Once part of the answer has reached a listener, a retry would show it twice: no retry then.
+      let streamed = false;
+      const onDelta = (delta: ModelDelta) => {
+        streamed = true;
+        request.onDelta?.(delta);
       };
-      let response: Response;
-      let text: string;
-      try {
-        response = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
-      } catch (cause) {
-        throw failed(cause, 'cannot reach');
-      }
-      try {
-        text = await response.text();
-      } catch (cause) {
-        throw failed(cause, 'the response broke off from');
-      }
-      if (!response.ok) {
-        throw new AgentError(
-          'MODEL_HTTP_ERROR',
-          `openai: ${url} answered ${response.status}: ${providerMessage(text)}`,
-          { status: response.status },
-        );
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (cause) {
-        throw new AgentError('MODEL_BAD_RESPONSE', `openai: expected a JSON body from ${url}, received ${clip(text)}`, {
-          cause,
-        });
-      }
-      const result = fromWireResponse(json);
-      if ('issue' in result) {
-        throw new AgentError(
-          'MODEL_BAD_RESPONSE',
-          `openai: expected a Chat Completions response from ${url} (${result.issue}), received ${clip(text)}`,
-        );
-      }
-      if (result.response.text !== '') request.onDelta?.({ text: result.response.text });
-      return result.response;
+      return withRetries(
+        () =>
+          postModelRequest(
+            { label: 'openai', url, headers, body, fetch: doFetch, timeoutMs, signal: request.signal },
+            (http) => readResponse(http, url, onDelta),
+          ),
+        options.retry,
+        { signal: request.signal, mayRetry: () => !streamed },
+      );
     },
   };
 }
 
-/** The endpoint's `error.message` when the body carries one, else the body itself (clipped). */
-function providerMessage(text: string): string {
+/** An event stream is assembled chunk by chunk; a JSON body (a server that ignores `stream`) is read whole. */
+async function readResponse(http: ModelHttpBody, url: string, onDelta: (delta: ModelDelta) => void): Promise<ModelResponse> {
+  const type = http.response.headers.get('content-type') ?? '';
+  if (type.includes('text/event-stream')) {
+    const assembler = new ChatStreamAssembler('openai', onDelta);
+    await readServerSentEvents(http, (event) => assembler.accept(event.data));
+    return assembler.finish(url);
+  }
+  const text = await http.response.text();
+  let json: unknown;
   try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string };
-    const error = parsed.error;
-    if (typeof error === 'string') return error;
-    if (typeof error?.message === 'string') return error.message;
-  } catch {
-    // not JSON: fall through to the raw text
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new AgentError('MODEL_BAD_RESPONSE', `openai: expected a JSON body or an event stream from ${url}, received ${clip(text)}`, { cause });
   }
-  return clip(text);
-}
-
-function clip(text: string): string {
-  const trimmed = text.trim();
-  if (trimmed === '') return 'an empty body';
-  return trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause;
-    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  const result = fromWireResponse(json);
+  if ('issue' in result) {
+    throw new AgentError('MODEL_BAD_RESPONSE', `openai: expected a Chat Completions response from ${url} (${result.issue}), received ${clip(text)}`);
   }
-  return String(error);
+  for (const reasoning of result.response.reasoning ?? []) if (reasoning.text !== '') onDelta({ reasoning: reasoning.text });
+  if (result.response.text !== '') onDelta({ text: result.response.text });
+  return result.response;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

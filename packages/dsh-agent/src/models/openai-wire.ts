@@ -3,8 +3,8 @@
  * Kept apart from the HTTP code so the mapping can be read (and tested) on its own.
  */
 import { z } from 'zod';
-import type { ContentBlock, JsonObject } from 'dsh-codec';
-import type { ModelMessage, ModelResponse, ToolSpec } from '../model.js';
+import type { AssistantMessage, ContentBlock, JsonObject, ToolResultMessage } from 'dsh-codec';
+import type { ModelMessage, ModelResponse, ModelStopReason, ToolSpec } from '../model.js';
 
 export type WireToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
 export type WireMessage =
@@ -13,47 +13,79 @@ export type WireMessage =
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /**
- * The wire messages for a request. Every result is sent as a `tool` message right after its call.
- * A call the log holds no result for (a historical failure, never repaired) cannot be sent as a
- * call, since the API demands a result for each; it is described in the assistant's text instead.
+ * The wire messages for a request. Call ids are unique only within their step, so each tool
+ * message is paired with the nearest assistant message before it that declared its id, and is sent
+ * right after that message. A call the log holds no result for (a historical failure, never
+ * repaired) cannot be sent as a call, since the API demands a result for each: it is described in
+ * the assistant's text instead; a result no sent call declares becomes user text.
  */
 export function toWireMessages(system: string | undefined, messages: readonly ModelMessage[]): WireMessage[] {
-  const answered = new Set<string>();
-  for (const message of messages) if (message.role === 'tool') answered.add(message.callId);
-  const sentCalls = new Set<string>();
   const wire: WireMessage[] = system === undefined || system === '' ? [] : [{ role: 'system', content: system }];
-  for (const message of messages) {
+  let index = 0;
+  while (index < messages.length) {
+    const message = messages[index] as ModelMessage;
+    index += 1;
     if (message.role === 'user') {
       wire.push({ role: 'user', content: textOf(message.content) });
-    } else if (message.role === 'assistant') {
-      const calls: WireToolCall[] = [];
-      const notes: string[] = [];
-      for (const block of message.content) {
-        if (block.type !== 'tool-call') continue;
-        if (answered.has(block.id) && !sentCalls.has(block.id)) {
-          sentCalls.add(block.id);
-          calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: block.arguments } });
-        } else {
-          notes.push(`[tool call ${block.name} ${block.arguments} (id ${block.id}) has no recorded result]`);
-        }
-      }
-      const text = [textOf(message.content), ...notes].filter((part) => part !== '').join('\n');
-      wire.push({
-        role: 'assistant',
-        content: text === '' && calls.length > 0 ? null : text,
-        ...(calls.length === 0 ? {} : { tool_calls: calls }),
-      });
+    } else if (message.role === 'tool') {
+      wire.push(orphanResult(message));
     } else {
-      const text = textOf(message.content);
-      const content = message.isError ? `Error: ${text}` : text;
-      if (sentCalls.has(message.callId)) {
-        wire.push({ role: 'tool', tool_call_id: message.callId, content });
-      } else {
-        wire.push({ role: 'user', content: `[result of tool call ${message.callId}] ${content}` });
-      }
+      // The assistant's scope: everything up to the next assistant message.
+      let end = index;
+      while (end < messages.length && messages[end]?.role !== 'assistant') end += 1;
+      const scope = messages.slice(index, end);
+      index = end;
+      wire.push(...assistantWithResults(message, scope));
     }
   }
   return wire;
+}
+
+/** An assistant message, the tool messages answering its calls, then the rest of its scope in order. */
+function assistantWithResults(message: AssistantMessage, scope: readonly ModelMessage[]): WireMessage[] {
+  const declared = new Map<string, Extract<ContentBlock, { type: 'tool-call' }>>();
+  for (const block of message.content) if (block.type === 'tool-call' && !declared.has(block.id)) declared.set(block.id, block);
+  const results = new Map<string, ToolResultMessage>();
+  const rest: ModelMessage[] = [];
+  for (const item of scope) {
+    if (item.role === 'tool' && declared.has(item.callId) && !results.has(item.callId)) results.set(item.callId, item);
+    else rest.push(item);
+  }
+  const calls: WireToolCall[] = [];
+  const notes: string[] = [];
+  const sent = new Set<string>();
+  for (const block of message.content) {
+    if (block.type !== 'tool-call') continue;
+    if (results.has(block.id) && !sent.has(block.id)) {
+      sent.add(block.id);
+      calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: block.arguments } });
+    } else {
+      notes.push(`[tool call ${block.name} ${block.arguments} (id ${block.id}) has no recorded result]`);
+    }
+  }
+  const text = [textOf(message.content), ...notes].filter((part) => part !== '').join('\n');
+  const wire: WireMessage[] = [
+    {
+      role: 'assistant',
+      content: text === '' && calls.length > 0 ? null : text,
+      ...(calls.length === 0 ? {} : { tool_calls: calls }),
+    },
+  ];
+  for (const call of calls) {
+    const result = results.get(call.id) as ToolResultMessage;
+    wire.push({ role: 'tool', tool_call_id: call.id, content: resultText(result) });
+  }
+  for (const item of rest) wire.push(item.role === 'tool' ? orphanResult(item) : { role: 'user', content: textOf(item.content) });
+  return wire;
+}
+
+function orphanResult(message: ToolResultMessage): WireMessage {
+  return { role: 'user', content: `[result of tool call ${message.callId}] ${resultText(message)}` };
+}
+
+function resultText(message: ToolResultMessage): string {
+  const text = textOf(message.content);
+  return message.isError ? `Error: ${text}` : text;
 }
 
 /** The `tools` field of a request, or nothing when the model gets no tools. */
@@ -67,6 +99,27 @@ export function toWireTools(tools: readonly ToolSpec[]): { tools?: object[] } {
   };
 }
 
+const wireUsage = z
+  .object({
+    prompt_tokens: z.number().nullish(),
+    completion_tokens: z.number().nullish(),
+    total_tokens: z.number().nullish(),
+    prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+    completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
+    /** DeepSeek's names for cache hits and misses. */
+    prompt_cache_hit_tokens: z.number().nullish(),
+  })
+  .nullish();
+
+/** The `usage` object of a completion or of the last stream chunk, as the provider sends it. */
+export type WireUsage = z.infer<typeof wireUsage>;
+
+/** A stream chunk's `usage`, or undefined when it is absent or not the shape we know (usage is never worth failing for). */
+export function parseUsage(value: unknown): WireUsage {
+  const parsed = wireUsage.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
 const wireResponse = z.object({
   choices: z
     .array(
@@ -74,6 +127,8 @@ const wireResponse = z.object({
         message: z.object({
           content: z.string().nullish(),
           refusal: z.string().nullish(),
+          reasoning_content: z.string().nullish(),
+          reasoning: z.string().nullish(),
           tool_calls: z
             .array(
               z.object({
@@ -84,19 +139,17 @@ const wireResponse = z.object({
             )
             .nullish(),
         }),
+        finish_reason: z.string().nullish(),
       }),
     )
     .min(1),
-  usage: z
-    .object({
-      prompt_tokens: z.number().optional(),
-      completion_tokens: z.number().optional(),
-      total_tokens: z.number().optional(),
-    })
-    .nullish(),
+  usage: wireUsage,
 });
 
-/** The response of a Chat Completions body, or an issue message when it is not one. */
+/** Where an OpenAI-compatible provider put its reasoning, kept in `providerData` to send it back there. */
+export const OPENAI_WIRE = 'openai-chat';
+
+/** The response of a (non-streamed) Chat Completions body, or an issue message when it is not one. */
 export function fromWireResponse(body: unknown): { response: ModelResponse } | { issue: string } {
   const parsed = wireResponse.safeParse(body);
   if (!parsed.success) {
@@ -113,15 +166,41 @@ export function fromWireResponse(body: unknown): { response: ModelResponse } | {
       arguments: call.function.arguments,
     })),
   };
-  const usage = parsed.data.usage;
-  if (usage !== undefined && usage !== null) {
-    const normalized: JsonObject = {};
-    if (usage.prompt_tokens !== undefined) normalized.inputTokens = usage.prompt_tokens;
-    if (usage.completion_tokens !== undefined) normalized.outputTokens = usage.completion_tokens;
-    if (usage.total_tokens !== undefined) normalized.totalTokens = usage.total_tokens;
-    response.usage = normalized;
+  const field = typeof message?.reasoning_content === 'string' ? 'reasoning_content' : typeof message?.reasoning === 'string' ? 'reasoning' : undefined;
+  const reasoning = field === undefined ? undefined : message?.[field];
+  if (field !== undefined && typeof reasoning === 'string' && reasoning !== '') {
+    response.reasoning = [{ text: reasoning, providerData: { wire: OPENAI_WIRE, field } }];
   }
+  const usage = normalizeUsage(parsed.data.usage);
+  if (usage !== undefined) response.usage = usage;
+  const stopReason = mapFinishReason(choice?.finish_reason);
+  if (stopReason !== undefined) response.stopReason = stopReason;
   return { response };
+}
+
+/** Usage in dsh's names; `inputTokens` includes cached tokens, as OpenAI's `prompt_tokens` does. */
+export function normalizeUsage(usage: WireUsage): JsonObject | undefined {
+  if (usage === undefined || usage === null) return undefined;
+  const normalized: JsonObject = {};
+  const put = (key: string, value: number | null | undefined) => {
+    if (typeof value === 'number') normalized[key] = value;
+  };
+  put('inputTokens', usage.prompt_tokens);
+  put('outputTokens', usage.completion_tokens);
+  put('totalTokens', usage.total_tokens);
+  put('cacheReadTokens', usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens);
+  put('reasoningTokens', usage.completion_tokens_details?.reasoning_tokens);
+  return Object.keys(normalized).length === 0 ? undefined : normalized;
+}
+
+/** `finish_reason` in dsh's vocabulary; undefined while the stream has not said. */
+export function mapFinishReason(reason: string | null | undefined): ModelStopReason | undefined {
+  if (reason === undefined || reason === null) return undefined;
+  if (reason === 'stop') return 'end';
+  if (reason === 'tool_calls' || reason === 'function_call') return 'tool-calls';
+  if (reason === 'length') return 'max-tokens';
+  if (reason === 'content_filter') return 'refusal';
+  return 'other';
 }
 
 function textOf(content: readonly ContentBlock[]): string {

@@ -1,0 +1,105 @@
+/**
+ * One HTTP attempt of a model adapter: POST a JSON body, map every failure to an `AgentError`
+ * (`MODEL_HTTP_ERROR` with the provider's message, `MODEL_UNREACHABLE`, `MODEL_TIMEOUT`), and let
+ * the caller read the body while an idle timer watches that bytes keep coming.
+ */
+import { AgentError } from '../agent-error.js';
+import { parseRetryAfter } from './with-retries.js';
+
+/** Everything one attempt needs; `label` (`openai`, `anthropic`) starts every error message. */
+export type ModelHttpRequest = {
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  fetch: typeof globalThis.fetch;
+  /** Longest wait for the response headers and then for each next chunk of the body. */
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+};
+
+/** Handed to the body reader: `touch()` after each chunk restarts the idle timer. */
+export type ModelHttpBody = { response: Response; signal: AbortSignal; touch: () => void };
+
+/**
+ * Sends the request and resolves with what `read` makes of the (2xx) response. A user abort is
+ * rethrown as is (the loop records `cancelled`); an `AgentError` thrown by `read` passes through.
+ */
+export async function postModelRequest<T>(request: ModelHttpRequest, read: (body: ModelHttpBody) => Promise<T>): Promise<T> {
+  const { label, url, timeoutMs } = request;
+  const idle = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      idle.abort(new Error(`no data for ${timeoutMs} ms`));
+    }, timeoutMs);
+  };
+  const signal = request.signal === undefined ? idle.signal : AbortSignal.any([request.signal, idle.signal]);
+  const failed = (cause: unknown, what: string): Error => {
+    if (request.signal?.aborted === true) return cause instanceof Error ? cause : new Error(String(cause));
+    if (idle.signal.aborted) {
+      return new AgentError('MODEL_TIMEOUT', `${label}: ${url} sent nothing for ${timeoutMs} ms`, { cause });
+    }
+    if (AgentError.is(cause)) return cause;
+    return new AgentError('MODEL_UNREACHABLE', `${label}: ${what} ${url}: ${messageOf(cause)}`, { cause });
+  };
+  touch();
+  try {
+    let response: Response;
+    try {
+      response = await request.fetch(url, { method: 'POST', headers: request.headers, body: JSON.stringify(request.body), signal });
+    } catch (cause) {
+      throw failed(cause, 'cannot reach');
+    }
+    touch();
+    if (!response.ok) {
+      let text = '';
+      try {
+        text = await response.text();
+      } catch (cause) {
+        throw failed(cause, 'the error response broke off from');
+      }
+      const retryAfterMs = parseRetryAfter(response.headers);
+      throw new AgentError('MODEL_HTTP_ERROR', `${label}: ${url} answered ${response.status}: ${providerMessage(text)}`, {
+        status: response.status,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      });
+    }
+    try {
+      return await read({ response, signal, touch });
+    } catch (cause) {
+      throw failed(cause, 'the response broke off from');
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The provider's `error.message` when the body carries one (OpenAI and Anthropic shapes), else the body, clipped. */
+export function providerMessage(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown; type?: unknown } | string };
+    const error = parsed.error;
+    if (typeof error === 'string') return error;
+    if (typeof error?.message === 'string') return typeof error.type === 'string' ? `${error.message} (${error.type})` : error.message;
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return clip(text);
+}
+
+/** Text cut to 200 characters for an error message; `an empty body` for nothing. */
+export function clip(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return 'an empty body';
+  return trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}
