@@ -36,6 +36,10 @@ export async function startChatCompletionsServer(
   });
   const open = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    // A client that gives up before the answer (even before its body was read) counts as an abort.
+    res.on('close', () => {
+      if (!res.writableEnded) markAborted();
+    });
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
