@@ -174,6 +174,7 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       'MODEL_HTTP_ERROR',
       'MODEL_UNREACHABLE',
       'MODEL_BAD_RESPONSE',
+      'MODEL_STREAM_ERROR',
       'MODEL_TIMEOUT',
       'SCRIPT_EXHAUSTED',
       'SCRIPTED_FAILURE',
