@@ -221,9 +221,10 @@ describe('fork at every seq, then continue', () => {
       });
       agent.enqueue('save it');
       await until(() => session.events.at(-1)?.type === 'tool/call');
-      const snapshot = session.events.slice();
+      const observation = await store.observe('live');
+      const snapshot = observation.events;
       const cut = snapshot.length - 1;
-      const child = await store.fork('live', { atSeq: cut, id: 'live-child', from: snapshot });
+      const child = await store.fork(observation, { atSeq: cut, id: 'live-child' });
       held.open();
       expect((await agent.idle())?.text).toBe('parent done');
       expect(parentTools.invocations).toHaveLength(1);

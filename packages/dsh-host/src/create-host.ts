@@ -1,7 +1,7 @@
 import { resolve as resolvePath } from 'node:path';
 import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
 import { Agent, createKeylessModel, pendingInputsOf, type Model, type Tool } from 'dsh-agent';
-import type { Session, SessionStore, SessionSummary } from 'dsh-session';
+import { LATEST_CLOSED_TURN, type Session, type SessionObservation, type SessionStore, type SessionSummary } from 'dsh-session';
 import { createHttpApp, type HttpAppOptions } from './create-http-app.js';
 import { HostError } from './host-error.js';
 import type {
@@ -156,9 +156,9 @@ export function createHost(options: HostOptions): Host {
 
   /** `store.open` (crash repair), remembering the version the file was read from before it is rewritten. */
   async function openAndPublish(id: string): Promise<LiveEntry> {
-    const { formatVersion } = await store.inspect(id);
+    // One read: the store reports the version it decoded the log from.
     const session = await store.open(id);
-    if (!readFrom.has(id)) readFrom.set(id, formatVersion);
+    if (!readFrom.has(id)) readFrom.set(id, session.formatVersion);
     return publish(session);
   }
 
@@ -246,65 +246,68 @@ export function createHost(options: HostOptions): Host {
     return summaries.map(itemOf).sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
   }
 
-  /** One immutable observation: a snapshot of a live log, or the stored events of a cold one. */
-  async function observation(id: string): Promise<Observation> {
+  /**
+   * One immutable observation (SPEC §5.4, §12): the store's observation — a snapshot of a live log or
+   * the stored events of a cold one, read once — plus what this host knows (queued input, cwd).
+   */
+  async function observation(id: string): Promise<{ observed: Observation; source: SessionObservation }> {
+    const source = await store.observe(id);
+    const { header, events } = source;
     const entry = live.get(id);
-    if (entry !== undefined) {
+    if (entry !== undefined && source.live) {
       const { session, agent } = entry;
-      const events = Object.freeze(session.events.slice());
       const cwd = liveCwd(entry);
       const pendingSeqs = new Set(agent.pendingInputs().map((input) => input.seq));
       const observed: Observation = {
-        header: session.header,
+        header,
         events,
         firstLifecycleSeq: session.firstLifecycleSeq,
         live: true,
         needsRepair: false,
         pendingInputs: events.filter((event) => pendingSeqs.has(event.seq)),
-        formatVersion: readFrom.get(id) ?? 4,
+        formatVersion: readFrom.get(id) ?? source.formatVersion,
         cwd,
         sharesCwdWith: sharingCwd(id, cwd),
       };
       const title = session.title;
       if (title !== undefined) observed.title = title;
-      return observed;
+      return { observed, source };
     }
-    const stored = await store.inspect(id);
-    const events = Object.freeze(stored.events.slice());
-    const cwd = configuredCwd(stored.header, events);
+    const cwd = configuredCwd(header, events);
     const observed: Observation = {
-      header: stored.header,
+      header,
       events,
       // A cold session has no lifecycle; the next one would start after the stored prefix.
       firstLifecycleSeq: events.length,
       live: false,
-      needsRepair: stored.needsRepair,
-      pendingInputs: pendingInputsOf(events, stored.header.inheritedEventCount).map((input) => events[input.seq] as SessionEvent),
-      formatVersion: readFrom.get(id) ?? stored.formatVersion,
+      needsRepair: source.needsRepair,
+      pendingInputs: pendingInputsOf(events, header.inheritedEventCount).map((input) => events[input.seq] as SessionEvent),
+      formatVersion: readFrom.get(id) ?? source.formatVersion,
       sharesCwdWith: sharingCwd(id, cwd),
     };
     const title = latestTitle(events);
     if (title !== undefined) observed.title = title;
     if (cwd !== undefined) observed.cwd = cwd;
-    return observed;
+    return { observed, source };
   }
 
-  /** `configPatch` is merged over the config the child inherits at the cut (a `config` option replaces it). */
+  /**
+   * One observation, handed as is to `store.fork`: the store checks the cut once against it (or
+   * applies the omitted rule to it), builds the seed once and copies the validated prefix as bytes.
+   * `configPatch` is merged over the config the child inherits at the cut (a `config` option replaces it).
+   */
   async function forkOnce(sourceId: string, forkOptions: ForkOptions, configPatch?: SessionConfig): Promise<ForkResult> {
-    const { events } = await observation(sourceId);
-    const cut = selectForkCut(events, forkOptions.atSeq);
-    const config = configPatch === undefined ? forkOptions.config : { ...latestConfig(events.slice(0, cut + 1)), ...configPatch };
-    const child = await store.fork(sourceId, {
-      atSeq: cut,
-      from: events,
-      // Only the omitted rule can select -1 (no standalone prefix); an explicit -1 never got here.
-      ...(cut === -1 ? { allowEmptyCut: true } : {}),
+    const source = await store.observe(sourceId);
+    const config = configPatch === undefined ? forkOptions.config : { ...latestConfig(source.events.slice(0, selectForkCut(source.events, forkOptions.atSeq) + 1)), ...configPatch };
+    const child = await store.fork(source, {
+      atSeq: forkOptions.atSeq ?? LATEST_CLOSED_TURN,
       ...(forkOptions.id === undefined ? {} : { id: forkOptions.id }),
       ...(forkOptions.title === undefined ? {} : { title: forkOptions.title }),
       ...(config === undefined ? {} : { config }),
     });
     // The store persisted the whole seed before returning; only now does the child go live.
     await publish(child);
+    const cut = child.header.forkCut ?? -1;
     return { sessionId: child.id, parentSession: sourceId, forkCut: cut, inheritedEventCount: child.inheritedEventCount };
   }
 
@@ -432,12 +435,12 @@ export function createHost(options: HostOptions): Host {
       }),
     list: () => guarded(listItems),
     resolve: (ref) => guarded(() => resolveRef(ref)),
-    observe: (ref) => guarded(async () => observation(await resolveRef(ref))),
+    observe: (ref) => guarded(async () => (await observation(await resolveRef(ref))).observed),
     open: (ref) =>
       guarded(async () => {
         const id = await resolveRef(ref);
         await liveEntry(id);
-        return observation(id);
+        return (await observation(id)).observed;
       }),
     send: (ref, text) =>
       guarded(async () => {
@@ -491,7 +494,7 @@ export function createHost(options: HostOptions): Host {
           if (set.size === 0 && listeners.get(id) === set) listeners.delete(id);
         };
         try {
-          const { events } = await observation(id);
+          const { events } = (await observation(id)).observed;
           for (const event of events) deliver(event);
           for (const event of buffered.splice(0)) deliver(event);
           replaying = false;

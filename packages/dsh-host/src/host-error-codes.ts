@@ -53,6 +53,7 @@ export const HOST_ERROR_CODES = {
   INVALID_HEADER: { status: 500, when: 'a stored log’s header is invalid' },
   INVALID_RELATIONSHIP: { status: 500, when: 'a stored log breaks a relationship invariant' },
   UNSUPPORTED_VERSION: { status: 500, when: 'a stored log was written by a newer dsh' },
+  INVALID_OBSERVATION: { status: 500, when: 'a bug: a fork from an observation the host’s store did not produce' },
   MODEL_CONFIG: { status: 500, when: 'the host’s model lacks configuration (e.g. an API key)' },
   INTERNAL: { status: 500, when: 'anything unknown (a bug): logged, answered with a fixed body' },
   // 502/504: the model failed.

@@ -147,21 +147,25 @@ describe('fork of a JSONL parent by copying its stored lines', () => {
 });
 
 describe('seeds that were not validated here', () => {
-  it('checks a caller’s `from` observation event by event, even when the source is live', async () => {
+  it('refuses an observation produced by another store over the same directory', async () => {
     await using dir = await makeTempDir();
     const store = await openSessionStore({ dir: dir.path });
+    const other = await openSessionStore({ dir: dir.path });
     try {
       const parent = await store.create({ id: 'observed', title: 'p' });
-      const forged: SessionEvent[] = [{ seq: 0, type: 'turn/end', time: 0, data: { turn: 1, reason: { kind: 'completed' } } }];
-      const error = await store.fork('observed', { atSeq: 0, id: 'from-forged', from: forged }).then(
+      await parent.close();
+      const foreign = await other.observe('observed');
+      const error = await store.fork(foreign, { atSeq: 0, id: 'from-foreign' }).then(
         () => undefined,
         (reason: unknown) => reason,
       );
-      expect(SessionError.is(error) && error.code).toBe('INVALID_RELATIONSHIP');
-      expect(await store.has('from-forged')).toBe(false);
-      await parent.close();
+      expect(SessionError.is(error) && error.code).toBe('INVALID_OBSERVATION');
+      expect(await store.has('from-foreign')).toBe(false);
+      // The same observation is good in the store that produced it.
+      expect((await other.fork(foreign, { atSeq: 0, id: 'from-own' })).header.forkCut).toBe(0);
     } finally {
       await store.close();
+      await other.close();
     }
   });
 

@@ -85,13 +85,16 @@ describe('buildForkSeed', () => {
     expect(Object.keys(forkEntry)).toEqual(['buildForkSeed']);
   });
 
-  it('is never imported by the main entry’s files, and imports only types and the closer', async () => {
+  it('is never imported by the main entry’s files; it re-exports the one seed builder, which imports only types and the closer', async () => {
     const dir = import.meta.dirname;
     const files = (await readdir(dir)).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
     for (const file of files.filter((name) => name !== 'fork.ts')) {
       expect(await readFile(join(dir, file), 'utf8'), file).not.toMatch(/from '\.\/fork\.js'/);
     }
-    const imports = [...(await readFile(join(dir, 'fork.ts'), 'utf8')).matchAll(/^import .*$/gm)].map((match) => match[0]);
+    const entry = await readFile(join(dir, 'fork.ts'), 'utf8');
+    expect([...entry.matchAll(/^(import|export) .*$/gm)].map((match) => match[0])).toEqual(["export { buildForkSeed } from './build-fork-seed.js';"]);
+    const builder = await readFile(join(dir, 'build-fork-seed.ts'), 'utf8');
+    const imports = [...builder.matchAll(/^import .*$/gm)].map((match) => match[0]);
     expect(imports).toEqual(["import type { SessionEvent } from 'dsh-codec';", "import { closeOpenTail } from './close-open-tail.js';"]);
   });
 });

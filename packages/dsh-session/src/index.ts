@@ -6,11 +6,12 @@
  */
 export type { AppendOptions, Session } from './session.js';
 export { SESSION_ERROR_CODES, SessionError, type LeaseHolder, type SessionErrorCode } from './session-error.js';
+export type { SessionObservation } from './session-observation.js';
+export { LATEST_CLOSED_TURN, selectForkCut } from './fork-cut.js';
 export {
   createSessionStore,
   type CreateSessionOptions,
   type ForkSessionOptions,
-  type ForkSource,
   type SessionInspection,
   type SessionStore,
   type SessionStoreOptions,

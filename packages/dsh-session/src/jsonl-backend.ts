@@ -348,9 +348,11 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         if (SessionError.is(error) && error.code === 'SESSION_BUSY') throw existsError(id);
         throw error;
       }
-      let plan = await planCreated(header, events, inherited);
       const temp = join(dir, `.${id}.${process.pid}.${randomUUID()}.tmp`);
+      // Everything after the lease is taken runs inside this try, so every failure releases it.
+      let plan: CreatePlan;
       try {
+        plan = await planCreated(header, events, inherited);
         if (await exists(path)) throw existsError(id);
         try {
           await writeCreated(temp, plan);
@@ -368,7 +370,13 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         await lease.release();
         throw SessionError.is(error) ? error : writeFailed(id, 'create', error);
       }
-      const handle = await open(path, 'r+');
+      let handle: FileHandle;
+      try {
+        handle = await open(path, 'r+');
+      } catch (error) {
+        await lease.release();
+        throw writeFailed(id, 'open the new file of', error);
+      }
       const { ends, size } = lineEndsOf(plan);
       return makeWriter(id, path, lease, { handle, size, lines: events.length + 1, ends, v4: true });
     },

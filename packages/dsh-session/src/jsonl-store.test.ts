@@ -243,6 +243,33 @@ describe('JSONL writes under failure', () => {
     await store.close();
   });
 
+  it('releases the child id and its lease when a fork fails mid-write, from a live and from a cold parent', async () => {
+    // A full disk: every write fails until space comes back.
+    const state = { full: false };
+    const writeChunk: WriteChunk = async (handle, bytes, position) => {
+      if (!state.full) return writeAll(handle, bytes, position);
+      await writeAll(handle, bytes.subarray(0, Math.floor(bytes.length / 2)), position);
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    };
+    const store = createSessionStore({ backend: await createJsonlBackend({ dir: dir.path, writeChunk }) });
+    const live = await store.create({ id: 'live-parent', title: 'p' });
+    const cold = await store.create({ id: 'cold-parent', title: 'q' });
+    await cold.close();
+    for (const source of ['live-parent', 'cold-parent', await store.observe('cold-parent')]) {
+      state.full = true;
+      expect((await failure(store.fork(source, { atSeq: 0, id: 'child' }))).code).toBe('WRITE_FAILED');
+      state.full = false;
+      expect(await store.has('child')).toBe(false);
+      expect((await readdir(dir.path)).filter((name) => name.startsWith('.child'))).toEqual([]);
+      // Neither the id nor its lease was kept: the same fork succeeds now.
+      const child = await store.fork(source, { atSeq: 0, id: 'child' });
+      await child.close();
+      await store.delete('child');
+    }
+    await live.close();
+    await store.close();
+  });
+
   it('group-commits concurrent appends into one write', async () => {
     const { state, writeChunk } = faultyWrites();
     const store = createSessionStore({ backend: await createJsonlBackend({ dir: dir.path, writeChunk }) });

@@ -96,5 +96,6 @@ export function createMemoryBackend(): SessionBackend {
 }
 
 function snapshot(log: MemoryLog): StoredLog {
-  return { kind: 'records', header: log.header, events: log.events.slice() };
+  // Only Sessions of a store write here, and they validated every event they appended.
+  return { kind: 'records', header: log.header, events: log.events.slice(), validated: true };
 }

@@ -12,7 +12,16 @@ import type { LeaseHolder } from './session-error.js';
  */
 export type StoredLog =
   | { kind: 'jsonl'; text: string }
-  | { kind: 'records'; header: SessionHeader; events: readonly SessionEvent[] };
+  | {
+      kind: 'records';
+      header: SessionHeader;
+      events: readonly SessionEvent[];
+      /**
+       * Set when every record was validated by a dsh Session (or the codec) before the backend stored
+       * it and cannot have changed since: the store then skips validating them again.
+       */
+      validated?: true;
+    };
 
 /**
  * What a fork child's `create` may copy instead of encoding again: its first `count` events, which

@@ -9,6 +9,7 @@ export const SESSION_ERROR_CODES = {
   SESSION_NOT_FOUND: 'no session with that id (open, inspect, fork source, delete)',
   SESSION_EXISTS: 'create or fork with an id a live or stored session already has',
   INVALID_CUT: 'fork atSeq is not an existing integer seq of the source; nothing is created',
+  INVALID_OBSERVATION: "fork from a value this store's observe() did not produce; nothing is created",
   SESSION_BUSY: 'another writer holds the session; holder names pid, host and since: fork it instead',
   INVALID_EVENT: 'an append (or a stored event) breaks a V4 shape or relationship; nothing is appended',
   INVALID_SESSION_ID: 'an id outside [A-Za-z0-9_-]{1,128}',

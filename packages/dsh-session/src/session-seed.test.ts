@@ -1,6 +1,6 @@
 // The Session constructor is internal (sessions come from a store); these tests build seeds directly.
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent, SessionHeader } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { SessionError } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { LogBuilder } from '@dsh/test-utils';
@@ -27,7 +27,7 @@ describe('Session construction from seeds (SPEC §5.3)', () => {
   it('a fork seed: lifecycle starts at the inherited marker, live at the end of the seed', () => {
     const cut = parent.length - 1;
     const seed = buildForkSeed(parent, cut);
-    const session = new Session({ header: forkHeader(cut), seed: { kind: 'fork', events: seed, cut }, durableCount: 0, sink, now: () => 0 });
+    const session = new Session({ header: forkHeader(cut), seed: { kind: 'fork', events: seed, cut }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 });
     expect([session.inheritedEventCount, session.firstLifecycleSeq, session.firstLiveSeq]).toEqual([cut + 1, cut + 1, seed.length]);
     expect(session.events).toEqual(seed);
   });
@@ -36,34 +36,34 @@ describe('Session construction from seeds (SPEC §5.3)', () => {
     const cut = parent.length - 1;
     const seed = buildForkSeed(parent, cut);
     for (const wrong of [cut - 1, cut + 1, 0]) {
-      const error = refusal(() => new Session({ header: forkHeader(wrong), seed: { kind: 'fork', events: seed, cut: wrong }, durableCount: 0, sink, now: () => 0 }));
+      const error = refusal(() => new Session({ header: forkHeader(wrong), seed: { kind: 'fork', events: seed, cut: wrong }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 }));
       expect(error.code).toBe('INVALID_CUT');
     }
     // A nested child's seed holds an ancestor marker; only the final one is its own.
     const child = LogBuilder.continue(seed).turn({ user: 'more' }).events;
     const grandchild = buildForkSeed(child, child.length - 1);
-    expect(refusal(() => new Session({ header: forkHeader(cut), seed: { kind: 'fork', events: grandchild, cut }, durableCount: 0, sink, now: () => 0 })).code).toBe('INVALID_CUT');
-    const nested = new Session({ header: forkHeader(child.length - 1), seed: { kind: 'fork', events: grandchild, cut: child.length - 1 }, durableCount: 0, sink, now: () => 0 });
+    expect(refusal(() => new Session({ header: forkHeader(cut), seed: { kind: 'fork', events: grandchild, cut }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 })).code).toBe('INVALID_CUT');
+    const nested = new Session({ header: forkHeader(child.length - 1), seed: { kind: 'fork', events: grandchild, cut: child.length - 1 }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 });
     expect(nested.firstLifecycleSeq).toBe(child.length);
   });
 
   it('refuses a header whose inheritedEventCount disagrees with the cut', () => {
     const seed = buildForkSeed(parent, 2);
-    expect(refusal(() => new Session({ header: header({ parentSession: 'p', forkCut: 2, inheritedEventCount: 1 }), seed: { kind: 'fork', events: seed, cut: 2 }, durableCount: 0, sink, now: () => 0 })).code).toBe('INVALID_CUT');
+    expect(refusal(() => new Session({ header: header({ parentSession: 'p', forkCut: 2, inheritedEventCount: 1 }), seed: { kind: 'fork', events: seed, cut: 2 }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 })).code).toBe('INVALID_CUT');
   });
 
   it('a restored seed gets a plain marker unless it already ends with one; lifecycle starts at the stored length', () => {
     const stored = new LogBuilder().endSeed().turn({}).events;
-    const restored = new Session({ header: header(), seed: { kind: 'restored', events: stored, storedLength: stored.length }, durableCount: stored.length, sink, now: () => 0 });
+    const restored = new Session({ header: header(), seed: { kind: 'restored', events: stored, storedLength: stored.length }, durableCount: stored.length, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 });
     expect(restored.events.slice(stored.length)).toEqual([{ seq: stored.length, type: 'session/end-seed', time: stored.at(-1)!.time, data: {} }]);
     expect([restored.firstLifecycleSeq, restored.firstLiveSeq]).toEqual([stored.length, stored.length + 1]);
-    const again = new Session({ header: header(), seed: { kind: 'restored', events: restored.events, storedLength: restored.events.length }, durableCount: restored.events.length, sink, now: () => 0 });
+    const again = new Session({ header: header(), seed: { kind: 'restored', events: restored.events, storedLength: restored.events.length }, durableCount: restored.events.length, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 });
     expect(again.events).toEqual(restored.events);
     expect([again.firstLifecycleSeq, again.firstLiveSeq]).toEqual([restored.events.length, restored.events.length]);
   });
 
   it('validates the seed: an invalid stored relationship is refused with the codec’s code', () => {
     const broken = new LogBuilder().endSeed().turn({}).events.filter((event) => event.type !== 'turn/start').map((event, seq) => ({ ...event, seq }));
-    expect(refusal(() => new Session({ header: header(), seed: { kind: 'restored', events: broken, storedLength: broken.length }, durableCount: 0, sink, now: () => 0 })).code).toBe('INVALID_RELATIONSHIP');
+    expect(refusal(() => new Session({ header: header(), seed: { kind: 'restored', events: broken, storedLength: broken.length }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 })).code).toBe('INVALID_RELATIONSHIP');
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { validate, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, validate, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { SessionError, type Session } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { LogBuilder } from '@dsh/test-utils';
@@ -248,23 +248,62 @@ describe.each(storeKinds)('$name', (kind) => {
       expect((await kit.store.list()).map((summary) => summary.id).sort()).toEqual(['live-child', 'p', 'stored-child']);
     });
 
-    it('inherits nothing at cut -1 only when asked to', async () => {
-      await kit.store.create({ id: 'p', config: { cwd: '/x' } });
-      const child = await kit.store.fork('p', { atSeq: -1, allowEmptyCut: true, id: 'empty', title: 'blank' });
+    it('inherits nothing when the latest-closed-turn rule finds no standalone prefix; an explicit -1 stays INVALID_CUT', async () => {
+      await kit.plant(v4Header('queued'), [
+        { seq: 0, type: 'input/queued', time: 5, data: { inputId: 'i1', message: { id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi' }] } } },
+      ]);
+      expect(await codeOf(kit.store.fork('queued', { atSeq: -1, id: 'refused' }))).toBe('INVALID_CUT');
+      const child = await kit.store.fork('queued', { atSeq: 'latest-closed-turn', id: 'empty', title: 'blank' });
       expect(child.events.map((event) => event.type)).toEqual(['session/end-seed', 'session/title']);
       expect(child.events[0]!.data).toEqual({ inherited: true });
-      expect(child.header).toMatchObject({ forkCut: -1, inheritedEventCount: 0, parentSession: 'p' });
+      expect(child.header).toMatchObject({ forkCut: -1, inheritedEventCount: 0, parentSession: 'queued' });
       expect([child.firstLifecycleSeq, child.firstLiveSeq, child.inheritedEventCount]).toEqual([0, 1, 0]);
     });
 
-    it('forks from a given observation instead of the stored events', async () => {
+    it('forks from an observation it produced, without reading the source again', async () => {
       const source = await kit.store.create({ id: 'p' });
-      const observation = source.events.slice();
+      const observation = await kit.store.observe('p');
       appendTurn(source, 1);
       await source.flush();
-      const child = await kit.store.fork('p', { atSeq: 0, id: 'obs', from: { events: observation } });
-      expect(child.events).toEqual(buildForkSeed(observation, 0));
-      expect(await codeOf(kit.store.fork('p', { atSeq: 3, id: 'obs2', from: observation }))).toBe('INVALID_CUT');
+      const child = await kit.store.fork(observation, { atSeq: 0, id: 'obs' });
+      expect(child.events).toEqual(buildForkSeed(observation.events, 0));
+      // The observation is the whole truth of the fork: a seq the source gained later is not in it.
+      expect(await codeOf(kit.store.fork(observation, { atSeq: 3, id: 'obs2' }))).toBe('INVALID_CUT');
+      expect(await kit.store.has('obs2')).toBe(false);
+    });
+
+    it('refuses an observation it did not produce (INVALID_OBSERVATION), creating nothing', async () => {
+      await kit.store.create({ id: 'p' });
+      const observation = await kit.store.observe('p');
+      const forged = { ...observation };
+      expect(await codeOf(kit.store.fork(forged, { atSeq: 0, id: 'forged' }))).toBe('INVALID_OBSERVATION');
+      expect(await kit.store.has('forged')).toBe(false);
+    });
+
+    it('normalises atSeq -0 to 0 and refuses non-integers before anything is created', async () => {
+      const source = await kit.store.create({ id: 'p' });
+      const child = await kit.store.fork('p', { atSeq: JSON.parse('{"atSeq":-0}').atSeq as number, id: 'zero' });
+      expect(Object.is(child.header.forkCut, 0)).toBe(true);
+      expect(child.events.slice(0, 1)).toEqual(source.events.slice(0, 1));
+      for (const atSeq of [2 ** 53, JSON.parse('1e400') as number, Number.NaN, '0' as unknown as number]) {
+        expect(await codeOf(kit.store.fork('p', { atSeq, id: 'bad' }))).toBe('INVALID_CUT');
+      }
+      // Nothing was left reserved: the id is still free to use.
+      await kit.store.create({ id: 'bad' });
+    });
+
+    it('observes a live session from memory and a cold one from storage, never writing', async () => {
+      const live = await kit.store.create({ id: 'live', title: 't' });
+      const observed = await kit.store.observe('live');
+      expect(observed).toMatchObject({ sessionId: 'live', live: true, needsRepair: false, formatVersion: CURRENT_FORMAT_VERSION });
+      expect(observed.events).toEqual(live.events);
+      expect(Object.isFrozen(observed) && Object.isFrozen(observed.events)).toBe(true);
+      await kit.plant(v4Header('crashed'), crashedLog());
+      const before = await kit.raw('crashed');
+      const cold = await kit.store.observe('crashed');
+      expect(cold).toMatchObject({ sessionId: 'crashed', live: false, needsRepair: true, formatVersion: 4 });
+      expect(cold.events).toEqual(crashedLog());
+      expect(await kit.raw('crashed')).toEqual(before);
     });
 
     it('forks a cold interrupted source from its stored events only, never copying a repair', async () => {

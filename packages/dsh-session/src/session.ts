@@ -2,6 +2,7 @@ import {
   createEventChecker,
   isLosslessJson,
   type EventChecker,
+  type FormatVersion,
   type JsonValue,
   type SessionConfig,
   type SessionEvent,
@@ -12,7 +13,6 @@ import {
 import { deepFreeze } from './deep-freeze.js';
 import { SessionError } from './session-error.js';
 import type { SessionSink } from './session-sink.js';
-import { trustedPrefixLength } from './trusted-seed.js';
 
 /** Options of `Session.append`. */
 export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
@@ -32,6 +32,13 @@ export type SessionInit = {
   seed: SessionSeed;
   /** How many leading events are already durable. */
   durableCount: number;
+  /**
+   * How many leading seed events this package already validated, in order from seq 0 (a live log, a
+   * log the codec decoded): the Session only advances its checker past them and checks the rest.
+   */
+  validatedCount: number;
+  /** The format version the log was read from (`CURRENT_FORMAT_VERSION` for a new session or fork child). */
+  formatVersion: FormatVersion;
   sink: SessionSink;
   now: () => number;
 };
@@ -85,6 +92,8 @@ export class Session {
   readonly firstLiveSeq: number;
   /** The first seq owned by this lifecycle (fork: the inherited marker; restored: the stored length). */
   readonly firstLifecycleSeq: number;
+  /** The format version this session's log was read from when it was opened (current for new ones). */
+  readonly formatVersion: FormatVersion;
   readonly #events: SessionEvent[] = [];
   readonly #checker: EventChecker;
   readonly #sink: SessionSink;
@@ -107,9 +116,10 @@ export class Session {
     this.header = deepFreeze({ ...header });
     this.#sink = init.sink;
     this.#now = init.now;
+    this.formatVersion = init.formatVersion;
     this.#checker = createEventChecker();
     // A prefix this package already validated (live parent, codec-decoded log) only advances the checker.
-    const trustedCount = Math.min(trustedPrefixLength(seed.events), seed.events.length);
+    const trustedCount = Math.min(Math.max(0, init.validatedCount), seed.events.length);
     for (let index = 0; index < trustedCount; index++) {
       const event = seed.events[index] as SessionEvent;
       this.#checker.advance(event);

@@ -1,0 +1,83 @@
+/** `SessionStore.fork`: one observation, one cut check, one seed, the inherited prefix copied as bytes. */
+import { randomUUID } from 'node:crypto';
+import { CURRENT_FORMAT_VERSION, type SessionConfig, type SessionHeader } from 'dsh-codec';
+import { buildForkSeed } from './build-fork-seed.js';
+import { LATEST_CLOSED_TURN, selectForkCut } from './fork-cut.js';
+import { observeSession } from './observe-session.js';
+import { SessionError } from './session-error.js';
+import { assertSessionId } from './session-id.js';
+import { provenanceOf, type SessionObservation } from './session-observation.js';
+import { Session } from './session.js';
+import { configData } from './config-data.js';
+import { assertStoreOpen, forgetOnRelease, persistNew, reserveNewId, type StoreContext } from './store-context.js';
+import { creatingSink } from './store-sinks.js';
+
+/** Options of `SessionStore.fork`. */
+export type ForkSessionOptions = {
+  /**
+   * The exact seq the child inherits through (inclusive; `-0` is 0), or `'latest-closed-turn'`: the
+   * latest closed turn plus its independent tail (SPEC §5.4's omitted rule), which may inherit nothing.
+   */
+  atSeq: number | typeof LATEST_CLOSED_TURN;
+  id?: string;
+  title?: string;
+  config?: SessionConfig;
+};
+
+function foreignObservation(): SessionError {
+  return new SessionError(
+    'INVALID_OBSERVATION',
+    'Cannot fork from this value: expected a session id or an observation returned by this store’s observe(), received an object this store did not produce.',
+  );
+}
+
+/**
+ * Forks `source` (an id, or an observation this store produced — then nothing is read or decoded
+ * again). Child identity is checked first, then the source, then the cut; the child's whole seed is
+ * durable before it is returned; every failure releases what it took.
+ */
+export async function forkSession(context: StoreContext, source: string | SessionObservation, options: ForkSessionOptions): Promise<Session> {
+  assertStoreOpen(context);
+  const childId = options.id ?? randomUUID();
+  assertSessionId(childId);
+  // Child identity first: nothing else is looked at when the id is taken.
+  await reserveNewId(context, childId);
+  let session: Session | undefined;
+  try {
+    if (typeof source !== 'string' && provenanceOf(source, context.origin) === undefined) throw foreignObservation();
+    const observation = typeof source === 'string' ? await observeSession(context, source) : source;
+    const provenance = provenanceOf(observation, context.origin);
+    if (provenance === undefined) throw foreignObservation();
+    const sourceId = observation.sessionId;
+    const cut = selectForkCut(observation.events, options.atSeq, sourceId);
+    const time = context.now();
+    const seed = buildForkSeed(observation.events, cut, time);
+    const cwd = options.config?.cwd ?? observation.header.cwd;
+    const header: SessionHeader = {
+      format: 'dsh-session',
+      version: CURRENT_FORMAT_VERSION,
+      id: childId,
+      createdAt: time,
+      ...(cwd === undefined ? {} : { cwd }),
+      parentSession: sourceId,
+      forkCut: cut,
+      inheritedEventCount: cut + 1,
+    };
+    const inherited = cut >= 0 ? provenance.copy(cut + 1) : undefined;
+    session = new Session({
+      header,
+      seed: { kind: 'fork', events: seed, cut },
+      durableCount: 0,
+      validatedCount: Math.min(provenance.validated, cut + 1),
+      formatVersion: CURRENT_FORMAT_VERSION,
+      sink: creatingSink(context.backend, childId, header, forgetOnRelease(context, childId, () => session), inherited),
+      now: context.now,
+    });
+    if (options.title !== undefined) session.append('session/title', { title: options.title });
+    if (options.config !== undefined) session.append('session/config', configData(options.config));
+  } catch (error) {
+    context.reserved.delete(childId);
+    throw error;
+  }
+  return persistNew(context, session);
+}

@@ -1,0 +1,49 @@
+/** `SessionStore.list`: every stored session's summary, cached per backend stamp. */
+import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
+import { closeOpenTail } from './close-open-tail.js';
+import { decodeStored } from './decode-stored.js';
+import { SessionError } from './session-error.js';
+import { assertStoreOpen, type StoreContext } from './store-context.js';
+import { summarize, type SessionSummary } from './summarize.js';
+
+async function summaryOf(context: StoreContext, id: string): Promise<Omit<SessionSummary, 'busy'>> {
+  try {
+    const decoded = decodeStored(id, await context.backend.read(id));
+    const needsRepair = decoded.tornTail !== undefined || closeOpenTail(decoded.events, 'interrupted').length > 0;
+    return summarize(decoded.header, decoded.events, decoded.sourceVersion, needsRepair);
+  } catch (error) {
+    if (!SessionError.is(error) || error.code === 'SESSION_NOT_FOUND') throw error;
+    return {
+      id,
+      inheritedEventCount: 0,
+      createdAt: 0,
+      updatedAt: 0,
+      lastSeq: -1,
+      formatVersion: CURRENT_FORMAT_VERSION,
+      needsRepair: false,
+      problem: { code: error.code, message: error.message },
+    };
+  }
+}
+
+/** Every stored session with its lineage, most recently updated first; live ones from memory. */
+export async function listSessions(context: StoreContext): Promise<SessionSummary[]> {
+  assertStoreOpen(context);
+  const refs = await context.backend.list();
+  const result: SessionSummary[] = [];
+  for (const ref of refs) {
+    let cached = context.summaries.get(ref.id);
+    if (cached?.stamp !== ref.stamp) {
+      cached = { stamp: ref.stamp, summary: await summaryOf(context, ref.id) };
+      context.summaries.set(ref.id, cached);
+    }
+    const session = context.live.get(ref.id);
+    const fresh =
+      session === undefined ? cached.summary : { ...cached.summary, ...summarize(session.header, session.events, cached.summary.formatVersion, false) };
+    const busy = session !== undefined || (await context.backend.holder(ref.id)) !== undefined;
+    result.push({ ...fresh, busy });
+  }
+  const known = new Set(refs.map((ref) => ref.id));
+  for (const id of context.summaries.keys()) if (!known.has(id)) context.summaries.delete(id);
+  return result.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
