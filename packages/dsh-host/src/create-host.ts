@@ -1,7 +1,7 @@
 import { resolve as resolvePath } from 'node:path';
 import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
 import { Agent, createKeylessModel, pendingInputsOf, type Model, type Tool } from 'dsh-agent';
-import { LATEST_CLOSED_TURN, type Session, type SessionObservation, type SessionStore, type SessionSummary } from 'dsh-session';
+import { LATEST_CLOSED_TURN, type Session, type SessionStore, type SessionSummary } from 'dsh-session';
 import { createHttpApp, type HttpAppOptions } from './create-http-app.js';
 import { HostError } from './host-error.js';
 import type {
@@ -250,7 +250,7 @@ export function createHost(options: HostOptions): Host {
    * One immutable observation (SPEC §5.4, §12): the store's observation — a snapshot of a live log or
    * the stored events of a cold one, read once — plus what this host knows (queued input, cwd).
    */
-  async function observation(id: string): Promise<{ observed: Observation; source: SessionObservation }> {
+  async function observation(id: string): Promise<Observation> {
     const source = await store.observe(id);
     const { header, events } = source;
     const entry = live.get(id);
@@ -271,7 +271,7 @@ export function createHost(options: HostOptions): Host {
       };
       const title = session.title;
       if (title !== undefined) observed.title = title;
-      return { observed, source };
+      return observed;
     }
     const cwd = configuredCwd(header, events);
     const observed: Observation = {
@@ -288,7 +288,7 @@ export function createHost(options: HostOptions): Host {
     const title = latestTitle(events);
     if (title !== undefined) observed.title = title;
     if (cwd !== undefined) observed.cwd = cwd;
-    return { observed, source };
+    return observed;
   }
 
   /**
@@ -435,12 +435,12 @@ export function createHost(options: HostOptions): Host {
       }),
     list: () => guarded(listItems),
     resolve: (ref) => guarded(() => resolveRef(ref)),
-    observe: (ref) => guarded(async () => (await observation(await resolveRef(ref))).observed),
+    observe: (ref) => guarded(async () => observation(await resolveRef(ref))),
     open: (ref) =>
       guarded(async () => {
         const id = await resolveRef(ref);
         await liveEntry(id);
-        return (await observation(id)).observed;
+        return observation(id);
       }),
     send: (ref, text) =>
       guarded(async () => {
@@ -494,7 +494,7 @@ export function createHost(options: HostOptions): Host {
           if (set.size === 0 && listeners.get(id) === set) listeners.delete(id);
         };
         try {
-          const { events } = (await observation(id)).observed;
+          const { events } = await observation(id);
           for (const event of events) deliver(event);
           for (const event of buffered.splice(0)) deliver(event);
           replaying = false;
