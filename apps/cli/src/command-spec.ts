@@ -24,7 +24,7 @@ const data: Record<string, OptionSpec> = {
 const model: OptionSpec = {
   type: 'string',
   value: 'MODEL',
-  help: 'keyless (default, offline and deterministic) | scripted:FILE | openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY)',
+  help: 'keyless (default, offline and deterministic) | scripted:FILE | openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) | anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_THINKING_BUDGET)',
 };
 const json: OptionSpec = { type: 'boolean', help: 'print JSON instead of text' };
 

@@ -24,7 +24,7 @@ function hintFor(code: string, sessionId: string | undefined, argv: readonly str
     case 'INVALID_MODEL_SPEC':
     case 'MODEL_CONFIG':
     case 'INVALID_SCRIPT':
-      return '--model expects keyless, scripted:FILE (a JSON array of responses) or openai:NAME with OPENAI_API_KEY set';
+      return '--model expects keyless, scripted:FILE (a JSON array of responses), openai:NAME with OPENAI_API_KEY set, or anthropic:NAME with ANTHROPIC_API_KEY set';
     case 'UNSUPPORTED_VERSION':
       return 'upgrade dsh to read this log';
     case 'CORRUPT':

@@ -36,6 +36,7 @@ export {
   type ScriptedResponse,
 } from './models/scripted-model.js';
 export { createOpenAIModel, type OpenAIModelOptions } from './models/openai-model.js';
+export { createAnthropicModel, type AnthropicModelOptions } from './models/anthropic-model.js';
 export type { RetryOptions } from './models/with-retries.js';
 export { resolveModel, type ResolveModelOptions } from './resolve-model.js';
 export {

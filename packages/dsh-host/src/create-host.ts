@@ -417,7 +417,10 @@ export function createHost(options: HostOptions): Host {
       stopReason: turn.reason.kind,
       turn: turn.turn,
     };
-    if (turn.reason.kind === 'error') result.errorCode = turn.reason.error.code;
+    if (turn.reason.kind === 'error') {
+      result.errorCode = turn.reason.error.code;
+      result.errorMessage = turn.reason.error.message;
+    }
     if (forked !== undefined) {
       result.parentSession = forked.parentSession;
       result.forkCut = forked.forkCut;

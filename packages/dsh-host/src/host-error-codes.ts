@@ -20,7 +20,7 @@ export const HOST_ERROR_CODES = {
   BAD_REQUEST: { status: 400, when: 'malformed JSON body, query or header; `issues` and the message name the field path' },
   INVALID_OPTION: { status: 400, when: 'a bad option (e.g. `resumeSessionAt` without `forkSession`, a non-loopback bind without a token)' },
   INVALID_SESSION_ID: { status: 400, when: 'a child id outside `[A-Za-z0-9_-]{1,128}`' },
-  INVALID_MODEL_SPEC: { status: 400, when: 'a model spec other than `keyless`, `scripted:FILE`, `openai:NAME`' },
+  INVALID_MODEL_SPEC: { status: 400, when: 'a model spec other than `keyless`, `scripted:FILE`, `openai:NAME`, `anthropic:NAME`' },
   INVALID_SCRIPT: { status: 400, when: 'a scripted model file that is not the SPEC §11 format' },
   // 401/403/415: the HTTP guard.
   UNAUTHORIZED: { status: 401, when: 'missing or wrong bearer token' },

@@ -100,6 +100,8 @@ export type QueryResult = {
   stopReason: string;
   /** Error code of a failed turn, when it has one. */
   errorCode?: string;
+  /** The failed turn's message in full (`turn/end.reason.error.message`: the provider's own words for a model failure). */
+  errorMessage?: string;
   turn: number;
 };
 

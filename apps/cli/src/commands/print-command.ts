@@ -92,7 +92,12 @@ export async function printCommand(context: CliContext, values: OptionValues, po
     context.stdout.write(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
     const lineage = result.parentSession === undefined ? '' : ` (forked from ${result.parentSession} at seq ${String(result.forkCut)})`;
     context.stderr.write(`dsh: session ${result.sessionId}${lineage}\n`);
-    if (result.isError) context.stderr.write(`dsh: the turn ended ${result.stopReason}${result.errorCode === undefined ? '' : ` (${result.errorCode})`}\n`);
+    if (result.isError) {
+      const code = result.errorCode === undefined ? '' : ` (${result.errorCode})`;
+      // The provider's message in full: a 429's "Rate limit reached… try again in 20s" is what the user needs.
+      const message = result.errorMessage === undefined ? '' : `: ${result.errorMessage}`;
+      context.stderr.write(`dsh: the turn ended ${result.stopReason}${code}${message}\n`);
+    }
   }
   return result.isError ? 1 : 0;
 }
