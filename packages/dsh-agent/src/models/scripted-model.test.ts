@@ -63,11 +63,16 @@ describe('scripted model', () => {
 });
 
 describe('resolveModel', () => {
-  it('knows keyless, scripted:FILE and openai:NAME, and nothing else', async () => {
+  it('knows keyless, scripted:FILE, openai:NAME and anthropic:NAME, and nothing else', async () => {
     expect((await resolveModel('keyless')).name).toBe('keyless');
     expect((await resolveModel('openai:gpt-x', { env: { OPENAI_API_KEY: 'k' } })).name).toBe('openai:gpt-x');
     expect(await code(resolveModel('openai:gpt-x', { env: {} }))).toBe('MODEL_CONFIG');
-    for (const spec of ['', 'gpt-4', 'openai:', 'scripted:', 'anthropic:claude']) {
+    expect((await resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k' } })).name).toBe('anthropic:claude-x');
+    expect(await code(resolveModel('anthropic:claude-x', { env: {} }))).toBe('MODEL_CONFIG');
+    expect(await code(resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: 'lots' } }))).toBe('MODEL_CONFIG');
+    expect(await code(resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: '100' } }))).toBe('MODEL_CONFIG');
+    expect((await resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: '4000' } })).name).toBe('anthropic:claude-x');
+    for (const spec of ['', 'gpt-4', 'openai:', 'scripted:', 'anthropic:', 'claude:opus']) {
       expect(await code(resolveModel(spec))).toBe('INVALID_MODEL_SPEC');
     }
   });
