@@ -114,6 +114,7 @@ case "$MODE" in
     phase "lint" pnpm run lint
     phase "typecheck" pnpm turbo run typecheck --output-logs=errors-only
     phase "build + publint + attw" pnpm turbo run build publint --output-logs=errors-only
+    phase "release dry run (changeset version + pack)" bash scripts/release-dry-run.sh
     # a throwaway PostgreSQL server unless DATABASE_URL names one (stops when this shell exits)
     phase "postgres" source scripts/postgres.sh
     phase "tests" pnpm exec vitest run

@@ -1,0 +1,82 @@
+/**
+ * The published packages as a user gets them: every non-private workspace package is built and
+ * packed (`pnpm pack` turns `workspace:*` into versions), the tarballs are installed with plain npm
+ * into an empty folder outside the workspace, and `npx dsh` plus a small library script run there.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, type TempDir } from '@dsh/test-utils';
+
+const run = promisify(execFile);
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** Every published (non-private) workspace package folder. */
+function publishedPackages(): { dir: string; name: string; version: string }[] {
+  return ['packages', 'apps'].flatMap((group) =>
+    readdirSync(join(REPO_ROOT, group)).flatMap((folder) => {
+      const manifest = join(REPO_ROOT, group, folder, 'package.json');
+      if (!existsSync(manifest)) return [];
+      const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; version: string; private?: boolean };
+      return parsed.private === true ? [] : [{ dir: join(REPO_ROOT, group, folder), name: parsed.name, version: parsed.version }];
+    }),
+  );
+}
+
+const env = { ...process.env, DSH_HOME: undefined, NODE_OPTIONS: undefined, npm_config_loglevel: 'error' };
+let work: TempDir;
+let app: string;
+
+beforeAll(async () => {
+  work = await makeTempDir('dsh-installed-');
+  expect(work.path.startsWith(tmpdir())).toBe(true);
+  const tarballs = join(work.path, 'tarballs');
+  await run('pnpm', ['turbo', 'run', 'build', '--output-logs=errors-only', ...publishedPackages().map((pkg) => `--filter=${pkg.name}`)], { cwd: REPO_ROOT, env });
+  for (const pkg of publishedPackages()) await run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: pkg.dir, env });
+  app = join(work.path, 'app');
+  await run('mkdir', ['-p', app]);
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'try-dsh', private: true, type: 'module' }));
+  const files = readdirSync(tarballs).map((file) => join(tarballs, file));
+  await run('npm', ['install', '--no-audit', '--no-fund', ...files], { cwd: app, env });
+}, 900_000);
+
+afterAll(async () => {
+  await work.remove();
+});
+
+describe('the packed packages installed with npm outside the workspace', () => {
+  it('run `npx dsh -p … --output-format json` from built JavaScript, with the real version', { timeout: 180_000 }, async () => {
+    // No TypeScript runner is installed, so nothing can be running TypeScript.
+    expect(existsSync(join(app, 'node_modules', 'tsx'))).toBe(false);
+    const cli = publishedPackages().find((pkg) => pkg.name === 'dsh-cli');
+    const version = await run('npx', ['dsh', '--version'], { cwd: app, env });
+    expect(version.stdout.trim()).toBe(`dsh ${String(cli?.version)}`);
+    const printed = await run('npx', ['dsh', '-p', 'hello', '--output-format', 'json', '--data', 'sessions'], { cwd: app, env });
+    const result = JSON.parse(printed.stdout) as { session_id: string; result: string; is_error: boolean };
+    expect(result.is_error).toBe(false);
+    expect(result.result).toContain('keyless');
+
+    // A library script reads what the CLI wrote, through the published entry points.
+    await writeFile(
+      join(app, 'script.js'),
+      [
+        "import { openSessionStore } from 'dsh-session';",
+        "import { decodeJsonl, encodeJsonl } from 'dsh-codec';",
+        "const store = await openSessionStore({ dir: 'sessions' });",
+        `const { header, events } = await store.inspect(${JSON.stringify(result.session_id)});`,
+        'const again = decodeJsonl(encodeJsonl({ header, events }));',
+        "console.log(JSON.stringify({ id: again.header.id, types: again.events.map((event) => event.type) }));",
+        'await store.close();',
+      ].join('\n'),
+    );
+    const script = await run('node', ['script.js'], { cwd: app, env });
+    const read = JSON.parse(script.stdout) as { id: string; types: string[] };
+    expect(read.id).toBe(result.session_id);
+    expect(read.types).toContain('assistant/message');
+  });
+});
