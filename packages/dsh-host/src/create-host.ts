@@ -1,6 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
-import { Agent, createKeylessModel, pendingInputsOf, type Model, type Tool } from 'dsh-agent';
+import { Agent, createKeylessModel, pendingInputsOf, type AgentDelta, type Model, type Tool } from 'dsh-agent';
 import { LATEST_CLOSED_TURN, type Session, type SessionStore, type SessionSummary } from 'dsh-session';
 import { createHttpApp, type HttpAppOptions } from './create-http-app.js';
 import { HostError } from './host-error.js';
@@ -86,6 +86,8 @@ export function createHost(options: HostOptions): Host {
   const live = new Map<string, LiveEntry>();
   const opening = new Map<string, Promise<LiveEntry>>();
   const listeners = new Map<string, Set<(event: SessionEvent) => void>>();
+  // Live deltas per session: ephemeral, so nothing is replayed to a late subscriber.
+  const deltaListeners = new Map<string, Set<(delta: AgentDelta) => void>>();
   const idempotent = new Map<string, { fingerprint: string; result: Promise<ForkResult> }>();
   // The version each session's file had when this host first opened it: opening a legacy log
   // rewrites its header as V4, yet the session was still read from the older format.
@@ -130,9 +132,16 @@ export function createHost(options: HostOptions): Host {
     }
     // Synchronous from here on: no append can slip between the backlog and the subscription.
     for (const event of session.events.slice(session.firstLifecycleSeq)) emit(session.id, event);
-    const unsubscribe = session.subscribe((event) => {
+    const unsubscribeEvents = session.subscribe((event) => {
       emit(session.id, event);
     });
+    const unsubscribeDeltas = agent.subscribeDeltas((delta) => {
+      for (const listener of deltaListeners.get(session.id) ?? []) listener(delta);
+    });
+    const unsubscribe = () => {
+      unsubscribeEvents();
+      unsubscribeDeltas();
+    };
     const entry = { session, agent, unsubscribe };
     live.set(session.id, entry);
     return entry;
@@ -473,6 +482,19 @@ export function createHost(options: HostOptions): Host {
     idle: (ref) =>
       guarded(async () => {
         await live.get(await resolveRef(ref))?.agent.idle();
+      }),
+    watchDeltas: (ref, listener) =>
+      guarded(async (): Promise<EventWatch> => {
+        const id = await resolveRef(ref);
+        const set = deltaListeners.get(id) ?? new Set();
+        set.add(listener);
+        deltaListeners.set(id, set);
+        return {
+          close: () => {
+            set.delete(listener);
+            if (set.size === 0 && deltaListeners.get(id) === set) deltaListeners.delete(id);
+          },
+        };
       }),
     watch: (ref, from, listener) =>
       guarded(async (): Promise<EventWatch> => {

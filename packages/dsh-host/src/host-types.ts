@@ -1,5 +1,5 @@
 import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
-import type { CompactionResult } from 'dsh-agent';
+import type { AgentDelta, CompactionResult } from 'dsh-agent';
 import type { Lineage } from './lineage.js';
 
 /**
@@ -132,6 +132,11 @@ export interface Host {
   idle(ref: string): Promise<void>;
   /** Streams events with seq ≥ `from`, stored ones first, then live ones, each exactly once, in order. */
   watch(ref: string, from: number, listener: (event: SessionEvent) => void): Promise<EventWatch>;
+  /**
+   * Calls `listener` with each live delta `{ turn, step, text?, reasoning? }` of the session's
+   * streaming model responses from now on (also once it becomes live); never persisted, never replayed.
+   */
+  watchDeltas(ref: string, listener: (delta: AgentDelta) => void): Promise<EventWatch>;
   /** Runs one turn (see `QueryOptions`) and resolves when it ends. */
   query(options: QueryOptions): Promise<QueryResult>;
   /** Closes a live session (flushing it and releasing its lease); it stays in the store. */

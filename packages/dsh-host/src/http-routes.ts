@@ -9,7 +9,7 @@ import {
   messageBodySchema,
   renameBodySchema,
 } from './request-schemas.js';
-import { streamEvents } from './stream-events.js';
+import { streamSessionEvents } from './stream-session-events.js';
 
 /** Codes of any request that reaches the store. */
 const STORE: readonly HostErrorCode[] = ['STORE_CLOSED', 'STORAGE_ERROR'];
@@ -203,7 +203,7 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     method: 'get',
     path: '/api/sessions/:id/events',
     operationId: 'streamEvents',
-    summary: 'Server-sent events: every event from a seq, then live ones; `id` is the seq, `data` the event JSON',
+    summary: 'Server-sent events: every event from a seq, then live ones (`id` is the seq, `data` the event JSON); while a model response streams, ephemeral `event: delta` frames `{turn, step, text?, reasoning?}` without id',
     parameters: [
       { name: 'from', in: 'query', description: 'First seq to send (default 0)', schema: { type: 'integer', minimum: 0 } },
       { name: 'Last-Event-ID', in: 'header', description: 'Reconnect: resume after this seq (wins over `from`)', schema: { type: 'string' } },
@@ -221,7 +221,7 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       let from = query.data.from === undefined ? 0 : Number(query.data.from);
       if (lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim())) from = Number(lastEventId.trim()) + 1;
       const sessionId = await host.resolve(context.req.param('id') ?? '');
-      return streamEvents(host, sessionId, from, heartbeatMs);
+      return streamSessionEvents(context, host, sessionId, from, heartbeatMs);
     },
   }),
 ];

@@ -71,6 +71,7 @@ export function followEvents(id: string, from: number, onEvent: (event: WireEven
     let buffer = '';
     let data: string[] = [];
     let eventId: string | undefined;
+    let eventName: string | undefined;
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
@@ -80,7 +81,8 @@ export function followEvents(id: string, from: number, onEvent: (event: WireEven
         const line = buffer.slice(0, newline).replace(/\r$/, '');
         buffer = buffer.slice(newline + 1);
         if (line === '') {
-          if (data.length > 0) {
+          // Named frames (`event: delta`, ephemeral streaming text) are not log events.
+          if (data.length > 0 && eventName === undefined) {
             const parsed = JSON.parse(data.join('\n')) as WireEvent;
             if (eventId !== undefined) lastId = eventId;
             if (typeof parsed.seq === 'number') from = parsed.seq + 1;
@@ -88,8 +90,11 @@ export function followEvents(id: string, from: number, onEvent: (event: WireEven
           }
           data = [];
           eventId = undefined;
+          eventName = undefined;
         } else if (line.startsWith('data:')) {
           data.push(line.slice(5).replace(/^ /, ''));
+        } else if (line.startsWith('event:')) {
+          eventName = line.slice(6).trim();
         } else if (line.startsWith('id:')) {
           eventId = line.slice(3).trim();
         }
