@@ -25,6 +25,7 @@ export function mainHelp(): string {
     'dsh — durable agent sessions with exact-event forks',
     '',
     'Usage:',
+    '  dsh [--resume ID|NAME | --continue] [--name N] [--model M]   interactive session (on a terminal; /help inside)',
     `  ${PRINT_COMMAND.usage}`,
     '  dsh COMMAND [options]',
     '',

@@ -25,7 +25,7 @@ describe('parseCommandLine', () => {
     }
     const main = parseCommandLine(['--help']);
     expect(main.kind === 'help' && main.text).toContain('dsh COMMAND');
-    expect(parseCommandLine([]).kind).toBe('help');
+    expect(parseCommandLine([]).kind).toBe('interactive');
   });
 
   it('parses print mode with its options', () => {
@@ -54,7 +54,8 @@ describe('parseCommandLine', () => {
   });
 
   it('refuses unknown options, missing prompts and wrong argument counts with USAGE', () => {
-    expect(usageError(['--resume', 'x']).message).toContain('Expected print mode (-p [PROMPT])');
+    expect(parseCommandLine(['--resume', 'x'])).toMatchObject({ kind: 'interactive', values: { resume: 'x' } });
+    expect(usageError(['--resume', 'x', 'hi']).message).toContain('Expected -p');
     expect(usageError(['show']).message).toContain('expects 1 argument');
     expect(usageError(['rename', 'only-one']).message).toContain('expects 2 argument');
     expect(usageError(['sessions', '--nope']).hint).toContain('dsh sessions --help');

@@ -11,6 +11,7 @@ export type OptionValues = Record<string, string | boolean | undefined>;
 export type ParsedCommandLine =
   | { kind: 'help'; text: string }
   | { kind: 'version' }
+  | { kind: 'interactive'; values: OptionValues }
   | { kind: 'command'; spec: CommandSpec; values: OptionValues; positionals: string[] };
 
 function expectedCount(fewest: number, most: number): string {
@@ -82,7 +83,7 @@ function parseWith(spec: CommandSpec, args: readonly string[]): ParsedCommandLin
  */
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const [first, ...rest] = argv;
-  if (first === undefined) return { kind: 'help', text: mainHelp() };
+  if (first === undefined) return { kind: 'interactive', values: {} };
   if (first === '--version' || first === '-v' || first === '-V') return { kind: 'version' };
   if (first === 'help') {
     const topic = rest[0];
@@ -96,8 +97,12 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (spec !== undefined) return parseWith(spec, rest);
   if (!first.startsWith('-')) throw unknownCommand(first);
   const parsed = parseWith(PRINT_COMMAND, argv);
+  // Options without -p (`dsh --resume X`, `dsh --continue`) open interactive mode on that session.
   if (parsed.kind === 'command' && parsed.values.print !== true) {
-    throw new CliError('USAGE', 'Expected print mode (-p [PROMPT]) or a command; received only options.', { hint: 'see `dsh --help`' });
+    if (parsed.positionals.length > 0) {
+      throw new CliError('USAGE', `Expected -p for a prompt given as an argument; received '${parsed.positionals.join(' ')}' without it.`, { hint: 'dsh -p "…" runs one turn; dsh alone opens interactive mode' });
+    }
+    return { kind: 'interactive', values: parsed.values };
   }
   return parsed;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
 import type { CliContext } from './cli-context.js';
+import { mainHelp } from './help-text.js';
 import { parseCommandLine } from './parse-command-line.js';
 
 // Commands and the host are imported on demand, so `--help` and `validate` start quickly.
@@ -72,6 +73,16 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     if (parsed.kind === 'help') {
       context.stdout.write(parsed.text);
       return 0;
+    }
+    if (parsed.kind === 'interactive') {
+      if ((context.stdin as { isTTY?: boolean }).isTTY !== true) {
+        if (Object.keys(parsed.values).length === 0) {
+          context.stdout.write(mainHelp());
+          return 0;
+        }
+        throw new CliError('USAGE', 'Interactive mode needs a terminal, and stdin is not one; expected -p for print mode.', { hint: 'dsh -p --resume ID "prompt", or pipe the prompt: echo … | dsh -p --resume ID' });
+      }
+      return await (await import('./commands/interactive-command.js')).interactiveCommand(context, parsed.values);
     }
     if (parsed.kind === 'version') {
       context.stdout.write(`dsh ${version()}\n`);

@@ -8,7 +8,8 @@ function table(rows: string[][]): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
-function treeLines(trees: readonly LineageTree[], items: Map<string, SessionListItem>, prefix = ''): string[] {
+/** The fork forest as indented lines: `title  id  @forkCut  status`. */
+export function treeLines(trees: readonly LineageTree[], items: Map<string, SessionListItem>, prefix = ''): string[] {
   return trees.flatMap((tree, index) => {
     const last = index === trees.length - 1;
     const item = items.get(tree.id);

@@ -1,0 +1,195 @@
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { SessionEvent } from 'dsh-codec';
+import { sessionForest, type Host } from 'dsh-host';
+import type { CliContext } from '../cli-context.js';
+import { describeEvent } from '../describe-event.js';
+import { describeForTerminal, paintFor } from '../interactive-output.js';
+import type { OptionValues } from '../parse-command-line.js';
+import { withHost } from '../with-host.js';
+import { parseSeq } from './print-command.js';
+import { treeLines } from './sessions-command.js';
+
+const HELP = [
+  '/branch [NAME]      fork after the latest closed turn and switch to the branch',
+  '/fork SEQ [NAME]    fork exactly at event SEQ and switch to the child',
+  '/rename NAME        name this session',
+  '/resume NAME|ID     switch to another session',
+  '/compact            summarise history for the model (the log keeps everything)',
+  '/tree               the fork tree (* marks this session)',
+  '/events             every event of this session with its seq',
+  '/help               this list',
+  '/exit               quit (also Ctrl-D, or Ctrl-C twice)',
+  'Ctrl-C during a turn cancels it (recorded as cancelled).',
+].join('\n');
+
+/** Where interactive mode starts: `--resume REF`, `--continue` (latest of the cwd), else a new session. */
+async function startSession(host: Host, values: OptionValues, cwd: string): Promise<string> {
+  if (typeof values.resume === 'string') return host.resolve(values.resume);
+  if (values.continue === true) {
+    const here = (await host.list()).filter((item) => item.cwd === cwd).sort((a, b) => b.updatedAt - a.updatedAt)[0];
+    if (here !== undefined) return here.id;
+  }
+  const model = typeof values.model === 'string' ? values.model : 'keyless';
+  return (await host.create({ ...(typeof values.name === 'string' ? { title: values.name } : {}), config: { cwd, model } })).sessionId;
+}
+
+/**
+ * Interactive mode (`dsh` on a terminal, or `dsh --resume REF` / `--continue`): a prompt that runs a
+ * turn per line and shows its text, tool calls and results with their seqs, plus slash commands to
+ * branch, fork at a seq, rename, resume, compact and inspect. Ctrl-C cancels a turn; twice exits.
+ */
+export async function interactiveCommand(context: CliContext, values: OptionValues): Promise<number> {
+  const paint = paintFor(context);
+  const out = (line: string) => context.stdout.write(`${line}\n`);
+  let current = '';
+  const telemetry = (event: SessionEvent, { sessionId }: { sessionId: string }) => {
+    if (sessionId !== current) return;
+    const line = describeForTerminal(event, paint);
+    if (line !== undefined) out(line);
+  };
+  const cwd = resolve(context.cwd, typeof values.cwd === 'string' ? values.cwd : '.');
+  return withHost(
+    context,
+    values,
+    async (host) => {
+      const show = async (prefix: string) => {
+        const observed = await host.observe(current);
+        out(paint.bold(`${prefix} ${current}${observed.title === undefined ? '' : `  "${observed.title}"`}`) + paint.dim(`  (${String(observed.events.length)} events, last seq ${String(observed.events.length - 1)})`));
+      };
+      current = await startSession(host, values, cwd);
+      await host.open(current);
+      await show('session');
+      out(paint.dim('Type a message, or /help. Ctrl-C cancels a running turn; Ctrl-C twice exits.'));
+
+      const rl = createInterface({ input: context.stdin, output: context.stdout, terminal: (context.stdin as { isTTY?: boolean }).isTTY === true });
+      let running = false;
+      let armed = false;
+      let done: () => void = () => undefined;
+      const finished = new Promise<void>((resolveDone) => {
+        done = resolveDone;
+      });
+      const quit = () => {
+        rl.close();
+      };
+      rl.on('close', () => {
+        done();
+      });
+      rl.on('SIGINT', () => {
+        if (armed) {
+          quit();
+          return;
+        }
+        armed = true;
+        if (running) {
+          out(paint.dim('^C cancelling the turn… (Ctrl-C again exits)'));
+          void host.cancel(current);
+        } else {
+          out(paint.dim('^C (Ctrl-C again, Ctrl-D or /exit quits)'));
+          rl.prompt();
+        }
+      });
+
+      const command = async (line: string): Promise<void> => {
+        const [name = '', ...args] = line.slice(1).trim().split(/\s+/);
+        const rest = args.join(' ');
+        switch (name) {
+          case 'help':
+            out(HELP);
+            return;
+          case 'exit':
+          case 'quit':
+            quit();
+            return;
+          case 'branch':
+          case 'fork': {
+            const atSeq = name === 'fork' ? parseSeq('/fork', args[0] ?? '') : undefined;
+            const title = (name === 'fork' ? args.slice(1).join(' ') : rest) || undefined;
+            const forked = await host.fork(current, { ...(atSeq === undefined ? {} : { atSeq }), ...(title === undefined ? {} : { title }) });
+            out(paint.dim(`forked ${forked.parentSession} at seq ${String(forked.forkCut)} (${String(forked.inheritedEventCount)} events inherited)`));
+            current = forked.sessionId;
+            await host.open(current);
+            await show(name === 'fork' ? 'now in fork' : 'now in branch');
+            return;
+          }
+          case 'rename':
+            if (rest === '') throw new Error('/rename expects a NAME.');
+            await host.rename(current, rest);
+            out(paint.dim(`renamed ${current} to "${rest}"`));
+            return;
+          case 'resume': {
+            if (rest === '') throw new Error('/resume expects a NAME or ID (see /tree).');
+            const next = await host.resolve(rest);
+            await host.open(next);
+            const previous = current;
+            current = next;
+            if (previous !== next) await host.release(previous);
+            await show('resumed');
+            return;
+          }
+          case 'compact': {
+            await host.compact(current);
+            out(paint.dim('compacted: the model now sees a summary; every event stays in the log'));
+            return;
+          }
+          case 'tree': {
+            const items = await host.list();
+            const lines = treeLines(sessionForest(items), new Map(items.map((item) => [item.id, item])));
+            out(lines.map((row) => (row.includes(current) ? `${row}  *` : row)).join('\n'));
+            return;
+          }
+          case 'events': {
+            const observed = await host.observe(current);
+            out(observed.events.map((event) => `${paint.dim(String(event.seq).padStart(4))}  ${event.type.padEnd(18)} ${describeEvent(event)}`).join('\n'));
+            return;
+          }
+          default:
+            throw new Error(`Unknown command '/${name}': expected one of /branch /fork /rename /resume /compact /tree /events /help /exit.`);
+        }
+      };
+
+      const handle = async (line: string): Promise<void> => {
+        armed = false;
+        const text = line.trim();
+        if (text === '') return;
+        if (text.startsWith('/') && !text.startsWith('//')) {
+          await command(text);
+          return;
+        }
+        running = true;
+        try {
+          await host.send(current, text.startsWith('//') ? text.slice(1) : text);
+          await host.idle(current);
+        } finally {
+          running = false;
+          armed = false;
+        }
+      };
+
+      rl.setPrompt('> ');
+      rl.prompt();
+      // One line at a time: lines typed during a turn wait for it.
+      let queue = Promise.resolve();
+      rl.on('line', (line) => {
+        queue = queue.then(async () => {
+          try {
+            await handle(line);
+          } catch (error) {
+            const code = (error as { code?: unknown }).code;
+            out(paint.error(`${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`));
+          }
+          if (!closed) rl.prompt();
+        });
+      });
+      let closed = false;
+      rl.on('close', () => {
+        closed = true;
+      });
+      await finished;
+      await queue;
+      out(paint.dim(`bye — resume with: dsh --resume ${current}`));
+      return 0;
+    },
+    { telemetry },
+  );
+}
