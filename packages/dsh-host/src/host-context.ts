@@ -1,0 +1,54 @@
+import type { FormatVersion, SessionEvent } from 'dsh-codec';
+import type { Agent, AgentDelta, Model, Tool } from 'dsh-agent';
+import type { Session, SessionStore } from 'dsh-session';
+import type { HttpAppOptions } from './create-http-app.js';
+import type { ForkResult, HostLogger, TelemetrySink } from './host-types.js';
+
+/** Options of `createHost`. Only `store` is required; the model defaults to the offline keyless one. */
+export type HostOptions = {
+  store: SessionStore;
+  model?: Model;
+  /** Every tool the host offers; a session's `config.tools` narrows it (availability). */
+  tools?: readonly Tool[];
+  /** Receives each lifecycle's events from its `firstLifecycleSeq`. */
+  telemetry?: TelemetrySink;
+  logger?: HostLogger;
+  system?: string;
+  maxSteps?: number;
+  /** Working directory of sessions whose config names none (default `process.cwd()`). */
+  cwd?: string;
+  /** Options of the in-process HTTP handler behind `host.fetch` (body limit, logger). */
+  http?: Omit<HttpAppOptions, 'token'>;
+};
+
+/** A session live in this host: its open `Session`, the `Agent` running it, and its event subscription. @internal */
+export type LiveEntry = { session: Session; agent: Agent; unsubscribe: () => void };
+
+/**
+ * Everything a host's operations share, passed explicitly to each operation module
+ * (`session-registry.ts`, `observe-session.ts`, `fork-requests.ts`, …) instead of closed over.
+ * @internal
+ */
+export type HostContext = {
+  readonly store: SessionStore;
+  readonly options: HostOptions;
+  readonly logger: HostLogger;
+  readonly model: Model;
+  /** Sessions live in this host, by id. */
+  readonly live: Map<string, LiveEntry>;
+  /** Opens in flight, so two callers of a cold session share one `store.open`. */
+  readonly opening: Map<string, Promise<LiveEntry>>;
+  /** Event watchers per session id (SSE), fed by `emitEvent`. */
+  readonly listeners: Map<string, Set<(event: SessionEvent) => void>>;
+  /** Live delta watchers per session id: ephemeral, so nothing is replayed to a late subscriber. */
+  readonly deltaListeners: Map<string, Set<(delta: AgentDelta) => void>>;
+  /** Remembered idempotent fork requests by key (oldest forgotten first). */
+  readonly idempotent: Map<string, { fingerprint: string; result: Promise<ForkResult> }>;
+  /**
+   * The version each session's file had when this host first opened it: opening a legacy log
+   * rewrites its header as V4, yet the session was still read from the older format.
+   */
+  readonly readFrom: Map<string, FormatVersion>;
+  /** Set by `host.close()`; every later operation is refused. */
+  closed: boolean;
+};

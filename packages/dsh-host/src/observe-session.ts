@@ -1,0 +1,71 @@
+import type { SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
+import { pendingInputsOf } from 'dsh-agent';
+import type { HostContext } from './host-context.js';
+import type { Observation } from './host-types.js';
+import { liveCwd, sharingCwd } from './list-sessions.js';
+
+/** The latest `session/config` cwd in `events`, else the header's. */
+function configuredCwd(header: SessionHeader, events: readonly SessionEvent[]): string | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index];
+    if (event?.type !== 'session/config') continue;
+    const cwd = (event.data as SessionConfig).cwd;
+    if (cwd !== undefined) return cwd;
+  }
+  return header.cwd;
+}
+
+function latestTitle(events: readonly SessionEvent[]): string | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index];
+    if (event?.type === 'session/title') return (event.data as { title: string }).title;
+  }
+  return undefined;
+}
+
+/**
+ * One immutable observation (SPEC §5.4, §12): the store's observation — a snapshot of a live log or
+ * the stored events of a cold one, read once — plus what this host knows (queued input, cwd).
+ * @internal
+ */
+export async function observation(context: HostContext, id: string): Promise<Observation> {
+  const { store, live, readFrom } = context;
+  const source = await store.observe(id);
+  const { header, events } = source;
+  const entry = live.get(id);
+  if (entry !== undefined && source.live) {
+    const { session, agent } = entry;
+    const cwd = liveCwd(entry);
+    const pendingSeqs = new Set(agent.pendingInputs().map((input) => input.seq));
+    const observed: Observation = {
+      header,
+      events,
+      firstLifecycleSeq: session.firstLifecycleSeq,
+      live: true,
+      needsRepair: false,
+      pendingInputs: events.filter((event) => pendingSeqs.has(event.seq)),
+      formatVersion: readFrom.get(id) ?? source.formatVersion,
+      cwd,
+      sharesCwdWith: sharingCwd(context, id, cwd),
+    };
+    const title = session.title;
+    if (title !== undefined) observed.title = title;
+    return observed;
+  }
+  const cwd = configuredCwd(header, events);
+  const observed: Observation = {
+    header,
+    events,
+    // A cold session has no lifecycle; the next one would start after the stored prefix.
+    firstLifecycleSeq: events.length,
+    live: false,
+    needsRepair: source.needsRepair,
+    pendingInputs: pendingInputsOf(events, header.inheritedEventCount).map((input) => events[input.seq] as SessionEvent),
+    formatVersion: readFrom.get(id) ?? source.formatVersion,
+    sharesCwdWith: sharingCwd(context, id, cwd),
+  };
+  const title = latestTitle(events);
+  if (title !== undefined) observed.title = title;
+  if (cwd !== undefined) observed.cwd = cwd;
+  return observed;
+}

@@ -1,0 +1,88 @@
+import { resolve as resolvePath } from 'node:path';
+import type { SessionConfig } from 'dsh-codec';
+import { forkOnce } from './fork-requests.js';
+import { HostError } from './host-error.js';
+import type { HostContext } from './host-context.js';
+import type { ForkResult, QueryOptions, QueryResult } from './host-types.js';
+import { mostRecentForCwd, resolveRef } from './list-sessions.js';
+import { appendTitle, assertOpen, liveEntry, publish } from './session-registry.js';
+
+function sameConfig(a: SessionConfig, b: SessionConfig): boolean {
+  return a.cwd === b.cwd && a.model === b.model && JSON.stringify(a.tools) === JSON.stringify(b.tools);
+}
+
+/**
+ * `host.query()`: picks the session (new, resumed, continued, or a fork of one), queues the prompt
+ * and resolves when the turn that claims it ends.
+ * @internal
+ */
+export async function runQuery(context: HostContext, queryOptions: QueryOptions): Promise<QueryResult> {
+  const { store, options } = context;
+  assertOpen(context);
+  const { prompt, forkSession = false } = queryOptions;
+  const hasSource = queryOptions.resume !== undefined || queryOptions.continue === true;
+  if (forkSession && !hasSource) throw new HostError('INVALID_OPTION', 'forkSession needs a session to fork: pass resume (an id or name) or continue.');
+  if (queryOptions.resumeSessionAt !== undefined && !forkSession) {
+    throw new HostError('INVALID_OPTION', 'resumeSessionAt needs forkSession: a continued session only grows at its end, so an earlier point is reached by forking there.');
+  }
+  const config: SessionConfig = {};
+  if (queryOptions.tools !== undefined) config.tools = queryOptions.tools;
+  if (queryOptions.cwd !== undefined) config.cwd = resolvePath(queryOptions.cwd);
+  if (queryOptions.model !== undefined) config.model = queryOptions.model;
+  const configured = Object.keys(config).length > 0;
+
+  let sessionId: string;
+  let forked: ForkResult | undefined;
+  if (!hasSource) {
+    const session = await store.create({
+      ...(queryOptions.title === undefined ? {} : { title: queryOptions.title }),
+      ...(configured ? { config } : {}),
+    });
+    sessionId = (await publish(context, session)).session.id;
+  } else {
+    const sourceId =
+      queryOptions.resume !== undefined
+        ? await resolveRef(context, queryOptions.resume)
+        : await mostRecentForCwd(context, queryOptions.cwd ?? options.cwd ?? process.cwd());
+    if (forkSession) {
+      forked = await forkOnce(
+        context,
+        sourceId,
+        {
+          ...(queryOptions.resumeSessionAt === undefined ? {} : { atSeq: queryOptions.resumeSessionAt }),
+          ...(queryOptions.title === undefined ? {} : { title: queryOptions.title }),
+        },
+        configured ? config : undefined,
+      );
+      sessionId = forked.sessionId;
+    } else {
+      sessionId = sourceId;
+      const entry = await liveEntry(context, sourceId);
+      if (queryOptions.title !== undefined && queryOptions.title !== entry.session.title) await appendTitle(entry, queryOptions.title);
+      const { header } = entry.session;
+      const current: SessionConfig = { ...(header.cwd === undefined ? {} : { cwd: header.cwd }), ...entry.session.config };
+      const next = { ...current, ...config };
+      // Only a real change is recorded: `continue` passes the cwd it matched on, which changes nothing.
+      if (configured && !sameConfig(current, next)) await entry.agent.configure(next);
+    }
+  }
+  const { agent } = await liveEntry(context, sessionId);
+  const { inputId } = agent.enqueue(prompt);
+  const turn = await agent.result(inputId);
+  const result: QueryResult = {
+    sessionId,
+    result: turn.text,
+    isError: turn.isError,
+    stopReason: turn.reason.kind,
+    turn: turn.turn,
+  };
+  if (turn.reason.kind === 'error') {
+    result.errorCode = turn.reason.error.code;
+    result.errorMessage = turn.reason.error.message;
+  }
+  if (forked !== undefined) {
+    result.parentSession = forked.parentSession;
+    result.forkCut = forked.forkCut;
+  }
+  return result;
+}

@@ -1,0 +1,92 @@
+/**
+ * @module session-registry
+ * The registry of live sessions: publishing an open session (an `Agent` over it, its events out to
+ * telemetry and watchers), opening a cold one once however many callers ask, appending a title
+ * between turns, and releasing. Every function takes the host's context.
+ */
+import { Agent } from 'dsh-agent';
+import type { Session } from 'dsh-session';
+import { emitEvent } from './emit-event.js';
+import { HostError } from './host-error.js';
+import type { HostContext, LiveEntry } from './host-context.js';
+
+/** Refuses every operation once the host is closed. @internal */
+export function assertOpen(context: HostContext): void {
+  if (context.closed) throw new HostError('INVALID_OPTION', 'This host is closed: create a new host to use the store again.');
+}
+
+/** Starts an agent over an open session; its lifecycle's events so far go out first, then each append. @internal */
+export async function publish(context: HostContext, session: Session): Promise<LiveEntry> {
+  const { options, model, live } = context;
+  let agent: Agent;
+  try {
+    agent = new Agent({
+      session,
+      model,
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+      ...(options.system === undefined ? {} : { system: options.system }),
+      ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  // Synchronous from here on: no append can slip between the backlog and the subscription.
+  for (const event of session.events.slice(session.firstLifecycleSeq)) emitEvent(context, session.id, event);
+  const unsubscribeEvents = session.subscribe((event) => {
+    emitEvent(context, session.id, event);
+  });
+  const unsubscribeDeltas = agent.subscribeDeltas((delta) => {
+    for (const listener of context.deltaListeners.get(session.id) ?? []) listener(delta);
+  });
+  const unsubscribe = () => {
+    unsubscribeEvents();
+    unsubscribeDeltas();
+  };
+  const entry = { session, agent, unsubscribe };
+  live.set(session.id, entry);
+  return entry;
+}
+
+/** The live entry of `id`, opening (and repairing) a cold session once for all concurrent callers. @internal */
+export async function liveEntry(context: HostContext, id: string): Promise<LiveEntry> {
+  const { live, opening } = context;
+  assertOpen(context);
+  const existing = live.get(id);
+  if (existing !== undefined) return existing;
+  let pending = opening.get(id);
+  if (pending === undefined) {
+    pending = openAndPublish(context, id).finally(() => opening.delete(id));
+    opening.set(id, pending);
+  }
+  return pending;
+}
+
+/** `store.open` (crash repair), remembering the version the file was read from before it is rewritten. @internal */
+export async function openAndPublish(context: HostContext, id: string): Promise<LiveEntry> {
+  const { store, readFrom } = context;
+  // One read: the store reports the version it decoded the log from.
+  const session = await store.open(id);
+  if (!readFrom.has(id)) readFrom.set(id, session.formatVersion);
+  return publish(context, session);
+}
+
+/** Appends `session/title` between turns and waits until it is durable. @internal */
+export async function appendTitle(entry: LiveEntry, title: string): Promise<void> {
+  await entry.agent.betweenTurns(async () => {
+    entry.session.append('session/title', { title });
+    await entry.session.flush();
+  });
+}
+
+/** Closes a live session (agent, then session: flushed, lease released); a cold one is left alone. @internal */
+export async function release(context: HostContext, id: string): Promise<void> {
+  const { live } = context;
+  const entry = live.get(id);
+  if (entry === undefined) return;
+  live.delete(id);
+  entry.unsubscribe();
+  await entry.agent.close();
+  await entry.session.close();
+}
