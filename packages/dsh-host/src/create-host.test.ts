@@ -6,9 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { createScriptedModel } from 'dsh-agent';
 import { createMemoryStore, openSessionStore, SessionError, type SessionStore } from 'dsh-session';
-import { makeTempDir } from '@dsh/test-utils';
+import { arbitraryLog, makeTempDir } from '@dsh/test-utils';
 import { createHost, HostError, selectForkCut, type Host } from 'dsh-host';
-import { arbitrarySessionLog } from './__fixtures__/arbitrary-session-log.js';
 import { createCrashedSession } from './__fixtures__/crashed-session.js';
 import { echoTool } from './__fixtures__/echo-tool.js';
 import { createGatedModel } from './__fixtures__/gated-model.js';
@@ -153,7 +152,7 @@ describe('host.fork from a cold source', () => {
     const store = createMemoryStore();
     const host = track(createHost({ store }), store);
     await fc.assert(
-      fc.asyncProperty(arbitrarySessionLog(), async (generated) => {
+      fc.asyncProperty(arbitraryLog({ truncate: false }), async (generated) => {
         const session = await store.create();
         const skip = generated[0]?.type === 'session/end-seed' ? 1 : 0;
         const delta = session.events.length - skip;

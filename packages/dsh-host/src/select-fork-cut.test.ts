@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { HostError, selectForkCut } from 'dsh-host';
-import { arbitrarySessionLog } from './__fixtures__/arbitrary-session-log.js';
+import { arbitraryLog } from '@dsh/test-utils';
 
 function log(...types: string[]): SessionEvent[] {
   return types.map((type, seq) => ({ seq, type, time: seq, data: {} }));
@@ -31,7 +31,7 @@ describe('selectForkCut with an explicit atSeq', () => {
   it('returns every existing seq unchanged, inside or outside turns', () => {
     fc.assert(
       fc.property(
-        arbitrarySessionLog().filter((events) => events.length > 0),
+        arbitraryLog().filter((events) => events.length > 0),
         fc.nat(),
         (events, pick) => {
           const atSeq = pick % events.length;
@@ -44,7 +44,7 @@ describe('selectForkCut with an explicit atSeq', () => {
   it('rejects a seq that is not in the observation with INVALID_CUT naming the last seq', () => {
     fc.assert(
       fc.property(
-        arbitrarySessionLog(),
+        arbitraryLog(),
         fc.oneof(fc.integer({ max: -1 }), fc.double({ noInteger: true }), fc.nat({ max: 50 })),
         (events, offset) => {
           const atSeq = Number.isInteger(offset) && offset >= 0 ? events.length + offset : offset;
@@ -59,7 +59,7 @@ describe('selectForkCut with an explicit atSeq', () => {
 describe('selectForkCut with atSeq omitted', () => {
   it('ends at a point with no open turn, right before the next turn/start or input/queued', () => {
     fc.assert(
-      fc.property(arbitrarySessionLog(), (events) => {
+      fc.property(arbitraryLog(), (events) => {
         const cut = selectForkCut(events);
         expect(cut).toBeGreaterThanOrEqual(-1);
         expect(cut).toBeLessThan(events.length);
@@ -72,7 +72,7 @@ describe('selectForkCut with atSeq omitted', () => {
 
   it('keeps the latest closed turn and its whole independent tail', () => {
     fc.assert(
-      fc.property(arbitrarySessionLog(), (events) => {
+      fc.property(arbitraryLog(), (events) => {
         const cut = selectForkCut(events);
         const lastTurnEnd = events.findLastIndex((event) => event.type === 'turn/end');
         expect(cut).toBeGreaterThanOrEqual(lastTurnEnd);
@@ -84,7 +84,7 @@ describe('selectForkCut with atSeq omitted', () => {
 
   it('with closed turns only and nothing queued after the last, inherits the whole log', () => {
     fc.assert(
-      fc.property(arbitrarySessionLog({ openTail: false }), (events) => {
+      fc.property(arbitraryLog({ truncate: false }), (events) => {
         const lastTurnEnd = events.findLastIndex((event) => event.type === 'turn/end');
         fc.pre(!events.slice(lastTurnEnd + 1).some((event) => event.type === 'input/queued' || event.type === 'turn/start'));
         expect(selectForkCut(events)).toBe(events.length - 1);

@@ -10,7 +10,7 @@ import { layerRule } from './layer-rule.js';
 /** @param {{ root: string }} options */
 export function dshConfig({ root }) {
   return tseslint.config(
-    { ignores: ['**/vitest.config.ts', '**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', '**/__fixtures__/**', '**/test-artifacts/**', '**/.tools/**'] },
+    { ignores: ['**/vitest.config.ts', '**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', '**/test-artifacts/**', '**/.tools/**'] },
     js.configs.recommended,
     ...tseslint.configs.strictTypeChecked,
     {
@@ -29,7 +29,8 @@ export function dshConfig({ root }) {
       ...tseslint.configs.disableTypeChecked,
     },
     {
-      files: ['**/*.test.ts', '**/test/**/*.ts'],
+      // Fixtures are test code: linted like it, with the same relaxations.
+      files: ['**/*.test.ts', '**/test/**/*.ts', '**/__fixtures__/**/*.ts'],
       rules: {
         '@typescript-eslint/no-non-null-assertion': 'off',
         '@typescript-eslint/no-unsafe-assignment': 'off',

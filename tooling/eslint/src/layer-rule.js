@@ -18,7 +18,7 @@ function unitOf(root, file) {
 
 /** @param {string} file */
 function isTestFile(file) {
-  return /\.(test|e2e\.test|bench)\.ts$/.test(file) || /[/\\]test[/\\]/.test(file);
+  return /\.(test|e2e\.test|bench)\.ts$/.test(file) || /[/\\](test|__fixtures__)[/\\]/.test(file);
 }
 
 /** @type {import('eslint').Rule.RuleModule} */

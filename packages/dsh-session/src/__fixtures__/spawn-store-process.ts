@@ -32,7 +32,7 @@ export function spawnStoreProcess(mode: 'hold' | 'race' | 'write', dir: string, 
   });
   const messages: Record<string, unknown>[] = [];
   const listeners = new Set<() => void>();
-  createInterface({ input: child.stdout! }).on('line', (line) => {
+  createInterface({ input: child.stdout }).on('line', (line) => {
     messages.push(JSON.parse(line) as Record<string, unknown>);
     for (const listener of listeners) listener();
   });
@@ -71,7 +71,7 @@ export function spawnStoreProcess(mode: 'hold' | 'race' | 'write', dir: string, 
       await exited;
     },
     async stop() {
-      child.stdin!.end();
+      child.stdin.end();
       await exited;
     },
   };
@@ -80,8 +80,13 @@ export function spawnStoreProcess(mode: 'hold' | 'race' | 'write', dir: string, 
 /** Kills every store process still running (test cleanup). */
 export async function killAllStoreProcesses(): Promise<void> {
   const waits = [...live].map((child) => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve();
+      return;
+    }
+    child.once('exit', () => {
+      resolve();
+    });
     child.kill('SIGKILL');
   }));
   await Promise.all(waits);

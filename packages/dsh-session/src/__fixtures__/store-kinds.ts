@@ -22,10 +22,10 @@ export type StoreKit = {
 export const storeKinds: { name: string; make(): Promise<StoreKit> }[] = [
   {
     name: 'memory store',
-    async make() {
+    make() {
       const backend: SessionBackend = createMemoryBackend();
       const stores: SessionStore[] = [createMemoryStore({ backend })];
-      return {
+      return Promise.resolve({
         store: stores[0]!,
         another() {
           const store = createMemoryStore({ backend });
@@ -42,7 +42,7 @@ export const storeKinds: { name: string; make(): Promise<StoreKit> }[] = [
         async cleanup() {
           for (const store of stores) await store.close();
         },
-      };
+      });
     },
   },
   {

@@ -24,7 +24,7 @@ export async function spawnHolder(dir: string, id: string): Promise<Holder> {
     const timer = setTimeout(() => {
       reject(new Error(`holder ${String(child.pid)} did not become ready`));
     }, 60_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       if ((JSON.parse(line) as { ready?: boolean }).ready === true) {
         clearTimeout(timer);
         resolve();
@@ -38,7 +38,7 @@ export async function spawnHolder(dir: string, id: string): Promise<Holder> {
   return {
     pid: child.pid!,
     async stop() {
-      child.stdin!.end();
+      child.stdin.end();
       await exited;
     },
     async kill9() {
@@ -58,7 +58,7 @@ export async function killHolders(): Promise<void> {
             resolve();
             return;
           }
-          child.once('exit', () => resolve());
+          child.once('exit', () => { resolve(); });
           child.kill('SIGKILL');
         }),
     ),
