@@ -23,7 +23,7 @@ function Node({ node, currentId, onOpen }: { node: LineageNode } & Omit<Props, '
         <span class="session-meta">
           {session.title !== undefined && <span class="session-id">{session.id}</span>}
           {session.forkCut !== undefined && <span class="cut">cut @ {session.forkCut}</span>}
-          {session.formatVersion !== undefined && session.formatVersion !== 4 && <span class="badge">V{session.formatVersion}</span>}
+          {session.formatVersion !== 4 && <span class="badge">V{session.formatVersion}</span>}
           {session.status === 'needs-repair' && <span class="badge warn">crashed</span>}
           {session.status === 'running' ? <span class="badge live">running</span> : session.live && <span class="badge live">live</span>}
         </span>
