@@ -4,15 +4,19 @@ import { acceptsConnections, commandLineOf, descendantsOf, isRunning, makeTempDi
 import { runDsh, spawnDsh } from './run-dsh.js';
 
 let data: TempDir;
+/** Every server a test started: killed afterwards even when an assertion failed midway. */
+const started: ChildProcess[] = [];
 beforeEach(async () => {
   data = await makeTempDir('dsh-cli-processes-');
 });
 afterEach(async () => {
+  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await data.remove();
 });
 
 async function startServe(): Promise<{ child: ChildProcess; url: string; port: number; stderr: () => string }> {
   const child = spawnDsh(['serve', '--port', '0', '--data', data.path]);
+  started.push(child);
   let out = '';
   let err = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));

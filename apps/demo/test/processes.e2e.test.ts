@@ -12,10 +12,15 @@ import { acceptsConnections, commandLineOf, descendantsOf, isRunning, makeTempDi
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 let dir: TempDir;
+/** Every process a test started (npm and below): killed afterwards even when an assertion failed midway. */
+const leftovers: number[] = [];
 beforeEach(async () => {
   dir = await makeTempDir('dsh-demo-processes-');
 });
 afterEach(async () => {
+  for (const pid of leftovers.splice(0)) {
+    if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+  }
   await dir.remove();
 });
 
@@ -30,7 +35,9 @@ async function startNpmRunDemo(): Promise<{ npm: ChildProcess; port: number; sta
   npm.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   await waitFor(`the demo to print its URL (output: ${output})`, () => /running at http:\/\/127\.0\.0\.1:\d+\//.test(output), 120_000);
   const port = Number((/running at http:\/\/127\.0\.0\.1:(\d+)\//.exec(output) ?? [])[1]);
-  return { npm, port, started: descendantsOf(npm.pid as number) };
+  const started = descendantsOf(npm.pid as number);
+  leftovers.push(npm.pid as number, ...started);
+  return { npm, port, started };
 }
 
 describe('npm run demo as a process', () => {
