@@ -111,7 +111,7 @@ describe('dsh serve', () => {
           }
         });
       });
-      const created = await fetch(`${url}/api/sessions`, { method: 'POST', body: '{"title":"served"}' });
+      const created = await fetch(`${url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"served"}' });
       expect(created.status).toBe(201);
       const list = (await (await fetch(`${url}/api/sessions`)).json()) as { sessions: { title?: string }[] };
       expect(list.sessions.map((item) => item.title)).toEqual(['served']);

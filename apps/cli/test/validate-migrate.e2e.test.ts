@@ -1,8 +1,9 @@
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl } from 'dsh-codec';
+import { openSessionStore } from 'dsh-host';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { runDsh } from './run-dsh.js';
 
@@ -104,5 +105,43 @@ describe('dsh migrate', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('already V4');
     expect(await readFile(`${file}.bak`, 'utf8')).toBe(original);
+  });
+});
+
+describe('dsh migrate --write is one more writer of the session', () => {
+  it('refuses with SESSION_BUSY while another process holds the session, and leaves the log untouched', { timeout: 120_000 }, async () => {
+    const store = await openSessionStore({ dir: dir.path });
+    try {
+      const session = await store.create({ id: 'held', title: 'held here' });
+      await session.flush();
+      const before = await readFile(join(dir.path, 'held.jsonl'), 'utf8');
+      const result = await runDsh(['migrate', join(dir.path, 'held.jsonl'), '--write']);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('SESSION_BUSY');
+      expect(result.stderr).toContain(`pid ${process.pid}`);
+      // The holder keeps appending to the very file it opened: nothing replaced it under the writer.
+      session.append('session/title', { title: 'still mine' });
+      await session.flush();
+      await session.close();
+      const after = await readFile(join(dir.path, 'held.jsonl'), 'utf8');
+      expect(after).not.toBe(before);
+      expect(decodeJsonl(after).events.at(-1)).toMatchObject({ type: 'session/title', data: { title: 'still mine' } });
+      expect(await readdir(dir.path)).not.toContain('held.jsonl.bak');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('takes the lease when it is free, and uses temp names a store removes if it is interrupted', { timeout: 120_000 }, async () => {
+    await copyFile(fixture('v3-session.jsonl'), join(dir.path, 'free.jsonl'));
+    const result = await runDsh(['migrate', join(dir.path, 'free.jsonl'), '--write']);
+    expect(result.code).toBe(0);
+    expect(decodeJsonl(await readFile(join(dir.path, 'free.jsonl'), 'utf8')).sourceVersion).toBe(4);
+    // What a SIGKILL between the temp write and the rename leaves behind: removed when a store opens.
+    await writeFile(join(dir.path, '.free.999999999.0a1b2c.tmp'), 'half of a migrated log');
+    await writeFile(join(dir.path, '.free.999999999.0a1b2d.bak.tmp'), 'half of a backup');
+    const store = await openSessionStore({ dir: dir.path });
+    await store.close();
+    expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     port: args.port,
     ...(args.model === undefined ? {} : { model: args.model }),
     ...(args.paceMs === undefined ? {} : { paceMs: args.paceMs }),
+    ...(args.token === undefined ? {} : { token: args.token }),
     log: (line) => {
       console.log(line);
     },

@@ -1,18 +1,16 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { HostError } from './host-error.js';
+import { httpGuard, type HttpGuardOptions } from './http-guard.js';
 import type { Host, HostLogger } from './host-types.js';
 import { httpStatusOf, wireCodeOf } from './host-error-codes.js';
 import { HTTP_ROUTES } from './http-routes.js';
 import { openApiDocument } from './openapi-document.js';
 
 /** Options of the HTTP layer. */
-export type HttpAppOptions = {
-  /** When set, every request needs `Authorization: Bearer <token>`. */
-  token?: string;
+export type HttpAppOptions = HttpGuardOptions & {
   /** Largest accepted request body in bytes (default 1 MiB); larger → 413. */
   maxBodyBytes?: number;
   /** Where unknown failures are logged before the fixed 500 body is sent (default `console`). */
@@ -25,10 +23,6 @@ export type HttpAppOptions = {
 export const INTERNAL_ERROR_BODY = { error: { code: 'INTERNAL', message: 'Internal server error; the host logged the details.' } };
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
 
 async function readBody<Schema extends z.ZodType>(context: Context, schema: Schema): Promise<z.output<Schema>> {
   const text = await context.req.text();
@@ -85,18 +79,8 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
     context.json(errorBody(new HostError('NOT_FOUND', `No route for ${context.req.method} ${context.req.path}; see GET /api/openapi.json.`)), 404),
   );
 
-  if (options.token !== undefined) {
-    const expected = digest(options.token);
-    app.use('*', async (context, next) => {
-      const header = context.req.header('authorization') ?? '';
-      const match = /^Bearer (.+)$/.exec(header);
-      if (match?.[1] === undefined || !timingSafeEqual(digest(match[1]), expected)) {
-        context.header('WWW-Authenticate', 'Bearer');
-        throw new HostError('UNAUTHORIZED', 'Missing or wrong bearer token: send `Authorization: Bearer <token>`.');
-      }
-      await next();
-    });
-  }
+  // Host, origin, media type and token are checked before anything else (see http-guard.ts).
+  app.use('*', httpGuard(options));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   app.use(
     '/api/*',

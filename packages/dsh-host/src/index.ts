@@ -30,11 +30,12 @@ export {
 } from './lineage.js';
 export { resolveSessionRef, type NamedEntry } from './resolve-session-ref.js';
 export { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
+export { checkRequest, httpGuard, type HttpGuardOptions } from './http-guard.js';
 export { openApiDocument } from './openapi-document.js';
 export { isLoopbackAddress, serveHost, type HostServer, type ServeOptions } from './serve-host.js';
 
 // What apps need to build a host without importing the lower layers themselves.
-export { createMemoryStore, openSessionStore, SessionError, type SessionStore, type SessionSummary } from 'dsh-session';
+export { createMemoryStore, openSessionStore, rewriteLogFile, SessionError, type SessionStore, type SessionSummary } from 'dsh-session';
 export {
   AgentError,
   createKeylessModel,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPrintableTitle } from 'dsh-session';
 
 /** A session's configuration as a request may set it: tool availability, working directory, model. */
 export const sessionConfigSchema = z
@@ -9,7 +10,12 @@ export const sessionConfigSchema = z
   })
   .strict();
 
-const title = z.string().trim().min(1).max(200);
+const title = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine(isPrintableTitle, 'expected printable text: control characters (U+0000–U+001F, U+007F–U+009F, line separators, bidi overrides) are refused');
 
 /** `POST /api/sessions`. */
 export const createSessionBodySchema = z.object({ title: title.optional(), config: sessionConfigSchema.optional() }).strict();

@@ -4,7 +4,10 @@ import { createHttpApp, type HttpAppOptions } from './create-http-app.js';
 import { HostError } from './host-error.js';
 import type { Host } from './host-types.js';
 
-/** Options of `serveHost()`. Binding anything but loopback requires a `token`. */
+/**
+ * Options of `serveHost()`. Binding anything but loopback requires a `token`; `allowedHosts` adds
+ * names (besides IP literals, localhost and the bound name) that clients may use in `Host`.
+ */
 export type ServeOptions = HttpAppOptions & {
   /** Default `127.0.0.1`. */
   hostname?: string;
@@ -23,6 +26,7 @@ export function isLoopbackAddress(hostname: string): boolean {
 /**
  * Serves the host's HTTP API with Node's http server. Binds 127.0.0.1 by default; refuses any other
  * address without a bearer `token` (`INVALID_OPTION`), and then requires the token on every request.
+ * Every request passes the guard of `http-guard.ts` with the `Host` header checked.
  */
 export async function serveHost(host: Host, options: ServeOptions = {}): Promise<HostServer> {
   const hostname = options.hostname ?? '127.0.0.1';
@@ -32,7 +36,10 @@ export async function serveHost(host: Host, options: ServeOptions = {}): Promise
       `Refusing to bind ${hostname} without a bearer token: expected a token of at least 16 characters (or bind 127.0.0.1).`,
     );
   }
-  const app = createHttpApp(host, options);
+  // DNS rebinding: only the bound name, IP literals, localhost and the configured names reach the API.
+  const bound = hostname.replace(/^\[|\]$/g, '');
+  const allowedHosts = [...(bound === '0.0.0.0' || bound === '::' ? [] : [hostname]), ...(options.allowedHosts ?? [])];
+  const app = createHttpApp(host, { ...options, allowedHosts });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const created = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 }, () => {
       resolve(created);

@@ -5,7 +5,7 @@
  * between turns, and releasing. Every function takes the host's context.
  */
 import { Agent } from 'dsh-agent';
-import type { Session } from 'dsh-session';
+import { checkTitle, type Session } from 'dsh-session';
 import { emitEvent } from './emit-event.js';
 import { HostError } from './host-error.js';
 import type { HostContext, LiveEntry } from './host-context.js';
@@ -72,8 +72,9 @@ export async function openAndPublish(context: HostContext, id: string): Promise<
   return publish(context, session);
 }
 
-/** Appends `session/title` between turns and waits until it is durable. @internal */
+/** Appends `session/title` between turns and waits until it is durable; `INVALID_TITLE` for control characters. @internal */
 export async function appendTitle(entry: LiveEntry, title: string): Promise<void> {
+  checkTitle(title);
   await entry.agent.betweenTurns(async () => {
     entry.session.append('session/title', { title });
     await entry.session.flush();

@@ -1,6 +1,7 @@
 /** `SessionStore.create`: a new session persisted atomically with its title and config. */
 import { randomUUID } from 'node:crypto';
 import { CURRENT_FORMAT_VERSION, type SessionConfig, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { checkTitle } from './check-title.js';
 import { configData } from './config-data.js';
 import { assertSessionId } from './session-id.js';
 import { Session } from './session.js';
@@ -15,6 +16,7 @@ export async function createSession(context: StoreContext, options: CreateSessio
   assertStoreOpen(context);
   const id = options.id ?? randomUUID();
   assertSessionId(id);
+  if (options.title !== undefined) checkTitle(options.title);
   await reserveNewId(context, id);
   let session: Session | undefined;
   try {

@@ -7,6 +7,11 @@
  * lease means publishing generation `max + 1`; `link()` lets exactly one of any racers win it, so a
  * dead holder's lease is taken over by one process only. Generations never go backwards (the newest
  * file is never deleted), and a winner checks it is still the newest before it counts as holder.
+ *
+ * Fencing: a holder can lose its lease without knowing it (stopped with SIGSTOP while another process
+ * wrongly judged it dead, or an operator broke the lease). `stillHeld()` says whether its generation is
+ * still the newest; writers call it before and after each batch, and a taker over an unreleased
+ * generation (`tookOver`) moves the log to a new inode so a stale holder's open handle writes nowhere.
  */
 import { randomUUID } from 'node:crypto';
 import { link, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
@@ -17,8 +22,12 @@ import { busyError } from './store-errors.js';
 
 type LeaseRecord = ProcessIdentity & { since: number; token: string; released?: true };
 
-/** A held lease; `release()` publishes a released generation so the next writer may take it. */
-export type FileLease = { readonly holder: LeaseHolder; release(): Promise<void> };
+/**
+ * A held lease; `release()` publishes a released generation so the next writer may take it.
+ * `tookOver`: the previous generation was not released (its holder was judged dead).
+ * `stillHeld()`: whether no newer generation has been published since (the fencing check).
+ */
+export type FileLease = { readonly holder: LeaseHolder; readonly generation: number; readonly tookOver: boolean; stillHeld(): Promise<boolean>; release(): Promise<void> };
 
 const MAX_ATTEMPTS = 50;
 
@@ -101,6 +110,8 @@ export async function acquireFileLease(root: string, id: string, now: () => numb
     const live = await liveRecord(folder, newest);
     if (live === 'retry') continue;
     if (live !== undefined) throw busyError(id, holderOf(live));
+    const previous = newest === undefined ? undefined : await readRecord(folder, newest);
+    const tookOver = previous !== undefined && (typeof previous === 'string' || previous.released !== true);
     const gen = (newest ?? 0) + 1;
     const record: LeaseRecord = { ...currentProcess(), since: now(), token: randomUUID() };
     if (!(await publish(folder, gen, record))) continue;
@@ -114,10 +125,15 @@ export async function acquireFileLease(root: string, id: string, now: () => numb
       if (older < gen) await unlink(join(folder, String(older))).catch(() => undefined);
     }
     lastHolder = holderOf(record);
-    return { holder: lastHolder, release: releaser(folder, gen, record) };
+    return { holder: lastHolder, generation: gen, tookOver, stillHeld: () => isNewest(folder, gen), release: releaser(folder, gen, record) };
   }
   const holder = await fileLeaseHolder(root, id);
   throw busyError(id, holder ?? lastHolder ?? { pid: 0, host: 'unknown', since: now() });
+}
+
+/** Whether `gen` is still the newest generation in `folder` (one directory read). */
+async function isNewest(folder: string, gen: number): Promise<boolean> {
+  return (await generations(folder)).at(-1) === gen;
 }
 
 function releaser(folder: string, gen: number, record: LeaseRecord): () => Promise<void> {

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { CURRENT_FORMAT_VERSION, type SessionConfig, type SessionHeader } from 'dsh-codec';
 import { buildForkSeed } from './build-fork-seed.js';
+import { checkTitle } from './check-title.js';
 import { LATEST_CLOSED_TURN, selectForkCut } from './fork-cut.js';
 import { observeSession } from './observe-session.js';
 import { SessionError } from './session-error.js';
@@ -40,6 +41,7 @@ export async function forkSession(context: StoreContext, source: string | Sessio
   assertStoreOpen(context);
   const childId = options.id ?? randomUUID();
   assertSessionId(childId);
+  if (options.title !== undefined) checkTitle(options.title);
   // Child identity first: nothing else is looked at when the id is taken.
   await reserveNewId(context, childId);
   let session: Session | undefined;

@@ -22,3 +22,5 @@ export { createMemoryBackend } from './memory-backend.js';
 export { createMemoryStore } from './create-memory-store.js';
 export { openSessionStore } from './open-session-store.js';
 export { isValidSessionId } from './session-id.js';
+export { checkTitle, isPrintableTitle } from './check-title.js';
+export { rewriteLogFile, type RewriteOutcome } from './rewrite-log-file.js';

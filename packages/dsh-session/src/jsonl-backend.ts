@@ -3,9 +3,13 @@
  * `<dir>/.leases/<id>/`. Create = temp file + fsync + link (never overwrites) + directory fsync;
  * append = positional write of the batch + fdatasync, truncated back on failure; replace = temp file
  * + fsync + rename + directory fsync.
+ *
+ * Fencing: every write first checks the lease is still this writer's (no newer generation), and an
+ * append checks again after its fdatasync before it counts as done. Taking over an unreleased lease
+ * moves the log to a new inode first, so a stale holder (stopped, then resumed) writes into the
+ * unlinked old inode and its next check refuses with `SESSION_BUSY`: it adds no byte to the log.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeHeader, serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import {
@@ -17,9 +21,9 @@ import {
   type WriteChunk,
 } from './durable-files.js';
 import { acquireFileLease, fileLeaseHolder, type FileLease } from './file-lease.js';
-import { currentProcess, isProcessAlive } from './process-identity.js';
 import type { InheritedRecords, SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from './session-backend.js';
 import { SessionError } from './session-error.js';
+import { SESSION_TEMP_NAME, sessionTempName } from './session-temp-name.js';
 import { isValidSessionId } from './session-id.js';
 import { LineEnds } from './line-ends.js';
 import { existsError, notFoundError } from './store-errors.js';
@@ -121,6 +125,14 @@ function lineOffset(bytes: Uint8Array, line: number): number {
   return line <= 1 ? 0 : bytes.length;
 }
 
+function leaseLost(id: string, path: string): SessionError {
+  return new SessionError(
+    'SESSION_BUSY',
+    `Lost the lease on session ${id}: another process took it over, so nothing more is written to ${path} by this writer. Reopen the session (or fork it) to continue.`,
+    { sessionId: id },
+  );
+}
+
 function writeFailed(id: string, what: string, cause: unknown): SessionError {
   return new SessionError('WRITE_FAILED', `Could not ${what} session ${id}: ${(cause as Error).message}`, { sessionId: id, cause });
 }
@@ -132,7 +144,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
   const write = options.writeChunk ?? writeAll;
   const leases = join(dir, LEASES);
   await mkdir(leases, { recursive: true });
-  await removeOrphanTemps(dir);
+  await removeOrphanTemps(dir, leases);
   const held = new Set<SessionWriter>();
   /** For each session held here: where its first `count` durable V4 event lines lie in its file. */
   const storedRanges = new Map<string, (count: number) => StoredRange | undefined>();
@@ -170,8 +182,17 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
     let endsWithNewline = true;
     let dirty = false;
     let released = false;
+    let lost = false;
     const owned = (): void => {
       if (released) throw new SessionError('SESSION_CLOSED', `The lease on session ${id} was released; reopen it to write.`, { sessionId: id });
+      if (lost) throw leaseLost(id, path);
+    };
+    /** The fencing check: throws `SESSION_BUSY` once a newer lease generation exists. */
+    const fenced = async (): Promise<void> => {
+      owned();
+      if (await lease.stillHeld()) return;
+      lost = true;
+      throw leaseLost(id, path);
     };
     const writer: SessionWriter = {
       async read(): Promise<StoredLog> {
@@ -186,7 +207,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         return { kind: 'jsonl', text: bytes.toString('utf8') };
       },
       async append(expectedNextSeq, events) {
-        owned();
+        await fenced();
         const storedEvents = lines - 1;
         if (!endsWithNewline || storedEvents !== expectedNextSeq || events[0]?.seq !== expectedNextSeq) {
           throw new SessionError(
@@ -214,20 +235,26 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
           }
           throw writeFailed(id, `append ${events.length} events to`, error);
         }
+        // Taken over while writing: the batch went to the old inode (or was copied as unacknowledged
+        // bytes the new holder repairs); either way it does not count as written.
+        await fenced();
         ends.scan(bytes, size);
         size += bytes.length;
         lines += events.length;
       },
       async replace(header, events) {
-        owned();
+        await fenced();
         const bytes = encodeLog(header, events);
-        const temp = join(dir, `.${id}.${process.pid}.${randomUUID()}.tmp`);
+        const temp = join(dir, sessionTempName(id));
         try {
           await writeFileDurably(temp, bytes, write);
+          // Checked again just before the rename: a takeover meanwhile moved the log, which we must not replace.
+          await fenced();
           await rename(temp, path);
           await syncDirectory(dir);
         } catch (error) {
           await unlink(temp).catch(() => undefined);
+          if (SessionError.is(error)) throw error;
           throw writeFailed(id, 'rewrite', error);
         }
         await handle.close().catch(() => undefined);
@@ -241,7 +268,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         dirty = false;
       },
       async discardTornTail(line) {
-        owned();
+        await fenced();
         const bytes = await readFile(path);
         const offset = lineOffset(bytes, line);
         try {
@@ -348,7 +375,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         if (SessionError.is(error) && error.code === 'SESSION_BUSY') throw existsError(id);
         throw error;
       }
-      const temp = join(dir, `.${id}.${process.pid}.${randomUUID()}.tmp`);
+      const temp = join(dir, sessionTempName(id));
       // Everything after the lease is taken runs inside this try, so every failure releases it.
       let plan: CreatePlan;
       try {
@@ -388,10 +415,14 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       const lease = await acquireFileLease(leases, id, now);
       let handle: FileHandle;
       try {
+        // A takeover from a holder judged dead: give the log a new inode first, so that holder — if it
+        // is in fact only stopped — keeps writing into the old, unlinked one.
+        if (lease.tookOver) await moveToNewInode(dir, id, path);
         handle = await open(path, 'r+');
       } catch (error) {
         await lease.release();
-        throw errorCode(error) === 'ENOENT' ? notFoundError(id) : error;
+        if (errorCode(error) === 'ENOENT') throw notFoundError(id);
+        throw SessionError.is(error) ? error : writeFailed(id, 'take over', error);
       }
       const { size } = await handle.stat();
       return makeWriter(id, path, lease, { handle, size, lines: -1, ends: new LineEnds(), v4: false });
@@ -457,14 +488,35 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
   };
 }
 
-/** Removes temp files left by processes that died mid-create or mid-rewrite (never a live one's). */
-async function removeOrphanTemps(dir: string): Promise<void> {
-  const me = currentProcess();
-  for (const name of await readdir(dir)) {
-    const match = /^\.[A-Za-z0-9_-]{1,128}\.([0-9]+)\.[0-9a-f-]+\.tmp$/.exec(name);
-    if (match === null) continue;
-    if (isProcessAlive({ pid: Number(match[1]), host: me.host })) continue;
-    await unlink(join(dir, name)).catch(() => undefined);
+/** Copies the log to a new file (fsynced) and renames it over the old one: same bytes, new inode. */
+async function moveToNewInode(dir: string, id: string, path: string): Promise<void> {
+  const temp = join(dir, sessionTempName(id));
+  try {
+    await copyFile(path, temp);
+    const handle = await open(temp, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+    await syncDirectory(dir);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
   }
 }
 
+/**
+ * Removes temp files left by writers that died mid-create, mid-rewrite or mid-`migrate --write`:
+ * every writer of a session's log holds its lease while its temp file exists, so a temp file of a
+ * session whose lease no live process holds is a leftover (never a live writer's).
+ */
+async function removeOrphanTemps(dir: string, leases: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const match = SESSION_TEMP_NAME.exec(name);
+    if (match === null) continue;
+    if ((await fileLeaseHolder(leases, match[1] as string)) !== undefined) continue;
+    await unlink(join(dir, name)).catch(() => undefined);
+  }
+}

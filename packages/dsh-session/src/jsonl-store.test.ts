@@ -160,14 +160,18 @@ describe('JSONL store files', () => {
     expect(session.events[1]!.data).toEqual({ message: { id: 'legacy-1', role: 'user', content: [{ type: 'text', text: 'clean up' }] } });
   });
 
-  it('removes temp files left by dead processes when a store opens the directory', async () => {
+  it('removes temp files of every writer (create, rewrite, migrate and its backup) unless a live holder of that session may be writing them', async () => {
+    const held = await store.create({ id: 'mine' });
     await writeFile(join(dir.path, '.gone.999999999.0a1b.tmp'), 'partial');
+    await writeFile(join(dir.path, `.idle.${process.pid}.0a1b.bak.tmp`), 'an interrupted migrate --write backup');
     await writeFile(join(dir.path, `.mine.${process.pid}.0a1b.tmp`), 'in progress');
     const other = await openSessionStore({ dir: dir.path });
     const names = await readdir(dir.path);
     expect(names).not.toContain('.gone.999999999.0a1b.tmp');
+    expect(names).not.toContain(`.idle.${process.pid}.0a1b.bak.tmp`);
     expect(names).toContain(`.mine.${process.pid}.0a1b.tmp`);
     await other.close();
+    await held.close();
   });
 });
 

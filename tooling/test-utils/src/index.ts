@@ -1,6 +1,7 @@
 /**
  * @module @dsh/test-utils
- * Shared test helpers: temporary directories that clean themselves up.
+ * Shared test helpers: temporary directories that clean themselves up, log builders, process trees,
+ * fault-suite reporting.
  */
 export { makeTempDir, type TempDir } from './make-temp-dir.js';
 export { startChatCompletionsServer, type ChatCompletionsServer, type ChatReply, type ReceivedChatRequest } from './start-chat-completions-server.js';
@@ -8,3 +9,4 @@ export { splitStream, startModelServer, type ModelServer, type ModelServerReply,
 export { LogBuilder, type LogEvent, type LogJson, type LogToolCall, type LogToolEffect, type LogTurnEnd } from './log-builder.js';
 export { arbitraryLog, arbitraryLogWithSeq, buildGeneratedLog, type ArbitraryLogOptions } from './arbitrary-log.js';
 export { acceptsConnections, commandLineOf, descendantsOf, isRunning, waitFor } from './process-tree.js';
+export { faultsScale, faultTrials, printSkip, reportFaults, type FaultFigures } from './faults.js';

@@ -20,6 +20,11 @@ export async function decodeLogFile(file: string): Promise<ReturnType<typeof dec
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'READ_FAILED', `Cannot read ${file}: ${(error as Error).message}`, { cause: error });
   }
+  return decodeLogText(file, text);
+}
+
+/** Decodes the text of `file` (any version); failures as in `decodeLogFile`. */
+export function decodeLogText(file: string, text: string): ReturnType<typeof decodeJsonl> {
   let decoded: ReturnType<typeof decodeJsonl>;
   try {
     decoded = decodeJsonl(text, { sessionId: sessionIdFromFileName(file) });

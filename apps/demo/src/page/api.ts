@@ -16,10 +16,16 @@ export class ApiError extends Error {
   }
 }
 
+/** The bearer token the serving demo wrote into the page (`<meta name="dsh-token">`), if it requires one. */
+function authorization(): Record<string, string> {
+  const token = typeof document === 'undefined' ? null : document.querySelector('meta[name="dsh-token"]')?.getAttribute('content');
+  return token === null || token === undefined || token === '' ? {} : { authorization: `Bearer ${token}` };
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { ...authorization(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -62,7 +68,7 @@ export function followEvents(id: string, from: number, onEvent: (event: WireEven
 
   const connect = async (): Promise<void> => {
     const response = await fetch(`${at(id)}/events?from=${from}`, {
-      headers: { accept: 'text/event-stream', ...(lastId === undefined ? {} : { 'last-event-id': lastId }) },
+      headers: { ...authorization(), accept: 'text/event-stream', ...(lastId === undefined ? {} : { 'last-event-id': lastId }) },
       signal: controller.signal,
     });
     if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);

@@ -1,10 +1,11 @@
 /**
  * The demo command line: `--port N` (default 4777; 0 picks a free port), `--data DIR` (default
  * `apps/demo/.dsh-data`), `--model SPEC` (`keyless`, `openai:NAME`, `scripted:FILE`) and
- * `--pace MS` (a pause before each model call, so a person can watch a turn and branch mid-turn).
+ * `--pace MS` (a pause before each model call, so a person can watch a turn and branch mid-turn) and
+ * `--token TOKEN` (require a bearer token on the API; default `$DSH_TOKEN`).
  */
 
-export type DemoArgs = { port: number; dataDir?: string; model?: string; paceMs?: number; help: boolean };
+export type DemoArgs = { port: number; dataDir?: string; model?: string; paceMs?: number; token?: string; help: boolean };
 
 /** Usage text printed by `--help` and after a bad argument. */
 export const DEMO_USAGE = `Usage: pnpm --filter @dsh/demo run start [-- options]
@@ -16,6 +17,8 @@ Options:
   --model SPEC  keyless | openai:NAME | scripted:FILE (default: openai:$OPENAI_MODEL or
                 openai:gpt-4o-mini when OPENAI_API_KEY is set, else keyless)
   --pace MS     pause before each model call (default 700 for keyless, 0 otherwise)
+  --token T     require Authorization: Bearer T on the API (default $DSH_TOKEN); the served
+                page carries it
   --help        this text`;
 
 /** A bad command line; the message names the argument and what was expected. */
@@ -59,11 +62,17 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
         args.model = spec;
         break;
       }
+      case '--token': {
+        const token = value();
+        if (token === undefined || token === '') throw new DemoArgsError('--token: expected a token, received nothing');
+        args.token = token;
+        break;
+      }
       case '--pace':
         args.paceMs = integer('--pace', value(), 60_000);
         break;
       default:
-        throw new DemoArgsError(`unknown argument ${JSON.stringify(arg)}: expected --port, --data, --model, --pace or --help`);
+        throw new DemoArgsError(`unknown argument ${JSON.stringify(arg)}: expected --port, --data, --model, --pace, --token or --help`);
     }
   }
   return args;

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -12,7 +13,7 @@ beforeAll(async () => {
   dir = await makeTempDir();
   const dist = join(dir.path, 'dist');
   await mkdir(join(dist, 'assets'), { recursive: true });
-  await writeFile(join(dist, 'index.html'), '<!doctype html><title>page</title>');
+  await writeFile(join(dist, 'index.html'), '<!doctype html><html><head><title>page</title></head></html>');
   await writeFile(join(dist, 'assets', 'app.js'), 'console.log(1)');
   await writeFile(join(dir.path, 'secret.txt'), 'outside dist');
   const host = {
@@ -68,4 +69,53 @@ test('streams server-sent events and passes Last-Event-ID through', async () => 
   expect(response.headers.get('content-type')).toBe('text/event-stream');
   expect(await response.text()).toBe('id: 0\ndata: {"seq":0}\n\n');
   expect(seen.at(-1)?.lastEventId).toBe('4');
+});
+
+/** A raw request, so `Host` can be what a DNS-rebinding page's browser sends. */
+function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const outgoing = httpRequest({ host: target.hostname, port: target.port, method, path, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        resolve({ status: response.statusCode ?? 0, text });
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+test('refuses a DNS-rebinding Host for the page and the API, before the host sees anything', async () => {
+  const before = seen.length;
+  expect((await raw(server.url, 'GET', '/', { host: 'attacker.example' })).status).toBe(403);
+  const api = await raw(server.url, 'GET', '/api/sessions', { host: `attacker.example:${server.port}` });
+  expect(api.status).toBe(403);
+  expect(JSON.parse(api.text)).toMatchObject({ error: { code: 'HOST_NOT_ALLOWED' } });
+  expect(seen.length).toBe(before);
+});
+
+test('refuses cross-site and text/plain writes before the host sees them', async () => {
+  const before = seen.length;
+  const own = `127.0.0.1:${server.port}`;
+  const csrf = await raw(server.url, 'POST', '/api/sessions', { host: own, origin: 'https://evil.example', 'content-type': 'text/plain' }, '{"title":"x"}');
+  expect(csrf.status).toBe(403);
+  const plain = await raw(server.url, 'POST', '/api/sessions', { host: own, 'content-type': 'text/plain' }, '{"title":"x"}');
+  expect(plain.status).toBe(415);
+  expect(seen.length).toBe(before);
+});
+
+test('with a token, the API requires it and the served page carries it', async () => {
+  const dist = join(dir.path, 'dist');
+  const guarded = await serveDemo({ host: { fetch: () => Promise.resolve(Response.json({ sessions: [] })) }, distDir: dist, hostname: '127.0.0.1', port: 0, token: 'tok"en<' });
+  try {
+    expect((await fetch(new URL('/api/sessions', guarded.url))).status).toBe(401);
+    const page = await (await fetch(guarded.url)).text();
+    expect(page).toContain('<meta name="dsh-token" content="tok&quot;en&lt;">');
+    expect((await fetch(new URL('/api/sessions', guarded.url), { headers: { authorization: 'Bearer tok"en<' } })).status).toBe(200);
+  } finally {
+    await guarded.close();
+  }
 });

@@ -1,13 +1,16 @@
 /**
  * The demo's HTTP server on Node's `http`: `/api/*` goes to the host's Fetch handler (SPEC §10,
  * SSE streamed as it is produced), everything else is the built page, with `index.html` for any
- * path that is not a file.
+ * path that is not a file. Every request first passes dsh-host's guard (`checkRequest`): Host
+ * (DNS rebinding), cross-origin state changes, JSON bodies, and the bearer token when one is set —
+ * which the page learns from the `dsh-token` meta tag this server writes into `index.html`.
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
+import { checkRequest, httpStatusOf } from 'dsh-host';
 
 /** The part of a dsh host this server needs. */
 export type FetchHandler = { fetch(request: Request): Promise<Response> };
@@ -83,7 +86,11 @@ async function forward(host: FetchHandler, origin: string, request: IncomingMess
   response.end();
 }
 
-async function servePage(distDir: string, pathname: string, response: ServerResponse): Promise<void> {
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+async function servePage(distDir: string, pathname: string, response: ServerResponse, token: string | undefined): Promise<void> {
   const relative = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
   let file = join(distDir, relative);
   if (file !== distDir && !file.startsWith(distDir + sep)) file = join(distDir, 'index.html');
@@ -91,18 +98,46 @@ async function servePage(distDir: string, pathname: string, response: ServerResp
   if (info === undefined || !info.isFile()) file = join(distDir, 'index.html');
   const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
   const immutable = file.includes(`${sep}assets${sep}`);
+  if (token !== undefined && extname(file) === '.html') {
+    // The page needs the token for its API calls; only a page read through an allowed Host gets it.
+    const html = (await readFile(file, 'utf8')).replace('<head>', `<head><meta name="dsh-token" content="${escapeAttribute(token)}">`);
+    response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+    response.end(html);
+    return;
+  }
   response.writeHead(200, { 'content-type': type, 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' });
   createReadStream(file).pipe(response);
 }
 
-/** Listens on `hostname:port` (port 0 = any free port) and serves the API and the page. */
-export async function serveDemo(options: { host: FetchHandler; distDir: string; hostname: string; port: number }): Promise<DemoHttpServer> {
+/** Answers a refusal of the guard as the API's JSON error. */
+function refuse(request: IncomingMessage, response: ServerResponse, origin: string, token: string | undefined): boolean {
+  const probe = new Request(new URL(request.url ?? '/', origin), {
+    method: request.method ?? 'GET',
+    headers: Object.entries(request.headers).flatMap(([name, value]) =>
+      value === undefined || name === 'host' ? [] : (Array.isArray(value) ? value : [value]).map((item): [string, string] => [name, item]),
+    ),
+  });
+  const refusal = checkRequest(probe, { allowedHosts: [], ...(token === undefined ? {} : { token }) }, request.headers.host ?? '');
+  if (refusal === undefined) return false;
+  const status = httpStatusOf(refusal.code);
+  response.writeHead(status, { 'content-type': 'application/json', ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}) });
+  response.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
+  return true;
+}
+
+/**
+ * Listens on `hostname:port` (port 0 = any free port) and serves the API and the page. With a
+ * `token`, every API request needs it (the served page carries it).
+ */
+export async function serveDemo(options: { host: FetchHandler; distDir: string; hostname: string; port: number; token?: string }): Promise<DemoHttpServer> {
   let origin = `http://${options.hostname}`;
   const server = createServer((request, response) => {
     const pathname = new URL(request.url ?? '/', origin).pathname;
-    const handled = pathname.startsWith('/api/')
+    const isApi = pathname.startsWith('/api/');
+    if (refuse(request, response, origin, isApi ? options.token : undefined)) return;
+    const handled = isApi
       ? forward(options.host, origin, request, response)
-      : servePage(options.distDir, pathname, response);
+      : servePage(options.distDir, pathname, response, options.token);
     handled.catch((error: unknown) => {
       console.error(`demo: ${request.method ?? 'GET'} ${pathname} failed`, error);
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });

@@ -19,6 +19,8 @@ export type DemoOptions = {
   model?: string;
   /** Pause before each model call in ms; default 700 for the keyless model, else 0. */
   paceMs?: number;
+  /** Bearer token required on the API (default `DSH_TOKEN` from `env`); the served page carries it. */
+  token?: string;
   env?: Readonly<Record<string, string | undefined>>;
   log?: (line: string) => void;
 };
@@ -41,7 +43,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const host = createHost({ store, model, tools: demoTools(), cwd: workspaceDir });
   let server;
   try {
-    server = await serveDemo({ host, distDir, hostname: '127.0.0.1', port: options.port });
+    const token = options.token ?? (env.DSH_TOKEN === '' ? undefined : env.DSH_TOKEN);
+    server = await serveDemo({ host, distDir, hostname: '127.0.0.1', port: options.port, ...(token === undefined ? {} : { token }) });
   } catch (error) {
     await host.close();
     await store.close();

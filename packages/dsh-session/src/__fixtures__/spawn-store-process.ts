@@ -17,9 +17,15 @@ export type StoreProcess = {
 
 const live = new Set<ChildProcess>();
 
-export function spawnStoreProcess(mode: 'hold' | 'race' | 'write', dir: string, id: string): StoreProcess {
+/**
+ * Starts a store process. `wrap` runs it under another command (e.g. `unshare --pid --fork
+ * --mount-proc --kill-child`), so `pid` is then the wrapper's.
+ */
+export function spawnStoreProcess(mode: 'hold' | 'race' | 'write', dir: string, id: string, wrap: readonly string[] = []): StoreProcess {
   const packageDir = join(import.meta.dirname, '..', '..');
-  const child = spawn(process.execPath, ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, 'store-process.ts'), mode, dir, id], {
+  const node = [process.execPath, '--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, 'store-process.ts'), mode, dir, id];
+  const command = [...wrap, ...node];
+  const child = spawn(command[0] as string, command.slice(1), {
     cwd: packageDir,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

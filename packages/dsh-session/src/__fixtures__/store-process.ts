@@ -80,7 +80,14 @@ async function main(): Promise<void> {
       if (to < from) return;
       requested = to;
       const hash = digest(session, from, to);
-      void flushed.then(() => say({ event: 'durable', from, to, digest: hash }));
+      flushed.then(
+        () => say({ event: 'durable', from, to, digest: hash }),
+        (error: unknown) => {
+          // A writer that lost its lease is refused; it reports and stops writing.
+          say({ event: 'refused', from, to, code: SessionError.is(error) ? error.code : String(error) });
+          process.exit(3);
+        },
+      );
     };
     // Bounded, though the parent kills it long before.
     for (let round = 0; round < 5_000; round += 1) {

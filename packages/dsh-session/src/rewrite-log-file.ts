@@ -1,0 +1,63 @@
+/**
+ * @module Rewrites a JSONL log file in place (what `dsh migrate FILE --write` does) as one more
+ * writer of the session: under the session's single-writer lease when the file is a session of a
+ * JSONL store, with the store's temp-file names, atomically, keeping `FILE.bak`.
+ */
+import { copyFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { syncDirectory, writeFileDurably } from './durable-files.js';
+import { acquireFileLease, type FileLease } from './file-lease.js';
+import { isValidSessionId } from './session-id.js';
+import { sessionTempName } from './session-temp-name.js';
+
+const LEASES = '.leases';
+
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What `rewriteLogFile` did: `unchanged` when `transform` returned the same text or undefined. */
+export type RewriteOutcome = { written: boolean; backup?: string };
+
+/**
+ * Reads `file` under its session's lease (`<dir>/.leases/<id>` for `<dir>/<id>.jsonl`; refuses with
+ * `SESSION_BUSY` naming the holder while another process writes it), passes the text to `transform`,
+ * and when that returns different text replaces the file atomically, keeping the original as
+ * `FILE.bak`. A crash midway leaves the file as it was plus temp files a store removes at open.
+ */
+export async function rewriteLogFile(file: string, transform: (text: string) => string | undefined): Promise<RewriteOutcome> {
+  const path = resolve(file);
+  const dir = dirname(path);
+  const name = basename(path);
+  const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
+  let lease: FileLease | undefined;
+  if (isValidSessionId(id)) {
+    await mkdir(join(dir, LEASES), { recursive: true });
+    lease = await acquireFileLease(join(dir, LEASES), id);
+  }
+  const tempId = lease === undefined ? 'file' : id;
+  const temp = join(dir, sessionTempName(tempId));
+  const backupTemp = join(dir, sessionTempName(tempId, 'backup'));
+  try {
+    // Read under the lease: an append that landed before it is part of what gets rewritten.
+    const text = await readFile(path, 'utf8');
+    const next = transform(text);
+    if (next === undefined || next === text) return { written: false };
+    await writeFileDurably(temp, Buffer.from(next, 'utf8'));
+    await copyFile(path, backupTemp);
+    await syncFile(backupTemp);
+    await rename(backupTemp, `${path}.bak`);
+    await rename(temp, path);
+    await syncDirectory(dir);
+    return { written: true, backup: `${path}.bak` };
+  } finally {
+    await unlink(temp).catch(() => undefined);
+    await unlink(backupTemp).catch(() => undefined);
+    await lease?.release();
+  }
+}
