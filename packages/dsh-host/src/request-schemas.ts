@@ -28,7 +28,13 @@ export const messageBodySchema = z.object({ text: z.string().min(1).max(1_000_00
  * event of the observation is the host's `INVALID_CUT` (422), not a malformed body (400).
  */
 export const forkBodySchema = z
-  .object({ atSeq: z.number().optional(), title: title.optional(), config: sessionConfigSchema.optional() })
+  .object({
+    // `JSON.parse('{"atSeq":-0}')` yields -0: the same cut as 0 (SPEC's lossless JSON has no -0).
+    atSeq: z
+      .number()
+      .transform((value) => (Object.is(value, -0) ? 0 : value))
+      .optional(),
+    title: title.optional(), config: sessionConfigSchema.optional() })
   .strict();
 
 /** `PATCH /api/sessions/:id`. */

@@ -143,8 +143,17 @@ function releaser(folder: string, gen: number, record: LeaseRecord): () => Promi
     released = true;
     // A released generation on top frees the lease without ever moving generations backwards.
     const next = gen + 1;
-    if (await publish(folder, next, { ...record, token: randomUUID(), released: true })) {
-      await unlink(join(folder, String(gen))).catch(() => undefined);
+    let published: boolean;
+    try {
+      published = await publish(folder, next, { ...record, token: randomUUID(), released: true });
+    } catch (error) {
+      // No room for a record (disk full): withdrawing our own generation frees the lease as well.
+      // Generations then step back once, which is safe: every older holder is gone or released.
+      await unlink(join(folder, String(gen))).catch(() => {
+        throw error;
+      });
+      return;
     }
+    if (published) await unlink(join(folder, String(gen))).catch(() => undefined);
   };
 }

@@ -21,7 +21,7 @@ const live = new Set<ChildProcess>();
  * Starts a store process. `wrap` runs it under another command (e.g. `unshare --pid --fork
  * --mount-proc --kill-child`), so `pid` is then the wrapper's.
  */
-export function spawnStoreProcess(mode: 'hold' | 'race' | 'write', dir: string, id: string, wrap: readonly string[] = []): StoreProcess {
+export function spawnStoreProcess(mode: 'hold' | 'race' | 'write' | 'fork' | 'open', dir: string, id: string, wrap: readonly string[] = []): StoreProcess {
   const packageDir = join(import.meta.dirname, '..', '..');
   const node = [process.execPath, '--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, 'store-process.ts'), mode, dir, id];
   const command = [...wrap, ...node];

@@ -4,6 +4,8 @@
  *   hold  <dir> <id>  open (or create) the session and hold it until stdin closes
  *   race  <dir> <id>  try to open it; report opened (and hold until stdin closes) or busy
  *   write <dir> <id>  open (or create) it and append turns forever, acknowledging each durable batch
+ *   fork  <dir> <id>  fork it again and again at varying cuts, reporting each child once it is returned
+ *   open  <dir> <id>  open (repairing) and close it again and again, reporting each completed open
  */
 import { createHash } from 'node:crypto';
 import { openSessionStore, SessionError, type Session, type SessionStore } from 'dsh-session';
@@ -69,6 +71,22 @@ async function main(): Promise<void> {
       say({ event: 'busy', pid: process.pid, holder: error.holder?.pid });
     }
     await untilStdinCloses();
+  } else if (mode === 'fork') {
+    const { events } = await store.inspect(id);
+    say({ event: 'ready', pid: process.pid });
+    for (let round = 0; round < 100_000; round += 1) {
+      const child = `${id}-child-${process.pid}-${round}`;
+      await store.fork(id, { atSeq: (round * 7919) % events.length, id: child });
+      say({ event: 'forked', child });
+    }
+  } else if (mode === 'open') {
+    say({ event: 'ready', pid: process.pid });
+    for (let round = 0; round < 100_000; round += 1) {
+      const session = await store.open(id);
+      session.append('session/title', { title: `open ${round}` });
+      await session.close();
+      say({ event: 'opened', round, events: session.events.length });
+    }
   } else if (mode === 'write') {
     const session = await openOrCreate(store);
     say({ event: 'ready', pid: process.pid, from: session.events.length });
