@@ -1,0 +1,53 @@
+// SIGKILL during `dsh migrate FILE --write`: the log is always either the original or the migrated
+// file (the same events), never half-written, and a store opening the directory removes the leftovers.
+import { spawn } from 'node:child_process';
+import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodeJsonl } from 'dsh-codec';
+import { openSessionStore } from 'dsh-host';
+import { faultTrials, makeTempDir, reportFaults } from '@dsh/test-utils';
+import { DSH_BIN } from './run-dsh.js';
+
+const V3 = fileURLToPath(new URL('./__fixtures__/v3-session.jsonl', import.meta.url));
+const figures = { trials: 0, acknowledged: 0, lost: 0, halfWritten: 0, migrated: 0 };
+afterAll(() => {
+  reportFaults('kill9-migrate', figures);
+});
+
+describe('SIGKILL during migrate --write', { timeout: 900_000 }, () => {
+  it('leaves the original or the migrated log, never a mix, and no temp file once a store opens', async () => {
+    const dir = await makeTempDir();
+    try {
+      const expected = decodeJsonl(await readFile(V3, 'utf8'), { sessionId: 'm' }).events;
+      for (let trial = 0; trial < faultTrials(4, 60); trial += 1) {
+        const file = join(dir.path, 'm.jsonl');
+        await copyFile(V3, file);
+        // Its own process group: a kill reaches whatever process the bin runs the command in.
+        const child = spawn(process.execPath, [DSH_BIN, 'migrate', file, '--write'], { detached: true, stdio: 'ignore' });
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        await new Promise((resolve) => setTimeout(resolve, 500 + ((trial * 1_307) % 6_000)));
+        try {
+          process.kill(-(child.pid as number), 'SIGKILL');
+        } catch {
+          // Already finished.
+        }
+        await exited;
+        figures.trials += 1;
+        figures.acknowledged += expected.length;
+        const decoded = decodeJsonl(await readFile(file, 'utf8'), { sessionId: 'm' });
+        if (decoded.tornTail !== undefined) figures.halfWritten += 1;
+        if (JSON.stringify(decoded.events) !== JSON.stringify(expected)) figures.lost += 1;
+        if (decoded.sourceVersion === 4) figures.migrated += 1;
+        const store = await openSessionStore({ dir: dir.path });
+        await store.close();
+        expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+      }
+      expect(figures.lost).toBe(0);
+      expect(figures.halfWritten).toBe(0);
+    } finally {
+      await dir.remove();
+    }
+  });
+});
