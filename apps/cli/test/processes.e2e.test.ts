@@ -40,8 +40,8 @@ describe('dsh serve as a process', () => {
       const pid = served.child.pid as number;
       // From source, tsx may start its esbuild helper (it exits with our pipe); never a second node.
       expect(descendantsOf(pid).map(commandLineOf).filter((line) => !line.startsWith('esbuild') && line !== '')).toEqual([]);
-      const created = (await (await fetch(`${served.url}/api/sessions`, { method: 'POST', body: '{"title":"held"}' })).json()) as { sessionId: string };
-      expect((await fetch(`${served.url}/api/sessions/${created.sessionId}/messages`, { method: 'POST', body: '{"text":"hello"}' })).status).toBe(202);
+      const created = (await (await fetch(`${served.url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"held"}' })).json()) as { sessionId: string };
+      expect((await fetch(`${served.url}/api/sessions/${created.sessionId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hello"}' })).status).toBe(202);
       await waitFor('the served turn to finish', async () => {
         const observed = (await (await fetch(`${served.url}/api/sessions/${created.sessionId}`)).json()) as { events: { type: string }[] };
         return observed.events.some((event) => event.type === 'turn/end');
