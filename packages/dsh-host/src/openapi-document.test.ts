@@ -28,6 +28,7 @@ const NOT_SENT_BY_ROUTES: Partial<Record<HostErrorCode, string>> = {
   INVALID_SESSION_ID: 'no HTTP body takes a child id; an id in the path that cannot exist is SESSION_NOT_FOUND',
   INVALID_MODEL_SPEC: 'the host is built with its model; HTTP only records config.model',
   INVALID_SCRIPT: 'the host is built with its model',
+  INVALID_TITLE: 'HTTP bodies refuse control characters in titles first (400 BAD_REQUEST naming the field); host.create/fork/rename throw it',
   PATH_OUTSIDE_CWD: 'tool errors become tool results in the log',
   FILE_NOT_FOUND: 'tool errors become tool results in the log',
   WRONG_FILE_KIND: 'tool errors become tool results in the log',
