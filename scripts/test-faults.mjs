@@ -4,8 +4,10 @@
 // print, and ends with one summary. Exits non-zero when a test failed or anything was lost,
 // half-written, escaped or answered 5xx.
 import { spawn } from 'node:child_process';
+import process from 'node:process';
 import { createInterface } from 'node:readline';
 
+const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 const SUMMED = ['trials', 'acknowledged', 'lost', 'halfWritten', 'escapes', 'status5xx'];
 const MUST_BE_ZERO = ['lost', 'halfWritten', 'escapes', 'status5xx'];
 
@@ -18,7 +20,7 @@ const reports = [];
 createInterface({ input: child.stdout }).on('line', (line) => {
   process.stdout.write(`${line}\n`);
   // vitest may prefix relayed output with ANSI colour codes.
-  const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = line.replace(ANSI_COLOUR, '');
   const match = /^faults: (\S+)((?: \S+=\S*| \S+="[^"]*")*)\s*$/.exec(plain);
   if (match === null) return;
   const figures = {};

@@ -26,7 +26,11 @@ describe('SIGKILL during migrate --write', { timeout: 900_000 }, () => {
         await copyFile(V3, file);
         // Its own process group: a kill reaches whatever process the bin runs the command in.
         const child = spawn(process.execPath, [DSH_BIN, 'migrate', file, '--write'], { detached: true, stdio: 'ignore' });
-        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        const exited = new Promise<void>((resolve) => {
+          child.once('exit', () => {
+            resolve();
+          });
+        });
         await new Promise((resolve) => setTimeout(resolve, 500 + ((trial * 1_307) % 6_000)));
         try {
           process.kill(-(child.pid as number), 'SIGKILL');
