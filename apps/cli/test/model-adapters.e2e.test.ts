@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, startModelServer, type ModelServer, type TempDir } from '@dsh/test-utils';
-import { runDsh } from './run-dsh.js';
+import { DSH_BIN, runDsh } from './run-dsh.js';
 
 let data: TempDir;
 let server: ModelServer | undefined;
@@ -38,5 +41,20 @@ describe('dsh print mode with a real model adapter (local server, never the netw
     const parsed = JSON.parse(json.stdout) as Record<string, unknown>;
     expect(parsed).toMatchObject({ isError: true, is_error: true, errorCode: 'MODEL_HTTP_ERROR', subtype: 'error_during_execution' });
     expect(parsed.errorMessage).toContain(message);
+  });
+});
+
+describe('dsh print mode on a terminal', () => {
+  it("shows each step's text as it streams on a TTY, and only the final answer when piped", { timeout: 120_000 }, async () => {
+    const file = join(data.path, 'script.json');
+    const steps = [{ text: 'Looking first.', toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] }, { text: 'All done.' }];
+    await writeFile(file, JSON.stringify([...steps, ...steps]));
+    const args = ['-p', 'go', '--model', `scripted:${file}`, '--data', data.path, '--cwd', data.path];
+    const piped = await runDsh(args);
+    expect(piped.stdout).toBe('All done.\n');
+    // util-linux `script` gives the child a pseudo-terminal, as a user's shell would.
+    const command = [process.execPath, DSH_BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+    const tty = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', timeout: 90_000 });
+    expect(tty.stdout.replace(/\r/g, '')).toContain('Looking first.\nAll done.\n');
   });
 });

@@ -72,6 +72,8 @@ export type EventWatch = { close(): void };
 /** `host.query()` options, shaped like the Claude Agent SDK's `query()` options. */
 export type QueryOptions = {
   prompt: string;
+  /** Live `{ turn, step, text?, reasoning? }` pieces of the model's streaming answers while this query runs (never persisted). */
+  onDelta?: (delta: AgentDelta) => void;
   /** Id or name of the session to continue (or to fork, with `forkSession`). */
   resume?: string;
   /** With `resume`: run the prompt in a new fork instead of continuing the session. */

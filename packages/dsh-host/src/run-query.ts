@@ -1,5 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import type { SessionConfig } from 'dsh-codec';
+import type { TurnResult } from 'dsh-agent';
 import { forkOnce } from './fork-requests.js';
 import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
@@ -67,8 +68,15 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
     }
   }
   const { agent } = await liveEntry(context, sessionId);
-  const { inputId } = agent.enqueue(prompt);
-  const turn = await agent.result(inputId);
+  const onDelta = queryOptions.onDelta;
+  const stopDeltas = onDelta === undefined ? undefined : agent.subscribeDeltas(onDelta);
+  let turn: TurnResult;
+  try {
+    const { inputId } = agent.enqueue(prompt);
+    turn = await agent.result(inputId);
+  } finally {
+    stopDeltas?.();
+  }
   const result: QueryResult = {
     sessionId,
     result: turn.text,

@@ -101,3 +101,20 @@ describe('GET /api/sessions/:id/events with live deltas', () => {
     expect(seen).toHaveLength(3);
   });
 });
+
+describe('host.query with onDelta', () => {
+  it("hands the caller the turn's streaming pieces while it runs, and none after", async () => {
+    const { host } = await streamingHost();
+    const seen: unknown[] = [];
+    const result = await host.query({ prompt: 'hi', onDelta: (delta) => seen.push(delta) });
+    expect(result.result).toBe('Hello there.');
+    expect(seen).toEqual([
+      { turn: 1, step: 1, reasoning: 'Greet.' },
+      { turn: 1, step: 1, text: 'Hello' },
+      { turn: 1, step: 1, text: ' there.' },
+    ]);
+    await host.send(result.sessionId, 'again');
+    await host.idle(result.sessionId);
+    expect(seen).toHaveLength(3);
+  });
+});

@@ -83,13 +83,28 @@ export async function printCommand(context: CliContext, values: OptionValues, po
     appended.push(event);
     if (format === 'stream-json') context.stdout.write(`${JSON.stringify(event)}\n`);
   };
+  // On a terminal, text output shows each step's answer as it streams; piped output stays the final answer only.
+  const live = format === 'text' && (context.stdout as { isTTY?: boolean }).isTTY === true;
+  // An object, not two lets: TypeScript does not see the callback assign them and narrows them away.
+  const shown: { step: string | undefined; atLineStart: boolean } = { step: undefined, atLineStart: true };
+  if (live) {
+    query.onDelta = (delta) => {
+      if (delta.text === undefined) return;
+      const step = `${delta.turn}:${delta.step}`;
+      if (shown.step !== undefined && shown.step !== step && !shown.atLineStart) context.stdout.write('\n');
+      shown.step = step;
+      context.stdout.write(delta.text);
+      shown.atLineStart = delta.text.endsWith('\n');
+    };
+  }
   const started = performance.now();
   const queried = await withHost(context, values, (host) => host.query(query), { telemetry });
   const result = printResult(queried, appended, performance.now() - started);
   if (format !== 'text') {
     context.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
-    context.stdout.write(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
+    if (shown.step === undefined) context.stdout.write(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
+    else if (!shown.atLineStart) context.stdout.write('\n');
     const lineage = result.parentSession === undefined ? '' : ` (forked from ${result.parentSession} at seq ${String(result.forkCut)})`;
     context.stderr.write(`dsh: session ${result.sessionId}${lineage}\n`);
     if (result.isError) {
