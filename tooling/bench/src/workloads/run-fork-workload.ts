@@ -1,6 +1,7 @@
 import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionEvent } from 'dsh-codec';
+import { createHost, type Host } from 'dsh-host';
 import { openSessionStore, type Session, type SessionStore } from 'dsh-session';
 import type { BenchContext } from '../harness/bench-context.js';
 import { figureOf, type Figure } from '../harness/figure.js';
@@ -30,6 +31,15 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
   await mkdir(liveDir, { recursive: true });
   const coldStore = await openSessionStore({ dir: coldDir });
   const liveStore = await openSessionStore({ dir: liveDir });
+  // The path users take: a Host over its own store, forking through its HTTP API (`host.fetch`).
+  const hostColdDir = join(context.dataDir, 'fork-host-cold');
+  const hostLiveDir = join(context.dataDir, 'fork-host-live');
+  await mkdir(hostColdDir, { recursive: true });
+  await mkdir(hostLiveDir, { recursive: true });
+  const hostColdStore = await openSessionStore({ dir: hostColdDir });
+  const hostLiveStore = await openSessionStore({ dir: hostLiveDir });
+  const coldHost = createHost({ store: hostColdStore });
+  const liveHost = createHost({ store: hostLiveStore });
   const figures: Figure[] = [];
   const growth: { size: number; cold: number; live: number; copy: number }[] = [];
   const heap = canMeasureHeap();
@@ -42,6 +52,8 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
       const parentPath = join(coldDir, `${parentId}.jsonl`);
       await writeFile(parentPath, v4Jsonl(log4));
       await copyFile(parentPath, join(liveDir, `${parentId}.jsonl`));
+      await copyFile(parentPath, join(hostColdDir, `${parentId}.jsonl`));
+      await copyFile(parentPath, join(hostLiveDir, `${parentId}.jsonl`));
       const parentBytes = (await stat(parentPath)).size;
       notes.push(`${size.toLocaleString('en-US')} events: parent file ${formatBytes(parentBytes)}, cut at seq ${cut} (first \`tool/call\` of a step declaring ≥ 2 calls at or after the middle).`);
       log(`fork: parent of ${size} events, cut ${cut}, ${runs} rounds`);
@@ -49,6 +61,7 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
       let children = 0;
       const childId = (): string => `fork-child-${String(size)}-${String(++children)}`;
       const liveParent = await liveStore.open(parentId);
+      await liveHost.open(parentId);
       try {
         const series = await measureRounds({
           runs: roundsFor(runs, size),
@@ -57,16 +70,22 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
             copy: async () => ({ ms: await copyAndFsync(parentPath, join(coldDir, 'copy.tmp')), bytes: parentBytes }),
             cold: () => forkOnce(coldStore, coldDir, parentId, childId(), cut, false),
             live: () => forkOnce(liveStore, liveDir, parentId, childId(), cut, heap),
+            hostCold: () => forkOverHttp(coldHost, hostColdStore, hostColdDir, parentId, cut),
+            hostLive: () => forkOverHttp(liveHost, hostLiveStore, hostLiveDir, parentId, cut),
             ...(heap ? { deepCopy: () => deepCopyGrowth(liveParent.events, cut) } : {}),
           },
         });
         const label = `${size.toLocaleString('en-US')} events`;
         const copyMs = seriesOf(series, 'copy.ms');
         figures.push(
-          figureOf({ workload: WORKLOAD, label: `cold parent (stored), ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 1.2 } },
+          figureOf({ workload: WORKLOAD, label: `cold parent (stored), ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 2 } },
             seriesOf(series, 'cold.ms'), copyMs),
           figureOf({ workload: WORKLOAD, label: `live parent (open), ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 1.2 } },
             seriesOf(series, 'live.ms'), copyMs),
+          figureOf({ workload: WORKLOAD, label: `HTTP fork (host.fetch), cold parent, ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 2 } },
+            seriesOf(series, 'hostCold.ms'), copyMs),
+          figureOf({ workload: WORKLOAD, label: `HTTP fork (host.fetch), live parent, ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 1.2 } },
+            seriesOf(series, 'hostLive.ms'), copyMs),
           figureOf({ workload: WORKLOAD, label: `bytes written, ${label}`, metric: 'bytes', baselineLabel: 'copy parent file' },
             seriesOf(series, 'cold.bytes'), seriesOf(series, 'copy.bytes')),
         );
@@ -82,11 +101,16 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
         });
       } finally {
         await liveParent.close();
+        await liveHost.release(parentId);
       }
     }
   } finally {
     await coldStore.close();
     await liveStore.close();
+    await coldHost.close();
+    await liveHost.close();
+    await hostColdStore.close();
+    await hostLiveStore.close();
   }
   if (!heap) notes.push('Heap growth not measured: node ran without `--expose-gc`.');
   return {
@@ -96,7 +120,9 @@ Parents are generated V4 logs stored as \`<id>.jsonl\` in a JSONL \`SessionStore
 first \`tool/call\` of a step declaring two or more calls at or after the middle of the parent — one call
 started without a result, at least one not started — so the child's seed is the inherited prefix, the
 inherited marker and synthetic closers. *Cold*: the parent is not open and \`fork\` reads it from disk.
-*Live*: the parent is open in the same store, so \`fork\` uses its in-memory log. Latency runs from the
+*Live*: the parent is open in the same store, so \`fork\` uses its in-memory log. *HTTP fork*: the same
+forks through a \`Host\`'s HTTP API in process (\`host.fetch\` of \`POST /api/sessions/:id/fork\`), the path
+users take: one observation handed to \`store.fork\`, the child published live. Latency runs from the
 call until the durable child is returned. Bytes written is the child's file. Heap growth is measured
 with full GCs around a live fork, the child kept alive, against deep-copying (\`structuredClone\`) the
 inherited prefix — what a per-event copy would hold. The baseline copies the parent's whole file
@@ -143,6 +169,27 @@ async function forkOnce(store: SessionStore, dir: string, parentId: string, chil
   await child?.close();
   await store.delete(childId);
   return measureHeap ? { ms, bytes, heap: heapBytes } : { ms, bytes };
+}
+
+/** One fork through the host's HTTP API; the child is released and deleted after. */
+async function forkOverHttp(host: Host, store: SessionStore, dir: string, parentId: string, cut: number): Promise<StepResult> {
+  let childId = '';
+  const ms = await timeMs(async () => {
+    const response = await host.fetch(
+      new Request(`http://127.0.0.1/api/sessions/${parentId}/fork`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ atSeq: cut }),
+      }),
+    );
+    const body = (await response.json()) as { sessionId?: string };
+    if (response.status !== 201 || body.sessionId === undefined) throw new Error(`HTTP fork answered ${String(response.status)}: ${JSON.stringify(body)}`);
+    childId = body.sessionId;
+  });
+  const bytes = (await stat(join(dir, `${childId}.jsonl`))).size;
+  await host.release(childId);
+  await store.delete(childId);
+  return { ms, bytes };
 }
 
 /** Heap held by a deep copy of `events[0..cut]`: what a fork that copies every event would keep. */
