@@ -8,10 +8,11 @@ export const LAYERS = {
   'packages/dsh-session': ['dsh-codec'],
   'packages/dsh-agent': ['dsh-session', 'dsh-codec'],
   'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec'],
+  'packages/dsh-import': ['dsh-codec'],
   'apps/demo': ['dsh-host'],
-  'apps/cli': ['dsh-host', 'dsh-codec'],
+  'apps/cli': ['dsh-host', 'dsh-codec', 'dsh-import'],
 };
 
 /** Workspace package names, so a bare import can be recognised as one of ours. */
 /** @type {readonly string[]} */
-export const WORKSPACE_PACKAGES = ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host'];
+export const WORKSPACE_PACKAGES = ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-import'];

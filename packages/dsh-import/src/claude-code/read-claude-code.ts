@@ -1,0 +1,225 @@
+/**
+ * Claude Code session files (`~/.claude/projects/<dir>/<session>.jsonl`): a `uuid`/`parentUuid` tree of
+ * user, assistant, system and progress lines, plus untreed lines (summary, titles, snapshots, queue
+ * operations). One API response is split over several assistant lines sharing `message.id`.
+ */
+import type { ContentBlock, JsonObject } from 'dsh-codec';
+import type { SourceLine } from '../read-lines.js';
+import { argumentsText, asRecord, asString, text, type ReadTranscript } from '../read-transcript.js';
+import { timeOf, WarningTally, type SourceItem, type TurnOutcome } from '../source-item.js';
+import { linesOfTree, type TreeNode } from '../transcript-tree.js';
+import { claudeCodeEffectOf } from './claude-code-effects.js';
+
+/** Line types that hold nothing for a dsh session; skipped without a warning. */
+const QUIET_TYPES = new Set(['file-history-snapshot', 'queue-operation', 'progress', 'permission-mode', 'attachment', 'last-prompt', 'system']);
+const TITLE_TYPES = new Set(['summary', 'ai-title', 'custom-title']);
+const INTERRUPTED = '[Request interrupted by user';
+
+type Entry = { line: number; value: Record<string, unknown> };
+
+function blocksOf(value: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(value)) return [];
+  return value.map(asRecord).filter((block): block is Record<string, unknown> => block !== undefined);
+}
+
+/** A non-text block as a placeholder text, counted in the warnings. */
+function placeholder(block: Record<string, unknown>, line: number, tally: WarningTally): ContentBlock {
+  const type = asString(block.type) ?? 'unknown';
+  tally.add(`${type} blocks kept as text placeholders`, line);
+  if (type === 'image') {
+    const source = asRecord(block.source);
+    const mediaType = asString(source?.media_type);
+    return text(`[image${mediaType === undefined ? '' : `: ${mediaType}`}]`);
+  }
+  return text(`[${type} block]`);
+}
+
+function resultContent(value: unknown, line: number, tally: WarningTally): ContentBlock[] {
+  if (typeof value === 'string') return [text(value)];
+  return blocksOf(value).map((block) => (block.type === 'text' && typeof block.text === 'string' ? text(block.text) : placeholder(block, line, tally)));
+}
+
+function usageOf(value: unknown): JsonObject | undefined {
+  const usage = asRecord(value);
+  if (usage === undefined) return undefined;
+  const out: JsonObject = {};
+  const pick = (from: string, to: string) => {
+    const n = usage[from];
+    if (typeof n === 'number' && Number.isFinite(n)) out[to] = n;
+  };
+  pick('input_tokens', 'inputTokens');
+  pick('output_tokens', 'outputTokens');
+  pick('cache_read_input_tokens', 'cacheReadTokens');
+  pick('cache_creation_input_tokens', 'cacheWriteTokens');
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** The items of one line of the tree (its entries in file order). */
+function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
+  const items: SourceItem[] = [];
+  // The response each message.id is being assembled into, until a user prompt intervenes.
+  let responses = new Map<string, Extract<SourceItem, { kind: 'response' }>>();
+  let cwd: string | undefined;
+  let model: string | undefined;
+  let pendingCompaction = false;
+  for (const { line, value } of entries) {
+    const key = asString(value.uuid) ?? `L${line}`;
+    const time = timeOf(value.timestamp) ?? Number.NaN;
+    const lineCwd = asString(value.cwd);
+    if (lineCwd !== undefined && lineCwd !== cwd) {
+      cwd = lineCwd;
+      items.push({ kind: 'config', key, time, config: { cwd } });
+    }
+    if (value.type === 'system') {
+      if (value.subtype === 'compact_boundary') pendingCompaction = true;
+      continue;
+    }
+    const message = asRecord(value.message);
+    if (message === undefined) continue;
+    if (value.type === 'assistant') {
+      const id = asString(message.id) ?? key;
+      const messageModel = asString(message.model);
+      if (messageModel !== undefined && messageModel !== '<synthetic>' && messageModel !== model) {
+        model = messageModel;
+        items.push({ kind: 'config', key, time, config: { model } });
+      }
+      let response = responses.get(id);
+      if (response === undefined) {
+        response = { kind: 'response', key, id, time, content: [] };
+        responses.set(id, response);
+        items.push(response);
+      }
+      for (const block of blocksOf(message.content)) {
+        if (block.type === 'text' && typeof block.text === 'string') response.content.push(text(block.text));
+        else if (block.type === 'tool_use') {
+          response.content.push({ type: 'tool-call', id: String(block.id), name: String(block.name), arguments: argumentsText(block.input) });
+        } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+          tally.add('thinking blocks left out (format V4 has no reasoning block)', line);
+        } else response.content.push(placeholder(block, line, tally));
+      }
+      if (typeof message.content === 'string') response.content.push(text(message.content));
+      const usage = usageOf(message.usage);
+      if (usage !== undefined) response.usage = usage;
+      if (value.isApiErrorMessage === true) {
+        const first = response.content.find((block) => block.type === 'text');
+        const outcome: TurnOutcome = { kind: 'error', message: first?.type === 'text' ? first.text : 'API error' };
+        response.outcome = outcome;
+      }
+      continue;
+    }
+    if (value.type !== 'user') continue;
+    const id = key;
+    if (value.isCompactSummary === true || pendingCompaction) {
+      pendingCompaction = false;
+      const summary = typeof message.content === 'string' ? message.content : blocksOf(message.content).map((b) => asString(b.text) ?? '').join('\n');
+      items.push({ kind: 'compaction', key, id, time, summary });
+      responses = new Map();
+      continue;
+    }
+    const meta = value.isMeta === true;
+    if (typeof message.content === 'string') {
+      items.push({ kind: 'prompt', key, id, time, content: [text(message.content)], opensTurn: !meta });
+      if (message.content.startsWith(INTERRUPTED)) items.push({ kind: 'outcome', key, time, outcome: { kind: 'cancelled' } });
+      if (!meta) responses = new Map();
+      continue;
+    }
+    const extra: ContentBlock[] = [];
+    let hasResult = false;
+    for (const [index, block] of blocksOf(message.content).entries()) {
+      if (block.type === 'tool_result') {
+        hasResult = true;
+        items.push({
+          kind: 'result',
+          key,
+          id: `${id}#${index}`,
+          time,
+          callId: String(block.tool_use_id),
+          content: resultContent(block.content, line, tally),
+          isError: block.is_error === true,
+        });
+      } else if (block.type === 'text' && typeof block.text === 'string') extra.push(text(block.text));
+      else extra.push(placeholder(block, line, tally));
+    }
+    if (extra.length > 0) {
+      const interrupted = extra.some((block) => block.type === 'text' && block.text.startsWith(INTERRUPTED));
+      items.push({ kind: 'prompt', key, id, time, content: extra, opensTurn: !meta && !hasResult && !interrupted });
+      if (interrupted) items.push({ kind: 'outcome', key, time, outcome: { kind: 'cancelled' } });
+      if (!meta && !hasResult && !interrupted) responses = new Map();
+    }
+  }
+  return items;
+}
+
+/** Reads a Claude Code transcript: the main line and every branch, as item streams. */
+export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
+  const tally = new WarningTally();
+  const warnings: string[] = [];
+  let sessionId: string | undefined;
+  let cwd: string | undefined;
+  let createdAt: number | undefined;
+  const titles: { title: string; rank: number }[] = [];
+  const treed = lines.filter((l) => typeof l.value.uuid === 'string');
+  // A subagent's own file is all sidechain: import it; a main file's sidechain lines belong to subagents.
+  const allSidechain = treed.length > 0 && treed.every((l) => l.value.isSidechain === true);
+  const entries = new Map<string, Entry>();
+  const nodes: TreeNode[] = [];
+  for (const { line, value } of lines) {
+    const type = asString(value.type) ?? '';
+    if (TITLE_TYPES.has(type)) {
+      const title = asString(value.customTitle) ?? asString(value.aiTitle) ?? asString(value.summary) ?? asString(value.title);
+      if (title !== undefined) titles.push({ title, rank: type === 'custom-title' ? 2 : type === 'ai-title' ? 1 : 0 });
+      continue;
+    }
+    const uuid = asString(value.uuid);
+    if (uuid === undefined) {
+      if (!QUIET_TYPES.has(type)) tally.add(`lines of unknown type "${type}" skipped`, line);
+      continue;
+    }
+    if (value.isSidechain === true && !allSidechain) {
+      tally.add('sidechain (subagent) lines skipped: import the subagent file itself to keep them', line);
+      continue;
+    }
+    if (type !== 'user' && type !== 'assistant' && !QUIET_TYPES.has(type)) tally.add(`lines of unknown type "${type}" skipped`, line);
+    sessionId ??= asString(value.sessionId);
+    cwd ??= asString(value.cwd);
+    createdAt ??= timeOf(value.timestamp);
+    entries.set(uuid, { line, value });
+    const parent = asString(value.parentUuid) ?? asString(value.logicalParentUuid);
+    nodes.push({ key: uuid, parent, order: nodes.length, message: type === 'user' || type === 'assistant' });
+  }
+  // A parent the file does not hold (a compact boundary's logical parent, a subagent's first line)
+  // links to the line written just before, as an append-only file orders them.
+  for (const node of nodes) {
+    if (node.parent !== undefined && !entries.has(node.parent)) node.parent = node.order > 0 ? (nodes[node.order - 1] as TreeNode).key : undefined;
+  }
+  // Parallel results and the later lines of a split response hang off earlier lines of the same step.
+  const callOwner = new Map<string, string>();
+  const messageIdOf = new Map<string, string>();
+  for (const [uuid, { value }] of entries) {
+    const message = asRecord(value.message);
+    if (value.type !== 'assistant' || message === undefined) continue;
+    const id = asString(message.id);
+    if (id !== undefined) messageIdOf.set(uuid, id);
+    for (const block of blocksOf(message.content)) if (block.type === 'tool_use') callOwner.set(String(block.id), uuid);
+  }
+  const lineKeys = linesOfTree(nodes, (node, line) => {
+    const entry = entries.get(node.key);
+    const message = asRecord(entry?.value.message);
+    if (entry === undefined || message === undefined) return false;
+    if (entry.value.type === 'assistant') {
+      const id = messageIdOf.get(node.key);
+      if (id === undefined) return false;
+      for (const key of line) if (messageIdOf.get(key) === id) return true;
+      return false;
+    }
+    const blocks = blocksOf(message.content);
+    return blocks.length > 0 && blocks.every((block) => block.type === 'tool_result' && line.has(callOwner.get(String(block.tool_use_id)) ?? ''));
+  });
+  const best = titles.reduce<{ title: string; rank: number } | undefined>((a, b) => (a === undefined || b.rank >= a.rank ? b : a), undefined);
+  const itemLines = lineKeys.map((keys) => {
+    const items = itemsOf(keys.map((key) => entries.get(key) as Entry), tally);
+    return best === undefined ? items : [{ kind: 'title' as const, key: 'title', time: createdAt ?? 0, title: best.title }, ...items];
+  });
+  warnings.push(...tally.messages());
+  return { sessionId, cwd, createdAt, lines: itemLines, warnings, effectOf: claudeCodeEffectOf };
+}

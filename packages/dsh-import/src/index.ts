@@ -1,0 +1,11 @@
+/**
+ * @module dsh-import
+ * Imports Claude Code, OpenAI Codex and pi session files as dsh sessions: the main line and every
+ * branch as an exact fork child, each artifact valid in the current format. Imports dsh-codec only.
+ */
+export { importTranscript, type ImportOptions, type ImportResult } from './import-transcript.js';
+export type { TranscriptFormat } from './detect-format.js';
+export { ImportError, IMPORT_ERROR_CODES, type ImportErrorCode } from './import-error.js';
+export { CLAUDE_CODE_EFFECTS } from './claude-code/claude-code-effects.js';
+export { CODEX_EFFECTS } from './codex/codex-effects.js';
+export { PI_EFFECTS } from './pi/pi-effects.js';

@@ -1,0 +1,157 @@
+/**
+ * pi session files (`~/.pi/agent/sessions/<dir>/<time>_<id>.jsonl`): a header line
+ * `{type: "session", version?, id, timestamp, cwd}`, then entries. Version 1 entries have no ids and
+ * form one line (compaction keeps from `firstKeptEntryIndex`, a 0-based line index); versions 2 and 3
+ * link entries by `id`/`parentId` into a tree (compaction keeps from `firstKeptEntryId`).
+ */
+import type { ContentBlock, JsonObject } from 'dsh-codec';
+import type { SourceLine } from '../read-lines.js';
+import { argumentsText, asRecord, asString, text, type ReadTranscript } from '../read-transcript.js';
+import { timeOf, WarningTally, type SourceItem } from '../source-item.js';
+import { linesOfTree, type TreeNode } from '../transcript-tree.js';
+import { piEffectOf } from './pi-effects.js';
+
+/** Entry types that hold nothing a dsh session needs; skipped without a warning. */
+const QUIET_TYPES = new Set(['thinking_level_change', 'custom', 'label']);
+
+type Entry = { line: number; key: string; value: Record<string, unknown> };
+
+function blocksOf(value: unknown, line: number, tally: WarningTally): ContentBlock[] {
+  if (typeof value === 'string') return [text(value)];
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((part): ContentBlock[] => {
+    const block = asRecord(part);
+    if (block === undefined) return [];
+    if (block.type === 'text' && typeof block.text === 'string') return [text(block.text)];
+    if (block.type === 'thinking') {
+      tally.add('thinking blocks left out (format V4 has no reasoning block)', line);
+      return [];
+    }
+    if (block.type === 'toolCall') return [{ type: 'tool-call', id: String(block.id), name: String(block.name), arguments: argumentsText(block.arguments) }];
+    tally.add(`${String(block.type)} blocks kept as text placeholders`, line);
+    return [text(block.type === 'image' ? `[image${typeof block.mimeType === 'string' ? `: ${block.mimeType}` : ''}]` : `[${String(block.type)} block]`)];
+  });
+}
+
+function usageOf(value: unknown): JsonObject | undefined {
+  const usage = asRecord(value);
+  if (usage === undefined) return undefined;
+  const out: JsonObject = {};
+  for (const [from, to] of [['input', 'inputTokens'], ['output', 'outputTokens'], ['cacheRead', 'cacheReadTokens'], ['cacheWrite', 'cacheWriteTokens']] as const) {
+    const n = usage[from];
+    if (typeof n === 'number' && Number.isFinite(n)) out[to] = n;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/**
+ * The key of the first entry of `entries` at or after source line `line` that produces items: the
+ * kept entry itself may be one that carries nothing (a label, a custom entry, a dropped v1 line).
+ */
+function firstKeptKey(entries: readonly Entry[], line: number | undefined): string | undefined {
+  if (line === undefined) return undefined;
+  return entries.find((entry) => entry.line >= line && entry.value.type !== 'custom' && entry.value.type !== 'label' && entry.value.type !== 'thinking_level_change')?.key;
+}
+
+function itemsOf(entries: readonly Entry[], lineOfId: ReadonlyMap<string, number>, tally: WarningTally): SourceItem[] {
+  const items: SourceItem[] = [];
+  for (const { line, key, value } of entries) {
+    const time = timeOf(value.timestamp) ?? Number.NaN;
+    const type = asString(value.type);
+    if (type === 'model_change') {
+      const model = asString(value.modelId);
+      if (model !== undefined) items.push({ kind: 'config', key, time, config: { model } });
+      continue;
+    }
+    if (type === 'session_info') {
+      const name = asString(value.name);
+      if (name !== undefined) items.push({ kind: 'title', key, time, title: name });
+      continue;
+    }
+    if (type === 'compaction') {
+      const keepId = asString(value.firstKeptEntryId);
+      const keepIndex = value.firstKeptEntryIndex;
+      // v1 counts lines from 0 with the header; v2+ names the entry.
+      const keepFrom = firstKeptKey(entries, keepId !== undefined ? lineOfId.get(keepId) : typeof keepIndex === 'number' ? keepIndex + 1 : undefined);
+      items.push({ kind: 'compaction', key, id: key, time, summary: asString(value.summary) ?? '', ...(keepFrom === undefined ? {} : { keepFrom }) });
+      continue;
+    }
+    if (type === 'branch_summary') {
+      items.push({ kind: 'prompt', key, id: key, time, content: [text(asString(value.summary) ?? '')], opensTurn: false });
+      continue;
+    }
+    if (type === 'custom_message') {
+      items.push({ kind: 'prompt', key, id: key, time, content: blocksOf(value.content, line, tally), opensTurn: false });
+      continue;
+    }
+    if (type !== 'message') continue;
+    const message = asRecord(value.message) ?? {};
+    const role = asString(message.role);
+    if (role === 'user') {
+      items.push({ kind: 'prompt', key, id: key, time, content: blocksOf(message.content, line, tally), opensTurn: true });
+    } else if (role === 'assistant') {
+      const usage = usageOf(message.usage);
+      const stop = asString(message.stopReason);
+      const outcome = stop === 'aborted' ? { kind: 'cancelled' as const } : stop === 'error' ? { kind: 'error' as const, message: asString(message.errorMessage) ?? 'error' } : undefined;
+      const model = asString(message.model);
+      if (model !== undefined) items.push({ kind: 'config', key, time, config: { model } });
+      items.push({
+        kind: 'response',
+        key,
+        id: asString(message.responseId) ?? key,
+        time,
+        content: blocksOf(message.content, line, tally),
+        ...(usage === undefined ? {} : { usage }),
+        ...(outcome === undefined ? {} : { outcome }),
+      });
+    } else if (role === 'toolResult') {
+      items.push({ kind: 'result', key, id: key, time, callId: String(message.toolCallId), content: blocksOf(message.content, line, tally), isError: message.isError === true });
+    } else if (role === 'bashExecution') {
+      if (message.excludeFromContext === true) continue;
+      const exit = typeof message.exitCode === 'number' ? `\n(exit code ${message.exitCode})` : '';
+      const ran = `Ran \`${asString(message.command) ?? ''}\`\n\`\`\`\n${asString(message.output) ?? ''}\n\`\`\`${exit}`;
+      items.push({ kind: 'prompt', key, id: key, time, content: [text(ran)], opensTurn: true });
+    } else {
+      tally.add(`messages of unknown role "${role ?? 'none'}" skipped`, line);
+    }
+  }
+  return items;
+}
+
+/** Reads a pi session: the header, then its entries as a line (v1) or a tree (v2, v3). */
+export function readPi(lines: readonly SourceLine[]): ReadTranscript {
+  const tally = new WarningTally();
+  const [head, ...rest] = lines;
+  const header = head?.value ?? {};
+  const entries: Entry[] = [];
+  const nodes: TreeNode[] = [];
+  let previous: string | undefined;
+  const seen = new Set<string>();
+  for (const { line, value } of rest) {
+    const type = asString(value.type) ?? '';
+    const known = ['message', 'model_change', 'compaction', 'branch_summary', 'custom_message', 'session_info'].includes(type);
+    if (!known && !QUIET_TYPES.has(type)) tally.add(`entries of unknown type "${type}" skipped`, line);
+    const id = asString(value.id);
+    // Entries without an id (v1) that carry nothing are dropped; with an id they link the tree.
+    if (!known && id === undefined) continue;
+    // Two entries on one physical line (a writer that lost a newline) keep distinct keys.
+    let key = id ?? `L${line}`;
+    while (seen.has(key)) key = `${key}+`;
+    seen.add(key);
+    // v1 has no ids: each entry follows the one before it.
+    const parent = id === undefined ? previous : (asString(value.parentId) ?? undefined);
+    entries.push({ line, key, value });
+    nodes.push({ key, parent, order: nodes.length, message: type === 'message' });
+    previous = key;
+  }
+  const byKey = new Map(entries.map((entry) => [entry.key, entry]));
+  const lineOfId = new Map(entries.map((entry) => [entry.key, entry.line]));
+  const itemLines = linesOfTree(nodes).map((keys) => itemsOf(keys.map((key) => byKey.get(key) as Entry), lineOfId, tally));
+  const cwd = asString(header.cwd);
+  const model = asString(header.modelId);
+  if (model !== undefined || cwd !== undefined) {
+    const config = { ...(cwd === undefined ? {} : { cwd }), ...(model === undefined ? {} : { model }) };
+    for (const items of itemLines) items.unshift({ kind: 'config', key: 'header', time: timeOf(rest[0]?.value.timestamp) ?? 0, config });
+  }
+  return { sessionId: asString(header.id), cwd, createdAt: timeOf(header.timestamp), lines: itemLines, warnings: tally.messages(), effectOf: piEffectOf };
+}

@@ -1,0 +1,91 @@
+/**
+ * Splits a transcript into parsed JSON lines, keeping 1-based line numbers. A line that is not JSON
+ * is fatal unless it is the last one (a torn tail: dropped with a warning) or several JSON objects
+ * written without a newline between them (recovered, with a warning).
+ */
+import { ImportError } from './import-error.js';
+
+/** One parsed source line: its object and where it stood. */
+export type SourceLine = { line: number; value: Record<string, unknown> };
+
+/** Parsed lines plus what was dropped or recovered on the way. */
+export type ReadLines = { lines: SourceLine[]; warnings: string[] };
+
+const MAX_SHOWN = 80;
+
+function show(text: string): string {
+  return JSON.stringify(text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text);
+}
+
+/**
+ * Splits `text` at top-level object boundaries (`}{` with no newline), respecting strings; undefined
+ * when it is not a run of whole objects.
+ */
+function splitConcatenated(text: string): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let inString = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
+      depth--;
+      if (depth === 0) {
+        parts.push(text.slice(start, i + 1));
+        start = i + 1;
+        while (start < text.length && /\s/.test(text.charAt(start))) start++;
+        i = start - 1;
+      }
+    }
+  }
+  return depth === 0 && start === text.length && parts.length > 1 ? parts : undefined;
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses every non-empty line of `text`; refuses a malformed line that is not the last one (`MALFORMED_LINE`). */
+export function readLines(text: string): ReadLines {
+  const lines: SourceLine[] = [];
+  const warnings: string[] = [];
+  const raw = text.split('\n');
+  // The index of the last line holding anything: a torn tail can only be there.
+  let last = raw.length - 1;
+  while (last >= 0 && (raw[last] as string).trim() === '') last--;
+  for (let index = 0; index <= last; index++) {
+    const source = (raw[index] as string).replace(/\r$/, '');
+    if (source.trim() === '') continue;
+    const line = index + 1;
+    const value = parseObject(source);
+    if (value !== undefined) {
+      lines.push({ line, value });
+      continue;
+    }
+    const parts = splitConcatenated(source.trim());
+    const values = parts?.map(parseObject);
+    if (values !== undefined && values.every((v) => v !== undefined)) {
+      for (const v of values) lines.push({ line, value: v });
+      warnings.push(`line ${line}: ${values.length} JSON objects written without a newline between them; read as ${values.length} lines`);
+      continue;
+    }
+    if (index === last) {
+      warnings.push(`line ${line}: torn final line (${source.length} characters that are not a whole JSON object) dropped, as a writer that died mid-line leaves it`);
+      continue;
+    }
+    throw new ImportError('MALFORMED_LINE', `line ${line}: expected one JSON object per line, received ${show(source)}`, { line });
+  }
+  return { lines, warnings };
+}

@@ -1,0 +1,60 @@
+/**
+ * Picks the lines of a tree-shaped transcript: the main line (ending at the most recently written
+ * message) first, then one line per other branch leaf, each as entry keys in file order.
+ */
+
+/** One entry of a transcript tree; `order` is its position in the file. */
+export type TreeNode = { key: string; parent: string | undefined; order: number; message: boolean };
+
+/**
+ * Whether `node`, hanging off `line` without being an ancestor of its leaf, still belongs to it
+ * (Claude Code writes parallel results and split responses as siblings).
+ */
+export type Absorbs = (node: TreeNode, line: ReadonlySet<string>) => boolean;
+
+/** Every line of the tree, main line first; each is the keys of its entries in file order. */
+export function linesOfTree(nodes: readonly TreeNode[], absorbs: Absorbs = () => false): string[][] {
+  if (nodes.length === 0) return [[]];
+  const byKey = new Map<string, TreeNode>();
+  for (const node of nodes) byKey.set(node.key, node);
+  const sorted = [...nodes].sort((a, b) => a.order - b.order);
+
+  const lineOf = (leaf: TreeNode): string[] => {
+    const set = new Set<string>();
+    for (let node: TreeNode | undefined = leaf; node !== undefined && !set.has(node.key); ) {
+      set.add(node.key);
+      node = node.parent === undefined ? undefined : byKey.get(node.parent);
+    }
+    // One pass in file order suffices: a child is written after its parent.
+    for (const node of sorted) {
+      if (set.has(node.key) || node.parent === undefined || !set.has(node.parent)) continue;
+      if (absorbs(node, set)) set.add(node.key);
+    }
+    return sorted.filter((node) => set.has(node.key)).map((node) => node.key);
+  };
+
+  const messages = sorted.filter((node) => node.message);
+  const mainLeaf = messages[messages.length - 1] ?? sorted[sorted.length - 1];
+  if (mainLeaf === undefined) return [[]];
+  const main = lineOf(mainLeaf);
+  const covered = new Set(main);
+  const lines = [main];
+
+  // A branch leaf: a message with no message below it, on no line yet.
+  const hasMessageBelow = new Set<string>();
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const node = sorted[i] as TreeNode;
+    if ((node.message || hasMessageBelow.has(node.key)) && node.parent !== undefined) hasMessageBelow.add(node.parent);
+  }
+  // Newest leaf first, so a branch's own last entry claims the structural siblings along it.
+  const branches: { order: number; line: string[] }[] = [];
+  for (const node of [...messages].reverse()) {
+    if (covered.has(node.key) || hasMessageBelow.has(node.key)) continue;
+    const line = lineOf(node);
+    for (const key of line) covered.add(key);
+    branches.push({ order: node.order, line });
+  }
+  // Returned in file order of their leaves: a branch is usually written after the one it leaves.
+  branches.sort((a, b) => a.order - b.order);
+  return [...lines, ...branches.map((branch) => branch.line)];
+}

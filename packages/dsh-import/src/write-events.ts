@@ -1,0 +1,256 @@
+/**
+ * Turns the format-neutral item stream into V4 events: a user prompt opens a turn, one model response
+ * is one step, each declared call gets its `tool/call` right after the response, results answer them.
+ * Nothing is invented: calls without a result at the end are left open for the store's closer.
+ */
+import type { ContentBlock, JsonValue, SessionConfig, SessionEvent, SurfaceOp, ToolEffect, TurnEndReason } from 'dsh-codec';
+import type { SourceItem, TurnOutcome } from './source-item.js';
+
+/** The events of one line of a transcript, with the first seq each source entry produced. */
+export type WrittenEvents = { events: SessionEvent[]; seqOfKey: ReadonlyMap<string, number>; warnings: string[] };
+
+type OpenStep = { step: number; pending: Set<string>; declared: Set<string>; hasCalls: boolean };
+type Prompt = Extract<SourceItem, { kind: 'prompt' }>;
+
+const SURFACE = new Set(['user/message', 'assistant/message', 'tool/result']);
+
+class EventWriter {
+  readonly events: SessionEvent[] = [];
+  readonly seqOfKey = new Map<string, number>();
+  readonly warnings: string[] = [];
+  private readonly surfaceSeqs: number[] = [];
+  private turn = 0;
+  private turnOpen = false;
+  private stepsInTurn = 0;
+  private lastStepHadCalls = false;
+  private step: OpenStep | undefined;
+  private outcome: TurnOutcome | undefined;
+  private deferred: Prompt[] = [];
+  private lastTime = 0;
+  private itemTime = Number.NaN;
+  private config: SessionConfig = {};
+  private title: string | undefined;
+
+  constructor(private readonly effectOf: (name: string) => ToolEffect) {}
+
+  feed(item: SourceItem): void {
+    if (!this.seqOfKey.has(item.key)) this.seqOfKey.set(item.key, this.events.length);
+    // Events that close what came before keep the earlier time (so two branches agree on them);
+    // each handler moves the clock to the item's time once it has closed what it must.
+    this.itemTime = item.time;
+    switch (item.kind) {
+      case 'prompt':
+        if (item.opensTurn) this.prompt(item);
+        else this.context(item);
+        break;
+      case 'response':
+        this.response(item);
+        break;
+      case 'result':
+        this.result(item);
+        break;
+      case 'compaction':
+        this.compaction(item);
+        break;
+      case 'config':
+        this.advance();
+        this.configure(item.config);
+        break;
+      case 'title':
+        this.advance();
+        if (item.title !== this.title) {
+          this.title = item.title;
+          this.emit('session/title', { title: item.title });
+        }
+        break;
+      case 'outcome':
+        this.advance();
+        if (this.turnOpen) this.outcome = item.outcome;
+        break;
+    }
+  }
+
+  /** Closes what the source closed; leaves a turn open when the model still owed an answer. */
+  finish(): void {
+    const step = this.step;
+    if (step !== undefined && step.pending.size === 0) this.endStep();
+    if (this.step === undefined) this.flushDeferred();
+    else for (const prompt of this.deferred.splice(0)) this.userMessage(prompt);
+    if (this.turnOpen && this.step === undefined && this.stepsInTurn > 0 && !this.lastStepHadCalls) this.endTurn();
+  }
+
+  private advance(): void {
+    if (Number.isFinite(this.itemTime)) this.lastTime = this.itemTime;
+  }
+
+  private emit(type: string, data: JsonValue, extra: { surfaceOp?: SurfaceOp; ignorable?: true } = {}): number {
+    const seq = this.events.length;
+    const event: SessionEvent = { seq, type, time: this.lastTime, data, ...extra };
+    this.events.push(event);
+    if (SURFACE.has(type)) this.surfaceSeqs.push(seq);
+    return seq;
+  }
+
+  private configure(config: SessionConfig): void {
+    const next: SessionConfig = { ...this.config, ...config };
+    if (next.cwd === this.config.cwd && next.model === this.config.model && next.tools === this.config.tools) return;
+    this.config = next;
+    const data: { [key: string]: JsonValue } = {};
+    if (next.cwd !== undefined) data.cwd = next.cwd;
+    if (next.model !== undefined) data.model = next.model;
+    this.emit('session/config', data);
+  }
+
+  private startTurn(): void {
+    this.turn++;
+    this.turnOpen = true;
+    this.stepsInTurn = 0;
+    this.lastStepHadCalls = false;
+    this.outcome = undefined;
+    this.emit('turn/start', { turn: this.turn });
+  }
+
+  private endStep(): void {
+    const step = this.step;
+    if (step === undefined) return;
+    this.emit('step/end', { turn: this.turn, step: step.step });
+    this.step = undefined;
+  }
+
+  private endTurn(): void {
+    this.endStep();
+    this.flushDeferred();
+    const outcome = this.outcome;
+    const reason: TurnEndReason =
+      outcome === undefined
+        ? { kind: 'completed' }
+        : outcome.kind === 'cancelled'
+          ? { kind: 'cancelled' }
+          : { kind: 'error', error: { message: outcome.message, code: 'SOURCE_ERROR' } };
+    this.emit('turn/end', { turn: this.turn, reason });
+    this.turnOpen = false;
+  }
+
+  private flushDeferred(): void {
+    for (const prompt of this.deferred.splice(0)) this.userMessage(prompt);
+  }
+
+  private userMessage(prompt: Prompt): void {
+    this.emit('user/message', { message: { id: prompt.id, role: 'user', content: prompt.content } });
+  }
+
+  private prompt(item: Prompt): void {
+    // Several user messages before any model response belong to one turn (context, then the prompt).
+    if (this.turnOpen && (this.stepsInTurn > 0 || this.step !== undefined)) this.endTurn();
+    this.advance();
+    if (!this.turnOpen) this.startTurn();
+    this.userMessage(item);
+  }
+
+  private context(item: Prompt): void {
+    if (!this.turnOpen) {
+      this.advance();
+      this.startTurn();
+      this.userMessage(item);
+      return;
+    }
+    const step = this.step;
+    // Text between a call and its result would split them on the wire: it waits for the results.
+    if (step !== undefined && step.pending.size > 0) {
+      this.deferred.push(item);
+      return;
+    }
+    this.endStep();
+    this.advance();
+    this.userMessage(item);
+  }
+
+  private response(item: Extract<SourceItem, { kind: 'response' }>): void {
+    this.endStep();
+    this.flushDeferred();
+    this.advance();
+    if (!this.turnOpen) this.startTurn();
+    const number = ++this.stepsInTurn;
+    this.emit('step/start', { turn: this.turn, step: number });
+    const declared = new Set<string>();
+    const content: ContentBlock[] = [];
+    for (const block of item.content) {
+      if (block.type !== 'tool-call' || !declared.has(block.id)) {
+        if (block.type === 'tool-call') declared.add(block.id);
+        content.push(block);
+        continue;
+      }
+      // A call id repeated inside one response cannot be told apart from the first: kept as text.
+      this.warnings.push(`response ${item.id}: call id ${block.id} declared twice; the second declaration is kept as text`);
+      content.push({ type: 'text', text: `[repeated tool call ${block.id}: ${block.name} ${block.arguments}]` });
+    }
+    const data: { [key: string]: JsonValue } = { turn: this.turn, step: number, message: { id: item.id, role: 'assistant', content } };
+    if (item.usage !== undefined) data.usage = item.usage;
+    this.emit('assistant/message', data);
+    const calls = content.filter((block) => block.type === 'tool-call');
+    this.step = { step: number, pending: new Set(declared), declared, hasCalls: calls.length > 0 };
+    this.lastStepHadCalls = calls.length > 0;
+    for (const call of calls) {
+      this.emit('tool/call', {
+        turn: this.turn,
+        step: number,
+        callId: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        effect: this.effectOf(call.name),
+      });
+    }
+    if (item.outcome !== undefined) this.outcome = item.outcome;
+  }
+
+  private result(item: Extract<SourceItem, { kind: 'result' }>): void {
+    this.advance();
+    const step = this.step;
+    if (step === undefined || !step.pending.has(item.callId)) {
+      const why = step?.declared.has(item.callId) === true ? 'was already answered' : 'is not a call of the open step';
+      this.warnings.push(`result ${item.id} for call ${item.callId} skipped: the call ${why}`);
+      return;
+    }
+    step.pending.delete(item.callId);
+    this.emit('tool/result', {
+      turn: this.turn,
+      step: step.step,
+      message: { id: item.id, role: 'tool', callId: item.callId, content: item.content, isError: item.isError },
+    });
+    if (step.pending.size === 0 && this.deferred.length > 0) {
+      this.endStep();
+      this.flushDeferred();
+    }
+  }
+
+  private compaction(item: Extract<SourceItem, { kind: 'compaction' }>): void {
+    // A compaction stands between steps: an open step ends here, its unanswered calls stay unanswered.
+    this.endStep();
+    this.flushDeferred();
+    // After a final answer the turn is over: the compaction stands between turns, as /compact does.
+    if (this.turnOpen && this.stepsInTurn > 0 && !this.lastStepHadCalls) this.endTurn();
+    this.advance();
+    const keptFrom = item.keepFrom === undefined ? undefined : this.seqOfKey.get(item.keepFrom);
+    const replaced = this.surfaceSeqs.filter((seq) => keptFrom === undefined || seq < keptFrom);
+    const message = { id: item.id, role: 'user', content: [{ type: 'text', text: item.summary }] };
+    if (replaced.length === 0) {
+      // Nothing to replace: the summary is plain context of the (possibly new) turn.
+      if (!this.turnOpen) this.startTurn();
+      this.emit('user/message', { message });
+      return;
+    }
+    const range = { start: replaced[0] as number, end: replaced[replaced.length - 1] as number };
+    const startSeq = this.emit('compaction/start', { turn: this.turnOpen ? this.turn : null, replace: range }, { ignorable: true });
+    this.emit('compaction/summary', { startSeq, summary: item.summary, messageCount: replaced.length }, { ignorable: true });
+    this.emit('user/message', { message }, { surfaceOp: { op: 'replace', ...range } });
+    this.emit('compaction/end', { startSeq, status: 'completed' }, { ignorable: true });
+  }
+}
+
+/** The V4 events of `items` in order; `effectOf` is the format's known-tool table. */
+export function writeEvents(items: Iterable<SourceItem>, effectOf: (name: string) => ToolEffect): WrittenEvents {
+  const writer = new EventWriter(effectOf);
+  for (const item of items) writer.feed(item);
+  writer.finish();
+  return { events: writer.events, seqOfKey: writer.seqOfKey, warnings: writer.warnings };
+}
