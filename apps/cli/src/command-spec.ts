@@ -14,6 +14,8 @@ export type CommandSpec = {
   positionals: number;
   /** The fewest it accepts, when some are optional (default: exactly `positionals`). */
   minPositionals?: number;
+  /** Takes any number of positional arguments (the command checks them); `positionals` is ignored. */
+  variadic?: true;
   examples?: string[];
 };
 
@@ -101,6 +103,37 @@ export const COMMANDS: readonly CommandSpec[] = [
       at: { type: 'string', value: 'SEQ', help: 'fork exactly at this event seq' },
       name: { type: 'string', value: 'NAME', help: 'name of the child' },
       json,
+      ...data,
+    },
+    positionals: 1,
+  },
+  {
+    name: 'import',
+    usage: 'dsh import FILE… [--format F] [--name NAME] [--json] | dsh import --from-claude [--project DIR]',
+    summary: 'import Claude Code, Codex or pi session files (branches become forks) and print the tree',
+    description:
+      'Reads every FILE first (nothing is stored if one is refused), then stores each session atomically:\n' +
+      'the main line, and every other branch as a fork child. An id the data directory already has is\n' +
+      'SESSION_EXISTS. --from-claude imports the Claude Code sessions of the current directory (or\n' +
+      '--project DIR) from $CLAUDE_CONFIG_DIR or ~/.claude, skipping those imported before.',
+    options: {
+      format: { type: 'string', value: 'F', help: 'auto (default) | claude-code | codex | pi' },
+      name: { type: 'string', value: 'NAME', help: 'name the imported main session (one FILE only)' },
+      'from-claude': { type: 'boolean', help: "import this directory's Claude Code sessions" },
+      project: { type: 'string', value: 'DIR', help: 'with --from-claude: the project directory (default: current directory)' },
+      json,
+      ...data,
+    },
+    positionals: 0,
+    variadic: true,
+    examples: ['dsh import ~/.claude/projects/-work-app/5f0c3a52-….jsonl', 'dsh import --from-claude', 'dsh import rollout-2026-05-11T11-26-55-….jsonl --name codex-run'],
+  },
+  {
+    name: 'export',
+    usage: 'dsh export ID|NAME [--format markdown|messages]',
+    summary: 'print the model-visible history of a session as Markdown or role/content JSON',
+    options: {
+      format: { type: 'string', value: 'F', help: 'markdown (default) | messages (a JSON array of {role, content, …})' },
       ...data,
     },
     positionals: 1,

@@ -65,7 +65,7 @@ function parseWith(spec: CommandSpec, args: readonly string[]): ParsedCommandLin
   }
   if (parsed.values.help === true) return { kind: 'help', text: spec === PRINT_COMMAND ? mainHelp() : commandHelp(spec) };
   const fewest = spec.minPositionals ?? spec.positionals;
-  if (parsed.positionals.length < fewest || parsed.positionals.length > spec.positionals) {
+  if (spec.variadic !== true && (parsed.positionals.length < fewest || parsed.positionals.length > spec.positionals)) {
     const received = parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((value) => `'${value}'`).join(' ');
     throw new CliError(
       'USAGE',

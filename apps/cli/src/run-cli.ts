@@ -101,6 +101,10 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
         return await (await import('./commands/rename-command.js')).renameCommand(context, values, first, second);
       case 'fork':
         return await (await import('./commands/fork-command.js')).forkCommand(context, values, first);
+      case 'import':
+        return await (await import('./commands/import-command.js')).importCommand(context, values, positionals);
+      case 'export':
+        return await (await import('./commands/export-command.js')).exportCommand(context, values, first);
       case 'validate':
         return await (await import('./commands/validate-command.js')).validateCommand(context, first);
       case 'migrate':

@@ -42,6 +42,7 @@ export {
   createScriptedModel,
   defineTool,
   demoTools,
+  deriveHistory,
   resolveModel,
   type Model,
   type Tool,

@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import type { FormatVersion, SessionEvent, SessionHeader } from 'dsh-codec';
 import { createSession, type CreateSessionOptions } from './create-session.js';
 import { forkSession, type ForkSessionOptions } from './fork-session.js';
+import { importSession, type ImportedArtifact } from './import-session.js';
 import { listSessions } from './list-sessions.js';
 import { observeSession, observeStored } from './observe-session.js';
 import { openSession } from './open-session.js';
@@ -52,6 +53,12 @@ export interface SessionStore {
    * an observation this store did not produce.
    */
   fork(source: string | SessionObservation, options: ForkSessionOptions): Promise<Session>;
+  /**
+   * Stores a complete artifact (header and events, e.g. from dsh-import) atomically as a new session,
+   * without opening it: `SESSION_EXISTS` when its id is taken, `INVALID_EVENT` unless it is a valid
+   * current-format log, `SESSION_NOT_FOUND` when a fork child's parent is not in this store.
+   */
+  import(artifact: ImportedArtifact): Promise<void>;
   /** Every stored session with its lineage, most recently updated first. */
   list(): Promise<SessionSummary[]>;
   /** True when a session with this id exists (live here or stored); false for an invalid id. */
@@ -125,6 +132,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     observe: (id) => guard(() => observeSession(context, id)),
     inspect: (id) => guard(() => inspectSession(context, id)),
     fork: (source, forkOptions) => guard(() => forkSession(context, source, forkOptions)),
+    import: (artifact) => guard(() => importSession(context, artifact)),
     list: () => guard(() => listSessions(context)),
     has: (id) =>
       guard(async () => {

@@ -1,0 +1,85 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { claudeCodeTranscript, codexTranscript, makeTempDir, type TempDir } from '@dsh/test-utils';
+import { claudeProjectDirName } from '../src/commands/import-command.js';
+import { printJson, runDsh } from './run-dsh.js';
+
+let data: TempDir;
+let work: TempDir;
+beforeEach(async () => {
+  data = await makeTempDir('dsh-cli-data-');
+  work = await makeTempDir('dsh-cli-work-');
+});
+afterEach(async () => {
+  await data.remove();
+  await work.remove();
+});
+
+type Event = { seq: number; type: string; data: Record<string, unknown> };
+type Imported = { file: string; format: string; warnings: string[]; sessions: { id: string; parentSession: string | null; forkCut: number | null; events: number }[] }[];
+
+describe('dsh import / dsh export through the real CLI', () => {
+  it('imports a branched Claude Code file as a tree, refuses it again, and exports its history', { timeout: 180_000 }, async () => {
+    const file = join(work.path, 'session.jsonl');
+    await writeFile(file, claudeCodeTranscript({ turns: 6, branchAtTurn: 4, endMidCall: true }).text);
+    const text = await runDsh(['import', file, '--name', 'imported', '--data', data.path]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('(claude-code, 2 sessions');
+    expect(text.stdout).toMatch(/└─ 5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-branch-1 {2}forked at seq \d+/);
+    expect(text.stderr).toContain('thinking blocks left out');
+
+    const again = await runDsh(['import', file, '--data', data.path]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('SESSION_EXISTS');
+
+    const shown = JSON.parse((await runDsh(['show', 'imported', '--json', '--data', data.path])).stdout) as { events: Event[]; needsRepair: boolean };
+    expect(shown.needsRepair).toBe(true);
+    expect(shown.events[shown.events.length - 1]?.type).toBe('session/title');
+
+    const messages = await runDsh(['export', 'imported', '--format', 'messages', '--data', data.path]);
+    expect(messages.code).toBe(0);
+    const history = JSON.parse(messages.stdout) as { role: string; content: string; toolCalls?: unknown[] }[];
+    expect(history[0]).toEqual({ role: 'user', content: 'Fix the flaky tests in src/, one module per turn.' });
+    expect(history.some((m) => m.role === 'tool')).toBe(true);
+    const markdown = await runDsh(['export', 'imported', '--data', data.path]);
+    expect(markdown.stdout).toMatch(/^# imported\n\n## User\n\nFix the flaky tests/);
+    expect(markdown.stdout).toContain('**Tool call** `Read`');
+  });
+
+  it('forks an imported session at its open call and continues it with the model told the truth', { timeout: 180_000 }, async () => {
+    const file = join(work.path, 'rollout.jsonl');
+    await writeFile(file, codexTranscript({ turns: 3, endMidCall: true }).text);
+    const imported = JSON.parse((await runDsh(['import', file, '--json', '--data', data.path])).stdout) as Imported;
+    const id = imported[0]?.sessions[0]?.id ?? '';
+    const events = (JSON.parse((await runDsh(['show', id, '--json', '--data', data.path])).stdout) as { events: Event[] }).events;
+    const lastCall = events.filter((e) => e.type === 'tool/call').at(-1);
+    const script = join(work.path, 'script.json');
+    await writeFile(script, JSON.stringify([{ text: 'I will check whether npm test already ran.' }]));
+    const forked = await runDsh(['fork', id, '--at', String(lastCall?.seq), '--json', '--data', data.path]);
+    const child = (JSON.parse(forked.stdout) as { sessionId: string }).sessionId;
+    const result = await printJson(['-p', 'continue', '--resume', child, '--model', `scripted:${script}`, '--data', data.path], { cwd: work.path });
+    expect(result.result).toBe('I will check whether npm test already ran.');
+    const childEvents = (JSON.parse((await runDsh(['show', child, '--json', '--data', data.path])).stdout) as { events: Event[] }).events;
+    const closer = childEvents.find((e) => e.type === 'tool/result' && JSON.stringify(e.data).includes('forked-tool-result-call_FxOpen'));
+    expect(closer?.data).toMatchObject({ error: { code: 'TOOL_OUTCOME_UNKNOWN' } });
+  });
+
+  it('--from-claude finds the sessions of the project the way Claude Code names its folder', { timeout: 120_000 }, async () => {
+    const project = join(work.path, 'my.app');
+    const folder = join(work.path, 'claude', 'projects', claudeProjectDirName(project));
+    expect(claudeProjectDirName('/home/me/my.app')).toBe('-home-me-my-app');
+    await mkdir(folder, { recursive: true });
+    await mkdir(project);
+    await writeFile(join(folder, '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d.jsonl'), claudeCodeTranscript({ turns: 3 }).text);
+    const env = { CLAUDE_CONFIG_DIR: join(work.path, 'claude') };
+    const first = await runDsh(['import', '--from-claude', '--data', data.path], { cwd: project, env });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d');
+    const second = await runDsh(['import', '--from-claude', '--data', data.path], { cwd: project, env });
+    expect(second.stdout).toContain('(already imported, skipped)');
+    const missing = await runDsh(['import', '--from-claude', '--project', work.path, '--data', data.path], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('NO_CLAUDE_SESSIONS');
+  });
+});
