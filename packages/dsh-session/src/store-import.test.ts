@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { makeTempDir } from '@dsh/test-utils';
 import { CURRENT_FORMAT_VERSION, encodeJsonl, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, openSessionStore, SessionError, type SessionStore } from 'dsh-session';
+import { createMemoryStore, openSessionStore, SessionError } from 'dsh-session';
 
 const header = (id: string, lineage?: { parentSession: string; forkCut: number }): SessionHeader => ({
   format: 'dsh-session',
@@ -54,6 +54,6 @@ describe.each([
     expect(await store.has('child')).toBe(false);
     await store.import({ ...child, header: header('child', { parentSession: 'main', forkCut: 2 }) });
     expect((await store.inspect('child')).header.parentSession).toBe('main');
-    await (store as SessionStore).close();
+    await (store).close();
   });
 });

@@ -55,7 +55,9 @@ function tree(imported: Imported, skipped: ReadonlySet<string>): string[] {
     const what = root ? `${session.events.length} events` : `forked at seq ${String(forkCut)}, ${session.events.length} events`;
     lines.push(`${prefix}${root ? '' : last ? '└─ ' : '├─ '}${id}  ${what}${note}`);
     const kids = children.get(id) ?? [];
-    kids.forEach((kid, index) => walk(kid, root ? '  ' : `${prefix}${last ? '   ' : '│  '}`, index === kids.length - 1, false));
+    kids.forEach((kid, index) => {
+      walk(kid, root ? '  ' : `${prefix}${last ? '   ' : '│  '}`, index === kids.length - 1, false);
+    });
   };
   const main = sessions[0];
   if (main !== undefined) walk(main, '  ', true, true);
