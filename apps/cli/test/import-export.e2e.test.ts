@@ -20,7 +20,7 @@ type Event = { seq: number; type: string; data: Record<string, unknown> };
 type Imported = { file: string; format: string; warnings: string[]; sessions: { id: string; parentSession: string | null; forkCut: number | null; events: number }[] }[];
 
 describe('dsh import / dsh export through the real CLI', () => {
-  it('imports a branched Claude Code file as a tree, refuses it again, and exports its history', { timeout: 180_000 }, async () => {
+  it('imports a branched Claude Code file as a tree, refuses it again, and exports its history', { timeout: 400_000 }, async () => {
     const file = join(work.path, 'session.jsonl');
     await writeFile(file, claudeCodeTranscript({ turns: 6, branchAtTurn: 4, endMidCall: true }).text);
     const text = await runDsh(['import', file, '--name', 'imported', '--data', data.path]);
@@ -47,7 +47,7 @@ describe('dsh import / dsh export through the real CLI', () => {
     expect(markdown.stdout).toContain('**Tool call** `Read`');
   });
 
-  it('forks an imported session at its open call and continues it with the model told the truth', { timeout: 180_000 }, async () => {
+  it('forks an imported session at its open call and continues it with the model told the truth', { timeout: 400_000 }, async () => {
     const file = join(work.path, 'rollout.jsonl');
     await writeFile(file, codexTranscript({ turns: 3, endMidCall: true }).text);
     const imported = JSON.parse((await runDsh(['import', file, '--json', '--data', data.path])).stdout) as Imported;
@@ -65,7 +65,7 @@ describe('dsh import / dsh export through the real CLI', () => {
     expect(closer?.data).toMatchObject({ error: { code: 'TOOL_OUTCOME_UNKNOWN' } });
   });
 
-  it('--from-claude finds the sessions of the project the way Claude Code names its folder', { timeout: 120_000 }, async () => {
+  it('--from-claude finds the sessions of the project the way Claude Code names its folder', { timeout: 400_000 }, async () => {
     const project = join(work.path, 'my.app');
     const folder = join(work.path, 'claude', 'projects', claudeProjectDirName(project));
     expect(claudeProjectDirName('/home/me/my.app')).toBe('-home-me-my-app');
