@@ -13,9 +13,10 @@ const NOTHING_TO_COPY: ObservationProvenance['copy'] = () => undefined;
 /**
  * The JSONL lines of the first `count` events of a log's text (after its header line), when the log
  * is in a format whose event lines are current records; undefined when it has fewer complete lines or
- * any of them ends in CR (legacy line endings are re-encoded, never copied).
+ * any of them ends in CR (legacy line endings are re-encoded, never copied). `source` is the read's
+ * `StoredLog.source`, so a backend can refer to the stored prefix instead of copying it.
  */
-function inheritedLines(text: string, count: number): InheritedRecords | undefined {
+function inheritedLines(text: string, count: number, source: string | undefined): InheritedRecords | undefined {
   const start = text.indexOf('\n') + 1;
   if (start === 0) return undefined;
   let end = start;
@@ -26,7 +27,7 @@ function inheritedLines(text: string, count: number): InheritedRecords | undefin
   }
   const lines = text.slice(start, end);
   if (lines.includes('\r')) return undefined;
-  return { kind: 'jsonl', count, text: lines };
+  return { kind: 'jsonl', count, text: lines, ...(source === undefined ? {} : { source }) };
 }
 
 /** A live session of this store, observed from memory: a frozen snapshot of its log. */
@@ -55,7 +56,7 @@ export async function observeStored(context: StoreContext, id: string): Promise<
   if (stored.kind === 'jsonl') {
     // The codec validated every event it returned; from V4 on, stored event lines are current records.
     const text = decoded.sourceVersion >= 4 && decoded.sourceVersion <= CURRENT_FORMAT_VERSION ? stored.text : undefined;
-    provenance = { validated: events.length, copy: text === undefined ? NOTHING_TO_COPY : (count) => inheritedLines(text, count) };
+    provenance = { validated: events.length, copy: text === undefined ? NOTHING_TO_COPY : (count) => inheritedLines(text, count, stored.source) };
   } else {
     provenance = { validated: stored.validated === true ? events.length : 0, copy: NOTHING_TO_COPY };
   }

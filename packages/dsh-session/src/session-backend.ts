@@ -11,7 +11,16 @@ import type { LeaseHolder } from './session-error.js';
  * final line; the store decodes it) or records that are already V4.
  */
 export type StoredLog =
-  | { kind: 'jsonl'; text: string }
+  | {
+      kind: 'jsonl';
+      text: string;
+      /**
+       * Optional: an opaque reference to the immutable stored prefix this text was read from. A fork
+       * of this read hands it back in `InheritedRecords.source`, so a backend can refer to the prefix
+       * instead of copying it (a no-copy fork).
+       */
+      source?: string;
+    }
   | {
       kind: 'records';
       header: SessionHeader;
@@ -27,10 +36,11 @@ export type StoredLog =
  * What a fork child's `create` may copy instead of encoding again: its first `count` events, which
  * are exactly the source's first `count` events. `jsonl`: their JSONL lines as the store just read and
  * validated them; `stored`: as they lie in the source's log, which this backend holds under its lease.
- * A backend may ignore it (and encode `events`); the result must decode to the same events.
+ * A backend may ignore it (and encode `events`); the result must decode to the same events. `source`
+ * is the `StoredLog.source` of the read the lines came from, when the backend gave one.
  */
 export type InheritedRecords =
-  | { kind: 'jsonl'; count: number; text: string }
+  | { kind: 'jsonl'; count: number; text: string; source?: string }
   | { kind: 'stored'; sourceId: string; count: number };
 
 /** A stored session's id and a stamp that changes whenever its log changes (for caching summaries). */

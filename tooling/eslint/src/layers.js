@@ -7,12 +7,13 @@ export const LAYERS = {
   'packages/dsh-codec': [],
   'packages/dsh-session': ['dsh-codec'],
   'packages/dsh-agent': ['dsh-session', 'dsh-codec'],
-  'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec'],
+  'packages/dsh-postgres': ['dsh-session', 'dsh-codec'],
+  'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec', 'dsh-postgres'],
   'packages/dsh-import': ['dsh-codec'],
-  'apps/demo': ['dsh-host'],
-  'apps/cli': ['dsh-host', 'dsh-codec', 'dsh-import'],
+  'apps/demo': ['dsh-host', 'dsh-postgres'],
+  'apps/cli': ['dsh-host', 'dsh-codec', 'dsh-import', 'dsh-postgres'],
 };
 
 /** Workspace package names, so a bare import can be recognised as one of ours. */
 /** @type {readonly string[]} */
-export const WORKSPACE_PACKAGES = ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-import'];
+export const WORKSPACE_PACKAGES = ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-import', 'dsh-postgres'];

@@ -13,3 +13,4 @@ export { faultsScale, faultTrials, printSkip, reportFaults, type FaultFigures } 
 export { claudeCodeTranscript, type ClaudeCodeTranscript, type ClaudeCodeTranscriptOptions } from './transcripts/claude-code-transcript.js';
 export { codexTranscript, type CodexTranscriptOptions } from './transcripts/codex-transcript.js';
 export { piTranscript, type PiTranscriptOptions } from './transcripts/pi-transcript.js';
+export { postgresTestUrl, uniqueSchemaName } from './postgres-test-url.js';

@@ -1,0 +1,83 @@
+/**
+ * The tables of a dsh store in one PostgreSQL schema, created and migrated on open. Migrations run in
+ * one transaction under a transaction-level advisory lock keyed by the schema name, so any number of
+ * hosts may open the same database at once: one applies the missing steps, the others wait and find
+ * them applied. `schema_migrations` records each applied step.
+ */
+import type { PoolClient } from 'pg';
+
+/** One migration step: its version and the statements that bring the schema from the previous one. */
+type Migration = { version: number; statements: (schema: string) => string[] };
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    statements: (s) => [
+      // A segment holds the events of seq >= base_count it was written with; below that its events are
+      // those of `base` (recursively). Rows below a segment's written end are never changed, so a fork
+      // child refers to its parent's segment instead of copying its prefix.
+      `CREATE TABLE ${s}.segments (
+         id bigserial PRIMARY KEY,
+         base bigint REFERENCES ${s}.segments (id),
+         base_count integer NOT NULL DEFAULT 0 CHECK (base_count >= 0)
+       )`,
+      `CREATE INDEX segments_base ON ${s}.segments (base) WHERE base IS NOT NULL`,
+      `CREATE TABLE ${s}.events (
+         segment bigint NOT NULL,
+         seq integer NOT NULL,
+         body text NOT NULL,
+         PRIMARY KEY (segment, seq)
+       )`,
+      // One row per session: its header line, current segment, next seq, and the single-writer lease
+      // (holder + a generation that every append is conditional on: the fencing token).
+      `CREATE TABLE ${s}.sessions (
+         id text PRIMARY KEY CHECK (id ~ '^[A-Za-z0-9_-]{1,128}$'),
+         segment bigint NOT NULL REFERENCES ${s}.segments (id),
+         header text NOT NULL,
+         next_seq integer NOT NULL CHECK (next_seq >= 0),
+         stamp bigint NOT NULL DEFAULT 0,
+         created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+         updated_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+         generation bigint NOT NULL DEFAULT 0,
+         holder_host text,
+         holder_pid integer,
+         holder_since bigint,
+         lease_expires timestamptz
+       )`,
+      `CREATE INDEX sessions_segment ON ${s}.sessions (segment)`,
+    ],
+  },
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Creates the schema and applies every missing migration, atomically, under an advisory lock.
+ * Refuses a database migrated by a newer dsh-postgres. Returns the version the schema is at.
+ */
+export async function migrateSchema(client: PoolClient, schemaName: string, quoted: string): Promise<number> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`dsh-postgres:${schemaName}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
+    );
+    const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${quoted}.schema_migrations`);
+    const current = rows[0]?.version ?? 0;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(`schema ${schemaName} is at version ${String(current)}, written by a newer dsh-postgres (this one knows up to ${String(SCHEMA_VERSION)}) — upgrade`);
+    }
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      for (const statement of migration.statements(quoted)) await client.query(statement);
+      await client.query(`INSERT INTO ${quoted}.schema_migrations (version) VALUES ($1)`, [migration.version]);
+    }
+    await client.query('COMMIT');
+    return Math.max(current, SCHEMA_VERSION);
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,82 @@
+import { hostname } from 'node:os';
+import { createSessionStore, SessionError, type SessionStore } from 'dsh-session';
+import pg from 'pg';
+import { AppendBatcher } from './append-batcher.js';
+import { LeaseRenewer } from './lease-renewer.js';
+import { migrateSchema } from './migrate-schema.js';
+import { createPostgresBackend } from './postgres-backend.js';
+import type { PostgresContext, PostgresSettings } from './postgres-context.js';
+import { quoteSchema } from './schema-name.js';
+import { describeTarget, storageError } from './storage-error.js';
+
+/** Options of `openPostgresStore`. */
+export type PostgresStoreOptions = {
+  /** `postgres://user:password@host:port/database`; default `$DSH_DATABASE_URL`, else libpq's `PG*` variables. */
+  connectionString?: string;
+  /** A pool to use instead (it is not ended by `close()`). */
+  pool?: pg.Pool;
+  /** The schema holding dsh's tables (created when missing); default `dsh`. */
+  schema?: string;
+  /** How long a holder may stay silent before another host takes its session over; default 10 000 ms. */
+  leaseMs?: number;
+  /** This host's name in lease rows and busy errors; default the machine's host name. */
+  hostId?: string;
+  /** Clock for event times (tests). */
+  now?: () => number;
+};
+
+const DEFAULT_LEASE_MS = 10_000;
+
+/**
+ * Opens a `SessionStore` on PostgreSQL (SPEC §14): tables created and migrated on open, one writer per
+ * session across hosts, group-committed appends, forks that copy nothing. `STORAGE_ERROR` naming the
+ * server's host and port when it cannot be reached.
+ */
+export async function openPostgresStore(options: PostgresStoreOptions = {}): Promise<SessionStore> {
+  const schemaName = options.schema ?? 'dsh';
+  const schema = quoteSchema(schemaName);
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  if (!Number.isInteger(leaseMs) || leaseMs < 100) {
+    throw new SessionError('STORAGE_ERROR', `Invalid leaseMs: expected an integer of at least 100 milliseconds, received ${String(leaseMs)}.`);
+  }
+  const connectionString = options.connectionString ?? process.env.DSH_DATABASE_URL;
+  const ownsPool = options.pool === undefined;
+  const pool =
+    options.pool ??
+    new pg.Pool({ ...(connectionString === undefined ? {} : { connectionString }), max: 10, connectionTimeoutMillis: 10_000 });
+  const poolOptions = (pool as unknown as { options: { connectionString?: string; host?: string; port?: number } }).options;
+  const target = describeTarget(poolOptions);
+  // An idle connection dropped by the server must not crash the process; the next query reconnects.
+  if (ownsPool) pool.on('error', () => undefined);
+  const settings: PostgresSettings = {
+    pool,
+    schemaName,
+    schema,
+    target,
+    leaseMs,
+    hostId: options.hostId ?? hostname(),
+    channel: `dsh_${schemaName}`,
+  };
+  try {
+    const client = await pool.connect();
+    try {
+      await migrateSchema(client, schemaName, schema);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    if (ownsPool) await pool.end().catch(() => undefined);
+    throw storageError(target, `open the dsh schema ${schemaName}`, error);
+  }
+  const renewer = new LeaseRenewer(settings);
+  const context: PostgresContext = { ...settings, batcher: new AppendBatcher(settings), renewer };
+  const now = options.now ?? Date.now;
+  const backend = createPostgresBackend(context, {
+    now,
+    onClose: async () => {
+      renewer.stop();
+      if (ownsPool) await pool.end();
+    },
+  });
+  return createSessionStore({ backend, now });
+}

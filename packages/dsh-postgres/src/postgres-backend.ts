@@ -1,0 +1,58 @@
+/**
+ * The `SessionBackend` on PostgreSQL: sessions, segments and events in one schema; leases with a
+ * generation as fencing token; group-committed appends; forks that refer to their parent's segment.
+ */
+import type { SessionBackend, StoredSessionRef } from 'dsh-session';
+import { acquireLease } from './acquire-lease.js';
+import { collectSegments } from './collect-segments.js';
+import { createSessionRows } from './create-session-rows.js';
+import { busyError, holderOf, notFoundError } from './lease-errors.js';
+import type { PostgresContext } from './postgres-context.js';
+import { readStoredLog } from './read-stored-log.js';
+
+type HolderRow = { holder_host: string | null; holder_pid: number | null; holder_since: string | null };
+
+/** A `SessionBackend` over `context`; `close` ends the pool only when `ownsPool`. @internal */
+export function createPostgresBackend(context: PostgresContext, options: { now: () => number; onClose: () => Promise<void> }): SessionBackend {
+  const s = context.schema;
+  const { now } = options;
+  return {
+    create: (id, header, events, inherited) => createSessionRows(context, id, header, events, inherited, now),
+    acquire: (id) => acquireLease(context, id, now),
+    async read(id) {
+      const log = await readStoredLog(context, id);
+      if (log === undefined) throw notFoundError(id);
+      return log;
+    },
+    async exists(id) {
+      const { rowCount } = await context.pool.query(`SELECT 1 FROM ${s}.sessions WHERE id = $1`, [id]);
+      return rowCount === 1;
+    },
+    async list() {
+      const { rows } = await context.pool.query<{ id: string; segment: string; stamp: string }>(`SELECT id, segment, stamp FROM ${s}.sessions`);
+      return rows.map((row): StoredSessionRef => ({ id: row.id, stamp: `${row.segment}:${row.stamp}` }));
+    },
+    async holder(id) {
+      const { rows } = await context.pool.query<HolderRow>(
+        `SELECT holder_host, holder_pid, holder_since FROM ${s}.sessions WHERE id = $1 AND lease_expires > clock_timestamp()`,
+        [id],
+      );
+      return rows[0] === undefined ? undefined : holderOf(rows[0]);
+    },
+    async delete(id) {
+      const deleted = await context.pool.query<{ segment: string }>(
+        `DELETE FROM ${s}.sessions WHERE id = $1 AND (holder_host IS NULL OR lease_expires <= clock_timestamp()) RETURNING segment`,
+        [id],
+      );
+      const segment = deleted.rows[0]?.segment;
+      if (segment === undefined) {
+        const { rows } = await context.pool.query<HolderRow>(`SELECT holder_host, holder_pid, holder_since FROM ${s}.sessions WHERE id = $1`, [id]);
+        if (rows[0] === undefined) throw notFoundError(id);
+        throw busyError(id, holderOf(rows[0]) ?? { host: 'unknown', pid: 0, since: now() });
+      }
+      // Descendants keep the segments they refer to; only what nobody refers to goes.
+      await collectSegments(context, segment);
+    },
+    close: options.onClose,
+  };
+}

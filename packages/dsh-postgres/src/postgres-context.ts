@@ -1,0 +1,23 @@
+import type { Pool } from 'pg';
+import type { AppendBatcher } from './append-batcher.js';
+import type { LeaseRenewer } from './lease-renewer.js';
+
+/** Where and how the backend stores: the pool, the schema, the lease settings. @internal */
+export type PostgresSettings = {
+  pool: Pool;
+  /** The schema name, validated. */
+  schemaName: string;
+  /** The schema as a quoted identifier, for SQL text. */
+  schema: string;
+  /** `host:port` of the server, for error messages. */
+  target: string;
+  /** How long a holder may stay silent before its lease may be taken over. */
+  leaseMs: number;
+  /** This host's name in lease rows. */
+  hostId: string;
+  /** The LISTEN/NOTIFY channel of this schema. */
+  channel: string;
+};
+
+/** Everything an operation of the PostgreSQL backend needs. @internal */
+export type PostgresContext = PostgresSettings & { batcher: AppendBatcher; renewer: LeaseRenewer };

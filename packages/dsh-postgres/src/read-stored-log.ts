@@ -1,0 +1,30 @@
+import type { StoredLog } from 'dsh-session';
+import type { PostgresContext } from './postgres-context.js';
+
+/**
+ * Reads a session as JSONL text in one round trip: the header line, then the event lines of its
+ * segment chain (a fork child's prefix comes from its ancestors' segments, each up to where the child
+ * refers to it). `source` names the segment and the count read, for a no-copy fork of this read.
+ * Undefined when the session does not exist. @internal
+ */
+export async function readStoredLog(context: PostgresContext, id: string): Promise<StoredLog | undefined> {
+  const s = context.schema;
+  const { rows } = await context.pool.query<{ header: string; segment: string; next_seq: number; body: string | null }>(
+    `WITH RECURSIVE row AS (
+       SELECT header, segment, next_seq FROM ${s}.sessions WHERE id = $1
+     ), chain (segment, upto) AS (
+       SELECT segment, next_seq FROM row
+       UNION ALL
+       SELECT g.base, LEAST(c.upto, g.base_count) FROM chain c JOIN ${s}.segments g ON g.id = c.segment WHERE g.base IS NOT NULL
+     )
+     SELECT row.header, row.segment, row.next_seq,
+       (SELECT string_agg(e.body, '' ORDER BY e.seq)
+          FROM chain c JOIN ${s}.segments g ON g.id = c.segment
+          JOIN ${s}.events e ON e.segment = c.segment AND e.seq >= g.base_count AND e.seq < c.upto) AS body
+     FROM row`,
+    [id],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return { kind: 'jsonl', text: row.header + (row.body ?? ''), source: `${row.segment}:${String(row.next_seq)}` };
+}

@@ -1,0 +1,39 @@
+/** SPEC §14: one store contract, three backends — memory, the JSONL directory, PostgreSQL. */
+import { join } from 'node:path';
+import { createMemoryBackend, createMemoryStore, openSessionStore } from 'dsh-session';
+import { openPostgresStore } from 'dsh-postgres';
+import pg from 'pg';
+import { makeTempDir, postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { describe } from 'vitest';
+import { defineStoreContract } from './store-contract.js';
+
+defineStoreContract('memory', () => {
+  const backend = createMemoryBackend();
+  return Promise.resolve({ open: () => Promise.resolve(createMemoryStore({ backend })), cleanup: () => Promise.resolve() });
+});
+
+defineStoreContract('JSONL directory', async () => {
+  const dir = await makeTempDir();
+  return { open: () => openSessionStore({ dir: join(dir.path, 'store') }), cleanup: () => dir.remove() };
+});
+
+const url = postgresTestUrl();
+// Only used inside the suites that skip without a server.
+const connectionString = url ?? '';
+describe.skipIf(url === undefined)('PostgreSQL', () => {
+  defineStoreContract('PostgreSQL', () => {
+    const schema = uniqueSchemaName('contract');
+    return Promise.resolve({
+      open: () => openPostgresStore({ connectionString, schema }),
+      async cleanup() {
+        const client = new pg.Client({ connectionString });
+        await client.connect();
+        try {
+          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        } finally {
+          await client.end();
+        }
+      },
+    });
+  });
+});
