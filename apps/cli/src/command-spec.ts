@@ -21,6 +21,7 @@ export type CommandSpec = {
 
 const data: Record<string, OptionSpec> = {
   data: { type: 'string', value: 'DIR', help: 'data directory (default: $DSH_HOME, else ~/.dsh)' },
+  'database-url': { type: 'string', value: 'URL', help: 'store sessions on PostgreSQL instead (default: $DSH_DATABASE_URL)' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 };
 const model: OptionSpec = {

@@ -37,6 +37,7 @@ export function mainHelp(): string {
     `  ${'help'.padEnd(width)}  show help for a command`,
     '',
     'Data directory: --data DIR, else $DSH_HOME, else ~/.dsh.',
+    'PostgreSQL instead: --database-url postgres://USER@HOST:PORT/DB[?schema=NAME], else $DSH_DATABASE_URL.',
     'Run `dsh COMMAND --help` for the options of a command.',
     '',
   ].join('\n');

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { createHost, demoTools, openSessionStore, resolveModel, type Host, type HostOptions } from 'dsh-host';
+import { openPostgresStore } from 'dsh-postgres';
 import type { CliContext } from './cli-context.js';
 import { resolveDataDir } from './cli-context.js';
 import type { OptionValues } from './parse-command-line.js';
@@ -9,9 +10,29 @@ export function cliTools() {
   return demoTools();
 }
 
+/** The PostgreSQL URL to store sessions in: `--database-url URL`, else `$DSH_DATABASE_URL`; undefined for the JSONL directory. */
+export function resolveDatabaseUrl(context: CliContext, flag: string | boolean | undefined): string | undefined {
+  if (typeof flag === 'string' && flag !== '') return flag;
+  const url = context.env.DSH_DATABASE_URL;
+  return url === undefined || url === '' ? undefined : url;
+}
+
+/** A database URL as it may be printed: without its password. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the PostgreSQL server of --database-url';
+  }
+}
+
 /**
- * Runs `use` with a host over the data directory's JSONL store (created if missing) and the
- * `--model` model (plus `extra` host options such as a telemetry sink), then releases every session it opened and closes the store, even on failure.
+ * Runs `use` with a host over the data directory's JSONL store (created if missing) — or PostgreSQL
+ * with `--database-url`/`$DSH_DATABASE_URL` — and the `--model` model (plus `extra` host options such
+ * as a telemetry sink), then releases every session it opened and closes the store, even on failure.
+ * `use` gets where the sessions are, for messages.
  */
 export async function withHost<T>(
   context: CliContext,
@@ -19,11 +40,12 @@ export async function withHost<T>(
   use: (host: Host, dataDir: string) => Promise<T>,
   extra: Pick<HostOptions, 'telemetry'> = {},
 ): Promise<T> {
-  const dataDir = resolveDataDir(context, values.data);
+  const databaseUrl = resolveDatabaseUrl(context, values['database-url']);
+  const dataDir = databaseUrl === undefined ? resolveDataDir(context, values.data) : withoutPassword(databaseUrl);
   const spec = typeof values.model === 'string' ? values.model : 'keyless';
   const model = await resolveModel(spec, { cwd: context.cwd, env: context.env });
-  await mkdir(dataDir, { recursive: true });
-  const store = await openSessionStore({ dir: dataDir });
+  if (databaseUrl === undefined) await mkdir(dataDir, { recursive: true });
+  const store = databaseUrl === undefined ? await openSessionStore({ dir: dataDir }) : await openPostgresStore({ connectionString: databaseUrl });
   const host = createHost({ store, model, tools: cliTools(), cwd: context.cwd, ...extra });
   try {
     return await use(host, dataDir);

@@ -22,9 +22,11 @@ async function main(): Promise<void> {
     return;
   }
   const dataDir = resolve(args.dataDir ?? resolve(DEMO_APP_DIR, '.dsh-data'));
+  const databaseUrl = args.databaseUrl ?? process.env.DSH_DATABASE_URL;
   const demo = await startDemo({
     dataDir,
     port: args.port,
+    ...(databaseUrl === undefined || databaseUrl === '' ? {} : { databaseUrl }),
     ...(args.model === undefined ? {} : { model: args.model }),
     ...(args.paceMs === undefined ? {} : { paceMs: args.paceMs }),
     ...(args.token === undefined ? {} : { token: args.token }),

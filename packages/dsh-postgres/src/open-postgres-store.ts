@@ -11,11 +11,11 @@ import { describeTarget, storageError } from './storage-error.js';
 
 /** Options of `openPostgresStore`. */
 export type PostgresStoreOptions = {
-  /** `postgres://user:password@host:port/database`; default `$DSH_DATABASE_URL`, else libpq's `PG*` variables. */
+  /** `postgres://user:password@host:port/database[?schema=NAME]`; default `$DSH_DATABASE_URL`, else libpq's `PG*` variables. */
   connectionString?: string;
   /** A pool to use instead (it is not ended by `close()`). */
   pool?: pg.Pool;
-  /** The schema holding dsh's tables (created when missing); default `dsh`. */
+  /** The schema holding dsh's tables (created when missing); default the URL's `?schema=`, else `dsh`. */
   schema?: string;
   /** How long a holder may stay silent before another host takes its session over; default 10 000 ms. */
   leaseMs?: number;
@@ -27,19 +27,35 @@ export type PostgresStoreOptions = {
 
 const DEFAULT_LEASE_MS = 10_000;
 
+/** A `?schema=NAME` parameter of a postgres:// URL is dsh's, not the server's: taken out of the URL. */
+function splitSchemaParameter(connectionString: string | undefined): { connectionString?: string; schema?: string } {
+  if (connectionString === undefined) return {};
+  let url: URL;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    return { connectionString };
+  }
+  const schema = url.searchParams.get('schema');
+  if (schema === null) return { connectionString };
+  url.searchParams.delete('schema');
+  return { connectionString: url.toString(), schema };
+}
+
 /**
  * Opens a `SessionStore` on PostgreSQL (SPEC §14): tables created and migrated on open, one writer per
  * session across hosts, group-committed appends, forks that copy nothing. `STORAGE_ERROR` naming the
  * server's host and port when it cannot be reached.
  */
 export async function openPostgresStore(options: PostgresStoreOptions = {}): Promise<SessionStore> {
-  const schemaName = options.schema ?? 'dsh';
+  const named = splitSchemaParameter(options.connectionString ?? process.env.DSH_DATABASE_URL);
+  const connectionString = named.connectionString;
+  const schemaName = options.schema ?? named.schema ?? 'dsh';
   const schema = quoteSchema(schemaName);
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   if (!Number.isInteger(leaseMs) || leaseMs < 100) {
     throw new SessionError('STORAGE_ERROR', `Invalid leaseMs: expected an integer of at least 100 milliseconds, received ${String(leaseMs)}.`);
   }
-  const connectionString = options.connectionString ?? process.env.DSH_DATABASE_URL;
   const ownsPool = options.pool === undefined;
   const pool =
     options.pool ??

@@ -9,6 +9,7 @@ import { createSessionRows } from './create-session-rows.js';
 import { busyError, holderOf, notFoundError } from './lease-errors.js';
 import type { PostgresContext } from './postgres-context.js';
 import { readStoredLog } from './read-stored-log.js';
+import { SessionWatcher } from './session-watcher.js';
 
 type HolderRow = { holder_host: string | null; holder_pid: number | null; holder_since: string | null };
 
@@ -16,6 +17,7 @@ type HolderRow = { holder_host: string | null; holder_pid: number | null; holder
 export function createPostgresBackend(context: PostgresContext, options: { now: () => number; onClose: () => Promise<void> }): SessionBackend {
   const s = context.schema;
   const { now } = options;
+  const watcher = new SessionWatcher(context);
   return {
     create: (id, header, events, inherited) => createSessionRows(context, id, header, events, inherited, now),
     acquire: (id) => acquireLease(context, id, now),
@@ -53,6 +55,10 @@ export function createPostgresBackend(context: PostgresContext, options: { now: 
       // Descendants keep the segments they refer to; only what nobody refers to goes.
       await collectSegments(context, segment);
     },
-    close: options.onClose,
+    watch: (id, fromSeq, listener) => watcher.watch(id, fromSeq, listener),
+    async close() {
+      await watcher.close();
+      await options.onClose();
+    },
   };
 }

@@ -81,5 +81,11 @@ export interface SessionBackend {
   holder(id: string): Promise<LeaseHolder | undefined>;
   /** Deletes a session under its lease (`SESSION_BUSY` when held, `SESSION_NOT_FOUND`). */
   delete(id: string): Promise<void>;
+  /**
+   * Optional: calls `listener` with the events of session `id` from seq `fromSeq` on — those already
+   * stored, then each batch any writer (in any process or host) commits — in order, each once, until
+   * the returned function is called. For backends shared across hosts (PostgreSQL: LISTEN/NOTIFY).
+   */
+  watch?(id: string, fromSeq: number, listener: (events: readonly SessionEvent[]) => void): Promise<() => void>;
   close(): Promise<void>;
 }

@@ -16,6 +16,7 @@ import { assertSessionId, isValidSessionId } from './session-id.js';
 import type { SessionObservation } from './session-observation.js';
 import type { Session } from './session.js';
 import { assertStoreOpen, type StoreContext } from './store-context.js';
+import { watchSession } from './watch-session.js';
 import { busyError } from './store-errors.js';
 import type { SessionSummary } from './summarize.js';
 
@@ -65,6 +66,12 @@ export interface SessionStore {
   has(id: string): Promise<boolean>;
   /** Deletes a stored session that nobody holds open. */
   delete(id: string): Promise<void>;
+  /**
+   * Present when the backend can watch sessions written elsewhere (PostgreSQL): `listener` gets the
+   * stored events of `id` from `fromSeq` on, then every batch any writer commits, in order, each once,
+   * until the returned function is called.
+   */
+  watch?(id: string, fromSeq: number, listener: (events: readonly SessionEvent[]) => void): Promise<() => void>;
   /** Closes every session this store holds open, then the backend. */
   close(): Promise<void>;
 }
@@ -142,5 +149,10 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       }),
     delete: (id) => guard(() => deleteSession(context, id)),
     close: () => guard(() => closeStore(context)),
+    ...(options.backend.watch === undefined ? {} : { watch: watchOf(context, options.backend.watch) }),
   };
+}
+
+function watchOf(context: StoreContext, watch: NonNullable<SessionBackend['watch']>): NonNullable<SessionStore['watch']> {
+  return (id, fromSeq, listener) => guard(() => watchSession(context, watch, id, fromSeq, listener));
 }

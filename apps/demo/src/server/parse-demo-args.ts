@@ -5,7 +5,7 @@
  * `--token TOKEN` (require a bearer token on the API; default `$DSH_TOKEN`).
  */
 
-export type DemoArgs = { port: number; dataDir?: string; model?: string; paceMs?: number; token?: string; help: boolean };
+export type DemoArgs = { port: number; dataDir?: string; databaseUrl?: string; model?: string; paceMs?: number; token?: string; help: boolean };
 
 /** Usage text printed by `--help` and after a bad argument. */
 export const DEMO_USAGE = `Usage: pnpm --filter @dsh/demo run start [-- options]
@@ -14,6 +14,8 @@ Options:
   --port N      port on 127.0.0.1 (default 4777; 0 picks a free one)
   --data DIR    data directory: sessions/ (the JSONL store) and workspace/ (the tools' cwd);
                 seeded with the recordings when new (default apps/demo/.dsh-data)
+  --database-url URL  keep sessions on PostgreSQL instead of data/sessions (default
+                $DSH_DATABASE_URL; the recordings are not seeded there)
   --model SPEC  keyless | openai:NAME | scripted:FILE (default: openai:$OPENAI_MODEL or
                 openai:gpt-4o-mini when OPENAI_API_KEY is set, else keyless)
   --pace MS     pause before each model call (default 700 for keyless, 0 otherwise)
@@ -56,6 +58,12 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
         args.dataDir = dir;
         break;
       }
+      case '--database-url': {
+        const url = value();
+        if (url === undefined || url === '') throw new DemoArgsError('--database-url: expected postgres://USER@HOST:PORT/DB, received nothing');
+        args.databaseUrl = url;
+        break;
+      }
       case '--model': {
         const spec = value();
         if (spec === undefined || spec === '') throw new DemoArgsError('--model: expected keyless, openai:NAME or scripted:FILE, received nothing');
@@ -72,7 +80,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
         args.paceMs = integer('--pace', value(), 60_000);
         break;
       default:
-        throw new DemoArgsError(`unknown argument ${JSON.stringify(arg)}: expected --port, --data, --model, --pace, --token or --help`);
+        throw new DemoArgsError(`unknown argument ${JSON.stringify(arg)}: expected --port, --data, --database-url, --model, --pace, --token or --help`);
     }
   }
   return args;

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHost, demoTools, openSessionStore, resolveModel } from 'dsh-host';
+import { openPostgresStore } from 'dsh-postgres';
 import { chooseModel } from './choose-model.js';
 import { ensurePageBuilt } from './ensure-page-built.js';
 import { pacedModel } from './paced-model.js';
@@ -14,6 +15,8 @@ import { serveDemo } from './serve-demo.js';
 /** Options of `startDemo`; `port` 0 picks a free port. */
 export type DemoOptions = {
   dataDir: string;
+  /** Keep sessions on this PostgreSQL server instead of `dataDir/sessions` (the workspace stays in `dataDir`). */
+  databaseUrl?: string;
   port: number;
   /** Model spec (`keyless`, `openai:NAME`, `scripted:FILE`); default from the environment. */
   model?: string;
@@ -39,7 +42,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const { sessionsDir, workspaceDir, seeded } = await seedDataDir(options.dataDir, join(DEMO_APP_DIR, 'recordings'));
   const choice = chooseModel(options.model, env);
   const model = pacedModel(await resolveModel(choice.spec, { cwd: process.cwd(), env }), options.paceMs ?? (choice.spec === 'keyless' ? 700 : 0));
-  const store = await openSessionStore({ dir: sessionsDir });
+  const store = options.databaseUrl === undefined ? await openSessionStore({ dir: sessionsDir }) : await openPostgresStore({ connectionString: options.databaseUrl });
   const host = createHost({ store, model, tools: demoTools(), cwd: workspaceDir });
   let server;
   try {
