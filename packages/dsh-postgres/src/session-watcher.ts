@@ -11,6 +11,11 @@ import { readEventLines } from './read-stored-log.js';
 
 type Watch = { next: number; listener: (events: readonly SessionEvent[]) => void; running: Promise<void> | undefined; again: boolean; closed: boolean };
 
+/** Whether a watch was notified again while it read (its flags change across awaits). */
+function repeat(watch: Watch): boolean {
+  return watch.again && !watch.closed;
+}
+
 /** The watches of one store and their LISTEN connection. @internal */
 export class SessionWatcher {
   readonly #settings: PostgresSettings;
@@ -103,7 +108,7 @@ export class SessionWatcher {
         if (events.length === 0) continue;
         watch.next = (events.at(-1) as SessionEvent).seq + 1;
         watch.listener(events);
-      } while (watch.again && !watch.closed);
+      } while (repeat(watch));
       watch.running = undefined;
     })();
     return watch.running;

@@ -37,7 +37,7 @@ async function startHost(hostId: string): Promise<HostProcess> {
       resolve();
     });
   });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const queue: ((reply: Reply) => void)[] = [];
   lines.on('line', (line) => {
     const parsed = JSON.parse(line) as Reply & { acked?: number };
@@ -46,7 +46,7 @@ async function startHost(hostId: string): Promise<HostProcess> {
   const send = (command: object): Promise<Reply> =>
     new Promise<Reply>((resolve) => {
       queue.push(resolve);
-      child.stdin!.write(`${JSON.stringify(command)}\n`);
+      child.stdin.write(`${JSON.stringify(command)}\n`);
     });
   // The first command answers once the store is open (schema migrated).
   const host: HostProcess = { child, pid: child.pid!, send, lines, exited };

@@ -149,10 +149,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       }),
     delete: (id) => guard(() => deleteSession(context, id)),
     close: () => guard(() => closeStore(context)),
-    ...(options.backend.watch === undefined ? {} : { watch: watchOf(context, options.backend.watch) }),
+    ...(options.backend.watch === undefined
+      ? {}
+      : { watch: (id: string, fromSeq: number, listener: (events: readonly SessionEvent[]) => void) => guard(() => watchSession(context, id, fromSeq, listener)) }),
   };
-}
-
-function watchOf(context: StoreContext, watch: NonNullable<SessionBackend['watch']>): NonNullable<SessionStore['watch']> {
-  return (id, fromSeq, listener) => guard(() => watchSession(context, watch, id, fromSeq, listener));
 }
