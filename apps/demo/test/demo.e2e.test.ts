@@ -7,7 +7,6 @@ import { api, keepScreenshot, openBrowser, startDemoProcess, transcriptText, typ
 
 type Event = { seq: number; type: string; data: Record<string, unknown> };
 type Observation = { header: { parentSession?: string; forkCut?: number; inheritedEventCount: number }; events: Event[]; live: boolean; needsRepair: boolean };
-type ForkAnswer = { sessionId: string; parentSession: string; forkCut: number; inheritedEventCount: number };
 
 const TURN_TIMEOUT = { timeout: 30_000 };
 
@@ -32,24 +31,33 @@ describe('fork-mid-turn (keyless)', () => {
     await demo.stop();
   });
 
-  test('a fork between a tool call and its result renders the branch wording, continues, and leaves the parent unchanged', async () => {
+  test('"Fork here" between a tool call and its result opens the child: prefix, marker, then its closers; it continues and the parent is unchanged', async () => {
     const parentBefore = await api<Observation>(demo.url, '/api/sessions/tour-every-effect');
     const callAt14 = parentBefore.events[14];
     expect(callAt14?.type).toBe('tool/call');
     expect(parentBefore.events[15]?.type).toBe('tool/result');
 
-    const fork = await api<ForkAnswer>(demo.url, '/api/sessions/tour-every-effect/fork', { method: 'POST', body: { atSeq: 14 } });
+    const { page } = browser;
+    await page.goto(`${demo.url}#/s/tour-every-effect`);
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await expect.poll(() => transcript.innerText()).toContain('Turn 1 completed');
+    await page.getByRole('button', { name: 'Inspect event 14' }).click();
+    await page.getByRole('complementary', { name: 'Inspector' }).getByRole('button', { name: 'Fork here' }).click();
+    await expect.poll(() => page.url()).not.toContain('#/s/tour-every-effect');
+    const childId = decodeURIComponent(/#\/s\/(.+)$/.exec(page.url())?.[1] ?? '');
+    const fork = (await api<Observation>(demo.url, `/api/sessions/${childId}`)).header;
     expect(fork).toMatchObject({ parentSession: 'tour-every-effect', forkCut: 14, inheritedEventCount: 15 });
 
-    const { page } = browser;
-    await page.goto(`${demo.url}#/s/${fork.sessionId}`);
-    const transcript = page.getByRole('list', { name: 'Transcript' });
     await expect.poll(() => transcript.locator('.result.synthetic.forked').count(), TURN_TIMEOUT).toBe(2);
     await expect.poll(() => transcript.innerText()).toContain('Branch closer: started in the parent, outcome unknown to this branch');
     await expect.poll(() => transcript.innerText()).toContain('Branch closer: not started before the fork');
     await expect.poll(() => transcript.innerText()).toContain('This session was forked after this tool call started in the parent');
     const text = await transcript.innerText();
     expect(text).not.toMatch(/interrupted|crash/i);
+    // Seq order: the inherited prefix, then the marker (15), then the closers (16, 17), then the turn's end.
+    const order = ['Add a farewell() function', 'Forked from tour-every-effect at seq 14', 'Branch closer: started in the parent', 'Branch closer: not started before the fork', 'Turn 1 closed at the fork point'].map((needle) => text.indexOf(needle));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
 
     await page.getByRole('textbox', { name: 'Message or command' }).fill('continue');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -61,10 +69,10 @@ describe('fork-mid-turn (keyless)', () => {
     const parentAfter = await api<Observation>(demo.url, '/api/sessions/tour-every-effect');
     expect(parentAfter.events).toEqual(parentBefore.events);
 
-    await page.getByRole('button', { name: 'Inspect event 14' }).click();
+    await page.getByRole('button', { name: 'Inspect event 14' }).first().click();
     const inspector = page.getByRole('complementary', { name: 'Inspector' });
     await expect.poll(() => inspector.getByRole('region', { name: 'Event 14' }).innerText()).toContain('seq 14 · tool/call');
-    expect(await inspector.getByLabel('Fork command').innerText()).toBe(`dsh fork ${fork.sessionId} --at 14`);
+    expect(await inspector.getByLabel('Fork command').innerText()).toBe(`dsh fork ${childId} --at 14`);
 
     await keepScreenshot(page, 'fork-mid-turn-laptop');
     await page.setViewportSize({ width: 390, height: 844 });
@@ -73,6 +81,23 @@ describe('fork-mid-turn (keyless)', () => {
     await keepScreenshot(page, 'fork-mid-turn-phone');
     expect(browser.errors).toEqual([]);
   }, 60_000);
+
+  test('forks are listed under their parent in seq order of their cut, named after the parent and cut', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.reload(); // the session list unfolds at laptop width on load
+    for (const seq of [20, 8]) {
+      await page.goto(`${demo.url}#/s/tour-every-effect`);
+      await page.getByRole('button', { name: `Select event ${seq}`, exact: true }).click();
+      await page.getByRole('complementary', { name: 'Inspector' }).getByRole('button', { name: 'Fork here' }).click();
+      await expect.poll(() => page.url()).not.toContain('#/s/tour-every-effect');
+    }
+    const tour = 'Tour: one turn, tools of every effect';
+    const forks = page.getByRole('navigation', { name: 'Sessions' }).getByRole('list', { name: `Forks of ${tour}` });
+    await expect.poll(() => forks.locator('.session-title').allInnerTexts()).toEqual([`${tour} @ seq 8`, `${tour} @ seq 14`, `${tour} @ seq 20`]);
+    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).innerText()).toBe(`${tour} @ seq 8`);
+    expect(browser.errors).toEqual([]);
+  });
 });
 
 describe('/branch while a turn runs', () => {

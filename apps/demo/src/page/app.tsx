@@ -7,6 +7,7 @@ import { api, ApiError, followEvents } from './api.js';
 import { Composer } from './composer.js';
 import { Inspector } from './inspector.js';
 import { COMMAND_HELP, parseCommand } from './parse-command.js';
+import { sessionLabel } from './lineage-tree.js';
 import { repairRange } from './repair-range.js';
 import { SessionList } from './session-list.js';
 import { Transcript } from './transcript.js';
@@ -140,6 +141,12 @@ export function App() {
   const items = useMemo(() => (view ? transcriptItems(view.events, view.observation.header) : []), [view]);
   const running = view !== undefined && !view.observation.needsRepair && hasOpenTurn(view.events);
   const row = sessions.find((session) => session.id === currentId);
+  // The live title from the events; a fork without its own title is named after its parent and cut.
+  const title = view === undefined ? undefined : latestTitle(view.events);
+  const heading =
+    view === undefined || row === undefined
+      ? (title ?? currentId)
+      : sessionLabel({ ...row, ...(title === undefined ? {} : { title }) }, new Map(sessions.map((session) => [session.id, session])));
   const repair = view?.repairedFrom === undefined ? undefined : repairRange(view.events, view.repairedFrom);
 
   const branch = useCallback(
@@ -151,6 +158,22 @@ export function App() {
       );
       await refreshList();
       open(result.sessionId);
+    },
+    [notify, open, refreshList],
+  );
+
+  const forkHere = useCallback(
+    (id: string, seq: number) => {
+      api.fork(id, { atSeq: seq }).then(
+        async (result) => {
+          notify(`Forked ${result.parentSession} at seq ${result.forkCut}: now on ${result.sessionId}.`);
+          await refreshList();
+          open(result.sessionId);
+        },
+        (error: unknown) => {
+          notify(describeError(error), 'error');
+        },
+      );
     },
     [notify, open, refreshList],
   );
@@ -234,7 +257,7 @@ export function App() {
           <>
             <div class="chat-head">
               <div>
-                <h2>{latestTitle(view.events) ?? view.id}</h2>
+                <h2>{heading}</h2>
                 <p class="muted">
                   <span>{view.id}</span>
                   {view.observation.header.parentSession !== undefined && (
@@ -256,7 +279,7 @@ export function App() {
                       notify(describeError(error), 'error');
                     });
                   }}
-                  title="Fork at the latest closed turn (the chat rule); exact cuts are in the inspector"
+                  title="Fork at the latest closed turn (the chat rule); to fork at an exact event, select it and use Fork here in the inspector"
                 >
                   Fork
                 </button>
@@ -307,6 +330,9 @@ export function App() {
           onSelect={setSelectedSeq}
           firstLifecycleSeq={view.observation.firstLifecycleSeq}
           inheritedEventCount={view.observation.header.inheritedEventCount}
+          onForkHere={(seq) => {
+            forkHere(view.id, seq);
+          }}
         />
       )}
     </div>

@@ -1,4 +1,4 @@
-/** Every event of the open session by seq, the selected event's JSON, and how to fork exactly there. */
+/** Every event of the open session by seq, the selected event's JSON, and forking exactly there (button or CLI). */
 import type { WireEvent } from './wire.js';
 
 type Props = {
@@ -8,6 +8,8 @@ type Props = {
   onSelect: (seq: number) => void;
   firstLifecycleSeq: number;
   inheritedEventCount: number;
+  /** Forks the session at exactly `seq` over HTTP and opens the child. */
+  onForkHere: (seq: number) => void;
 };
 
 /** The CLI command that forks `sessionId` at exactly `seq` (SPEC §10). */
@@ -22,7 +24,7 @@ function origin(seq: number, inherited: number, firstLifecycle: number): string 
 }
 
 /** A complementary landmark “Inspector”. */
-export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifecycleSeq, inheritedEventCount }: Props) {
+export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifecycleSeq, inheritedEventCount, onForkHere }: Props) {
   const selected = selectedSeq === undefined ? undefined : events[selectedSeq];
   return (
     <aside class="inspector" aria-label="Inspector">
@@ -35,12 +37,23 @@ export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifec
           <p class="muted">
             {new Date(selected.time).toISOString()} · {origin(selected.seq, inheritedEventCount, firstLifecycleSeq)}
           </p>
-          <p>Fork at exactly this event (CLI):</p>
+          <p>
+            <button
+              type="button"
+              title={`POST /api/sessions/${sessionId}/fork { atSeq: ${selected.seq} }, then open the child`}
+              onClick={() => {
+                onForkHere(selected.seq);
+              }}
+            >
+              Fork here
+            </button>
+          </p>
+          <p>Or from a terminal, on the same data folder:</p>
           <pre class="command" aria-label="Fork command">{forkCommand(sessionId, selected.seq)}</pre>
           <pre class="json">{JSON.stringify(selected, null, 2)}</pre>
         </section>
       ) : (
-        <p class="muted">Select a seq to see its event and the command that forks exactly there.</p>
+        <p class="muted">Select a seq to see its event and fork exactly there.</p>
       )}
       <table class="events">
         <caption>Events ({events.length})</caption>

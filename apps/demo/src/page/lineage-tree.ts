@@ -7,7 +7,7 @@ import type { SessionRow } from './wire.js';
 /** A session and the forks taken from it. */
 export type LineageNode = { session: SessionRow; children: LineageNode[] };
 
-/** Roots and children ordered by creation time, then id. */
+/** Roots ordered by creation time, then id; children by the seq of their fork cut, then creation time, then id. */
 export function lineageForest(sessions: readonly SessionRow[]): LineageNode[] {
   const nodes = new Map(sessions.map((session) => [session.id, { session, children: [] as LineageNode[] }]));
   const roots: LineageNode[] = [];
@@ -16,12 +16,28 @@ export function lineageForest(sessions: readonly SessionRow[]): LineageNode[] {
     if (parent && parent !== node) parent.children.push(node);
     else roots.push(node);
   }
-  const order = (a: LineageNode, b: LineageNode) =>
+  const byCreation = (a: LineageNode, b: LineageNode) =>
     a.session.createdAt - b.session.createdAt || a.session.id.localeCompare(b.session.id);
-  const sort = (list: LineageNode[]): LineageNode[] => {
+  const byCut = (a: LineageNode, b: LineageNode) => (a.session.forkCut ?? -1) - (b.session.forkCut ?? -1) || byCreation(a, b);
+  const sort = (list: LineageNode[], order: typeof byCreation): LineageNode[] => {
     list.sort(order);
-    for (const node of list) sort(node.children);
+    for (const node of list) sort(node.children, byCut);
     return list;
   };
-  return sort(roots);
+  return sort(roots, byCreation);
+}
+
+/**
+ * The name a session is listed under: its own title, else, for a fork (untitled, or with the title
+ * inherited from its parent), its parent's name with the cut (`Tour @ seq 14`); else its id.
+ */
+export function sessionLabel(session: SessionRow, byId: ReadonlyMap<string, SessionRow>, seen: ReadonlySet<string> = new Set()): string {
+  const parent = session.parentSession === undefined ? undefined : byId.get(session.parentSession);
+  // A fork inherits its parent's title events: the same title as the parent's is not its own.
+  if (session.title !== undefined && session.title !== parent?.title) return session.title;
+  if (session.forkCut !== undefined && session.parentSession !== undefined) {
+    const parentName = parent === undefined || seen.has(parent.id) ? session.parentSession : sessionLabel(parent, byId, new Set([...seen, session.id]));
+    return `${parentName} @ seq ${session.forkCut}`;
+  }
+  return session.id;
 }

@@ -1,12 +1,13 @@
 /** The session list as a lineage tree: each fork under its parent, labelled with its cut. */
 import { useState } from 'preact/hooks';
-import { lineageForest, type LineageNode } from './lineage-tree.js';
+import { lineageForest, sessionLabel, type LineageNode } from './lineage-tree.js';
 import type { SessionRow } from './wire.js';
 
 type Props = { sessions: readonly SessionRow[]; currentId: string | undefined; onOpen: (id: string) => void };
 
-function Node({ node, currentId, onOpen }: { node: LineageNode } & Omit<Props, 'sessions'>) {
+function Node({ node, currentId, onOpen, byId }: { node: LineageNode; byId: ReadonlyMap<string, SessionRow> } & Omit<Props, 'sessions'>) {
   const { session } = node;
+  const label = sessionLabel(session, byId);
   const current = session.id === currentId;
   return (
     <li>
@@ -19,9 +20,9 @@ function Node({ node, currentId, onOpen }: { node: LineageNode } & Omit<Props, '
           onOpen(session.id);
         }}
       >
-        <span class="session-title">{session.title ?? session.id}</span>
+        <span class="session-title">{label}</span>
         <span class="session-meta">
-          {session.title !== undefined && <span class="session-id">{session.id}</span>}
+          {label !== session.id && <span class="session-id">{session.id}</span>}
           {session.forkCut !== undefined && <span class="cut">cut @ {session.forkCut}</span>}
           {session.formatVersion !== 4 && <span class="badge">V{session.formatVersion}</span>}
           {session.status === 'needs-repair' && <span class="badge warn">crashed</span>}
@@ -29,9 +30,9 @@ function Node({ node, currentId, onOpen }: { node: LineageNode } & Omit<Props, '
         </span>
       </a>
       {node.children.length > 0 && (
-        <ul aria-label={`Forks of ${session.title ?? session.id}`}>
+        <ul aria-label={`Forks of ${label}`}>
           {node.children.map((child) => (
-            <Node key={child.session.id} node={child} currentId={currentId} onOpen={onOpen} />
+            <Node key={child.session.id} node={child} currentId={currentId} onOpen={onOpen} byId={byId} />
           ))}
         </ul>
       )}
@@ -45,6 +46,7 @@ const NARROW = '(max-width: 700px)';
 /** A navigation landmark “Sessions” holding the lineage forest, foldable on narrow screens. */
 export function SessionList({ sessions, currentId, onOpen }: Props) {
   const forest = lineageForest(sessions);
+  const byId = new Map(sessions.map((session) => [session.id, session]));
   const [open] = useState(() => !window.matchMedia(NARROW).matches);
   return (
     <nav class="sessions" aria-label="Sessions">
@@ -57,7 +59,7 @@ export function SessionList({ sessions, currentId, onOpen }: Props) {
         ) : (
           <ul class="lineage">
             {forest.map((node) => (
-              <Node key={node.session.id} node={node} currentId={currentId} onOpen={onOpen} />
+              <Node key={node.session.id} node={node} currentId={currentId} onOpen={onOpen} byId={byId} />
             ))}
           </ul>
         )}

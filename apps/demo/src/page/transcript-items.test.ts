@@ -91,4 +91,26 @@ describe('transcriptItems', () => {
     expect(latestTitle(events)).toBe('two');
     expect(hasOpenTurn(events)).toBe(false);
   });
+
+  test("a fork child's inherited marker comes before its own closers, which follow it in seq order", () => {
+    const events = log(
+      ['turn/start', { turn: 1 }],
+      ['assistant/message', { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'make_dir', arguments: '{}' }] } }],
+      ['tool/call', { turn: 1, step: 1, callId: 'c1', name: 'make_dir', arguments: '{}', effect: 'idempotent' }],
+      ['session/end-seed', { inherited: true }],
+      ['tool/result', { turn: 1, step: 1, message: { id: 'forked-tool-result-c1-4', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'closed' }], isError: true }, error: { code: 'TOOL_OUTCOME_UNKNOWN' } }],
+      ['turn/end', { turn: 1, reason: { kind: 'forked' } }],
+    );
+    const items = transcriptItems(events, headerOf({ id: 'c', createdAt: 0, inheritedEventCount: 3, parentSession: 'p', forkCut: 2 }));
+    expect(items.map((item) => [item.kind, item.seq])).toEqual([
+      ['turn-start', 0],
+      ['tool', 1],
+      ['fork-marker', 3],
+      ['tool', 4],
+      ['turn-end', 5],
+    ]);
+    expect(items[1]).toMatchObject({ kind: 'tool', callSeq: 2, closedBelow: 4 });
+    expect(items[1]).not.toHaveProperty('result');
+    expect(items[3]).toMatchObject({ kind: 'tool', name: 'make_dir', callSeq: 2, result: { seq: 4, synthetic: { cause: 'forked', started: true } } });
+  });
 });

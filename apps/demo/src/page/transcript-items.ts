@@ -31,6 +31,8 @@ export type TranscriptItem =
       effect?: string;
       callSeq?: number;
       result?: ToolResultView;
+      /** Set on a call declared before a fork marker whose closer follows the marker: the closer's seq. */
+      closedBelow?: number;
     }
   | { kind: 'turn-start'; seq: number; turn: number }
   | { kind: 'turn-end'; seq: number; turn: number; reason: string; errorMessage?: string }
@@ -98,6 +100,8 @@ export function transcriptItems(events: readonly WireEvent[], header: WireHeader
   const tools = new Map<string, Extract<TranscriptItem, { kind: 'tool' }>>();
   const pending = new Map<string, Extract<TranscriptItem, { kind: 'pending' }>>();
   let lastInherited = -1;
+  // Seq of the latest fork marker pushed: a closer after it is drawn after it, not inside its call.
+  let markerSeq = -1;
   for (const event of events) {
     if (event.type === 'session/end-seed' && record(event.data).inherited === true) lastInherited = event.seq;
   }
@@ -114,6 +118,7 @@ export function transcriptItems(events: readonly WireEvent[], header: WireHeader
       case 'session/end-seed':
         if (data.inherited === true) {
           const own = event.seq === lastInherited;
+          markerSeq = event.seq;
           items.push({
             kind: 'fork-marker',
             seq: event.seq,
@@ -187,7 +192,11 @@ export function transcriptItems(events: readonly WireEvent[], header: WireHeader
           ...(synthetic !== undefined ? { synthetic } : {}),
         };
         const tool = tools.get(callId);
-        if (tool) tool.result = result;
+        if (tool && tool.seq < markerSeq) {
+          // A fork closer: the call is inherited, its closer belongs to the branch, after the marker.
+          items.push({ ...tool, seq: result.seq, result });
+          tool.closedBelow = result.seq;
+        } else if (tool) tool.result = result;
         else items.push({ kind: 'tool', seq: event.seq, callId, name: '?', arguments: '', result });
         break;
       }

@@ -96,6 +96,8 @@ function Item({ item, onInspect, selectedSeq }: { item: TranscriptItem } & Omit<
           </div>
           {item.result ? (
             <ToolResult result={item.result} onInspect={onInspect} selectedSeq={selectedSeq} />
+          ) : item.closedBelow !== undefined ? (
+            <div class="tool-status">Closed below the fork point (#{item.closedBelow})</div>
           ) : (
             <div class="tool-status">{item.callSeq !== undefined ? 'Started: no result recorded yet' : 'Declared: not started yet'}</div>
           )}
