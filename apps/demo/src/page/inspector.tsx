@@ -48,7 +48,7 @@ export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifec
               Fork here
             </button>
           </p>
-          <p>Or from a terminal, on the same data folder:</p>
+          <p>Or from a terminal, with the CLI’s <code>--data</code> set to the demo’s <code>DIR/sessions</code> folder:</p>
           <pre class="command" aria-label="Fork command">{forkCommand(sessionId, selected.seq)}</pre>
           <pre class="json">{JSON.stringify(selected, null, 2)}</pre>
         </section>
