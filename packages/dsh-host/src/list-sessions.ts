@@ -50,7 +50,7 @@ function itemOf(context: HostContext, summary: SessionSummary): SessionListItem 
     lastSeq: session.events.length - 1,
     live: true,
     status: agent.running ? 'running' : 'idle',
-    formatVersion: readFrom.get(session.id) ?? 4,
+    formatVersion: readFrom.get(session.id) ?? CURRENT_FORMAT_VERSION,
     cwd,
     sharesCwdWith: sharingCwd(context, session.id, cwd),
   };
