@@ -126,7 +126,7 @@ describe('closeOpenTail', () => {
     for (const cause of ['interrupted', 'forked'] as const) {
       const closers = closeOpenTail(events, cause);
       expect(closers).toEqual(closeOpenTail(asEvents(plain), cause));
-      expect(closers.map((event) => resultOf(event).message.callId).slice(0, 2)).toEqual(['a', 'b']);
+      expect(closers.slice(0, 2).map((event) => resultOf(event).message.callId)).toEqual(['a', 'b']);
       expect(validate(5, { header, events: [...events, ...closers] })).toEqual([]);
     }
     expect(events).toEqual(before);

@@ -5,7 +5,7 @@ import { buildForkSeed } from 'dsh-session/fork';
 import { LogBuilder } from '@dsh/test-utils';
 import { storeKinds, type StoreKit } from './__fixtures__/store-kinds.js';
 
-const v4Header = (id: string, extra: Partial<SessionHeader> = {}): SessionHeader => ({
+const currentHeader = (id: string, extra: Partial<SessionHeader> = {}): SessionHeader => ({
   format: 'dsh-session',
   version: 5,
   id,
@@ -134,7 +134,7 @@ describe.each(storeKinds)('$name', (kind) => {
   describe('crash recovery', () => {
     it('inspect reports the stored events and needsRepair without writing', async () => {
       const events = crashedLog();
-      await kit.plant(v4Header('crashed'), events);
+      await kit.plant(currentHeader('crashed'), events);
       const before = await kit.raw('crashed');
       const inspection = await kit.store.inspect('crashed');
       expect(inspection.needsRepair).toBe(true);
@@ -147,7 +147,7 @@ describe.each(storeKinds)('$name', (kind) => {
 
     it('open closes the interrupted turn once, persists it, and a reopen grows nothing', async () => {
       const events = crashedLog();
-      await kit.plant(v4Header('crashed'), events);
+      await kit.plant(currentHeader('crashed'), events);
       const session = await kit.store.open('crashed');
       const repair = session.events.slice(events.length);
       expect(repair.map((event) => event.type)).toEqual(['tool/result', 'tool/result', 'step/end', 'turn/end', 'session/end-seed']);
@@ -177,7 +177,7 @@ describe.each(storeKinds)('$name', (kind) => {
     });
 
     it('a live session resumes numbering after repair, and the log stays valid V5', async () => {
-      await kit.plant(v4Header('resume'), crashedLog());
+      await kit.plant(currentHeader('resume'), crashedLog());
       const session = await kit.store.open('resume');
       appendTurn(session, 3);
       await session.flush();
@@ -235,7 +235,7 @@ describe.each(storeKinds)('$name', (kind) => {
     it('checks the child id first (against live and stored sessions), then the source, then the cut; nothing is created on refusal', async () => {
       await kit.store.create({ id: 'p' });
       await kit.store.create({ id: 'live-child' });
-      await kit.plant(v4Header('stored-child'), [{ seq: 0, type: 'session/end-seed', time: 1, data: {} }]);
+      await kit.plant(currentHeader('stored-child'), [{ seq: 0, type: 'session/end-seed', time: 1, data: {} }]);
       expect(await codeOf(kit.store.fork('nope', { atSeq: 99, id: 'live-child' }))).toBe('SESSION_EXISTS');
       expect(await codeOf(kit.store.fork('nope', { atSeq: 99, id: 'stored-child' }))).toBe('SESSION_EXISTS');
       expect(await codeOf(kit.store.fork('nope', { atSeq: 0, id: 'fresh' }))).toBe('SESSION_NOT_FOUND');
@@ -249,7 +249,7 @@ describe.each(storeKinds)('$name', (kind) => {
     });
 
     it('inherits nothing when the latest-closed-turn rule finds no standalone prefix; an explicit -1 stays INVALID_CUT', async () => {
-      await kit.plant(v4Header('queued'), [
+      await kit.plant(currentHeader('queued'), [
         { seq: 0, type: 'input/queued', time: 5, data: { inputId: 'i1', message: { id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi' }] } } },
       ]);
       expect(await codeOf(kit.store.fork('queued', { atSeq: -1, id: 'refused' }))).toBe('INVALID_CUT');
@@ -298,17 +298,17 @@ describe.each(storeKinds)('$name', (kind) => {
       expect(observed).toMatchObject({ sessionId: 'live', live: true, needsRepair: false, formatVersion: CURRENT_FORMAT_VERSION });
       expect(observed.events).toEqual(live.events);
       expect(Object.isFrozen(observed) && Object.isFrozen(observed.events)).toBe(true);
-      await kit.plant(v4Header('crashed'), crashedLog());
+      await kit.plant(currentHeader('crashed'), crashedLog());
       const before = await kit.raw('crashed');
       const cold = await kit.store.observe('crashed');
-      expect(cold).toMatchObject({ sessionId: 'crashed', live: false, needsRepair: true, formatVersion: 4 });
+      expect(cold).toMatchObject({ sessionId: 'crashed', live: false, needsRepair: true, formatVersion: CURRENT_FORMAT_VERSION });
       expect(cold.events).toEqual(crashedLog());
       expect(await kit.raw('crashed')).toEqual(before);
     });
 
     it('forks a cold interrupted source from its stored events only, never copying a repair', async () => {
       const events = crashedLog();
-      await kit.plant(v4Header('cold'), events);
+      await kit.plant(currentHeader('cold'), events);
       const before = await kit.raw('cold');
       const child = await kit.store.fork('cold', { atSeq: events.length - 1, id: 'warm' });
       expect(child.events).toEqual(buildForkSeed(events, events.length - 1));
