@@ -137,7 +137,7 @@ describe('dsh migrate --write is one more writer of the session', () => {
     await copyFile(fixture('v3-session.jsonl'), join(dir.path, 'free.jsonl'));
     const result = await runDsh(['migrate', join(dir.path, 'free.jsonl'), '--write']);
     expect(result.code).toBe(0);
-    expect(decodeJsonl(await readFile(join(dir.path, 'free.jsonl'), 'utf8')).sourceVersion).toBe(4);
+    expect(decodeJsonl(await readFile(join(dir.path, 'free.jsonl'), 'utf8')).sourceVersion).toBe(5);
     // What a SIGKILL between the temp write and the rename leaves behind: removed when a store opens.
     await writeFile(join(dir.path, '.free.999999999.0a1b2c.tmp'), 'half of a migrated log');
     await writeFile(join(dir.path, '.free.999999999.0a1b2d.bak.tmp'), 'half of a backup');

@@ -1,4 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
+import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import type { SessionSummary } from 'dsh-session';
 import { HostError } from './host-error.js';
 import type { HostContext, LiveEntry } from './host-context.js';
