@@ -1,5 +1,4 @@
 import { resolve as resolvePath } from 'node:path';
-import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import type { SessionSummary } from 'dsh-session';
 import { HostError } from './host-error.js';
 import type { HostContext, LiveEntry } from './host-context.js';
@@ -51,7 +50,7 @@ function itemOf(context: HostContext, summary: SessionSummary): SessionListItem 
     lastSeq: session.events.length - 1,
     live: true,
     status: agent.running ? 'running' : 'idle',
-    formatVersion: readFrom.get(session.id) ?? CURRENT_FORMAT_VERSION,
+    formatVersion: readFrom.get(session.id) ?? 4,
     cwd,
     sharesCwdWith: sharingCwd(context, session.id, cwd),
   };
