@@ -46,7 +46,7 @@ export async function forkSession(context: StoreContext, source: string | Sessio
   await reserveNewId(context, childId);
   let session: Session | undefined;
   try {
-    if (typeof source !== 'string' && provenanceOf(source, context.origin) === undefined) throw foreignObservation();
+    // An id is observed here; an observation must be this store's (nothing is read for it).
     const observation = typeof source === 'string' ? await observeSession(context, source) : source;
     const provenance = provenanceOf(observation, context.origin);
     if (provenance === undefined) throw foreignObservation();

@@ -50,7 +50,8 @@ export async function observeStored(context: StoreContext, id: string): Promise<
   const stored: StoredLog = await context.backend.read(id);
   const decoded = decodeStored(id, stored);
   for (const event of decoded.events) deepFreeze(event);
-  const events: readonly SessionEvent[] = Object.freeze(decoded.events.slice());
+  // The decoded array is this call's own (fresh from JSONL, or the backend's snapshot): freeze it, no copy.
+  const events: readonly SessionEvent[] = Object.freeze(decoded.events);
   const needsRepair = decoded.tornTail !== undefined || closeOpenTail(events, 'interrupted').length > 0;
   let provenance: ObservationProvenance;
   if (stored.kind === 'jsonl') {

@@ -24,6 +24,7 @@ export type StoredLog =
   | {
       kind: 'records';
       header: SessionHeader;
+      /** A fresh array per read: the store keeps it (frozen) as the observation's events. */
       events: readonly SessionEvent[];
       /**
        * Set when every record was validated by a dsh Session (or the codec) before the backend stored
