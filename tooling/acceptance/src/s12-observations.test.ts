@@ -1,0 +1,80 @@
+/** SPEC §12 — observations and the fork path: observe(), fork from an observation, the version open() read. (Durable idempotency needs format V5.) */
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
+import { openSessionStore, type SessionStore } from 'dsh-session';
+import { buildForkSeed } from 'dsh-session/fork';
+import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { appendAll, completedTurn, ev, headerOf, jsonl, rejection, toEvents } from './support.js';
+
+let dir: TempDir;
+let store: SessionStore;
+beforeEach(async () => {
+  dir = await makeTempDir();
+  store = await openSessionStore({ dir: dir.path });
+});
+afterEach(async () => {
+  await store.close();
+  await dir.remove();
+});
+
+const OPEN_STEP = [ev.title('p'), ...completedTurn(1, ['a1']), ev.turnStart(2), ev.user('u2', 'go'), ev.stepStart(2, 1), ev.assistant(2, 1, '', ['x', 'y']), ev.call(2, 1, 'x', 'side-effect')];
+
+describe('§12 observations', () => {
+  it('§12 observe(id) returns one immutable observation { header, events, formatVersion, needsRepair, live }', async () => {
+    const session = await store.create({ id: 'live' });
+    appendAll(session, OPEN_STEP);
+    await session.flush();
+    const live = await store.observe('live');
+    expect(live).toMatchObject({ header: { id: 'live' }, formatVersion: CURRENT_FORMAT_VERSION, needsRepair: false, live: true });
+    expect(live.events).toEqual(session.events);
+    expect(Object.isFrozen(live) && Object.isFrozen(live.events)).toBe(true);
+    await session.close();
+    const cold = await store.observe('live');
+    expect(cold).toMatchObject({ live: false, needsRepair: true });
+    expect(cold.events).toEqual(live.events);
+  });
+
+  it('§12 observing never writes, not even for a log that needs repair', async () => {
+    const text = jsonl(headerOf(4, 'crashed'), toEvents(OPEN_STEP));
+    await writeFile(join(dir.path, 'crashed.jsonl'), text);
+    expect((await store.observe('crashed')).needsRepair).toBe(true);
+    const again = await openSessionStore({ dir: dir.path });
+    try {
+      expect((await again.inspect('crashed')).needsRepair).toBe(true);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('§12 fork(observation) neither reads nor decodes the source again: it forks what was observed', async () => {
+    await writeFile(join(dir.path, 'gone.jsonl'), jsonl(headerOf(4, 'gone'), toEvents(OPEN_STEP)));
+    const observation = await store.observe('gone');
+    // The source disappears after it was observed: a fork from the observation cannot have read it.
+    await rm(join(dir.path, 'gone.jsonl'));
+    const cut = OPEN_STEP.length - 1;
+    const child = await store.fork(observation, { atSeq: cut, id: 'child' });
+    expect(child.events.slice(0, buildForkSeed(observation.events, cut).length)).toEqual(buildForkSeed(observation.events, cut));
+    expect(child.header).toMatchObject({ parentSession: 'gone', forkCut: cut, inheritedEventCount: cut + 1 });
+    expect((await rejection(store.fork('gone', { atSeq: 0, id: 'other' }))).code).toBe('SESSION_NOT_FOUND');
+  });
+
+  it('§12 the cut is checked against the observation itself; -0 is seq 0', async () => {
+    const session = await store.create({ id: 'p' });
+    const observation = await store.observe('p');
+    appendAll(session, completedTurn(1));
+    await session.flush();
+    expect((await rejection(store.fork(observation, { atSeq: observation.events.length, id: 'late' }))).code).toBe('INVALID_CUT');
+    const zero = await store.fork(observation, { atSeq: JSON.parse('-0') as number, id: 'zero' });
+    expect(Object.is(zero.header.forkCut, 0)).toBe(true);
+  });
+
+  it('§12 open(id) reports the format version it read', async () => {
+    await writeFile(join(dir.path, 'old.jsonl'), jsonl(headerOf(3, 'old'), toEvents([ev.title('old'), ...completedTurn(1)])));
+    const session = await store.open('old');
+    expect(session.formatVersion).toBe(3);
+    const fresh = await store.create({ id: 'fresh' });
+    expect(fresh.formatVersion).toBe(CURRENT_FORMAT_VERSION);
+  });
+});
