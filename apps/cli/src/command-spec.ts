@@ -149,7 +149,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'migrate',
     usage: 'dsh migrate FILE [--write]',
-    summary: 'print a log of any version as current-format (V4) JSONL',
+    summary: 'print a log of any version as current-format (V5) JSONL',
     options: {
       write: { type: 'boolean', help: 'replace FILE atomically instead, keeping the original as FILE.bak' },
       help: data.help as OptionSpec,

@@ -66,4 +66,18 @@ describe('deriveHistory', () => {
     const events = [user(0, 'a'), other(1, 'turn/start', { turn: 1 }), user(5, 'c'), user(6, 'x', { op: 'replace', start: 1, end: 2 })];
     expect(deriveSurface(events).map((node) => node.seq)).toEqual([0, 6, 5]);
   });
+
+  it('carries reasoning blocks through unchanged, in place, with their provider data', () => {
+    const content = [
+      { type: 'reasoning' as const, text: '', providerData: { type: 'redacted_thinking', data: 'EmwK' } },
+      { type: 'text' as const, text: 'Reading.' },
+      { type: 'reasoning' as const, text: 'Then list.' },
+      { type: 'tool-call' as const, id: 'c', name: 'read', arguments: '{}' },
+    ];
+    const assistant: SessionEvent = { seq: 1, type: 'assistant/message', time: 0, data: { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content } } };
+    const history = deriveHistory([user(0, 'hi'), assistant]);
+    expect(history[1]).toEqual({ id: 'a1', role: 'assistant', content });
+    expect(history[1]?.content).toEqual(structuredClone(content));
+  });
 });
+

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodecError, createEventChecker, decodeJsonl, encodeJsonl, migrate, validate, type FormatVersion } from 'dsh-codec';
-import { logPlan, renderLog, toJsonl, type LogPlan } from './__fixtures__/arbitrary-logs.js';
+import { logPlan, renderLog, toJsonl, withoutReasoning, type LogPlan } from './__fixtures__/arbitrary-logs.js';
 
-const versions: FormatVersion[] = [0, 1, 2, 3, 4];
+const versions: FormatVersion[] = [0, 1, 2, 3, 4, 5];
 const options = { sessionId: 'prop-session' };
 
 /** V0 has no titles and no turn-end messages: the plan as V0 can express it. */
@@ -21,7 +21,7 @@ describe('generated valid logs', () => {
     );
   });
 
-  it('decode to V4, and migrating twice changes nothing', () => {
+  it('decode to V5, and migrating twice changes nothing', () => {
     fc.assert(
       fc.property(logPlan, fc.constantFrom(...versions), (plan, version) => {
         const raw = renderLog(plan, version);
@@ -29,7 +29,7 @@ describe('generated valid logs', () => {
         expect(decoded.sourceVersion).toBe(version);
         const migrated = migrate(raw, version, options);
         expect({ header: decoded.header, events: decoded.events }).toEqual(migrated);
-        expect(migrate(migrated, 4)).toEqual(migrated);
+        expect(migrate(migrated, 5)).toEqual(migrated);
         expect(migrate(raw, version, options)).toEqual(migrated);
       }),
       { numRuns: 150 },
@@ -42,25 +42,26 @@ describe('generated valid logs', () => {
         const decoded = decodeJsonl(toJsonl(renderLog(plan, version)), options);
         const text = encodeJsonl(decoded);
         const again = decodeJsonl(text);
-        expect(again).toEqual({ header: decoded.header, events: decoded.events, sourceVersion: 4 });
+        expect(again).toEqual({ header: decoded.header, events: decoded.events, sourceVersion: 5 });
         expect(encodeJsonl(again)).toBe(text);
       }),
       { numRuns: 150 },
     );
   });
 
-  it('one plan written by any version decodes to the same V4 log (the migration table, end to end)', () => {
+  it('one plan written by any version decodes to the same V5 log (the migration table, end to end)', () => {
     fc.assert(
-      fc.property(logPlan, (plan) => {
-        const current = decodeJsonl(toJsonl(renderLog(plan, 4)));
-        for (const version of [1, 2, 3] as const) {
+      fc.property(logPlan, (withReasoning) => {
+        const plan = withoutReasoning(withReasoning);
+        const current = decodeJsonl(toJsonl(renderLog(plan, 5)));
+        for (const version of [1, 2, 3, 4] as const) {
           const decoded = decodeJsonl(toJsonl(renderLog(version === 1 ? { ...plan, title: undefined } : plan, version)));
-          const reference = version === 1 ? decodeJsonl(toJsonl(renderLog({ ...plan, title: undefined }, 4))) : current;
+          const reference = version === 1 ? decodeJsonl(toJsonl(renderLog({ ...plan, title: undefined }, 5))) : current;
           expect(decoded.events).toEqual(reference.events);
           expect(decoded.header).toEqual(reference.header);
         }
         const v0 = asV0(plan);
-        expect(decodeJsonl(toJsonl(renderLog(v0, 0)), options)).toMatchObject({ events: decodeJsonl(toJsonl(renderLog(v0, 4))).events });
+        expect(decodeJsonl(toJsonl(renderLog(v0, 0)), options)).toMatchObject({ events: decodeJsonl(toJsonl(renderLog(v0, 5))).events });
       }),
       { numRuns: 150 },
     );
@@ -70,16 +71,30 @@ describe('generated valid logs', () => {
     fc.assert(
       fc.property(logPlan, (plan) => {
         const checker = createEventChecker();
-        for (const event of renderLog(plan, 4).events) expect(checker.accept(event)).toEqual([]);
+        for (const event of renderLog(plan, 5).events) expect(checker.accept(event)).toEqual([]);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('V4 refuses a log exactly when it holds a reasoning block; V5 accepts it either way', () => {
+    fc.assert(
+      fc.property(logPlan, (plan) => {
+        const v5 = renderLog(plan, 5);
+        const asV4 = { header: { ...(v5.header as object), version: 4 }, events: v5.events };
+        const hasReasoning = toJsonl(v5).includes('"type":"reasoning"');
+        expect(validate(5, v5)).toEqual([]);
+        expect(validate(4, asV4).length > 0).toBe(hasReasoning);
+        if (!hasReasoning) expect(decodeJsonl(toJsonl(asV4))).toMatchObject({ header: v5.header, events: v5.events, sourceVersion: 4 });
+      }),
+      { numRuns: 150 },
     );
   });
 
   it('cut anywhere, keep every complete line and report the rest as a torn tail', () => {
     fc.assert(
       fc.property(logPlan, fc.double({ min: 0, max: 1, noNaN: true }), (plan, fraction) => {
-        const raw = renderLog(plan, 4);
+        const raw = renderLog(plan, 5);
         const text = toJsonl(raw);
         const headerEnd = text.indexOf('\n') + 1;
         const cut = headerEnd + Math.floor(fraction * (text.length - headerEnd));
@@ -168,7 +183,7 @@ describe('generated garbage', () => {
 
   it('data nested too deep to write back is refused with a CodecError, never a stack overflow', () => {
     const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
-    const header = '{"format":"dsh-session","version":4,"id":"g","createdAt":0,"inheritedEventCount":0}';
+    const header = '{"format":"dsh-session","version":5,"id":"g","createdAt":0,"inheritedEventCount":0}';
     const line = (depth: number) => `{"seq":0,"type":"plugin/deep","time":0,"data":${nested(depth)},"ignorable":true}`;
     const error = (() => {
       try {

@@ -1,13 +1,13 @@
-// Codec fuzzing with a fixed seed: mutated logs of every version decode to a valid V4 log or are
+// Codec fuzzing with a fixed seed: mutated logs of every version decode to a valid current (V5) log or are
 // refused with a typed CodecError — never another exception, never a decode that does not validate.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CodecError, decodeJsonl, encodeJsonl, validate, type FormatVersion } from 'dsh-codec';
+import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, encodeJsonl, validate, type FormatVersion } from 'dsh-codec';
 import { faultTrials, reportFaults } from '@dsh/test-utils';
 import { logPlan, renderLog, toJsonl } from './__fixtures__/arbitrary-logs.js';
 
 const SEED = 20261201;
-const versions: FormatVersion[] = [0, 1, 2, 3, 4];
+const versions: FormatVersion[] = [0, 1, 2, 3, 4, 5];
 
 /** One mutation of a JSONL text: bytes flipped, cut, deleted, duplicated, or lines swapped and edited. */
 const mutation = fc.oneof(
@@ -57,7 +57,7 @@ function mutate(text: string, change: Mutation): string {
 }
 
 describe('codec fuzzing (fixed seed)', { timeout: 3_600_000 }, () => {
-  it('turns mutated logs into a valid V4 log or a typed CodecError, nothing else', () => {
+  it('turns mutated logs into a valid current (V5) log or a typed CodecError, nothing else', () => {
     const runs = faultTrials(1_000, 100_000);
     let decoded = 0;
     let refused = 0;
@@ -68,8 +68,8 @@ describe('codec fuzzing (fixed seed)', { timeout: 3_600_000 }, () => {
         for (const change of changes) text = mutate(text, change);
         try {
           const result = decodeJsonl(text, { sessionId: 'fuzz' });
-          // A decode is only right if what it returns is a valid V4 log that round-trips.
-          expect(validate(4, { header: result.header, events: result.events })).toEqual([]);
+          // A decode is only right if what it returns is a valid current log that round-trips.
+          expect(validate(CURRENT_FORMAT_VERSION, { header: result.header, events: result.events })).toEqual([]);
           expect(decodeJsonl(encodeJsonl(result), { sessionId: 'fuzz' }).events).toEqual(result.events);
           decoded += 1;
         } catch (error) {

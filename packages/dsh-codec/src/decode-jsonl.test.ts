@@ -21,10 +21,10 @@ const log = completedTurn(new LogBuilder().title('first'), 1);
 const text = encoded(rootHeader(), log.events);
 const lines = text.split('\n').slice(0, -1);
 
-describe('decodeJsonl (V4)', () => {
-  it('returns the header and events of a V4 log as written', () => {
+describe('decodeJsonl (V5)', () => {
+  it('returns the header and events of a V5 log as written', () => {
     const decoded = decodeJsonl(text);
-    expect(decoded).toEqual({ header: rootHeader(), events: log.events, sourceVersion: 4 });
+    expect(decoded).toEqual({ header: rootHeader(), events: log.events, sourceVersion: 5 });
     expect('tornTail' in decoded).toBe(false);
   });
 
@@ -89,7 +89,7 @@ describe('decodeJsonl (V4)', () => {
   });
 
   it('refuses a newer format version: "written by a newer dsh — upgrade"', () => {
-    const newer = text.replace('"version":4', '"version":5');
+    const newer = text.replace('"version":5', '"version":6');
     const error = codecError(() => decodeJsonl(newer));
     expect(error.code).toBe('UNSUPPORTED_VERSION');
     expect(error.message).toContain('written by a newer dsh — upgrade');
@@ -106,7 +106,7 @@ describe('decodeJsonl (V4)', () => {
 
   it('reads an empty text as a V0 log with no events, which needs its session id', () => {
     expect(decodeJsonl('', { sessionId: 'old' })).toEqual({
-      header: { format: 'dsh-session', version: 4, id: 'old', createdAt: 0, inheritedEventCount: 0 },
+      header: { format: 'dsh-session', version: 5, id: 'old', createdAt: 0, inheritedEventCount: 0 },
       events: [],
       sourceVersion: 0,
     });

@@ -5,12 +5,16 @@ import { migrateToCurrent } from './migrate.js';
 import type { FormatVersion, SessionEvent, SessionHeader, ValidationIssue } from './types.js';
 import { describeValue } from './v0/describe-value.js';
 import { validate } from './validate.js';
+import type { V4Header } from './v4/types.js';
 import { V4LogValidation } from './v4/validate-v4.js';
+import { checkV5Header } from './v5/check-header.js';
+import { migrateV4ToV5 } from './v5/migrate-v4-to-v5.js';
+import { V5LogValidation } from './v5/validate-v5.js';
 
 /** Where a torn final line starts: UTF-8 byte offset into the text, and its 1-based line number. */
 export type TornTail = { offset: number; line: number };
 
-/** A decoded log, always in the current (V4) shape, and the version it was read from. */
+/** A decoded log, always in the current (V5) shape, and the version it was read from. */
 export type DecodedLog = {
   header: SessionHeader;
   events: SessionEvent[];
@@ -23,8 +27,8 @@ const NEWEST = CURRENT_FORMAT_VERSION;
 const TORN = Symbol('torn');
 
 /**
- * Reads a JSONL log of any released version (V0–V4) and returns it as V4: detect the version from
- * line 1, validate with that version's frozen validator, migrate step by step, validate as V4.
+ * Reads a JSONL log of any released version (V0–V5) and returns it as V5: detect the version from
+ * line 1, validate with that version's frozen validator, migrate step by step, validate as V5.
  * A torn final line is reported as `tornTail`, not an error; any other bad line throws `CodecError`
  * with its line. Never writes; `sessionId` names a V0 log (which has no header).
  */
@@ -73,8 +77,9 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
   };
 
   const events: unknown[] = version === 0 ? [first] : [];
-  // The current version is validated as it is parsed: one pass, nothing serialised again.
-  const validation = version === NEWEST ? new V4LogValidation(first) : undefined;
+  // The current version and V4 (every stored log of the previous release) are validated as they are
+  // parsed: one pass, nothing serialised again.
+  const validation = version === NEWEST ? new V5LogValidation(first) : version === 4 ? new V4LogValidation(first) : undefined;
   if (validation !== undefined && validation.issues.length > 0) throw errorFromIssues(validation.issues, { lineOf });
   for (let index = 1; index < lines.length; index++) {
     let value: unknown;
@@ -99,8 +104,16 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
   if (validation !== undefined) {
     const issues = validation.finish();
     if (issues.length > 0) throw errorFromIssues(issues, { lineOf });
-    header = first as SessionHeader;
-    current = events as SessionEvent[];
+    if (version === NEWEST) {
+      header = first as SessionHeader;
+      current = events as SessionEvent[];
+    } else {
+      // V4 → V5 changes only the header, and every valid V4 event is a valid V5 event (a property
+      // test pins this): the events need no second pass, only the migrated header its V5 check.
+      ({ header, events: current } = migrateV4ToV5({ header: first as V4Header, events: events as SessionEvent[] }));
+      const headerIssues = checkV5Header(header);
+      if (headerIssues.length > 0) throw errorFromIssues(headerIssues, { lineOf, context: '(after migrating from V4)' });
+    }
   } else {
     const older = version as 0 | 1 | 2 | 3;
     ({ header, events: current } = decodeOlder(older === 0 ? { events } : { header: first, events }, older, options, lineOf));
@@ -110,7 +123,7 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
     : { header, events: current, sourceVersion: version, tornTail };
 }
 
-/** Validates an older artifact with its frozen validator, migrates it, and validates the result as V4. */
+/** Validates an older artifact with its frozen validator, migrates it, and validates the result as V5. */
 function decodeOlder(
   artifact: { header?: unknown; events: readonly unknown[] },
   version: 0 | 1 | 2 | 3,
@@ -121,8 +134,8 @@ function decodeOlder(
   if (issues.length > 0) throw errorFromIssues(issues, { lineOf, context: `(reading a V${String(version)} log)` });
   const migrated = migrateToCurrent(artifact, version, options);
   // Migrations build plain objects around values fresh from JSON.parse (already found lossless), so
-  // the V4 check may use its cheap lossless test for parsed values.
-  const validation = new V4LogValidation(migrated.header);
+  // the V5 check may use its cheap lossless test for parsed values.
+  const validation = new V5LogValidation(migrated.header);
   for (const event of migrated.events) validation.event(event, true);
   const migratedIssues = validation.finish();
   if (migratedIssues.length > 0) throw errorFromIssues(migratedIssues, { lineOf, context: `(after migrating from V${String(version)})` });
@@ -142,8 +155,8 @@ function detectVersion(first: unknown): FormatVersion {
   if (typeof version === 'number' && Number.isSafeInteger(version) && version > NEWEST) {
     throw new CodecError('UNSUPPORTED_VERSION', `line 1: format version ${String(version)} was written by a newer dsh — upgrade (this dsh reads versions 0 to ${String(NEWEST)})`, { line: 1 });
   }
-  if (version !== 1 && version !== 2 && version !== 3 && version !== 4) {
-    throw new CodecError('INVALID_HEADER', `line 1: expected header version 1, 2, 3 or 4, got ${describeValue(version)}`, { line: 1 });
+  if (version !== 1 && version !== 2 && version !== 3 && version !== 4 && version !== 5) {
+    throw new CodecError('INVALID_HEADER', `line 1: expected header version 1, 2, 3, 4 or 5, got ${describeValue(version)}`, { line: 1 });
   }
   return version;
 }

@@ -1,17 +1,17 @@
 import { CodecError } from './codec-error.js';
 import { errorFromIssues } from './error-from-issues.js';
 import type { SessionEvent } from './types.js';
-import { checkV4EventShape } from './v4/check-event-shape.js';
+import { checkV5EventShape } from './v5/check-event-shape.js';
 
 /**
  * One `'\n'`-terminated JSONL line for an event: envelope keys in the order seq, type, time, data,
  * surfaceOp, ignorable; `data` serialised as given. Throws `CodecError` (`INVALID_EVENT`) for an
- * event whose V4 shape is invalid (relationships are the event checker's job).
+ * event whose V5 shape is invalid (relationships are the event checker's job).
  */
 export function encodeEvent(event: SessionEvent): string {
   const seq = (event as { seq?: unknown } | null)?.seq;
   const index = typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : 0;
-  const issues = checkV4EventShape(event, index);
+  const issues = checkV5EventShape(event, index);
   if (issues.length > 0) throw errorFromIssues(issues);
   return serializeEvent(event);
 }

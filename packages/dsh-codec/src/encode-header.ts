@@ -1,20 +1,21 @@
 import { CodecError } from './codec-error.js';
 import { errorFromIssues } from './error-from-issues.js';
 import type { SessionHeader } from './types.js';
-import { checkV4Header } from './v4/check-header.js';
+import { checkV5Header } from './v5/check-header.js';
 
 /**
- * One `'\n'`-terminated JSONL line for a V4 header, keys in the documented order.
- * Throws `CodecError` (`INVALID_HEADER`) for anything that is not a valid V4 header.
+ * One `'\n'`-terminated JSONL line for a V5 header, keys in the documented order.
+ * Throws `CodecError` (`INVALID_HEADER`) for anything that is not a valid V5 header.
  */
 export function encodeHeader(header: SessionHeader): string {
-  const issues = checkV4Header(header);
+  const issues = checkV5Header(header);
   if (issues.length > 0) throw errorFromIssues(issues);
   const ordered: Record<string, unknown> = { format: header.format, version: header.version, id: header.id, createdAt: header.createdAt };
   if (header.cwd !== undefined) ordered.cwd = header.cwd;
   if (header.parentSession !== undefined) ordered.parentSession = header.parentSession;
   if (header.forkCut !== undefined) ordered.forkCut = header.forkCut;
   ordered.inheritedEventCount = header.inheritedEventCount;
+  if (header.forkRequest !== undefined) ordered.forkRequest = { key: header.forkRequest.key, digest: header.forkRequest.digest };
   return stringifyLine(ordered);
 }
 

@@ -13,7 +13,7 @@ function codeOf(fn: () => unknown): string | undefined {
 
 describe('encoding', () => {
   it('writes the current version', () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(4);
+    expect(CURRENT_FORMAT_VERSION).toBe(5);
     expect(JSON.parse(encodeHeader(rootHeader())).version).toBe(CURRENT_FORMAT_VERSION);
   });
 
@@ -25,8 +25,8 @@ describe('encoding', () => {
   });
 
   it('encodeHeader writes the documented key order', () => {
-    const header: SessionHeader = { inheritedEventCount: 4, forkCut: 3, parentSession: 'p', cwd: '/w', createdAt: 9, id: 'c', version: 4, format: 'dsh-session' };
-    expect(encodeHeader(header)).toBe('{"format":"dsh-session","version":4,"id":"c","createdAt":9,"cwd":"/w","parentSession":"p","forkCut":3,"inheritedEventCount":4}\n');
+    const header: SessionHeader = { forkRequest: { digest: 'd', key: 'k' }, inheritedEventCount: 4, forkCut: 3, parentSession: 'p', cwd: '/w', createdAt: 9, id: 'c', version: 5, format: 'dsh-session' };
+    expect(encodeHeader(header)).toBe('{"format":"dsh-session","version":5,"id":"c","createdAt":9,"cwd":"/w","parentSession":"p","forkCut":3,"inheritedEventCount":4,"forkRequest":{"key":"k","digest":"d"}}\n');
   });
 
   it('refuses to write what a reader would refuse', () => {
@@ -34,7 +34,7 @@ describe('encoding', () => {
     expect(codeOf(() => encodeEvent({ seq: 0, type: 'plugin/x', time: 0, data: {} }))).toBe('INVALID_EVENT');
     expect(codeOf(() => encodeEvent({ seq: 0, type: 'plugin/x', time: 0, data: { n: Number.NaN }, ignorable: true }))).toBe('INVALID_EVENT');
     expect(codeOf(() => encodeHeader({ ...rootHeader(), createdAt: 1.5 }))).toBe('INVALID_HEADER');
-    expect(codeOf(() => encodeHeader({ ...rootHeader(), version: 3 as 4 }))).toBe('INVALID_HEADER');
+    expect(codeOf(() => encodeHeader({ ...rootHeader(), version: 4 as 5 }))).toBe('INVALID_HEADER');
     const bad = new LogBuilder().turnStart(2).events;
     expect(codeOf(() => encodeJsonl({ header: rootHeader(), events: bad }))).toBe('INVALID_RELATIONSHIP');
     expect(codeOf(() => encodeJsonl({ header: childHeader('c', 'p', 0), events: new LogBuilder().title('x').events }))).toBe('INVALID_RELATIONSHIP');
@@ -43,7 +43,7 @@ describe('encoding', () => {
   it('encodeJsonl of an empty log is just the header line, and decodes back', () => {
     const text = encodeJsonl({ header: rootHeader(), events: [] });
     expect(text.split('\n')).toHaveLength(2);
-    expect(decodeJsonl(text)).toEqual({ header: rootHeader(), events: [], sourceVersion: 4 });
+    expect(decodeJsonl(text)).toEqual({ header: rootHeader(), events: [], sourceVersion: 5 });
   });
 });
 

@@ -3,16 +3,16 @@ import { serializeEvent } from './encode-event.js';
 import { encodeHeader } from './encode-header.js';
 import { errorFromIssues } from './error-from-issues.js';
 import type { SessionEvent, SessionHeader } from './types.js';
-import { validateV4 } from './v4/validate-v4.js';
+import { validateV5 } from './v5/validate-v5.js';
 
 /**
- * A whole V4 log as JSONL: the header line, then one line per event, each `'\n'`-terminated.
- * Strict when writing: throws `CodecError` unless the artifact is a valid V4 log.
+ * A whole current (V5) log as JSONL: the header line, then one line per event, each `'\n'`-terminated.
+ * Strict when writing: throws `CodecError` unless the artifact is a valid V5 log.
  */
 export function encodeJsonl(artifact: { header: SessionHeader; events: readonly SessionEvent[] }): string {
   const events: unknown = (artifact as { events?: unknown } | null)?.events;
   if (!Array.isArray(events)) throw new CodecError('INVALID_EVENT', 'encodeJsonl: expected {header, events: [...]}');
-  const issues = validateV4(artifact);
+  const issues = validateV5(artifact);
   if (issues.length > 0) throw errorFromIssues(issues);
   let text = encodeHeader(artifact.header);
   for (const event of artifact.events) text += serializeEvent(event);

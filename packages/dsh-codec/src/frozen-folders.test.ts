@@ -34,4 +34,26 @@ describe('frozen version folders', () => {
       }
     });
   }
+
+  for (const version of [4, 5]) {
+    it(`src/v${String(version)} imports zod, older or same version folders, and the current types (types only)`, () => {
+      for (const file of sources(`v${String(version)}`)) {
+        const text = readFileSync(file, 'utf8');
+        for (const specifier of specifiers(file)) {
+          if (!specifier.startsWith('.')) {
+            expect(specifier, relative(src, file)).toBe('zod');
+            continue;
+          }
+          const target = relative(src, resolve(dirname(file), specifier)).split('\\').join('/');
+          if (target === 'types.js') {
+            expect(text, `${relative(src, file)} imports ../types.js for types only`).toMatch(/import type \{[^}]*\} from '\.\.\/types\.js'/);
+            continue;
+          }
+          const folder = /^v(\d)\//.exec(target);
+          expect(folder, `${relative(src, file)} imports ${specifier}`).not.toBeNull();
+          expect(Number(folder?.[1]), `${relative(src, file)} imports ${specifier}`).toBeLessThanOrEqual(version);
+        }
+      }
+    });
+  }
 });

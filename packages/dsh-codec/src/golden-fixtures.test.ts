@@ -26,18 +26,19 @@ const fixtures: { name: string; version: FormatVersion; sessionId?: string }[] =
   { name: 'v2-fork-child', version: 2 },
   { name: 'v3-session', version: 3 },
   { name: 'v4-nested-fork', version: 4 },
+  { name: 'v5-reasoning', version: 5 },
 ];
 
 describe.each(fixtures)('golden fixture $name', ({ name, version, sessionId }) => {
   const text = read(`${name}.jsonl`);
-  const expected = read(`${name}.expected-v4.jsonl`);
+  const expected = read(`${name}.expected-v5.jsonl`);
   const options = sessionId === undefined ? {} : { sessionId };
 
   it(`is valid under the frozen V${String(version)} validator`, () => {
     expect(validate(version, raw(text, version))).toEqual([]);
   });
 
-  it('decodes to the expected V4, byte for byte once encoded', () => {
+  it('decodes to the expected V5, byte for byte once encoded', () => {
     const decoded = decodeJsonl(text, options);
     expect(decoded.sourceVersion).toBe(version);
     expect(decoded.tornTail).toBeUndefined();
@@ -50,7 +51,7 @@ describe.each(fixtures)('golden fixture $name', ({ name, version, sessionId }) =
     const input = deepFreeze(raw(text, version));
     const once = migrate(input, version, options);
     expect(migrate(input, version, options)).toEqual(once);
-    expect(migrate(once, 4)).toEqual(once);
+    expect(migrate(once, 5)).toEqual(once);
     expect(encodeJsonl(once)).toBe(expected);
   });
 
@@ -65,7 +66,7 @@ describe.each(fixtures)('golden fixture $name', ({ name, version, sessionId }) =
   it('round-trips encode → decode', () => {
     const decoded = decodeJsonl(text, options);
     const again = decodeJsonl(encodeJsonl(decoded));
-    expect(again).toEqual({ header: decoded.header, events: decoded.events, sourceVersion: 4 });
+    expect(again).toEqual({ header: decoded.header, events: decoded.events, sourceVersion: 5 });
   });
 });
 
@@ -97,5 +98,23 @@ describe('frozen validators across versions', () => {
   it('V4 accepts every valid V3 log once its header says version 4', () => {
     const v3 = raw(read('v3-session.jsonl'), 3);
     expect(validate(4, { header: { ...(v3.header as object), version: 4 }, events: v3.events })).toEqual([]);
+  });
+
+  it('V4 refuses reasoning blocks and the forkRequest header field, which V5 admits', () => {
+    const v5 = raw(read('v5-reasoning.jsonl'), 5);
+    const { forkRequest: _request, ...v4Header } = v5.header as Record<string, unknown>;
+    const issues = validate(4, { header: { ...v4Header, version: 4 }, events: v5.events });
+    const reasoning = v5.events.filter((event) => JSON.stringify(event).includes('"type":"reasoning"'));
+    expect(reasoning.length).toBeGreaterThan(0);
+    for (const event of reasoning) {
+      const seq = (event as { seq: number }).seq;
+      expect(issues.some((issue) => issue.seq === seq), `seq ${String(seq)}`).toBe(true);
+    }
+    expect(validate(4, { header: { ...(v5.header as object), version: 4 }, events: [] })).toMatchObject([{ code: 'INVALID_HEADER', path: ['header'] }]);
+  });
+
+  it('V5 accepts every valid V4 log once its header says version 5', () => {
+    const v4 = raw(read('v4-nested-fork.jsonl'), 4);
+    expect(validate(5, { header: { ...(v4.header as object), version: 5 }, events: v4.events })).toEqual([]);
   });
 });

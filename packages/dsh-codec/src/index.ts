@@ -1,6 +1,6 @@
 /**
  * @module dsh-codec
- * The persisted dsh session format: V4 types and schemas, per-version validators V0–V4,
+ * The persisted dsh session format: V5 types and schemas, per-version validators V0–V5,
  * migrations and the JSONL codec. Reads any released version; writes only the current one.
  */
 export type {
@@ -10,9 +10,11 @@ export type {
   CoreEvent,
   CoreEventDataMap,
   CoreEventType,
+  ForkRequest,
   FormatVersion,
   JsonObject,
   JsonValue,
+  ReasoningBlock,
   SessionArtifact,
   SessionConfig,
   SessionEvent,
@@ -40,12 +42,13 @@ export { decodeJsonl, type DecodedLog, type TornTail } from './decode-jsonl.js';
 export { safeDecodeJsonl } from './safe-decode-jsonl.js';
 export { validate } from './validate.js';
 export { migrate } from './migrate.js';
-export { createEventChecker, type EventChecker } from './v4/create-event-checker.js';
+export { createEventChecker, type EventChecker } from './v5/create-event-checker.js';
 export { isCoreEventType } from './v4/check-event-shape.js';
 export {
   assistantMessageSchema,
   contentBlockSchema,
   coreEventDataSchemas,
+  reasoningBlockSchema,
   sessionConfigSchema,
   sessionEventSchema,
   sessionHeaderSchema,
@@ -53,4 +56,4 @@ export {
   toolResultMessageSchema,
   turnEndReasonSchema,
   userMessageSchema,
-} from './v4/schemas.js';
+} from './v5/schemas.js';

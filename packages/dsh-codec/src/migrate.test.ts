@@ -36,12 +36,12 @@ const v0 = events(
 );
 
 describe('migrate', () => {
-  describe('V0 → V1 → … → V4', () => {
+  describe('V0 → V1 → … → V5', () => {
     const migrated = migrate(deepFreeze({ events: v0 }), 0, { sessionId: 'old-session' });
     const data = (seq: number) => migrated.events[seq]?.data as Record<string, unknown>;
 
     it('synthesizes the header from the session id and the first event time', () => {
-      expect(migrated.header).toEqual({ format: 'dsh-session', version: 4, id: 'old-session', createdAt: 5000, inheritedEventCount: 0 });
+      expect(migrated.header).toEqual({ format: 'dsh-session', version: 5, id: 'old-session', createdAt: 5000, inheritedEventCount: 0 });
       expect(migrate({ events: [] }, 0, { sessionId: 'empty' }).header.createdAt).toBe(0);
     });
 
@@ -76,7 +76,7 @@ describe('migrate', () => {
 
   it('V1 → V2 adds inheritedEventCount 0 and keeps cwd', () => {
     const header = { format: 'dsh-session', version: 1, id: 's', createdAt: 1, cwd: '/w' };
-    expect(migrate({ header, events: [] }, 1).header).toEqual({ format: 'dsh-session', version: 4, id: 's', createdAt: 1, cwd: '/w', inheritedEventCount: 0 });
+    expect(migrate({ header, events: [] }, 1).header).toEqual({ format: 'dsh-session', version: 5, id: 's', createdAt: 1, cwd: '/w', inheritedEventCount: 0 });
   });
 
   it('V2 → V3 maps aborted to cancelled and error messages into error {message, code: "UNKNOWN"}', () => {
@@ -93,11 +93,11 @@ describe('migrate', () => {
     expect(reasons).toEqual([{ kind: 'cancelled' }, { kind: 'error', error: { message: 'HTTP 503', code: 'UNKNOWN' } }, { kind: 'completed' }]);
   });
 
-  it('V3 → V4 changes only the header version and preserves the events themselves', () => {
-    const header = { format: 'dsh-session', version: 3, id: 's', createdAt: 1, parentSession: 'p', forkCut: 0, inheritedEventCount: 1 };
+  it.each([3, 4] as const)('V%i → V5 changes only the header version and preserves the events themselves', (version) => {
+    const header = { format: 'dsh-session', version, id: 's', createdAt: 1, parentSession: 'p', forkCut: 0, inheritedEventCount: 1 };
     const log = events(['session/title', { title: 't' }], ['session/end-seed', { inherited: true }]);
-    const migrated = migrate({ header, events: log }, 3);
-    expect(migrated.header).toEqual({ ...header, version: 4 });
+    const migrated = migrate({ header, events: log }, version);
+    expect(migrated.header).toEqual({ ...header, version: 5 });
     migrated.events.forEach((event, index) => {
       expect(event).toBe(log[index]);
     });
@@ -110,9 +110,21 @@ describe('migrate', () => {
     expect(error.message).toContain('migrating from V0');
   });
 
-  it('from V4 it validates and returns the log unchanged', () => {
-    const header = { format: 'dsh-session', version: 4, id: 's', createdAt: 1, inheritedEventCount: 0 };
+  it('from V5 it validates and returns the log unchanged', () => {
+    const header = { format: 'dsh-session', version: 5, id: 's', createdAt: 1, inheritedEventCount: 0, forkRequest: { key: 'k', digest: 'd' } };
     const log = events(['session/title', { title: 't' }]);
-    expect(migrate({ header, events: log }, 4)).toEqual({ header, events: log });
+    expect(migrate({ header, events: log }, 5)).toEqual({ header, events: log });
+  });
+
+  it('refuses a V4 log holding a reasoning block (V4 is frozen), which V5 admits', () => {
+    const reasoning = { type: 'reasoning', text: '', providerData: { signature: 'sig' } };
+    const log = events(
+      ['turn/start', { turn: 1 }],
+      ['step/start', { turn: 1, step: 1 }],
+      ['assistant/message', { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [reasoning, { type: 'text', text: 'hi' }] } }],
+    );
+    const header = { format: 'dsh-session', version: 4, id: 's', createdAt: 1, inheritedEventCount: 0 };
+    expect(thrown(() => migrate({ header, events: log }, 4))).toMatchObject({ code: 'INVALID_EVENT', message: expect.stringContaining('migrating from V4') });
+    expect(migrate({ header: { ...header, version: 5 }, events: log }, 5).events).toEqual(log);
   });
 });

@@ -1,4 +1,5 @@
 import { CodecError } from './codec-error.js';
+import { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 import { errorFromIssues } from './error-from-issues.js';
 import type { SessionEvent, SessionHeader } from './types.js';
 import { describeValue } from './v0/describe-value.js';
@@ -11,15 +12,17 @@ import { migrateV2ToV3 } from './v3/migrate-v2-to-v3.js';
 import type { V3Header } from './v3/schemas.js';
 import type { V3Event } from './v3/types.js';
 import { migrateV3ToV4 } from './v4/migrate-v3-to-v4.js';
+import type { V4Header } from './v4/types.js';
+import { migrateV4ToV5 } from './v5/migrate-v4-to-v5.js';
 import { validate } from './validate.js';
 
 type Artifact = { header?: unknown; events: readonly unknown[] };
 
 /**
- * Runs the migration steps from `from` up to V4, in order, on an artifact already valid in
+ * Runs the migration steps from `from` up to the current version (V5), in order, on an artifact already valid in
  * version `from`. Pure; unchanged events are shared, never mutated. A V0 log needs `sessionId`.
  */
-export function migrateToCurrent(artifact: Artifact, from: 0 | 1 | 2 | 3, options: { sessionId?: string } = {}): { header: SessionHeader; events: SessionEvent[] } {
+export function migrateToCurrent(artifact: Artifact, from: 0 | 1 | 2 | 3 | 4, options: { sessionId?: string } = {}): { header: SessionHeader; events: SessionEvent[] } {
   let v1: { header: V1Header; events: readonly V1Event[] } | undefined;
   let v2: { header: V2Header; events: readonly V2Event[] } | undefined;
   let v3: { header: V3Header; events: readonly V3Event[] } | undefined;
@@ -32,24 +35,26 @@ export function migrateToCurrent(artifact: Artifact, from: 0 | 1 | 2 | 3, option
   }
   if (from <= 1) v2 = migrateV1ToV2(v1 ?? (artifact as { header: V1Header; events: readonly V1Event[] }));
   if (from <= 2) v3 = migrateV2ToV3(v2 ?? (artifact as { header: V2Header; events: readonly V2Event[] }));
-  return migrateV3ToV4(v3 ?? (artifact as { header: V3Header; events: readonly V3Event[] }));
+  let v4: { header: V4Header; events: readonly SessionEvent[] } | undefined;
+  if (from <= 3) v4 = migrateV3ToV4(v3 ?? (artifact as { header: V3Header; events: readonly V3Event[] }));
+  return migrateV4ToV5(v4 ?? (artifact as { header: V4Header; events: readonly SessionEvent[] }));
 }
 
 /**
- * A log of version `fromVersion` as V4. Validates the input with that version's frozen validator
- * and the output as V4, throwing `CodecError` on the first issue. `fromVersion` 4 returns a copy.
+ * A log of version `fromVersion` as the current version (V5). Validates the input with that version's frozen validator
+ * and the output as V5, throwing `CodecError` on the first issue. `fromVersion` 5 returns a copy.
  */
 export function migrate(
   artifact: { header?: unknown; events: readonly unknown[] },
-  fromVersion: 0 | 1 | 2 | 3 | 4,
+  fromVersion: 0 | 1 | 2 | 3 | 4 | 5,
   options: { sessionId?: string } = {},
 ): { header: SessionHeader; events: SessionEvent[] } {
   const before = validate(fromVersion, artifact);
   if (before.length > 0) throw errorFromIssues(before, { context: `(migrating from V${String(fromVersion)})` });
-  const migrated = fromVersion === 4
+  const migrated = fromVersion === CURRENT_FORMAT_VERSION
     ? { header: artifact.header as SessionHeader, events: [...artifact.events] as SessionEvent[] }
     : migrateToCurrent(artifact, fromVersion, options);
-  const after = validate(4, migrated);
+  const after = validate(CURRENT_FORMAT_VERSION, migrated);
   if (after.length > 0) throw errorFromIssues(after, { context: `(after migrating from V${String(fromVersion)})` });
   return migrated;
 }

@@ -1,5 +1,5 @@
 /**
- * In-memory types of the current persisted format (V4, SPEC §3). Everything a reader returns is
+ * In-memory types of the current persisted format (V5, SPEC §3 and §13). Everything a reader returns is
  * of these shapes, whatever version it was read from.
  */
 
@@ -9,10 +9,20 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** An object whose values are JSON. */
 export type JsonObject = { [key: string]: JsonValue };
 
-/** A text block or a tool call declared by the model (`arguments` is the raw JSON string it produced). */
+/**
+ * The model's reasoning (V5, assistant messages only). `text` may be empty when the provider hides
+ * it; `providerData` is what the provider needs back verbatim (a signature, redacted data).
+ */
+export type ReasoningBlock = { type: 'reasoning'; text: string; providerData?: JsonObject };
+
+/**
+ * A text block, a tool call declared by the model (`arguments` is the raw JSON string it produced),
+ * or a reasoning block (the validator admits it in assistant messages only).
+ */
 export type ContentBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool-call'; id: string; name: string; arguments: string };
+  | { type: 'tool-call'; id: string; name: string; arguments: string }
+  | ReasoningBlock;
 
 export type UserMessage = { id: string; role: 'user'; content: ContentBlock[] };
 export type AssistantMessage = { id: string; role: 'assistant'; content: ContentBlock[] };
@@ -43,16 +53,20 @@ export type CloseCause = 'interrupted' | 'forked';
 
 export type SessionConfig = { tools?: string[]; cwd?: string; model?: string };
 
-/** The V4 header, line 1 of every file written by this version. */
+/** An idempotent fork request stored with the child it created (SPEC §12): the key and a digest of the request. */
+export type ForkRequest = { key: string; digest: string };
+
+/** The V5 header, line 1 of every file written by this version. */
 export type SessionHeader = {
   format: 'dsh-session';
-  version: 4;
+  version: 5;
   id: string;
   createdAt: number;
   cwd?: string;
   parentSession?: string;
   forkCut?: number;
   inheritedEventCount: number;
+  forkRequest?: ForkRequest;
 };
 
 /** Payloads of the core event types (SPEC §3.3). */
@@ -104,4 +118,4 @@ export type ValidationIssue = {
   message: string;
 };
 
-export type FormatVersion = 0 | 1 | 2 | 3 | 4;
+export type FormatVersion = 0 | 1 | 2 | 3 | 4 | 5;

@@ -5,8 +5,9 @@ import { validateV1 } from './v1/validate-v1.js';
 import { validateV2 } from './v2/validate-v2.js';
 import { validateV3 } from './v3/validate-v3.js';
 import { validateV4 } from './v4/validate-v4.js';
+import { validateV5 } from './v5/validate-v5.js';
 
-const VALIDATORS = [validateV0, validateV1, validateV2, validateV3, validateV4] as const;
+const VALIDATORS = [validateV0, validateV1, validateV2, validateV3, validateV4, validateV5] as const;
 
 /**
  * That version's frozen validator (shapes and relationships): every issue with its path and seq,
@@ -15,7 +16,7 @@ const VALIDATORS = [validateV0, validateV1, validateV2, validateV3, validateV4] 
 export function validate(version: FormatVersion, artifact: { header?: unknown; events: readonly unknown[] }): ValidationIssue[] {
   const validator = Number.isInteger(version) ? VALIDATORS[version] : undefined;
   if (validator === undefined) {
-    return [{ code: 'INVALID_HEADER', path: ['header', 'version'], message: `validate: expected format version 0, 1, 2, 3 or 4, got ${describeValue(version)}` }];
+    return [{ code: 'INVALID_HEADER', path: ['header', 'version'], message: `validate: expected format version 0, 1, 2, 3, 4 or 5, got ${describeValue(version)}` }];
   }
   const events: unknown = (artifact as { events?: unknown } | null)?.events;
   if (!Array.isArray(events)) {

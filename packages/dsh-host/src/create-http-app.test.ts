@@ -123,7 +123,7 @@ describe('HTTP API (in-process through host.fetch)', () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       const cold = await call(host, 'GET', `/api/sessions/${id}`);
       expect(cold.status).toBe(200);
-      expect(cold.body).toMatchObject({ live: false, needsRepair: true, formatVersion: 4 });
+      expect(cold.body).toMatchObject({ live: false, needsRepair: true, formatVersion: 5 });
       expect(cold.body!.events).toEqual(stored);
     }
     expect((await store.inspect(id)).events).toEqual(stored);
@@ -131,7 +131,7 @@ describe('HTTP API (in-process through host.fetch)', () => {
 
     const opened = await call(host, 'POST', '/api/sessions/crash/open');
     expect(opened.status).toBe(200);
-    expect(opened.body).toMatchObject({ live: true, needsRepair: false, firstLifecycleSeq: storedLength, formatVersion: 4, title: 'crash' });
+    expect(opened.body).toMatchObject({ live: true, needsRepair: false, firstLifecycleSeq: storedLength, formatVersion: 5, title: 'crash' });
     const added = (opened.body!.events as SessionEvent[]).slice(storedLength);
     expect(added.map((event) => event.type)).toEqual(['tool/result', 'tool/result', 'step/end', 'turn/end', 'session/end-seed']);
     expect(added[3]?.data).toEqual({ turn: 1, reason: { kind: 'interrupted' } });

@@ -46,7 +46,7 @@ export type HostContext = {
   readonly idempotent: Map<string, { fingerprint: string; result: Promise<ForkResult> }>;
   /**
    * The version each session's file had when this host first opened it: opening a legacy log
-   * rewrites its header as V4, yet the session was still read from the older format.
+   * rewrites its header as the current version, yet the session was still read from the older format.
    */
   readonly readFrom: Map<string, FormatVersion>;
   /** Set by `host.close()`; every later operation is refused. */

@@ -15,7 +15,7 @@ export type Observation = {
   pendingInputs: readonly SessionEvent[];
   /**
    * The format version the stored log was read from: for a session this host opened, the version its
-   * file had when this host first opened it (opening rewrites a legacy header as V4); else the version
+   * file had when this host first opened it (opening rewrites a legacy header as the current version); else the version
    * it is stored in now. A session this host created or forked is 4.
    */
   formatVersion: FormatVersion;

@@ -1,4 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
+import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import type { SessionSummary } from 'dsh-session';
 import { HostError } from './host-error.js';
 import type { HostContext, LiveEntry } from './host-context.js';
@@ -50,7 +51,7 @@ function itemOf(context: HostContext, summary: SessionSummary): SessionListItem 
     lastSeq: session.events.length - 1,
     live: true,
     status: agent.running ? 'running' : 'idle',
-    formatVersion: readFrom.get(session.id) ?? 4,
+    formatVersion: readFrom.get(session.id) ?? CURRENT_FORMAT_VERSION,
     cwd,
     sharesCwdWith: sharingCwd(context, session.id, cwd),
   };

@@ -4,7 +4,7 @@ import { syntheticResultText, validate, type SessionEvent, type SessionHeader } 
 import { LogBuilder } from '@dsh/test-utils';
 import { closeOpenTail } from './close-open-tail.js';
 
-const header: SessionHeader = { format: 'dsh-session', version: 4, id: 's', createdAt: 0, inheritedEventCount: 0 };
+const header: SessionHeader = { format: 'dsh-session', version: 5, id: 's', createdAt: 0, inheritedEventCount: 0 };
 const asEvents = (builder: LogBuilder): SessionEvent[] => builder.events;
 
 function resultOf(event: SessionEvent | undefined) {
@@ -89,7 +89,7 @@ describe('closeOpenTail', () => {
     expect(closers[0]!.data).toEqual({ turn: 2, reason: { kind: 'interrupted' } });
   });
 
-  it('is pure and deterministic: same output twice, input untouched, closed log validates as V4', () => {
+  it('is pure and deterministic: same output twice, input untouched, closed log validates as V5', () => {
     const log = new LogBuilder().endSeed().turn({ steps: [{ calls: [{ run: 'started' }, { run: 'declared' }], open: true }], end: 'open' });
     const events = structuredClone(log.events) as SessionEvent[];
     const frozen = Object.freeze(events.map((event) => Object.freeze(event)));
@@ -97,7 +97,39 @@ describe('closeOpenTail', () => {
     const second = closeOpenTail(frozen, 'interrupted');
     expect(second).toEqual(first);
     expect(frozen).toEqual(log.events);
-    expect(validate(4, { header, events: [...frozen, ...first] })).toEqual([]);
+    expect(validate(5, { header, events: [...frozen, ...first] })).toEqual([]);
     expect(closeOpenTail([...frozen, ...first], 'interrupted')).toEqual([]);
   });
+
+  it('carries reasoning blocks through unchanged: the closers are those of the same log without them', () => {
+    const withCalls = () => new LogBuilder().endSeed().turnStart().user('go').stepStart();
+    const plain = withCalls().assistant('two calls', [{ id: 'a', name: 'read' }, { id: 'b', name: 'shell' }]).toolCall('a');
+    const thinking = withCalls()
+      .push('assistant/message', {
+        turn: 1,
+        step: 1,
+        message: {
+          id: 'assistant-4',
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'Read first, then run.', providerData: { signature: 'sig' } },
+            { type: 'text', text: 'two calls' },
+            { type: 'tool-call', id: 'a', name: 'read', arguments: '{}' },
+            { type: 'reasoning', text: '' },
+            { type: 'tool-call', id: 'b', name: 'shell', arguments: '{}' },
+          ],
+        },
+      })
+      .toolCall('a');
+    const events = asEvents(thinking);
+    const before = structuredClone(events);
+    for (const cause of ['interrupted', 'forked'] as const) {
+      const closers = closeOpenTail(events, cause);
+      expect(closers).toEqual(closeOpenTail(asEvents(plain), cause));
+      expect(closers.slice(0, 2).map((event) => resultOf(event).message.callId)).toEqual(['a', 'b']);
+      expect(validate(5, { header, events: [...events, ...closers] })).toEqual([]);
+    }
+    expect(events).toEqual(before);
+  });
 });
+

@@ -1,9 +1,9 @@
-import { CodecError, decodeJsonl, type FormatVersion, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, type FormatVersion, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { deepFreeze } from './deep-freeze.js';
 import type { StoredLog } from './session-backend.js';
 import { SessionError } from './session-error.js';
 
-/** A stored log read as V4: its events (frozen when they are a backend's records), the version it was written in, and any torn tail. */
+/** A stored log read as the current version: its events (frozen when they are a backend's records), the version it was written in, and any torn tail. */
 export type DecodedLog = {
   header: SessionHeader;
   events: readonly SessionEvent[];
@@ -18,7 +18,7 @@ export type DecodedLog = {
 export function decodeStored(id: string, stored: StoredLog): DecodedLog {
   let decoded: DecodedLog;
   if (stored.kind === 'records') {
-    decoded = { header: stored.header, events: stored.events, sourceVersion: 4, tornTail: undefined };
+    decoded = { header: stored.header, events: stored.events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined };
   } else {
     try {
       const result = decodeJsonl(stored.text, { sessionId: id });

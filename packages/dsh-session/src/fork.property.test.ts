@@ -8,23 +8,23 @@ import { closeOpenTail, scanOpenTail } from './close-open-tail.js';
 
 const header = (id: string, cut?: number): SessionHeader =>
   cut === undefined
-    ? { format: 'dsh-session', version: 4, id, createdAt: 0, inheritedEventCount: 0 }
-    : { format: 'dsh-session', version: 4, id, createdAt: 0, parentSession: 'source', forkCut: cut, inheritedEventCount: cut + 1 };
+    ? { format: 'dsh-session', version: 5, id, createdAt: 0, inheritedEventCount: 0 }
+    : { format: 'dsh-session', version: 5, id, createdAt: 0, parentSession: 'source', forkCut: cut, inheritedEventCount: cut + 1 };
 const asEvents = (events: LogEvent[]): SessionEvent[] => events;
 const runs = { numRuns: 60 };
 
 describe('fork seeds over generated logs, at every seq', () => {
-  it('keep the source prefix, validate as V4, end closed, and are deterministic', () => {
+  it('keep the source prefix, validate as V5, end closed, and are deterministic', () => {
     fc.assert(
       fc.property(arbitraryLog(), (log) => {
         const events = asEvents(log);
-        expect(validate(4, { header: header('source'), events })).toEqual([]);
+        expect(validate(5, { header: header('source'), events })).toEqual([]);
         for (let cut = -1; cut < events.length; cut += 1) {
           const seed = buildForkSeed(events, cut, 5);
           // The prefix is the source's, event for event (by reference).
           for (let seq = 0; seq <= cut; seq += 1) expect(seed[seq]).toBe(events[seq]);
           expect(seed[cut + 1]).toMatchObject({ seq: cut + 1, type: 'session/end-seed', data: { inherited: true } });
-          expect(validate(4, { header: header('child', cut), events: seed })).toEqual([]);
+          expect(validate(5, { header: header('child', cut), events: seed })).toEqual([]);
           // Closed: no open turn remains for either cause.
           expect(scanOpenTail(seed).turn).toBeUndefined();
           expect(closeOpenTail(seed, 'interrupted')).toEqual([]);
@@ -44,7 +44,7 @@ describe('fork seeds over generated logs, at every seq', () => {
         const grown = asEvents(LogBuilder.continue(child).turn({ steps: [{ calls: [{ run: 'started' }], open: true }], end: 'open' }).events);
         const cut2 = second % grown.length;
         const grandchild = buildForkSeed(grown, cut2, 1);
-        expect(validate(4, { header: header('grandchild', cut2), events: grandchild })).toEqual([]);
+        expect(validate(5, { header: header('grandchild', cut2), events: grandchild })).toEqual([]);
         const markers = grandchild.filter((event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited === true);
         expect(markers.at(-1)!.seq).toBe(cut2 + 1);
         expect(markers.length).toBe(cut2 >= cut + 1 ? 2 : 1);
@@ -55,14 +55,14 @@ describe('fork seeds over generated logs, at every seq', () => {
 });
 
 describe('the shared closer over generated logs', () => {
-  it('closes any crash tail into a valid V4 log, once (a second pass adds nothing), deterministically', () => {
+  it('closes any crash tail into a valid V5 log, once (a second pass adds nothing), deterministically', () => {
     fc.assert(
       fc.property(arbitraryLog(), fc.constantFrom('interrupted' as const, 'forked' as const), (log, cause) => {
         const events = asEvents(log);
         const closers = closeOpenTail(events, cause);
         expect(closeOpenTail(events, cause)).toEqual(closers);
         const closed = [...events, ...closers];
-        expect(validate(4, { header: header('s'), events: closed })).toEqual([]);
+        expect(validate(5, { header: header('s'), events: closed })).toEqual([]);
         expect(closeOpenTail(closed, cause)).toEqual([]);
         expect(closers.length > 0).toBe(scanOpenTail(events).turn !== undefined);
       }),

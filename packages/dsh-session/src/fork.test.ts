@@ -9,7 +9,7 @@ import { LogBuilder } from '@dsh/test-utils';
 const asEvents = (builder: LogBuilder): SessionEvent[] => builder.events;
 const childHeader = (cut: number, parent = 'parent'): SessionHeader => ({
   format: 'dsh-session',
-  version: 4,
+  version: 5,
   id: 'child',
   createdAt: 0,
   parentSession: parent,
@@ -25,7 +25,7 @@ describe('buildForkSeed', () => {
     expect(seed).toHaveLength(events.length + 1);
     seed.slice(0, cut + 1).forEach((event, index) => { expect(event).toBe(events[index]); });
     expect(seed[cut + 1]).toEqual({ seq: cut + 1, type: 'session/end-seed', time: events[cut]!.time, data: { inherited: true } });
-    expect(validate(4, { header: childHeader(cut), events: seed })).toEqual([]);
+    expect(validate(5, { header: childHeader(cut), events: seed })).toEqual([]);
   });
 
   it('cut -1 inherits nothing: only the marker, stamped with the supplied time', () => {
@@ -45,7 +45,7 @@ describe('buildForkSeed', () => {
     expect(tail[0]!.data).toMatchObject({ message: { id: `forked-tool-result-c1-${cut + 2}`, callId: 'c1', isError: true }, error: { code: 'TOOL_OUTCOME_UNKNOWN' } });
     expect(tail[2]!.data).toEqual({ turn: 1, reason: { kind: 'forked' } });
     expect(tail.every((event) => event.time === log.events[cut]!.time)).toBe(true);
-    expect(validate(4, { header: childHeader(cut), events: seed })).toEqual([]);
+    expect(validate(5, { header: childHeader(cut), events: seed })).toEqual([]);
   });
 
   it('closes a cut right after the assistant message as not started', () => {
@@ -58,7 +58,7 @@ describe('buildForkSeed', () => {
       'step/end',
       'turn/end',
     ]);
-    expect(validate(4, { header: childHeader(cut), events: seed })).toEqual([]);
+    expect(validate(5, { header: childHeader(cut), events: seed })).toEqual([]);
   });
 
   it('adds no closers at a closed turn, and keeps plugin brackets and surface replacements as they are', () => {
@@ -67,7 +67,7 @@ describe('buildForkSeed', () => {
     const cut = log.lastSeq;
     const seed = buildForkSeed(asEvents(log), cut);
     expect(seed.map((event) => event.type).slice(-3)).toEqual(['compaction/start', 'user/message', 'session/end-seed']);
-    expect(validate(4, { header: childHeader(cut), events: seed })).toEqual([]);
+    expect(validate(5, { header: childHeader(cut), events: seed })).toEqual([]);
   });
 
   it('keeps ancestor markers inside a nested fork’s prefix and adds only the new final marker', () => {
@@ -78,7 +78,7 @@ describe('buildForkSeed', () => {
     const grandchild = buildForkSeed(grown, cut);
     const markers = grandchild.filter((event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited === true);
     expect(markers.map((event) => event.seq)).toEqual([parent.length, cut + 1]);
-    expect(validate(4, { header: childHeader(cut, 'child'), events: grandchild })).toEqual([]);
+    expect(validate(5, { header: childHeader(cut, 'child'), events: grandchild })).toEqual([]);
   });
 
   it('is the only export of dsh-session/fork', () => {

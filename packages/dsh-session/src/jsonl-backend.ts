@@ -11,7 +11,7 @@
  */
 import { copyFile, mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeHeader, serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, encodeHeader, serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import {
   errorCode,
   publishWithoutOverwrite,
@@ -51,11 +51,12 @@ function countNewlines(bytes: Buffer): number {
   return count;
 }
 
-/** Whether the first line of `bytes` (ending at `end`) is a V4 header, so the lines after it are V4 events. */
+/** Whether the first line of `bytes` (ending at `end`) is a V4 or V5 header, so the lines after it are V5 events (V4's are unchanged in V5). */
 function startsWithV4Header(bytes: Buffer, end: number): boolean {
   try {
     const header = JSON.parse(bytes.toString('utf8', 0, end)) as unknown;
-    return typeof header === 'object' && header !== null && (header as { version?: unknown }).version === 4;
+    const version = typeof header === 'object' && header !== null ? (header as { version?: unknown }).version : undefined;
+    return version === 4 || version === CURRENT_FORMAT_VERSION;
   } catch {
     return false;
   }

@@ -1,6 +1,6 @@
 /**
  * The storage interface under `SessionStore` (SPEC §8): async and free of filesystem assumptions, so
- * a networked backend (PostgreSQL) can implement it. Backends store V4 records; the store decodes,
+ * a networked backend (PostgreSQL) can implement it. Backends store V5 records; the store decodes,
  * repairs and validates. Every write goes through a `SessionWriter`, which holds the single-writer lease.
  */
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
@@ -8,7 +8,7 @@ import type { LeaseHolder } from './session-error.js';
 
 /**
  * A stored log as the backend keeps it: raw JSONL text (any format version, possibly with a torn
- * final line; the store decodes it) or records that are already V4.
+ * final line; the store decodes it) or records that are already V5.
  */
 export type StoredLog =
   | {
@@ -56,7 +56,7 @@ export interface SessionWriter {
    * `expectedNextSeq`. A failed append leaves the stored log as it was before the call.
    */
   append(expectedNextSeq: number, events: readonly SessionEvent[]): Promise<void>;
-  /** Atomically replaces the whole log with a V4 header and these events (format transition, torn tail). */
+  /** Atomically replaces the whole log with a V5 header and these events (format transition, torn tail). */
   replace(header: SessionHeader, events: readonly SessionEvent[]): Promise<void>;
   /** Drops a torn final line, from 1-based `line` on (only logs read as `jsonl` can have one). */
   discardTornTail(line: number): Promise<void>;

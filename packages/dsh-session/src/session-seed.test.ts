@@ -8,7 +8,7 @@ import { Session } from './session.js';
 import type { SessionSink } from './session-sink.js';
 
 const sink: SessionSink = { write: () => Promise.resolve(), release: () => Promise.resolve() };
-const header = (extra: Partial<SessionHeader> = {}): SessionHeader => ({ format: 'dsh-session', version: 4, id: 'x', createdAt: 0, inheritedEventCount: 0, ...extra });
+const header = (extra: Partial<SessionHeader> = {}): SessionHeader => ({ format: 'dsh-session', version: 5, id: 'x', createdAt: 0, inheritedEventCount: 0, ...extra });
 const forkHeader = (cut: number) => header({ parentSession: 'p', forkCut: cut, inheritedEventCount: cut + 1 });
 
 function refusal(build: () => unknown): SessionError {

@@ -5,9 +5,9 @@ import { buildForkSeed } from 'dsh-session/fork';
 import { LogBuilder } from '@dsh/test-utils';
 import { storeKinds, type StoreKit } from './__fixtures__/store-kinds.js';
 
-const v4Header = (id: string, extra: Partial<SessionHeader> = {}): SessionHeader => ({
+const currentHeader = (id: string, extra: Partial<SessionHeader> = {}): SessionHeader => ({
   format: 'dsh-session',
-  version: 4,
+  version: 5,
   id,
   createdAt: 1_000,
   inheritedEventCount: 0,
@@ -68,7 +68,7 @@ describe.each(storeKinds)('$name', (kind) => {
     it('persists the new session with its title, config and seed marker before returning it', async () => {
       const session = await kit.store.create({ id: 'new-1', title: 'Hello', config: { tools: ['read'], cwd: '/repo' } });
       expect(session.events.map((event) => event.type)).toEqual(['session/title', 'session/config', 'session/end-seed']);
-      expect(session.header).toMatchObject({ format: 'dsh-session', version: 4, id: 'new-1', cwd: '/repo', inheritedEventCount: 0 });
+      expect(session.header).toMatchObject({ format: 'dsh-session', version: 5, id: 'new-1', cwd: '/repo', inheritedEventCount: 0 });
       expect([session.firstLifecycleSeq, session.firstLiveSeq, session.inheritedEventCount]).toEqual([0, 3, 0]);
       const other = await kit.another();
       expect((await other.inspect('new-1')).events).toEqual(session.events);
@@ -134,12 +134,12 @@ describe.each(storeKinds)('$name', (kind) => {
   describe('crash recovery', () => {
     it('inspect reports the stored events and needsRepair without writing', async () => {
       const events = crashedLog();
-      await kit.plant(v4Header('crashed'), events);
+      await kit.plant(currentHeader('crashed'), events);
       const before = await kit.raw('crashed');
       const inspection = await kit.store.inspect('crashed');
       expect(inspection.needsRepair).toBe(true);
       expect(inspection.events).toEqual(events);
-      expect(inspection.formatVersion).toBe(4);
+      expect(inspection.formatVersion).toBe(5);
       expect(await kit.raw('crashed')).toEqual(before);
       expect((await kit.store.list())[0]).toMatchObject({ id: 'crashed', needsRepair: true, busy: false, lastSeq: events.length - 1 });
       expect(await kit.raw('crashed')).toEqual(before);
@@ -147,7 +147,7 @@ describe.each(storeKinds)('$name', (kind) => {
 
     it('open closes the interrupted turn once, persists it, and a reopen grows nothing', async () => {
       const events = crashedLog();
-      await kit.plant(v4Header('crashed'), events);
+      await kit.plant(currentHeader('crashed'), events);
       const session = await kit.store.open('crashed');
       const repair = session.events.slice(events.length);
       expect(repair.map((event) => event.type)).toEqual(['tool/result', 'tool/result', 'step/end', 'turn/end', 'session/end-seed']);
@@ -176,13 +176,13 @@ describe.each(storeKinds)('$name', (kind) => {
       expect(third.events).toHaveLength(session.events.length);
     });
 
-    it('a live session resumes numbering after repair, and the log stays valid V4', async () => {
-      await kit.plant(v4Header('resume'), crashedLog());
+    it('a live session resumes numbering after repair, and the log stays valid V5', async () => {
+      await kit.plant(currentHeader('resume'), crashedLog());
       const session = await kit.store.open('resume');
       appendTurn(session, 3);
       await session.flush();
       const stored = await (await kit.another()).inspect('resume');
-      expect(validate(4, { header: stored.header, events: stored.events })).toEqual([]);
+      expect(validate(5, { header: stored.header, events: stored.events })).toEqual([]);
       expect(stored.events).toEqual(session.events);
     });
 
@@ -235,7 +235,7 @@ describe.each(storeKinds)('$name', (kind) => {
     it('checks the child id first (against live and stored sessions), then the source, then the cut; nothing is created on refusal', async () => {
       await kit.store.create({ id: 'p' });
       await kit.store.create({ id: 'live-child' });
-      await kit.plant(v4Header('stored-child'), [{ seq: 0, type: 'session/end-seed', time: 1, data: {} }]);
+      await kit.plant(currentHeader('stored-child'), [{ seq: 0, type: 'session/end-seed', time: 1, data: {} }]);
       expect(await codeOf(kit.store.fork('nope', { atSeq: 99, id: 'live-child' }))).toBe('SESSION_EXISTS');
       expect(await codeOf(kit.store.fork('nope', { atSeq: 99, id: 'stored-child' }))).toBe('SESSION_EXISTS');
       expect(await codeOf(kit.store.fork('nope', { atSeq: 0, id: 'fresh' }))).toBe('SESSION_NOT_FOUND');
@@ -249,7 +249,7 @@ describe.each(storeKinds)('$name', (kind) => {
     });
 
     it('inherits nothing when the latest-closed-turn rule finds no standalone prefix; an explicit -1 stays INVALID_CUT', async () => {
-      await kit.plant(v4Header('queued'), [
+      await kit.plant(currentHeader('queued'), [
         { seq: 0, type: 'input/queued', time: 5, data: { inputId: 'i1', message: { id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi' }] } } },
       ]);
       expect(await codeOf(kit.store.fork('queued', { atSeq: -1, id: 'refused' }))).toBe('INVALID_CUT');
@@ -298,17 +298,17 @@ describe.each(storeKinds)('$name', (kind) => {
       expect(observed).toMatchObject({ sessionId: 'live', live: true, needsRepair: false, formatVersion: CURRENT_FORMAT_VERSION });
       expect(observed.events).toEqual(live.events);
       expect(Object.isFrozen(observed) && Object.isFrozen(observed.events)).toBe(true);
-      await kit.plant(v4Header('crashed'), crashedLog());
+      await kit.plant(currentHeader('crashed'), crashedLog());
       const before = await kit.raw('crashed');
       const cold = await kit.store.observe('crashed');
-      expect(cold).toMatchObject({ sessionId: 'crashed', live: false, needsRepair: true, formatVersion: 4 });
+      expect(cold).toMatchObject({ sessionId: 'crashed', live: false, needsRepair: true, formatVersion: CURRENT_FORMAT_VERSION });
       expect(cold.events).toEqual(crashedLog());
       expect(await kit.raw('crashed')).toEqual(before);
     });
 
     it('forks a cold interrupted source from its stored events only, never copying a repair', async () => {
       const events = crashedLog();
-      await kit.plant(v4Header('cold'), events);
+      await kit.plant(currentHeader('cold'), events);
       const before = await kit.raw('cold');
       const child = await kit.store.fork('cold', { atSeq: events.length - 1, id: 'warm' });
       expect(child.events).toEqual(buildForkSeed(events, events.length - 1));
@@ -327,7 +327,7 @@ describe.each(storeKinds)('$name', (kind) => {
       const markers = grandchild.events.filter((event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited);
       expect(markers.map((event) => event.seq)).toEqual([root.events.length, child.events.length - 1]);
       expect(grandchild.header).toMatchObject({ parentSession: 'child', forkCut: child.events.length - 2 });
-      expect(validate(4, { header: grandchild.header, events: grandchild.events })).toEqual([]);
+      expect(validate(5, { header: grandchild.header, events: grandchild.events })).toEqual([]);
     });
   });
 
@@ -343,7 +343,7 @@ describe.each(storeKinds)('$name', (kind) => {
       await bare.close();
       const summaries = await store.list();
       const byId = Object.fromEntries(summaries.map((summary) => [summary.id, summary]));
-      expect(byId.parent).toMatchObject({ title: 'P', cwd: '/p', inheritedEventCount: 0, lastSeq: parent.events.length - 1, formatVersion: 4, busy: true, needsRepair: false });
+      expect(byId.parent).toMatchObject({ title: 'P', cwd: '/p', inheritedEventCount: 0, lastSeq: parent.events.length - 1, formatVersion: 5, busy: true, needsRepair: false });
       expect(byId.child).toMatchObject({ title: 'C', parentSession: 'parent', forkCut: 2, inheritedEventCount: 3, lastSeq: child.events.length - 1, busy: false, needsRepair: false });
       expect(byId.child!.updatedAt).toBeGreaterThanOrEqual(byId.child!.createdAt);
       // A child made only of inherited events was still updated when it was created.

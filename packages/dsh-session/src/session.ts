@@ -82,7 +82,7 @@ function isInheritedMarker(event: SessionEvent | undefined): boolean {
 
 /**
  * An append-only session log in memory, bound to its store. `append` assigns seq and time, checks the
- * event against V4 shapes and relationships and freezes it; `flush` makes every appended event durable
+ * event against V5 shapes and relationships and freezes it; `flush` makes every appended event durable
  * (appends are group-committed); `close` flushes and releases the single-writer lease.
  */
 export class Session {
@@ -183,7 +183,7 @@ export class Session {
 
   /**
    * Appends one event: seq is the next index, time is `Date.now()` but never earlier than the previous
-   * event's. Throws `INVALID_EVENT` (appending nothing) when the event breaks a V4 shape or relationship.
+   * event's. Throws `INVALID_EVENT` (appending nothing) when the event breaks a V5 shape or relationship.
    */
   append(type: string, data: JsonValue, options: AppendOptions = {}): SessionEvent {
     if (this.#closed) {

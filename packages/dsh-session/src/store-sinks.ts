@@ -41,8 +41,8 @@ export function creatingSink(
 
 /**
  * A sink over an acquired writer. With `transition` (a log stored in an older format), the first
- * write replaces the whole log with the V4 header, the stored events and the batch, atomically:
- * never V4 records under an older header.
+ * write replaces the whole log with the V5 header, the stored events and the batch, atomically:
+ * never V5 records under an older header.
  */
 export function resumingSink(writer: SessionWriter, header: SessionHeader, transition: boolean, onRelease: () => void): SessionSink {
   let pendingTransition = transition;

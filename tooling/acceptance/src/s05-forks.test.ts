@@ -108,9 +108,9 @@ describe('§5.2 SessionStore.fork', () => {
     }
   });
 
-  it("§5.2 the child's header names parentSession, forkCut = atSeq and inheritedEventCount = atSeq + 1 (V4)", async () => {
+  it("§5.2 the child's header names parentSession, forkCut = atSeq and inheritedEventCount = atSeq + 1 (V5)", async () => {
     const child = await store.fork('parent', { atSeq: 9, id: 'kid' });
-    expect(child.header).toMatchObject({ format: 'dsh-session', version: 4, id: 'kid', parentSession: 'parent', forkCut: 9, inheritedEventCount: 10 });
+    expect(child.header).toMatchObject({ format: 'dsh-session', version: 5, id: 'kid', parentSession: 'parent', forkCut: 9, inheritedEventCount: 10 });
     expect(child.id).toBe('kid');
     expect(Number.isInteger(child.header.createdAt)).toBe(true);
     expect((await store.inspect('kid')).header).toEqual(child.header);

@@ -12,7 +12,7 @@ import {
 } from 'dsh-codec';
 import { createMemoryStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
-import { appendAll, completedTurn, ev, headerOf, jsonl, thrown, toEvents, v4Header } from './support.js';
+import { appendAll, completedTurn, currentHeader, ev, headerOf, jsonl, thrown, toEvents, v4Header } from './support.js';
 
 type Raw = { seq: number; type: string; time: number; data: JsonValue; surfaceOp?: JsonValue; ignorable?: true };
 const raw = (entries: [string, JsonValue][], start = 0): Raw[] =>
@@ -141,19 +141,19 @@ async function v3Events(): Promise<SessionEvent[]> {
 }
 
 describe('§7 reading every version', () => {
-  it('§7 CURRENT_FORMAT_VERSION is 4', () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(4);
+  it('§7/§13 CURRENT_FORMAT_VERSION is 5', () => {
+    expect(CURRENT_FORMAT_VERSION).toBe(5);
   });
 
-  it('§7 V0: decodeJsonl returns sourceVersion 0 and a V4 header synthesized from the caller id and the first event time', () => {
+  it('§7 V0: decodeJsonl returns sourceVersion 0 and a V5 header synthesized from the caller id and the first event time', () => {
     const decoded = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
     expect(decoded.sourceVersion).toBe(0);
-    expect(decoded.header).toStrictEqual({ format: 'dsh-session', version: 4, id: 'legacy', createdAt: V0[0]!.time, inheritedEventCount: 0 });
+    expect(decoded.header).toStrictEqual({ format: 'dsh-session', version: 5, id: 'legacy', createdAt: V0[0]!.time, inheritedEventCount: 0 });
     expect(decoded.tornTail).toBeUndefined();
-    expect(validate(4, decoded)).toEqual([]);
+    expect(validate(5, decoded)).toEqual([]);
   });
 
-  it('§7 V0→V1: ids legacy-<seq>, text block only when non-empty, tool-call blocks in order, reason strings become {kind}; then V1→V4 rules', () => {
+  it('§7 V0→V1: ids legacy-<seq>, text block only when non-empty, tool-call blocks in order, reason strings become {kind}; then V1→V5 rules', () => {
     const { events } = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
     expect(events.map((event) => event.seq)).toEqual(V0.map((event) => event.seq));
     expect(events.map((event) => event.time)).toEqual(V0.map((event) => event.time));
@@ -167,13 +167,13 @@ describe('§7 reading every version', () => {
   });
 
   it('§7 V0 with no events: createdAt is 0', () => {
-    expect(migrate({ events: [] }, 0, { sessionId: 'empty' }).header).toStrictEqual({ format: 'dsh-session', version: 4, id: 'empty', createdAt: 0, inheritedEventCount: 0 });
+    expect(migrate({ events: [] }, 0, { sessionId: 'empty' }).header).toStrictEqual({ format: 'dsh-session', version: 5, id: 'empty', createdAt: 0, inheritedEventCount: 0 });
   });
 
   it('§7 V1: sourceVersion 1; header gains inheritedEventCount 0; aborted → cancelled; error reasons get {message, code: UNKNOWN}; results and calls upgraded', () => {
     const decoded = decodeJsonl(jsonl(V1_HEADER, V1));
     expect(decoded.sourceVersion).toBe(1);
-    expect(decoded.header).toStrictEqual({ format: 'dsh-session', version: 4, id: 'one', createdAt: 4_000, cwd: '/w', inheritedEventCount: 0 });
+    expect(decoded.header).toStrictEqual({ format: 'dsh-session', version: 5, id: 'one', createdAt: 4_000, cwd: '/w', inheritedEventCount: 0 });
     const data = decoded.events.map((event) => event.data as Record<string, JsonValue>);
     expect(data[4]).toStrictEqual({ turn: 1, step: 1, callId: 'k', name: 'sh', arguments: '{}', effect: 'unknown' });
     expect(data[5]).toStrictEqual({
@@ -190,7 +190,7 @@ describe('§7 reading every version', () => {
   it('§7 V2: sourceVersion 2; fork header kept, V2→V3 rules applied', () => {
     const decoded = decodeJsonl(jsonl(V2_HEADER, V2));
     expect(decoded.sourceVersion).toBe(2);
-    expect(decoded.header).toStrictEqual({ ...V2_HEADER, version: 4 });
+    expect(decoded.header).toStrictEqual({ ...V2_HEADER, version: 5 });
     expect(decoded.events.map((event) => event.data)).toStrictEqual([
       { turn: 1 },
       { message: userV1('m1', 'hello') },
@@ -203,20 +203,20 @@ describe('§7 reading every version', () => {
     ]);
   });
 
-  it('§7 V3: sourceVersion 3; V3→V4 changes only the header version, events preserved unchanged', async () => {
+  it('§7 V3: sourceVersion 3; V3→V4→V5 changes only the header version, events preserved unchanged', async () => {
     const events = await v3Events();
     const text = jsonl(headerOf(3, 'v3'), events);
     const decoded = decodeJsonl(text);
     expect(decoded.sourceVersion).toBe(3);
-    expect(decoded.header).toStrictEqual(headerOf(4, 'v3'));
+    expect(decoded.header).toStrictEqual(headerOf(5, 'v3'));
     expect(decoded.events).toStrictEqual(JSON.parse(`[${text.trim().split('\n').slice(1).join(',')}]`));
   });
 
-  it('§7 V4: sourceVersion 4, events returned as written', () => {
+  it('§7 V4: sourceVersion 4, events returned as written, header version 5', () => {
     const events = toEvents([ev.title('t'), ...completedTurn(1, ['a'])]);
     const decoded = decodeJsonl(jsonl(v4Header('four'), events));
     expect(decoded.sourceVersion).toBe(4);
-    expect(decoded.header).toStrictEqual(v4Header('four'));
+    expect(decoded.header).toStrictEqual(currentHeader('four'));
     expect(decoded.events).toStrictEqual(events);
   });
 });
@@ -256,19 +256,19 @@ describe('§7 migrate', () => {
     expect(migrated).toStrictEqual({ header: decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' }).header, events: decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' }).events });
   });
 
-  it('§7 migrate(V1) adds inheritedEventCount 0 and returns V4', () => {
+  it('§7 migrate(V1) adds inheritedEventCount 0 and returns V5', () => {
     const migrated = migrate({ header: V1_HEADER, events: V1 }, 1);
-    expect(migrated.header.version).toBe(4);
+    expect(migrated.header.version).toBe(5);
     expect(migrated.header.inheritedEventCount).toBe(0);
-    expect(validate(4, migrated)).toEqual([]);
+    expect(validate(5, migrated)).toEqual([]);
   });
 
-  it('§7 migrate(V3) keeps every event unchanged and sets header version 4', async () => {
+  it('§7 migrate(V3) keeps every event unchanged and sets header version 5', async () => {
     const events = await v3Events();
     const input = { header: headerOf(3, 'v3'), events: JSON.parse(JSON.stringify(events)) as JsonValue[] };
     const snapshot = JSON.stringify(input);
     const migrated = migrate(input, 3);
-    expect(migrated.header).toStrictEqual(headerOf(4, 'v3'));
+    expect(migrated.header).toStrictEqual(headerOf(5, 'v3'));
     expect(migrated.events).toStrictEqual(events);
     expect(JSON.stringify(input)).toBe(snapshot);
   });
@@ -372,8 +372,8 @@ describe('§7 frozen validators', () => {
 
 describe('§7 refusals and torn tails', () => {
   it('§7 a newer version is refused with UNSUPPORTED_VERSION saying "written by a newer dsh — upgrade"', () => {
-    for (const version of [5, 42]) {
-      const error = codecError(() => decodeJsonl(jsonl({ ...v4Header(), version }, [])));
+    for (const version of [6, 42]) {
+      const error = codecError(() => decodeJsonl(jsonl({ ...currentHeader(), version }, [])));
       expect(error.code).toBe('UNSUPPORTED_VERSION');
       expect(error.message).toContain('written by a newer dsh — upgrade');
     }
@@ -437,25 +437,25 @@ describe('§7 refusals and torn tails', () => {
 });
 
 describe('§7 encodeJsonl', () => {
-  it("§7 writes V4: a header line then one line per event, every line '\\n'-terminated, and decodes back unchanged", () => {
+  it("§7 writes V5: a header line then one line per event, every line '\\n'-terminated, and decodes back unchanged", () => {
     const events = toEvents([ev.title('t'), ...completedTurn(1, ['a']), ev.plugin('acme/x', { n: 1 })]);
-    const text = encodeJsonl({ header: v4Header('enc'), events });
+    const text = encodeJsonl({ header: currentHeader('enc'), events });
     expect(text.endsWith('\n')).toBe(true);
     const lines = text.split('\n');
     expect(lines.pop()).toBe('');
     expect(lines).toHaveLength(events.length + 1);
-    expect(JSON.parse(lines[0]!)).toStrictEqual(v4Header('enc'));
+    expect(JSON.parse(lines[0]!)).toStrictEqual(currentHeader('enc'));
     lines.slice(1).forEach((line, index) => { expect(JSON.parse(line)).toStrictEqual(events[index]); });
     const decoded = decodeJsonl(text);
-    expect(decoded).toStrictEqual({ header: v4Header('enc'), events, sourceVersion: 4 });
+    expect(decoded).toStrictEqual({ header: currentHeader('enc'), events, sourceVersion: 5 });
   });
 
-  it('§7 a migrated log encodes as V4 and reads back as sourceVersion 4', () => {
+  it('§7 a migrated log encodes as V5 and reads back as sourceVersion 5', () => {
     const migrated = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
     const text = encodeJsonl(migrated);
-    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ version: 4 });
+    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ version: 5 });
     const again = decodeJsonl(text);
-    expect(again.sourceVersion).toBe(4);
+    expect(again.sourceVersion).toBe(5);
     expect(again.events).toStrictEqual(migrated.events);
   });
 });

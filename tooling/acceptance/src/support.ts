@@ -2,7 +2,7 @@
  * Helpers of the acceptance suite, written from SPEC.md alone: event specs (type + data + options)
  * that can be appended through a `Session` or numbered into raw V4 events, and error capture.
  */
-import type { JsonValue, SessionEvent, SessionHeader, SurfaceOp } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, type JsonValue, type SessionEvent, type SessionHeader, type SurfaceOp } from 'dsh-codec';
 import type { Session } from 'dsh-session';
 
 /** One event before it gets a seq and a time. */
@@ -92,14 +92,20 @@ export function appendAll(session: Session, specs: readonly Spec[]): SessionEven
 }
 
 /** A V-n header as SPEC §7 shapes it (V3/V4: with `inheritedEventCount`). */
-export function headerOf(version: 1 | 2 | 3 | 4, id = 'acc', extra: Record<string, JsonValue> = {}): Record<string, JsonValue> {
+export function headerOf(version: 1 | 2 | 3 | 4 | 5, id = 'acc', extra: Record<string, JsonValue> = {}): Record<string, JsonValue> {
   const base: Record<string, JsonValue> = { format: 'dsh-session', version, id, createdAt: 1_000 };
   if (version >= 2) base.inheritedEventCount = 0;
   return { ...base, ...extra };
 }
 
-export function v4Header(id = 'acc', extra: Partial<SessionHeader> = {}): SessionHeader {
+/** A V4 header: what the previous release wrote (still read, migrated to the current version). */
+export function v4Header(id = 'acc', extra: Partial<Omit<SessionHeader, 'version'>> = {}): Omit<SessionHeader, 'version'> & { version: 4 } {
   return { format: 'dsh-session', version: 4, id, createdAt: 1_000, inheritedEventCount: 0, ...extra };
+}
+
+/** A header of the current format version (what this release writes). */
+export function currentHeader(id = 'acc', extra: Partial<SessionHeader> = {}): SessionHeader {
+  return { format: 'dsh-session', version: CURRENT_FORMAT_VERSION, id, createdAt: 1_000, inheritedEventCount: 0, ...extra };
 }
 
 /** JSONL text of a header (omitted for V0) and events, every line '\n'-terminated. */

@@ -1,10 +1,10 @@
-import { encodeJsonl } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, encodeJsonl } from 'dsh-codec';
 import { rewriteLogFile } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
 import { decodeLogFile, decodeLogText } from './validate-command.js';
 
 /**
- * `dsh migrate FILE [--write]`: prints the log as V4 JSONL, or replaces FILE keeping `FILE.bak` —
+ * `dsh migrate FILE [--write]`: prints the log as current-format (V5) JSONL, or replaces FILE keeping `FILE.bak` —
  * as a writer of the session: under its lease (`SESSION_BUSY` while another process writes it),
  * decoding what is stored once the lease is held.
  */
@@ -21,9 +21,9 @@ export async function migrateCommand(context: CliContext, file: string, write: b
     return encodeJsonl({ header: current.header, events: current.events });
   });
   if (!outcome.written) {
-    context.stderr.write(`${file} is already V4; nothing to write\n`);
+    context.stderr.write(`${file} is already V${CURRENT_FORMAT_VERSION}; nothing to write\n`);
     return 0;
   }
-  context.stderr.write(`migrated ${file} from V${sourceVersion} to V4; the original is kept as ${file}.bak\n`);
+  context.stderr.write(`migrated ${file} from V${sourceVersion} to V${CURRENT_FORMAT_VERSION}; the original is kept as ${file}.bak\n`);
   return 0;
 }

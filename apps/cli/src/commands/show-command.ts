@@ -1,3 +1,4 @@
+import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import type { CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';
 import type { OptionValues } from '../parse-command-line.js';
@@ -18,7 +19,9 @@ export async function showCommand(context: CliContext, values: OptionValues, ref
   if (header.parentSession !== undefined) {
     lines.push(`forked from ${header.parentSession} at seq ${String(header.forkCut)} (inherits seqs 0..${header.inheritedEventCount - 1})`);
   }
-  if (observed.formatVersion < 4) lines.push(`stored as V${observed.formatVersion}; read as V4, and the next write upgrades the file`);
+  if (observed.formatVersion < CURRENT_FORMAT_VERSION) {
+    lines.push(`stored as V${observed.formatVersion}; read as V${CURRENT_FORMAT_VERSION}, and the next write upgrades the file`);
+  }
   if (observed.needsRepair) lines.push('needs repair: its last turn was interrupted; the next resume closes it');
   if (observed.pendingInputs.length > 0) lines.push(`pending input: ${observed.pendingInputs.map((event) => event.seq).join(', ')}`);
   lines.push('');

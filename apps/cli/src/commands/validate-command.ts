@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { CodecError, decodeJsonl } from 'dsh-codec';
+import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl } from 'dsh-codec';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
 
@@ -51,7 +51,7 @@ export function decodeLogText(file: string, text: string): ReturnType<typeof dec
 /** `dsh validate FILE`: exit 0 for a valid log of any version, 1 with the code and line otherwise. */
 export async function validateCommand(context: CliContext, file: string): Promise<number> {
   const decoded = await decodeLogFile(file);
-  const upgrade = decoded.sourceVersion < 4 ? `; \`dsh migrate ${file} --write\` upgrades it to V4` : '';
+  const upgrade = decoded.sourceVersion < CURRENT_FORMAT_VERSION ? `; \`dsh migrate ${file} --write\` upgrades it to V${CURRENT_FORMAT_VERSION}` : '';
   context.stdout.write(
     `${file}: valid V${decoded.sourceVersion} log of session ${decoded.header.id}, ${decoded.events.length} events${upgrade}\n`,
   );

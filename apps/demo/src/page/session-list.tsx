@@ -1,7 +1,7 @@
 /** The session list as a lineage tree: each fork under its parent, labelled with its cut. */
 import { useState } from 'preact/hooks';
 import { lineageForest, sessionLabel, type LineageNode } from './lineage-tree.js';
-import type { SessionRow } from './wire.js';
+import { CURRENT_FORMAT_VERSION, type SessionRow } from './wire.js';
 
 type Props = { sessions: readonly SessionRow[]; currentId: string | undefined; onOpen: (id: string) => void };
 
@@ -24,7 +24,7 @@ function Node({ node, currentId, onOpen, byId }: { node: LineageNode; byId: Read
         <span class="session-meta">
           {label !== session.id && <span class="session-id">{session.id}</span>}
           {session.forkCut !== undefined && <span class="cut">cut @ {session.forkCut}</span>}
-          {session.formatVersion !== 4 && <span class="badge">V{session.formatVersion}</span>}
+          {session.formatVersion !== CURRENT_FORMAT_VERSION && <span class="badge">V{session.formatVersion}</span>}
           {session.status === 'needs-repair' && <span class="badge warn">crashed</span>}
           {session.status === 'running' ? <span class="badge live">running</span> : session.live && <span class="badge live">live</span>}
         </span>

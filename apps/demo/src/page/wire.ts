@@ -13,5 +13,8 @@ export type SessionRow = SessionListItem;
 /** One event of a session log (SPEC §3.1). */
 export type WireEvent = Observation['events'][number];
 
+/** The format version the host writes (dsh-codec's `CURRENT_FORMAT_VERSION`; the page does not bundle the codec). */
+export const CURRENT_FORMAT_VERSION = 5;
+
 /** The header of a session (SPEC §7). */
 export type WireHeader = Observation['header'];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { validate, type SessionEvent } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, validate, type SessionEvent } from 'dsh-codec';
 import { createMemoryStore, type Session } from 'dsh-session';
 import { splitStream, startModelServer, type ModelServer, type ModelServerReply } from '@dsh/test-utils';
 import { Agent, AgentError, createAnthropicModel, defineTool, type AgentDelta, type AnthropicModelOptions, type ModelDelta, type ModelMessage, type Tool } from 'dsh-agent';
@@ -51,7 +51,7 @@ function bodyOf(index: number): { messages: { role: string; content: { type: str
 }
 
 function assertValidLog(session: Session): void {
-  expect(validate(4, { header: session.header, events: session.events })).toEqual([]);
+  expect(validate(CURRENT_FORMAT_VERSION, { header: session.header, events: session.events })).toEqual([]);
 }
 
 const thinkingTool = readWireFixture('anthropic-stream-thinking-tool.sse');

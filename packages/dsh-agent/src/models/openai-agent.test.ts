@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { validate, type SessionEvent } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, validate, type SessionEvent } from 'dsh-codec';
 import { createMemoryStore, type Session } from 'dsh-session';
 import { splitStream, startModelServer, type ModelServer, type ModelServerReply } from '@dsh/test-utils';
 import { Agent, createOpenAIModel, defineTool, type AgentDelta, type Tool } from 'dsh-agent';
@@ -44,7 +44,7 @@ function messagesOf(index: number): unknown[] {
 }
 
 function assertValidLog(session: Session): void {
-  expect(validate(4, { header: session.header, events: session.events })).toEqual([]);
+  expect(validate(CURRENT_FORMAT_VERSION, { header: session.header, events: session.events })).toEqual([]);
 }
 
 describe('the agent loop over the OpenAI-compatible adapter (strict local server)', () => {

@@ -203,6 +203,7 @@ export function mapFinishReason(reason: string | null | undefined): ModelStopRea
   return 'other';
 }
 
+/** The text blocks joined; reasoning blocks (V5) are never sent back as text. */
 function textOf(content: readonly ContentBlock[]): string {
   return content
     .filter((block): block is Extract<ContentBlock, { type: 'text' }> => block.type === 'text')

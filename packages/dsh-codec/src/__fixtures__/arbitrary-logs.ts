@@ -1,12 +1,14 @@
 /**
  * fast-check generators for property tests: an abstract session plan, rendered as a valid log in
- * any format version V0–V4. One plan rendered in every version must decode to the same V4 log.
+ * any format version V0–V5. One plan rendered in every version must decode to the same V5 log
+ * (reasoning blocks exist only from V5 on: compare older renderings with `withoutReasoning(plan)`).
  */
 import fc from 'fast-check';
 import type { FormatVersion } from 'dsh-codec';
 
 export type CallPlan = { name: string; args: string; outcome: 'ok' | 'error' | 'started' | 'declared'; output: string };
-export type StepPlan = { text: string; calls: CallPlan[] };
+/** `reasoning`: a reasoning block before the text (rendered from V5 on only). */
+export type StepPlan = { text: string; calls: CallPlan[]; reasoning: { text: string; providerData?: Record<string, string> } | undefined };
 export type TurnPlan = { user: string; steps: StepPlan[]; end: 'completed' | 'aborted' | 'error'; message: string | undefined };
 /** A session: an optional title (V2+ only), closed turns, and maybe an open turn left by a crash. */
 export type LogPlan = { title: string | undefined; turns: TurnPlan[]; open: { user: string; steps: StepPlan[]; stepOpen: boolean } | undefined };
@@ -21,7 +23,11 @@ const call: fc.Arbitrary<CallPlan> = fc.record({
   outcome: fc.constantFrom('ok', 'error', 'started', 'declared'),
   output: text,
 });
-const step: fc.Arbitrary<StepPlan> = fc.record({ text, calls: fc.array(call, { maxLength: 3 }) });
+const reasoning = fc.option(
+  fc.record({ text, providerData: fc.dictionary(fc.constantFrom('signature', 'data', 'reasoning_content'), text, { maxKeys: 2 }) }, { requiredKeys: ['text'] }),
+  { nil: undefined },
+);
+const step: fc.Arbitrary<StepPlan> = fc.record({ text, calls: fc.array(call, { maxLength: 3 }), reasoning });
 const turn: fc.Arbitrary<TurnPlan> = fc.record({
   user: text,
   steps: fc.array(step, { maxLength: 3 }),
@@ -36,12 +42,22 @@ export const logPlan: fc.Arbitrary<LogPlan> = fc.record({
   open: fc.option(fc.record({ user: text, steps: fc.array(step, { minLength: 1, maxLength: 2 }), stepOpen: fc.boolean() }), { nil: undefined }),
 });
 
+/** The plan with every reasoning block dropped: what versions before V5 can express. */
+export function withoutReasoning(plan: LogPlan): LogPlan {
+  const steps = (list: StepPlan[]) => list.map((s) => ({ ...s, reasoning: undefined }));
+  return {
+    ...plan,
+    turns: plan.turns.map((t) => ({ ...t, steps: steps(t.steps) })),
+    open: plan.open === undefined ? undefined : { ...plan.open, steps: steps(plan.open.steps) },
+  };
+}
+
 type Raw = { seq: number; type: string; time: number; data: unknown };
 
 /**
  * `plan` as a raw artifact of `version`, exactly as that version wrote it. Message ids are
  * `legacy-<seq>` and empty texts have no text block in every version, so all renderings of a plan
- * migrate to the same V4 log.
+ * migrate to the same V5 log (reasoning is rendered from V5 on only).
  */
 export function renderLog(plan: LogPlan, version: FormatVersion): { header?: unknown; events: Raw[] } {
   const events: Raw[] = [];
@@ -60,7 +76,8 @@ export function renderLog(plan: LogPlan, version: FormatVersion): { header?: unk
       if (version === 0) {
         add('assistant/message', { turn: turnNumber, step: stepNumber, text: s.text, toolCalls: calls.map((c) => ({ id: c.id, name: c.name, arguments: c.args })) });
       } else {
-        const content = [...blocks(s.text), ...calls.map((c) => ({ type: 'tool-call', id: c.id, name: c.name, arguments: c.args }))];
+        const thinking = version >= 5 && s.reasoning !== undefined ? [{ type: 'reasoning', ...s.reasoning }] : [];
+        const content = [...thinking, ...blocks(s.text), ...calls.map((c) => ({ type: 'tool-call', id: c.id, name: c.name, arguments: c.args }))];
         add('assistant/message', { turn: turnNumber, step: stepNumber, message: { id: id(), role: 'assistant', content } });
       }
       for (const c of calls) {

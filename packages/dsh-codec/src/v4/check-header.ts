@@ -6,7 +6,7 @@ import { findLossyJson } from '../v0/find-lossy-json.js';
 import { formatPath, headerIssue, type Issue } from '../v0/issue.js';
 import { fromZodIssues } from '../v0/zod-issues.js';
 import { checkForkLineage } from '../v2/fork-header-check.js';
-import type { SessionHeader } from '../types.js';
+import type { V4Header } from './types.js';
 import { sessionHeaderSchema } from './schemas.js';
 
 /** Every issue of `header` as a V4 header; `[]` means it is a `SessionHeader`. */
@@ -20,5 +20,5 @@ export function checkV4Header(header: unknown): Issue[] {
   if (!result.success) {
     return fromZodIssues(result.error.issues, header, [], 'header', (path, message) => headerIssue(path, message));
   }
-  return checkForkLineage(header as SessionHeader);
+  return checkForkLineage(header as V4Header);
 }

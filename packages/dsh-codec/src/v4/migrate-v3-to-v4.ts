@@ -4,13 +4,14 @@
  */
 import type { V3Header } from '../v3/schemas.js';
 import type { V3Event } from '../v3/types.js';
-import type { SessionEvent, SessionHeader } from '../types.js';
+import type { SessionEvent } from '../types.js';
+import type { V4Header } from './types.js';
 
 /** A valid V3 log as V4. */
-export function migrateV3ToV4(artifact: { header: V3Header; events: readonly V3Event[] }): { header: SessionHeader; events: SessionEvent[] } {
+export function migrateV3ToV4(artifact: { header: V3Header; events: readonly V3Event[] }): { header: V4Header; events: SessionEvent[] } {
   const { id, createdAt, cwd, parentSession, forkCut, inheritedEventCount } = artifact.header;
   // Rebuilt in the documented key order, so a migrated header encodes like a written one.
-  const header: SessionHeader = {
+  const header: V4Header = {
     format: 'dsh-session',
     version: 4,
     id,

@@ -6,24 +6,23 @@
 import { z } from 'zod';
 import type {
   AssistantMessage,
-  ContentBlock,
   CoreEventDataMap,
   CoreEventType,
   JsonObject,
   SessionConfig,
-  SessionHeader,
   SurfaceOp,
   ToolResultMessage,
   TurnEndReason,
   UserMessage,
 } from '../types.js';
+import type { V4ContentBlock, V4Header } from './types.js';
 
 const id = z.string().min(1);
 /** Turns and steps are numbered from 1. */
 const ordinal = z.int().min(1);
 
 /** `{ type: "text", text }` or `{ type: "tool-call", id, name, arguments }` (`arguments`: raw JSON text). */
-export const contentBlockSchema: z.ZodType<ContentBlock> = z.discriminatedUnion('type', [
+export const contentBlockSchema: z.ZodType<V4ContentBlock> = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), text: z.string() }),
   z.strictObject({ type: z.literal('tool-call'), id, name: z.string().min(1), arguments: z.string() }),
 ]);
@@ -61,7 +60,7 @@ const jsonObject = z.custom<JsonObject>((value) => typeof value === 'object' && 
 });
 
 /** The V4 header (line 1). Lineage rules beyond shape: see `docs/format.md`. */
-export const sessionHeaderSchema: z.ZodType<SessionHeader> = z.strictObject({
+export const sessionHeaderSchema: z.ZodType<V4Header> = z.strictObject({
   format: z.literal('dsh-session'),
   version: z.literal(4),
   id,

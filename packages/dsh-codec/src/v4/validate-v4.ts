@@ -4,7 +4,7 @@
  */
 import type { Issue } from '../v0/issue.js';
 import { ForkMarkerCheck } from '../v2/fork-header-check.js';
-import type { SessionHeader } from '../types.js';
+import type { V4Header } from './types.js';
 import { checkV4Header } from './check-header.js';
 import { V4EventValidator } from './v4-event-validator.js';
 
@@ -20,7 +20,7 @@ export class V4LogValidation {
 
   constructor(header: unknown) {
     this.issues = checkV4Header(header);
-    this.marker = this.issues.length === 0 ? new ForkMarkerCheck(header as SessionHeader) : undefined;
+    this.marker = this.issues.length === 0 ? new ForkMarkerCheck(header as V4Header) : undefined;
   }
 
   /** Validates the next event (its expected seq is its position); `parsed`: fresh from `JSON.parse`. */

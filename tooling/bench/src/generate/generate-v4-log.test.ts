@@ -1,13 +1,14 @@
-import { encodeJsonl, validate, type CoreEvent } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, encodeJsonl, validate, type CoreEvent } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
 import { generateV4Log, v4Jsonl } from './generate-v4-log.js';
 
 describe('generateV4Log', () => {
-  it('writes exactly the requested number of events, valid under the V4 validator', () => {
+  it('writes exactly the requested number of events, valid under the current validator and V4 events', () => {
     for (const [events, seed] of [[22, 1], [23, 2], [101, 3], [1_000, 4], [4_321, 5]] as const) {
       const log = generateV4Log({ events, seed });
       expect(log.events).toHaveLength(events);
-      expect(validate(4, log)).toEqual([]);
+      expect(validate(CURRENT_FORMAT_VERSION, log)).toEqual([]);
+      expect(validate(4, { header: { ...log.header, version: 4 }, events: log.events })).toEqual([]);
     }
   });
 

@@ -1,4 +1,4 @@
-import type { ContentBlock, JsonObject, SessionEvent, SessionHeader } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, type ContentBlock, type JsonObject, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { generateConversation, type Conversation } from './generate-conversation.js';
 
 /** A V4 log in memory, plus the conversation it was written from (for peers' formats). */
@@ -16,13 +16,14 @@ const V4_STANDALONE = 2;
 /**
  * A realistic, valid V4 log of exactly `events` events (≥ 22): a coding agent's turns with queued
  * input, multi-step tool use, occasional tool errors, a config and a title. Deterministic per seed.
+ * Its header says the current version (V5 reads V4's events unchanged), so it measures what dsh writes.
  */
 export function generateV4Log(options: { events: number; seed?: number; id?: string }): GeneratedV4Log {
   const { events: count, seed = 1, id = 'bench-v4' } = options;
   const conversation = generateConversation({ seed, budget: count - V4_STANDALONE, turnOverhead: V4_TURN_OVERHEAD });
   const header: SessionHeader = {
     format: 'dsh-session',
-    version: 4,
+    version: CURRENT_FORMAT_VERSION,
     id,
     createdAt: conversation.startTime,
     cwd: conversation.cwd,

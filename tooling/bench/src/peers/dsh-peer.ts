@@ -1,5 +1,6 @@
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import { openSessionStore, type SessionStore } from 'dsh-session';
 import { timeMs } from '../harness/measure-rounds.js';
 import { v4Jsonl } from '../generate/generate-v4-log.js';
@@ -31,7 +32,7 @@ export function dshPeer(): PeerDriver {
     async prepare(given) {
       input = given;
       await mkdir(given.dir, { recursive: true });
-      const text = v4Jsonl({ header: { format: 'dsh-session', version: 4, id: 'parent', createdAt: given.events[0]?.time ?? 0, inheritedEventCount: 0, cwd: '/home/dev/projects/dsh-demo' }, events: given.events });
+      const text = v4Jsonl({ header: { format: 'dsh-session', version: CURRENT_FORMAT_VERSION, id: 'parent', createdAt: given.events[0]?.time ?? 0, inheritedEventCount: 0, cwd: '/home/dev/projects/dsh-demo' }, events: given.events });
       await writeFile(join(given.dir, 'parent.jsonl'), text);
       store = await openSessionStore({ dir: given.dir });
       return { parentBytes: Buffer.byteLength(text) };

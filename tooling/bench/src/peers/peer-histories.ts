@@ -68,6 +68,8 @@ export function claudeTranscript(events: readonly SessionEvent[], sessionId: str
         const messageId = `msg_${event.data.message.id}`;
         const requestId = `req_${String(event.seq)}`;
         for (const block of event.data.message.content) {
+          // Generated histories hold no reasoning; a peer would need its own thinking format for it.
+          if (block.type === 'reasoning') continue;
           const content = block.type === 'text'
             ? { type: 'text', text: block.text }
             : { type: 'tool_use', id: block.id, name: block.name, input: JSON.parse(block.arguments) as unknown };
@@ -143,10 +145,11 @@ export function piSession(events: readonly SessionEvent[], sessionId: string, cw
         push({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: textOf(event.data.message.content) }], timestamp: event.time } }, event.time);
         break;
       case 'assistant/message': {
-        const content = event.data.message.content.map((block) => {
-          if (block.type === 'text') return { type: 'text', text: block.text };
+        const content = event.data.message.content.flatMap((block): { type: string; [key: string]: unknown }[] => {
+          if (block.type === 'reasoning') return [];
+          if (block.type === 'text') return [{ type: 'text', text: block.text }];
           toolNames.set(block.id, block.name);
-          return { type: 'toolCall', id: block.id, name: block.name, arguments: JSON.parse(block.arguments) as unknown };
+          return [{ type: 'toolCall', id: block.id, name: block.name, arguments: JSON.parse(block.arguments) as unknown }];
         });
         const calls = content.some((block) => block.type === 'toolCall');
         const tokens = event.data.usage as { inputTokens?: number; outputTokens?: number } | undefined;

@@ -252,4 +252,26 @@ describe('createEventChecker', () => {
       expect(issues[0]?.message).toContain('forked');
     });
   });
+
+  describe('reasoning blocks (V5)', () => {
+    const reasoning = { type: 'reasoning', text: 'Check the log first.', providerData: { signature: 'EqQB' } };
+    const assistant = (content: unknown[]) => ({ turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content } });
+    const stepOpen = () => acceptAll(new LogBuilder().turnStart(1).user('hi').stepStart(1, 1).events);
+
+    it('accepts reasoning in an assistant message, hidden text and provider data included, and its calls still declare', () => {
+      const checker = stepOpen();
+      const call = { type: 'tool-call', id: 'c1', name: 'read', arguments: '{}' };
+      expect(checker.accept(ev(3, 'assistant/message', assistant([reasoning, { type: 'reasoning', text: '' }, call])))).toEqual([]);
+      expect(checker.accept(ev(4, 'tool/call', { turn: 1, step: 1, callId: 'c1', name: 'read', arguments: '{}', effect: 'read-only' }))).toEqual([]);
+    });
+
+    it('refuses reasoning outside assistant messages and malformed reasoning blocks', () => {
+      expect(stepOpen().accept(ev(3, 'assistant/message', assistant([{ type: 'reasoning' }])))).toMatchObject([{ code: 'INVALID_EVENT' }]);
+      expect(stepOpen().accept(ev(3, 'assistant/message', assistant([{ ...reasoning, providerData: 'sig' }])))).toMatchObject([{ code: 'INVALID_EVENT', path: ['events', 3, 'data', 'message', 'content', 0, 'providerData'] }]);
+      expect(stepOpen().accept(ev(3, 'assistant/message', assistant([{ ...reasoning, extra: 1 }])))).toMatchObject([{ code: 'INVALID_EVENT' }]);
+      const user = { message: { id: 'u', role: 'user', content: [reasoning] } };
+      expect(acceptAll(new LogBuilder().turnStart(1).events).accept(ev(1, 'user/message', user))).toMatchObject([{ code: 'INVALID_EVENT', path: ['events', 1, 'data', 'message', 'content', 0, 'type'] }]);
+    });
+  });
 });
+

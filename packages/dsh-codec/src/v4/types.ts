@@ -1,0 +1,19 @@
+/**
+ * Frozen V4 written shapes that differ from the current in-memory types: the V4 header and V4's
+ * content blocks (no reasoning). Added when V5 arrived, so V4 stays typed as it was released.
+ */
+
+/** The V4 header, line 1 of a file written by a V4 dsh. */
+export type V4Header = {
+  format: 'dsh-session';
+  version: 4;
+  id: string;
+  createdAt: number;
+  cwd?: string;
+  parentSession?: string;
+  forkCut?: number;
+  inheritedEventCount: number;
+};
+
+/** A V4 content block: text or a declared tool call. */
+export type V4ContentBlock = { type: 'text'; text: string } | { type: 'tool-call'; id: string; name: string; arguments: string };

@@ -1,0 +1,47 @@
+/**
+ * The incremental V5 check for appending one event at a time (used by `Session.append`).
+ */
+import type { SessionEvent, ValidationIssue } from '../types.js';
+import { toInterruptedView } from '../v4/interrupted-view.js';
+import { V5EventValidator } from './v5-event-validator.js';
+
+/** Checks events appended one by one to a current (V5) log that starts at seq 0. */
+export interface EventChecker {
+  /**
+   * Every issue of appending `event` (shape and relationships, SPEC §3). `[]` means it was accepted
+   * and the checker advanced; otherwise nothing changed. `plainJson`: the caller vouches that the
+   * event is a fresh tree of plain objects and arrays (from `JSON.parse`, or copied after
+   * `isLosslessJson`), so only the cheap lossless checks (numbers, depth) run again.
+   */
+  accept(event: unknown, plainJson?: boolean): ValidationIssue[];
+  /**
+   * Advances past an event already validated at this position of a log (by `decodeJsonl` or another
+   * checker) without checking it again; only for trusted events, in order, with the expected seq.
+   */
+  advance(event: SessionEvent): void;
+  /** The seq the next accepted event must carry. */
+  readonly nextSeq: number;
+}
+
+/** A fresh checker expecting seq 0; feed it a seed then live events, in order. */
+export function createEventChecker(): EventChecker {
+  const validator = new V5EventValidator();
+  let nextSeq = 0;
+  return {
+    accept(event: unknown, plainJson = false): ValidationIssue[] {
+      const { issues, view } = validator.check(event, nextSeq, plainJson);
+      if (issues.length > 0 || view === undefined) return issues;
+      validator.apply(view);
+      nextSeq++;
+      return issues;
+    },
+    advance(event: SessionEvent): void {
+      if (event.seq !== nextSeq) throw new RangeError(`EventChecker.advance: expected seq ${String(nextSeq)}, received ${String(event.seq)}`);
+      validator.apply(toInterruptedView(event).view);
+      nextSeq++;
+    },
+    get nextSeq() {
+      return nextSeq;
+    },
+  };
+}
