@@ -94,15 +94,18 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'fork',
-    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--json]',
+    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--idempotency-key KEY] [--json]',
     summary: 'fork a session and print the child id',
     description:
       'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
       'compaction), never copying queued input or a running turn. --at SEQ forks exactly at that event,\n' +
-      'closing an open tool call or turn with synthetic, model-visible records.',
+      'closing an open tool call or turn with synthetic, model-visible records. With --idempotency-key,\n' +
+      'the key is stored with the child: the same command run again (even after a crash) prints the same\n' +
+      'child, and a different fork under that key is refused with IDEMPOTENCY_MISMATCH.',
     options: {
       at: { type: 'string', value: 'SEQ', help: 'fork exactly at this event seq' },
       name: { type: 'string', value: 'NAME', help: 'name of the child' },
+      'idempotency-key': { type: 'string', value: 'KEY', help: 'retry-safe fork: the same key and request give the same child' },
       json,
       ...data,
     },

@@ -77,6 +77,22 @@ describe('dsh management commands', () => {
     expect(missing.stderr).toContain('dsh sessions');
   });
 
+  it('fork --idempotency-key prints the same child when run again, and refuses a different fork under the key', { timeout: 120_000 }, async () => {
+    const parent = await printJson(['-p', 'hello', '--data', data.path]);
+    const args = ['fork', String(parent.sessionId), '--at', '2', '--idempotency-key', 'ci-retry-7', '--data', data.path];
+    const first = await runDsh(args);
+    expect(first.code).toBe(0);
+    // A second process: nothing shared with the first but the data directory.
+    const again = await runDsh(args);
+    expect(again.code).toBe(0);
+    expect(again.stdout.trim()).toBe(first.stdout.trim());
+    const other = await runDsh(['fork', String(parent.sessionId), '--at', '1', '--idempotency-key', 'ci-retry-7', '--data', data.path]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('IDEMPOTENCY_MISMATCH');
+    const list = JSON.parse((await runDsh(['sessions', '--json', '--data', data.path])).stdout) as { parentSession?: string }[];
+    expect(list.filter((item) => item.parentSession === parent.sessionId)).toHaveLength(1);
+  });
+
   it('uses --data, else $DSH_HOME, else ~/.dsh', { timeout: 90_000 }, async () => {
     const home = await makeTempDir('dsh-cli-home-');
     try {

@@ -323,6 +323,48 @@ describe('idempotent fork', () => {
   });
 });
 
+describe('durable fork idempotency (SPEC §12)', () => {
+  it('stores the key and a digest of the request in the child header (V5 forkRequest)', async () => {
+    const store = createMemoryStore();
+    const { host, result } = await sessionWithToolTurn(store);
+    const child = await host.fork(result.sessionId, { atSeq: 3, idempotencyKey: 'stored-key' });
+    const observed = await store.observe(child.sessionId);
+    expect(observed.header.version).toBe(5);
+    expect(observed.header.forkRequest).toEqual({ key: 'stored-key', digest: expect.stringMatching(/^sha256-[0-9a-f]{64}$/) });
+    const plain = await host.fork(result.sessionId, { atSeq: 3 });
+    expect((await store.observe(plain.sessionId)).header.forkRequest).toBeUndefined();
+  });
+
+  it('is durable: after a restart the same key returns the same child and a different request is IDEMPOTENCY_MISMATCH', async () => {
+    const dir = await makeTempDir('dsh-host-idempotency-');
+    cleanups.push(() => dir.remove());
+    const firstStore = await openSessionStore({ dir: dir.path });
+    const { host, result } = await sessionWithToolTurn(firstStore);
+    const first = await host.fork(result.sessionId, { atSeq: 3, title: 'retry me', idempotencyKey: 'durable-key' });
+    await host.close();
+    await firstStore.close();
+
+    // A new process: a new store and host over the same directory, nothing remembered in memory.
+    const store = await openSessionStore({ dir: dir.path });
+    const restarted = track(createHost({ store, model: createScriptedModel([]), tools: [echoTool] }), store);
+    const again = await restarted.fork(result.sessionId, { atSeq: 3, title: 'retry me', idempotencyKey: 'durable-key' });
+    expect(again).toEqual(first);
+    expect((await restarted.list()).filter((item) => item.parentSession === result.sessionId)).toHaveLength(1);
+    await expectCode(restarted.fork(result.sessionId, { atSeq: 4, title: 'retry me', idempotencyKey: 'durable-key' }), 'IDEMPOTENCY_MISMATCH');
+    await expectCode(restarted.fork(result.sessionId, { atSeq: 3, title: 'other title', idempotencyKey: 'durable-key' }), 'IDEMPOTENCY_MISMATCH');
+    expect((await restarted.list()).filter((item) => item.parentSession === result.sessionId)).toHaveLength(1);
+  });
+
+  it('digests the request canonically: config key order does not matter, values do', async () => {
+    const store = createMemoryStore();
+    const { host, result } = await sessionWithToolTurn(store);
+    const first = await host.fork(result.sessionId, { atSeq: 3, config: { cwd: '/w', model: 'm' }, idempotencyKey: 'cfg' });
+    const restarted = track(createHost({ store, model: createScriptedModel([]), tools: [echoTool] }), store);
+    expect(await restarted.fork(result.sessionId, { atSeq: 3, config: { model: 'm', cwd: '/w' }, idempotencyKey: 'cfg' })).toEqual(first);
+    await expectCode(restarted.fork(result.sessionId, { atSeq: 3, config: { model: 'n', cwd: '/w' }, idempotencyKey: 'cfg' }), 'IDEMPOTENCY_MISMATCH');
+  });
+});
+
 describe('names and lineage', () => {
   it('resolves names (latest title wins) and refuses an ambiguous one with NAME_AMBIGUOUS listing the ids', async () => {
     const store = createMemoryStore();

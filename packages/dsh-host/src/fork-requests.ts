@@ -1,5 +1,6 @@
-import type { SessionConfig, SessionEvent } from 'dsh-codec';
+import type { ForkRequest, SessionConfig, SessionEvent } from 'dsh-codec';
 import { LATEST_CLOSED_TURN } from 'dsh-session';
+import { forkRequestDigest } from './fork-request-digest.js';
 import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
 import type { ForkOptions, ForkResult } from './host-types.js';
@@ -26,7 +27,13 @@ function latestConfig(events: readonly SessionEvent[]): SessionConfig {
  * config the child inherits at the cut (a `config` option replaces it).
  * @internal
  */
-export async function forkOnce(context: HostContext, sourceId: string, forkOptions: ForkOptions, configPatch?: SessionConfig): Promise<ForkResult> {
+export async function forkOnce(
+  context: HostContext,
+  sourceId: string,
+  forkOptions: ForkOptions,
+  configPatch?: SessionConfig,
+  forkRequest?: ForkRequest,
+): Promise<ForkResult> {
   const { store } = context;
   const source = await store.observe(sourceId);
   const config = configPatch === undefined ? forkOptions.config : { ...latestConfig(source.events.slice(0, selectForkCut(source.events, forkOptions.atSeq) + 1)), ...configPatch };
@@ -35,6 +42,7 @@ export async function forkOnce(context: HostContext, sourceId: string, forkOptio
     ...(forkOptions.id === undefined ? {} : { id: forkOptions.id }),
     ...(forkOptions.title === undefined ? {} : { title: forkOptions.title }),
     ...(config === undefined ? {} : { config }),
+    ...(forkRequest === undefined ? {} : { forkRequest }),
   });
   // The store persisted the whole seed before returning; only now does the child go live.
   await publish(context, child);
@@ -42,9 +50,44 @@ export async function forkOnce(context: HostContext, sourceId: string, forkOptio
   return { sessionId: child.id, parentSession: sourceId, forkCut: cut, inheritedEventCount: child.inheritedEventCount };
 }
 
+function mismatch(key: string): HostError {
+  return new HostError(
+    'IDEMPOTENCY_MISMATCH',
+    `Idempotency-Key '${key}' was first used for a different fork request: expected the same source and options, or a new key.`,
+  );
+}
+
 /**
- * `host.fork`: resolves the source and forks once; with an `idempotencyKey`, the same request
- * returns the first child and a different one is `IDEMPOTENCY_MISMATCH`. A failed request is forgotten.
+ * The child a previous host (or this one before a restart) created under `key`, from the stored
+ * headers' `forkRequest` (through `store.list()`, whose summaries are cached per stored version).
+ */
+async function storedForkRequest(context: HostContext, key: string): Promise<{ digest: string; result: ForkResult } | undefined> {
+  for (const summary of await context.store.list()) {
+    if (summary.forkRequest?.key !== key || summary.parentSession === undefined) continue;
+    const forkCut = summary.forkCut ?? -1;
+    return {
+      digest: summary.forkRequest.digest,
+      result: { sessionId: summary.id, parentSession: summary.parentSession, forkCut, inheritedEventCount: summary.inheritedEventCount },
+    };
+  }
+  return undefined;
+}
+
+/** An idempotent request: the stored child when the key was used (same digest), else one new fork storing key and digest. */
+async function forkUnderKey(context: HostContext, sourceRef: string, request: ForkOptions, key: string, digest: string): Promise<ForkResult> {
+  const stored = await storedForkRequest(context, key);
+  if (stored !== undefined) {
+    if (stored.digest !== digest) throw mismatch(key);
+    return stored.result;
+  }
+  return forkOnce(context, await resolveRef(context, sourceRef), { ...request }, undefined, { key, digest });
+}
+
+/**
+ * `host.fork`: resolves the source and forks once. With an `idempotencyKey` the key and a digest of
+ * the request are stored in the child's header (V5 `forkRequest`), so the same request — now, from a
+ * concurrent caller, or after a restart — returns the first child, and a different request under the
+ * key is `IDEMPOTENCY_MISMATCH`. A failed request stores nothing and is forgotten.
  * @internal
  */
 export async function fork(context: HostContext, sourceRef: string, forkOptions: ForkOptions = {}): Promise<ForkResult> {
@@ -52,19 +95,15 @@ export async function fork(context: HostContext, sourceRef: string, forkOptions:
   assertOpen(context);
   const { idempotencyKey, ...request } = forkOptions;
   if (idempotencyKey === undefined) return forkOnce(context, await resolveRef(context, sourceRef), request);
-  const fingerprint = JSON.stringify([sourceRef, request.atSeq, request.id, request.title, request.config]);
+  const digest = forkRequestDigest(sourceRef, request);
+  // Requests in flight (or recent) on this host join here, so concurrent retries create one child.
   const remembered = idempotent.get(idempotencyKey);
   if (remembered !== undefined) {
-    if (remembered.fingerprint !== fingerprint) {
-      throw new HostError(
-        'IDEMPOTENCY_MISMATCH',
-        `Idempotency-Key '${idempotencyKey}' was first used for a different fork request: expected the same source and options, or a new key.`,
-      );
-    }
+    if (remembered.fingerprint !== digest) throw mismatch(idempotencyKey);
     return remembered.result;
   }
-  const result = resolveRef(context, sourceRef).then((sourceId) => forkOnce(context, sourceId, request));
-  idempotent.set(idempotencyKey, { fingerprint, result });
+  const result = forkUnderKey(context, sourceRef, request, idempotencyKey, digest);
+  idempotent.set(idempotencyKey, { fingerprint: digest, result });
   if (idempotent.size > IDEMPOTENCY_CAPACITY) idempotent.delete(idempotent.keys().next().value as string);
   // A failed request is not remembered: retrying it with the same key may succeed.
   result.catch(() => idempotent.delete(idempotencyKey));

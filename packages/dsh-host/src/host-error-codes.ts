@@ -22,6 +22,7 @@ export const HOST_ERROR_CODES = {
   INVALID_SESSION_ID: { status: 400, when: 'a child id outside `[A-Za-z0-9_-]{1,128}`' },
   INVALID_MODEL_SPEC: { status: 400, when: 'a model spec other than `keyless`, `scripted:FILE`, `openai:NAME`, `anthropic:NAME`' },
   INVALID_SCRIPT: { status: 400, when: 'a scripted model file that is not the SPEC §11 format' },
+  INVALID_FORK_REQUEST: { status: 400, when: 'a fork request record (idempotency key or digest) that is not 1-255 visible ASCII characters' },
   INVALID_TITLE: { status: 400, when: 'a title or name holding control characters (C0, DEL, C1, line separators, bidi overrides)' },
   // 401/403/415: the HTTP guard.
   UNAUTHORIZED: { status: 401, when: 'missing or wrong bearer token' },

@@ -1,6 +1,6 @@
 /** `SessionStore.fork`: one observation, one cut check, one seed, the inherited prefix copied as bytes. */
 import { randomUUID } from 'node:crypto';
-import { CURRENT_FORMAT_VERSION, type SessionConfig, type SessionHeader } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, type ForkRequest, type SessionConfig, type SessionHeader } from 'dsh-codec';
 import { buildForkSeed } from './build-fork-seed.js';
 import { checkTitle } from './check-title.js';
 import { LATEST_CLOSED_TURN, selectForkCut } from './fork-cut.js';
@@ -23,7 +23,26 @@ export type ForkSessionOptions = {
   id?: string;
   title?: string;
   config?: SessionConfig;
+  /**
+   * Stored in the child's header (format V5 `forkRequest`): the idempotency key the fork was asked
+   * under and a digest of the request, so a caller can find this child again after a restart.
+   */
+  forkRequest?: ForkRequest;
 };
+
+/** 1–255 visible ASCII characters: what an HTTP `Idempotency-Key` and a hex digest both are. */
+const FORK_REQUEST_TEXT = /^[\x21-\x7e]{1,255}$/;
+
+function checkForkRequest(request: ForkRequest): void {
+  for (const field of ['key', 'digest'] as const) {
+    const value: unknown = request[field];
+    if (typeof value === 'string' && FORK_REQUEST_TEXT.test(value)) continue;
+    throw new SessionError(
+      'INVALID_FORK_REQUEST',
+      `Invalid forkRequest.${field}: expected 1-255 visible ASCII characters, received ${typeof value === 'string' ? JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value) : typeof value}.`,
+    );
+  }
+}
 
 function foreignObservation(): SessionError {
   return new SessionError(
@@ -42,6 +61,7 @@ export async function forkSession(context: StoreContext, source: string | Sessio
   const childId = options.id ?? randomUUID();
   assertSessionId(childId);
   if (options.title !== undefined) checkTitle(options.title);
+  if (options.forkRequest !== undefined) checkForkRequest(options.forkRequest);
   // Child identity first: nothing else is looked at when the id is taken.
   await reserveNewId(context, childId);
   let session: Session | undefined;
@@ -64,6 +84,7 @@ export async function forkSession(context: StoreContext, source: string | Sessio
       parentSession: sourceId,
       forkCut: cut,
       inheritedEventCount: cut + 1,
+      ...(options.forkRequest === undefined ? {} : { forkRequest: { key: options.forkRequest.key, digest: options.forkRequest.digest } }),
     };
     const inherited = cut >= 0 ? provenance.copy(cut + 1) : undefined;
     session = new Session({

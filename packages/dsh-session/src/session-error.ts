@@ -17,6 +17,7 @@ export const SESSION_ERROR_CODES = {
   STORE_CLOSED: 'any call on a closed store',
   WRITE_FAILED: 'storage refused a write; the events stay pending and the next flush() retries',
   STORAGE_ERROR: 'any other storage failure (e.g. a permission error); the OS error is the cause',
+  INVALID_FORK_REQUEST: 'a fork `forkRequest` whose key or digest is not 1-255 visible ASCII characters; nothing is created',
   INVALID_TITLE: 'a title holding control characters (C0, DEL, C1, line separators, bidi overrides); nothing is created or appended',
 } as const;
 

@@ -8,6 +8,8 @@ export type SessionSummary = {
   parentSession?: string;
   forkCut?: number;
   inheritedEventCount: number;
+  /** The idempotency key and request digest the fork was created under (V5 header `forkRequest`). */
+  forkRequest?: { key: string; digest: string };
   createdAt: number;
   /** Time of the last event, at least `createdAt`. */
   updatedAt: number;
@@ -45,6 +47,7 @@ export function summarize(
     ...(header.parentSession === undefined ? {} : { parentSession: header.parentSession }),
     ...(header.forkCut === undefined ? {} : { forkCut: header.forkCut }),
     inheritedEventCount: header.inheritedEventCount,
+    ...(header.forkRequest === undefined ? {} : { forkRequest: { key: header.forkRequest.key, digest: header.forkRequest.digest } }),
     createdAt: header.createdAt,
     // A fork child's last event may be inherited (older than the child): it was updated when created.
     updatedAt: Math.max(header.createdAt, last?.time ?? header.createdAt),

@@ -1,10 +1,11 @@
-/** SPEC §12 — observations and the fork path: observe(), fork from an observation, the version open() read. (Durable idempotency needs format V5.) */
+/** SPEC §12 — observations and the fork path: observe(), fork from an observation, the version open() read, durable fork idempotency. */
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import { openSessionStore, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
+import { createHost } from 'dsh-host';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { appendAll, completedTurn, ev, headerOf, jsonl, rejection, toEvents } from './support.js';
 
@@ -76,5 +77,54 @@ describe('§12 observations', () => {
     expect(session.formatVersion).toBe(3);
     const fresh = await store.create({ id: 'fresh' });
     expect(fresh.formatVersion).toBe(CURRENT_FORMAT_VERSION);
+  });
+});
+
+describe('§12 durable fork idempotency', () => {
+  async function forkOverHttp(atSeq: number, key: string): Promise<{ status: number; body: Record<string, unknown> }> {
+    const host = createHost({ store });
+    try {
+      const response = await host.fetch(
+        new Request('http://127.0.0.1/api/sessions/parent/fork', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify({ atSeq }),
+        }),
+      );
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    } finally {
+      await host.close();
+    }
+  }
+
+  it('§12 the key and a digest of the request are stored in the child header (V5 forkRequest); the same key after a restart returns the same child', async () => {
+    const parent = await store.create({ id: 'parent' });
+    appendAll(parent, [ev.title('p'), ...completedTurn(1, ['a1'])]);
+    await parent.close();
+    const first = await forkOverHttp(3, 'order-42');
+    expect(first.status).toBe(201);
+    const childId = String(first.body.sessionId);
+    const child = await store.observe(childId);
+    expect(child.header.forkRequest).toMatchObject({ key: 'order-42', digest: expect.any(String) });
+    // Restart: a new store over the same directory, a new host; nothing is remembered in memory.
+    await store.close();
+    store = await openSessionStore({ dir: dir.path });
+    const again = await forkOverHttp(3, 'order-42');
+    expect(again.status).toBe(201);
+    expect(again.body.sessionId).toBe(childId);
+    expect((await store.list()).filter((summary) => summary.parentSession === 'parent')).toHaveLength(1);
+  });
+
+  it('§12 a different request under the same key is refused with 422 IDEMPOTENCY_MISMATCH, after a restart too', async () => {
+    const parent = await store.create({ id: 'parent' });
+    appendAll(parent, [ev.title('p'), ...completedTurn(1, ['a1'])]);
+    await parent.close();
+    expect((await forkOverHttp(3, 'order-43')).status).toBe(201);
+    await store.close();
+    store = await openSessionStore({ dir: dir.path });
+    const mismatch = await forkOverHttp(2, 'order-43');
+    expect(mismatch.status).toBe(422);
+    expect((mismatch.body.error as { code: string }).code).toBe('IDEMPOTENCY_MISMATCH');
+    expect((await store.list()).filter((summary) => summary.parentSession === 'parent')).toHaveLength(1);
   });
 });
