@@ -1,6 +1,6 @@
 /**
  * @module dsh-codec
- * The persisted dsh session format: V5 types and schemas, per-version validators V0–V5,
+ * The persisted dsh session format: V5 types, per-version validators V0–V5,
  * migrations and the JSONL codec. Reads any released version; writes only the current one.
  */
 export type {
@@ -44,16 +44,3 @@ export { validate } from './validate.js';
 export { migrate } from './migrate.js';
 export { createEventChecker, type EventChecker } from './v5/create-event-checker.js';
 export { isCoreEventType } from './v4/check-event-shape.js';
-export {
-  assistantMessageSchema,
-  contentBlockSchema,
-  coreEventDataSchemas,
-  reasoningBlockSchema,
-  sessionConfigSchema,
-  sessionEventSchema,
-  sessionHeaderSchema,
-  surfaceOpSchema,
-  toolResultMessageSchema,
-  turnEndReasonSchema,
-  userMessageSchema,
-} from './v5/schemas.js';
