@@ -18,6 +18,7 @@ import { runForkWorkload } from './workloads/run-fork-workload.js';
 import { runHostWorkload } from './workloads/run-host-workload.js';
 import { runOpenWorkload } from './workloads/run-open-workload.js';
 import { runPeersWorkload } from './workloads/run-peers-workload.js';
+import { runPostgresWorkload } from './workloads/run-postgres-workload.js';
 
 const RUNNERS: Record<WorkloadName, (context: BenchContext) => Promise<Section>> = {
   append: runAppendWorkload,
@@ -25,6 +26,7 @@ const RUNNERS: Record<WorkloadName, (context: BenchContext) => Promise<Section>>
   fork: runForkWorkload,
   host: runHostWorkload,
   peers: runPeersWorkload,
+  postgres: runPostgresWorkload,
 };
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -96,7 +98,7 @@ async function main(argv: readonly string[]): Promise<number> {
 async function dshVersions(): Promise<Record<string, string>> {
   const require = createRequire(import.meta.url);
   const versions: Record<string, string> = { node: process.version };
-  for (const name of ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host']) {
+  for (const name of ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-postgres']) {
     const manifest = JSON.parse(await readFile(require.resolve(`${name}/package.json`), 'utf8')) as { version?: string };
     versions[name] = manifest.version ?? 'unknown';
   }
