@@ -1,7 +1,7 @@
 /**
- * SPEC §14 "names live in the database, so every host agrees on them": two hosts, each over its own
- * store (own pool) on one schema, resolve and list the same names after either of them renames,
- * forks or adds a clashing name.
+ * SPEC §14 "idempotency keys and names live in the database, so every host agrees on them": two
+ * hosts, each over its own store (own pool) on one schema, resolve and list the same names after
+ * either of them renames, forks or adds a clashing name, and honour each other's fork idempotency keys.
  */
 import { createHost, type Host } from 'dsh-host';
 import { openPostgresStore } from 'dsh-postgres';
@@ -63,5 +63,31 @@ describe.skipIf(url === undefined)('§14 names across hosts', () => {
 
     expect(await titles(a)).toEqual(await titles(b));
     expect(await titles(a)).toEqual({ [sessionId]: 'beta', [child.sessionId]: 'beta', [other]: 'beta' });
+  });
+
+  it('a fork Idempotency-Key sent to host A and then host B returns the same child; another request under it is 422 IDEMPOTENCY_MISMATCH on B', { timeout: 60_000 }, async () => {
+    const [a, b] = await Promise.all([openHost('host-a'), openHost('host-b')]);
+    const { sessionId } = await a.create({ title: 'idempotent source' });
+    await a.rename(sessionId, 'idempotent source, renamed');
+    const forkOver = (host: Host, body: object, key: string) =>
+      host.fetch(
+        new Request(`http://127.0.0.1/api/sessions/${sessionId}/fork`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify(body),
+        }),
+      );
+    const first = await forkOver(a, { atSeq: 1, title: 'branch' }, 'key-shared-by-hosts');
+    expect(first.status).toBe(201);
+    const child = ((await first.json()) as { sessionId: string }).sessionId;
+    const again = await forkOver(b, { atSeq: 1, title: 'branch' }, 'key-shared-by-hosts');
+    expect(again.status).toBe(201);
+    expect(((await again.json()) as { sessionId: string }).sessionId).toBe(child);
+    const other = await forkOver(b, { atSeq: 0, title: 'branch' }, 'key-shared-by-hosts');
+    expect(other.status).toBe(422);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_MISMATCH');
+    // One child only, whichever host is asked.
+    const children = (await b.list()).filter((item) => item.parentSession === sessionId);
+    expect(children.map((item) => item.id)).toEqual([child]);
   });
 });
