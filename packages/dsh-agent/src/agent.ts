@@ -483,9 +483,18 @@ export class Agent {
   }
 }
 
-/** The assistant message of a response; call ids missing or repeated in the step become `call-<seq>-<index>`. */
+/**
+ * The assistant message of a response: reasoning blocks first, in the provider's order, with their
+ * `providerData` verbatim (what the adapter must send back), then the text, then the tool calls.
+ * Call ids missing or repeated in the step become `call-<seq>-<index>`.
+ */
 function assistantMessage(response: ModelResponse, seq: number): AssistantMessage {
-  const content: ContentBlock[] = response.text === '' ? [] : [{ type: 'text', text: response.text }];
+  const content: ContentBlock[] = (response.reasoning ?? []).map((reasoning) =>
+    reasoning.providerData === undefined
+      ? { type: 'reasoning', text: reasoning.text }
+      : { type: 'reasoning', text: reasoning.text, providerData: reasoning.providerData },
+  );
+  if (response.text !== '') content.push({ type: 'text', text: response.text });
   const seen = new Set<string>();
   response.toolCalls.forEach((call, index) => {
     const id = call.id === undefined || call.id === '' || seen.has(call.id) ? `call-${seq}-${index}` : call.id;

@@ -163,7 +163,7 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
     const second = bodyOf(1);
     expect(second.system).toBe('be brief');
     expect(second.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
-    expect(second.messages[1]?.content.map((block) => block.type)).toEqual(['text', 'tool_use']);
+    expect(second.messages[1]?.content.map((block) => block.type)).toEqual(['thinking', 'text', 'tool_use']);
     expect(second.messages[2]?.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', content: 'héllo' }]);
     expect(deltas.some((delta) => delta.reasoning !== undefined && delta.step === 1)).toBe(true);
     assertValidLog(session);

@@ -120,7 +120,11 @@ function assistantWithResults(
   return { assistant, user };
 }
 
-/** A reasoning block as the API wants it back, or undefined when it came from elsewhere or is unsigned. */
+/**
+ * A reasoning block as the API wants it back, or undefined when it came from elsewhere or is
+ * unsigned: the API verifies each thinking signature, so reasoning from another provider (or
+ * imported without one) would fail the request; it is left out rather than sent as thinking or text.
+ */
 function toThinkingBlock(reasoning: ModelReasoning): AnthropicBlock | undefined {
   const data = reasoning.providerData;
   if (data?.wire !== ANTHROPIC_WIRE) return undefined;
@@ -132,7 +136,7 @@ function toThinkingBlock(reasoning: ModelReasoning): AnthropicBlock | undefined 
 /** The reasoning blocks of an assistant message, in order. */
 export function reasoningOf(message: AssistantMessage): ModelReasoning[] {
   const out: ModelReasoning[] = [];
-  for (const block of message.content as readonly (ContentBlock | { type: 'reasoning'; text: string; providerData?: JsonObject })[]) {
+  for (const block of message.content) {
     if (block.type === 'reasoning') out.push(block.providerData === undefined ? { text: block.text } : { text: block.text, providerData: block.providerData });
   }
   return out;

@@ -9,7 +9,7 @@ import type { ModelMessage, ModelResponse, ModelStopReason, ToolSpec } from '../
 export type WireToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
 export type WireMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[]; reasoning_content?: string; reasoning?: string }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /**
@@ -17,10 +17,13 @@ export type WireMessage =
  * message is paired with the nearest assistant message before it that declared its id, and is sent
  * right after that message. A call the log holds no result for (a historical failure, never
  * repaired) cannot be sent as a call, since the API demands a result for each: it is described in
- * the assistant's text instead; a result no sent call declares becomes user text.
+ * the assistant's text instead; a result no sent call declares becomes user text. Reasoning that
+ * came from an OpenAI-compatible provider goes back in its own field (`reasoning_content`, or
+ * `reasoning`) on the assistant messages of every tool-using turn (see `reasoningTurns`).
  */
 export function toWireMessages(system: string | undefined, messages: readonly ModelMessage[]): WireMessage[] {
   const wire: WireMessage[] = system === undefined || system === '' ? [] : [{ role: 'system', content: system }];
+  const withReasoning = reasoningTurns(messages);
   let index = 0;
   while (index < messages.length) {
     const message = messages[index] as ModelMessage;
@@ -35,14 +38,51 @@ export function toWireMessages(system: string | undefined, messages: readonly Mo
       while (end < messages.length && messages[end]?.role !== 'assistant') end += 1;
       const scope = messages.slice(index, end);
       index = end;
-      wire.push(...assistantWithResults(message, scope));
+      wire.push(...assistantWithResults(message, scope, withReasoning.has(message)));
     }
   }
   return wire;
 }
 
+/**
+ * The assistant messages whose reasoning goes back: those of each turn (the messages between two
+ * user messages, the last one included) in which the model called a tool. DeepSeek's thinking
+ * mode refuses a request (400) that drops the `reasoning_content` of such a turn, in the turn still
+ * running and in every later request; a turn without tool calls does not need it (it is ignored).
+ */
+function reasoningTurns(messages: readonly ModelMessage[]): Set<ModelMessage> {
+  const out = new Set<ModelMessage>();
+  let turn: ModelMessage[] = [];
+  let calledTool = false;
+  const close = () => {
+    if (calledTool) for (const message of turn) out.add(message);
+    turn = [];
+    calledTool = false;
+  };
+  for (const message of messages) {
+    if (message.role === 'user') close();
+    else if (message.role === 'assistant') {
+      turn.push(message);
+      if (message.content.some((block) => block.type === 'tool-call')) calledTool = true;
+    }
+  }
+  close();
+  return out;
+}
+
+/** The fields an OpenAI-compatible provider's reasoning goes back in, from its `providerData` (other reasoning is never sent). */
+function reasoningFields(message: AssistantMessage): { reasoning_content?: string; reasoning?: string } {
+  const fields: { reasoning_content?: string; reasoning?: string } = {};
+  for (const block of message.content) {
+    if (block.type !== 'reasoning' || block.providerData?.wire !== OPENAI_WIRE) continue;
+    const field = block.providerData.field;
+    if (field === 'reasoning_content' || field === 'reasoning') fields[field] = (fields[field] ?? '') + block.text;
+  }
+  return fields;
+}
+
 /** An assistant message, the tool messages answering its calls, then the rest of its scope in order. */
-function assistantWithResults(message: AssistantMessage, scope: readonly ModelMessage[]): WireMessage[] {
+function assistantWithResults(message: AssistantMessage, scope: readonly ModelMessage[], withReasoning: boolean): WireMessage[] {
   const declared = new Map<string, Extract<ContentBlock, { type: 'tool-call' }>>();
   for (const block of message.content) if (block.type === 'tool-call' && !declared.has(block.id)) declared.set(block.id, block);
   const results = new Map<string, ToolResultMessage>();
@@ -69,6 +109,7 @@ function assistantWithResults(message: AssistantMessage, scope: readonly ModelMe
       role: 'assistant',
       content: text === '' && calls.length > 0 ? null : text,
       ...(calls.length === 0 ? {} : { tool_calls: calls }),
+      ...(withReasoning ? reasoningFields(message) : {}),
     },
   ];
   for (const call of calls) {

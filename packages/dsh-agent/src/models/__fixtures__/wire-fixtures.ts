@@ -151,3 +151,98 @@ export function anthropicPairingViolation(body: unknown): string | undefined {
   if (last !== undefined && last.role !== 'user') return 'the final message must be a user message';
   return undefined;
 }
+
+/**
+ * What DeepSeek's thinking mode refuses with a 400: an assistant message declaring a tool call the
+ * server issued together with reasoning, sent back without that `reasoning_content` verbatim.
+ * `issued` maps each call id the server produced to the reasoning it produced with it.
+ */
+export function deepSeekReasoningViolation(body: unknown, issued: ReadonlyMap<string, string>): string | undefined {
+  const messages = (body as { messages?: (WireMessage & { reasoning_content?: unknown })[] }).messages ?? [];
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.tool_calls ?? []) {
+      const reasoning = issued.get(call.id ?? '');
+      if (reasoning !== undefined && message.reasoning_content !== reasoning) {
+        return `The reasoning_content in the thinking mode must be passed back to the API. (messages[${index}])`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What the Messages API refuses when thinking blocks come back changed: a `thinking` block whose
+ * text and signature are not a pair the server issued, or a `redacted_thinking` whose data it did
+ * not issue; and, while a tool-use cycle is in progress (the last message holds only tool
+ * results), an assistant message answering the server's own signed turn without its thinking first.
+ */
+export function anthropicThinkingViolation(body: unknown, issued: { signatures: ReadonlyMap<string, string>; redacted: ReadonlySet<string>; byToolUse: ReadonlyMap<string, string> }): string | undefined {
+  type Block = { type?: string; thinking?: string; signature?: string; data?: string; id?: string };
+  const messages = (body as { messages?: { role?: string; content?: string | Block[] }[] }).messages ?? [];
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const block of message.content ?? []) {
+      if (block.type === 'thinking' && issued.signatures.get(block.signature ?? '') !== block.thinking) {
+        return `messages.${index}.content: Invalid \`signature\` in \`thinking\` block`;
+      }
+      if (block.type === 'redacted_thinking' && !issued.redacted.has(block.data ?? '')) {
+        return `messages.${index}.content: Invalid \`data\` in \`redacted_thinking\` block`;
+      }
+    }
+  }
+  const last = messages[messages.length - 1];
+  const inToolCycle = Array.isArray(last?.content) && last.content.length > 0 && last.content.every((block) => block.type === 'tool_result');
+  const assistant = messages[messages.length - 2];
+  if (inToolCycle && Array.isArray(assistant?.content)) {
+    const toolUse = assistant.content.find((block) => block.type === 'tool_use' && issued.byToolUse.has(block.id ?? ''));
+    const first = assistant.content[0];
+    const signature = toolUse === undefined ? undefined : issued.byToolUse.get(toolUse.id ?? '');
+    if (signature !== undefined && (first?.type !== 'thinking' || first.signature !== signature)) {
+      return `messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What a strict replay server has handed out, read back from the streams it sent: DeepSeek
+ * `reasoning_content` per tool call id, Anthropic thinking text per signature, redacted data, and
+ * the signature of the thinking that opened the message declaring each `tool_use` id.
+ */
+export class IssuedReasoning {
+  readonly deepSeek = new Map<string, string>();
+  readonly signatures = new Map<string, string>();
+  readonly redacted = new Set<string>();
+  readonly byToolUse = new Map<string, string>();
+
+  /** Records one stream (either provider's framing); returns it unchanged, for `chunks`. */
+  record(stream: string): string {
+    let reasoning = '';
+    const thinking = new Map<number, { text: string; signature: string }>();
+    let firstSignature: string | undefined;
+    for (const line of stream.split('\n')) {
+      if (!line.startsWith('data: ') || line.includes('[DONE]')) continue;
+      const data = JSON.parse(line.slice(6)) as { choices?: { delta?: { reasoning_content?: string; tool_calls?: { id?: string }[] } }[] };
+      for (const choice of data.choices ?? []) {
+        reasoning += choice.delta?.reasoning_content ?? '';
+        for (const call of choice.delta?.tool_calls ?? []) if (call.id !== undefined) this.deepSeek.set(call.id, reasoning);
+      }
+      const event = data as { type?: string; index?: number; content_block?: { type?: string; data?: string; id?: string }; delta?: { type?: string; thinking?: string; signature?: string } };
+      const index = event.index ?? -1;
+      if (event.type === 'content_block_start' && event.content_block?.type === 'thinking') thinking.set(index, { text: '', signature: '' });
+      if (event.type === 'content_block_start' && event.content_block?.type === 'redacted_thinking') this.redacted.add(event.content_block.data ?? '');
+      const block = thinking.get(index);
+      if (block !== undefined && event.delta?.type === 'thinking_delta') block.text += event.delta.thinking ?? '';
+      if (block !== undefined && event.delta?.type === 'signature_delta') {
+        block.signature += event.delta.signature ?? '';
+        this.signatures.set(block.signature, block.text);
+        firstSignature ??= block.signature;
+      }
+      if (event.type === 'content_block_start' && event.content_block?.type === 'tool_use' && firstSignature !== undefined) {
+        this.byToolUse.set(event.content_block.id ?? '', firstSignature);
+      }
+    }
+    return stream;
+  }
+}
