@@ -35,7 +35,9 @@ async function main(): Promise<void> {
     },
   });
   console.log(`dsh demo running at ${demo.url}`);
-  console.log(`  data:      ${demo.dataDir}${demo.seeded.length > 0 ? ` (seeded ${demo.seeded.length} recordings)` : ''}`);
+  console.log(`  data:      ${demo.dataDir}${demo.seeded.length > 0 ? ` (seeded ${String(demo.seeded.length)} recordings)` : ''}`);
+  if (demo.oldLayout) console.log(`             old demo layout: sessions are read from ${demo.storeDir}`);
+  console.log(`  CLI:       dsh sessions ${demo.cliData}   (the same sessions from a terminal)`);
   console.log(`  workspace: ${demo.workspaceDir} (the tools' working directory)`);
   console.log(`  model:     ${demo.model}`);
   console.log('Press Ctrl-C to stop.');

@@ -72,7 +72,7 @@ describe('fork-mid-turn (keyless)', () => {
     await page.getByRole('button', { name: 'Inspect event 14' }).first().click();
     const inspector = page.getByRole('complementary', { name: 'Inspector' });
     await expect.poll(() => inspector.getByRole('region', { name: 'Event 14' }).innerText()).toContain('seq 14 · tool/call');
-    expect(await inspector.getByLabel('Fork command').innerText()).toBe(`dsh fork ${childId} --at 14`);
+    expect(await inspector.getByLabel('Fork command').innerText()).toBe(`dsh fork ${childId} --at 14 --data ${demo.dataDir}`);
 
     await keepScreenshot(page, 'fork-mid-turn-laptop');
     await page.setViewportSize({ width: 390, height: 844 });

@@ -12,9 +12,18 @@ type Props = {
   onForkHere: (seq: number) => void;
 };
 
-/** The CLI command that forks `sessionId` at exactly `seq` (SPEC §10). */
-export function forkCommand(sessionId: string, seq: number): string {
-  return `dsh fork ${sessionId} --at ${seq}`;
+/**
+ * The CLI arguments that reach the serving demo's sessions (`--data DIR`), from the `dsh-cli-data`
+ * meta tag the server writes; empty when the page was served without one.
+ */
+export function cliDataArguments(): string {
+  if (typeof document === 'undefined') return '';
+  return document.querySelector('meta[name="dsh-cli-data"]')?.getAttribute('content') ?? '';
+}
+
+/** The CLI command that forks `sessionId` at exactly `seq` (SPEC §10) in the store given by `data` (`--data DIR`). */
+export function forkCommand(sessionId: string, seq: number, data: string): string {
+  return `dsh fork ${sessionId} --at ${String(seq)}${data === '' ? '' : ` ${data}`}`;
 }
 
 function origin(seq: number, inherited: number, firstLifecycle: number): string {
@@ -48,8 +57,8 @@ export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifec
               Fork here
             </button>
           </p>
-          <p>Or from a terminal, with the CLI’s <code>--data</code> set to the demo’s <code>DIR/sessions</code> folder:</p>
-          <pre class="command" aria-label="Fork command">{forkCommand(sessionId, selected.seq)}</pre>
+          <p>Or from a terminal (the demo’s data folder is the CLI’s store):</p>
+          <pre class="command" aria-label="Fork command">{forkCommand(sessionId, selected.seq, cliDataArguments())}</pre>
           <pre class="json">{JSON.stringify(selected, null, 2)}</pre>
         </section>
       ) : (

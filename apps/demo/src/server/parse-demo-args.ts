@@ -12,9 +12,10 @@ export const DEMO_USAGE = `Usage: pnpm --filter @dsh/demo run start [-- options]
 
 Options:
   --port N      port on 127.0.0.1 (default 4777; 0 picks a free one)
-  --data DIR    data directory: sessions/ (the JSONL store) and workspace/ (the tools' cwd);
-                seeded with the recordings when new (default apps/demo/.dsh-data)
-  --database-url URL  keep sessions on PostgreSQL instead of data/sessions (default
+  --data DIR    data directory, laid out as the CLI's: DIR/<id>.jsonl (the JSONL store, so
+                \`dsh --data DIR\` sees the same sessions) and DIR/workspace/ (the tools' cwd);
+                seeded with the recordings when missing or empty (default apps/demo/.dsh-data)
+  --database-url URL  keep sessions on PostgreSQL instead of DIR (default
                 $DSH_DATABASE_URL; the recordings are not seeded there)
   --model SPEC  keyless | openai:NAME | scripted:FILE (default: openai:$OPENAI_MODEL or
                 openai:gpt-4o-mini when OPENAI_API_KEY is set, else keyless)

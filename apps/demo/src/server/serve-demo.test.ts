@@ -119,3 +119,14 @@ test('with a token, the API requires it and the served page carries it', async (
     await guarded.close();
   }
 });
+
+test('the served page carries the CLI data arguments (escaped), so the commands it shows reach these sessions', async () => {
+  const withData = await serveDemo({ host: { fetch: () => Promise.resolve(Response.json({})) }, distDir: join(dir.path, 'dist'), hostname: '127.0.0.1', port: 0, cliData: `--data '/tmp/a "b"'` });
+  try {
+    const page = await (await fetch(withData.url)).text();
+    expect(page).toContain(`<meta name="dsh-cli-data" content="--data '/tmp/a &quot;b&quot;'">`);
+    expect(await (await fetch(server.url)).text()).not.toContain('dsh-cli-data');
+  } finally {
+    await withData.close();
+  }
+});

@@ -3,7 +3,8 @@
  * SSE streamed as it is produced), everything else is the built page, with `index.html` for any
  * path that is not a file. Every request first passes dsh-host's guard (`checkRequest`): Host
  * (DNS rebinding), cross-origin state changes, JSON bodies, and the bearer token when one is set —
- * which the page learns from the `dsh-token` meta tag this server writes into `index.html`.
+ * which the page learns from the `dsh-token` meta tag this server writes into `index.html`, beside
+ * `dsh-cli-data` (the CLI arguments that reach the demo's sessions).
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -90,7 +91,10 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-async function servePage(distDir: string, pathname: string, response: ServerResponse, token: string | undefined): Promise<void> {
+/** What the served `index.html` tells the page: the API token, if any, and the CLI's data arguments. */
+type PageMeta = { token?: string; cliData?: string };
+
+async function servePage(distDir: string, pathname: string, response: ServerResponse, meta: PageMeta): Promise<void> {
   const relative = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
   let file = join(distDir, relative);
   if (file !== distDir && !file.startsWith(distDir + sep)) file = join(distDir, 'index.html');
@@ -98,9 +102,13 @@ async function servePage(distDir: string, pathname: string, response: ServerResp
   if (info === undefined || !info.isFile()) file = join(distDir, 'index.html');
   const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
   const immutable = file.includes(`${sep}assets${sep}`);
-  if (token !== undefined && extname(file) === '.html') {
+  if (extname(file) === '.html') {
     // The page needs the token for its API calls; only a page read through an allowed Host gets it.
-    const html = (await readFile(file, 'utf8')).replace('<head>', `<head><meta name="dsh-token" content="${escapeAttribute(token)}">`);
+    const tags = [
+      ...(meta.token === undefined ? [] : [`<meta name="dsh-token" content="${escapeAttribute(meta.token)}">`]),
+      ...(meta.cliData === undefined ? [] : [`<meta name="dsh-cli-data" content="${escapeAttribute(meta.cliData)}">`]),
+    ].join('');
+    const html = (await readFile(file, 'utf8')).replace('<head>', `<head>${tags}`);
     response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
     response.end(html);
     return;
@@ -127,9 +135,10 @@ function refuse(request: IncomingMessage, response: ServerResponse, origin: stri
 
 /**
  * Listens on `hostname:port` (port 0 = any free port) and serves the API and the page. With a
- * `token`, every API request needs it (the served page carries it).
+ * `token`, every API request needs it (the served page carries it). `cliData` (e.g. `--data DIR`)
+ * is what the page appends to the `dsh` commands it shows, so they reach these sessions.
  */
-export async function serveDemo(options: { host: FetchHandler; distDir: string; hostname: string; port: number; token?: string }): Promise<DemoHttpServer> {
+export async function serveDemo(options: { host: FetchHandler; distDir: string; hostname: string; port: number; token?: string; cliData?: string }): Promise<DemoHttpServer> {
   let origin = `http://${options.hostname}`;
   const server = createServer((request, response) => {
     const pathname = new URL(request.url ?? '/', origin).pathname;
@@ -137,7 +146,10 @@ export async function serveDemo(options: { host: FetchHandler; distDir: string; 
     if (refuse(request, response, origin, isApi ? options.token : undefined)) return;
     const handled = isApi
       ? forward(options.host, origin, request, response)
-      : servePage(options.distDir, pathname, response, options.token);
+      : servePage(options.distDir, pathname, response, {
+          ...(options.token === undefined ? {} : { token: options.token }),
+          ...(options.cliData === undefined ? {} : { cliData: options.cliData }),
+        });
     handled.catch((error: unknown) => {
       console.error(`demo: ${request.method ?? 'GET'} ${pathname} failed`, error);
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
