@@ -3,9 +3,11 @@
  * the screen read with `capture-pane`.
  */
 import { execFileSync } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, waitFor, type TempDir } from '@dsh/test-utils';
-import { DSH_BIN } from './run-dsh.js';
+import { isRunning, makeTempDir, startModelServer, waitFor, type ModelServer, type TempDir } from '@dsh/test-utils';
+import { DSH_BIN, runDsh } from './run-dsh.js';
 
 const hasTmux = (() => {
   try {
@@ -18,12 +20,18 @@ const hasTmux = (() => {
 
 let data: TempDir;
 let pane = '';
+let server: ModelServer | undefined;
+// Releases a model stream the test held open (so the server can close).
+let release: () => void = () => undefined;
 beforeEach(async () => {
   data = await makeTempDir('dsh-cli-interactive-');
 });
 afterEach(async () => {
   if (pane !== '') execFileSync('tmux', ['kill-session', '-t', pane]);
   pane = '';
+  release();
+  await server?.close();
+  server = undefined;
   await data.remove();
 });
 
@@ -31,15 +39,51 @@ function tmux(...args: string[]): string {
   return execFileSync('tmux', args, { encoding: 'utf8' });
 }
 
-/** Starts `dsh ARGS` in a fresh tmux session; the pane stays open after dsh exits so its last screen can be read. */
+/**
+ * Starts `dsh ARGS` in a fresh tmux session; the pane stays open after dsh exits so its last screen
+ * can be read. dsh's pid is printed first (`sh` prints its own, then execs node in its place).
+ */
 function start(args: string[], env: Record<string, string> = {}): void {
   pane = `dsh-test-${String(process.pid)}-${String(Date.now())}`;
   const exports = Object.entries({ NO_COLOR: '1', ...env })
     .filter(([, value]) => value !== '')
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
-  const command = `cd ${data.path} && env -u DSH_HOME -u NO_COLOR ${exports} ${process.execPath} ${DSH_BIN} ${args.join(' ')}; echo "[exited $?]"; sleep 600`;
+  const dsh = `sh -c 'echo "[dsh pid $$]"; exec ${process.execPath} ${DSH_BIN} ${args.join(' ')}'`;
+  const command = `cd ${data.path} && env -u DSH_HOME -u NO_COLOR ${exports} ${dsh}; echo "[exited $?]"; sleep 600`;
   tmux('new-session', '-d', '-s', pane, '-x', '200', '-y', '60', command);
+}
+
+/** An OpenAI-compatible server streaming `pieces` of text; a promise among them holds the stream there. */
+async function slowModel(pieces: (string | Promise<unknown>)[]): Promise<Record<string, string>> {
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+  server = await startModelServer(() => ({
+    chunks: [chunk({ role: 'assistant', content: '' }), ...pieces.map((piece) => (typeof piece === 'string' ? chunk({ content: piece }) : piece)), chunk({}, 'stop'), 'data: [DONE]\n\n'],
+  }));
+  return { OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
+}
+
+/** A promise the test settles by hand, and `release` set to settle it. */
+function gate(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    release = resolve;
+  });
+}
+
+function sessionOnScreen(): string {
+  const id = /session (\S+)/.exec(screen())?.[1];
+  if (id === undefined) throw new Error(`no session id on screen:\n${screen()}`);
+  return id;
+}
+
+function dshPid(): number {
+  return Number(/\[dsh pid (\d+)\]/.exec(screen())?.[1]);
+}
+
+async function eventsOf(id: string): Promise<{ type: string; data: { reason?: { kind: string } } }[]> {
+  const lines = (await readFile(join(data.path, 'sessions', `${id}.jsonl`), 'utf8')).trim().split('\n').slice(1);
+  return lines.map((line) => JSON.parse(line) as { type: string; data: { reason?: { kind: string } } });
 }
 
 function screen(escapes = false): string {
@@ -76,5 +120,46 @@ describe.skipIf(!hasTmux)('dsh interactive mode in a terminal', () => {
     expect(screen(true)).toContain('\u001B[2m');
     await type('/events', /user\/message +hello/);
     await type('/exit', /\[exited 0\]/);
+  });
+
+  it('prints assistant text as it streams, before the turn ends, then closes it with its seq', { timeout: 180_000 }, async () => {
+    const env = await slowModel(['Once upon', ' a time', gate(), ', the end.']);
+    start(['--data', 'sessions', '--model', 'openai:slow'], env);
+    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+    await type('tell me a story', /Once upon a time/);
+    // The model is holding the rest back: the partial text is on screen and the turn has not ended.
+    expect(screen()).not.toMatch(/turn 1 completed|the end/);
+    release();
+    await waitFor(`the end of turn 1\n${screen()}`, () => /turn 1 completed/.test(screen()), 60_000);
+    expect(screen()).toMatch(/^Once upon a time, the end\. \[\d+\]$/m);
+    await type('/exit', /\[exited 0\]/);
+  });
+
+  it('Ctrl-C during a streaming turn records it cancelled and returns the prompt; a second Ctrl-C exits and releases the lease', { timeout: 180_000 }, async () => {
+    const env = await slowModel(['Thinking about it', gate()]);
+    start(['--data', 'sessions', '--model', 'openai:slow'], env);
+    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+    const id = sessionOnScreen();
+    await type('take your time', /Thinking about it/);
+    tmux('send-keys', '-t', pane, 'C-c');
+    await waitFor(`turn 1 cancelled\n${screen()}`, () => /turn 1 cancelled/.test(screen()), 60_000);
+    expect(screen()).toContain('Ctrl-C again exits');
+    // The prompt is back, and the log says the turn was cancelled (not an error, not left open).
+    await waitFor(`the prompt after the cancel\n${screen()}`, () => screen().trimEnd().endsWith('>'));
+    const ends = (await eventsOf(id)).filter((event) => event.type === 'turn/end');
+    expect(ends.map((event) => event.data.reason?.kind)).toEqual(['cancelled']);
+    await server?.aborted;
+
+    const pid = dshPid();
+    expect(isRunning(pid)).toBe(true);
+    tmux('send-keys', '-t', pane, 'C-c');
+    await waitFor(`dsh to exit\n${screen()}`, () => screen().includes('[exited 0]'));
+    expect(isRunning(pid)).toBe(false);
+    // Its lease was released on the way out (not merely abandoned by a dead process).
+    const leases = join(data.path, 'sessions', '.leases', id);
+    const newest = Math.max(...(await readdir(leases)).filter((name) => /^\d+$/.test(name)).map(Number));
+    expect(JSON.parse(await readFile(join(leases, String(newest)), 'utf8'))).toMatchObject({ released: true });
+    const resumed = await runDsh(['-p', 'again', '--resume', id, '--data', join(data.path, 'sessions')]);
+    expect(resumed.code).toBe(0);
   });
 });

@@ -44,6 +44,7 @@ export {
   demoTools,
   deriveHistory,
   resolveModel,
+  type AgentDelta,
   type Model,
   type Tool,
 } from 'dsh-agent';

@@ -11,7 +11,8 @@ export type ModelServerRequest = {
 
 /**
  * What the handler answers. `chunks` are written one by one, each in its own write, so chunk
- * boundaries reach the client where the test put them (inside JSON, between `\n` and `\n`…);
+ * boundaries reach the client where the test put them (inside JSON, between `\n` and `\n`…); a
+ * promise among them holds the stream there until it settles (a slow model the test releases);
  * then the response ends, or `after: 'hang'` keeps it open, or `after: 'reset'` destroys the socket.
  */
 export type ModelServerReply =
@@ -20,7 +21,7 @@ export type ModelServerReply =
       headers?: Record<string, string>;
       json?: unknown;
       text?: string;
-      chunks?: readonly (string | Uint8Array)[];
+      chunks?: readonly (string | Uint8Array | Promise<unknown>)[];
       after?: 'end' | 'hang' | 'reset';
     }
   | 'hang';
@@ -85,6 +86,11 @@ export async function startModelServer(
       res.writeHead(status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
       res.flushHeaders();
       for (const chunk of reply.chunks) {
+        if (chunk instanceof Promise) {
+          await chunk.catch(() => undefined);
+          if (res.destroyed) return;
+          continue;
+        }
         await new Promise<void>((resolve) => res.write(chunk, () => { resolve(); }));
         // Give the socket a turn so consecutive writes are not coalesced into one read.
         await new Promise((resolve) => setImmediate(resolve));

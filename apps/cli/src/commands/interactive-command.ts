@@ -4,8 +4,9 @@ import type { SessionEvent } from 'dsh-codec';
 import { sessionForest, type Host } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';
-import { describeForTerminal, paintFor } from '../interactive-output.js';
+import { paintFor } from '../interactive-output.js';
 import type { OptionValues } from '../parse-command-line.js';
+import { terminalPrinter } from '../terminal-printer.js';
 import { withHost } from '../with-host.js';
 import { parseSeq } from './print-command.js';
 import { treeLines } from './sessions-command.js';
@@ -37,16 +38,16 @@ async function startSession(host: Host, values: OptionValues, cwd: string): Prom
 /**
  * Interactive mode (`dsh` on a terminal, or `dsh --resume REF` / `--continue`): a prompt that runs a
  * turn per line and shows its text, tool calls and results with their seqs, plus slash commands to
- * branch, fork at a seq, rename, resume, compact and inspect. Ctrl-C cancels a turn; twice exits.
+ * branch, fork at a seq, rename, resume, compact and inspect. Assistant text is printed as it streams.
+ * Ctrl-C cancels a running turn and a second Ctrl-C exits (a line typed in between disarms it).
  */
 export async function interactiveCommand(context: CliContext, values: OptionValues): Promise<number> {
   const paint = paintFor(context);
   const out = (line: string) => context.stdout.write(`${line}\n`);
   let current = '';
+  const printer = terminalPrinter((text) => context.stdout.write(text), paint);
   const telemetry = (event: SessionEvent, { sessionId }: { sessionId: string }) => {
-    if (sessionId !== current) return;
-    const line = describeForTerminal(event, paint);
-    if (line !== undefined) out(line);
+    if (sessionId === current) printer.event(event);
   };
   const cwd = resolve(context.cwd, typeof values.cwd === 'string' ? values.cwd : '.');
   return withHost(
@@ -157,12 +158,17 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
           return;
         }
         running = true;
+        // The turn's text is shown as it streams; its events (with their seqs) follow through telemetry.
+        const deltas = await host.watchDeltas(current, (delta) => {
+          printer.delta(delta);
+        });
         try {
           await host.send(current, text.startsWith('//') ? text.slice(1) : text);
           await host.idle(current);
         } finally {
+          deltas.close();
           running = false;
-          armed = false;
+          // A Ctrl-C that cancelled this turn stays armed: the next one, at the prompt, exits.
         }
       };
 

@@ -2,7 +2,7 @@
  * Fetch wrappers for the dsh HTTP API (SPEC §10). A non-2xx answer becomes an `ApiError`
  * carrying the API's `{ error: { code, message } }`.
  */
-import type { ForkResult, Observation, SessionRow, WireEvent } from './wire.js';
+import type { ForkResult, Observation, SessionRow, WireDelta, WireEvent } from './wire.js';
 
 /** An error answer of the API: its code (e.g. `INVALID_CUT`) and message. */
 export class ApiError extends Error {
@@ -59,9 +59,10 @@ export const api = {
 
 /**
  * Follows `GET /api/sessions/:id/events?from=SEQ` (server-sent events, one log event per message,
- * `id` = its seq). Reconnects with `Last-Event-ID` after a dropped stream; the returned function stops it.
+ * `id` = its seq; `event: delta` frames, the streamed text of a running step, go to `onDelta`).
+ * Reconnects with `Last-Event-ID` after a dropped stream; the returned function stops it.
  */
-export function followEvents(id: string, from: number, onEvent: (event: WireEvent) => void): () => void {
+export function followEvents(id: string, from: number, onEvent: (event: WireEvent) => void, onDelta?: (delta: WireDelta) => void): () => void {
   const controller = new AbortController();
   let lastId: string | undefined;
   let retryMs = 500;
@@ -88,7 +89,9 @@ export function followEvents(id: string, from: number, onEvent: (event: WireEven
         buffer = buffer.slice(newline + 1);
         if (line === '') {
           // Named frames (`event: delta`, ephemeral streaming text) are not log events.
-          if (data.length > 0 && eventName === undefined) {
+          if (data.length > 0 && eventName === 'delta') {
+            onDelta?.(JSON.parse(data.join('\n')) as WireDelta);
+          } else if (data.length > 0 && eventName === undefined) {
             const parsed = JSON.parse(data.join('\n')) as WireEvent;
             if (eventId !== undefined) lastId = eventId;
             if (typeof parsed.seq === 'number') from = parsed.seq + 1;

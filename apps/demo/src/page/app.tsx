@@ -3,7 +3,7 @@
  * composer with its slash commands, and the inspector. State lives here; children only render.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, ApiError, followEvents } from './api.js';
+import { api } from './api.js';
 import { Composer } from './composer.js';
 import { Inspector } from './inspector.js';
 import { COMMAND_HELP, parseCommand } from './parse-command.js';
@@ -12,35 +12,26 @@ import { repairRange } from './repair-range.js';
 import { SessionList } from './session-list.js';
 import { Transcript } from './transcript.js';
 import { hasOpenTurn, latestTitle, transcriptItems } from './transcript-items.js';
+import { describeError, useSessionView } from './use-session-view.js';
 import { Welcome } from './welcome.js';
-import type { Observation, SessionRow, WireEvent } from './wire.js';
+import type { SessionRow } from './wire.js';
 
 type Notice = { id: number; text: string; tone: 'info' | 'error' };
-/** `repairedFrom`: the stored length of a crashed log this page opened (its repair starts there). */
-type View = { id: string; observation: Observation; events: WireEvent[]; repairedFrom: number | undefined };
 
 function idFromHash(): string | undefined {
   const match = /^#\/s\/(.+)$/.exec(window.location.hash);
   return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
 }
 
-function describeError(error: unknown): string {
-  if (error instanceof ApiError) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** The whole page. */
 export function App() {
   const [sessions, setSessions] = useState<SessionRow[]>([]);
   const [currentId, setCurrentId] = useState<string | undefined>(idFromHash);
-  const [loaded, setView] = useState<View | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
   const [reloads, setReloads] = useState(0);
   const [selectedSeq, setSelectedSeq] = useState<number | undefined>();
   const [notices, setNotices] = useState<Notice[]>([]);
   const noticeId = useRef(0);
-  // Crashed sessions this page opened, with their stored length: the repair is shown from there.
-  const repaired = useRef(new Map<string, number>());
 
   const notify = useCallback((text: string, tone: Notice['tone'] = 'info') => {
     noticeId.current += 1;
@@ -80,61 +71,7 @@ export function App() {
     };
   }, [refreshList]);
 
-  // Load the open session, then follow its events from the next seq.
-  useEffect(() => {
-    if (currentId === undefined) {
-      setView(undefined);
-      return;
-    }
-    let stopped = false;
-    let stop = (): void => undefined;
-    setLoadError(undefined);
-    const id = currentId;
-    // Observing is read-only. A crashed log is opened at once, so its repair is what the user sees
-    // first; other cold sessions stay cold until the user acts on them.
-    const load = async (): Promise<Observation> => {
-      const observed = await api.observe(id);
-      if (observed.live || !observed.needsRepair) return observed;
-      try {
-        const opened = await api.open(id);
-        repaired.current.set(id, observed.events.length);
-        void refreshList();
-        return opened;
-      } catch (error) {
-        if (!stopped) notify(`${id} could not be opened, so it is shown as stored, unrepaired: ${describeError(error)}`, 'error');
-        return observed;
-      }
-    };
-    load().then(
-      (observation) => {
-        if (stopped) return;
-        setView({ id: currentId, observation, events: [...observation.events], repairedFrom: repaired.current.get(id) });
-        stop = followEvents(currentId, observation.events.length, (event) => {
-          setView((previous) => {
-            if (previous?.id !== currentId) return previous;
-            if (event.seq < previous.events.length) return previous;
-            if (event.seq > previous.events.length) {
-              setReloads((count) => count + 1);
-              return previous;
-            }
-            return { ...previous, events: [...previous.events, event] };
-          });
-          if (event.type === 'turn/end' || event.type === 'turn/start' || event.type === 'session/title') {
-            void refreshList();
-            // The host reports a turn as running until just after its turn/end; look again shortly.
-            if (event.type === 'turn/end') setTimeout(() => void refreshList(), 400);
-          }
-        });
-      },
-      (error: unknown) => {
-        if (!stopped) setLoadError(describeError(error));
-      },
-    );
-    return () => {
-      stopped = true;
-      stop();
-    };
-  }, [currentId, reloads, refreshList, notify]);
+  const { loaded, loadError, streaming } = useSessionView(currentId, { reloads, reload, refreshList, notify });
 
   // While another session loads, the previous one's view must not show under the new one's name.
   const view = loaded?.id === currentId ? loaded : undefined;
@@ -310,7 +247,7 @@ export function App() {
                 {repair.turn ?? '?'} as interrupted. Send a message (e.g. <code>continue</code>) to carry on.
               </p>
             )}
-            <Transcript key={view.id} items={items} onInspect={setSelectedSeq} selectedSeq={selectedSeq} />
+            <Transcript key={view.id} items={items} streaming={streaming} onInspect={setSelectedSeq} selectedSeq={selectedSeq} />
           </>
         )}
         <ul class="notices" role="log" aria-label="Notices">

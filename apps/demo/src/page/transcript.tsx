@@ -1,9 +1,11 @@
 /** The chat transcript: messages as bubbles, tool calls with effect and result, boundaries by seq. */
 import type { JSX } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { StreamingText } from './streaming-text.js';
 import type { ToolResultView, TranscriptItem } from './transcript-items.js';
 
 type Props = { items: readonly TranscriptItem[]; onInspect: (seq: number) => void; selectedSeq: number | undefined };
+type TranscriptProps = Props & { streaming?: StreamingText | undefined };
 
 function SeqChip({ seq, onInspect, selected }: { seq: number; onInspect: (seq: number) => void; selected: boolean }) {
   return (
@@ -162,16 +164,17 @@ function Item({ item, onInspect, selectedSeq }: { item: TranscriptItem } & Omit<
 }
 
 /**
- * Renders the transcript as an ordered list labelled “Transcript”. It opens scrolled to the end and
- * follows new items while the reader is at the end; scrolling up stops the following.
+ * Renders the transcript as an ordered list labelled “Transcript”, ending with the running step's
+ * streamed text (not yet an event, so without a seq) until its message arrives. It opens scrolled
+ * to the end and follows new items while the reader is at the end; scrolling up stops the following.
  */
-export function Transcript({ items, onInspect, selectedSeq }: Props) {
+export function Transcript({ items, onInspect, selectedSeq, streaming }: TranscriptProps) {
   const list = useRef<HTMLOListElement>(null);
   const following = useRef(true);
   useLayoutEffect(() => {
     const element = list.current;
     if (element && following.current) element.scrollTop = element.scrollHeight;
-  }, [items.length]);
+  }, [items.length, streaming?.text]);
   return (
     <ol
       class="transcript"
@@ -185,6 +188,12 @@ export function Transcript({ items, onInspect, selectedSeq }: Props) {
       {items.map((item) => (
         <Item key={`${item.kind}-${item.seq}-${'callId' in item ? item.callId : ''}`} item={item} onInspect={onInspect} selectedSeq={selectedSeq} />
       ))}
+      {streaming !== undefined && (
+        <li class="bubble assistant streaming" aria-label="Streaming reply" aria-live="polite">
+          <span class="badge">streaming · turn {streaming.turn}, step {streaming.step}</span>
+          <p>{streaming.text}</p>
+        </li>
+      )}
     </ol>
   );
 }

@@ -3,7 +3,7 @@
  * type-only, so nothing of dsh-host is bundled into the page and no shape is copied by hand.
  * Renderers still read event `data` defensively.
  */
-import type { ForkResult, Observation, SessionListItem } from 'dsh-host';
+import type { AgentDelta, ForkResult, Observation, SessionListItem } from 'dsh-host';
 
 export type { ForkResult, Observation };
 
@@ -18,3 +18,6 @@ export const CURRENT_FORMAT_VERSION = 5;
 
 /** The header of a session (SPEC §7). */
 export type WireHeader = Observation['header'];
+
+/** An ephemeral `event: delta` frame of the event stream: streamed text of a step, never persisted. */
+export type WireDelta = AgentDelta;

@@ -24,6 +24,16 @@ describe('keyless model', () => {
     expect((await ask(messages)).text).toContain('keyless offline model');
   });
 
+  it('streams its text in several deltas that add up to the answer, and no delta for a tool-call-only step', async () => {
+    const deltas: string[] = [];
+    const answer = await createKeylessModel().complete({ messages: [user('hello')], tools, onDelta: (delta) => deltas.push(delta.text ?? '') });
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe(answer.text);
+    const none: unknown[] = [];
+    await createKeylessModel().complete({ messages: [user('list files')], tools, onDelta: (delta) => none.push(delta) });
+    expect(none).toEqual([]);
+  });
+
   it('reads a file in two steps: the call, then the answer from its result', async () => {
     expect(await ask([user('read notes/a.txt')])).toEqual({
       text: '',

@@ -1,13 +1,14 @@
 import type { ContentBlock } from 'dsh-codec';
 import { COMPACTION_INSTRUCTION } from '../compaction/compaction-prompt.js';
 import type { Model, ModelMessage, ModelRequest, ModelResponse } from '../model.js';
+import { streamPieces } from './stream-pieces.js';
 import { throwIfAborted } from './throw-if-aborted.js';
 
 /**
  * A deterministic offline model: the same request always gets the same response. It answers
  * from the small rule set documented in docs/agent.md, calling the demo tools (`list_files`,
  * `read_file`, `write_file`, `make_dir`) over several steps when asked to, so forks mid-turn can be shown
- * without any key. It only calls tools the request offers.
+ * without any key. It only calls tools the request offers, and streams its text in a few deltas.
  */
 export function createKeylessModel(): Model {
   return {
@@ -19,7 +20,8 @@ export function createKeylessModel(): Model {
         text: action.text ?? '',
         toolCalls: (action.calls ?? []).map((call) => ({ name: call.name, arguments: JSON.stringify(call.args) })),
       };
-      if (response.text !== '') request.onDelta?.({ text: response.text });
+      // Streamed in a few deltas, like a real provider, so live views can be shown without a key.
+      for (const piece of streamPieces(response.text)) request.onDelta?.({ text: piece });
       return Promise.resolve(response);
     },
   };

@@ -1,0 +1,29 @@
+import type { SessionEvent } from 'dsh-codec';
+import { expect, test } from 'vitest';
+import { paintFor } from './interactive-output.js';
+import { terminalPrinter } from './terminal-printer.js';
+
+const plain = paintFor({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: { NO_COLOR: '1' }, cwd: '/' });
+const event = (seq: number, type: string, data: Record<string, unknown>) => ({ seq, type, time: 0, data }) as unknown as SessionEvent;
+const message = (seq: number, step: number, text: string) =>
+  event(seq, 'assistant/message', { turn: 1, step, message: { id: 'm', role: 'assistant', content: [{ type: 'text', text }] } });
+
+test('streamed text appears piece by piece and its message only adds the seq', () => {
+  let screen = '';
+  const printer = terminalPrinter((text) => (screen += text), plain);
+  printer.delta({ turn: 1, step: 1, text: 'Looking ' });
+  expect(screen).toBe('Looking ');
+  printer.delta({ turn: 1, step: 1, text: 'first.' });
+  printer.event(message(5, 1, 'Looking first.'));
+  printer.event(event(6, 'tool/call', { turn: 1, step: 1, name: 'list_files', effect: 'read-only', arguments: { path: '.' } }));
+  printer.delta({ turn: 1, step: 2, text: 'Done.' });
+  printer.event(event(9, 'turn/end', { turn: 1, reason: { kind: 'cancelled' } }));
+  expect(screen).toBe('Looking first. [5]\n[6] ⚙ list_files (read-only) {"path":"."}\nDone.\n[9] turn 1 cancelled\n');
+});
+
+test('a message that was not streamed prints whole, with its seq first', () => {
+  let screen = '';
+  const printer = terminalPrinter((text) => (screen += text), plain);
+  printer.event(message(3, 1, 'Hello.'));
+  expect(screen).toBe('[3] Hello.\n');
+});
