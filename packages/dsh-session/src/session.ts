@@ -120,11 +120,8 @@ export class Session {
     this.#checker = createEventChecker();
     // A prefix this package already validated (live parent, codec-decoded log) only advances the checker.
     const trustedCount = Math.min(Math.max(0, init.validatedCount), seed.events.length);
-    for (let index = 0; index < trustedCount; index++) {
-      const event = seed.events[index] as SessionEvent;
-      this.#checker.advance(event);
-      this.#commit(event);
-    }
+    this.#checker.advanceThrough(seed.events, trustedCount);
+    this.#adoptTrusted(seed.events, trustedCount);
     for (let index = trustedCount; index < seed.events.length; index++) this.#admit(seed.events[index] as SessionEvent, 'seed');
 
     if (seed.kind === 'fork') {
@@ -289,6 +286,17 @@ export class Session {
       });
     }
     this.#commit(event);
+  }
+
+  /** Takes `events[0..count)`, already validated, as the start of the log: frozen, title and config from the latest ones. */
+  #adoptTrusted(events: readonly SessionEvent[], count: number): void {
+    const log = this.#events;
+    for (let index = 0; index < count; index++) log.push(deepFreeze(events[index] as SessionEvent));
+    for (let index = count - 1; index >= 0 && (this.#title === undefined || this.#config === undefined); index--) {
+      const event = log[index] as SessionEvent;
+      if (event.type === 'session/title') this.#title ??= (event.data as { title: string }).title;
+      else if (event.type === 'session/config') this.#config ??= event.data as SessionConfig;
+    }
   }
 
   #commit(event: SessionEvent): void {

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEventChecker, syntheticResultError, syntheticResultMessage, type SessionEvent } from 'dsh-codec';
+import { createEventChecker, CURRENT_FORMAT_VERSION, syntheticResultError, syntheticResultMessage, type SessionEvent } from 'dsh-codec';
+import { logPlan, renderLog } from '../__fixtures__/arbitrary-logs.js';
 import { LogBuilder, completedTurn, userMessage } from '../__fixtures__/build-log.js';
 
 /** Feeds `events` to a fresh checker; fails the test if any is refused. */
@@ -275,3 +277,35 @@ describe('createEventChecker', () => {
   });
 });
 
+
+describe('EventChecker.advanceThrough', () => {
+  it('leaves the checker exactly where advancing event by event does, for every prefix of every log (property)', () => {
+    fc.assert(
+      fc.property(logPlan, fc.nat(), (plan, pick) => {
+        const events = renderLog(plan, CURRENT_FORMAT_VERSION).events as SessionEvent[];
+        const count = pick % (events.length + 1);
+        const fast = createEventChecker();
+        fast.advanceThrough(events, count);
+        const slow = createEventChecker();
+        for (const event of events.slice(0, count)) slow.advance(event);
+        expect(fast.nextSeq).toBe(slow.nextSeq);
+        // Every event of the log, renumbered to the next seq, is judged the same by both: the
+        // relationships (open turn, step, declared and started calls) were carried over exactly.
+        for (const candidate of events) {
+          const next = { ...candidate, seq: count };
+          expect(fast.accept(next)).toEqual(slow.accept(next));
+          expect(fast.nextSeq).toBe(slow.nextSeq);
+        }
+      }),
+      { numRuns: 300, seed: 20261201 },
+    );
+  });
+
+  it('refuses a count outside the events and a prefix that does not start at nextSeq', () => {
+    const log = completedTurn(new LogBuilder(), 1);
+    expect(() => { createEventChecker().advanceThrough(log.events, log.events.length + 1); }).toThrow(RangeError);
+    const checker = createEventChecker();
+    checker.advanceThrough(log.events, 2);
+    expect(() => { checker.advanceThrough(log.events, 1); }).toThrow(/start at seq 2/);
+  });
+});

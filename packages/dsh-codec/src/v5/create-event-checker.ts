@@ -19,6 +19,14 @@ export interface EventChecker {
    * checker) without checking it again; only for trusted events, in order, with the expected seq.
    */
   advance(event: SessionEvent): void;
+  /**
+   * Advances past `events[0..count)`, a trusted prefix starting at this checker's `nextSeq` (0 for a
+   * fresh checker), as `advance` on each would, in time proportional to the latest turn only: the
+   * relationships of SPEC §3 are checked within a turn, and a `turn/start` resets every piece of
+   * state except the turn number it carries, so only the events from the prefix's latest
+   * `turn/start` on are replayed.
+   */
+  advanceThrough(events: readonly SessionEvent[], count: number): void;
   /** The seq the next accepted event must carry. */
   readonly nextSeq: number;
 }
@@ -39,6 +47,24 @@ export function createEventChecker(): EventChecker {
       if (event.seq !== nextSeq) throw new RangeError(`EventChecker.advance: expected seq ${String(nextSeq)}, received ${String(event.seq)}`);
       validator.apply(toInterruptedView(event).view);
       nextSeq++;
+    },
+    advanceThrough(events: readonly SessionEvent[], count: number): void {
+      if (!Number.isInteger(count) || count < 0 || count > events.length) {
+        throw new RangeError(`EventChecker.advanceThrough: expected a count from 0 to ${String(events.length)}, received ${String(count)}`);
+      }
+      if (count === 0) return;
+      if (events[0]?.seq !== nextSeq) throw new RangeError(`EventChecker.advanceThrough: expected the prefix to start at seq ${String(nextSeq)}, received ${String(events[0]?.seq)}`);
+      let from = 0;
+      for (let index = count - 1; index >= 0; index--) {
+        if ((events[index] as SessionEvent).type === 'turn/start') {
+          from = index;
+          break;
+        }
+      }
+      // Events before the latest turn/start cannot change what it resets; a prefix without one has
+      // no turn state at all, and its events are replayed (they only advance the seq).
+      for (let index = from; index < count; index++) validator.apply(toInterruptedView(events[index] as SessionEvent).view);
+      nextSeq += count;
     },
     get nextSeq() {
       return nextSeq;
