@@ -1,21 +1,13 @@
 import { isAbsolute, resolve } from 'node:path';
-import type {
-  AssistantMessage,
-  ContentBlock,
-  SessionConfig,
-  ToolResultMessage,
-  TurnEndReason,
-  UserMessage,
-} from 'dsh-codec';
+import type { SessionConfig, UserMessage } from 'dsh-codec';
 import type { Session } from 'dsh-session';
 import { AgentError } from './agent-error.js';
 import { compactSession, type CompactionResult, type CompactOptions } from './compaction/compact-session.js';
 import type { Tool } from './define-tool.js';
-import { deriveHistory } from './derive-history.js';
-import { cancelledBeforeStart, executeToolCall, type CallOutcome } from './execute-tool-call.js';
+import { defer, type Deferred } from './deferred.js';
 import { nextTurnNumber, openTurn, pendingInputsOf, type PendingInput } from './log-state.js';
-import type { Model, ModelDelta, ModelResponse } from './model.js';
-import { toToolSpec } from './to-tool-spec.js';
+import type { Model, ModelDelta } from './model.js';
+import { runTurn, type TurnResult } from './run-turn.js';
 
 /** Options of `new Agent()`. Only `session` and `model` are required. */
 export type AgentOptions = {
@@ -41,24 +33,11 @@ export type AgentOptions = {
  */
 export type AgentDelta = { turn: number; step: number; text?: string; reasoning?: string };
 
-/** What a turn came to: its end reason, the final assistant text, and the inputs it claimed. */
-export type TurnResult = {
-  turn: number;
-  reason: TurnEndReason;
-  /** The text of the turn's last assistant message ('' when it had none). */
-  text: string;
-  /** True unless the turn `completed`. */
-  isError: boolean;
-  inputIds: string[];
-  /** Seqs of the turn's `turn/start` and `turn/end`. */
-  startSeq: number;
-  endSeq: number;
-};
+export type { TurnResult } from './run-turn.js';
 
 /** Input for `enqueue`: text, a complete user message, or text with a caller-chosen input id. */
 export type AgentInput = string | UserMessage | { text: string; inputId?: string };
 
-type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void };
 type Operation = { run: () => Promise<void>; fail: (error: unknown) => void };
 type Active = { kind: 'turn' | 'operation'; turn?: number; controller: AbortController };
 
@@ -369,170 +348,27 @@ export class Agent {
   }
 
   async #runTurn(): Promise<void> {
-    const session = this.session;
     const claimed = this.#pending.splice(0);
     for (const input of claimed) if (!this.#results.has(input.inputId)) this.#results.set(input.inputId, defer<TurnResult>());
-    const turn = nextTurnNumber(session.events);
+    const turn = nextTurnNumber(this.session.events);
     const controller = new AbortController();
-    const signal = controller.signal;
     this.#active = { kind: 'turn', turn, controller };
-    const tools = this.availableTools();
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    const specs = tools.map(toToolSpec);
-    const cwd = this.cwd();
-
-    const startSeq = session.append('turn/start', { turn }).seq;
-    for (const input of claimed) {
-      session.append('user/message', { message: input.message, inputId: input.inputId });
-    }
-    let text = '';
-    let step = 0;
-    // A function, not the property: TypeScript would keep `signal.aborted` narrowed across awaits.
-    const cancelled = () => signal.aborted;
-    let reason: TurnEndReason | undefined;
-    while (reason === undefined) {
-      if (cancelled()) {
-        reason = { kind: 'cancelled' };
-        break;
-      }
-      if (step >= this.#maxSteps) {
-        reason = { kind: 'max-steps' };
-        break;
-      }
-      step += 1;
-      session.append('step/start', { turn, step });
-      await session.flush();
-      let response: ModelResponse | undefined;
-      if (!cancelled()) {
-        try {
-          response = await this.model.complete({
-            ...(this.#system === undefined ? {} : { system: this.#system }),
-            messages: deriveHistory(session.events),
-            tools: specs,
-            signal,
-            onDelta: (delta) => {
-              this.#emitDelta(turn, step, delta);
-            },
-          });
-        } catch (error) {
-          if (!cancelled()) reason = { kind: 'error', error: errorOf(error) };
-        }
-      }
-      if (response === undefined) {
-        session.append('step/end', { turn, step });
-        reason ??= { kind: 'cancelled' };
-        break;
-      }
-      const message = assistantMessage(response, session.events.length);
-      session.append('assistant/message', {
-        turn,
-        step,
-        message,
-        ...(response.usage === undefined ? {} : { usage: response.usage }),
-      });
-      text = response.text;
-      const calls = message.content.filter((block) => block.type === 'tool-call');
-      for (const call of calls) {
-        const tool = byName.get(call.name);
-        session.append('tool/call', {
-          turn,
-          step,
-          callId: call.id,
-          name: call.name,
-          arguments: call.arguments,
-          effect: tool?.effect ?? 'unknown',
-        });
-        let outcome: CallOutcome;
-        if (cancelled()) {
-          outcome = cancelledBeforeStart();
-        } else {
-          await session.flush();
-          outcome = cancelled()
-            ? cancelledBeforeStart()
-            : await executeToolCall(
-                tool,
-                call,
-                { cwd, signal, sessionId: session.id, callId: call.id, turn, step },
-                [...byName.keys()],
-              );
-        }
-        session.append('tool/result', {
-          turn,
-          step,
-          message: resultMessage(call.id, outcome, session.events.length),
-          ...(outcome.error === undefined ? {} : { error: outcome.error }),
-        });
-      }
-      session.append('step/end', { turn, step });
-      if (calls.length === 0) reason = { kind: 'completed' };
-    }
-    const endSeq = session.append('turn/end', { turn, reason }).seq;
-    await session.flush();
-    const result: TurnResult = {
+    const result = await runTurn({
+      session: this.session,
+      model: this.model,
+      ...(this.#system === undefined ? {} : { system: this.#system }),
+      maxSteps: this.#maxSteps,
+      tools: this.availableTools(),
+      cwd: this.cwd(),
       turn,
-      reason,
-      text,
-      isError: reason.kind !== 'completed',
-      inputIds: claimed.map((input) => input.inputId),
-      startSeq,
-      endSeq,
-    };
+      claimed,
+      signal: controller.signal,
+      onDelta: (step, delta) => {
+        this.#emitDelta(turn, step, delta);
+      },
+    });
     this.#lastResult = result;
     this.#active = undefined;
     for (const inputId of result.inputIds) this.#results.get(inputId)?.resolve(result);
   }
-}
-
-/**
- * The assistant message of a response: reasoning blocks first, in the provider's order, with their
- * `providerData` verbatim (what the adapter must send back), then the text, then the tool calls.
- * Call ids missing or repeated in the step become `call-<seq>-<index>`.
- */
-function assistantMessage(response: ModelResponse, seq: number): AssistantMessage {
-  const content: ContentBlock[] = (response.reasoning ?? []).map((reasoning) =>
-    reasoning.providerData === undefined
-      ? { type: 'reasoning', text: reasoning.text }
-      : { type: 'reasoning', text: reasoning.text, providerData: reasoning.providerData },
-  );
-  if (response.text !== '') content.push({ type: 'text', text: response.text });
-  const seen = new Set<string>();
-  response.toolCalls.forEach((call, index) => {
-    const id = call.id === undefined || call.id === '' || seen.has(call.id) ? `call-${seq}-${index}` : call.id;
-    seen.add(id);
-    content.push({ type: 'tool-call', id, name: call.name, arguments: call.arguments });
-  });
-  return { id: `assistant-${seq}`, role: 'assistant', content };
-}
-
-function resultMessage(callId: string, outcome: CallOutcome, seq: number): ToolResultMessage {
-  return {
-    id: outcome.cancelled === true ? `cancelled-tool-result-${callId}-${seq}` : `result-${seq}`,
-    role: 'tool',
-    callId,
-    content: [{ type: 'text', text: outcome.text }],
-    isError: outcome.isError,
-  };
-}
-
-function errorOf(error: unknown): { message: string; code: string } {
-  if (typeof error === 'object' && error !== null) {
-    const { message, code } = error as { message?: unknown; code?: unknown };
-    return {
-      message: typeof message === 'string' && message !== '' ? message : 'the model request failed without a message',
-      code: typeof code === 'string' && code !== '' ? code : 'MODEL_ERROR',
-    };
-  }
-  return { message: String(error), code: 'MODEL_ERROR' };
-}
-
-function defer<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  // A rejection nobody awaits (e.g. the result of an input no one asked about) is not an error.
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
 }

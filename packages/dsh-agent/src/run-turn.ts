@@ -1,0 +1,151 @@
+/**
+ * One turn of SPEC §9 over a live session: `turn/start`, the claimed user messages, then steps —
+ * a model request, its `assistant/message`, each tool call started and answered — until the model
+ * stops calling tools, `maxSteps` is reached, the model fails or `signal` aborts; then `turn/end`.
+ */
+import type { TurnEndReason } from 'dsh-codec';
+import type { Session } from 'dsh-session';
+import type { Tool } from './define-tool.js';
+import { deriveHistory } from './derive-history.js';
+import { cancelledBeforeStart, executeToolCall, type CallOutcome } from './execute-tool-call.js';
+import type { PendingInput } from './log-state.js';
+import type { Model, ModelDelta, ModelResponse } from './model.js';
+import { toToolSpec } from './to-tool-spec.js';
+import { assistantMessage, errorOf, resultMessage } from './turn-messages.js';
+
+/** What a turn came to: its end reason, the final assistant text, and the inputs it claimed. */
+export type TurnResult = {
+  turn: number;
+  reason: TurnEndReason;
+  /** The text of the turn's last assistant message ('' when it had none). */
+  text: string;
+  /** True unless the turn `completed`. */
+  isError: boolean;
+  inputIds: string[];
+  /** Seqs of the turn's `turn/start` and `turn/end`. */
+  startSeq: number;
+  endSeq: number;
+};
+
+/** Everything one turn needs, decided by the agent before it starts. */
+export type TurnPlan = {
+  session: Session;
+  model: Model;
+  system?: string;
+  maxSteps: number;
+  /** The tools available in this turn (the config's narrowing applied). */
+  tools: readonly Tool[];
+  cwd: string;
+  /** The turn number (the next after the log's last). */
+  turn: number;
+  /** The pending inputs this turn answers, in order. */
+  claimed: readonly PendingInput[];
+  signal: AbortSignal;
+  /** Streaming pieces of step `step`'s response (ephemeral). */
+  onDelta: (step: number, delta: ModelDelta) => void;
+};
+
+/** Runs the turn to its end and returns what it came to; every event is appended to `plan.session`. */
+export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
+  const { session, turn, claimed, signal, cwd } = plan;
+  const byName = new Map(plan.tools.map((tool) => [tool.name, tool]));
+  const specs = plan.tools.map(toToolSpec);
+
+  const startSeq = session.append('turn/start', { turn }).seq;
+  for (const input of claimed) {
+    session.append('user/message', { message: input.message, inputId: input.inputId });
+  }
+  let text = '';
+  let step = 0;
+  // A function, not the property: TypeScript would keep `signal.aborted` narrowed across awaits.
+  const cancelled = () => signal.aborted;
+  let reason: TurnEndReason | undefined;
+  while (reason === undefined) {
+    if (cancelled()) {
+      reason = { kind: 'cancelled' };
+      break;
+    }
+    if (step >= plan.maxSteps) {
+      reason = { kind: 'max-steps' };
+      break;
+    }
+    step += 1;
+    session.append('step/start', { turn, step });
+    await session.flush();
+    let response: ModelResponse | undefined;
+    if (!cancelled()) {
+      try {
+        response = await plan.model.complete({
+          ...(plan.system === undefined ? {} : { system: plan.system }),
+          messages: deriveHistory(session.events),
+          tools: specs,
+          signal,
+          onDelta: (delta) => {
+            plan.onDelta(step, delta);
+          },
+        });
+      } catch (error) {
+        if (!cancelled()) reason = { kind: 'error', error: errorOf(error) };
+      }
+    }
+    if (response === undefined) {
+      session.append('step/end', { turn, step });
+      reason ??= { kind: 'cancelled' };
+      break;
+    }
+    const message = assistantMessage(response, session.events.length);
+    session.append('assistant/message', {
+      turn,
+      step,
+      message,
+      ...(response.usage === undefined ? {} : { usage: response.usage }),
+    });
+    text = response.text;
+    const calls = message.content.filter((block) => block.type === 'tool-call');
+    for (const call of calls) {
+      const tool = byName.get(call.name);
+      session.append('tool/call', {
+        turn,
+        step,
+        callId: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        effect: tool?.effect ?? 'unknown',
+      });
+      let outcome: CallOutcome;
+      if (cancelled()) {
+        outcome = cancelledBeforeStart();
+      } else {
+        await session.flush();
+        outcome = cancelled()
+          ? cancelledBeforeStart()
+          : await executeToolCall(
+              tool,
+              call,
+              { cwd, signal, sessionId: session.id, callId: call.id, turn, step },
+              [...byName.keys()],
+            );
+      }
+      session.append('tool/result', {
+        turn,
+        step,
+        message: resultMessage(call.id, outcome, session.events.length),
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      });
+    }
+    session.append('step/end', { turn, step });
+    if (calls.length === 0) reason = { kind: 'completed' };
+  }
+  const endSeq = session.append('turn/end', { turn, reason }).seq;
+  await session.flush();
+  const result: TurnResult = {
+    turn,
+    reason,
+    text,
+    isError: reason.kind !== 'completed',
+    inputIds: claimed.map((input) => input.inputId),
+    startSeq,
+    endSeq,
+  };
+  return result;
+}
