@@ -1,5 +1,5 @@
 import type { ForkRequest, SessionConfig, SessionEvent } from 'dsh-codec';
-import { LATEST_CLOSED_TURN } from 'dsh-session';
+import { LATEST_CLOSED_TURN, SessionError } from 'dsh-session';
 import { forkRequestDigest } from './fork-request-digest.js';
 import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
@@ -80,7 +80,17 @@ async function forkUnderKey(context: HostContext, sourceRef: string, request: Fo
     if (stored.digest !== digest) throw mismatch(key);
     return stored.result;
   }
-  return forkOnce(context, await resolveRef(context, sourceRef), { ...request }, undefined, { key, digest });
+  const sourceId = await resolveRef(context, sourceRef);
+  try {
+    return await forkOnce(context, sourceId, { ...request }, undefined, { key, digest });
+  } catch (error) {
+    // Another host forked under this key meanwhile and a store that keeps keys unique (PostgreSQL)
+    // refused a second child: answer as if that child had been found first.
+    const raced = SessionError.is(error) && error.code === 'SESSION_EXISTS' ? await storedForkRequest(context, key) : undefined;
+    if (raced === undefined) throw error;
+    if (raced.digest !== digest) throw mismatch(key);
+    return raced.result;
+  }
 }
 
 /**

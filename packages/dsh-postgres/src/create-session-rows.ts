@@ -4,7 +4,7 @@
  * copying it — fork cost does not grow with the prefix.
  */
 import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
-import type { InheritedRecords, SessionWriter } from 'dsh-session';
+import { SessionError, type InheritedRecords, type SessionWriter } from 'dsh-session';
 import type { PoolClient } from 'pg';
 import { existsError } from './lease-errors.js';
 import { inTransaction } from './in-transaction.js';
@@ -39,6 +39,15 @@ async function baseOf(client: PoolClient, schema: string, inherited: InheritedRe
   return count > 0 ? { segment, count } : undefined;
 }
 
+/** The error for a fork whose Idempotency-Key another child holds (the unique index refused it), else undefined. */
+function forkKeyTaken(error: unknown, key: string | null): SessionError | undefined {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  if (key === null || code !== '23505' || constraint !== 'sessions_fork_key') return undefined;
+  return new SessionError('SESSION_EXISTS', `A fork under Idempotency-Key ${JSON.stringify(key)} already exists (created by another request): read it instead of forking again.`, {
+    cause: error,
+  });
+}
+
 /** Creates session `id` with `header` and `events`, holding its lease; `SESSION_EXISTS` when taken. @internal */
 export async function createSessionRows(
   context: PostgresContext,
@@ -56,12 +65,17 @@ export async function createSessionRows(
       base?.count ?? 0,
     ]);
     const segmentId = (segment.rows[0] as { id: string }).id;
-    const inserted = await client.query<{ generation: string }>(
-      `INSERT INTO ${s}.sessions (id, segment, header, next_seq, generation, holder_host, holder_pid, holder_since, lease_expires)
-       VALUES ($1, $2, $3, $4, 1, $5, $6, $7, clock_timestamp() + $8 * interval '1 millisecond')
-       ON CONFLICT (id) DO NOTHING RETURNING generation`,
-      [id, segmentId, encodeHeader(header), events.length, context.hostId, process.pid, now(), context.leaseMs],
-    );
+    const forkKey = header.forkRequest?.key ?? null;
+    const inserted = await client
+      .query<{ generation: string }>(
+        `INSERT INTO ${s}.sessions (id, segment, header, next_seq, generation, holder_host, holder_pid, holder_since, lease_expires, fork_key)
+         VALUES ($1, $2, $3, $4, 1, $5, $6, $7, clock_timestamp() + $8 * interval '1 millisecond', $9)
+         ON CONFLICT (id) DO NOTHING RETURNING generation`,
+        [id, segmentId, encodeHeader(header), events.length, context.hostId, process.pid, now(), context.leaseMs, forkKey],
+      )
+      .catch((error: unknown) => {
+        throw forkKeyTaken(error, forkKey) ?? error;
+      });
     const created = inserted.rows[0]?.generation;
     if (created === undefined) throw existsError(id);
     await insertEvents(client, s, segmentId, base === undefined ? events : events.slice(base.count));

@@ -47,6 +47,21 @@ const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX sessions_segment ON ${s}.sessions (segment)`,
     ],
   },
+  {
+    version: 2,
+    statements: (s) => [
+      // A fork's Idempotency-Key (its header's forkRequest.key), unique: two hosts forking under one
+      // key at once create one child; the other's insert fails and it answers with the first child.
+      `ALTER TABLE ${s}.sessions ADD COLUMN fork_key text`,
+      // Children stored before this step: the oldest per key keeps it.
+      `UPDATE ${s}.sessions t SET fork_key = k.key
+         FROM (SELECT DISTINCT ON (key) id, key
+                 FROM (SELECT id, created_at, header::jsonb -> 'forkRequest' ->> 'key' AS key FROM ${s}.sessions) h
+                WHERE key IS NOT NULL ORDER BY key, created_at, id) k
+        WHERE t.id = k.id`,
+      `CREATE UNIQUE INDEX sessions_fork_key ON ${s}.sessions (fork_key) WHERE fork_key IS NOT NULL`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */

@@ -90,4 +90,17 @@ describe.skipIf(url === undefined)('§14 names across hosts', () => {
     const children = (await b.list()).filter((item) => item.parentSession === sessionId);
     expect(children.map((item) => item.id)).toEqual([child]);
   });
+
+  it('two hosts forking under one Idempotency-Key at the same moment create one child and both return it', { timeout: 60_000 }, async () => {
+    const [a, b] = await Promise.all([openHost('host-a'), openHost('host-b')]);
+    const { sessionId } = await a.create({ title: 'raced source' });
+    await a.rename(sessionId, 'raced source, renamed');
+    for (const round of [1, 2, 3]) {
+      const key = `raced-key-${String(round)}`;
+      const [fromA, fromB] = await Promise.all([a.fork(sessionId, { atSeq: 1, idempotencyKey: key }), b.fork(sessionId, { atSeq: 1, idempotencyKey: key })]);
+      expect(fromB.sessionId).toBe(fromA.sessionId);
+    }
+    const children = (await a.list()).filter((item) => item.parentSession === sessionId);
+    expect(children).toHaveLength(3);
+  });
 });
