@@ -27,7 +27,8 @@ describe('dsh import / dsh export through the real CLI', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('(claude-code, 2 sessions');
     expect(text.stdout).toMatch(/└─ 5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-branch-1 {2}forked at seq \d+/);
-    expect(text.stderr).toContain('thinking blocks left out');
+    expect(text.stderr).toContain('image blocks kept as text placeholders');
+    expect(text.stderr).not.toContain('thinking');
 
     const again = await runDsh(['import', file, '--data', data.path]);
     expect(again.code).toBe(1);

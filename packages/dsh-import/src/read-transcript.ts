@@ -2,7 +2,7 @@
  * What each format reader hands to `buildSessions`: the source's own session id and working
  * directory, its lines as item streams (main line first), and what it left out.
  */
-import type { ContentBlock, ToolEffect } from 'dsh-codec';
+import type { ContentBlock, JsonObject, ToolEffect } from 'dsh-codec';
 import type { SourceItem } from './source-item.js';
 
 /** The result of one format reader. */
@@ -29,6 +29,20 @@ export function asString(value: unknown): string | undefined {
 export function argumentsText(value: unknown): string {
   if (typeof value === 'string') return value;
   return JSON.stringify(value ?? {});
+}
+
+/**
+ * The `providerData.wire` markers dsh-agent's adapters send back verbatim (its `ANTHROPIC_WIRE` and
+ * `OPENAI_WIRE`; dsh-import may not import dsh-agent, so an acceptance test keeps them equal).
+ */
+export const ANTHROPIC_WIRE = 'anthropic-messages';
+export const OPENAI_CHAT_WIRE = 'openai-chat';
+/** Reasoning from the OpenAI Responses API (Codex): its `encrypted_content`; no adapter sends it yet. */
+export const OPENAI_RESPONSES_WIRE = 'openai-responses';
+
+/** A reasoning block (format V5); `providerData` only when the source kept something to send back. */
+export function reasoning(value: string, providerData?: JsonObject): ContentBlock {
+  return providerData === undefined ? { type: 'reasoning', text: value } : { type: 'reasoning', text: value, providerData };
 }
 
 /** A text block. */

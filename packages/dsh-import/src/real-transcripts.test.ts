@@ -18,6 +18,45 @@ const FILES = ROOT !== ''
   ? (['claude-code', 'codex', 'pi'] as const).flatMap((format) => readdirSync(join(ROOT, format)).filter((f) => f.endsWith('.jsonl')).map((file) => ({ format, file })))
   : [];
 
+/** The JSON objects of one physical line: one, or several written without a newline (pi, note P3), or none (torn). */
+function objectsOf(line: string): Record<string, unknown>[] {
+  const parse = (part: string) => {
+    try {
+      return JSON.parse(part) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  };
+  const whole = parse(line);
+  if (whole !== undefined) return [whole];
+  for (let at = line.indexOf('}{'); at !== -1; at = line.indexOf('}{', at + 1)) {
+    const head = parse(line.slice(0, at + 1));
+    if (head !== undefined) return [head, ...objectsOf(line.slice(at + 1))];
+  }
+  return [];
+}
+
+/**
+ * What each format stores with its reasoning, read straight from the source lines (assistant lines
+ * only; a torn line is skipped): Claude Code thinking signatures and redacted data,
+ * Codex `encrypted_content`, pi `thinkingSignature`.
+ */
+function sourceReasoning(text: string): unknown[] {
+  const out: unknown[] = [];
+  for (const value of text.split('\n').flatMap(objectsOf)) {
+    const payload = value.payload as Record<string, unknown> | undefined;
+    if (value.type === 'response_item' && payload?.type === 'reasoning') out.push(payload.encrypted_content);
+    const message = value.message as { role?: string; content?: unknown } | undefined;
+    if ((value.type === 'assistant' || message?.role === 'assistant') && Array.isArray(message?.content)) {
+      for (const block of message.content as Record<string, unknown>[]) {
+        if (block.type === 'thinking') out.push(block.signature ?? block.thinkingSignature);
+        if (block.type === 'redacted_thinking') out.push(block.data);
+      }
+    }
+  }
+  return out;
+}
+
 describe.skipIf(FILES.length === 0)('real transcripts', () => {
   describe.each(FILES)('$format/$file', ({ format, file }) => {
     const text = readFileSync(join(ROOT, format, file), 'utf8');
@@ -36,6 +75,15 @@ describe.skipIf(FILES.length === 0)('real transcripts', () => {
         if (recorded === undefined) expect(results.has(call.callId)).toBe(false);
         else expect(results.get(call.callId)).toEqual(recorded);
       }
+    });
+
+    it('keeps every reasoning block of the source, with its signature or encrypted content verbatim', () => {
+      const imported = result.sessions[0]?.events
+        .filter((event) => event.type === 'assistant/message')
+        .flatMap((event) => (event.data as { message: { content: { type: string; providerData?: Record<string, unknown> }[] } }).message.content)
+        .filter((block) => block.type === 'reasoning')
+        .map((block) => block.providerData?.signature ?? block.providerData?.redactedData ?? block.providerData?.encryptedContent);
+      expect(imported).toEqual(sourceReasoning(text));
     });
 
     it('imports to identical bytes twice', () => {

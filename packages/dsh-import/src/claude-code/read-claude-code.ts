@@ -5,7 +5,7 @@
  */
 import type { ContentBlock, JsonObject } from 'dsh-codec';
 import type { SourceLine } from '../read-lines.js';
-import { argumentsText, asRecord, asString, text, type ReadTranscript } from '../read-transcript.js';
+import { ANTHROPIC_WIRE, argumentsText, asRecord, asString, reasoning, text, type ReadTranscript } from '../read-transcript.js';
 import { timeOf, WarningTally, type SourceItem, type TurnOutcome } from '../source-item.js';
 import { linesOfTree, type TreeNode } from '../transcript-tree.js';
 import { claudeCodeEffectOf } from './claude-code-effects.js';
@@ -93,8 +93,12 @@ function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
         if (block.type === 'text' && typeof block.text === 'string') response.content.push(text(block.text));
         else if (block.type === 'tool_use') {
           response.content.push({ type: 'tool-call', id: String(block.id), name: String(block.name), arguments: argumentsText(block.input) });
-        } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-          tally.add('thinking blocks left out (format V4 has no reasoning block)', line);
+        } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
+          // The signature is what the Messages API verifies when the block comes back: kept verbatim.
+          const signature = asString(block.signature);
+          response.content.push(reasoning(block.thinking, signature === undefined ? undefined : { wire: ANTHROPIC_WIRE, signature }));
+        } else if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
+          response.content.push(reasoning('', { wire: ANTHROPIC_WIRE, redactedData: block.data }));
         } else response.content.push(placeholder(block, line, tally));
       }
       if (typeof message.content === 'string') response.content.push(text(message.content));

@@ -4,9 +4,9 @@
  * header `{id, timestamp, instructions?}`, then response items directly and `{record_type: "state"}`.
  * A rollout is linear: one session, no branches.
  */
-import type { ContentBlock } from 'dsh-codec';
+import type { ContentBlock, JsonObject } from 'dsh-codec';
 import type { SourceLine } from '../read-lines.js';
-import { argumentsText, asRecord, asString, text, type ReadTranscript } from '../read-transcript.js';
+import { argumentsText, asRecord, asString, OPENAI_RESPONSES_WIRE, reasoning, text, type ReadTranscript } from '../read-transcript.js';
 import { timeOf, WarningTally, type SourceItem } from '../source-item.js';
 import { codexEffectOf } from './codex-effects.js';
 
@@ -73,7 +73,16 @@ export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
       return;
     }
     if (kind === 'reasoning') {
-      tally.add('reasoning items left out (format V4 has no reasoning block)', line);
+      // Part of the response that follows: its summary as the text (the full text when only that
+      // was kept), `encrypted_content` (what the Responses API takes back) in providerData.
+      const summary = contentText(payload.summary);
+      const texts = summary.length > 0 ? summary : contentText(payload.content);
+      const providerData: JsonObject = { wire: OPENAI_RESPONSES_WIRE };
+      const encrypted = asString(payload.encrypted_content);
+      const id = asString(payload.id);
+      if (encrypted !== undefined) providerData.encryptedContent = encrypted;
+      if (id !== undefined) providerData.id = id;
+      responseFor(key, time).content.push(reasoning(texts.join('\n\n'), providerData));
       return;
     }
     if (CALL_KINDS.has(kind)) {

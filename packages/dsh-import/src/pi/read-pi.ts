@@ -6,7 +6,7 @@
  */
 import type { ContentBlock, JsonObject } from 'dsh-codec';
 import type { SourceLine } from '../read-lines.js';
-import { argumentsText, asRecord, asString, text, type ReadTranscript } from '../read-transcript.js';
+import { ANTHROPIC_WIRE, argumentsText, asRecord, asString, OPENAI_CHAT_WIRE, reasoning, text, type ReadTranscript } from '../read-transcript.js';
 import { timeOf, WarningTally, type SourceItem } from '../source-item.js';
 import { linesOfTree, type TreeNode } from '../transcript-tree.js';
 import { piEffectOf } from './pi-effects.js';
@@ -16,17 +16,31 @@ const QUIET_TYPES = new Set(['thinking_level_change', 'custom', 'label']);
 
 type Entry = { line: number; key: string; value: Record<string, unknown> };
 
-function blocksOf(value: unknown, line: number, tally: WarningTally): ContentBlock[] {
+/**
+ * A pi thinking block as reasoning. pi keeps in `thinkingSignature` what the message's `api` needs
+ * back: the signature (or, with `redacted: true`, the redacted data) for `anthropic-messages`, the
+ * reasoning field's name for `openai-completions`; anything else is kept under `pi` untouched.
+ */
+function thinkingOf(block: Record<string, unknown>, api: string | undefined): ContentBlock {
+  const thinking = asString(block.thinking) ?? '';
+  const signature = asString(block.thinkingSignature);
+  if (signature === undefined) return reasoning(thinking);
+  if (api === 'anthropic-messages') {
+    return block.redacted === true ? reasoning('', { wire: ANTHROPIC_WIRE, redactedData: signature }) : reasoning(thinking, { wire: ANTHROPIC_WIRE, signature });
+  }
+  if (api === 'openai-completions' && (signature === 'reasoning_content' || signature === 'reasoning')) return reasoning(thinking, { wire: OPENAI_CHAT_WIRE, field: signature });
+  return reasoning(thinking, { pi: { ...(api === undefined ? {} : { api }), thinkingSignature: signature, ...(block.redacted === true ? { redacted: true } : {}) } });
+}
+
+/** Content blocks; `assistant` (with the message's `api`) only for a model response, the one place reasoning may stand. */
+function blocksOf(value: unknown, line: number, tally: WarningTally, assistant?: { api: string | undefined }): ContentBlock[] {
   if (typeof value === 'string') return [text(value)];
   if (!Array.isArray(value)) return [];
   return value.flatMap((part): ContentBlock[] => {
     const block = asRecord(part);
     if (block === undefined) return [];
     if (block.type === 'text' && typeof block.text === 'string') return [text(block.text)];
-    if (block.type === 'thinking') {
-      tally.add('thinking blocks left out (format V4 has no reasoning block)', line);
-      return [];
-    }
+    if (block.type === 'thinking' && assistant !== undefined) return [thinkingOf(block, assistant.api)];
     if (block.type === 'toolCall') return [{ type: 'tool-call', id: String(block.id), name: String(block.name), arguments: argumentsText(block.arguments) }];
     tally.add(`${String(block.type)} blocks kept as text placeholders`, line);
     return [text(block.type === 'image' ? `[image${typeof block.mimeType === 'string' ? `: ${block.mimeType}` : ''}]` : `[${String(block.type)} block]`)];
@@ -100,7 +114,7 @@ function itemsOf(entries: readonly Entry[], lineOfId: ReadonlyMap<string, number
         key,
         id: asString(message.responseId) ?? key,
         time,
-        content: blocksOf(message.content, line, tally),
+        content: blocksOf(message.content, line, tally, { api: asString(message.api) }),
         ...(usage === undefined ? {} : { usage }),
         ...(outcome === undefined ? {} : { outcome }),
       });

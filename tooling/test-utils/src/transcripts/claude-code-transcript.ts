@@ -149,6 +149,7 @@ export function claudeCodeTranscript(options: ClaudeCodeTranscriptOptions = {}):
       const parallel = (t + s) % 3 === 0 ? 2 : 1;
       const blocks: object[] = [];
       if ((t + s) % 2 === 0) blocks.push({ type: 'thinking', thinking: `Step ${s + 1} of turn ${t}: check module ${t}.`, signature: `EqkBCkYIBxgCKkD${t}${s}sig==` });
+      if ((t + s) % 5 === 0) blocks.push({ type: 'redacted_thinking', data: `EmwKAhgBEgy${t}${s}redacted=` });
       blocks.push({ type: 'text', text: `Looking at module ${t}, step ${s + 1}.` });
       for (let p = 0; p < parallel; p++) blocks.push(toolUse(t + s + p));
       const declared = response(last, blocks, 'tool_use');

@@ -70,6 +70,7 @@ export function piTranscript(options: PiTranscriptOptions = {}): { text: string;
         role: 'assistant',
         content: [
           ...((t + s) % 2 === 0 ? [{ type: 'thinking', thinking: `Checking module ${t}.`, thinkingSignature: `sig${t}${s}` }] : []),
+          ...((t + s) % 5 === 0 ? [{ type: 'thinking', thinking: '[Reasoning redacted]', thinkingSignature: `EmwKredacted${t}${s}`, redacted: true }] : []),
           { type: 'text', text: `Step ${s + 1} of turn ${t}.` },
           ...calls,
         ],
