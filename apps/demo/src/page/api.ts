@@ -39,6 +39,13 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 
 const at = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 
+/** What `POST /api/import` answers: the format read, its warnings, and the stored sessions (main line first). */
+export type ImportAnswer = {
+  format: string;
+  warnings: string[];
+  sessions: { id: string; parentSession: string | null; forkCut: number | null; events: number }[];
+};
+
 /** The HTTP calls the page makes. */
 export const api = {
   list: async (): Promise<SessionRow[]> => {
@@ -53,6 +60,8 @@ export const api = {
   fork: (id: string, options: { atSeq?: number; title?: string }) => call<ForkResult>('POST', `${at(id)}/fork`, options),
   rename: (id: string, title: string) => call<unknown>('PATCH', at(id), { title }),
   cancel: (id: string) => call<unknown>('POST', `${at(id)}/cancel`),
+  /** Imports a transcript file's text (the demo's own route; the host has none). */
+  importTranscript: (text: string) => call<ImportAnswer>('POST', '/api/import', { text }),
   compact: (id: string) =>
     call<{ compacted: boolean; replaced?: { start: number; end: number }; startSeq?: number; endSeq?: number }>('POST', `${at(id)}/compact`),
 };

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { Composer } from './composer.js';
+import { ImportDrop, importTreeLines } from './import-drop.js';
 import { Inspector } from './inspector.js';
 import { COMMAND_HELP, parseCommand } from './parse-command.js';
 import { sessionLabel } from './lineage-tree.js';
@@ -182,7 +183,20 @@ export function App() {
         <h1>dsh demo</h1>
         <p class="tagline">Durable agent sessions with exact-event forks</p>
       </header>
-      <SessionList sessions={sessions} currentId={currentId} onOpen={open} />
+      <SessionList sessions={sessions} currentId={currentId} onOpen={open}>
+        <ImportDrop
+          onImported={(answer, fileName) => {
+            const count = answer.sessions.length;
+            notify([`Imported ${fileName} (${answer.format}): ${String(count)} session${count === 1 ? '' : 's'}`, ...importTreeLines(answer), ...answer.warnings.map((warning) => `warning: ${warning}`)].join('\n'));
+            void refreshList();
+            const main = answer.sessions[0];
+            if (main !== undefined) open(main.id);
+          }}
+          onError={(message) => {
+            notify(`Import refused: ${message}`, 'error');
+          }}
+        />
+      </SessionList>
       <main class="chat" aria-label="Chat">
         {currentId === undefined ? (
           <Welcome sessions={sessions} onOpen={open} />

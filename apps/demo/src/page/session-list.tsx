@@ -1,4 +1,5 @@
 /** The session list as a lineage tree: each fork under its parent, labelled with its cut. */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { lineageForest, sessionLabel, type LineageNode } from './lineage-tree.js';
 import { CURRENT_FORMAT_VERSION, type SessionRow } from './wire.js';
@@ -43,8 +44,8 @@ function Node({ node, currentId, onOpen, byId }: { node: LineageNode; byId: Read
 /** Below this width the list starts folded, so the chat is what a phone shows first. */
 const NARROW = '(max-width: 700px)';
 
-/** A navigation landmark “Sessions” holding the lineage forest, foldable on narrow screens. */
-export function SessionList({ sessions, currentId, onOpen }: Props) {
+/** A navigation landmark “Sessions” holding the lineage forest, foldable on narrow screens, then `children`. */
+export function SessionList({ sessions, currentId, onOpen, children }: Props & { children?: ComponentChildren }) {
   const forest = lineageForest(sessions);
   const byId = new Map(sessions.map((session) => [session.id, session]));
   const [open] = useState(() => !window.matchMedia(NARROW).matches);
@@ -64,6 +65,7 @@ export function SessionList({ sessions, currentId, onOpen }: Props) {
           </ul>
         )}
       </details>
+      {children}
     </nav>
   );
 }

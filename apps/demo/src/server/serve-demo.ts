@@ -4,7 +4,8 @@
  * path that is not a file. Every request first passes dsh-host's guard (`checkRequest`): Host
  * (DNS rebinding), cross-origin state changes, JSON bodies, and the bearer token when one is set —
  * which the page learns from the `dsh-token` meta tag this server writes into `index.html`, beside
- * `dsh-cli-data` (the CLI arguments that reach the demo's sessions).
+ * `dsh-cli-data` (the CLI arguments that reach the demo's sessions). `POST /api/import` (a transcript
+ * file to import) is the demo's own route, behind the same guard.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -15,6 +16,9 @@ import { checkRequest, httpStatusOf } from 'dsh-host';
 
 /** The part of a dsh host this server needs. */
 export type FetchHandler = { fetch(request: Request): Promise<Response> };
+
+/** Handles the parsed JSON body of `POST /api/import` (see `import-transcripts.ts`). */
+export type ImportHandler = (body: unknown) => Promise<{ status: number; body: unknown }>;
 
 /** A listening demo server. `close()` ends open event streams too. */
 export type DemoHttpServer = { url: string; port: number; close(): Promise<void> };
@@ -31,14 +35,16 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** Request bodies above this are refused before they reach the host. */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** A transcript to import may be larger than any API request: long agent sessions run to megabytes. */
+const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 
-async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+async function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > MAX_BODY_BYTES) return undefined;
+    if (size > limit) return undefined;
     chunks.push(buffer);
   }
   return Buffer.concat(chunks);
@@ -85,6 +91,34 @@ async function forward(host: FetchHandler, origin: string, request: IncomingMess
     response.write(chunk.value);
   }
   response.end();
+}
+
+function answerJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+/** `POST /api/import`: the JSON body to `importTranscripts`, its reply as JSON. */
+async function importRoute(request: IncomingMessage, response: ServerResponse, importTranscripts: ImportHandler): Promise<void> {
+  if (request.method !== 'POST') {
+    response.setHeader('allow', 'POST');
+    answerJson(response, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: `/api/import expects POST, received ${request.method ?? 'none'}.` } });
+    return;
+  }
+  const body = await readBody(request, MAX_IMPORT_BYTES);
+  if (body === undefined) {
+    answerJson(response, 413, { error: { code: 'PAYLOAD_TOO_LARGE', message: `Transcript too large: expected at most ${MAX_IMPORT_BYTES} bytes of JSON.` } });
+    return;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    answerJson(response, 400, { error: { code: 'BAD_REQUEST', message: 'Expected a JSON body { "text": "<the transcript file>" }, received text that is not JSON.' } });
+    return;
+  }
+  const reply = await importTranscripts(parsed);
+  answerJson(response, reply.status, reply.body);
 }
 
 function escapeAttribute(value: string): string {
@@ -138,14 +172,25 @@ function refuse(request: IncomingMessage, response: ServerResponse, origin: stri
  * `token`, every API request needs it (the served page carries it). `cliData` (e.g. `--data DIR`)
  * is what the page appends to the `dsh` commands it shows, so they reach these sessions.
  */
-export async function serveDemo(options: { host: FetchHandler; distDir: string; hostname: string; port: number; token?: string; cliData?: string }): Promise<DemoHttpServer> {
+export async function serveDemo(options: {
+  host: FetchHandler;
+  distDir: string;
+  hostname: string;
+  port: number;
+  token?: string;
+  cliData?: string;
+  /** Serves `POST /api/import` (a transcript file to import); without it the path goes to the host (404). */
+  importTranscripts?: ImportHandler;
+}): Promise<DemoHttpServer> {
   let origin = `http://${options.hostname}`;
   const server = createServer((request, response) => {
     const pathname = new URL(request.url ?? '/', origin).pathname;
     const isApi = pathname.startsWith('/api/');
     if (refuse(request, response, origin, isApi ? options.token : undefined)) return;
     const handled = isApi
-      ? forward(options.host, origin, request, response)
+      ? pathname === '/api/import' && options.importTranscripts !== undefined
+        ? importRoute(request, response, options.importTranscripts)
+        : forward(options.host, origin, request, response)
       : servePage(options.distDir, pathname, response, {
           ...(options.token === undefined ? {} : { token: options.token }),
           ...(options.cliData === undefined ? {} : { cliData: options.cliData }),

@@ -8,6 +8,7 @@ import { createHost, demoTools, openSessionStore, resolveModel } from 'dsh-host'
 import { openPostgresStore } from 'dsh-postgres';
 import { chooseModel } from './choose-model.js';
 import { ensurePageBuilt } from './ensure-page-built.js';
+import { importTranscripts } from './import-transcripts.js';
 import { pacedModel } from './paced-model.js';
 import { seedDataDir } from './seed-data-dir.js';
 import { serveDemo } from './serve-demo.js';
@@ -74,7 +75,15 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   let server;
   try {
     const token = options.token ?? (env.DSH_TOKEN === '' ? undefined : env.DSH_TOKEN);
-    server = await serveDemo({ host, distDir, hostname: '127.0.0.1', port: options.port, cliData, ...(token === undefined ? {} : { token }) });
+    server = await serveDemo({
+      host,
+      distDir,
+      hostname: '127.0.0.1',
+      port: options.port,
+      cliData,
+      importTranscripts: (body) => importTranscripts(store, body),
+      ...(token === undefined ? {} : { token }),
+    });
   } catch (error) {
     await host.close();
     await store.close();
