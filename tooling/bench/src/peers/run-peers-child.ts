@@ -98,7 +98,7 @@ async function main(): Promise<void> {
         log(`${factory.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       }
     }
-    notes.push(`${size.toLocaleString('en-US')} events (cut at seq ${String(cut)}): parents — dsh V4 ${formatBytes(parentBytes)}; ${parentSizes.join('; ')}.`);
+    notes.push(`${size.toLocaleString('en-US')} events (cut at seq ${String(cut)}): parents — dsh V5 ${formatBytes(parentBytes)}; ${parentSizes.join('; ')}.`);
     log(`${String(size)} events: ${String(drivers.length)} peers ready, ${String(input.runs)} rounds`);
 
     try {

@@ -117,7 +117,7 @@ export async function runAppendWorkload(context: BenchContext): Promise<Section>
     title: '1. Durable append (JSONL store, group commit)',
     method: `
 Writers are async loops in one process sharing **one** session (\`openSessionStore\`, JSONL on the same
-disk); each appends the next event of a generated coding-agent log (${lines.length.toLocaleString('en-US')} realistic V4
+disk); each appends the next event of a generated coding-agent log (${lines.length.toLocaleString('en-US')} realistic
 events, tool outputs up to ~2.5 kB) and awaits \`flush()\` before appending again, so every event is
 durable before its writer moves on. Group commit may cover many writers' events with one \`fdatasync\`.
 The sustained case appends ${sustainedCount.toLocaleString('en-US')} events, awaiting \`flush()\` every ${BATCH}. Baselines write the

@@ -119,7 +119,7 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
   return {
     title: '3. Fork',
     method: `
-Parents are generated V4 logs stored as \`<id>.jsonl\` in a JSONL \`SessionStore\`. Each fork cuts at the
+Parents are generated logs in the current format (V5) stored as \`<id>.jsonl\` in a JSONL \`SessionStore\`. Each fork cuts at the
 first \`tool/call\` of a step declaring two or more calls at or after the middle of the parent — one call
 started without a result, at least one not started — so the child's seed is the inherited prefix, the
 inherited marker and synthetic closers. *Cold*: the parent is not open and \`fork\` reads it from disk.

@@ -14,8 +14,8 @@ import { generateV4Log, v4Jsonl } from '../generate/generate-v4-log.js';
 const WORKLOAD = 'Open';
 
 /**
- * Workload 2: `decodeJsonl` (decode + validate + migrate to V4) of V4 and V0 logs, and
- * `SessionStore.open` of a stored V4 log, against raw `JSON.parse` of the same lines (events/s).
+ * Workload 2: `decodeJsonl` (decode + validate + migrate to the current version) of current (V5) and
+ * V0 logs, and `SessionStore.open` of a stored current log, against raw `JSON.parse` of the same lines (events/s).
  */
 export async function runOpenWorkload(context: BenchContext): Promise<Section> {
   const { quick, runs, log } = context;
@@ -32,9 +32,9 @@ export async function runOpenWorkload(context: BenchContext): Promise<Section> {
       const v0Text = v0Jsonl(generateV0Log({ events: size, seed: 21 }).events);
       const v4Path = join(dir, `${v4Id}.jsonl`);
       await writeFile(v4Path, v4Text);
-      notes.push(`${size.toLocaleString('en-US')} events: V4 file ${formatBytes(Buffer.byteLength(v4Text))}, V0 file ${formatBytes(Buffer.byteLength(v0Text))}.`);
+      notes.push(`${size.toLocaleString('en-US')} events: V5 file ${formatBytes(Buffer.byteLength(v4Text))}, V0 file ${formatBytes(Buffer.byteLength(v0Text))}.`);
       const rate = (ms: number): number => size / (ms / 1000);
-      log(`open: ${size} events, V4 and V0, ${runs} rounds`);
+      log(`open: ${size} events, V5 and V0, ${runs} rounds`);
       const series = await measureRounds({
         runs: roundsFor(runs, size),
         warmup: 1,
@@ -52,11 +52,11 @@ export async function runOpenWorkload(context: BenchContext): Promise<Section> {
       });
       const label = `${size.toLocaleString('en-US')} events`;
       figures.push(
-        figureOf({ workload: WORKLOAD, label: `decodeJsonl, V4, ${label}`, metric: 'events/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.6 } },
+        figureOf({ workload: WORKLOAD, label: `decodeJsonl, V5 (current), ${label}`, metric: 'events/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.6 } },
           seriesOf(series, 'decodeV4'), seriesOf(series, 'parseV4')),
-        figureOf({ workload: WORKLOAD, label: `decodeJsonl, V0 → V4, ${label}`, metric: 'events/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.6 } },
+        figureOf({ workload: WORKLOAD, label: `decodeJsonl, V0 → V5, ${label}`, metric: 'events/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.4 } },
           seriesOf(series, 'decodeV0'), seriesOf(series, 'parseV0')),
-        figureOf({ workload: WORKLOAD, label: `SessionStore.open + close, V4, ${label}`, metric: 'events/s', baselineLabel: 'readFile + JSON.parse per line' },
+        figureOf({ workload: WORKLOAD, label: `SessionStore.open + close, V5, ${label}`, metric: 'events/s', baselineLabel: 'readFile + JSON.parse per line' },
           seriesOf(series, 'storeOpenV4'), seriesOf(series, 'readParseV4')),
       );
     }
@@ -67,7 +67,8 @@ export async function runOpenWorkload(context: BenchContext): Promise<Section> {
     title: '2. Open (decode + validate + migrate)',
     method: `
 \`decodeJsonl\` reads a whole log: detects the version, runs that version's frozen validator (shapes and
-relationships), migrates step by step to V4 and validates the result as V4. The logs are generated
+relationships), migrates step by step to the current version (V5) and validates the result as V5; a
+log already in the current version is validated in the same pass that parses it. The logs are generated
 coding-agent sessions (queued input, multi-step tool use with up to three calls per step, tool
 outputs up to ~2.5 kB, occasional tool errors); the V0 log is the same kind of conversation in the
 oldest format. The baseline is \`JSON.parse\` of each line of the same text and nothing else, so a ratio
