@@ -66,8 +66,10 @@ export function readLines(text: string): ReadLines {
   let last = raw.length - 1;
   while (last >= 0 && (raw[last] as string).trim() === '') last--;
   for (let index = 0; index <= last; index++) {
-    const source = (raw[index] as string).replace(/\r$/, '');
-    if (source.trim() === '') continue;
+    let source = raw[index] as string;
+    if (source.charCodeAt(source.length - 1) === 13) source = source.slice(0, -1);
+    // Almost every line starts with `{`: only the others pay for a whitespace check.
+    if (source.charCodeAt(0) !== 123 && source.trim() === '') continue;
     const line = index + 1;
     const value = parseObject(source);
     if (value !== undefined) {

@@ -16,6 +16,7 @@ import type { Report, Section } from './harness/report.js';
 import { runAppendWorkload } from './workloads/run-append-workload.js';
 import { runForkWorkload } from './workloads/run-fork-workload.js';
 import { runHostWorkload } from './workloads/run-host-workload.js';
+import { runImportWorkload } from './workloads/run-import-workload.js';
 import { runOpenWorkload } from './workloads/run-open-workload.js';
 import { runPeersWorkload } from './workloads/run-peers-workload.js';
 import { runPostgresWorkload } from './workloads/run-postgres-workload.js';
@@ -27,6 +28,7 @@ const RUNNERS: Record<WorkloadName, (context: BenchContext) => Promise<Section>>
   host: runHostWorkload,
   peers: runPeersWorkload,
   postgres: runPostgresWorkload,
+  import: runImportWorkload,
 };
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -98,7 +100,7 @@ async function main(argv: readonly string[]): Promise<number> {
 async function dshVersions(): Promise<Record<string, string>> {
   const require = createRequire(import.meta.url);
   const versions: Record<string, string> = { node: process.version };
-  for (const name of ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-postgres']) {
+  for (const name of ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-postgres', 'dsh-import']) {
     const manifest = JSON.parse(await readFile(require.resolve(`${name}/package.json`), 'utf8')) as { version?: string };
     versions[name] = manifest.version ?? 'unknown';
   }

@@ -199,11 +199,18 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
   // Parallel results and the later lines of a split response hang off earlier lines of the same step.
   const callOwner = new Map<string, string>();
   const messageIdOf = new Map<string, string>();
+  // The lines of each response (message.id): a sibling joins a line that holds one of them.
+  const linesOfMessage = new Map<string, string[]>();
   for (const [uuid, { value }] of entries) {
     const message = asRecord(value.message);
     if (value.type !== 'assistant' || message === undefined) continue;
     const id = asString(message.id);
-    if (id !== undefined) messageIdOf.set(uuid, id);
+    if (id !== undefined) {
+      messageIdOf.set(uuid, id);
+      const same = linesOfMessage.get(id);
+      if (same === undefined) linesOfMessage.set(id, [uuid]);
+      else same.push(uuid);
+    }
     for (const block of blocksOf(message.content)) if (block.type === 'tool_use') callOwner.set(String(block.id), uuid);
   }
   const lineKeys = linesOfTree(nodes, (node, line) => {
@@ -213,8 +220,7 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
     if (entry.value.type === 'assistant') {
       const id = messageIdOf.get(node.key);
       if (id === undefined) return false;
-      for (const key of line) if (messageIdOf.get(key) === id) return true;
-      return false;
+      return (linesOfMessage.get(id) ?? []).some((key) => key !== node.key && line.has(key));
     }
     const blocks = blocksOf(message.content);
     return blocks.length > 0 && blocks.every((block) => block.type === 'tool_result' && line.has(callOwner.get(String(block.tool_use_id)) ?? ''));
