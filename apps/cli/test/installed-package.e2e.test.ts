@@ -1,17 +1,19 @@
 /**
  * The published packages as a user gets them: every non-private workspace package is built and
  * packed (`pnpm pack` turns `workspace:*` into versions), the tarballs are installed with plain npm
- * into an empty folder outside the workspace, and `npx dsh` plus a small library script run there.
+ * into an empty folder outside the workspace, and `npx dsh` plus a small library script run there;
+ * then installed globally (`npm i -g` into a temp prefix) for issue 15's "Done when" walk in tmux.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { makeTempDir, waitFor, type TempDir } from '@dsh/test-utils';
+import { HAS_TMUX, openPane, type Pane } from './tmux-pane.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -31,6 +33,7 @@ function publishedPackages(): { dir: string; name: string; version: string }[] {
 const env = { ...process.env, DSH_HOME: undefined, NODE_OPTIONS: undefined, npm_config_loglevel: 'error' };
 let work: TempDir;
 let app: string;
+let tarballFiles: string[] = [];
 
 beforeAll(async () => {
   work = await makeTempDir('dsh-installed-');
@@ -41,8 +44,8 @@ beforeAll(async () => {
   app = join(work.path, 'app');
   await run('mkdir', ['-p', app]);
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'try-dsh', private: true, type: 'module' }));
-  const files = readdirSync(tarballs).map((file) => join(tarballs, file));
-  await run('npm', ['install', '--no-audit', '--no-fund', ...files], { cwd: app, env });
+  tarballFiles = readdirSync(tarballs).map((file) => join(tarballs, file));
+  await run('npm', ['install', '--no-audit', '--no-fund', ...tarballFiles], { cwd: app, env });
 }, 900_000);
 
 afterAll(async () => {
@@ -78,5 +81,42 @@ describe('the packed packages installed with npm outside the workspace', () => {
     const read = JSON.parse(script.stdout) as { id: string; types: string[] };
     expect(read.id).toBe(result.session_id);
     expect(read.types).toContain('assistant/message');
+  });
+});
+
+describe.skipIf(!HAS_TMUX)("issue 15's walk: the packed CLI installed globally with npm, used in a terminal", () => {
+  let pane: Pane | undefined;
+  afterAll(() => {
+    pane?.close();
+  });
+
+  it('npm i -g, then `dsh`: talk, /branch, /fork 7, /tree, quit; `dsh --resume` the branch and talk on', { timeout: 300_000 }, async () => {
+    const prefix = join(work.path, 'global');
+    await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', ...tarballFiles], { cwd: work.path, env });
+    expect(existsSync(join(prefix, 'lib', 'node_modules', 'tsx'))).toBe(false);
+    const home = join(work.path, 'home', '.dsh');
+    const project = join(work.path, 'project');
+    await mkdir(project, { recursive: true });
+    // A shell as a newcomer has it: the global bin on PATH, dsh's data in DSH_HOME, no dsh checkout around.
+    const shell = { cwd: project, env: { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, DSH_HOME: home, NO_COLOR: '1' } };
+    pane = openPane(`env -u NODE_OPTIONS sh -c 'echo "[dsh is $(command -v dsh)]"; exec dsh'`, shell);
+    await waitFor(`the prompt\n${pane.screen()}`, () => pane?.screen().includes('Type a message') === true, 60_000);
+    expect(pane.screen()).toContain(`[dsh is ${join(prefix, 'bin', 'dsh')}]`);
+    await pane.type('list files', /turn 1 completed/);
+    expect(pane.screen()).toMatch(/\[\d+\] ⚙ list_files \(read-only\)/);
+    await pane.type('/branch side', /now in branch \S+ {2}"side"/);
+    await pane.type('/fork 7', /forked \S+ at seq 7 .*\n.*now in fork \S+/);
+    await pane.type('/tree', /@7 .*\*/);
+    expect(pane.screen()).toMatch(/└─ side .*@\d+/);
+    await pane.type('/exit', /\[exited 0\]/);
+    expect(pane.screen()).toMatch(/bye — resume with: dsh --resume \S+/);
+    // Three sessions in the default data directory: the first, its branch and the fork at 7.
+    expect((await readdir(home)).filter((name) => name.endsWith('.jsonl'))).toHaveLength(3);
+    pane.close();
+
+    pane = openPane(`env -u NODE_OPTIONS dsh --resume side`, shell);
+    await waitFor(`the resumed branch\n${pane.screen()}`, () => /session \S+ {2}"side"/.test(pane?.screen() ?? ''), 60_000);
+    await pane.type('hello', /turn 2 completed/);
+    await pane.type('/exit', /\[exited 0\]/);
   });
 });

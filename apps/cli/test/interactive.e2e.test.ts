@@ -2,24 +2,15 @@
  * Interactive mode as a person uses it: the real bin in a tmux pane, keys sent with `send-keys`,
  * the screen read with `capture-pane`.
  */
-import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isRunning, makeTempDir, startModelServer, waitFor, type ModelServer, type TempDir } from '@dsh/test-utils';
 import { DSH_BIN, runDsh } from './run-dsh.js';
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { HAS_TMUX, openPane, type Pane } from './tmux-pane.js';
 
 let data: TempDir;
-let pane = '';
+let pane: Pane | undefined;
 let server: ModelServer | undefined;
 // Releases a model stream the test held open (so the server can close).
 let release: () => void = () => undefined;
@@ -27,31 +18,33 @@ beforeEach(async () => {
   data = await makeTempDir('dsh-cli-interactive-');
 });
 afterEach(async () => {
-  if (pane !== '') execFileSync('tmux', ['kill-session', '-t', pane]);
-  pane = '';
+  pane?.close();
+  pane = undefined;
   release();
   await server?.close();
   server = undefined;
   await data.remove();
 });
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', args, { encoding: 'utf8' });
+/** Starts `dsh ARGS` in a fresh pane; dsh's pid is printed first (`sh` prints its own, then execs node in its place). */
+function start(args: string[], env: Record<string, string> = {}): Pane {
+  pane?.close();
+  pane = openPane(`sh -c 'echo "[dsh pid $$]"; exec ${process.execPath} ${DSH_BIN} ${args.join(' ')}'`, { cwd: data.path, env: { NO_COLOR: '1', ...env } });
+  return pane;
 }
 
-/**
- * Starts `dsh ARGS` in a fresh tmux session; the pane stays open after dsh exits so its last screen
- * can be read. dsh's pid is printed first (`sh` prints its own, then execs node in its place).
- */
-function start(args: string[], env: Record<string, string> = {}): void {
-  pane = `dsh-test-${String(process.pid)}-${String(Date.now())}`;
-  const exports = Object.entries({ NO_COLOR: '1', ...env })
-    .filter(([, value]) => value !== '')
-    .map(([key, value]) => `${key}=${value}`)
-    .join(' ');
-  const dsh = `sh -c 'echo "[dsh pid $$]"; exec ${process.execPath} ${DSH_BIN} ${args.join(' ')}'`;
-  const command = `cd ${data.path} && env -u DSH_HOME -u NO_COLOR ${exports} ${dsh}; echo "[exited $?]"; sleep 600`;
-  tmux('new-session', '-d', '-s', pane, '-x', '200', '-y', '60', command);
+function screen(escapes = false): string {
+  if (pane === undefined) throw new Error('no pane started');
+  return pane.screen(escapes);
+}
+
+function type(keys: string, until: RegExp): Promise<void> {
+  if (pane === undefined) throw new Error('no pane started');
+  return pane.type(keys, until);
+}
+
+function press(key: string): void {
+  pane?.press(key);
 }
 
 /** An OpenAI-compatible server streaming `pieces` of text; a promise among them holds the stream there. */
@@ -86,17 +79,7 @@ async function eventsOf(id: string): Promise<{ type: string; data: { reason?: { 
   return lines.map((line) => JSON.parse(line) as { type: string; data: { reason?: { kind: string } } });
 }
 
-function screen(escapes = false): string {
-  return tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-S', '-200', '-t', pane);
-}
-
-async function type(keys: string, until: RegExp): Promise<void> {
-  tmux('send-keys', '-t', pane, '-l', keys);
-  tmux('send-keys', '-t', pane, 'Enter');
-  await waitFor(`${until.source} on screen after '${keys}'\n${screen()}`, () => until.test(screen()), 60_000);
-}
-
-describe.skipIf(!hasTmux)('dsh interactive mode in a terminal', () => {
+describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
   it('talks to the keyless model, /branch, /fork 7, /tree, quits with Ctrl-C twice, then --resume the branch', { timeout: 300_000 }, async () => {
     start(['--data', 'sessions']);
     await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
@@ -106,12 +89,11 @@ describe.skipIf(!hasTmux)('dsh interactive mode in a terminal', () => {
     await type('/fork 7 exact', /forked \S+ at seq 7 .*\n.*now in fork \S+ {2}"exact"/);
     await type('/tree', /└─ exact .*@7.*\*/);
     expect(screen()).toMatch(/└─ side .*@\d+/);
-    tmux('send-keys', '-t', pane, 'C-c');
+    press('C-c');
     await waitFor('the first Ctrl-C notice', () => screen().includes('Ctrl-C again'));
-    tmux('send-keys', '-t', pane, 'C-c');
+    press('C-c');
     await waitFor(`dsh to exit\n${screen()}`, () => screen().includes('[exited 0]'));
     expect(screen(true)).not.toContain('\u001B[2m');
-    tmux('kill-session', '-t', pane);
 
     start(['--resume', 'side', '--data', 'sessions'], { NO_COLOR: '' });
     await waitFor(`the resumed branch\n${screen()}`, () => /session \S+ {2}"side"/.test(screen()), 60_000);
@@ -141,7 +123,7 @@ describe.skipIf(!hasTmux)('dsh interactive mode in a terminal', () => {
     await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
     const id = sessionOnScreen();
     await type('take your time', /Thinking about it/);
-    tmux('send-keys', '-t', pane, 'C-c');
+    press('C-c');
     await waitFor(`turn 1 cancelled\n${screen()}`, () => /turn 1 cancelled/.test(screen()), 60_000);
     expect(screen()).toContain('Ctrl-C again exits');
     // The prompt is back, and the log says the turn was cancelled (not an error, not left open).
@@ -152,7 +134,7 @@ describe.skipIf(!hasTmux)('dsh interactive mode in a terminal', () => {
 
     const pid = dshPid();
     expect(isRunning(pid)).toBe(true);
-    tmux('send-keys', '-t', pane, 'C-c');
+    press('C-c');
     await waitFor(`dsh to exit\n${screen()}`, () => screen().includes('[exited 0]'));
     expect(isRunning(pid)).toBe(false);
     // Its lease was released on the way out (not merely abandoned by a dead process).
