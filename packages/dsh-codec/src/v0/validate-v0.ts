@@ -2,6 +2,7 @@
  * The V0 validator, frozen: no header, flat messages, every result answers a `tool/call`.
  */
 import { headerIssue, type Issue } from './issue.js';
+import { isValidV0Payload } from './is-valid-v0-payload.js';
 import type { RelationshipView } from './relationship-checker.js';
 import { v0DataSchemas, type V0Data } from './schemas.js';
 import { validateLegacyEvents } from './validate-events.js';
@@ -37,6 +38,6 @@ function view(type: string, data: unknown): RelationshipView {
 export function validateV0(artifact: { header?: unknown; events: readonly unknown[] }): Issue[] {
   const issues: Issue[] = [];
   if (artifact.header !== undefined) issues.push(headerIssue([], 'header: a V0 log has no header (its session id comes from the file name)'));
-  issues.push(...validateLegacyEvents(artifact.events, { version: 0, schemas: v0DataSchemas, view }));
+  issues.push(...validateLegacyEvents(artifact.events, { version: 0, schemas: v0DataSchemas, view, fast: isValidV0Payload }));
   return issues;
 }
