@@ -107,6 +107,21 @@ describe('dsh migrate', () => {
     expect(again.stderr).toContain('already V5');
     expect(await readFile(`${file}.bak`, 'utf8')).toBe(original);
   });
+
+  it('--write rewrites a CR-only V0 log in LF with the same events, keeping the original as FILE.bak', { timeout: 90_000 }, async () => {
+    const file = join(dir.path, 'mac.jsonl');
+    const lf = await readFile(example('v0-legacy-session.jsonl'), 'utf8');
+    const original = lf.replaceAll('\n', '\r');
+    await writeFile(file, original);
+    expect((await runDsh(['validate', file])).stdout).toContain('valid V0 log');
+    const written = await runDsh(['migrate', file, '--write']);
+    expect(written.code).toBe(0);
+    expect(written.stderr).toContain('from V0 with CR line endings to V5');
+    const text = await readFile(file, 'utf8');
+    expect(text.includes('\r')).toBe(false);
+    expect(decodeJsonl(text).events).toEqual(decodeJsonl(lf, { sessionId: 'mac' }).events);
+    expect(await readFile(`${file}.bak`, 'utf8')).toBe(original);
+  });
 });
 
 describe('dsh migrate --write is one more writer of the session', () => {

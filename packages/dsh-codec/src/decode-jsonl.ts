@@ -2,6 +2,7 @@ import { CodecError } from './codec-error.js';
 import { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 import { errorFromIssues } from './error-from-issues.js';
 import { migrateToCurrent } from './migrate.js';
+import { splitLines, type LineEndings } from './split-lines.js';
 import type { FormatVersion, SessionEvent, SessionHeader, ValidationIssue } from './types.js';
 import { describeValue } from './v0/describe-value.js';
 import { validate } from './validate.js';
@@ -14,11 +15,16 @@ import { V5LogValidation } from './v5/validate-v5.js';
 /** Where a torn final line starts: UTF-8 byte offset into the text, and its 1-based line number. */
 export type TornTail = { offset: number; line: number };
 
-/** A decoded log, always in the current (V5) shape, and the version it was read from. */
+/**
+ * A decoded log, always in the current (V5) shape, and the version it was read from. `lineEndings`
+ * is present only when some line did not end in LF (dsh writes LF; a writer rewrites such a log in
+ * LF before appending to it).
+ */
 export type DecodedLog = {
   header: SessionHeader;
   events: SessionEvent[];
   sourceVersion: FormatVersion;
+  lineEndings?: Exclude<LineEndings, 'lf'>;
   tornTail?: TornTail;
 };
 
@@ -29,20 +35,14 @@ const TORN = Symbol('torn');
 /**
  * Reads a JSONL log of any released version (V0–V5) and returns it as V5: detect the version from
  * line 1, validate with that version's frozen validator, migrate step by step, validate as V5.
- * A torn final line is reported as `tornTail`, not an error; any other bad line throws `CodecError`
- * with its line. Never writes; `sessionId` names a V0 log (which has no header).
+ * Lines may end with LF, CRLF or a lone CR (the same events either way). A torn final line is
+ * reported as `tornTail`, not an error; any other bad line throws `CodecError` with its line.
+ * Never writes; `sessionId` names a V0 log (which has no header).
  */
 export function decodeJsonl(text: string, options: { sessionId?: string } = {}): DecodedLog {
   if (typeof text !== 'string') throw new CodecError('CORRUPT', `decodeJsonl: expected the log's text, got ${describeValue(text)}`);
-  const lines: string[] = [];
-  let lastStart = 0;
-  let start = 0;
-  for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
-    lines.push(text.slice(start, newline));
-    lastStart = start;
-    start = newline + 1;
-  }
-  // A final line without its '\n' was never committed: torn, whatever it holds.
+  const { lines, lastStart, rest: start, lineEndings } = splitLines(text);
+  // A final line without its line break was never committed: torn, whatever it holds.
   let torn: { start: number; line: number } | undefined = start < text.length ? { start, line: lines.length + 1 } : undefined;
   const parse = (index: number): unknown => {
     const line = lines[index] as string;
@@ -118,9 +118,10 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
     const older = version as 0 | 1 | 2 | 3;
     ({ header, events: current } = decodeOlder(older === 0 ? { events } : { header: first, events }, older, options, lineOf));
   }
-  return tornTail === undefined
-    ? { header, events: current, sourceVersion: version }
-    : { header, events: current, sourceVersion: version, tornTail };
+  const result: DecodedLog = { header, events: current, sourceVersion: version };
+  if (lineEndings !== 'lf') result.lineEndings = lineEndings;
+  if (tornTail !== undefined) result.tornTail = tornTail;
+  return result;
 }
 
 /** Validates an older artifact with its frozen validator, migrates it, and validates the result as V5. */

@@ -39,6 +39,7 @@ export { encodeHeader } from './encode-header.js';
 export { encodeEvent, serializeEvent } from './encode-event.js';
 export { encodeJsonl } from './encode-jsonl.js';
 export { decodeJsonl, type DecodedLog, type TornTail } from './decode-jsonl.js';
+export type { LineEndings } from './split-lines.js';
 export { safeDecodeJsonl } from './safe-decode-jsonl.js';
 export { validate } from './validate.js';
 export { migrate } from './migrate.js';

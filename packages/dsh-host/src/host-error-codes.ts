@@ -50,7 +50,7 @@ export const HOST_ERROR_CODES = {
   PATH_OUTSIDE_CWD: { status: 422, when: 'a tool path outside the session’s working directory' },
   WRONG_FILE_KIND: { status: 422, when: 'a tool expected a file and found a directory, or the reverse' },
   // 500: a stored log or the host's setup is unusable (the code is still reported), or a bug.
-  CORRUPT: { status: 500, when: 'a stored log has no readable header' },
+  CORRUPT: { status: 500, when: 'a stored log has no readable header, or its repair would drop more than its unfinished final line' },
   MALFORMED_JSON: { status: 500, when: 'a stored log has a line that is not JSON' },
   INVALID_HEADER: { status: 500, when: 'a stored log’s header is invalid' },
   INVALID_RELATIONSHIP: { status: 500, when: 'a stored log breaks a relationship invariant' },

@@ -1,34 +1,44 @@
-import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, type FormatVersion, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, type DecodedLog as CodecDecodedLog, type FormatVersion, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { checkTornTail } from './check-torn-tail.js';
 import { deepFreeze } from './deep-freeze.js';
 import type { StoredLog } from './session-backend.js';
 import { SessionError } from './session-error.js';
 
-/** A stored log read as the current version: its events (frozen when they are a backend's records), the version it was written in, and any torn tail. */
+/**
+ * A stored log read as the current version: its events (frozen when they are a backend's records),
+ * the version it was written in, any torn tail, and `rewrite`: whether its first write must replace
+ * the whole file (an older version, or lines not ending in LF) instead of appending to it.
+ */
 export type DecodedLog = {
   header: SessionHeader;
   events: readonly SessionEvent[];
   sourceVersion: FormatVersion;
   tornTail: { offset: number; line: number } | undefined;
+  lineEndings: CodecDecodedLog['lineEndings'];
+  rewrite: boolean;
 };
 
 /**
  * Decodes (and migrates) a stored log. Codec failures become `SessionError`s with the codec's code and
- * the `CodecError` as cause; a header naming another session is `CORRUPT`. Never writes.
+ * the `CodecError` as cause; a header naming another session, or a torn tail that is more than one
+ * unfinished line (`checkTornTail`), is `CORRUPT`. Never writes.
  */
 export function decodeStored(id: string, stored: StoredLog): DecodedLog {
   let decoded: DecodedLog;
   if (stored.kind === 'records') {
-    decoded = { header: stored.header, events: stored.events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined };
+    decoded = { header: stored.header, events: stored.events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined, lineEndings: undefined, rewrite: false };
   } else {
     try {
       const result = decodeJsonl(stored.text, { sessionId: id });
-      decoded = { header: result.header, events: result.events, sourceVersion: result.sourceVersion, tornTail: result.tornTail };
+      const { header, events, sourceVersion, tornTail, lineEndings } = result;
+      decoded = { header, events, sourceVersion, tornTail, lineEndings, rewrite: sourceVersion !== CURRENT_FORMAT_VERSION || lineEndings !== undefined };
     } catch (error) {
       if (!CodecError.is(error)) throw error;
       const where = error.line === undefined ? '' : ` (line ${error.line})`;
       throw new SessionError(error.code, `Cannot read session ${id}${where}: ${error.message}`, { sessionId: id, cause: error });
     }
   }
+  if (decoded.tornTail !== undefined && stored.kind === 'jsonl') checkTornTail(id, stored.text, decoded.tornTail);
   if (decoded.header.id !== id) {
     throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(decoded.header.id)}.`, {
       sessionId: id,

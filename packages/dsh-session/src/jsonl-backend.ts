@@ -26,6 +26,7 @@ import { SessionError } from './session-error.js';
 import { SESSION_TEMP_NAME, sessionTempName } from './session-temp-name.js';
 import { isValidSessionId } from './session-id.js';
 import { LineEnds } from './line-ends.js';
+import { keepBackup, keepTornTail } from './log-backups.js';
 import { existsError, notFoundError } from './store-errors.js';
 
 /** Options of the JSONL backend; `writeChunk` lets tests inject write failures. */
@@ -33,6 +34,7 @@ export type JsonlBackendOptions = { dir: string; now?: () => number; writeChunk?
 
 const LEASES = '.leases';
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 
 /** The JSONL lines of events the store hands over: every one was validated by its Session (or the codec). */
 function serializeEvents(events: readonly SessionEvent[]): string {
@@ -203,7 +205,8 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         ends = new LineEnds();
         ends.scan(bytes, 0);
         lines = ends.length;
-        v4 = lines > 0 && startsWithV4Header(bytes, ends.at(0) - 1);
+        // Lines ending in CR are rewritten in LF at the first write, never copied into a fork child.
+        v4 = lines > 0 && startsWithV4Header(bytes, ends.at(0) - 1) && !bytes.includes(CARRIAGE_RETURN);
         endsWithNewline = size === 0 || bytes[size - 1] === NEWLINE;
         return { kind: 'jsonl', text: bytes.toString('utf8') };
       },
@@ -247,14 +250,21 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         await fenced();
         const bytes = encodeLog(header, events);
         const temp = join(dir, sessionTempName(id));
+        let backup: string | undefined;
+        let renamed = false;
         try {
           await writeFileDurably(temp, bytes, write);
+          // The log as it was stays beside the new one (a link to its inode: no copy).
+          backup = await keepBackup(path, now());
           // Checked again just before the rename: a takeover meanwhile moved the log, which we must not replace.
           await fenced();
           await rename(temp, path);
+          renamed = true;
           await syncDirectory(dir);
         } catch (error) {
           await unlink(temp).catch(() => undefined);
+          // Not replaced: the backup would only be a second name of the unchanged log.
+          if (backup !== undefined && !renamed) await unlink(backup).catch(() => undefined);
           if (SessionError.is(error)) throw error;
           throw writeFailed(id, 'rewrite', error);
         }
@@ -273,6 +283,11 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         const bytes = await readFile(path);
         const offset = lineOffset(bytes, line);
         try {
+          // The dropped bytes stay beside the log, durable before they leave it.
+          if (offset < bytes.length) {
+            await keepTornTail(path, bytes.subarray(offset), now());
+            await syncDirectory(dir);
+          }
           await handle.truncate(offset);
           await handle.datasync();
         } catch (error) {

@@ -56,7 +56,8 @@ export async function observeStored(context: StoreContext, id: string): Promise<
   let provenance: ObservationProvenance;
   if (stored.kind === 'jsonl') {
     // The codec validated every event it returned; from V4 on, stored event lines are current records.
-    const text = decoded.sourceVersion >= 4 && decoded.sourceVersion <= CURRENT_FORMAT_VERSION ? stored.text : undefined;
+    const copyable = decoded.sourceVersion >= 4 && decoded.sourceVersion <= CURRENT_FORMAT_VERSION && decoded.lineEndings === undefined;
+    const text = copyable ? stored.text : undefined;
     provenance = { validated: events.length, copy: text === undefined ? NOTHING_TO_COPY : (count) => inheritedLines(text, count, stored.source) };
   } else {
     provenance = { validated: stored.validated === true ? events.length : 0, copy: NOTHING_TO_COPY };

@@ -1,5 +1,4 @@
 /** `SessionStore.open`: resume under the single-writer lease, closing an interrupted turn (SPEC §6). */
-import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import { closeOpenTail } from './close-open-tail.js';
 import { decodeStored } from './decode-stored.js';
 import type { SessionWriter } from './session-backend.js';
@@ -24,7 +23,8 @@ export async function openSession(context: StoreContext, id: string): Promise<Se
     writer = await context.backend.acquire(id);
     const read = await writer.read();
     const decoded = decodeStored(id, read);
-    const transition = decoded.sourceVersion !== CURRENT_FORMAT_VERSION;
+    // An older version or legacy line endings: the first write rewrites the whole file (with a backup).
+    const transition = decoded.rewrite;
     if (decoded.tornTail !== undefined && !transition) await writer.discardTornTail(decoded.tornTail.line);
     const closers = closeOpenTail(decoded.events, 'interrupted');
     const stored = decoded.events.length;

@@ -1,12 +1,14 @@
 /**
  * @module Rewrites a JSONL log file in place (what `dsh migrate FILE --write` does) as one more
  * writer of the session: under the session's single-writer lease when the file is a session of a
- * JSONL store, with the store's temp-file names, atomically, keeping `FILE.bak`.
+ * JSONL store, with the store's temp-file names, atomically, keeping `FILE.bak` (an earlier
+ * `FILE.bak` is moved to `FILE.bak-<stamp>`, never overwritten).
  */
 import { copyFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { syncDirectory, writeFileDurably } from './durable-files.js';
 import { acquireFileLease, type FileLease } from './file-lease.js';
+import { setOlderBackupAside } from './log-backups.js';
 import { isValidSessionId } from './session-id.js';
 import { sessionTempName } from './session-temp-name.js';
 
@@ -21,14 +23,17 @@ async function syncFile(path: string): Promise<void> {
   }
 }
 
-/** What `rewriteLogFile` did: `unchanged` when `transform` returned the same text or undefined. */
-export type RewriteOutcome = { written: boolean; backup?: string };
+/**
+ * What `rewriteLogFile` did: `written: false` when `transform` returned the same text or undefined;
+ * `backup` the original's path, `olderBackup` where an earlier backup was moved.
+ */
+export type RewriteOutcome = { written: boolean; backup?: string; olderBackup?: string };
 
 /**
  * Reads `file` under its session's lease (`<dir>/.leases/<id>` for `<dir>/<id>.jsonl`; refuses with
  * `SESSION_BUSY` naming the holder while another process writes it), passes the text to `transform`,
  * and when that returns different text replaces the file atomically, keeping the original as
- * `FILE.bak`. A crash midway leaves the file as it was plus temp files a store removes at open.
+ * `FILE.bak` (an earlier `FILE.bak` becomes `FILE.bak-<stamp>`). A crash midway leaves the file as it was plus temp files a store removes at open.
  */
 export async function rewriteLogFile(file: string, transform: (text: string) => string | undefined): Promise<RewriteOutcome> {
   const path = resolve(file);
@@ -51,10 +56,11 @@ export async function rewriteLogFile(file: string, transform: (text: string) => 
     await writeFileDurably(temp, Buffer.from(next, 'utf8'));
     await copyFile(path, backupTemp);
     await syncFile(backupTemp);
+    const olderBackup = await setOlderBackupAside(path, Date.now());
     await rename(backupTemp, `${path}.bak`);
     await rename(temp, path);
     await syncDirectory(dir);
-    return { written: true, backup: `${path}.bak` };
+    return olderBackup === undefined ? { written: true, backup: `${path}.bak` } : { written: true, backup: `${path}.bak`, olderBackup };
   } finally {
     await unlink(temp).catch(() => undefined);
     await unlink(backupTemp).catch(() => undefined);

@@ -15,15 +15,19 @@ export async function migrateCommand(context: CliContext, file: string, write: b
     return 0;
   }
   let sourceVersion = decoded.sourceVersion;
+  let lineEndings = decoded.lineEndings;
   const outcome = await rewriteLogFile(file, (text) => {
     const current = decodeLogText(file, text);
     sourceVersion = current.sourceVersion;
+    lineEndings = current.lineEndings;
     return encodeJsonl({ header: current.header, events: current.events });
   });
   if (!outcome.written) {
     context.stderr.write(`${file} is already V${CURRENT_FORMAT_VERSION}; nothing to write\n`);
     return 0;
   }
-  context.stderr.write(`migrated ${file} from V${sourceVersion} to V${CURRENT_FORMAT_VERSION}; the original is kept as ${file}.bak\n`);
+  const endings = lineEndings === undefined ? '' : ` with ${lineEndings.toUpperCase()} line endings`;
+  const aside = outcome.olderBackup === undefined ? '' : ` (the earlier ${file}.bak is now ${outcome.olderBackup})`;
+  context.stderr.write(`migrated ${file} from V${sourceVersion}${endings} to V${CURRENT_FORMAT_VERSION}; the original is kept as ${file}.bak${aside}\n`);
   return 0;
 }
