@@ -16,6 +16,7 @@ export const AGENT_ERROR_CODES = {
   PATH_OUTSIDE_CWD: "A tool path points outside the session's working directory.",
   FILE_NOT_FOUND: 'A tool was asked for a file or directory that does not exist.',
   WRONG_FILE_KIND: 'A tool expected a file and found something else, or the reverse.',
+  HARD_LINKED_FILE: 'A tool was asked to read or write a file that has other hard links (it may be a file outside the working directory).',
   COMPACTION_IN_PROGRESS: '`compact()` found a compaction of this lifecycle still open.',
   TURN_IN_PROGRESS: '`compact()` was called inside an open turn.',
   COMPACTION_FAILED: 'The summary could not be produced (model failure, empty text, cancellation).',

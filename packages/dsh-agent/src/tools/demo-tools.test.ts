@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { link, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
@@ -93,6 +94,30 @@ describe('demo tools', () => {
     expect((await readdir(root.path)).sort()).toEqual(['outside', 'work']);
     expect(await readdir(outside)).toEqual(['secret.txt']);
     expect(await refusal(readFile(join(outside, 'nothing-yet.txt'), 'utf8'))).toBe('not an AgentError');
+  });
+
+  it('refuse to read or write a file with another hard link (it may be any file on the disk), with HARD_LINKED_FILE', async () => {
+    await link(join(outside, 'secret.txt'), join(cwd, 'linked.txt'));
+    expect(await refusal(Promise.resolve(readFileTool.run({ path: 'linked.txt' }, context())))).toBe('HARD_LINKED_FILE');
+    expect(await refusal(Promise.resolve(writeFileTool.run({ path: 'linked.txt', content: 'overwritten' }, context())))).toBe('HARD_LINKED_FILE');
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
+  });
+
+  it('follow a symbolic link that stays inside the cwd, for reading, writing, listing and making directories', async () => {
+    await symlink(join(cwd, 'src'), join(cwd, 'source'));
+    await symlink('a.txt', join(cwd, 'alias.txt'));
+    expect(await readFileTool.run({ path: 'alias.txt' }, context())).toBe('ay\nsecond\n');
+    expect(await writeFileTool.run({ path: 'alias.txt', content: 'new' }, context())).toBe('Replaced alias.txt (3 bytes).');
+    expect(await readFile(join(cwd, 'a.txt'), 'utf8')).toBe('new');
+    expect(await makeDirTool.run({ path: 'source/deeper' }, context())).toBe('Created source/deeper/.');
+    expect(await listFilesTool.run({ path: 'source' }, context())).toBe('deeper/');
+  });
+
+  it('refuse a special file (a FIFO) with WRONG_FILE_KIND instead of hanging on it', async () => {
+    const made = spawnSync('mkfifo', [join(cwd, 'pipe')]);
+    expect(made.status).toBe(0);
+    expect(await refusal(Promise.resolve(readFileTool.run({ path: 'pipe' }, context())))).toBe('WRONG_FILE_KIND');
+    expect(await refusal(Promise.resolve(writeFileTool.run({ path: 'pipe', content: 'x' }, context())))).toBe('WRONG_FILE_KIND');
   });
 
   it('expose JSON Schemas of their arguments', () => {

@@ -1,13 +1,14 @@
 import { readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { displayPath, expectKind, resolveInCwd } from '../resolve-in-cwd.js';
+import { directoryStillInside, outsideCwd, targetInCwd, walkToDirectory } from '../open-in-cwd.js';
 
 const MAX_ENTRIES = 500;
 
 /**
  * `list_files` (read-only): the entries of a directory inside the session's cwd, sorted by name,
- * directories suffixed with `/`. At most 500 entries; paths that leave the cwd are refused.
+ * directories suffixed with `/`. At most 500 entries; paths that leave the cwd are refused, also when
+ * a directory on the way is swapped for a symbolic link while it runs.
  */
 export const listFilesTool = defineTool({
   name: 'list_files',
@@ -19,10 +20,17 @@ export const listFilesTool = defineTool({
   }),
   effect: 'read-only',
   async run({ path = '.' }, { cwd }) {
-    const absolute = await resolveInCwd(cwd, path);
-    const shown = displayPath(await resolveInCwd(cwd, '.'), absolute);
-    await expectKind(absolute, shown, 'directory');
-    const entries = await readdir(absolute, { withFileTypes: true });
+    const target = await targetInCwd(cwd, path);
+    const shown = target.shown;
+    // The directory is opened from the cwd, never by its path again: what is listed is what was checked.
+    const { directory } = await walkToDirectory(target, target.names.length, false);
+    let entries;
+    try {
+      entries = await readdir(directory.path, { withFileTypes: true });
+      if (!(await directoryStillInside(target, directory))) throw outsideCwd(target);
+    } finally {
+      await directory.close();
+    }
     const names = entries
       .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

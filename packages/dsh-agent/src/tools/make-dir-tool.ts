@@ -1,8 +1,6 @@
-import { mkdir, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { AgentError } from '../agent-error.js';
 import { defineTool } from '../define-tool.js';
-import { displayPath, resolveInCwd } from '../resolve-in-cwd.js';
+import { directoryStillInside, outsideCwd, targetInCwd, walkToDirectory } from '../open-in-cwd.js';
 
 /**
  * `make_dir` (idempotent): creates a directory inside the session's cwd with any missing parents, and
@@ -18,26 +16,14 @@ export const makeDirTool = defineTool({
   }),
   effect: 'idempotent',
   async run({ path }, { cwd }) {
-    const absolute = await resolveInCwd(cwd, path);
-    const shown = displayPath(await resolveInCwd(cwd, '.'), absolute);
-    let created: string | undefined;
+    const target = await targetInCwd(cwd, path);
+    // Each directory is made inside its opened parent (mkdirat), so a swap cannot redirect it.
+    const { directory, created } = await walkToDirectory(target, target.names.length, true);
     try {
-      created = await mkdir(absolute, { recursive: true });
-    } catch (cause) {
-      const code = (cause as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST' && code !== 'ENOTDIR') throw cause;
-      const isFile = await stat(absolute).then(
-        (found) => !found.isDirectory(),
-        () => false,
-      );
-      throw new AgentError(
-        'WRONG_FILE_KIND',
-        isFile
-          ? `expected ${shown} to be a directory, received a file`
-          : `expected every parent of ${shown} to be a directory, received a file in the path`,
-        { cause },
-      );
+      if (!(await directoryStillInside(target, directory))) throw outsideCwd(target);
+    } finally {
+      await directory.close();
     }
-    return created === undefined ? `${shown}/ already exists.` : `Created ${shown}/.`;
+    return created ? `Created ${target.shown}/.` : `${target.shown}/ already exists.`;
   },
 });

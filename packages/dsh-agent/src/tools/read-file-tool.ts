@@ -1,13 +1,13 @@
-import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { displayPath, expectKind, resolveInCwd } from '../resolve-in-cwd.js';
+import { openFileInCwd, targetInCwd } from '../open-in-cwd.js';
 
 const MAX_BYTES = 64 * 1024;
 
 /**
  * `read_file` (read-only): a UTF-8 text file inside the session's cwd. Files over 64 KiB are cut
- * with a note saying so; paths that leave the cwd are refused.
+ * with a note saying so; paths that leave the cwd (also through a swap while it runs), special files and
+ * files with other hard links are refused.
  */
 export const readFileTool = defineTool({
   name: 'read_file',
@@ -17,10 +17,8 @@ export const readFileTool = defineTool({
   }),
   effect: 'read-only',
   async run({ path }, { cwd }) {
-    const absolute = await resolveInCwd(cwd, path);
-    const shown = displayPath(await resolveInCwd(cwd, '.'), absolute);
-    await expectKind(absolute, shown, 'file');
-    const handle = await open(absolute, 'r');
+    // Opened from the cwd and checked on the handle (kind, one hard link, inside the cwd) before a byte is read.
+    const { handle } = await openFileInCwd(await targetInCwd(cwd, path), 'read');
     try {
       const { size } = await handle.stat();
       const buffer = Buffer.alloc(Math.min(size, MAX_BYTES));

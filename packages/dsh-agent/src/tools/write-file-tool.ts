@@ -1,13 +1,11 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
-import { AgentError } from '../agent-error.js';
 import { defineTool } from '../define-tool.js';
-import { displayPath, resolveInCwd } from '../resolve-in-cwd.js';
+import { openFileInCwd, targetInCwd } from '../open-in-cwd.js';
 
 /**
  * `write_file` (side-effect): writes UTF-8 text to a file inside the session's cwd, creating
- * missing parent directories and replacing an existing file. Paths that leave the cwd are refused.
+ * missing parent directories and replacing an existing file. Paths that leave the cwd (also through a
+ * swap while it runs), special files and files with other hard links are refused.
  */
 export const writeFileTool = defineTool({
   name: 'write_file',
@@ -20,15 +18,17 @@ export const writeFileTool = defineTool({
   }),
   effect: 'side-effect',
   async run({ path, content }, { cwd }) {
-    const absolute = await resolveInCwd(cwd, path);
-    const shown = displayPath(await resolveInCwd(cwd, '.'), absolute);
-    const existing = await stat(absolute).catch(() => undefined);
-    if (existing?.isDirectory() === true) {
-      throw new AgentError('WRONG_FILE_KIND', `expected ${shown} to be a file, received a directory`);
+    const target = await targetInCwd(cwd, path);
+    // Opened (or created) from the cwd and checked on the handle before it is truncated and written.
+    const { handle, created } = await openFileInCwd(target, 'write');
+    const bytes = Buffer.from(content, 'utf8');
+    try {
+      await handle.truncate(0);
+      // A fresh handle writes from offset 0; writeFile loops over partial writes.
+      await handle.writeFile(bytes);
+    } finally {
+      await handle.close();
     }
-    await mkdir(dirname(absolute), { recursive: true });
-    await writeFile(absolute, content, 'utf8');
-    const bytes = Buffer.byteLength(content, 'utf8');
-    return `${existing === undefined ? 'Created' : 'Replaced'} ${shown} (${bytes} bytes).`;
+    return `${created ? 'Created' : 'Replaced'} ${target.shown} (${bytes.length} bytes).`;
   },
 });
