@@ -1,8 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeCodeTranscript, codexTranscript, makeTempDir, type TempDir } from '@dsh/test-utils';
-import { claudeProjectDirName } from '../src/commands/import-command.js';
+import { claudeProjectDirName } from '../src/commands/claude-project-folder.js';
 import { printJson, runDsh } from './run-dsh.js';
 
 let data: TempDir;
@@ -79,6 +79,11 @@ describe('dsh import / dsh export through the real CLI', () => {
     expect(first.stdout).toContain('5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d');
     const second = await runDsh(['import', '--from-claude', '--data', data.path], { cwd: project, env });
     expect(second.stdout).toContain('(already imported, skipped)');
+    // Claude Code names the folder after its physical working directory: a symlinked --project resolves to it.
+    await symlink(project, join(work.path, 'linked-app'));
+    const linked = await runDsh(['import', '--from-claude', '--project', join(work.path, 'linked-app'), '--data', data.path], { env });
+    expect(linked.code).toBe(0);
+    expect(linked.stdout).toContain('(already imported, skipped)');
     const missing = await runDsh(['import', '--from-claude', '--project', work.path, '--data', data.path], { env });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('NO_CLAUDE_SESSIONS');

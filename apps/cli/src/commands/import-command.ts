@@ -6,6 +6,7 @@ import { importTranscript, ImportError, type ImportResult } from 'dsh-import';
 import type { CliContext } from '../cli-context.js';
 import { resolveDataDir } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
+import { claudeProjectDirName, findClaudeProjectFolder, physicalPath } from './claude-project-folder.js';
 import type { OptionValues } from '../parse-command-line.js';
 
 type Imported = { path: string; result: ImportResult };
@@ -13,25 +14,20 @@ type Session = ImportResult['sessions'][number];
 
 const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
 
-/** Claude Code's project folder name for a directory: every character but letters and digits becomes `-`. */
-export function claudeProjectDirName(dir: string): string {
-  return dir.replace(/[^A-Za-z0-9]/g, '-');
-}
-
 /** The Claude Code session files of `project`: `$CLAUDE_CONFIG_DIR` (else `~/.claude`)`/projects/<name>/*.jsonl`. */
 async function claudeSessionFiles(context: CliContext, project: string): Promise<string[]> {
   const configDir = context.env.CLAUDE_CONFIG_DIR !== undefined && context.env.CLAUDE_CONFIG_DIR !== '' ? resolve(context.cwd, context.env.CLAUDE_CONFIG_DIR) : join(homedir(), '.claude');
-  const folder = join(configDir, 'projects', claudeProjectDirName(project));
-  let names: string[];
-  try {
-    names = await readdir(folder);
-  } catch {
-    throw new CliError('NO_CLAUDE_SESSIONS', `No Claude Code sessions for ${project}: expected the folder ${folder}, which does not exist.`, {
+  const projectsDir = join(configDir, 'projects');
+  const physical = await physicalPath(project);
+  const folder = await findClaudeProjectFolder(projectsDir, physical);
+  if (folder === undefined) {
+    throw new CliError('NO_CLAUDE_SESSIONS', `No Claude Code sessions for ${physical}: expected the folder ${join(projectsDir, claudeProjectDirName(physical))}, which does not exist.`, {
       hint: 'run it from the project directory Claude Code ran in, or pass --project DIR (CLAUDE_CONFIG_DIR moves ~/.claude)',
     });
   }
+  const names = await readdir(folder);
   const files = names.filter((name) => name.endsWith('.jsonl')).sort().map((name) => join(folder, name));
-  if (files.length === 0) throw new CliError('NO_CLAUDE_SESSIONS', `No Claude Code sessions for ${project}: ${folder} holds no .jsonl file.`);
+  if (files.length === 0) throw new CliError('NO_CLAUDE_SESSIONS', `No Claude Code sessions for ${physical}: ${folder} holds no .jsonl file.`);
   return files;
 }
 
