@@ -19,3 +19,17 @@ export function busyError(id: string, holder: LeaseHolder): SessionError {
     { sessionId: id, holder },
   );
 }
+
+/** `SESSION_BUSY` for a writer whose lease another process took over: it writes nothing more. */
+export function leaseLost(id: string, path: string): SessionError {
+  return new SessionError(
+    'SESSION_BUSY',
+    `Lost the lease on session ${id}: another process took it over, so nothing more is written to ${path} by this writer. Reopen the session (or fork it) to continue.`,
+    { sessionId: id },
+  );
+}
+
+/** `WRITE_FAILED` naming what could not be done, with the OS error as cause. */
+export function writeFailed(id: string, what: string, cause: unknown): SessionError {
+  return new SessionError('WRITE_FAILED', `Could not ${what} session ${id}: ${(cause as Error).message}`, { sessionId: id, cause });
+}
