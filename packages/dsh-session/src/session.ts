@@ -11,6 +11,7 @@ import {
   type ValidationIssue,
 } from 'dsh-codec';
 import { deepFreeze } from './deep-freeze.js';
+import { GroupCommit } from './group-commit.js';
 import { SessionError } from './session-error.js';
 import type { SessionSink } from './session-sink.js';
 
@@ -42,10 +43,6 @@ export type SessionInit = {
   sink: SessionSink;
   now: () => number;
 };
-
-type Waiter = { target: number; resolve: () => void; reject: (error: unknown) => void };
-
-const RESOLVED = Promise.resolve();
 
 function issueText(issues: readonly ValidationIssue[]): string {
   const shown = issues.slice(0, 3).map((issue) => `${issue.message} (at ${issue.path.join('.') || 'event'})`);
@@ -103,11 +100,7 @@ export class Session {
   #config: SessionConfig | undefined;
   #closed = false;
   #closing: Promise<void> | undefined;
-  #durable: number;
-  #writing = false;
-  #scheduled = false;
-  #drainQueued = false;
-  #waiters: Waiter[] = [];
+  readonly #commits: GroupCommit;
 
   /** Internal: sessions come from a `SessionStore`. Validates the seed and counters of SPEC §5.3. */
   constructor(init: SessionInit) {
@@ -150,7 +143,11 @@ export class Session {
       this.firstLifecycleSeq = 0;
     }
     this.firstLiveSeq = this.#events.length;
-    this.#durable = Math.min(init.durableCount, this.#events.length);
+    this.#commits = new GroupCommit(
+      () => this.#events.length,
+      (from, to) => this.#write(from, to),
+      Math.min(init.durableCount, this.#events.length),
+    );
   }
 
   /** The log so far; every event is frozen. Take `slice()` for a snapshot. */
@@ -212,7 +209,7 @@ export class Session {
     if (issues.length > 0) this.#refuse(type, seq, issueText(issues));
     // Its data and surfaceOp are frozen already: freezing the envelope freezes the whole event.
     this.#commit(Object.freeze(event));
-    this.#scheduleWrite();
+    this.#commits.schedule();
     if (this.#listeners.size === 0) return event;
     for (const listener of [...this.#listeners]) {
       try {
@@ -244,12 +241,7 @@ export class Session {
 
   /** Resolves when every event appended so far is durable; immediate when nothing is pending. */
   flush(): Promise<void> {
-    const target = this.#events.length;
-    if (this.#durable >= target) return RESOLVED;
-    return new Promise<void>((resolve, reject) => {
-      this.#waiters.push({ target, resolve, reject });
-      this.#drain();
-    });
+    return this.#commits.flush();
   }
 
   /** Flushes, then releases the single-writer lease. Idempotent; appends fail afterwards. */
@@ -309,61 +301,17 @@ export class Session {
     }
   }
 
-  #scheduleWrite(): void {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    // Group commit: appends of the same tick share one write, even when nobody calls flush().
-    setImmediate(() => {
-      this.#scheduled = false;
-      this.#drain();
-    });
-  }
-
-  /**
-   * Starts a write once the current microtasks have run (`process.nextTick`), so every append made
-   * by code resuming in this same tick (e.g. writers whose previous flush just resolved) joins the
-   * batch instead of waiting for the next fsync. No timer: the write starts before any I/O is polled.
-   */
-  #drain(): void {
-    if (this.#writing || this.#drainQueued) return;
-    this.#drainQueued = true;
-    process.nextTick(() => {
-      this.#drainQueued = false;
-      if (this.#writing || this.#durable >= this.#events.length) return;
-      this.#writing = true;
-      void this.#writeBatch();
-    });
-  }
-
-  /** Writes every pending event as one batch (one write + one fdatasync), then resolves its waiters. */
-  async #writeBatch(): Promise<void> {
-    const from = this.#durable;
-    const batch = this.#events.slice(from);
+  /** Makes events `from..to-1` durable through the sink, as one batch; failures become `WRITE_FAILED` unless typed. */
+  async #write(from: number, to: number): Promise<void> {
+    const batch = this.#events.slice(from, to);
     try {
       await this.#sink.write(batch, from, this.#events);
     } catch (error) {
-      const failure = SessionError.is(error)
-        ? error
-        : new SessionError('WRITE_FAILED', `Could not make events ${from}–${from + batch.length - 1} of session ${this.id} durable; they stay pending and the next flush retries.`, {
-            sessionId: this.id,
-            cause: error,
-          });
-      const waiters = this.#waiters;
-      this.#waiters = [];
-      this.#writing = false;
-      for (const waiter of waiters) waiter.reject(failure);
-      return;
+      if (SessionError.is(error)) throw error;
+      throw new SessionError('WRITE_FAILED', `Could not make events ${from}–${to - 1} of session ${this.id} durable; they stay pending and the next flush retries.`, {
+        sessionId: this.id,
+        cause: error,
+      });
     }
-    this.#durable = from + batch.length;
-    const durable = this.#durable;
-    const waiting = this.#waiters;
-    this.#waiters = [];
-    const done: Waiter[] = [];
-    for (const waiter of waiting) (waiter.target <= durable ? done : this.#waiters).push(waiter);
-    this.#writing = false;
-    // Events appended during this write form the next batch, together with those appended by the
-    // waiters resolved now (they run before the next tick).
-    if (this.#durable < this.#events.length) this.#drain();
-    for (const waiter of done) waiter.resolve();
   }
 }
