@@ -242,6 +242,8 @@ describe('recordings', () => {
     await composer.fill('/rename formal twin');
     await composer.press('Enter');
     await expect.poll(() => page.getByRole('heading', { level: 2, name: 'formal twin' }).count()).toBe(1);
+    // The heading follows the SSE title event; the command is done (and the composer free) once its notice shows.
+    await expect.poll(() => notices.innerText()).toContain('Renamed peer-formal to “formal twin”.');
 
     await composer.fill('/compact');
     await composer.press('Enter');

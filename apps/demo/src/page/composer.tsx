@@ -3,16 +3,18 @@ import { useState } from 'preact/hooks';
 
 type Props = { onSubmit: (text: string) => Promise<boolean>; running: boolean };
 
-/** A form labelled “Composer”; the text is kept when the submission fails. */
+/** A form labelled “Composer”; the text is kept when the submission fails, and text typed while it runs is kept too. */
 export function Composer({ onSubmit, running }: Props) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const send = async () => {
     if (sending || text.trim() === '') return;
     setSending(true);
-    const ok = await onSubmit(text);
+    const submitted = text;
+    const ok = await onSubmit(submitted);
     setSending(false);
-    if (ok) setText('');
+    // Only what was sent is cleared: text typed while the command ran stays in the box.
+    if (ok) setText((current) => (current === submitted ? '' : current));
   };
   return (
     <form
