@@ -1,6 +1,10 @@
 /**
  * Test helpers that build V5 logs event by event (seq and time filled in), so tests state only
- * what matters to them.
+ * what matters to them. The codec's own builder, deliberately separate from `@dsh/test-utils`'s
+ * `LogBuilder` (which every other package uses): the validators' tests need logs the codec must
+ * refuse (turn and step numbers given explicitly, e.g. a first `turnStart(2)`) and the canonical
+ * closers built from the codec's own synthetic results, while test-utils' builder is valid by
+ * construction and does not depend on dsh-codec.
  */
 import {
   syntheticResultError,
