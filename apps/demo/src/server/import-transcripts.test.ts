@@ -54,3 +54,12 @@ test('a body that is not { text, format? } is a 400 BAD_REQUEST saying what was 
   expect(await importTranscripts(store, { file: 'x' })).toMatchObject({ body: { error: { message: expect.stringContaining('"text" is missing') as string } } });
   expect(await importTranscripts(store, { text: 'x', format: 'word' })).toMatchObject({ body: { error: { message: expect.stringContaining('received "word"') as string } } });
 });
+
+test('two imports of one file at once: one stores every session, the other is refused, nothing is stored twice', async () => {
+  const store = createMemoryStore();
+  const { text } = claudeCodeTranscript({ turns: 4, branchAtTurn: 2 });
+  const replies = await Promise.all([importTranscripts(store, { text }), importTranscripts(store, { text })]);
+  expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409]);
+  const stored = replies.find((reply) => reply.status === 201)?.body as ImportAnswer;
+  expect((await store.list()).map((summary) => summary.id).sort()).toEqual(stored.sessions.map((session) => session.id).sort());
+});

@@ -130,3 +130,33 @@ test('the served page carries the CLI data arguments (escaped), so the commands 
     await withData.close();
   }
 });
+
+test('POST /api/import goes to the import handler with the parsed JSON body, after the guard; other methods and non-JSON bodies are refused', async () => {
+  const bodies: unknown[] = [];
+  const importing = await serveDemo({
+    host: { fetch: () => Promise.resolve(Response.json({ error: { code: 'SESSION_NOT_FOUND', message: 'host' } }, { status: 404 })) },
+    distDir: join(dir.path, 'dist'),
+    hostname: '127.0.0.1',
+    port: 0,
+    importTranscripts: (body) => {
+      bodies.push(body);
+      return Promise.resolve({ status: 201, body: { sessions: [] } });
+    },
+  });
+  try {
+    const url = new URL('/api/import', importing.url);
+    const ok = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' });
+    expect(ok.status).toBe(201);
+    expect(await ok.json()).toEqual({ sessions: [] });
+    expect(bodies).toEqual([{ text: 'x' }]);
+    expect((await fetch(url)).status).toBe(405);
+    const broken = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":' });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: { code: 'BAD_REQUEST' } });
+    const plain = await raw(importing.url, 'POST', '/api/import', { host: `127.0.0.1:${importing.port}`, 'content-type': 'text/plain' }, '{"text":"x"}');
+    expect(plain.status).toBe(415);
+    expect(bodies).toHaveLength(1);
+  } finally {
+    await importing.close();
+  }
+});
