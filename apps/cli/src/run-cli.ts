@@ -3,11 +3,22 @@ import { CliError } from './cli-error.js';
 import type { CliContext } from './cli-context.js';
 import { mainHelp } from './help-text.js';
 import { parseCommandLine } from './parse-command-line.js';
+import { storeArguments } from './store-arguments.js';
 
 // Commands and the host are imported on demand, so `--help` and `validate` start quickly.
 
+/** The `--data`/`--database-url` of this command line, for hints that print a command to run next. */
+function storeArgumentsOf(context: CliContext, argv: readonly string[]): string {
+  try {
+    const parsed = parseCommandLine(argv);
+    return 'values' in parsed ? storeArguments(context, parsed.values) : '';
+  } catch {
+    return '';
+  }
+}
+
 /** What a person can do next, per error code. */
-function hintFor(code: string, sessionId: string | undefined, argv: readonly string[]): string | undefined {
+function hintFor(context: CliContext, code: string, sessionId: string | undefined, argv: readonly string[]): string | undefined {
   switch (code) {
     case 'SESSION_NOT_FOUND':
       return 'list sessions with `dsh sessions`';
@@ -18,7 +29,8 @@ function hintFor(code: string, sessionId: string | undefined, argv: readonly str
     case 'SESSION_BUSY': {
       const ref = sessionId ?? 'ID';
       const prompt = argv.includes('-p') || argv.includes('--print') ? '"…"' : '"your prompt"';
-      return `fork it instead — \`dsh -p ${prompt} --resume ${ref} --fork-session\` (or \`dsh fork ${ref}\`) — or stop the other process first`;
+      const store = storeArgumentsOf(context, argv);
+      return `fork it instead — \`dsh -p ${prompt} --resume ${ref} --fork-session${store}\` (or \`dsh fork ${ref}${store}\`) — or stop the other process first`;
     }
     case 'SESSION_EXISTS':
       return 'choose another id';
@@ -51,7 +63,7 @@ async function report(context: CliContext, error: unknown, argv: readonly string
   if (known !== undefined) {
     context.stderr.write(`dsh: ${known.code}: ${known.message}\n`);
     const cause = HostError.is(known) ? known.cause : undefined;
-    const hint = hintFor(known.code, SessionError.is(cause) ? cause.sessionId : undefined, argv);
+    const hint = hintFor(context, known.code, SessionError.is(cause) ? cause.sessionId : undefined, argv);
     if (hint !== undefined) context.stderr.write(`  hint: ${hint}\n`);
     return 1;
   }

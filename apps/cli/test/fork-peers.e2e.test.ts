@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { openSessionStore } from 'dsh-host';
-import { printJson, runDsh } from './run-dsh.js';
+import { hintCommand, printJson, runDsh, runPrinted } from './run-dsh.js';
 
 let data: TempDir;
 let work: TempDir;
@@ -122,9 +122,18 @@ describe('dsh and a session busy in another process', () => {
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('SESSION_BUSY');
       expect(refused.stderr).toContain(`pid ${process.pid}`);
-      expect(refused.stderr).toContain(`--resume ${String(base.sessionId)} --fork-session`);
-      const forked = await printJson(['-p', 'more', '--resume', 'held', '--fork-session', '--data', data.path], { cwd: work.path });
-      expect(forked.parentSession).toBe(base.sessionId);
+      expect(refused.stderr).toContain(`--resume ${String(base.sessionId)} --fork-session --data ${data.path}`);
+      // The suggested command, pasted as printed, forks the busy session.
+      const forked = await runPrinted(`${hintCommand(refused.stderr)} --output-format json`, work.path, { cwd: work.path });
+      expect(forked.code).toBe(0);
+      expect(JSON.parse(forked.stdout)).toMatchObject({ parentSession: base.sessionId, isError: false });
+
+      // `dsh fork` prints how to continue the child; that command works as printed too.
+      const child = await runDsh(['fork', 'held', '--data', data.path], { cwd: work.path });
+      const next = /continue it with (dsh .+)$/m.exec(child.stderr)?.[1] ?? '';
+      expect(next).toBe(`dsh -p "…" --resume ${child.stdout.trim()} --data ${data.path}`);
+      const continued = await runPrinted(`${next} --output-format json`, work.path, { cwd: work.path });
+      expect(JSON.parse(continued.stdout)).toMatchObject({ sessionId: child.stdout.trim(), isError: false });
     } finally {
       await session.close();
       await store.close();

@@ -94,6 +94,9 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
     press('C-c');
     await waitFor(`dsh to exit\n${screen()}`, () => screen().includes('[exited 0]'));
     expect(screen(true)).not.toContain('\u001B[2m');
+    // The goodbye names the command that resumes here, with the --data this run was given.
+    expect(screen()).toMatch(/bye — resume with: dsh --resume \S+ --data \S+/);
+    expect(screen()).toContain(`--data ${join(data.path, 'sessions')}`);
 
     start(['--resume', 'side', '--data', 'sessions'], { NO_COLOR: '' });
     await waitFor(`the resumed branch\n${screen()}`, () => /session \S+ {2}"side"/.test(screen()), 60_000);

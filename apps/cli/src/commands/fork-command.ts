@@ -1,5 +1,6 @@
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
+import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
 import { parseSeq } from './print-command.js';
 
@@ -19,7 +20,7 @@ export async function forkCommand(context: CliContext, values: OptionValues, ref
   }
   context.stdout.write(`${result.sessionId}\n`);
   context.stderr.write(
-    `dsh: forked ${result.parentSession} at seq ${result.forkCut} (${result.inheritedEventCount} events inherited); continue it with dsh -p "…" --resume ${result.sessionId}\n`,
+    `dsh: forked ${result.parentSession} at seq ${result.forkCut} (${result.inheritedEventCount} events inherited); continue it with dsh -p "…" --resume ${result.sessionId}${storeArguments(context, values)}\n`,
   );
   return 0;
 }

@@ -6,6 +6,7 @@ import type { CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';
 import { paintFor } from '../interactive-output.js';
 import type { OptionValues } from '../parse-command-line.js';
+import { storeArguments } from '../store-arguments.js';
 import { terminalPrinter } from '../terminal-printer.js';
 import { withHost } from '../with-host.js';
 import { parseSeq } from './print-command.js';
@@ -193,7 +194,7 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
       });
       await finished;
       await queue;
-      out(paint.dim(`bye — resume with: dsh --resume ${current}`));
+      out(paint.dim(`bye — resume with: dsh --resume ${current}${storeArguments(context, values)}`));
       return 0;
     },
     { telemetry },
