@@ -98,8 +98,8 @@ export class AppendBatcher {
           WHERE t.id = b.id AND t.generation = b.generation AND t.next_seq = b.expected
          RETURNING t.id, t.segment, t.next_seq
        ), e AS (
-         INSERT INTO ${s}.events (segment, seq, body)
-         SELECT s.segment, e.seq, e.body
+         INSERT INTO ${s}.events (segment, seq, body, checksum)
+         SELECT s.segment, e.seq, e.body, hashtextextended(e.body, 0)
            FROM s JOIN unnest($5::text[], $6::integer[], $7::text[]) AS e (id, seq, body) ON e.id = s.id
        )
        SELECT s.id, pg_notify($9, s.id || ' ' || s.next_seq) FROM s`,

@@ -27,6 +27,7 @@ async function baseOf(client: PoolClient, schema: string, inherited: InheritedRe
     segment = rows[0].segment;
     written = rows[0].next_seq;
   } else {
+    // `jsonl` or `source`: the segment and count of the read the child's prefix came from.
     const match = /^(\d+):(\d+)$/.exec(inherited.source ?? '');
     if (match === null) return undefined;
     segment = match[1] as string;

@@ -76,7 +76,8 @@ inherited: InheritedRecords | undefined,
 ): Promise<CreatePlan> {
   const encoded = (): CreatePlan => ({ head: encodeLog(header, events), rest: EMPTY });
   const count = inherited?.count ?? 0;
-  if (inherited === undefined || count <= 0 || count > events.length) return encoded();
+  // A `source` names a records read of another backend: this one never gives one.
+  if (inherited === undefined || inherited.kind === 'source' || count <= 0 || count > events.length) return encoded();
   const head = Buffer.from(encodeHeader(header), 'utf8');
   const rest = Buffer.from(serializeEvents(events.slice(count)), 'utf8');
   if (inherited.kind === 'jsonl') {

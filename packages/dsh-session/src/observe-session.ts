@@ -60,7 +60,11 @@ export async function observeStored(context: StoreContext, id: string): Promise<
     const text = copyable ? stored.text : undefined;
     provenance = { validated: events.length, copy: text === undefined ? NOTHING_TO_COPY : (count) => inheritedLines(text, count, stored.source) };
   } else {
-    provenance = { validated: stored.validated === true ? events.length : 0, copy: NOTHING_TO_COPY };
+    const { source } = stored;
+    provenance = {
+      validated: stored.validated === true ? events.length : 0,
+      copy: source === undefined ? NOTHING_TO_COPY : (count) => ({ kind: 'source', count, source }),
+    };
   }
   return makeObservation(
     { sessionId: id, header: decoded.header, events, formatVersion: decoded.sourceVersion, needsRepair, live: false, tornTail: decoded.tornTail },

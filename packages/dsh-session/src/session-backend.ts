@@ -31,18 +31,22 @@ export type StoredLog =
        * it and cannot have changed since: the store then skips validating them again.
        */
       validated?: true;
+      /** Optional, as for `jsonl`: the immutable stored prefix these records were read from (a no-copy fork of this read hands it back). */
+      source?: string;
     };
 
 /**
  * What a fork child's `create` may copy instead of encoding again: its first `count` events, which
  * are exactly the source's first `count` events. `jsonl`: their JSONL lines as the store just read and
- * validated them; `stored`: as they lie in the source's log, which this backend holds under its lease.
+ * validated them; `stored`: as they lie in the source's log, which this backend holds under its lease;
+ * `source`: as they lie in the stored prefix a `records` read named by its `StoredLog.source`.
  * A backend may ignore it (and encode `events`); the result must decode to the same events. `source`
  * is the `StoredLog.source` of the read the lines came from, when the backend gave one.
  */
 export type InheritedRecords =
   | { kind: 'jsonl'; count: number; text: string; source?: string }
-  | { kind: 'stored'; sourceId: string; count: number };
+  | { kind: 'stored'; sourceId: string; count: number }
+  | { kind: 'source'; count: number; source: string };
 
 /** A stored session's id and a stamp that changes whenever its log changes (for caching summaries). */
 export type StoredSessionRef = { id: string; stamp: string };

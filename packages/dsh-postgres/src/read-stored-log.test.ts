@@ -1,0 +1,115 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from 'dsh-postgres';
+import { SessionError, type SessionStore } from 'dsh-session';
+import { buildForkSeed } from 'dsh-session/fork';
+import pg from 'pg';
+import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import type { PostgresSettings } from './postgres-context.js';
+import { readStoredLog } from './read-stored-log.js';
+import { quoteSchema } from './schema-name.js';
+
+const url = postgresTestUrl();
+const connectionString = url ?? '';
+
+describe.skipIf(url === undefined)('reading a log back: sealed rows skip validation, anything else is validated in full', () => {
+  const admin = new pg.Pool({ connectionString, max: 2 });
+  const stores: SessionStore[] = [];
+  const schemas: string[] = [];
+  afterAll(async () => {
+    await Promise.allSettled(stores.map((store) => store.close()));
+    for (const name of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+    await admin.end();
+  });
+
+  /** A fresh schema, a store on it, a session `titled` of 1 + 40 events (its marker and titles t0…t39), and a raw reader. */
+  async function fixture(prefix: string) {
+    const name = uniqueSchemaName(prefix);
+    schemas.push(name);
+    const store = await openPostgresStore({ connectionString, schema: name, hostId: 'one' });
+    stores.push(store);
+    const session = await store.create({ id: 'titled' });
+    for (let index = 0; index < 40; index++) session.append('session/title', { title: `t${String(index)}` });
+    await session.close();
+    const settings: PostgresSettings = { pool: admin, schemaName: name, schema: quoteSchema(name), target: 'test', leaseMs: 10_000, hostId: 'raw', channel: `dsh_${name}` };
+    const q = (sql: string): Promise<pg.QueryResult> => admin.query(sql.replaceAll('S.', `"${name}".`));
+    return { name, store, read: (id: string) => readStoredLog(settings, id), q };
+  }
+
+  async function failure(action: Promise<unknown>): Promise<SessionError> {
+    try {
+      await action;
+    } catch (error) {
+      if (SessionError.is(error)) return error;
+      throw error;
+    }
+    throw new Error('expected a SessionError');
+  }
+
+  it('a log only dsh-postgres wrote reads back as validated records, the same events the store returns', async () => {
+    const { store, read } = await fixture('sealed');
+    const log = await read('titled');
+    expect(log).toMatchObject({ kind: 'records', validated: true, source: expect.stringMatching(/^\d+:41$/) as unknown });
+    const records = log as Extract<typeof log, { kind: 'records' }>;
+    expect(records.events.map((event) => event.seq)).toEqual(Array.from({ length: 41 }, (_, seq) => seq));
+    expect(records.events).toEqual((await store.inspect('titled')).events);
+    expect(await read('nobody')).toBeUndefined();
+  });
+
+  it('a row edited behind dsh (its seal no longer matches) is read as text and validated: an invalid edit is refused by open, naming the line', async () => {
+    const { store, read, q } = await fixture('edited');
+    await q(`UPDATE S.events SET body = replace(body, '"type":"session/title"', '"type":"bogus/type"') WHERE seq = 7`);
+    expect((await read('titled'))?.kind).toBe('jsonl');
+    const error = await failure(store.open('titled'));
+    expect(error.code).toBe('INVALID_EVENT');
+    expect(error.message).toMatch(/line 9\b.*bogus\/type/s);
+  });
+
+  it('a valid edit behind dsh is read as text too, validated, and what open returns', async () => {
+    const { store, read, q } = await fixture('valid_edit');
+    await q(`UPDATE S.events SET body = replace(body, '"title":"t3"', '"title":"edited"') WHERE seq = 4`);
+    expect((await read('titled'))?.kind).toBe('jsonl');
+    const session = await store.open('titled');
+    expect(session.events[4]?.data).toEqual({ title: 'edited' });
+    await session.close();
+  });
+
+  it('rows without a seal (stored before schema step 3, or inserted by hand) are validated in full', async () => {
+    const { store, read, q } = await fixture('unsealed');
+    await q(`UPDATE S.events SET checksum = NULL WHERE seq = 40`);
+    expect((await read('titled'))?.kind).toBe('jsonl');
+    // Sealed again, it reads as records; a missing row (a hole in the seqs) never does.
+    await q(`UPDATE S.events SET checksum = hashtextextended(body, 0)`);
+    expect((await read('titled'))?.kind).toBe('records');
+    await q(`DELETE FROM S.events WHERE seq = 20`);
+    expect((await read('titled'))?.kind).toBe('jsonl');
+    const error = await failure(store.open('titled'));
+    expect(error.code).toBe('INVALID_EVENT');
+    expect(error.message).toMatch(/seq 20/);
+  });
+
+  it('a header that is not the canonical V5 line is decoded by the codec instead', async () => {
+    const { store, read, q } = await fixture('header');
+    await q(`UPDATE S.sessions SET header = replace(header, '"version":5', '"version":4')`);
+    expect((await read('titled'))?.kind).toBe('jsonl');
+    // The codec reads it as V4 and the store migrates it on open.
+    const session = await store.open('titled');
+    expect(session.formatVersion).toBe(4);
+    await session.close();
+    expect((await read('titled'))?.kind).toBe('records');
+  });
+
+  it('a fork from another store (a cold records read) refers to the parent’s segment: no inherited row is copied, and the child reads back sealed', async () => {
+    const { name, store, read, q } = await fixture('cold_fork');
+    const other = await openPostgresStore({ connectionString, schema: name, hostId: 'two' });
+    stores.push(other);
+    const live = await store.open('titled');
+    const child = await other.fork('titled', { atSeq: 30, id: 'kid' });
+    await child.close();
+    const { rows } = await q(`SELECT e.seq FROM S.events e JOIN S.sessions s ON s.segment = e.segment WHERE s.id = 'kid' ORDER BY e.seq`);
+    expect(rows.map((row: { seq: number }) => row.seq)).toEqual([31]);
+    const log = await read('kid');
+    expect(log?.kind).toBe('records');
+    expect((log as Extract<typeof log, { kind: 'records' }>).events).toEqual(buildForkSeed(live.events.slice(0, 41), 30));
+    await live.close();
+  });
+});
