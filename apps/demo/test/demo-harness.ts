@@ -19,10 +19,14 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** A demo server running as its own process, on a data directory of its own. */
 export type DemoProcess = { url: string; dataDir: string; output: () => string; stop(): Promise<void> };
 
-/** Runs `src/main.ts` with `--port 0 --data <fresh dir>` and waits (at most 60 s) for the URL it prints. */
-export async function startDemoProcess(options: { paceMs: number }): Promise<DemoProcess> {
+/**
+ * Runs `src/main.ts` with `--port 0 --data <fresh dir>` and waits (at most 60 s) for the URL it
+ * prints. `prepare` may lay the data directory out first (it gets the path, which does not exist yet).
+ */
+export async function startDemoProcess(options: { paceMs: number; prepare?: (dataDir: string) => Promise<void> }): Promise<DemoProcess> {
   const dir: TempDir = await makeTempDir('dsh-demo-e2e-');
   const dataDir = join(dir.path, 'data');
+  await options.prepare?.(dataDir);
   const child: ChildProcess = spawn(
     process.execPath,
     ['--conditions=@dsh/source', '--import', 'tsx', 'src/main.ts', '--port', '0', '--data', dataDir, '--pace', String(options.paceMs)],

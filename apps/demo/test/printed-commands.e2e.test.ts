@@ -4,7 +4,7 @@
  * CLI's bin, against the running demo's data directory — then the demo itself must see the result.
  */
 import { execFile } from 'node:child_process';
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -70,6 +70,30 @@ describe('commands the demo prints', () => {
     const { stdout } = await shell(line ?? '');
     const served = (await api<{ sessions: Row[] }>(demo.url, '/api/sessions')).sessions.map((row) => row.id);
     expect(served.length).toBeGreaterThan(5);
+    for (const id of served) expect(stdout).toContain(id);
+  }, 120_000);
+});
+
+describe("a data directory in the demo's old layout (sessions in DIR/sessions/)", () => {
+  let old: DemoProcess;
+  afterAll(async () => {
+    await old.stop();
+  });
+
+  test('is still served where it is, says so, and its printed CLI line points at DIR/sessions and works', async () => {
+    old = await startDemoProcess({
+      paceMs: 0,
+      prepare: async (dataDir) => {
+        await mkdir(dataDir);
+        await cp(fileURLToPath(new URL('../recordings/sessions', import.meta.url)), join(dataDir, 'sessions'), { recursive: true });
+      },
+    });
+    expect(old.output()).toContain(`old demo layout: sessions are read from ${join(old.dataDir, 'sessions')}`);
+    const served = (await api<{ sessions: Row[] }>(old.url, '/api/sessions')).sessions.map((row) => row.id);
+    expect(served).toContain('tour-every-effect');
+    const line = /CLI: +(dsh sessions .+?) {3}\(/.exec(old.output())?.[1];
+    expect(line).toBe(`dsh sessions --data ${join(old.dataDir, 'sessions')}`);
+    const { stdout } = await shell(line ?? '');
     for (const id of served) expect(stdout).toContain(id);
   }, 120_000);
 });
