@@ -65,6 +65,7 @@ describe('commands the demo prints', () => {
   }, 120_000);
 
   test('the startup line `dsh sessions --data DIR` lists the sessions the demo serves', async () => {
+    await expect.poll(() => demo.output()).toContain('Press Ctrl-C to stop.');
     const line = /CLI: +(dsh sessions .+?) {3}\(/.exec(demo.output())?.[1];
     expect(line).toBe(`dsh sessions --data ${demo.dataDir}`);
     const { stdout } = await shell(line ?? '');
@@ -88,6 +89,8 @@ describe("a data directory in the demo's old layout (sessions in DIR/sessions/)"
         await cp(fileURLToPath(new URL('../recordings/sessions', import.meta.url)), join(dataDir, 'sessions'), { recursive: true });
       },
     });
+    // The URL line comes first; the rest of the start-up text may follow in later chunks.
+    await expect.poll(() => old.output()).toContain('Press Ctrl-C to stop.');
     expect(old.output()).toContain(`old demo layout: sessions are read from ${join(old.dataDir, 'sessions')}`);
     const served = (await api<{ sessions: Row[] }>(old.url, '/api/sessions')).sessions.map((row) => row.id);
     expect(served).toContain('tour-every-effect');
