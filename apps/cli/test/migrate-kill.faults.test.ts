@@ -1,11 +1,14 @@
-// SIGKILL during `dsh migrate FILE --write`: the log is always either the original or the migrated
-// file (the same events), never half-written, and a store opening the directory removes the leftovers.
+// SIGKILL during `dsh migrate FILE --write` at a random time (mostly while the process starts or
+// before the rename): the log is always either the original or the migrated file (the same events),
+// never half-written, and a store opening the directory removes the leftovers. Kills right after each
+// step of the rewrite (temp half-written, fsynced, backup kept, renamed, directory fsynced) are in
+// packages/dsh-session/src/rewrite-kill.faults.test.ts.
 import { spawn } from 'node:child_process';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeJsonl } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, decodeJsonl } from 'dsh-codec';
 import { openSessionStore } from 'dsh-host';
 import { faultTrials, makeTempDir, reportFaults } from '@dsh/test-utils';
 import { DSH_BIN } from './run-dsh.js';
@@ -43,7 +46,7 @@ describe('SIGKILL during migrate --write', { timeout: 900_000 }, () => {
         const decoded = decodeJsonl(await readFile(file, 'utf8'), { sessionId: 'm' });
         if (decoded.tornTail !== undefined) figures.halfWritten += 1;
         if (JSON.stringify(decoded.events) !== JSON.stringify(expected)) figures.lost += 1;
-        if (decoded.sourceVersion === 4) figures.migrated += 1;
+        if (decoded.sourceVersion === CURRENT_FORMAT_VERSION) figures.migrated += 1;
         const store = await openSessionStore({ dir: dir.path });
         await store.close();
         expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);

@@ -23,4 +23,4 @@ export { createMemoryStore } from './create-memory-store.js';
 export { openSessionStore } from './open-session-store.js';
 export { isValidSessionId } from './session-id.js';
 export { checkTitle, isPrintableTitle } from './check-title.js';
-export { rewriteLogFile, type RewriteOutcome } from './rewrite-log-file.js';
+export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './rewrite-log-file.js';
