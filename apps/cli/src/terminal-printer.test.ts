@@ -27,3 +27,25 @@ test('a message that was not streamed prints whole, with its seq first', () => {
   printer.event(message(3, 1, 'Hello.'));
   expect(screen).toBe('[3] Hello.\n');
 });
+
+test('reasoning streams dimmed after "thinking:", then the answer starts on its own line', () => {
+  let screen = '';
+  const printer = terminalPrinter((text) => (screen += text), plain);
+  printer.delta({ turn: 1, step: 1, reasoning: 'The user wants ' });
+  printer.delta({ turn: 1, step: 1, reasoning: 'a greeting.' });
+  printer.delta({ turn: 1, step: 1, text: 'Hi!' });
+  printer.event(message(4, 1, 'Hi!'));
+  expect(screen).toBe('thinking: The user wants a greeting.\nHi! [4]\n');
+  const coloured = paintFor({ stdout: Object.assign(Object.create(process.stdout) as NodeJS.WriteStream, { isTTY: true }), stderr: process.stderr, stdin: process.stdin, env: {}, cwd: '/' });
+  let dimmed = '';
+  terminalPrinter((text) => (dimmed += text), coloured).delta({ turn: 1, step: 1, reasoning: 'hmm' });
+  expect(dimmed).toBe('\u001B[2mthinking: \u001B[0m\u001B[2mhmm\u001B[0m');
+});
+
+test('a step that streamed only reasoning prints its message whole when it arrives', () => {
+  let screen = '';
+  const printer = terminalPrinter((text) => (screen += text), plain);
+  printer.delta({ turn: 1, step: 1, reasoning: 'Checking.' });
+  printer.event(message(4, 1, 'Done.'));
+  expect(screen).toBe('thinking: Checking.\n[4] Done.\n');
+});

@@ -13,36 +13,55 @@ export type TerminalPrinter = {
   event(event: SessionEvent): void;
 };
 
-/** A printer writing to `write` with `paint`'s styling. */
+/** A printer writing to `write` with `paint`'s styling; reasoning deltas are shown dimmed after `thinking: `. */
 export function terminalPrinter(write: (text: string) => void, paint: Paint): TerminalPrinter {
-  // The step whose text is on screen, and whether the cursor is at the start of a line.
+  // The step streaming on screen, what it is streaming, and whether the cursor is at the start of a line.
   let streamed: string | undefined;
+  let kind: 'text' | 'reasoning' | undefined;
   let atLineStart = true;
   const freshLine = () => {
     if (!atLineStart) write('\n');
     atLineStart = true;
   };
+  const show = (key: string, as: 'text' | 'reasoning', piece: string) => {
+    if (streamed !== key || kind !== as) {
+      freshLine();
+      if (as === 'reasoning') write(paint.dim('thinking: '));
+    }
+    streamed = key;
+    kind = as;
+    write(as === 'reasoning' ? paint.dim(piece) : piece);
+    atLineStart = piece.endsWith('\n');
+  };
   return {
     delta(delta) {
-      if (delta.text === undefined || delta.text === '') return;
       const key = `${String(delta.turn)}:${String(delta.step)}`;
-      if (streamed !== key) freshLine();
-      streamed = key;
-      write(delta.text);
-      atLineStart = delta.text.endsWith('\n');
+      if (delta.reasoning !== undefined && delta.reasoning !== '') show(key, 'reasoning', delta.reasoning);
+      if (delta.text !== undefined && delta.text !== '') show(key, 'text', delta.text);
     },
     event(event) {
       const data = (event.data ?? {}) as { turn?: unknown; step?: unknown };
       if (event.type === 'assistant/message' && streamed !== undefined && streamed === `${String(data.turn)}:${String(data.step)}`) {
-        write(`${atLineStart ? '' : ' '}${paint.dim(`[${String(event.seq)}]`)}\n`);
-        atLineStart = true;
+        const textShown = kind === 'text';
         streamed = undefined;
+        kind = undefined;
+        if (textShown) {
+          write(`${atLineStart ? '' : ' '}${paint.dim(`[${String(event.seq)}]`)}\n`);
+          atLineStart = true;
+          return;
+        }
+        // Only its reasoning streamed: the message's text (if any) has not been shown yet.
+        freshLine();
+        write(`${describeForTerminal(event, paint) ?? paint.dim(`[${String(event.seq)}]`)}\n`);
         return;
       }
       const line = describeForTerminal(event, paint);
       if (line === undefined) return;
       freshLine();
-      if (event.type === 'turn/end') streamed = undefined;
+      if (event.type === 'turn/end') {
+        streamed = undefined;
+        kind = undefined;
+      }
       write(`${line}\n`);
     },
   };
