@@ -1,3 +1,4 @@
+import { readdirSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -28,6 +29,22 @@ describe('rewriteLogFile backups', () => {
     expect(await store.list()).toHaveLength(1);
     await store.close();
     expect((await readdir(dir.path)).filter((name) => name.startsWith('notes.jsonl.')).length).toBe(2);
+  });
+
+  it('replaces nothing when its lease was taken over before the rename (fenced like the store): SESSION_BUSY, the log byte-identical', async () => {
+    const file = join(dir.path, 'held.jsonl');
+    await writeFile(file, 'original\n');
+    const folder = join(dir.path, '.leases', 'held');
+    const error = await rewriteLogFile(file, () => 'rewritten\n', {
+      onStep: (step) => {
+        if (step !== 'backup-kept') return;
+        // Another writer publishes the next lease generation (it judged this one dead).
+        const newest = Math.max(...readdirSync(folder).filter((name) => /^[0-9]+$/.test(name)).map(Number));
+        writeFileSync(join(folder, String(newest + 1)), JSON.stringify({ pid: 1, host: 'elsewhere', since: 1, token: 't' }));
+      },
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'SESSION_BUSY' });
+    expect(await readFile(file, 'utf8')).toBe('original\n');
   });
 
   it('writes nothing, and keeps no backup, when the transform leaves the text as it is', async () => {

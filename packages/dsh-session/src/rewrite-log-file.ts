@@ -8,6 +8,7 @@ import { copyFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promise
 import { basename, dirname, join, resolve } from 'node:path';
 import { syncDirectory, writeAll, writeFileDurably, type WriteChunk } from './durable-files.js';
 import { acquireFileLease, type FileLease } from './file-lease.js';
+import { leaseLost } from './store-errors.js';
 import { setOlderBackupAside } from './log-backups.js';
 import { isValidSessionId } from './session-id.js';
 import { sessionTempName } from './session-temp-name.js';
@@ -85,6 +86,9 @@ export async function rewriteLogFile(
     const olderBackup = await setOlderBackupAside(path, Date.now());
     await rename(backupTemp, `${path}.bak`);
     step('backup-kept');
+    // Fenced like the store's own rewrite: a writer that took the lease over meanwhile (this process
+    // judged dead, or the lease broken) owns the log now, and it must not be replaced under it.
+    if (lease !== undefined && !(await lease.stillHeld())) throw leaseLost(id, path);
     await rename(temp, path);
     step('renamed');
     await syncDirectory(dir);
