@@ -59,10 +59,21 @@ function mismatch(key: string): HostError {
 
 /**
  * The child a previous host (or this one before a restart) created under `key`, from the stored
- * headers' `forkRequest` (through `store.list()`, whose summaries are cached per stored version).
+ * headers' `forkRequest`: through the store's index when it has one (`findForkChild`, PostgreSQL),
+ * else through `store.list()` (whose summaries are cached per stored version).
  */
 async function storedForkRequest(context: HostContext, key: string): Promise<{ digest: string; result: ForkResult } | undefined> {
-  for (const summary of await context.store.list()) {
+  const { store } = context;
+  if (store.findForkChild !== undefined) {
+    const header = await store.findForkChild(key);
+    if (header?.forkRequest === undefined || header.parentSession === undefined) return undefined;
+    const forkCut = header.forkCut ?? -1;
+    return {
+      digest: header.forkRequest.digest,
+      result: { sessionId: header.id, parentSession: header.parentSession, forkCut, inheritedEventCount: header.inheritedEventCount },
+    };
+  }
+  for (const summary of await store.list()) {
     if (summary.forkRequest?.key !== key || summary.parentSession === undefined) continue;
     const forkCut = summary.forkCut ?? -1;
     return {

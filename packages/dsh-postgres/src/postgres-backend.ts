@@ -6,6 +6,7 @@ import type { SessionBackend, StoredSessionRef } from 'dsh-session';
 import { acquireLease } from './acquire-lease.js';
 import { collectSegments } from './collect-segments.js';
 import { createSessionRows } from './create-session-rows.js';
+import { findForkChild } from './find-fork-child.js';
 import { busyError, holderOf, notFoundError } from './lease-errors.js';
 import type { PostgresContext } from './postgres-context.js';
 import { readStoredLog } from './read-stored-log.js';
@@ -56,6 +57,7 @@ export function createPostgresBackend(context: PostgresContext, options: { now: 
       await collectSegments(context, segment);
     },
     watch: (id, fromSeq, listener) => watcher.watch(id, fromSeq, listener),
+    findForkChild: (key) => findForkChild(context, key),
     async close() {
       await watcher.close();
       await options.onClose();

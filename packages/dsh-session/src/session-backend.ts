@@ -92,5 +92,11 @@ export interface SessionBackend {
    * the returned function is called. For backends shared across hosts (PostgreSQL: LISTEN/NOTIFY).
    */
   watch?(id: string, fromSeq: number, listener: (events: readonly SessionEvent[]) => void): Promise<() => void>;
+  /**
+   * Optional: the header of the fork child stored under Idempotency-Key `key` (its V5
+   * `forkRequest.key`), or undefined — for backends that index keys (PostgreSQL: a unique index), so
+   * a lookup does not read every session. Without it, callers scan `SessionStore.list()`.
+   */
+  findForkChild?(key: string): Promise<SessionHeader | undefined>;
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import type { FormatVersion, SessionEvent, SessionHeader } from 'dsh-codec';
 import { createSession, type CreateSessionOptions } from './create-session.js';
+import { findForkChild } from './find-fork-child.js';
 import { forkSession, type ForkSessionOptions } from './fork-session.js';
 import { importSession, type ImportedArtifact } from './import-session.js';
 import { listSessions } from './list-sessions.js';
@@ -72,6 +73,13 @@ export interface SessionStore {
    * until the returned function is called.
    */
   watch?(id: string, fromSeq: number, listener: (events: readonly SessionEvent[]) => void): Promise<() => void>;
+  /**
+   * Present when the backend indexes fork Idempotency-Keys (PostgreSQL): the frozen header of the
+   * child forked under `key` (`forkRequest.key`), or undefined, without reading every session. Without
+   * it, find such a child in `list()` (summaries carry `forkRequest`). `INVALID_FORK_REQUEST` for a
+   * key `fork` would refuse.
+   */
+  findForkChild?(key: string): Promise<SessionHeader | undefined>;
   /** Closes every session this store holds open, then the backend. */
   close(): Promise<void>;
 }
@@ -152,5 +160,6 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     ...(options.backend.watch === undefined
       ? {}
       : { watch: (id: string, fromSeq: number, listener: (events: readonly SessionEvent[]) => void) => guard(() => watchSession(context, id, fromSeq, listener)) }),
+    ...(options.backend.findForkChild === undefined ? {} : { findForkChild: (key: string) => guard(() => findForkChild(context, key)) }),
   };
 }

@@ -91,6 +91,23 @@ describe.skipIf(url === undefined)('§14 names across hosts', () => {
     expect(children.map((item) => item.id)).toEqual([child]);
   });
 
+  it('a host finds the child of an Idempotency-Key through the store’s key index, without listing every session', { timeout: 60_000 }, async () => {
+    const a = await openHost('host-a');
+    const { sessionId } = await a.create({ title: 'indexed source' });
+    const first = await a.fork(sessionId, { atSeq: 0, idempotencyKey: 'key-by-index' });
+    // A restarted host: nothing remembered in memory; its store counts the listings it is asked for.
+    const store = await openPostgresStore({ connectionString, schema, hostId: 'host-c' });
+    stores.push(store);
+    let listings = 0;
+    const counted: SessionStore = { ...store, list: () => ((listings += 1), store.list()) };
+    const c = createHost({ store: counted });
+    hosts.push(c);
+    expect('findForkChild' in store).toBe(true);
+    expect(await c.fork(sessionId, { atSeq: 0, idempotencyKey: 'key-by-index' })).toEqual(first);
+    await expect(c.fork(sessionId, { atSeq: 1, idempotencyKey: 'key-by-index' })).rejects.toMatchObject({ code: 'IDEMPOTENCY_MISMATCH' });
+    expect(listings).toBe(0);
+  });
+
   it('two hosts forking under one Idempotency-Key at the same moment create one child and both return it', { timeout: 60_000 }, async () => {
     const [a, b] = await Promise.all([openHost('host-a'), openHost('host-b')]);
     const { sessionId } = await a.create({ title: 'raced source' });
