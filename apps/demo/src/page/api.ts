@@ -43,7 +43,8 @@ const at = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 export type ImportAnswer = {
   format: string;
   warnings: string[];
-  sessions: { id: string; parentSession: string | null; forkCut: number | null; events: number }[];
+  /** `kept`: already stored by an earlier import of this file that was cut short. */
+  sessions: { id: string; parentSession: string | null; forkCut: number | null; events: number; kept?: true }[];
 };
 
 /** The HTTP calls the page makes. */

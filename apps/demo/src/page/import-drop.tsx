@@ -18,7 +18,7 @@ export function importTreeLines(answer: ImportAnswer): string[] {
   const lines: string[] = [];
   const walk = (session: ImportAnswer['sessions'][number], prefix: string, last: boolean, root: boolean) => {
     const what = root ? `${String(session.events)} events` : `fork at seq ${String(session.forkCut)}, ${String(session.events)} events`;
-    lines.push(`${prefix}${root ? '' : last ? '└─ ' : '├─ '}${session.id} (${what})`);
+    lines.push(`${prefix}${root ? '' : last ? '└─ ' : '├─ '}${session.id} (${what}${session.kept === true ? ', already there' : ''})`);
     const kids = children.get(session.id) ?? [];
     kids.forEach((kid, index) => {
       walk(kid, root ? '' : `${prefix}${last ? '   ' : '│  '}`, index === kids.length - 1, false);

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { createMemoryStore } from 'dsh-host';
 import { claudeCodeTranscript, codexTranscript, piTranscript } from '@dsh/test-utils';
+import { importTranscript } from 'dsh-import';
 import { importTranscripts, type ImportAnswer } from './import-transcripts.js';
 
 test('a branched Claude Code file is stored as its main line and an exact fork child, and the tree comes back', async () => {
@@ -62,4 +63,27 @@ test('two imports of one file at once: one stores every session, the other is re
   expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409]);
   const stored = replies.find((reply) => reply.status === 201)?.body as ImportAnswer;
   expect((await store.list()).map((summary) => summary.id).sort()).toEqual(stored.sessions.map((session) => session.id).sort());
+});
+
+test('an import cut short (only the main line stored) is finished by importing the file again; a session stored with other events is a conflict', async () => {
+  const store = createMemoryStore();
+  const { text, sessionId } = claudeCodeTranscript({ turns: 5, branchAtTurn: 3 });
+  const parsed = importTranscript(text);
+  const [main, branch] = parsed.sessions;
+  if (main === undefined || branch === undefined) throw new Error('expected a main line and a branch');
+  // The server died after the first store.import.
+  await store.import(main);
+  const finished = await importTranscripts(store, { text });
+  expect(finished.status).toBe(201);
+  expect((finished.body as ImportAnswer).sessions).toEqual([
+    expect.objectContaining({ id: sessionId, kept: true }),
+    expect.objectContaining({ id: branch.header.id, parentSession: sessionId }),
+  ]);
+  expect((await store.inspect(branch.header.id)).events.length).toBe(branch.events.length);
+
+  const other = createMemoryStore();
+  await other.import(importTranscript(claudeCodeTranscript({ turns: 2 }).text).sessions[0]!);
+  const conflict = await importTranscripts(other, { text });
+  expect(conflict).toMatchObject({ status: 409, body: { error: { code: 'SESSION_EXISTS', message: expect.stringContaining('with other events') as string } } });
+  expect((await other.list()).map((summary) => summary.id)).toEqual([sessionId]);
 });
