@@ -83,6 +83,11 @@ async function measureForks(context: BenchContext, writer: SessionStore, reader:
   const largeFile = join(context.dataDir, `${parents.large.id}.jsonl`);
   await writeFile(largeFile, parents.large.text);
   notes.push(`Fork parents: ${small.toLocaleString('en-US')} and ${large.toLocaleString('en-US')} events (JSONL file of the larger: ${formatBytes(Buffer.byteLength(parents.large.text))}), cut in an open step at the middle.`);
+  notes.push(
+    'What still grows with the prefix. The database work of every fork is constant (one segment row referring to the parent’s, the child’s own marker and closers). ' +
+      'A fork from another store reads the whole parent (every row, `JSON.parse` of each line; sealed rows are not validated again) and the child `Session` holds its inherited events decoded — `Session.events` is a plain array of every event — so the cold case is an open of the parent plus an O(cut) seed; it cannot be flat without a Session whose inherited prefix is read lazily (a public API change). ' +
+      'A fork of a parent open in this store copies arrays of the prefix in memory (the observation’s snapshot, the seed, the child’s log: O(n) pointer copies, and the garbage collection they trigger with ~10⁵ live events in the heap).',
+  );
   const live = { small: await writer.open(parents.small.id), large: await writer.open(parents.large.id) };
   let children = 0;
   const fork = async (store: SessionStore, which: 'small' | 'large'): Promise<number> => {
@@ -220,6 +225,7 @@ of the smaller parent (does cost grow with the prefix?) and copying the larger p
 fsync (what the JSONL store's copy costs). **Durable append**: writers share one session, each appends
 an event and awaits \`flush()\` (group commit: one multi-row INSERT and one commit per batch); the
 baseline inserts the same serialized events one autocommitted \`INSERT\` at a time. **Open**:
-\`SessionStore.open\` + \`close\` of the larger parent (read, decode and validate every event, take and
+\`SessionStore.open\` + \`close\` of the larger parent (take the lease, read every row with its seal check,
+parse every line — rows dsh-postgres sealed are not validated again, see docs/storage.md — repair,
 release the lease) against a bare \`SELECT\` of the same rows.`;
 }
