@@ -7,7 +7,7 @@ import { LATEST_CLOSED_TURN, selectForkCut } from './fork-cut.js';
 import { observeSession } from './observe-session.js';
 import { SessionError } from './session-error.js';
 import { assertSessionId } from './session-id.js';
-import { provenanceOf, type SessionObservation } from './session-observation.js';
+import { provenanceOf, type ObservationProvenance, type SessionObservation } from './session-observation.js';
 import { Session } from './session.js';
 import { configData } from './config-data.js';
 import { assertStoreOpen, forgetOnRelease, persistNew, reserveNewId, type StoreContext } from './store-context.js';
@@ -51,6 +51,24 @@ function foreignObservation(): SessionError {
   );
 }
 
+/** A fork source: a live session's own log (not a copy, used before any await) or an observation's events. */
+type ForkSource = Pick<SessionObservation, 'sessionId' | 'header' | 'events'> & { provenance: ObservationProvenance };
+
+function liveSource(context: StoreContext, id: string): ForkSource | undefined {
+  const session = context.live.get(id);
+  if (session === undefined) return undefined;
+  // Every event of a live log was validated on append; its durable lines may be copied from its file.
+  return { sessionId: id, header: session.header, events: session.events, provenance: { validated: session.events.length, copy: (count) => ({ kind: 'stored', sourceId: id, count }) } };
+}
+
+/** An id observed once, or an observation this store produced (`INVALID_OBSERVATION` otherwise). */
+async function observedSource(context: StoreContext, source: string | SessionObservation): Promise<ForkSource> {
+  const observation = typeof source === 'string' ? await observeSession(context, source) : source;
+  const provenance = provenanceOf(observation, context.origin);
+  if (provenance === undefined) throw foreignObservation();
+  return { sessionId: observation.sessionId, header: observation.header, events: observation.events, provenance };
+}
+
 /**
  * Forks `source` (an id, or an observation this store produced — then nothing is read or decoded
  * again). Child identity is checked first, then the source, then the cut; the child's whole seed is
@@ -66,10 +84,11 @@ export async function forkSession(context: StoreContext, source: string | Sessio
   await reserveNewId(context, childId);
   let session: Session | undefined;
   try {
-    // An id is observed here; an observation must be this store's (nothing is read for it).
-    const observation = typeof source === 'string' ? await observeSession(context, source) : source;
-    const provenance = provenanceOf(observation, context.origin);
-    if (provenance === undefined) throw foreignObservation();
+    // A session this store holds open is read in place (no snapshot of its whole log): the seed below
+    // copies the prefix before anything else runs. Another id is observed here; an observation must be
+    // this store's (nothing is read for it).
+    const observation = (typeof source === 'string' ? liveSource(context, source) : undefined) ?? (await observedSource(context, source));
+    const { provenance } = observation;
     const sourceId = observation.sessionId;
     const cut = selectForkCut(observation.events, options.atSeq, sourceId);
     const time = context.now();

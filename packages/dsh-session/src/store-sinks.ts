@@ -24,7 +24,8 @@ export function creatingSink(
     async write(batch, expectedNextSeq, log) {
       if (failed !== undefined) throw failed;
       if (writer !== undefined) return writer.append(expectedNextSeq, batch);
-      const all = log.slice(0, expectedNextSeq + batch.length);
+      // The first write of a new log is usually all of it: the batch itself, no second copy.
+      const all = expectedNextSeq === 0 ? batch : log.slice(0, expectedNextSeq + batch.length);
       try {
         writer = inherited === undefined ? await backend.create(id, header, all) : await backend.create(id, header, all, inherited);
       } catch (error) {
