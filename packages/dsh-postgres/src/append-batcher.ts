@@ -38,7 +38,7 @@ function batchStatement(schema: string): string {
        SELECT l.line || E'\\n' AS body, l.n::integer AS n FROM unnest(string_to_array($6::text, E'\\n')) WITH ORDINALITY AS l (line, n)
      ), e AS (
        INSERT INTO ${schema}.events (segment, seq, body, checksum)
-       SELECT s.segment, s.expected + (l.n - s.first), l.body, hashtextextended(l.body, 0)
+       SELECT s.segment, s.expected + (l.n - s.first), l.body, hashtextextended(l.body, s.segment)
          FROM s JOIN l ON l.n >= s.first AND l.n < s.first + s.count
      )
      SELECT s.id, pg_notify($8, s.id || ' ' || s.next_seq) FROM s`;

@@ -3,13 +3,13 @@ import type { PoolClient } from 'pg';
 
 /**
  * Inserts `events` (already validated by their Session, or by the codec) into `segment` in one
- * multi-row statement, each row sealed with `hashtextextended(body, 0)` (see read-stored-log.ts). @internal
+ * multi-row statement, each row sealed with `hashtextextended(body, segment)` (see read-stored-log.ts). @internal
  */
 export async function insertEvents(client: PoolClient, schema: string, segment: string, events: readonly SessionEvent[]): Promise<void> {
   if (events.length === 0) return;
   await client.query(
     `INSERT INTO ${schema}.events (segment, seq, body, checksum)
-     SELECT $1, e.seq, e.body, hashtextextended(e.body, 0) FROM unnest($2::integer[], $3::text[]) AS e (seq, body)`,
+     SELECT $1, e.seq, e.body, hashtextextended(e.body, $1) FROM unnest($2::integer[], $3::text[]) AS e (seq, body)`,
     [segment, events.map((event) => event.seq), events.map((event) => serializeEvent(event))],
   );
 }

@@ -65,7 +65,8 @@ const MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
     statements: (s) => [
-      // The writer's seal on an event row: hashtextextended(body, 0), set by dsh-postgres's own inserts,
+      // The writer's seal on an event row: hashtextextended(body, segment) — the line, bound to its
+      // segment — set by dsh-postgres's own inserts,
       // which only store events a Session (or the codec) validated. A reader trusts a row as validated
       // only while its body still matches the seal (read-stored-log.ts); rows stored before this step,
       // or inserted or changed by anything else, carry none or a stale one and are validated in full.

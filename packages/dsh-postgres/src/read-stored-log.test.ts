@@ -78,13 +78,24 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     await q(`UPDATE S.events SET checksum = NULL WHERE seq = 40`);
     expect((await read('titled'))?.kind).toBe('jsonl');
     // Sealed again, it reads as records; a missing row (a hole in the seqs) never does.
-    await q(`UPDATE S.events SET checksum = hashtextextended(body, 0)`);
+    await q(`UPDATE S.events SET checksum = hashtextextended(body, segment)`);
     expect((await read('titled'))?.kind).toBe('records');
     await q(`DELETE FROM S.events WHERE seq = 20`);
     expect((await read('titled'))?.kind).toBe('jsonl');
     const error = await failure(store.open('titled'));
     expect(error.code).toBe('INVALID_EVENT');
     expect(error.message).toMatch(/seq 20/);
+  });
+
+  it('a sealed line copied from another session’s segment does not pass as sealed there', async () => {
+    const { store, read, q } = await fixture('copied');
+    await (await store.create({ id: 'other', title: 't3' })).close();
+    // "other"'s line at seq 1, with its seal, replaces "titled"'s line at seq 1: same seq, sealed — for the other segment.
+    await q(`UPDATE S.events e SET body = o.body, checksum = o.checksum
+               FROM S.events o JOIN S.sessions so ON so.segment = o.segment AND so.id = 'other',
+                    S.sessions st
+              WHERE st.id = 'titled' AND e.segment = st.segment AND e.seq = 1 AND o.seq = 1`);
+    expect((await read('titled'))?.kind).toBe('jsonl');
   });
 
   it('a header that is not the canonical V5 line is decoded by the codec instead', async () => {

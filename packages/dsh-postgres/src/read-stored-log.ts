@@ -1,7 +1,7 @@
 /**
  * Reading a session back: its header and the event rows of its segment chain in one statement. Rows
  * that still carry the seal dsh-postgres put on them when it stored them (`checksum =
- * hashtextextended(body, 0)`, migration step 3) were validated by a Session or the codec before they
+ * hashtextextended(body, segment)`, migration step 3) were validated by a Session or the codec before they
  * were written and have not changed since: such a log comes back as records marked `validated`, so
  * the store parses each line once and does not validate it again. Anything else — a row stored
  * before step 3, or inserted or edited by anything but dsh-postgres, a hole in the seqs, a header
@@ -9,81 +9,132 @@
  */
 import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import type { StoredLog } from 'dsh-session';
+import pg, { type Pool } from 'pg';
 import type { PostgresSettings } from './postgres-context.js';
 
 /** `[seq, body, sealed, source]`: the header row has seq null and the source; event rows a seal verdict. */
 type LogRow = [seq: number | null, body: string, sealed: boolean | null, source: string | null];
 
-/** The header and events of a log whose every row is sealed and whose lines are canonical V5; else undefined. */
-function sealedRecords(headerLine: string, bodies: readonly string[]): { header: SessionHeader; events: SessionEvent[] } | undefined {
-  let header: SessionHeader;
+/** A current-version header whose canonical line is `line`; undefined for anything else. */
+function canonicalHeader(line: string): SessionHeader | undefined {
   try {
-    header = JSON.parse(headerLine) as SessionHeader;
-    // encodeHeader checks a current-version header in full (any other version is refused); its
-    // canonical line must be the stored one.
-    if (encodeHeader(header) !== headerLine) return undefined;
+    const header = JSON.parse(line) as SessionHeader;
+    // encodeHeader checks a current-version header in full (any other version is refused).
+    return encodeHeader(header) === line ? header : undefined;
   } catch {
     return undefined;
   }
-  const events = new Array<SessionEvent>(bodies.length);
-  for (let seq = 0; seq < bodies.length; seq++) {
-    let event: SessionEvent;
-    try {
-      event = JSON.parse(bodies[seq] as string) as SessionEvent;
-    } catch {
-      return undefined;
-    }
-    if (event.seq !== seq) return undefined;
-    events[seq] = event;
+}
+
+/** Runs `config` on a connection of the pool, handing each row to `onRow` as it arrives (rows are not collected). */
+async function eachRow(pool: Pool, config: { text: string; values: unknown[] }, onRow: (row: LogRow) => void): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      // Array rows (no object per row); @types/pg's Query config does not declare `rowMode`.
+      const query = new pg.Query<LogRow>({ ...config, rowMode: 'array' } as pg.QueryConfig);
+      query.on('row', (row) => {
+        onRow(row);
+      });
+      query.on('error', reject);
+      query.on('end', () => {
+        resolve();
+      });
+      client.query(query);
+    });
+  } finally {
+    client.release();
   }
-  return { header, events };
 }
 
 /**
- * Reads a session in one round trip: the header line, then the event rows of its segment chain (a
- * fork child's prefix comes from its ancestors' segments, each up to where the child refers to it),
- * placed by seq. `source` names the segment and the count read, for a no-copy fork of this read.
- * Undefined when the session does not exist. @internal
+ * The sealed read: the header row and the chain's event rows in one statement, unsorted (each row is
+ * placed by its seq, so the server never sorts a log's bodies). Each line is parsed as its row
+ * arrives, so parsing overlaps the transfer and no body outlives its row. Undefined when the session
+ * does not exist; `records: undefined` as soon as anything is not sealed, canonical or in place.
  */
-export async function readStoredLog(context: PostgresSettings, id: string): Promise<StoredLog | undefined> {
+async function readSealed(context: PostgresSettings, id: string): Promise<{ records: (StoredLog & { kind: 'records' }) | undefined } | undefined> {
   const s = context.schema;
-  // No ORDER BY: rows are placed by seq here, so the server never sorts a log's bodies.
-  const { rows } = await context.pool.query<LogRow>({
-    text: `WITH RECURSIVE row AS (
+  // Filled by the row handler; `events` becomes undefined once the log cannot be trusted as records.
+  const read: { headerLine?: string; source?: string; events: SessionEvent[] | undefined; rows: number } = { events: [], rows: 0 };
+  await eachRow(
+    context.pool,
+    {
+      text: `WITH RECURSIVE row AS (
+         SELECT header, segment, next_seq FROM ${s}.sessions WHERE id = $1
+       ), chain (segment, upto) AS (
+         SELECT segment, next_seq FROM row
+         UNION ALL
+         SELECT g.base, LEAST(c.upto, g.base_count) FROM chain c JOIN ${s}.segments g ON g.id = c.segment WHERE g.base IS NOT NULL
+       )
+       SELECT NULL::integer, header, NULL::boolean, segment || ':' || next_seq FROM row
+       UNION ALL
+       SELECT e.seq, e.body, e.checksum = hashtextextended(e.body, e.segment), NULL
+         FROM chain c JOIN ${s}.segments g ON g.id = c.segment
+         JOIN ${s}.events e ON e.segment = c.segment AND e.seq >= g.base_count AND e.seq < c.upto`,
+      values: [id],
+    },
+    ([seq, body, sealed, rowSource]) => {
+      if (seq === null) {
+        read.headerLine = body;
+        if (rowSource !== null) read.source = rowSource;
+        return;
+      }
+      read.rows += 1;
+      const { events } = read;
+      if (events === undefined) return;
+      let event: SessionEvent | undefined;
+      try {
+        event = sealed === true ? (JSON.parse(body) as SessionEvent) : undefined;
+      } catch {
+        event = undefined;
+      }
+      if (event?.seq === seq) events[seq] = event;
+      else read.events = undefined;
+    },
+  );
+  const { headerLine, source, events, rows } = read;
+  if (headerLine === undefined) return undefined;
+  const header = events === undefined ? undefined : canonicalHeader(headerLine);
+  // Rows are unique per (segment, seq) and each chain link owns a disjoint range: n rows fill 0..n-1 exactly.
+  if (header === undefined || events === undefined || events.length !== rows) return { records: undefined };
+  return { records: { kind: 'records', header, events, validated: true, ...(source === undefined ? {} : { source }) } };
+}
+
+/** The log as JSONL text in seq order, for the codec to decode and validate in full. */
+async function readText(context: PostgresSettings, id: string): Promise<StoredLog | undefined> {
+  const s = context.schema;
+  const { rows } = await context.pool.query<{ header: string; segment: string; next_seq: number; body: string | null }>(
+    `WITH RECURSIVE row AS (
        SELECT header, segment, next_seq FROM ${s}.sessions WHERE id = $1
      ), chain (segment, upto) AS (
        SELECT segment, next_seq FROM row
        UNION ALL
        SELECT g.base, LEAST(c.upto, g.base_count) FROM chain c JOIN ${s}.segments g ON g.id = c.segment WHERE g.base IS NOT NULL
      )
-     SELECT NULL::integer, header, NULL::boolean, segment || ':' || next_seq FROM row
-     UNION ALL
-     SELECT e.seq, e.body, e.checksum = hashtextextended(e.body, 0), NULL
-       FROM chain c JOIN ${s}.segments g ON g.id = c.segment
-       JOIN ${s}.events e ON e.segment = c.segment AND e.seq >= g.base_count AND e.seq < c.upto`,
-    values: [id],
-    rowMode: 'array',
-  });
-  let headerLine: string | undefined;
-  let source: string | undefined;
-  const bodies: string[] = [];
-  let sealed = true;
-  for (const [seq, body, seal, rowSource] of rows) {
-    if (seq === null) {
-      headerLine = body;
-      source = rowSource ?? undefined;
-      continue;
-    }
-    bodies[seq] = body;
-    if (seal !== true) sealed = false;
-  }
-  if (headerLine === undefined) return undefined;
-  // Rows are unique per (segment, seq) and each chain link owns a disjoint range: n rows fill 0..n-1 exactly.
-  const complete = bodies.length === rows.length - 1;
-  const records = sealed && complete ? sealedRecords(headerLine, bodies) : undefined;
-  if (records !== undefined) return { kind: 'records', ...records, validated: true, ...(source === undefined ? {} : { source }) };
-  // A hole (a row missing) joins as nothing: the codec then names the seq that is wrong.
-  return { kind: 'jsonl', text: headerLine + bodies.join(''), ...(source === undefined ? {} : { source }) };
+     SELECT row.header, row.segment, row.next_seq,
+       (SELECT string_agg(e.body, '' ORDER BY e.seq)
+          FROM chain c JOIN ${s}.segments g ON g.id = c.segment
+          JOIN ${s}.events e ON e.segment = c.segment AND e.seq >= g.base_count AND e.seq < c.upto) AS body
+     FROM row`,
+    [id],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return { kind: 'jsonl', text: row.header + (row.body ?? ''), source: `${row.segment}:${String(row.next_seq)}` };
+}
+
+/**
+ * Reads a session: sealed records when every row is (one statement, parsed as it arrives), else —
+ * a row edited or inserted outside dsh-postgres, or stored before schema step 3 — the JSONL text of
+ * a second read, which the store decodes and validates in full. A fork child's prefix comes from its
+ * ancestors' segments, each up to where the child refers to it. `source` names the segment and the
+ * count read, for a no-copy fork of this read. Undefined when the session does not exist. @internal
+ */
+export async function readStoredLog(context: PostgresSettings, id: string): Promise<StoredLog | undefined> {
+  const sealed = await readSealed(context, id);
+  if (sealed === undefined) return undefined;
+  return sealed.records ?? (await readText(context, id));
 }
 
 /** The event lines of session `id` from seq `fromSeq` on, in seq order (empty when there are none or no such session). @internal */
