@@ -98,6 +98,16 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     expect((await read('titled'))?.kind).toBe('jsonl');
   });
 
+  it('a read the server fails is STORAGE_ERROR, and the store reads again once the table is back', async () => {
+    const { store, q } = await fixture('failing');
+    await q(`ALTER TABLE S.events RENAME TO events_away`);
+    const error = await failure(store.inspect('titled'));
+    expect(error.code).toBe('STORAGE_ERROR');
+    expect(error.message).toMatch(/events/);
+    await q(`ALTER TABLE S.events_away RENAME TO events`);
+    expect((await store.inspect('titled')).events).toHaveLength(41);
+  });
+
   it('a header that is not the canonical V5 line is decoded by the codec instead', async () => {
     const { store, read, q } = await fixture('header');
     await q(`UPDATE S.sessions SET header = replace(header, '"version":5', '"version":4')`);

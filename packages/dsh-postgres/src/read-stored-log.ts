@@ -29,6 +29,7 @@ function canonicalHeader(line: string): SessionHeader | undefined {
 /** Runs `config` on a connection of the pool, handing each row to `onRow` as it arrives (rows are not collected). */
 async function eachRow(pool: Pool, config: { text: string; values: unknown[] }, onRow: (row: LogRow) => void): Promise<void> {
   const client = await pool.connect();
+  let failure: Error | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       // Array rows (no object per row); @types/pg's Query config does not declare `rowMode`.
@@ -42,8 +43,12 @@ async function eachRow(pool: Pool, config: { text: string; values: unknown[] }, 
       });
       client.query(query);
     });
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    throw error;
   } finally {
-    client.release();
+    // A connection that failed mid-query is discarded, not handed to the next caller.
+    client.release(failure);
   }
 }
 
