@@ -54,3 +54,10 @@ export class AgentError extends Error {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
   }
 }
+
+/** `AGENT_CLOSED` for the agent of `sessionId`: closed, or stopped after its session failed (`failure`, the cause). */
+export function agentClosed(sessionId: string, failure: Error | undefined): AgentError {
+  return failure === undefined
+    ? new AgentError('AGENT_CLOSED', `the agent of session ${sessionId} is closed`)
+    : new AgentError('AGENT_CLOSED', `the agent of session ${sessionId} stopped after its session failed`, { cause: failure });
+}

@@ -1,48 +1,19 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { SessionConfig, UserMessage } from 'dsh-codec';
+import type { SessionConfig } from 'dsh-codec';
 import type { Session } from 'dsh-session';
-import { AgentError } from './agent-error.js';
+import { AgentError, agentClosed } from './agent-error.js';
+import { maxStepsOf, type AgentOptions } from './agent-options.js';
 import { compactSession, type CompactionResult, type CompactOptions } from './compaction/compact-session.js';
 import type { Tool } from './define-tool.js';
 import { defer, type Deferred } from './deferred.js';
-import { nextTurnNumber, openTurn, pendingInputsOf, type PendingInput } from './log-state.js';
-import type { Model, ModelDelta } from './model.js';
+import { DeltaFanOut, type AgentDelta } from './delta-fan-out.js';
+import { assertNoOpenTurn, nextTurnNumber, pendingInputsOf, type PendingInput } from './log-state.js';
+import type { Model } from './model.js';
 import { runTurn, type TurnResult } from './run-turn.js';
-
-/** Options of `new Agent()`. Only `session` and `model` are required. */
-export type AgentOptions = {
-  session: Session;
-  model: Model;
-  /** Every tool the host offers; the latest `session/config.tools` narrows it (availability). */
-  tools?: readonly Tool[];
-  /** The system prompt of every model request. */
-  system?: string;
-  /** Model requests per turn before it ends with `max-steps` (default 25). */
-  maxSteps?: number;
-  /** Working directory when neither `session/config.cwd` nor the header names one (default `process.cwd()`). */
-  cwd?: string;
-  /** Streaming text and reasoning for a live UI; never persisted (same as `subscribeDeltas`). */
-  onDelta?: (delta: AgentDelta) => void;
-  /** Start turns for input rebuilt from the log right away (default true). */
-  autoStart?: boolean;
-};
-
-/**
- * A piece of the response streaming in step `step` of turn `turn`: `text` and `reasoning` add to
- * what came before in that step. Ephemeral: the complete `assistant/message` is what the log keeps.
- */
-export type AgentDelta = { turn: number; step: number; text?: string; reasoning?: string };
-
-export type { TurnResult } from './run-turn.js';
-
-/** Input for `enqueue`: text, a complete user message, or text with a caller-chosen input id. */
-export type AgentInput = string | UserMessage | { text: string; inputId?: string };
+import { queuedInput, toolsByName, type AgentInput } from './turn-messages.js';
 
 type Operation = { run: () => Promise<void>; fail: (error: unknown) => void };
 type Active = { kind: 'turn' | 'operation'; turn?: number; controller: AbortController };
-
-const DEFAULT_MAX_STEPS = 25;
-const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * The agent loop of SPEC §9 over one live `Session`: input is recorded as `input/queued`; while
@@ -57,7 +28,7 @@ export class Agent {
   readonly #system: string | undefined;
   readonly #maxSteps: number;
   readonly #cwd: string | undefined;
-  readonly #deltaListeners = new Set<(delta: AgentDelta) => void>();
+  readonly #deltas = new DeltaFanOut();
   readonly #pending: PendingInput[];
   readonly #operations: Operation[] = [];
   readonly #results = new Map<string, Deferred<TurnResult>>();
@@ -77,30 +48,12 @@ export class Agent {
   constructor(options: AgentOptions) {
     this.session = options.session;
     this.model = options.model;
-    const tools = new Map<string, Tool>();
-    for (const tool of options.tools ?? []) {
-      if (!TOOL_NAME.test(tool.name)) {
-        throw new AgentError('INVALID_OPTION', `expected a tool name matching ${TOOL_NAME.source}, received ${JSON.stringify(tool.name)}`);
-      }
-      if (tools.has(tool.name)) throw new AgentError('INVALID_OPTION', `expected unique tool names, received ${tool.name} twice`);
-      tools.set(tool.name, tool);
-    }
-    this.#tools = tools;
+    this.#tools = toolsByName(options.tools ?? []);
     this.#system = options.system;
-    const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-    if (!Number.isInteger(maxSteps) || maxSteps < 1) {
-      throw new AgentError('INVALID_OPTION', `expected maxSteps to be an integer ≥ 1, received ${String(maxSteps)}`);
-    }
-    this.#maxSteps = maxSteps;
+    this.#maxSteps = maxStepsOf(options);
     this.#cwd = options.cwd;
-    if (options.onDelta !== undefined) this.#deltaListeners.add(options.onDelta);
-    const open = openTurn(this.session.events);
-    if (open !== undefined) {
-      throw new AgentError(
-        'INVALID_OPTION',
-        `session ${this.session.id} ends inside open turn ${open}; open it through SessionStore.open, which repairs it`,
-      );
-    }
+    if (options.onDelta !== undefined) this.#deltas.subscribe(options.onDelta);
+    assertNoOpenTurn(this.session);
     this.#pending = pendingInputsOf(this.session.events, this.session.inheritedEventCount);
     if (options.autoStart !== false) this.start();
   }
@@ -125,10 +78,7 @@ export class Agent {
    * persisted); returns the unsubscribe function. A listener that throws is ignored.
    */
   subscribeDeltas(listener: (delta: AgentDelta) => void): () => void {
-    this.#deltaListeners.add(listener);
-    return () => {
-      this.#deltaListeners.delete(listener);
-    };
+    return this.#deltas.subscribe(listener);
   }
 
   /** Queued input not yet claimed by a turn, in order (copies). */
@@ -155,14 +105,7 @@ export class Agent {
    */
   enqueue(input: AgentInput): { inputId: string } {
     this.#assertOpen();
-    const seq = this.session.events.length;
-    const message: UserMessage =
-      typeof input === 'string'
-        ? { id: `user-${seq}`, role: 'user', content: [{ type: 'text', text: input }] }
-        : 'role' in input
-          ? input
-          : { id: `user-${seq}`, role: 'user', content: [{ type: 'text', text: input.text }] };
-    const inputId = (typeof input === 'object' && !('role' in input) ? input.inputId : undefined) ?? `input-${seq}`;
+    const { message, inputId } = queuedInput(input, this.session.events.length);
     if (this.#pending.some((pending) => pending.inputId === inputId)) {
       throw new AgentError('INVALID_OPTION', `expected a new input id, received ${inputId}, which is already queued`);
     }
@@ -275,33 +218,12 @@ export class Agent {
     await this.idle().catch(() => undefined);
   }
 
-  #emitDelta(turn: number, step: number, delta: ModelDelta): void {
-    if (this.#deltaListeners.size === 0) return;
-    const event: AgentDelta = { turn, step };
-    if (delta.text !== undefined && delta.text !== '') event.text = delta.text;
-    if (delta.reasoning !== undefined && delta.reasoning !== '') event.reasoning = delta.reasoning;
-    if (event.text === undefined && event.reasoning === undefined) return;
-    for (const listener of this.#deltaListeners) {
-      try {
-        listener(event);
-      } catch {
-        // A UI listener must never break the turn it watches.
-      }
-    }
-  }
-
   #assertOpen(): void {
     if (this.#closed || this.#failure !== undefined) throw this.#closedError();
   }
 
   #closedError(): AgentError {
-    return new AgentError(
-      'AGENT_CLOSED',
-      this.#failure === undefined
-        ? `the agent of session ${this.session.id} is closed`
-        : `the agent of session ${this.session.id} stopped after its session failed`,
-      this.#failure === undefined ? {} : { cause: this.#failure },
-    );
+    return agentClosed(this.session.id, this.#failure);
   }
 
   /** Drains on a microtask, so input enqueued in the same tick is claimed by one turn. */
@@ -364,7 +286,7 @@ export class Agent {
       claimed,
       signal: controller.signal,
       onDelta: (step, delta) => {
-        this.#emitDelta(turn, step, delta);
+        this.#deltas.emit(turn, step, delta);
       },
     });
     this.#lastResult = result;

@@ -3,7 +3,11 @@
  * The agent loop that writes dsh sessions: turns, steps, queued input, cancellation, tools with
  * declared effects, model history derived from events, model adapters and manual compaction.
  */
-export { Agent, type AgentDelta, type AgentInput, type AgentOptions, type TurnResult } from './agent.js';
+export { Agent } from './agent.js';
+export type { AgentOptions } from './agent-options.js';
+export type { AgentDelta } from './delta-fan-out.js';
+export type { TurnResult } from './run-turn.js';
+export type { AgentInput } from './turn-messages.js';
 export { AGENT_ERROR_CODES, AgentError, type AgentErrorCode } from './agent-error.js';
 export type {
   Model,

@@ -1,8 +1,10 @@
 /**
- * Small pure readers of a session log that the loop needs: the next turn number, whether a turn
- * is open, and the input still waiting for a turn.
+ * Small readers of a session log that the loop needs: the next turn number, whether a turn is
+ * open (and the refusal of a log that ends in one), and the input still waiting for a turn.
  */
 import type { SessionEvent, UserMessage } from 'dsh-codec';
+import type { Session } from 'dsh-session';
+import { AgentError } from './agent-error.js';
 
 /** An `input/queued` event not yet claimed by a turn. */
 export type PendingInput = { seq: number; inputId: string; message: UserMessage };
@@ -24,6 +26,13 @@ export function openTurn(events: readonly SessionEvent[]): number | undefined {
     if (event?.type === 'turn/start') return (event.data as { turn: number }).turn;
   }
   return undefined;
+}
+
+/** Refuses (`INVALID_OPTION`) a session whose log ends inside an open turn: a store's `open` repairs it first. */
+export function assertNoOpenTurn(session: Pick<Session, 'id' | 'events'>): void {
+  const open = openTurn(session.events);
+  if (open === undefined) return;
+  throw new AgentError('INVALID_OPTION', `session ${session.id} ends inside open turn ${open}; open it through SessionStore.open, which repairs it`);
 }
 
 /**

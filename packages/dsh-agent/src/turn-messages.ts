@@ -1,5 +1,10 @@
-/** The records a turn writes for a model response and a tool outcome, and how a model failure is reported. */
-import type { AssistantMessage, ContentBlock, ToolResultMessage } from 'dsh-codec';
+/**
+ * The records an agent writes for queued input, a model response and a tool outcome, how a model
+ * failure is reported, and the tool names it accepts.
+ */
+import type { AssistantMessage, ContentBlock, ToolResultMessage, UserMessage } from 'dsh-codec';
+import { AgentError } from './agent-error.js';
+import type { Tool } from './define-tool.js';
 import type { CallOutcome } from './execute-tool-call.js';
 import type { ModelResponse } from './model.js';
 
@@ -47,3 +52,28 @@ export function errorOf(error: unknown): { message: string; code: string } {
   return { message: String(error), code: 'MODEL_ERROR' };
 }
 
+
+/** Input for `enqueue`: text, a complete user message, or text with a caller-chosen input id. */
+export type AgentInput = string | UserMessage | { text: string; inputId?: string };
+
+/** The user message and input id of `input` queued at `seq` (defaults: `user-<seq>`, `input-<seq>`). */
+export function queuedInput(input: AgentInput, seq: number): { message: UserMessage; inputId: string } {
+  if (typeof input === 'string') return { message: { id: `user-${seq}`, role: 'user', content: [{ type: 'text', text: input }] }, inputId: `input-${seq}` };
+  if ('role' in input) return { message: input, inputId: `input-${seq}` };
+  return { message: { id: `user-${seq}`, role: 'user', content: [{ type: 'text', text: input.text }] }, inputId: input.inputId ?? `input-${seq}` };
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The tools by name; `INVALID_OPTION` for a name outside `[A-Za-z0-9_-]{1,64}` or a name given twice. */
+export function toolsByName(tools: readonly Tool[]): ReadonlyMap<string, Tool> {
+  const byName = new Map<string, Tool>();
+  for (const tool of tools) {
+    if (!TOOL_NAME.test(tool.name)) {
+      throw new AgentError('INVALID_OPTION', `expected a tool name matching ${TOOL_NAME.source}, received ${JSON.stringify(tool.name)}`);
+    }
+    if (byName.has(tool.name)) throw new AgentError('INVALID_OPTION', `expected unique tool names, received ${tool.name} twice`);
+    byName.set(tool.name, tool);
+  }
+  return byName;
+}

@@ -10,7 +10,8 @@ import {
   type SurfaceOp,
   type ValidationIssue,
 } from 'dsh-codec';
-import { deepFreeze } from './deep-freeze.js';
+import { cloneFrozenJson, deepFreeze } from './deep-freeze.js';
+import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
 import { GroupCommit } from './group-commit.js';
 import { SessionError } from './session-error.js';
 import type { SessionSink } from './session-sink.js';
@@ -47,34 +48,6 @@ export type SessionInit = {
 function issueText(issues: readonly ValidationIssue[]): string {
   const shown = issues.slice(0, 3).map((issue) => `${issue.message} (at ${issue.path.join('.') || 'event'})`);
   return shown.join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
-}
-
-/** A frozen copy of lossless JSON made of fresh plain objects and arrays (the caller's value is never kept). */
-function cloneFrozenJson(value: JsonValue): JsonValue {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    const items: JsonValue[] = new Array<JsonValue>(value.length);
-    for (let index = 0; index < value.length; index++) items[index] = cloneFrozenJson(value[index] as JsonValue);
-    return Object.freeze(items) as JsonValue;
-  }
-  const copy: { [key: string]: JsonValue } = {};
-  for (const key of Object.keys(value)) {
-    const child = cloneFrozenJson(value[key] as JsonValue);
-    // An own "__proto__" key stays a key (assignment would set the prototype instead).
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: child, enumerable: true, writable: true, configurable: true });
-    else copy[key] = child;
-  }
-  return Object.freeze(copy);
-}
-
-function isEndSeed(event: SessionEvent | undefined): boolean {
-  return event?.type === 'session/end-seed';
-}
-
-function isInheritedMarker(event: SessionEvent | undefined): boolean {
-  if (event?.type !== 'session/end-seed') return false;
-  const data = event.data;
-  return typeof data === 'object' && data !== null && !Array.isArray(data) && data.inherited === true;
 }
 
 /**
@@ -118,22 +91,7 @@ export class Session {
     for (let index = trustedCount; index < seed.events.length; index++) this.#admit(seed.events[index] as SessionEvent, 'seed');
 
     if (seed.kind === 'fork') {
-      const marker = seed.events[seed.cut + 1];
-      const laterMarker = seed.events.slice(seed.cut + 2).some(isInheritedMarker);
-      if (!Number.isInteger(seed.cut) || !isInheritedMarker(marker) || laterMarker) {
-        throw new SessionError(
-          'INVALID_CUT',
-          `Fork seed of ${this.id}: expected cut ${String(seed.cut)} to identify the seed's final inherited marker at seq ${String(seed.cut + 1)}, received ${marker === undefined ? 'no event' : `a ${marker.type} event`}${laterMarker ? ' followed by another inherited marker' : ''}.`,
-          { sessionId: this.id },
-        );
-      }
-      if (header.inheritedEventCount !== seed.cut + 1) {
-        throw new SessionError(
-          'INVALID_CUT',
-          `Fork seed of ${this.id}: expected header.inheritedEventCount ${seed.cut + 1} for cut ${seed.cut}, received ${header.inheritedEventCount}.`,
-          { sessionId: this.id },
-        );
-      }
+      checkForkSeed(this.id, header, seed);
       this.firstLifecycleSeq = seed.cut + 1;
     } else if (seed.kind === 'restored') {
       if (!isEndSeed(seed.events.at(-1))) this.#admit(this.#marker(), 'seed');

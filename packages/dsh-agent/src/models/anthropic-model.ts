@@ -2,9 +2,9 @@ import { AgentError } from '../agent-error.js';
 import type { Model, ModelDelta, ModelRequest, ModelResponse } from '../model.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import { toAnthropicMessages, toAnthropicTools } from './anthropic-wire.js';
-import { clip, postModelRequest, type ModelHttpBody } from './post-model-request.js';
+import { clip, nonEmpty, postWithRetries, type ModelHttpBody } from './post-model-request.js';
 import { readServerSentEvents } from './read-server-sent-events.js';
-import { withRetries, type RetryOptions } from './with-retries.js';
+import type { RetryOptions } from './with-retries.js';
 
 /** Options of `createAnthropicModel`; `env` defaults to `process.env`. */
 export type AnthropicModelOptions = {
@@ -68,19 +68,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
         ...(options.thinkingBudget === undefined ? {} : { thinking: { type: 'enabled', budget_tokens: options.thinkingBudget } }),
         stream: true,
       };
-      let streamed = false;
-      const onDelta = (delta: ModelDelta) => {
-        streamed = true;
-        request.onDelta?.(delta);
-      };
-      return withRetries(
-        () =>
-          postModelRequest(
-            { label: 'anthropic', url, headers, body, fetch: doFetch, timeoutMs, signal: request.signal },
-            (http) => readResponse(http, url, onDelta),
-          ),
-        options.retry,
-        { signal: request.signal, mayRetry: () => !streamed },
+      return postWithRetries({ label: 'anthropic', url, headers, body, fetch: doFetch, timeoutMs }, request, options.retry, (http, onDelta) =>
+        readResponse(http, url, onDelta),
       );
     },
   };
@@ -95,8 +84,4 @@ async function readResponse(http: ModelHttpBody, url: string, onDelta: (delta: M
   const assembler = new AnthropicStreamAssembler(onDelta);
   await readServerSentEvents(http, (event) => assembler.accept(event.data));
   return assembler.finish(url);
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
 }

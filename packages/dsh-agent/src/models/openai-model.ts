@@ -2,9 +2,9 @@ import { AgentError } from '../agent-error.js';
 import type { Model, ModelDelta, ModelRequest, ModelResponse } from '../model.js';
 import { ChatStreamAssembler } from './chat-stream-assembler.js';
 import { fromWireResponse, toWireMessages, toWireTools } from './openai-wire.js';
-import { clip, postModelRequest, type ModelHttpBody } from './post-model-request.js';
+import { clip, nonEmpty, postWithRetries, type ModelHttpBody } from './post-model-request.js';
 import { readServerSentEvents } from './read-server-sent-events.js';
-import { withRetries, type RetryOptions } from './with-retries.js';
+import type { RetryOptions } from './with-retries.js';
 
 /** Options of `createOpenAIModel`; `env` defaults to `process.env`. */
 export type OpenAIModelOptions = {
@@ -64,20 +64,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
         ...toWireTools(request.tools),
         ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
       };
-      // Once part of the answer has reached a listener, a retry would show it twice: no retry then.
-      let streamed = false;
-      const onDelta = (delta: ModelDelta) => {
-        streamed = true;
-        request.onDelta?.(delta);
-      };
-      return withRetries(
-        () =>
-          postModelRequest(
-            { label: 'openai', url, headers, body, fetch: doFetch, timeoutMs, signal: request.signal },
-            (http) => readResponse(http, url, onDelta),
-          ),
-        options.retry,
-        { signal: request.signal, mayRetry: () => !streamed },
+      return postWithRetries({ label: 'openai', url, headers, body, fetch: doFetch, timeoutMs }, request, options.retry, (http, onDelta) =>
+        readResponse(http, url, onDelta),
       );
     },
   };
@@ -105,8 +93,4 @@ async function readResponse(http: ModelHttpBody, url: string, onDelta: (delta: M
   for (const reasoning of result.response.reasoning ?? []) if (reasoning.text !== '') onDelta({ reasoning: reasoning.text });
   if (result.response.text !== '') onDelta({ text: result.response.text });
   return result.response;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
 }

@@ -4,7 +4,8 @@
  * the caller read the body while an idle timer watches that bytes keep coming.
  */
 import { AgentError } from '../agent-error.js';
-import { parseRetryAfter } from './with-retries.js';
+import type { ModelDelta, ModelRequest, ModelResponse } from '../model.js';
+import { parseRetryAfter, withRetries, type RetryOptions } from './with-retries.js';
 
 /** Everything one attempt needs; `label` (`openai`, `anthropic`) starts every error message. */
 export type ModelHttpRequest = {
@@ -74,6 +75,33 @@ export async function postModelRequest<T>(request: ModelHttpRequest, read: (body
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A model request with retries of transient failures: each attempt is one `postModelRequest` whose
+ * body `read` turns into the response, passing deltas on to `request.onDelta`. Once part of the
+ * answer has reached that listener, a failure is not retried (the listener would see it twice).
+ */
+export function postWithRetries(
+  http: Omit<ModelHttpRequest, 'signal'>,
+  request: Pick<ModelRequest, 'signal' | 'onDelta'>,
+  retry: RetryOptions | undefined,
+  read: (body: ModelHttpBody, onDelta: (delta: ModelDelta) => void) => Promise<ModelResponse>,
+): Promise<ModelResponse> {
+  let streamed = false;
+  const onDelta = (delta: ModelDelta) => {
+    streamed = true;
+    request.onDelta?.(delta);
+  };
+  return withRetries(() => postModelRequest({ ...http, signal: request.signal }, (body) => read(body, onDelta)), retry, {
+    signal: request.signal,
+    mayRetry: () => !streamed,
+  });
+}
+
+/** An environment setting, `undefined` when unset or empty. */
+export function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
 }
 
 /** The provider's `error.message` when the body carries one (OpenAI and Anthropic shapes), else the body, clipped. */

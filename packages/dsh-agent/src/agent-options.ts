@@ -1,0 +1,35 @@
+/** The options of `new Agent()` and how they are checked. */
+import type { Session } from 'dsh-session';
+import { AgentError } from './agent-error.js';
+import type { Tool } from './define-tool.js';
+import type { AgentDelta } from './delta-fan-out.js';
+import type { Model } from './model.js';
+
+/** Options of `new Agent()`. Only `session` and `model` are required. */
+export type AgentOptions = {
+  session: Session;
+  model: Model;
+  /** Every tool the host offers; the latest `session/config.tools` narrows it (availability). */
+  tools?: readonly Tool[];
+  /** The system prompt of every model request. */
+  system?: string;
+  /** Model requests per turn before it ends with `max-steps` (default 25). */
+  maxSteps?: number;
+  /** Working directory when neither `session/config.cwd` nor the header names one (default `process.cwd()`). */
+  cwd?: string;
+  /** Streaming text and reasoning for a live UI; never persisted (same as `subscribeDeltas`). */
+  onDelta?: (delta: AgentDelta) => void;
+  /** Start turns for input rebuilt from the log right away (default true). */
+  autoStart?: boolean;
+};
+
+const DEFAULT_MAX_STEPS = 25;
+
+/** `maxSteps` (default 25); `INVALID_OPTION` unless it is an integer ≥ 1. */
+export function maxStepsOf(options: Pick<AgentOptions, 'maxSteps'>): number {
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+    throw new AgentError('INVALID_OPTION', `expected maxSteps to be an integer ≥ 1, received ${String(maxSteps)}`);
+  }
+  return maxSteps;
+}
