@@ -2,10 +2,10 @@ import { CodecError } from './codec-error.js';
 import { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 import { errorFromIssues } from './error-from-issues.js';
 import { migrateToCurrent } from './migrate.js';
-import { splitLines, type LineEndings } from './split-lines.js';
+import { LineCursor, type LineEndings } from './split-lines.js';
 import type { FormatVersion, SessionEvent, SessionHeader, ValidationIssue } from './types.js';
 import { describeValue } from './v0/describe-value.js';
-import { validate } from './validate.js';
+import { validateParsed } from './validate.js';
 import type { V4Header } from './v4/types.js';
 import { V4LogValidation } from './v4/validate-v4.js';
 import { checkV5Header } from './v5/check-header.js';
@@ -41,27 +41,28 @@ const TORN = Symbol('torn');
  */
 export function decodeJsonl(text: string, options: { sessionId?: string } = {}): DecodedLog {
   if (typeof text !== 'string') throw new CodecError('CORRUPT', `decodeJsonl: expected the log's text, got ${describeValue(text)}`);
-  const { lines, lastStart, rest: start, lineEndings } = splitLines(text);
+  const cursor = new LineCursor(text);
   // A final line without its line break was never committed: torn, whatever it holds.
-  let torn: { start: number; line: number } | undefined = start < text.length ? { start, line: lines.length + 1 } : undefined;
-  const parse = (index: number): unknown => {
-    const line = lines[index] as string;
+  const unterminated = cursor.rest < text.length;
+  let torn: { start: number; line: number } | undefined;
+  const parse = (line: string): unknown => {
     try {
       return JSON.parse(line);
     } catch (cause) {
-      if (index === lines.length - 1 && torn === undefined) return TORN;
+      if (!unterminated && cursor.isLast()) return TORN;
       throw new CodecError(
         'MALFORMED_JSON',
-        `line ${String(index + 1)}: expected one JSON object, got unparsable text ${describeValue(line)} (${cause instanceof Error ? cause.message : 'parse error'}); only a torn final line may be set aside, so the log is refused`,
-        { line: index + 1, cause },
+        `line ${String(cursor.line)}: expected one JSON object, got unparsable text ${describeValue(line)} (${cause instanceof Error ? cause.message : 'parse error'}); only a torn final line may be set aside, so the log is refused`,
+        { line: cursor.line, cause },
       );
     }
   };
-  const first = lines.length === 0 ? TORN : parse(0);
+  const firstLine = cursor.next();
+  const first = firstLine === undefined ? TORN : parse(firstLine);
   if (first === TORN) {
     // No complete first line. An empty text is a V0 log with no events (V0 files had no header);
     // a torn first line is a V0 event cut short, unless it is the start of a header.
-    const fragment = text.slice(0, lines[0] === undefined ? text.length : lines[0].length);
+    const fragment = firstLine ?? text;
     if (/^\s*\{\s*"format"/.test(fragment)) {
       throw new CodecError('CORRUPT', 'line 1: the header line is torn or unparsable: no complete header', { line: 1 });
     }
@@ -81,22 +82,24 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
   // parsed: one pass, nothing serialised again.
   const validation = version === NEWEST ? new V5LogValidation(first) : version === 4 ? new V4LogValidation(first) : undefined;
   if (validation !== undefined && validation.issues.length > 0) throw errorFromIssues(validation.issues, { lineOf });
-  for (let index = 1; index < lines.length; index++) {
+  for (let line = cursor.next(); line !== undefined; line = cursor.next()) {
     let value: unknown;
     try {
-      value = parse(index);
+      value = parse(line);
     } catch (error) {
       // An earlier invalid line is reported before a later unparsable one.
       if (validation !== undefined && validation.issues.length > 0) throw errorFromIssues(validation.issues, { lineOf });
       throw error;
     }
     if (value === TORN) {
-      torn = { start: lastStart, line: index + 1 };
+      torn = { start: cursor.start, line: cursor.line };
       break;
     }
     events.push(value);
     validation?.event(value, true);
   }
+  // Every complete line was read (only the last complete line can be torn): the remainder follows them.
+  if (unterminated) torn = { start: cursor.rest, line: cursor.line + 1 };
   const tornTail = torn === undefined ? undefined : { offset: utf8Length(text, torn.start), line: torn.line };
 
   let header: SessionHeader;
@@ -119,19 +122,19 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
     ({ header, events: current } = decodeOlder(older === 0 ? { events } : { header: first, events }, older, options, lineOf));
   }
   const result: DecodedLog = { header, events: current, sourceVersion: version };
-  if (lineEndings !== 'lf') result.lineEndings = lineEndings;
+  if (cursor.lineEndings !== 'lf') result.lineEndings = cursor.lineEndings;
   if (tornTail !== undefined) result.tornTail = tornTail;
   return result;
 }
 
 /** Validates an older artifact with its frozen validator, migrates it, and validates the result as V5. */
 function decodeOlder(
-  artifact: { header?: unknown; events: readonly unknown[] },
+  artifact: { header?: unknown; events: unknown[] },
   version: 0 | 1 | 2 | 3,
   options: { sessionId?: string },
   lineOf: (issue: ValidationIssue) => number | undefined,
 ): { header: SessionHeader; events: SessionEvent[] } {
-  const issues = validate(version, artifact);
+  const issues = validateParsed(version, artifact);
   if (issues.length > 0) throw errorFromIssues(issues, { lineOf, context: `(reading a V${String(version)} log)` });
   const migrated = migrateToCurrent(artifact, version, options);
   // Migrations build plain objects around values fresh from JSON.parse (already found lossless), so

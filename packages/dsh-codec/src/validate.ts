@@ -10,6 +10,16 @@ import { validateV5 } from './v5/validate-v5.js';
 const VALIDATORS = [validateV0, validateV1, validateV2, validateV3, validateV4, validateV5] as const;
 
 /**
+ * `validate` for an artifact the decoder built from `JSON.parse` output (an events array of parsed
+ * values): the same verdict, with the cheaper lossless check such values allow. Internal.
+ */
+export function validateParsed(version: 0 | 1 | 2 | 3, artifact: { header?: unknown; events: unknown[] }): ValidationIssue[] {
+  return version === 3 ? validateV3(artifact) : LEGACY_VALIDATORS[version](artifact, true);
+}
+
+const LEGACY_VALIDATORS = [validateV0, validateV1, validateV2] as const;
+
+/**
  * That version's frozen validator (shapes and relationships): every issue with its path and seq,
  * `[]` when valid. V0 artifacts have no header. Never throws.
  */

@@ -23,15 +23,18 @@ export function payloadSamples(names: readonly string[]): Sample[] {
 
 type Path = (string | number)[];
 
-function paths(value: unknown, prefix: Path = []): Path[] {
+/** Every path into `value` (itself first), depth first. */
+export function paths(value: unknown, prefix: Path = []): Path[] {
   if (typeof value !== 'object' || value === null) return [prefix];
   const children = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value);
   return [prefix, ...children.flatMap((key) => paths((value as Record<string | number, unknown>)[key], [...prefix, key]))];
 }
 
+/** Passed to `edit` as the replacement: remove the value instead. */
+export const REMOVE = Symbol('remove');
+
 /** A copy of `root` with the value at `path` replaced (or removed when `replacement` is `REMOVE`). */
-const REMOVE = Symbol('remove');
-function edit(root: unknown, path: Path, replacement: unknown): unknown {
+export function edit(root: unknown, path: Path, replacement: unknown): unknown {
   if (path.length === 0) return replacement === REMOVE ? {} : replacement;
   const [head, ...rest] = path as [string | number, ...Path];
   if (Array.isArray(root)) {

@@ -3,7 +3,7 @@
  * lossless data. Frozen with V0 (V3 added `surfaceOp` and `ignorable` in its own check).
  */
 import { describeValue } from './describe-value.js';
-import { findLossyJson } from './find-lossy-json.js';
+import { findLossyJson, parsedJsonIsLossless } from './find-lossy-json.js';
 import { eventIssue, formatPath, type Issue } from './issue.js';
 
 const KEYS: ReadonlySet<string> = new Set(['seq', 'type', 'time', 'data']);
@@ -32,4 +32,24 @@ export function checkV0Envelope(event: unknown, index: number, version: number):
     if (lossy !== undefined) add(['data', ...lossy.path], `data must be lossless JSON: ${lossy.reason}`);
   }
   return issues;
+}
+
+/**
+ * True only when `checkV0Envelope` certainly finds no issue, computed without allocating; false
+ * means "ask `checkV0Envelope`". `parsed` vouches that `event` comes straight from `JSON.parse`, so
+ * only its numbers and nesting can make its data lossy.
+ */
+export function v0EnvelopeIsValid(event: unknown, index: number, parsed: boolean): boolean {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return false;
+  let hasData = false;
+  for (const key in event) {
+    if (key === 'data') hasData = true;
+    else if (key !== 'seq' && key !== 'type' && key !== 'time') return false;
+  }
+  if (!hasData || !Object.hasOwn(event, 'data')) return false;
+  const { seq, type, time, data } = event as Record<string, unknown>;
+  if (seq !== index || (index === 0 && 1 / seq < 0)) return false;
+  if (typeof type !== 'string' || type === '') return false;
+  if (!Number.isSafeInteger(time) || (time === 0 && 1 / (time as number) < 0)) return false;
+  return parsed ? parsedJsonIsLossless(data, 1) : findLossyJson(data) === undefined;
 }

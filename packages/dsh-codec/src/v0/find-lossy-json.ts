@@ -15,6 +15,33 @@ const CONTAINER = 1;
  */
 export const MAX_JSON_DEPTH = 512;
 
+/**
+ * Whether a value produced by `JSON.parse` is lossless, `depth` being its own nesting level (1 for an
+ * event's data). Such a value is plain by construction (no holes, cycles, symbols, hidden keys or
+ * prototypes), so only a `-0`, an overflowing number (±Infinity) or too deep nesting can make it
+ * lossy: the same verdict as `findLossyJson` for that value, without building anything.
+ */
+export function parsedJsonIsLossless(value: unknown, depth: number): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && (value !== 0 || 1 / value > 0);
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth > MAX_JSON_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) {
+      if (typeof item === 'object' || typeof item === 'number') {
+        if (!parsedJsonIsLossless(item, depth + 1)) return false;
+      }
+    }
+    return true;
+  }
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'object' || typeof item === 'number') {
+      if (!parsedJsonIsLossless(item, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
 /** Returns `undefined` for a leaf that is lossless, `CONTAINER` for an object/array, else the reason. */
 function classify(value: unknown): string | typeof CONTAINER | undefined {
   switch (typeof value) {

@@ -30,8 +30,14 @@ export class V0RelationshipChecker {
   /** Every relationship issue of `view`, the event `type` at `seq`. */
   check(view: RelationshipView, type: string, seq: number): Issue[] {
     const issues: Issue[] = [];
+    this.checkInto(view, type, seq, issues);
+    return issues;
+  }
+
+  /** `check`, pushing the issues onto `sink`: nothing is allocated for an event without issues. */
+  checkInto(view: RelationshipView, type: string, seq: number, sink: Issue[]): void {
     const add = (path: Path, message: string) => {
-      issues.push(relationshipIssue(seq, path, `${type} at seq ${String(seq)}: ${message}`));
+      sink.push(relationshipIssue(seq, path, `${type} at seq ${String(seq)}: ${message}`));
     };
     switch (view.kind) {
       case 'anywhere':
@@ -80,7 +86,6 @@ export class V0RelationshipChecker {
         break;
       }
     }
-    return issues;
   }
 
   /** Advances the state past `view` at `seq`. */

@@ -34,10 +34,13 @@ function view(type: string, data: unknown): RelationshipView {
   }
 }
 
-/** Every issue of a V0 log (shapes and relationships); `[]` when valid. V0 logs have no header. */
-export function validateV0(artifact: { header?: unknown; events: readonly unknown[] }): Issue[] {
+/**
+ * Every issue of a V0 log (shapes and relationships); `[]` when valid. V0 logs have no header.
+ * `parsed`: the events come straight from `JSON.parse` (see `validateLegacyEvents`).
+ */
+export function validateV0(artifact: { header?: unknown; events: readonly unknown[] }, parsed = false): Issue[] {
   const issues: Issue[] = [];
   if (artifact.header !== undefined) issues.push(headerIssue([], 'header: a V0 log has no header (its session id comes from the file name)'));
-  issues.push(...validateLegacyEvents(artifact.events, { version: 0, schemas: v0DataSchemas, view, fast: isValidV0Payload }));
+  for (const issue of validateLegacyEvents(artifact.events, { version: 0, schemas: v0DataSchemas, view, fast: isValidV0Payload }, undefined, parsed)) issues.push(issue);
   return issues;
 }

@@ -22,10 +22,10 @@ export function checkHeaderShape(header: unknown, schema: z.ZodType, version: nu
   return fromZodIssues(result.error.issues, header, [], 'header', (path, message) => headerIssue(path, message));
 }
 
-/** Every issue of a V1 log (header, shapes and relationships); `[]` when valid. */
-export function validateV1(artifact: { header?: unknown; events: readonly unknown[] }): Issue[] {
+/** Every issue of a V1 log (header, shapes and relationships); `[]` when valid. `parsed`: fresh from `JSON.parse`. */
+export function validateV1(artifact: { header?: unknown; events: readonly unknown[] }, parsed = false): Issue[] {
   return [
     ...checkHeaderShape(artifact.header, v1HeaderSchema, 1),
-    ...validateLegacyEvents(artifact.events, { version: 1, schemas: v1DataSchemas, view: v1RelationshipView }),
+    ...validateLegacyEvents(artifact.events, { version: 1, schemas: v1DataSchemas, view: v1RelationshipView }, undefined, parsed),
   ];
 }

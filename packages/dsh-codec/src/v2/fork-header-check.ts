@@ -31,6 +31,11 @@ export class ForkMarkerCheck {
   private found = false;
   constructor(private readonly header: ForkLineage) {}
 
+  /** Whether `event(index, …)` can report anything: only a fork child's marker position matters. */
+  concerns(index: number): boolean {
+    return this.header.parentSession !== undefined && index === this.header.inheritedEventCount;
+  }
+
   /**
    * Issues about the event at `index` (only the marker position matters). An event whose shape
    * is already reported invalid (`shapeValid` false) only counts as present.

@@ -5,13 +5,25 @@
 import { eventIssue, type Issue } from '../v0/issue.js';
 import { fromZodIssues } from '../v0/zod-issues.js';
 import type { CoreEventType } from '../types.js';
-import { checkV4Envelope } from './check-envelope.js';
+import { checkV4Envelope, v4EnvelopeIsValid } from './check-envelope.js';
 import { isValidCorePayload } from './is-valid-core-payload.js';
 import { coreEventDataSchemas } from './schemas.js';
 
+const CORE_TYPES: ReadonlySet<string> = new Set(Object.keys(coreEventDataSchemas));
+
 /** Whether `type` is a V4 core event type. */
 export function isCoreEventType(type: string): type is CoreEventType {
-  return Object.hasOwn(coreEventDataSchemas, type);
+  return CORE_TYPES.has(type);
+}
+
+/**
+ * True only when `checkV4EventShape` certainly returns no issue, computed without allocating;
+ * false means "ask `checkV4EventShape`" (which may still find the event sound, e.g. through zod).
+ */
+export function v4EventShapeIsValid(event: unknown, index: number, parsed = false): boolean {
+  if (!v4EnvelopeIsValid(event, index, parsed)) return false;
+  const { type, data, ignorable } = event as { type: string; data: unknown; ignorable?: true };
+  return isCoreEventType(type) ? isValidCorePayload(type, data) : ignorable === true;
 }
 
 /**

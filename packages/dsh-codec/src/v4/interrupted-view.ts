@@ -34,16 +34,25 @@ const RESERVED_NAMES: ReadonlySet<string> = new Set([TOOL_NOT_STARTED_ERROR.name
  * reserved error and a forked id) become their interrupted mirror; every other event is itself.
  */
 export function toInterruptedView(event: V3Event): { view: V3Event; mapped: boolean } {
+  const view = interruptedViewOf(event);
+  return { view, mapped: view !== event };
+}
+
+/**
+ * `toInterruptedView`'s view alone: `event` itself unless it is a fork closer (then a new object),
+ * so the open path allocates nothing for the events that are not closers.
+ */
+export function interruptedViewOf(event: V3Event): V3Event {
   if (event.type === 'turn/end') {
     const data = event.data as CoreEventDataMap['turn/end'];
-    if (data.reason.kind !== 'forked') return { view: event, mapped: false };
-    return { view: { ...event, data: { turn: data.turn, reason: { kind: 'interrupted' } } }, mapped: true };
+    if (data.reason.kind !== 'forked') return event;
+    return { ...event, data: { turn: data.turn, reason: { kind: 'interrupted' } } };
   }
-  if (event.type !== 'tool/result') return { view: event, mapped: false };
+  if (event.type !== 'tool/result') return event;
   const data = event.data as CoreEventDataMap['tool/result'];
   const error = data.error;
   const reserved = error !== undefined && (RESERVED_CODES.has(error.code) || RESERVED_NAMES.has(error.name));
-  if (!reserved || !data.message.id.startsWith(FORKED_RESULT_PREFIX)) return { view: event, mapped: false };
+  if (!reserved || !data.message.id.startsWith(FORKED_RESULT_PREFIX)) return event;
   const content = data.message.content.map((block) => {
     if (block.type !== 'text') return block;
     const mirrored = FORKED_TO_INTERRUPTED.get(block.text);
@@ -52,7 +61,7 @@ export function toInterruptedView(event: V3Event): { view: V3Event; mapped: bool
     return interruptedWording ? { type: 'text' as const, text: NOT_FORKED_WORDING } : block;
   });
   const id = INTERRUPTED_RESULT_PREFIX + data.message.id.slice(FORKED_RESULT_PREFIX.length);
-  return { view: { ...event, data: { ...data, message: { ...data.message, id, content } } }, mapped: true };
+  return { ...event, data: { ...data, message: { ...data.message, id, content } } };
 }
 
 /** Rewords a V3 issue about a mapped event so it names the forked record the user wrote. */

@@ -6,8 +6,8 @@
 import type { Issue } from '../v0/issue.js';
 import { V3RelationshipChecker } from '../v3/relationship-checker.js';
 import type { V3Event } from '../v3/types.js';
-import { checkV4EventShape } from './check-event-shape.js';
-import { forkedWording, toInterruptedView } from './interrupted-view.js';
+import { checkV4EventShape, v4EventShapeIsValid } from './check-event-shape.js';
+import { forkedWording, interruptedViewOf } from './interrupted-view.js';
 
 /** Incremental V4 event validation; `check` is pure, `apply` advances past a checked event. */
 export class V4EventValidator {
@@ -18,12 +18,28 @@ export class V4EventValidator {
    * `parsed`: the event comes straight from `JSON.parse`.
    */
   check(event: unknown, index: number, parsed = false): { issues: Issue[]; view: V3Event | undefined } {
-    const issues = checkV4EventShape(event, index, parsed);
-    if (issues.length > 0) return { issues, view: undefined };
-    const { view, mapped } = toInterruptedView(event as V3Event);
-    const related = this.relationships.check(view);
-    if (mapped) for (const issue of related) issue.message = forkedWording(issue.message);
-    return { issues: related, view };
+    const issues: Issue[] = [];
+    const view = this.checkInto(event, index, parsed, issues);
+    return { issues, view };
+  }
+
+  /**
+   * `check`, pushing the issues onto `sink` and returning the view (`undefined` when the shape is
+   * invalid): nothing is allocated for a sound event that is not a fork closer (the open path).
+   */
+  checkInto(event: unknown, index: number, parsed: boolean, sink: Issue[]): V3Event | undefined {
+    if (!v4EventShapeIsValid(event, index, parsed)) {
+      const shape = checkV4EventShape(event, index, parsed);
+      if (shape.length > 0) {
+        for (const issue of shape) sink.push(issue);
+        return undefined;
+      }
+    }
+    const view = interruptedViewOf(event as V3Event);
+    const before = sink.length;
+    this.relationships.checkInto(view, sink);
+    if (view !== event) for (let at = before; at < sink.length; at++) (sink[at] as Issue).message = forkedWording((sink[at] as Issue).message);
+    return view;
   }
 
   /** Advances past an event whose shape was valid (leniently, even if its relationships were not). */

@@ -26,10 +26,9 @@ export class V4LogValidation {
   /** Validates the next event (its expected seq is its position); `parsed`: fresh from `JSON.parse`. */
   event(event: unknown, parsed = false): void {
     const index = this.count++;
-    const { issues, view } = this.events.check(event, index, parsed);
-    for (const issue of issues) this.issues.push(issue);
+    const view = this.events.checkInto(event, index, parsed, this.issues);
     if (view !== undefined) this.events.apply(view);
-    if (this.marker === undefined) return;
+    if (this.marker === undefined || !this.marker.concerns(index)) return;
     const marker = view === undefined ? this.marker.event(index, '', undefined, false) : this.marker.event(index, view.type, view.data);
     for (const issue of marker) this.issues.push(issue);
   }

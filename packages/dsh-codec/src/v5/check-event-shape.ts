@@ -4,7 +4,7 @@
  */
 import { eventIssue, type Issue } from '../v0/issue.js';
 import { fromZodIssues } from '../v0/zod-issues.js';
-import { checkV4Envelope } from '../v4/check-envelope.js';
+import { checkV4Envelope, v4EnvelopeIsValid } from '../v4/check-envelope.js';
 import { isCoreEventType } from '../v4/check-event-shape.js';
 import { isValidCorePayload } from './is-valid-core-payload.js';
 import { coreEventDataSchemas } from './schemas.js';
@@ -25,4 +25,14 @@ export function checkV5EventShape(event: unknown, index: number, parsed = false)
   const result = coreEventDataSchemas[type].safeParse(data);
   if (result.success) return issues;
   return fromZodIssues(result.error.issues, data, ['data'], `${type} at seq ${String(index)}`, (path, message) => eventIssue(index, path, message));
+}
+
+/**
+ * True only when `checkV5EventShape` certainly returns no issue, computed without allocating;
+ * false means "ask `checkV5EventShape`" (which may still find the event sound, e.g. through zod).
+ */
+export function v5EventShapeIsValid(event: unknown, index: number, parsed = false): boolean {
+  if (!v4EnvelopeIsValid(event, index, parsed)) return false;
+  const { type, data, ignorable } = event as { type: string; data: unknown; ignorable?: true };
+  return isCoreEventType(type) ? isValidCorePayload(type, data) : ignorable === true;
 }
