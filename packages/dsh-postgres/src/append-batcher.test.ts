@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from 'dsh-postgres';
-import type { SessionEvent } from 'dsh-codec';
+import { serializeEvent, type SessionEvent } from 'dsh-codec';
 import type { SessionStore } from 'dsh-session';
 import pg from 'pg';
 import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
@@ -39,11 +39,80 @@ describe.skipIf(url === undefined)('group commit on PostgreSQL', () => {
     await Promise.all(sessions.map((session) => session.close()));
   });
 
+  it("one session's batch stores each line whole, with its '\\n', whatever control characters or separators its data holds", async () => {
+    const store = await openPostgresStore({ connectionString, schema, hostId: 'batcher' });
+    stores.push(store);
+    const session = await store.create({ id: 'lines' });
+    // Raw '\n', the batch's line separator (RS), other control characters, non-BMP text, a 5 kB title.
+    const titles = ['a\nb', 'x\u001ey', '\u0000\u001f\r\t', 'snow ☃ 𝄞', 'long '.repeat(1_000), ''];
+    for (const title of titles) session.append('session/title', { title });
+    await session.flush();
+    expect((await store.inspect('lines')).events).toEqual(session.events);
+    const { rows } = await admin.query<{ seq: number; body: string }>(
+      `SELECT e.seq, e.body FROM "${schema}".events e JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = 'lines' ORDER BY e.seq`,
+    );
+    expect(rows.map((row) => row.seq)).toEqual(session.events.map((event) => event.seq));
+    expect(rows.map((row) => row.body)).toEqual(session.events.map((event) => serializeEvent(event)));
+    await session.close();
+  });
+
+  it('rows up to a page are stored inline without compression (schema step 4); longer ones are still compressed', async () => {
+    const store = await openPostgresStore({ connectionString, schema, hostId: 'batcher' });
+    stores.push(store);
+    const session = await store.create({ id: 'sizes' });
+    session.append('session/title', { title: 'a'.repeat(5_000) });
+    session.append('session/title', { title: 'b'.repeat(20_000) });
+    await session.flush();
+    const { rows } = await admin.query<{ length: number; compression: string | null }>(
+      `SELECT length(e.body) AS length, pg_column_compression(e.body) AS compression FROM "${schema}".events e
+         JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = 'sizes' AND length(e.body) > 4000 ORDER BY e.seq`,
+    );
+    expect(rows.map((row) => row.compression === null)).toEqual([true, false]);
+    await session.close();
+  });
+
+  it('a batch connection ended between bursts costs at most a failed flush, which a retry commits; no acknowledged event is lost', async () => {
+    const store = await openPostgresStore({ connectionString, schema, hostId: 'batcher' });
+    stores.push(store);
+    const session = await store.create({ id: 'ended' });
+    let failures = 0;
+    // A pool may hand out a connection the server has just ended once; the Session keeps the events pending.
+    const flush = (): Promise<void> =>
+      session.flush().catch((error: unknown) => {
+        expect(error).toMatchObject({ code: 'WRITE_FAILED' });
+        failures += 1;
+        return session.flush();
+      });
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, writer) => {
+          for (let event = 0; event < 5; event++) {
+            session.append('session/title', { title: `${String(round)}.${String(writer)}.${String(event)}` });
+            await flush();
+          }
+        }),
+      );
+      // End the connection the batches ran on, back in the pool now (as a server restart or a proxy would).
+      const { rows } = await admin.query<{ ended: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE query LIKE '%pg_notify(%' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+        [`%"${schema}".events%`],
+      );
+      // This store's batch connection, and those of the other stores of this file on the same schema.
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((row) => row.ended)).toBe(true);
+    }
+    session.append('session/title', { title: 'after' });
+    await flush();
+    expect(failures).toBeLessThanOrEqual(3 * 8);
+    expect((await store.inspect('ended')).events).toEqual(session.events);
+    await session.close();
+  });
+
   it('a batch whose seqs do not run on from the expected next seq is refused as CORRUPT before anything is sent', async () => {
     const batcher = new AppendBatcher({ pool: admin, schema: quoteSchema(schema), schemaName: schema, leaseMs: 10_000, channel: `dsh_${schema}` });
     const event = (seq: number): SessionEvent => ({ seq, type: 'session/title', time: 1, data: { title: 't' } });
     await expect(batcher.submit('one', '1', 21, [event(21), event(23)])).rejects.toMatchObject({ code: 'CORRUPT', message: expect.stringMatching(/from 21 .*seq 23 at position 1/) as unknown });
-    const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::integer AS n FROM "${schema}".events WHERE seq >= 21`);
+    const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::integer AS n FROM "${schema}".events e JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = 'one' AND e.seq >= 21`);
     expect(rows[0]?.n).toBe(0);
   });
 });

@@ -2,11 +2,13 @@
  * Group commit across writers: appends submitted while a batch is being committed wait, then go
  * together as one statement — one multi-row INSERT, one commit, one WAL flush — however many
  * sessions they belong to. Each append is conditional on its session's (generation, expected next
- * seq); a stale one is skipped inside the statement while the others commit.
+ * seq); a stale one is skipped inside the statement while the others commit. Batches follow each
+ * other on one connection held while they do (no pool checkout per batch).
  */
 import { serializeEvent, type SessionEvent } from 'dsh-codec';
 import { SessionError } from 'dsh-session';
 import type { Pool } from 'pg';
+import { HeldConnection } from './held-connection.js';
 
 /** One session's pending batch. */
 type PendingAppend = {
@@ -19,12 +21,43 @@ type PendingAppend = {
 };
 
 /**
- * The batch statement: a fenced update of every session row, the insert of their events — all event
- * lines travel as one text parameter (no array to escape or parse), split on the server; session `i`
- * owns lines `first_i .. first_i + count_i - 1` (1-based) and its seqs start at `expected_i` — and a
- * notification each. Prepared once per connection (named): executions skip parsing and planning.
+ * What ends each line in the text parameter, after the line's own '\n': ASCII RS, which a serialized
+ * event never holds raw (JSON escapes every control character), so the server splits the text into
+ * the lines themselves — no '\n' to put back, no copy per row.
  */
-function batchStatement(schema: string): string {
+const SEPARATOR = '\u001e';
+
+/** A named statement: parsed and planned once per connection. */
+type Statement = { name: string; text: string };
+
+/**
+ * The batch statement of one session (the usual case: one session's writers share a batch): the
+ * fenced update of its row, the insert of its events — all lines as one text parameter (no array to
+ * escape or parse), split on the server at each separator, line `n` (1-based) being seq
+ * `expected + n - 1`; the text ends with a separator, so its last piece is empty and left out — and
+ * its notification.
+ */
+function oneSessionStatement(schema: string): string {
+  return `WITH s AS (
+       UPDATE ${schema}.sessions t
+          SET next_seq = t.next_seq + $4, stamp = t.stamp + 1, updated_at = clock_timestamp(),
+              lease_expires = clock_timestamp() + $6 * interval '1 millisecond'
+        WHERE t.id = $1 AND t.generation = $2 AND t.next_seq = $3
+       RETURNING t.segment, t.next_seq
+     ), e AS (
+       INSERT INTO ${schema}.events (segment, seq, body, checksum)
+       SELECT s.segment, $3 + (l.n - 1)::integer, l.line, hashtextextended(l.line, s.segment)
+         FROM s, unnest(string_to_array($5::text, E'\\x1e')) WITH ORDINALITY AS l (line, n)
+        WHERE l.n <= $4
+     )
+     SELECT pg_notify($7, $1 || ' ' || s.next_seq) FROM s`;
+}
+
+/**
+ * The batch statement of several sessions: as above for each, the lines of session `i` being
+ * `first_i .. first_i + count_i - 1` of the one text parameter and its seqs starting at `expected_i`.
+ */
+function manySessionsStatement(schema: string): string {
   return `WITH b AS (
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[], $4::integer[], $5::integer[]) AS b (id, generation, expected, count, first)
      ), s AS (
@@ -35,7 +68,7 @@ function batchStatement(schema: string): string {
         WHERE t.id = b.id AND t.generation = b.generation AND t.next_seq = b.expected
        RETURNING t.id, t.segment, t.next_seq, b.expected, b.first, b.count
      ), l AS (
-       SELECT l.line || E'\\n' AS body, l.n::integer AS n FROM unnest(string_to_array($6::text, E'\\n')) WITH ORDINALITY AS l (line, n)
+       SELECT l.line AS body, l.n::integer AS n FROM unnest(string_to_array($6::text, E'\\x1e')) WITH ORDINALITY AS l (line, n)
      ), e AS (
        INSERT INTO ${schema}.events (segment, seq, body, checksum)
        SELECT s.segment, s.expected + (l.n - s.first), l.body, hashtextextended(l.body, s.segment)
@@ -46,19 +79,21 @@ function batchStatement(schema: string): string {
 
 /** Commits appends of many writers in shared statements. @internal */
 export class AppendBatcher {
-  readonly #pool: Pool;
+  readonly #connection: HeldConnection;
   readonly #leaseMs: number;
   readonly #channel: string;
-  readonly #statement: { name: string; text: string };
+  readonly #one: Statement;
+  readonly #many: Statement;
   #queue: PendingAppend[] = [];
   #running = false;
 
   constructor(options: { pool: Pool; schema: string; schemaName: string; leaseMs: number; channel: string }) {
-    this.#pool = options.pool;
+    this.#connection = new HeldConnection(options.pool);
     this.#leaseMs = options.leaseMs;
     this.#channel = options.channel;
-    // The text depends only on the schema, so one name per schema never meets another text.
-    this.#statement = { name: `dsh-append-${options.schemaName}`, text: batchStatement(options.schema) };
+    // The texts depend only on the schema, so one name per schema never meets another text.
+    this.#one = { name: `dsh-append-one-${options.schemaName}`, text: oneSessionStatement(options.schema) };
+    this.#many = { name: `dsh-append-${options.schemaName}`, text: manySessionsStatement(options.schema) };
   }
 
   /**
@@ -100,10 +135,34 @@ export class AppendBatcher {
       }
     }
     this.#running = false;
+    // Batches run back to back on one connection; it goes back to the pool once none follows.
+    this.#connection.releaseWhenIdle(() => this.#running);
   }
 
   /** One statement for the whole batch; the ids of the sessions whose fenced update matched. */
   async #commit(batch: readonly PendingAppend[]): Promise<Set<string>> {
+    const only = batch.length === 1 ? batch[0] : undefined;
+    const query = only === undefined ? this.#manySessions(batch) : this.#oneSession(only);
+    const client = await this.#connection.client();
+    let result: { rowCount: number | null; rows: { id?: string }[] };
+    try {
+      result = await client.query<{ id?: string }>(query);
+    } catch (error) {
+      this.#connection.failed(client, error);
+      throw error;
+    }
+    if (only !== undefined) return new Set(result.rowCount === 1 ? [only.id] : []);
+    return new Set(result.rows.map((row) => row.id as string));
+  }
+
+  #oneSession(pending: PendingAppend): Statement & { values: unknown[] } {
+    let lines = '';
+    for (const event of pending.events) lines += serializeEvent(event) + SEPARATOR;
+    const values = [pending.id, pending.generation, pending.expectedNextSeq, pending.events.length, lines, this.#leaseMs, this.#channel];
+    return { ...this.#one, values };
+  }
+
+  #manySessions(batch: readonly PendingAppend[]): Statement & { values: unknown[] } {
     const ids: string[] = [];
     const generations: string[] = [];
     const expected: number[] = [];
@@ -118,13 +177,8 @@ export class AppendBatcher {
       counts.push(pending.events.length);
       firsts.push(line);
       line += pending.events.length;
-      // Each serialized event is one '\n'-terminated line without a raw '\n' inside (JSON escapes it).
-      for (const event of pending.events) lines += serializeEvent(event);
+      for (const event of pending.events) lines += serializeEvent(event) + SEPARATOR;
     }
-    const { rows } = await this.#pool.query<{ id: string }>({
-      ...this.#statement,
-      values: [ids, generations, expected, counts, firsts, lines, this.#leaseMs, this.#channel],
-    });
-    return new Set(rows.map((row) => row.id));
+    return { ...this.#many, values: [ids, generations, expected, counts, firsts, lines, this.#leaseMs, this.#channel] };
   }
 }

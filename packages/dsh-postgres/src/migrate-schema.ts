@@ -73,6 +73,16 @@ const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE ${s}.events ADD COLUMN checksum bigint`,
     ],
   },
+  {
+    version: 4,
+    statements: (s) => [
+      // Event rows up to a page stay inline and uncompressed: with the default target (~2 kB) every
+      // larger line was pglz-compressed on insert (in the append statement, so before the commit
+      // that a flush waits for) and decompressed on every read. Longer rows are compressed and moved
+      // out of line as before. Applies to rows written from now on; stored rows are left as they are.
+      `ALTER TABLE ${s}.events SET (toast_tuple_target = 8160)`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */
