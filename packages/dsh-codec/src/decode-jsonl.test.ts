@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CodecError, decodeJsonl, encodeJsonl, safeDecodeJsonl, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { LogBuilder, childHeader, completedTurn, rootHeader } from './__fixtures__/build-log.js';
@@ -126,6 +128,31 @@ describe('decodeJsonl (V5)', () => {
     expect(codecError(() => decodeJsonl(negativeZero)).code).toBe('INVALID_EVENT');
     const overflow = `${lines[0] as string}\n{"seq":0,"type":"plugin/x","time":1,"data":{"n":1e999},"ignorable":true}\n`;
     expect(codecError(() => decodeJsonl(overflow)).code).toBe('INVALID_EVENT');
+  });
+});
+
+describe('decodeJsonl (V0, read line by line)', () => {
+  const v0 = readFileSync(join(import.meta.dirname, '__fixtures__/v0-session.jsonl'), 'utf8');
+  const v0Lines = v0.split('\n').slice(0, -1);
+  /** The fixture with line `line` (1-based) replaced. */
+  const withLine = (line: number, replacement: string) => `${v0Lines.map((text, index) => (index === line - 1 ? replacement : text)).join('\n')}\n`;
+
+  it('reports every invalid V0 event, the first by its line, before asking for the session id', () => {
+    const text = withLine(5, '{"seq":4,"type":"tool/call","time":1,"data":{"turn":1}}').replace('"seq":2,', '"seq":7,');
+    const error = codecError(() => decodeJsonl(text));
+    expect(error).toMatchObject({ code: 'INVALID_EVENT', line: 3 });
+    expect(error.message).toContain('(reading a V0 log) (and ');
+    expect(error.issues.some((issue) => issue.code === 'INVALID_EVENT' && issue.path[1] === 4)).toBe(true);
+  });
+
+  it('asks a sound V0 log for its session id, and migrates it with one', () => {
+    expect(codecError(() => decodeJsonl(v0))).toMatchObject({ code: 'INVALID_HEADER', line: 1 });
+    expect(decodeJsonl(v0, { sessionId: 'legacy' }).events).toHaveLength(v0Lines.length);
+  });
+
+  it('refuses an unparsable V0 line even after an invalid one (a V0 log is parsed before it is judged)', () => {
+    const text = withLine(4, '{"seq":3,').replace('"seq":1,', '"seq":9,');
+    expect(codecError(() => decodeJsonl(text, { sessionId: 'legacy' }))).toMatchObject({ code: 'MALFORMED_JSON', line: 4 });
   });
 });
 

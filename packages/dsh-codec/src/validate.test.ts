@@ -69,6 +69,44 @@ describe('validate', () => {
     });
   });
 
+  describe('call ids declared twice in one step', () => {
+    const v0Step = (toolCalls: { id: string }[], earlier: { id: string }[] = []) =>
+      events(
+        ['turn/start', { turn: 1 }],
+        ['user/message', { text: 'hi' }],
+        ['step/start', { turn: 1, step: 1 }],
+        ['assistant/message', { turn: 1, step: 1, text: '', toolCalls: earlier.map(({ id }) => ({ id, name: 'read', arguments: '{}' })) }],
+        ['assistant/message', { turn: 1, step: 1, text: '', toolCalls: toolCalls.map(({ id }) => ({ id, name: 'read', arguments: '{}' })) }],
+      );
+    const v5Step = (ids: string[], earlier: string[] = []) => ({
+      header: { format: 'dsh-session', version: 5, id: 's', createdAt: 0, inheritedEventCount: 0 },
+      events: events(
+        ['turn/start', { turn: 1 }],
+        ['user/message', { message: msg('u', 'user', 'hi') }],
+        ['step/start', { turn: 1, step: 1 }],
+        ['assistant/message', { turn: 1, step: 1, message: { id: 'a0', role: 'assistant', content: earlier.map((id) => ({ type: 'tool-call', id, name: 'read', arguments: '{}' })) } }],
+        ['assistant/message', { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content: [{ type: 'text', text: 't' }, ...ids.map((id) => ({ type: 'tool-call', id, name: 'read', arguments: '{}' }))] } }],
+      ),
+    });
+    const many = (count: number) => Array.from({ length: count }, (_, index) => `c${String(index)}`);
+
+    it('are refused at each repeat, in a message with a few calls or with many (V0)', () => {
+      expect(validate(0, { events: v0Step([{ id: 'a' }, { id: 'b' }, { id: 'a' }]) }).map((issue) => issue.path)).toEqual([['events', 4, 'data', 'toolCalls', 2, 'id']]);
+      expect(validate(0, { events: v0Step([{ id: 'b' }], [{ id: 'b' }]) }).map((issue) => issue.path)).toEqual([['events', 4, 'data', 'toolCalls', 0, 'id']]);
+      const repeated = [...many(40), 'c3', 'c39'].map((id) => ({ id }));
+      expect(validate(0, { events: v0Step(repeated) }).map((issue) => issue.path[4])).toEqual([40, 41]);
+      expect(validate(0, { events: v0Step(many(40).map((id) => ({ id }))) })).toEqual([]);
+    });
+
+    it('are refused at each repeat, in a message with a few calls or with many (V5)', () => {
+      const paths = (ids: string[], earlier?: string[]) => validate(5, v5Step(ids, earlier)).map((issue) => issue.path.join('.'));
+      expect(paths(['a', 'b', 'a'])).toEqual(['events.4.data.message.content.3.id']);
+      expect(paths(['b'], ['b'])).toEqual(['events.4.data.message.content.1.id']);
+      expect(paths([...many(40), 'c3', 'c39'])).toEqual(['events.4.data.message.content.41.id', 'events.4.data.message.content.42.id']);
+      expect(paths(many(40))).toEqual([]);
+    });
+  });
+
   describe('V1 (frozen)', () => {
     const turn = events(
       ['turn/start', { turn: 1 }],

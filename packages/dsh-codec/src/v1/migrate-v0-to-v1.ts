@@ -20,8 +20,10 @@ function migrateEvent(event: V0Event): V1Event {
       return { seq, type: event.type, time, data: { message: { id, role: 'user', content: textBlocks(event.data.text) } } };
     case 'assistant/message': {
       const { turn, step, text, toolCalls } = event.data;
-      const calls: Block[] = toolCalls.map((call) => ({ type: 'tool-call', id: call.id, name: call.name, arguments: call.arguments }));
-      return { seq, type: event.type, time, data: { turn, step, message: { id, role: 'assistant', content: [...textBlocks(text), ...calls] } } };
+      // The text block (if any), then one tool-call block per call, built in one array.
+      const content = textBlocks(text);
+      for (const call of toolCalls) content.push({ type: 'tool-call', id: call.id, name: call.name, arguments: call.arguments });
+      return { seq, type: event.type, time, data: { turn, step, message: { id, role: 'assistant', content } } };
     }
     case 'tool/result': {
       const { turn, step, callId, output, isError } = event.data;
