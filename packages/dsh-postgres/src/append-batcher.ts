@@ -35,7 +35,8 @@ type Statement = { name: string; text: string };
  * fenced update of its row, the insert of its events — all lines as one text parameter (no array to
  * escape or parse), split on the server at each separator, line `n` (1-based) being seq
  * `expected + n - 1`; the text ends with a separator, so its last piece is empty and left out — and
- * its notification.
+ * its notification. The statement is the INSERT itself, so no row comes back to parse: its row count
+ * says whether the fence matched (the batch's events) or not (0).
  */
 function oneSessionStatement(schema: string): string {
   return `WITH s AS (
@@ -44,13 +45,13 @@ function oneSessionStatement(schema: string): string {
               lease_expires = clock_timestamp() + $6 * interval '1 millisecond'
         WHERE t.id = $1 AND t.generation = $2 AND t.next_seq = $3
        RETURNING t.segment, t.next_seq
-     ), e AS (
-       INSERT INTO ${schema}.events (segment, seq, body, checksum)
-       SELECT s.segment, $3 + (l.n - 1)::integer, l.line, hashtextextended(l.line, s.segment)
-         FROM s, unnest(string_to_array($5::text, E'\\x1e')) WITH ORDINALITY AS l (line, n)
-        WHERE l.n <= $4
+     ), notified AS (
+       SELECT pg_notify($7, $1 || ' ' || s.next_seq) FROM s
      )
-     SELECT pg_notify($7, $1 || ' ' || s.next_seq) FROM s`;
+     INSERT INTO ${schema}.events (segment, seq, body, checksum)
+     SELECT s.segment, $3 + (l.n - 1)::integer, l.line, hashtextextended(l.line, s.segment)
+       FROM s, notified, unnest(string_to_array($5::text, E'\\x1e')) WITH ORDINALITY AS l (line, n)
+      WHERE l.n <= $4`;
 }
 
 /**
@@ -151,7 +152,8 @@ export class AppendBatcher {
       this.#connection.failed(client, error);
       throw error;
     }
-    if (only !== undefined) return new Set(result.rowCount === 1 ? [only.id] : []);
+    // The one-session statement returns no rows: it inserted the batch's events, or nothing.
+    if (only !== undefined) return new Set(result.rowCount === 0 ? [] : [only.id]);
     return new Set(result.rows.map((row) => row.id as string));
   }
 
