@@ -7,7 +7,7 @@ import { compactSession, type CompactionResult, type CompactOptions } from './co
 import type { Tool } from './define-tool.js';
 import { defer, type Deferred } from './deferred.js';
 import { DeltaFanOut, type AgentDelta } from './delta-fan-out.js';
-import { assertNoOpenTurn, nextTurnNumber, pendingInputsOf, type PendingInput } from './log-state.js';
+import { assertNoOpenTurn, nextTurnOf, pendingInputsOf, type PendingInput } from './log-state.js';
 import type { Model } from './model.js';
 import { runTurn, type TurnResult } from './run-turn.js';
 import { queuedInput, toolsByName, type AgentInput } from './turn-messages.js';
@@ -54,7 +54,8 @@ export class Agent {
     this.#cwd = options.cwd;
     if (options.onDelta !== undefined) this.#deltas.subscribe(options.onDelta);
     assertNoOpenTurn(this.session);
-    this.#pending = pendingInputsOf(this.session.events, this.session.inheritedEventCount);
+    // Only events from inheritedEventCount on can be pending: a fork child's inherited ones are not read.
+    this.#pending = pendingInputsOf(this.session.eventsFrom(this.session.inheritedEventCount), 0);
     if (options.autoStart !== false) this.start();
   }
 
@@ -105,7 +106,7 @@ export class Agent {
    */
   enqueue(input: AgentInput): { inputId: string } {
     this.#assertOpen();
-    const { message, inputId } = queuedInput(input, this.session.events.length);
+    const { message, inputId } = queuedInput(input, this.session.nextSeq);
     if (this.#pending.some((pending) => pending.inputId === inputId)) {
       throw new AgentError('INVALID_OPTION', `expected a new input id, received ${inputId}, which is already queued`);
     }
@@ -272,7 +273,7 @@ export class Agent {
   async #runTurn(): Promise<void> {
     const claimed = this.#pending.splice(0);
     for (const input of claimed) if (!this.#results.has(input.inputId)) this.#results.set(input.inputId, defer<TurnResult>());
-    const turn = nextTurnNumber(this.session.events);
+    const turn = nextTurnOf(this.session);
     const controller = new AbortController();
     this.#active = { kind: 'turn', turn, controller };
     const result = await runTurn({

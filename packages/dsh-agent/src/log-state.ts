@@ -28,10 +28,17 @@ export function openTurn(events: readonly SessionEvent[]): number | undefined {
   return undefined;
 }
 
+/** The number the session's next `turn/start` must carry, read without decoding a fork child's inherited events. */
+export function nextTurnOf(session: Pick<Session, 'latest'>): number {
+  const start = session.latest('turn/start');
+  return start === undefined ? 1 : (start.data as { turn: number }).turn + 1;
+}
+
 /** Refuses (`INVALID_OPTION`) a session whose log ends inside an open turn: a store's `open` repairs it first. */
-export function assertNoOpenTurn(session: Pick<Session, 'id' | 'events'>): void {
-  const open = openTurn(session.events);
-  if (open === undefined) return;
+export function assertNoOpenTurn(session: Pick<Session, 'id' | 'latest'>): void {
+  const boundary = session.latest('turn/start', 'turn/end');
+  if (boundary?.type !== 'turn/start') return;
+  const open = (boundary.data as { turn: number }).turn;
   throw new AgentError('INVALID_OPTION', `session ${session.id} ends inside open turn ${open}; open it through SessionStore.open, which repairs it`);
 }
 

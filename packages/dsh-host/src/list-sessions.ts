@@ -42,13 +42,13 @@ function itemOf(context: HostContext, summary: SessionSummary): SessionListItem 
     return item;
   }
   const { session, agent } = entry;
-  const last = session.events[session.events.length - 1];
+  const last = session.eventsFrom(session.nextSeq - 1)[0];
   const cwd = liveCwd(entry);
   const item: SessionListItem = {
     id: session.id,
     createdAt: session.header.createdAt,
     updatedAt: Math.max(summary.updatedAt, last?.time ?? 0),
-    lastSeq: session.events.length - 1,
+    lastSeq: session.nextSeq - 1,
     live: true,
     status: agent.running ? 'running' : 'idle',
     formatVersion: readFrom.get(session.id) ?? CURRENT_FORMAT_VERSION,

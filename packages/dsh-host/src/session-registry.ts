@@ -33,7 +33,7 @@ export async function publish(context: HostContext, session: Session): Promise<L
     throw error;
   }
   // Synchronous from here on: no append can slip between the backlog and the subscription.
-  for (const event of session.events.slice(session.firstLifecycleSeq)) emitEvent(context, session.id, event);
+  for (const event of session.eventsFrom(session.firstLifecycleSeq)) emitEvent(context, session.id, event);
   const unsubscribeEvents = session.subscribe((event) => {
     emitEvent(context, session.id, event);
   });

@@ -27,8 +27,8 @@ async function baseOf(client: PoolClient, schema: string, inherited: InheritedRe
     segment = rows[0].segment;
     written = rows[0].next_seq;
   } else {
-    // `jsonl` or `source`: the segment and count of the read the child's prefix came from.
-    const match = /^(\d+):(\d+)$/.exec(inherited.source ?? '');
+    // `source`: the segment and count of the read the child's prefix came from (other kinds name none).
+    const match = /^(\d+):(\d+)$/.exec(inherited.kind === 'source' ? inherited.source : '');
     if (match === null) return undefined;
     segment = match[1] as string;
     written = Number(match[2]);
@@ -49,7 +49,11 @@ function forkKeyTaken(error: unknown, key: string | null): SessionError | undefi
   });
 }
 
-/** Creates session `id` with `header` and `events`, holding its lease; `SESSION_EXISTS` when taken. @internal */
+/**
+ * Creates session `id` with `header`, its `inherited` events (referred to in the source's segment as
+ * far as they are written there, else inserted) and `events` after them, holding its lease;
+ * `SESSION_EXISTS` when taken. @internal
+ */
 export async function createSessionRows(
   context: PostgresContext,
   id: string,
@@ -72,14 +76,17 @@ export async function createSessionRows(
         `INSERT INTO ${s}.sessions (id, segment, header, next_seq, generation, holder_host, holder_pid, holder_since, lease_expires, fork_key)
          VALUES ($1, $2, $3, $4, 1, $5, $6, $7, clock_timestamp() + $8 * interval '1 millisecond', $9)
          ON CONFLICT (id) DO NOTHING RETURNING generation`,
-        [id, segmentId, encodeHeader(header), events.length, context.hostId, process.pid, now(), context.leaseMs, forkKey],
+        [id, segmentId, encodeHeader(header), (inherited?.count ?? 0) + events.length, context.hostId, process.pid, now(), context.leaseMs, forkKey],
       )
       .catch((error: unknown) => {
         throw forkKeyTaken(error, forkKey) ?? error;
       });
     const created = inserted.rows[0]?.generation;
     if (created === undefined) throw existsError(id);
-    await insertEvents(client, s, segmentId, base === undefined ? events : events.slice(base.count));
+    // Inherited events the child cannot refer to (none, or a live source's not yet written) are inserted.
+    const referred = base?.count ?? 0;
+    const copied = inherited === undefined || referred >= inherited.count ? [] : inherited.events().slice(referred);
+    await insertEvents(client, s, segmentId, copied.length === 0 ? events : [...copied, ...events]);
     return created;
   });
   return createPostgresWriter(context, id, generation);

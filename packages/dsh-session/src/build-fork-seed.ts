@@ -1,9 +1,30 @@
 /**
  * The one fork-seed builder (SPEC §5.1): the store's forks and the `dsh-session/fork` entry both use
- * it, so a seed is composed in exactly one place.
+ * it, so a seed is composed in exactly one place. The store asks only for the seed's own part (the
+ * marker and the closers, `forkSeedTail`), read from its source's cut and latest turn, and writes the
+ * inherited events without copying them; `buildForkSeed` is that part after `events[0..cut]`.
  */
 import type { SessionEvent } from 'dsh-codec';
 import { closeOpenTail } from './close-open-tail.js';
+
+/** The events of a log read by position (the store's event sources have this shape; an array is wrapped). */
+type IndexedEvents = {
+  readonly length: number;
+  at(index: number): SessionEvent;
+  /** The index of the latest event before `end` whose type is one of `types`, or -1. */
+  findLast(types: readonly string[], end?: number): number;
+};
+
+function indexed(events: readonly SessionEvent[]): IndexedEvents {
+  return {
+    length: events.length,
+    at: (index) => events[index] as SessionEvent,
+    findLast(types, end = events.length) {
+      for (let index = end - 1; index >= 0; index--) if (types.includes((events[index] as SessionEvent).type)) return index;
+      return -1;
+    },
+  };
+}
 
 /**
  * `events[0..count)` as a new array. `slice()` of a frozen array (an observation's events) takes V8's
@@ -17,18 +38,32 @@ function copyPrefix(events: readonly SessionEvent[], count: number): SessionEven
 }
 
 /**
+ * The seed's own events of a fork at `cut`: the child's inherited marker at `cut + 1` with the time of
+ * the event at `cut`, then the forked closers of the open tail. Only the cut and the events from the
+ * latest `turn/start` at or before it are read (a `turn/start` resets everything the closer tracks).
+ * @internal
+ */
+export function forkSeedTail(events: IndexedEvents, cut: number, time?: number): SessionEvent[] {
+  if (!Number.isInteger(cut) || cut < -1 || cut >= events.length) {
+    throw new RangeError(`buildForkSeed: expected a cut from -1 to ${events.length - 1}, received ${String(cut)}`);
+  }
+  const marker: SessionEvent = { seq: cut + 1, type: 'session/end-seed', time: cut === -1 ? (time ?? 0) : events.at(cut).time, data: { inherited: true } };
+  const turnStart = events.findLast(['turn/start'], cut + 1);
+  const tail: SessionEvent[] = [];
+  if (turnStart !== -1) for (let index = turnStart; index <= cut; index++) tail.push(events.at(index));
+  tail.push(marker);
+  return [marker, ...closeOpenTail(tail, 'forked')];
+}
+
+/**
  * The seed of a fork child: `events[0..cut]` (reused, not copied), the child's inherited marker at
  * `cut + 1` with the time of `events[cut]`, then the forked closers of the open tail. Pure; the caller
  * validates `cut` (a cut outside -1..last is a RangeError here, a bug of the caller). `cut = -1`
  * inherits nothing and stamps the marker with `time` (default 0).
  */
 export function buildForkSeed(events: readonly SessionEvent[], cut: number, time?: number): SessionEvent[] {
-  if (!Number.isInteger(cut) || cut < -1 || cut >= events.length) {
-    throw new RangeError(`buildForkSeed: expected a cut from -1 to ${events.length - 1}, received ${String(cut)}`);
-  }
+  const own = forkSeedTail(indexed(events), cut, time);
   const seed = copyPrefix(events, cut + 1);
-  const markerTime = cut === -1 ? (time ?? 0) : (events[cut] as SessionEvent).time;
-  seed.push({ seq: cut + 1, type: 'session/end-seed', time: markerTime, data: { inherited: true } });
-  for (const closer of closeOpenTail(seed, 'forked')) seed.push(closer);
+  for (const event of own) seed.push(event);
   return seed;
 }

@@ -15,23 +15,24 @@ export function isInheritedMarker(event: SessionEvent | undefined): boolean {
 }
 
 /**
- * `INVALID_CUT` unless `seed.cut` identifies the seed's final inherited marker at `cut + 1` (no later
- * one) and the header counts `cut + 1` inherited events.
+ * `INVALID_CUT` unless `cut` identifies the seed's final inherited marker at `cut + 1` (no later one)
+ * and the header counts `cut + 1` inherited events. `events[i]` is the seed's event at seq `offset + i`
+ * (a seed whose inherited prefix is not in memory starts at its marker).
  */
-export function checkForkSeed(id: string, header: Pick<SessionHeader, 'inheritedEventCount'>, seed: { events: readonly SessionEvent[]; cut: number }): void {
-  const marker = seed.events[seed.cut + 1];
-  const laterMarker = seed.events.slice(seed.cut + 2).some(isInheritedMarker);
-  if (!Number.isInteger(seed.cut) || !isInheritedMarker(marker) || laterMarker) {
+export function checkForkSeed(id: string, header: Pick<SessionHeader, 'inheritedEventCount'>, events: readonly SessionEvent[], cut: number, offset = 0): void {
+  const marker = events[cut + 1 - offset];
+  const laterMarker = events.slice(cut + 2 - offset).some(isInheritedMarker);
+  if (!Number.isInteger(cut) || !isInheritedMarker(marker) || laterMarker) {
     throw new SessionError(
       'INVALID_CUT',
-      `Fork seed of ${id}: expected cut ${String(seed.cut)} to identify the seed's final inherited marker at seq ${String(seed.cut + 1)}, received ${marker === undefined ? 'no event' : `a ${marker.type} event`}${laterMarker ? ' followed by another inherited marker' : ''}.`,
+      `Fork seed of ${id}: expected cut ${String(cut)} to identify the seed's final inherited marker at seq ${String(cut + 1)}, received ${marker === undefined ? 'no event' : `a ${marker.type} event`}${laterMarker ? ' followed by another inherited marker' : ''}.`,
       { sessionId: id },
     );
   }
-  if (header.inheritedEventCount !== seed.cut + 1) {
+  if (header.inheritedEventCount !== cut + 1) {
     throw new SessionError(
       'INVALID_CUT',
-      `Fork seed of ${id}: expected header.inheritedEventCount ${seed.cut + 1} for cut ${seed.cut}, received ${header.inheritedEventCount}.`,
+      `Fork seed of ${id}: expected header.inheritedEventCount ${cut + 1} for cut ${cut}, received ${header.inheritedEventCount}.`,
       { sessionId: id },
     );
   }

@@ -29,7 +29,8 @@ export function decodeStored(id: string, stored: StoredLog): DecodedLog {
     decoded = { header: stored.header, events: stored.events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined, lineEndings: undefined, rewrite: false };
   } else {
     try {
-      const result = decodeJsonl(stored.text, { sessionId: id });
+      const text = stored.kind === 'jsonl' ? stored.text : stored.bytes.toString('utf8');
+      const result = decodeJsonl(text, { sessionId: id });
       const { header, events, sourceVersion, tornTail, lineEndings } = result;
       decoded = { header, events, sourceVersion, tornTail, lineEndings, rewrite: sourceVersion !== CURRENT_FORMAT_VERSION || lineEndings !== undefined };
     } catch (error) {
@@ -38,7 +39,7 @@ export function decodeStored(id: string, stored: StoredLog): DecodedLog {
       throw new SessionError(error.code, `Cannot read session ${id}${where}: ${error.message}`, { sessionId: id, cause: error });
     }
   }
-  if (decoded.tornTail !== undefined && stored.kind === 'jsonl') checkTornTail(id, stored.text, decoded.tornTail);
+  if (decoded.tornTail !== undefined && stored.kind !== 'records') checkTornTail(id, stored.kind === 'jsonl' ? stored.text : stored.bytes.toString('utf8'), decoded.tornTail);
   if (decoded.header.id !== id) {
     throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(decoded.header.id)}.`, {
       sessionId: id,

@@ -1,4 +1,5 @@
 import type { SessionEvent } from 'dsh-codec';
+import { arraySource, type EventSource } from './event-source.js';
 import { SessionError } from './session-error.js';
 
 /** The fork point a host takes when the user names none (SPEC §5.4's omitted `atSeq`). */
@@ -13,23 +14,22 @@ export const LATEST_CLOSED_TURN = 'latest-closed-turn';
  * it is empty). This is the only place a fork's cut is checked.
  */
 export function selectForkCut(events: readonly SessionEvent[], atSeq: number | typeof LATEST_CLOSED_TURN, sourceId = 'the source'): number {
-  if (atSeq !== LATEST_CLOSED_TURN) return checkExplicitCut(events, atSeq, sourceId);
-  let start = 0;
-  for (let index = events.length - 1; index >= 0; index--) {
-    if (events[index]?.type === 'turn/end') {
-      start = index + 1;
-      break;
-    }
-  }
+  return selectCut(arraySource(events), atSeq, sourceId);
+}
+
+/** @internal `selectForkCut` over a source read by position: only the events the rule looks at are read. */
+export function selectCut(events: EventSource, atSeq: number | typeof LATEST_CLOSED_TURN, sourceId = 'the source'): number {
+  if (atSeq !== LATEST_CLOSED_TURN) return checkExplicitCut(events.length, atSeq, sourceId);
+  const start = events.findLast(['turn/end']) + 1;
   for (let index = start; index < events.length; index++) {
-    const type = events[index]?.type;
+    const type = events.at(index).type;
     if (type === 'turn/start' || type === 'input/queued') return index - 1;
   }
   return events.length - 1;
 }
 
-function checkExplicitCut(events: readonly SessionEvent[], atSeq: unknown, sourceId: string): number {
-  const lastSeq = events.length - 1;
+function checkExplicitCut(length: number, atSeq: unknown, sourceId: string): number {
+  const lastSeq = length - 1;
   // JSON.parse('{"atSeq":-0}') yields -0: the same seq as 0, never a value to write into a header.
   if (typeof atSeq === 'number' && Number.isSafeInteger(atSeq) && atSeq >= 0 && atSeq <= lastSeq) return atSeq === 0 ? 0 : atSeq;
   const last = lastSeq < 0 ? 'the source has no events' : `the source's last seq is ${lastSeq}: seqs 0..${lastSeq}`;

@@ -1,9 +1,9 @@
 /** `SessionStore.fork`: one observation, one cut check, one seed, the inherited prefix copied as bytes. */
 import { randomUUID } from 'node:crypto';
 import { CURRENT_FORMAT_VERSION, type ForkRequest, type SessionConfig, type SessionHeader } from 'dsh-codec';
-import { buildForkSeed } from './build-fork-seed.js';
+import { forkSeedTail } from './build-fork-seed.js';
 import { checkTitle } from './check-title.js';
-import { LATEST_CLOSED_TURN, selectForkCut } from './fork-cut.js';
+import { LATEST_CLOSED_TURN, selectCut } from './fork-cut.js';
 import { observeSession } from './observe-session.js';
 import { SessionError } from './session-error.js';
 import { assertSessionId } from './session-id.js';
@@ -51,22 +51,12 @@ function foreignObservation(): SessionError {
   );
 }
 
-/** A fork source: a live session's own log (not a copy, used before any await) or an observation's events. */
-type ForkSource = Pick<SessionObservation, 'sessionId' | 'header' | 'events'> & { provenance: ObservationProvenance };
-
-function liveSource(context: StoreContext, id: string): ForkSource | undefined {
-  const session = context.live.get(id);
-  if (session === undefined) return undefined;
-  // Every event of a live log was validated on append; its durable lines may be copied from its file.
-  return { sessionId: id, header: session.header, events: session.events, provenance: { validated: session.events.length, copy: (count) => ({ kind: 'stored', sourceId: id, count }) } };
-}
-
-/** An id observed once, or an observation this store produced (`INVALID_OBSERVATION` otherwise). */
-async function observedSource(context: StoreContext, source: string | SessionObservation): Promise<ForkSource> {
+/** An id observed once (from memory when live: nothing copied), or an observation this store produced (`INVALID_OBSERVATION` otherwise). */
+async function observedSource(context: StoreContext, source: string | SessionObservation): Promise<{ observation: SessionObservation; provenance: ObservationProvenance }> {
   const observation = typeof source === 'string' ? await observeSession(context, source) : source;
   const provenance = provenanceOf(observation, context.origin);
   if (provenance === undefined) throw foreignObservation();
-  return { sessionId: observation.sessionId, header: observation.header, events: observation.events, provenance };
+  return { observation, provenance };
 }
 
 /**
@@ -84,15 +74,13 @@ export async function forkSession(context: StoreContext, source: string | Sessio
   await reserveNewId(context, childId);
   let session: Session | undefined;
   try {
-    // A session this store holds open is read in place (no snapshot of its whole log): the seed below
-    // copies the prefix before anything else runs. Another id is observed here; an observation must be
-    // this store's (nothing is read for it).
-    const observation = (typeof source === 'string' ? liveSource(context, source) : undefined) ?? (await observedSource(context, source));
-    const { provenance } = observation;
+    // Read through the observation's source: the cut, the latest turn, nothing else (a stored log's
+    // lines are decoded only if the child's events are read later).
+    const { observation, provenance } = await observedSource(context, source);
     const sourceId = observation.sessionId;
-    const cut = selectForkCut(observation.events, options.atSeq, sourceId);
+    const cut = selectCut(provenance.source, options.atSeq, sourceId);
     const time = context.now();
-    const seed = buildForkSeed(observation.events, cut, time);
+    const own = forkSeedTail(provenance.source, cut, time);
     const cwd = options.config?.cwd ?? observation.header.cwd;
     const header: SessionHeader = {
       format: 'dsh-session',
@@ -108,7 +96,7 @@ export async function forkSession(context: StoreContext, source: string | Sessio
     const inherited = cut >= 0 ? provenance.copy(cut + 1) : undefined;
     session = new Session({
       header,
-      seed: { kind: 'fork', events: seed, cut },
+      seed: { kind: 'fork-of', inherited: provenance.source, cut, events: own },
       durableCount: 0,
       validatedCount: Math.min(provenance.validated, cut + 1),
       formatVersion: CURRENT_FORMAT_VERSION,

@@ -19,6 +19,7 @@ import { acquireFileLease, fileLeaseHolder, type FileLease } from './file-lease.
 import { EMPTY, lineEndsOf, planCreated, writeCreated, type CreatePlan } from './jsonl-create-plan.js';
 import { encodeLog } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
+import { matchesStamp, readVerifiedStamp, removeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { makeJsonlWriter } from './jsonl-writer.js';
 import { LineEnds } from './line-ends.js';
 import type { SessionBackend, SessionWriter, StoredSessionRef } from './session-backend.js';
@@ -78,17 +79,18 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       const temp = join(dir, sessionTempName(id));
       // Everything after the lease is taken runs inside this try, so every failure releases it.
       let plan: CreatePlan;
+      let crc: number;
       try {
         plan = await planCreated(state, header, events, inherited);
         if (await exists(path)) throw existsError(id);
         try {
-          await writeCreated(state, temp, plan);
+          crc = await writeCreated(state, temp, plan);
         } catch (error) {
           if (plan.inherited === undefined || !('range' in plan.inherited)) throw error;
           // The source could not be copied (released or closed meanwhile): encode its events instead.
           await unlink(temp).catch(() => undefined);
-          plan = { head: encodeLog(header, events), rest: EMPTY };
-          await writeCreated(state, temp, plan);
+          plan = { head: encodeLog(header, inherited === undefined ? events : [...inherited.events(), ...events]), rest: EMPTY };
+          crc = await writeCreated(state, temp, plan);
         }
         if (!(await publishWithoutOverwrite(temp, path))) throw existsError(id);
         await syncDirectory(dir);
@@ -105,7 +107,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         throw writeFailed(id, 'open the new file of', error);
       }
       const { ends, size } = lineEndsOf(plan);
-      return makeJsonlWriter(state, id, path, lease, { handle, size, lines: events.length + 1, ends, v4: true });
+      return makeJsonlWriter(state, id, path, lease, { handle, size, lines: (inherited?.count ?? 0) + events.length + 1, ends, v4: true, crc, verified: true });
     },
 
     async acquire(id) {
@@ -125,15 +127,17 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         throw SessionError.is(error) ? error : writeFailed(id, 'take over', error);
       }
       const { size } = await handle.stat();
-      return makeJsonlWriter(state, id, path, lease, { handle, size, lines: -1, ends: new LineEnds(), v4: false });
+      return makeJsonlWriter(state, id, path, lease, { handle, size, lines: -1, ends: new LineEnds(), v4: false, crc: 0, verified: false });
     },
 
     async read(id) {
       assertOpen();
       try {
+        const [bytes, stamp] = await Promise.all([readFile(fileOf(id)), readVerifiedStamp(dir, id)]);
+        if (matchesStamp(bytes, stamp)) return { kind: 'verified-jsonl', bytes };
         // One decode of the whole buffer gives a flat string (a chunked utf8 read is a rope that every
         // later indexOf/slice must flatten first).
-        return { kind: 'jsonl', text: (await readFile(fileOf(id))).toString('utf8') };
+        return { kind: 'jsonl', text: bytes.toString('utf8') };
       } catch (error) {
         if (errorCode(error) === 'ENOENT') throw notFoundError(id);
         throw error;
@@ -172,6 +176,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       const lease = await acquireFileLease(leases, id, now);
       try {
         await unlink(path);
+        await removeVerifiedStamp(dir, id);
         await syncDirectory(dir);
       } catch (error) {
         if (errorCode(error) === 'ENOENT') throw notFoundError(id);

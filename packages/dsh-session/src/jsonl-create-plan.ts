@@ -5,6 +5,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { countNewlines, encodeLog, NEWLINE, serializeEvents } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
@@ -74,14 +75,14 @@ header: SessionHeader,
 events: readonly SessionEvent[],
 inherited: InheritedRecords | undefined,
 ): Promise<CreatePlan> {
-  const encoded = (): CreatePlan => ({ head: encodeLog(header, events), rest: EMPTY });
   const count = inherited?.count ?? 0;
+  const encoded = (): CreatePlan => ({ head: encodeLog(header, inherited === undefined ? events : [...inherited.events(), ...events]), rest: EMPTY });
   // A `source` names a records read of another backend: this one never gives one.
-  if (inherited === undefined || inherited.kind === 'source' || count <= 0 || count > events.length) return encoded();
+  if (inherited === undefined || inherited.kind === 'source' || inherited.kind === 'events' || count <= 0) return encoded();
   const head = Buffer.from(encodeHeader(header), 'utf8');
-  const rest = Buffer.from(serializeEvents(events.slice(count)), 'utf8');
+  const rest = Buffer.from(serializeEvents(events), 'utf8');
   if (inherited.kind === 'jsonl') {
-    const bytes = Buffer.from(inherited.text, 'utf8');
+    const { bytes } = inherited;
     if (bytes[bytes.length - 1] !== NEWLINE || countNewlines(bytes) !== count) return encoded();
     return { head, inherited: { bytes }, rest };
   }
@@ -91,16 +92,21 @@ inherited: InheritedRecords | undefined,
   return { head, inherited: { range }, rest };
 }
 
-/** Writes a planned log to a new file and fsyncs it; copies a stored range through the spare buffer. */
-export async function writeCreated(state: JsonlState, path: string, plan: CreatePlan): Promise<void> {
+/**
+ * Writes a planned log to a new file and fsyncs it; copies a stored range through the spare buffer.
+ * Returns the CRC-32 of the bytes written (the writer's running checksum, `jsonl-verified-stamp.ts`).
+ */
+export async function writeCreated(state: JsonlState, path: string, plan: CreatePlan): Promise<number> {
 const { write } = state;
   const handle = await open(path, 'wx');
   try {
     let position = 0;
     await write(handle, plan.head, position);
+    let crc = crc32(plan.head);
     position += plan.head.length;
     if (plan.inherited !== undefined && 'bytes' in plan.inherited) {
       await write(handle, plan.inherited.bytes, position);
+      crc = crc32(plan.inherited.bytes, crc);
       position += plan.inherited.bytes.length;
     } else if (plan.inherited !== undefined) {
       const { range } = plan.inherited;
@@ -114,6 +120,7 @@ const { write } = state;
           await readExactly(range.handle, chunk, range.start + offset);
           if (offset + chunk.length === total && chunk[chunk.length - 1] !== NEWLINE) throw new Error('the copied lines do not end with a newline');
           await write(handle, chunk, position);
+          crc = crc32(chunk, crc);
           position += chunk.length;
           offset += chunk.length;
         }
@@ -122,7 +129,9 @@ const { write } = state;
       }
     }
     await write(handle, plan.rest, position);
+    crc = crc32(plan.rest, crc);
     await handle.sync();
+    return crc;
   } finally {
     await handle.close();
   }

@@ -5,10 +5,12 @@
  */
 import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { syncDirectory, writeFileDurably } from './durable-files.js';
 import type { FileLease } from './file-lease.js';
 import { CARRIAGE_RETURN, encodeLog, lineOffset, NEWLINE, serializeEvents, startsWithV4Header } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
+import { writeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { LineEnds } from './line-ends.js';
 import { keepBackup, keepTornTail } from './log-backups.js';
 import type { SessionWriter, StoredLog } from './session-backend.js';
@@ -18,17 +20,18 @@ import { leaseLost, writeFailed } from './store-errors.js';
 
 /**
  * A writer over an open file; `size` and `lines` describe the durable bytes, `ends` the offset after
- * each durable line (the header's first) and `v4` whether those lines are V4 records.
+ * each durable line (the header's first), `v4` whether those lines are V4 records, `crc` the CRC-32
+ * of the durable bytes and `verified` whether every one of them was validated (then release stamps them).
  */
 export function makeJsonlWriter(
 state: JsonlState,
 id: string,
 path: string,
 lease: FileLease,
-initial: { handle: FileHandle; size: number; lines: number; ends: LineEnds; v4: boolean },
+initial: { handle: FileHandle; size: number; lines: number; ends: LineEnds; v4: boolean; crc: number; verified: boolean },
 ): SessionWriter {
 const { dir, now, write, held, storedRanges } = state;
-  let { handle, size, lines, ends, v4 } = initial;
+  let { handle, size, lines, ends, v4, crc, verified } = initial;
   let endsWithNewline = true;
   let dirty = false;
   let released = false;
@@ -55,7 +58,12 @@ const { dir, now, write, held, storedRanges } = state;
       // Lines ending in CR are rewritten in LF at the first write, never copied into a fork child.
       v4 = lines > 0 && startsWithV4Header(bytes, ends.at(0) - 1) && !bytes.includes(CARRIAGE_RETURN);
       endsWithNewline = size === 0 || bytes[size - 1] === NEWLINE;
+      crc = crc32(bytes);
+      verified = false;
       return { kind: 'jsonl', text: bytes.toString('utf8') };
+    },
+    markValidated() {
+      verified = true;
     },
     async append(expectedNextSeq, events) {
       await fenced();
@@ -92,6 +100,7 @@ const { dir, now, write, held, storedRanges } = state;
       ends.scan(bytes, size);
       size += bytes.length;
       lines += events.length;
+      crc = crc32(bytes, crc);
     },
     async replace(header, events) {
       await fenced();
@@ -124,6 +133,8 @@ const { dir, now, write, held, storedRanges } = state;
       v4 = true;
       endsWithNewline = true;
       dirty = false;
+      crc = crc32(bytes);
+      verified = true;
     },
     async discardTornTail(line) {
       await fenced();
@@ -141,6 +152,7 @@ const { dir, now, write, held, storedRanges } = state;
         throw writeFailed(id, 'truncate the torn tail of', error);
       }
       size = offset;
+      crc = crc32(bytes.subarray(0, offset));
       ends = new LineEnds();
       ends.scan(bytes, 0, offset);
       lines = ends.length;
@@ -152,6 +164,8 @@ const { dir, now, write, held, storedRanges } = state;
       held.delete(writer);
       if (storedRanges.get(id) === range) storedRanges.delete(id);
       await handle.close().catch(() => undefined);
+      // Still under the lease: nobody else changed these bytes since they were validated.
+      if (verified && v4 && endsWithNewline && !dirty && !lost) await writeVerifiedStamp(dir, id, { size, crc32: crc });
       await lease.release();
     },
   };

@@ -58,9 +58,9 @@ export function createMemoryBackend(): SessionBackend {
   };
 
   return {
-    create(id, header, events) {
+    create(id, header, events, inherited) {
       if (logs.has(id)) return Promise.reject(existsError(id));
-      const log: MemoryLog = { header, events: [...events], version: 0, holder: undefined };
+      const log: MemoryLog = { header, events: [...(inherited?.events() ?? []), ...events], version: 0, holder: undefined };
       logs.set(id, log);
       return Promise.resolve(lease(id, log));
     },

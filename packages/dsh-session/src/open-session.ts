@@ -23,6 +23,8 @@ export async function openSession(context: StoreContext, id: string): Promise<Se
     writer = await context.backend.acquire(id);
     const read = await writer.read();
     const decoded = decodeStored(id, read);
+    // Every complete line was validated: the writer may stamp what it leaves as verified.
+    writer.markValidated?.();
     // An older version or legacy line endings: the first write rewrites the whole file (with a backup).
     const transition = decoded.rewrite;
     if (decoded.tornTail !== undefined && !transition) await writer.discardTornTail(decoded.tornTail.line);
@@ -30,7 +32,7 @@ export async function openSession(context: StoreContext, id: string): Promise<Se
     const stored = decoded.events.length;
     const seed = decoded.events.concat(closers);
     // A log the codec decoded was validated event by event: the Session only advances past it.
-    const validated = read.kind === 'jsonl' || read.validated === true ? stored : 0;
+    const validated = read.kind !== 'records' || read.validated === true ? stored : 0;
     session = new Session({
       header: decoded.header,
       seed: { kind: 'restored', events: seed, storedLength: stored },

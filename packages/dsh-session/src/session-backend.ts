@@ -22,6 +22,15 @@ export type StoredLog =
       source?: string;
     }
   | {
+      /**
+       * JSONL bytes that a writer of this backend validated and stamped and that are unchanged since
+       * (`jsonl-verified-stamp.ts`): current-format lines, LF-terminated, no torn tail. The store may
+       * read them line by line without validating them again.
+       */
+      kind: 'verified-jsonl';
+      bytes: Buffer;
+    }
+  | {
       kind: 'records';
       header: SessionHeader;
       /** A fresh array per read: the store keeps it (frozen) as the observation's events. */
@@ -36,17 +45,20 @@ export type StoredLog =
     };
 
 /**
- * What a fork child's `create` may copy instead of encoding again: its first `count` events, which
- * are exactly the source's first `count` events. `jsonl`: their JSONL lines as the store just read and
- * validated them; `stored`: as they lie in the source's log, which this backend holds under its lease;
- * `source`: as they lie in the stored prefix a `records` read named by its `StoredLog.source`.
- * A backend may ignore it (and encode `events`); the result must decode to the same events. `source`
- * is the `StoredLog.source` of the read the lines came from, when the backend gave one.
+ * A fork child's first `count` events, which are exactly the source's first `count` events, in the
+ * form its `create` may store without encoding them again. `jsonl`: their JSONL lines as the store
+ * read and validated (or verified) them; `stored`: as they lie in the source's log, which this backend
+ * holds under its lease; `source`: as they lie in the stored prefix a `records` read named by its
+ * `StoredLog.source`; `events`: nothing to copy. Every kind also gives the events themselves
+ * (`events()`, decoded when called) for a backend that cannot use the other form; the stored result
+ * must decode to the same events either way.
  */
-export type InheritedRecords =
-  | { kind: 'jsonl'; count: number; text: string; source?: string }
-  | { kind: 'stored'; sourceId: string; count: number }
-  | { kind: 'source'; count: number; source: string };
+export type InheritedRecords = { count: number; events: () => readonly SessionEvent[] } & (
+  | { kind: 'jsonl'; bytes: Buffer }
+  | { kind: 'stored'; sourceId: string }
+  | { kind: 'source'; source: string }
+  | { kind: 'events' }
+);
 
 /** A stored session's id and a stamp that changes whenever its log changes (for caching summaries). */
 export type StoredSessionRef = { id: string; stamp: string };
@@ -64,6 +76,11 @@ export interface SessionWriter {
   replace(header: SessionHeader, events: readonly SessionEvent[]): Promise<void>;
   /** Drops a torn final line, from 1-based `line` on (only logs read as `jsonl` can have one). */
   discardTornTail(line: number): Promise<void>;
+  /**
+   * Optional: the store decoded and validated every complete line `read()` returned. A JSONL writer
+   * then stamps the log as verified when it releases it (`jsonl-verified-stamp.ts`).
+   */
+  markValidated?(): void;
   /** Gives the lease up; the writer is unusable afterwards. */
   release(): Promise<void>;
 }
@@ -73,7 +90,8 @@ export interface SessionBackend {
   /**
    * Creates a session atomically with its header and seed events and returns its writer: after a
    * crash there is either no session or all of it. `SESSION_EXISTS` when the id is taken. A fork
-   * child passes `inherited` so its copied prefix can be stored without encoding it again.
+   * child passes its first events as `inherited` (so they can be stored without encoding them again)
+   * and `events` holds only the events after them, from seq `inherited.count` on.
    */
   create(id: string, header: SessionHeader, events: readonly SessionEvent[], inherited?: InheritedRecords): Promise<SessionWriter>;
   /** Takes the single-writer lease. `SESSION_NOT_FOUND`; `SESSION_BUSY` naming a live holder. */

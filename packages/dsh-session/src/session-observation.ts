@@ -5,13 +5,17 @@
  * the producing store can read.
  */
 import type { FormatVersion, SessionEvent, SessionHeader } from 'dsh-codec';
+import type { EventSource } from './event-source.js';
 import type { InheritedRecords } from './session-backend.js';
 
 /** One immutable observation of a session: live from memory, cold from storage; observing never writes. */
 export interface SessionObservation {
   readonly sessionId: string;
   readonly header: SessionHeader;
-  /** Frozen; a live session's snapshot at the time of `observe()`. */
+  /**
+   * Frozen; a live session's snapshot at the time of `observe()`. Built when first read: a fork of the
+   * observation reads only the events it needs (its cut, the latest turn) and never builds it.
+   */
   readonly events: readonly SessionEvent[];
   /** The format version the log was read from (a live session: the version its file had when opened). */
   readonly formatVersion: FormatVersion;
@@ -24,32 +28,33 @@ export interface SessionObservation {
 }
 
 /**
- * @internal What the producing store knows about an observation's events: how many leading events
- * this package already validated (so a fork child's Session only advances past them), and how the
- * first `count` events may be written for a child without encoding them again.
+ * @internal What the producing store knows about an observation's events: the events themselves as a
+ * source read by position (`events` is built from it), how many leading events this package already
+ * validated (so a fork child's Session only advances past them), and how the first `count` events may
+ * be written for a child without encoding them again.
  */
 export type ObservationProvenance = {
+  readonly source: EventSource;
   readonly validated: number;
-  readonly copy: (count: number) => InheritedRecords | undefined;
+  readonly copy: (count: number) => InheritedRecords;
 };
 
-type ObservationFields = Omit<SessionObservation, 'tornTail'> & { tornTail?: { offset: number; line: number } | undefined };
+type ObservationFields = Omit<SessionObservation, 'tornTail' | 'events'> & { tornTail?: { offset: number; line: number } | undefined };
 
 class StoreObservation implements SessionObservation {
   readonly sessionId: string;
   readonly header: SessionHeader;
-  readonly events: readonly SessionEvent[];
   readonly formatVersion: FormatVersion;
   readonly needsRepair: boolean;
   readonly live: boolean;
   readonly tornTail?: { readonly offset: number; readonly line: number };
   readonly #origin: object;
   readonly #provenance: ObservationProvenance;
+  #events: readonly SessionEvent[] | undefined;
 
   constructor(fields: ObservationFields, origin: object, provenance: ObservationProvenance) {
     this.sessionId = fields.sessionId;
     this.header = fields.header;
-    this.events = fields.events;
     this.formatVersion = fields.formatVersion;
     this.needsRepair = fields.needsRepair;
     this.live = fields.live;
@@ -57,6 +62,12 @@ class StoreObservation implements SessionObservation {
     this.#origin = origin;
     this.#provenance = provenance;
     Object.freeze(this);
+  }
+
+  get events(): readonly SessionEvent[] {
+    const { source } = this.#provenance;
+    this.#events ??= Object.freeze(source.slice(source.length));
+    return this.#events;
   }
 
   static provenanceOf(candidate: unknown, origin: object): ObservationProvenance | undefined {

@@ -12,9 +12,14 @@ import {
 } from 'dsh-codec';
 import { cloneFrozenJson, deepFreeze } from './deep-freeze.js';
 import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
+import { latestTurnOf, type EventSource } from './event-source.js';
 import { GroupCommit } from './group-commit.js';
 import { SessionError } from './session-error.js';
+import { SessionLog } from './session-log.js';
 import type { SessionSink } from './session-sink.js';
+
+/** @internal How the store reads a Session's log without copying or decoding it (not exported from the package). */
+export const LOG_SNAPSHOT: unique symbol = Symbol('dsh-session.log-snapshot');
 
 /** Options of `Session.append`. */
 export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
@@ -26,6 +31,13 @@ export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
 export type SessionSeed =
   | { kind: 'new'; events: readonly SessionEvent[] }
   | { kind: 'fork'; events: readonly SessionEvent[]; cut: number }
+  /**
+   * A fork seed whose inherited events are not copied: the source's first `cut + 1` events, read
+   * through `inherited` (decoded only when someone reads them), then `events`, the seed's own events
+   * from the inherited marker at `cut + 1` on. They count as durable (`durableCount` is ignored): the
+   * sink's first write creates the log from the inherited records it was given, then these.
+   */
+  | { kind: 'fork-of'; inherited: EventSource; cut: number; events: readonly SessionEvent[] }
   | { kind: 'restored'; events: readonly SessionEvent[]; storedLength: number };
 
 /** Everything the store hands a Session: its header, seed, durable prefix, sink and clock. */
@@ -64,7 +76,8 @@ export class Session {
   readonly firstLifecycleSeq: number;
   /** The format version this session's log was read from when it was opened (current for new ones). */
   readonly formatVersion: FormatVersion;
-  #events: SessionEvent[] = [];
+  #log = new SessionLog([]);
+  #inheritedMetadata = false;
   readonly #checker: EventChecker;
   readonly #sink: SessionSink;
   readonly #now: () => number;
@@ -84,33 +97,44 @@ export class Session {
     this.#now = init.now;
     this.formatVersion = init.formatVersion;
     this.#checker = createEventChecker();
-    // A prefix this package already validated (live parent, codec-decoded log) only advances the checker.
-    const trustedCount = Math.min(Math.max(0, init.validatedCount), seed.events.length);
-    this.#checker.advanceThrough(seed.events, trustedCount);
-    this.#adoptTrusted(seed.events, trustedCount);
-    for (let index = trustedCount; index < seed.events.length; index++) this.#admit(seed.events[index] as SessionEvent, 'seed');
-
-    if (seed.kind === 'fork') {
-      checkForkSeed(this.id, header, seed);
-      this.firstLifecycleSeq = seed.cut + 1;
-    } else if (seed.kind === 'restored') {
-      if (!isEndSeed(seed.events.at(-1))) this.#admit(this.#marker(), 'seed');
-      this.firstLifecycleSeq = seed.storedLength;
-    } else {
-      this.#admit(this.#marker(), 'seed');
-      this.firstLifecycleSeq = 0;
-    }
-    this.firstLiveSeq = this.#events.length;
+    const taken = this.#takeSeed(seed, init.validatedCount, init.durableCount);
+    this.firstLifecycleSeq = taken.firstLifecycleSeq;
+    this.firstLiveSeq = this.#log.length;
     this.#commits = new GroupCommit(
-      () => this.#events.length,
+      () => this.#log.length,
       (from, to) => this.#write(from, to),
-      Math.min(init.durableCount, this.#events.length),
+      Math.min(taken.durableCount, this.#log.length),
     );
   }
 
-  /** The log so far; every event is frozen. Take `slice()` for a snapshot. */
+  /**
+   * The log so far; every event is frozen. Take `slice()` for a snapshot. A fork child's inherited
+   * events are decoded on the first read of this property (a fork copies them as bytes and reads only
+   * its cut); `nextSeq`, `latest()` and `eventsFrom()` never decode them.
+   */
   get events(): readonly SessionEvent[] {
-    return this.#events;
+    return this.#log.all();
+  }
+
+  /** The seq the next append gets: the log's length. */
+  get nextSeq(): number {
+    return this.#log.length;
+  }
+
+  /** The latest event whose type is one of `types` (e.g. `'turn/start', 'turn/end'`), if any. */
+  latest(...types: string[]): SessionEvent | undefined {
+    return this.#log.findLast(types);
+  }
+
+  /** A new array of the events from `seq` on (all of them for `seq` ≤ 0). */
+  eventsFrom(seq: number): SessionEvent[] {
+    const length = this.#log.length;
+    return this.#log.range(Math.min(Math.max(0, Math.trunc(seq)), length), length);
+  }
+
+  /** @internal The log as it is now, without copying or decoding it (a live fork's source). */
+  [LOG_SNAPSHOT](): EventSource {
+    return this.#log.snapshot();
   }
 
   /** Copied parent events (durable in the header); 0 unless this session is a fork child. */
@@ -120,11 +144,13 @@ export class Session {
 
   /** The latest `session/title`, if any. */
   get title(): string | undefined {
+    this.#readInheritedMetadata();
     return this.#title;
   }
 
   /** The latest `session/config`, if any. */
   get config(): SessionConfig | undefined {
+    this.#readInheritedMetadata();
     return this.#config;
   }
 
@@ -143,7 +169,7 @@ export class Session {
         sessionId: this.id,
       });
     }
-    const seq = this.#events.length;
+    const seq = this.#log.length;
     if (type === 'session/end-seed') this.#refuse(type, seq, 'session/end-seed is written only by the Session constructor and buildForkSeed.');
     if (!isLosslessJson(data)) {
       this.#refuse(type, seq, 'expected lossless JSON data (no undefined, NaN, ±Infinity, -0, sparse arrays or non-plain objects).');
@@ -155,7 +181,7 @@ export class Session {
         this.#refuse(type, seq, `turn/end reason "${kind}" is written only by the shared closer (crash repair and forks).`);
       }
     }
-    const previous = this.#events.at(-1);
+    const previous = this.#log.last;
     const time = Math.max(this.#now(), previous?.time ?? Number.MIN_SAFE_INTEGER);
     const event: { -readonly [K in keyof SessionEvent]: SessionEvent[K] } = { seq, type, time, data: cloneFrozenJson(data) };
     if (options.surfaceOp !== undefined) {
@@ -222,9 +248,9 @@ export class Session {
   }
 
   #marker(): SessionEvent {
-    const previous = this.#events.at(-1);
+    const previous = this.#log.last;
     const time = Math.max(this.#now(), previous?.time ?? Number.MIN_SAFE_INTEGER);
-    return { seq: this.#events.length, type: 'session/end-seed', time, data: {} };
+    return { seq: this.#log.length, type: 'session/end-seed', time, data: {} };
   }
 
   #admit(event: SessionEvent, where: 'seed'): void {
@@ -242,7 +268,8 @@ export class Session {
   #adoptTrusted(events: readonly SessionEvent[], count: number): void {
     for (let index = 0; index < count; index++) deepFreeze(events[index] as SessionEvent);
     // The log is empty here: one bulk copy (a fork of 50k events: ~0.3 ms against ~1.2 ms pushing one by one).
-    const log = count === 0 ? this.#events : (this.#events = events.slice(0, count));
+    const log = events.slice(0, count);
+    this.#log = new SessionLog(log);
     for (let index = count - 1; index >= 0 && (this.#title === undefined || this.#config === undefined); index--) {
       const event = log[index] as SessionEvent;
       if (event.type === 'session/title') this.#title ??= (event.data as { title: string }).title;
@@ -250,9 +277,58 @@ export class Session {
     }
   }
 
+  /** Admits the seed (SPEC §5.3); returns how many of its events are durable and the first seq of this lifecycle. */
+  #takeSeed(seed: SessionSeed, validatedCount: number, durableCount: number): { durableCount: number; firstLifecycleSeq: number } {
+    if (seed.kind === 'fork-of') {
+      const count = seed.cut + 1;
+      this.#inherit(seed.inherited, count, validatedCount);
+      for (const event of seed.events) this.#admit(event, 'seed');
+      checkForkSeed(this.id, this.header, seed.events, seed.cut, count);
+      // The inherited events count as durable: the sink creates the log from their records.
+      return { durableCount: count, firstLifecycleSeq: count };
+    }
+    // A prefix this package already validated (live parent, codec-decoded log) only advances the checker.
+    const trustedCount = Math.min(Math.max(0, validatedCount), seed.events.length);
+    this.#checker.advanceThrough(seed.events, trustedCount);
+    this.#adoptTrusted(seed.events, trustedCount);
+    for (let index = trustedCount; index < seed.events.length; index++) this.#admit(seed.events[index] as SessionEvent, 'seed');
+    if (seed.kind === 'fork') {
+      checkForkSeed(this.id, this.header, seed.events, seed.cut);
+      return { durableCount, firstLifecycleSeq: seed.cut + 1 };
+    }
+    if (seed.kind === 'restored') {
+      if (!isEndSeed(seed.events.at(-1))) this.#admit(this.#marker(), 'seed');
+      return { durableCount, firstLifecycleSeq: seed.storedLength };
+    }
+    this.#admit(this.#marker(), 'seed');
+    return { durableCount, firstLifecycleSeq: 0 };
+  }
+
+  /**
+   * Takes `source[0..count)` as the start of the log without copying it. A prefix this package
+   * validated only advances the checker past its latest turn; any other is decoded and checked here.
+   */
+  #inherit(source: EventSource, count: number, validatedCount: number): void {
+    if (validatedCount >= count) {
+      this.#checker.advancePast(count, latestTurnOf(source, count));
+      this.#log = new SessionLog([], source, count);
+      this.#inheritedMetadata = count > 0;
+    } else {
+      for (const event of source.slice(count)) this.#admit(deepFreeze(event), 'seed');
+    }
+  }
+
+  /** Title and config from an inherited prefix, looked up once when first asked (later events override them). */
+  #readInheritedMetadata(): void {
+    if (!this.#inheritedMetadata) return;
+    this.#inheritedMetadata = false;
+    if (this.#title === undefined) this.#title = (this.#log.findLast(['session/title'])?.data as { title: string } | undefined)?.title;
+    if (this.#config === undefined) this.#config = this.#log.findLast(['session/config'])?.data as SessionConfig | undefined;
+  }
+
   #commit(event: SessionEvent): void {
     deepFreeze(event);
-    this.#events.push(event);
+    this.#log.push(event);
     if (event.type === 'session/title') {
       this.#title = (event.data as { title: string }).title;
     } else if (event.type === 'session/config') {
@@ -262,9 +338,9 @@ export class Session {
 
   /** Makes events `from..to-1` durable through the sink, as one batch; failures become `WRITE_FAILED` unless typed. */
   async #write(from: number, to: number): Promise<void> {
-    const batch = this.#events.slice(from, to);
+    const batch = this.#log.range(from, to);
     try {
-      await this.#sink.write(batch, from, this.#events);
+      await this.#sink.write(batch, from, () => this.#log.all());
     } catch (error) {
       if (SessionError.is(error)) throw error;
       throw new SessionError('WRITE_FAILED', `Could not make events ${from}–${to - 1} of session ${this.id} durable; they stay pending and the next flush retries.`, {

@@ -24,10 +24,11 @@ export function creatingSink(
     async write(batch, expectedNextSeq, log) {
       if (failed !== undefined) throw failed;
       if (writer !== undefined) return writer.append(expectedNextSeq, batch);
-      // The first write of a new log is usually all of it: the batch itself, no second copy.
-      const all = expectedNextSeq === 0 ? batch : log.slice(0, expectedNextSeq + batch.length);
+      // The first write of a new log is usually all of it after the inherited records: the batch itself, no second copy.
+      const first = inherited?.count ?? 0;
+      const events = expectedNextSeq === first ? batch : log().slice(first, expectedNextSeq + batch.length);
       try {
-        writer = inherited === undefined ? await backend.create(id, header, all) : await backend.create(id, header, all, inherited);
+        writer = inherited === undefined ? await backend.create(id, header, events) : await backend.create(id, header, events, inherited);
       } catch (error) {
         failed = error as Error;
         throw error;
@@ -50,7 +51,7 @@ export function resumingSink(writer: SessionWriter, header: SessionHeader, trans
   return {
     async write(batch, expectedNextSeq, log) {
       if (!pendingTransition) return writer.append(expectedNextSeq, batch);
-      await writer.replace(header, log.slice(0, expectedNextSeq + batch.length));
+      await writer.replace(header, log().slice(0, expectedNextSeq + batch.length));
       pendingTransition = false;
     },
     async release() {

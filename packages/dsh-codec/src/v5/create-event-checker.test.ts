@@ -309,3 +309,36 @@ describe('EventChecker.advanceThrough', () => {
     expect(() => { checker.advanceThrough(log.events, 1); }).toThrow(/start at seq 2/);
   });
 });
+
+describe('EventChecker.advancePast', () => {
+  it('given only the latest turn of a prefix, leaves the checker where advancing event by event does (property)', () => {
+    fc.assert(
+      fc.property(logPlan, fc.nat(), (plan, pick) => {
+        const events = renderLog(plan, CURRENT_FORMAT_VERSION).events as SessionEvent[];
+        const count = pick % (events.length + 1);
+        const prefix = events.slice(0, count);
+        const start = prefix.findLastIndex((event) => event.type === 'turn/start');
+        const fast = createEventChecker();
+        fast.advancePast(count, start === -1 ? [] : prefix.slice(start));
+        const slow = createEventChecker();
+        for (const event of prefix) slow.advance(event);
+        expect(fast.nextSeq).toBe(slow.nextSeq);
+        for (const candidate of events) {
+          const next = { ...candidate, seq: count };
+          expect(fast.accept(next)).toEqual(slow.accept(next));
+          expect(fast.nextSeq).toBe(slow.nextSeq);
+        }
+      }),
+      { numRuns: 300, seed: 20261202 },
+    );
+  });
+
+  it('refuses a latest turn that does not begin with the turn/start at its place in the prefix', () => {
+    const log = completedTurn(new LogBuilder(), 1);
+    const events = log.events;
+    // The turn starts at seq 0: handing it over as if it ended one event later is a caller's bug.
+    expect(() => { createEventChecker().advancePast(events.length + 1, events); }).toThrow(/turn\/start at seq 1/);
+    expect(() => { createEventChecker().advancePast(events.length, events.slice(1)); }).toThrow(/received/);
+    expect(() => { createEventChecker().advancePast(1, events); }).toThrow(RangeError);
+  });
+});

@@ -27,6 +27,13 @@ export interface EventChecker {
    * `turn/start` on are replayed.
    */
   advanceThrough(events: readonly SessionEvent[], count: number): void;
+  /**
+   * Advances past a trusted prefix of `count` events starting at this checker's `nextSeq`, given
+   * only its latest turn: `latestTurn` holds the prefix's events from its latest `turn/start` through
+   * its end (empty when the prefix has no `turn/start`). The same state as `advanceThrough` on the
+   * whole prefix, for a prefix that is not decoded (a fork of a stored log copies its lines as bytes).
+   */
+  advancePast(count: number, latestTurn: readonly SessionEvent[]): void;
   /** The seq the next accepted event must carry. */
   readonly nextSeq: number;
 }
@@ -54,17 +61,30 @@ export function createEventChecker(): EventChecker {
       }
       if (count === 0) return;
       if (events[0]?.seq !== nextSeq) throw new RangeError(`EventChecker.advanceThrough: expected the prefix to start at seq ${String(nextSeq)}, received ${String(events[0]?.seq)}`);
-      let from = 0;
+      let from = count;
       for (let index = count - 1; index >= 0; index--) {
         if ((events[index] as SessionEvent).type === 'turn/start') {
           from = index;
           break;
         }
       }
+      this.advancePast(count, from === count ? [] : events.slice(from, count));
+    },
+    advancePast(count: number, latestTurn: readonly SessionEvent[]): void {
+      if (!Number.isInteger(count) || count < latestTurn.length) {
+        throw new RangeError(`EventChecker.advancePast: expected a count of at least ${String(latestTurn.length)} events, received ${String(count)}`);
+      }
+      const end = nextSeq + count;
+      const first = latestTurn[0];
+      if (first !== undefined && (first.type !== 'turn/start' || first.seq !== end - latestTurn.length)) {
+        throw new RangeError(
+          `EventChecker.advancePast: expected the latest turn to start with a turn/start at seq ${String(end - latestTurn.length)}, received ${first.type} at seq ${String(first.seq)}`,
+        );
+      }
       // Events before the latest turn/start cannot change what it resets; a prefix without one has
-      // no turn state at all, and its events are replayed (they only advance the seq).
-      for (let index = from; index < count; index++) validator.apply(toInterruptedView(events[index] as SessionEvent).view);
-      nextSeq += count;
+      // no turn state at all (its events only advance the seq).
+      for (const event of latestTurn) validator.apply(toInterruptedView(event).view);
+      nextSeq = end;
     },
     get nextSeq() {
       return nextSeq;

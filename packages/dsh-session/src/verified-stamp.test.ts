@@ -1,0 +1,146 @@
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJsonl, encodeJsonl, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { openSessionStore, type SessionStore } from 'dsh-session';
+import { buildForkSeed } from 'dsh-session/fork';
+import { arbitraryLog, LogBuilder, makeTempDir } from '@dsh/test-utils';
+import { writeVerifiedStamp } from './jsonl-verified-stamp.js';
+
+// A log its writer validated and released carries a stamp (size + CRC-32). Reads whose bytes match it
+// are not validated again and forks read only their cut and latest turn; everything else is decoded
+// and validated in full. The two paths must give the same children.
+
+const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 5, id, createdAt: 0, inheritedEventCount: 0 });
+
+describe('verified stamps of JSONL logs', () => {
+  let dir: Awaited<ReturnType<typeof makeTempDir>>;
+  let store: SessionStore;
+  let ids = 0;
+  const fileOf = (id: string) => join(dir.path, `${id}.jsonl`);
+  const stampOf = (id: string) => join(dir.path, '.verified', id);
+  const hasStamp = (id: string) => stat(stampOf(id)).then(() => true, () => false);
+  /** Writes `lines` as a log and stamps it as if its writer had validated them. */
+  const forgeStamped = async (id: string, body: string) => {
+    await writeFile(fileOf(id), body);
+    const bytes = await readFile(fileOf(id));
+    await writeVerifiedStamp(dir.path, id, { size: bytes.length, crc32: crc32(bytes) });
+  };
+
+  beforeAll(async () => {
+    dir = await makeTempDir();
+    store = await openSessionStore({ dir: dir.path });
+  });
+  afterAll(async () => {
+    await store.close();
+    await dir.remove();
+  });
+
+  it('is written when a writer releases a log it validated, and removed with the session', async () => {
+    const session = await store.create({ id: 'stamped', title: 't' });
+    session.append('turn/start', { turn: 1 });
+    expect(await hasStamp('stamped')).toBe(false);
+    await session.close();
+    const stamp = JSON.parse(await readFile(stampOf('stamped'), 'utf8')) as { size: number; crc32: number };
+    const bytes = await readFile(fileOf('stamped'));
+    expect(stamp).toEqual({ size: bytes.length, crc32: crc32(bytes) });
+    // Reopened (repaired: the turn was open), validated on read, stamped again for the new bytes.
+    await (await store.open('stamped')).close();
+    const again = await readFile(fileOf('stamped'));
+    expect(JSON.parse(await readFile(stampOf('stamped'), 'utf8'))).toEqual({ size: again.length, crc32: crc32(again) });
+    await store.delete('stamped');
+    expect(await hasStamp('stamped')).toBe(false);
+  });
+
+  it('never stamps a log whose open failed validation', async () => {
+    await writeFile(fileOf('broken'), `${JSON.stringify(header('broken'))}\n{"seq":0,"type":"turn/end","time":1,"data":{"turn":1,"reason":{"kind":"completed"}}}\n`);
+    await expect(store.open('broken')).rejects.toMatchObject({ code: 'INVALID_RELATIONSHIP' });
+    expect(await hasStamp('broken')).toBe(false);
+  });
+
+  it('gives forks of a stamped log exactly the children of a log decoded in full, for every cut (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbitraryLog(), async (log) => {
+        const events: SessionEvent[] = log;
+        fc.pre(events.length > 0);
+        const id = `parent-${String((ids += 1))}`;
+        await store.import({ header: header(id), events });
+        expect(await hasStamp(id)).toBe(true);
+        const observed = await store.observe(id);
+        expect(observed.events).toEqual(events);
+        expect(observed.needsRepair).toBe(events.findLast((event) => event.type === 'turn/start' || event.type === 'turn/end')?.type === 'turn/start');
+        for (const cut of new Set([0, Math.floor(events.length / 2), events.length - 1])) {
+          const fast = await store.fork(id, { atSeq: cut, id: `${id}-v-${String(cut)}` });
+          const fromObservation = await store.fork(observed, { atSeq: cut, id: `${id}-o-${String(cut)}` });
+          await rm(stampOf(id));
+          const full = await store.fork(id, { atSeq: cut, id: `${id}-f-${String(cut)}` });
+          await writeVerifiedStamp(dir.path, id, { size: (await stat(fileOf(id))).size, crc32: crc32(await readFile(fileOf(id))) });
+          for (const child of [fast, fromObservation, full]) {
+            expect(child.nextSeq).toBe(full.events.length);
+            expect(child.latest('turn/start', 'turn/end')).toEqual(full.events.findLast((event) => event.type === 'turn/start' || event.type === 'turn/end'));
+            expect(child.title).toEqual(full.title);
+            expect(child.config).toEqual(full.config);
+            expect(child.eventsFrom(cut + 1)).toEqual(buildForkSeed(events, cut).slice(cut + 1));
+            expect(child.events).toEqual(buildForkSeed(events, cut));
+            await child.close();
+            const stored = decodeJsonl(await readFile(fileOf(child.id), 'utf8'));
+            expect(stored.events).toEqual(buildForkSeed(events, cut));
+          }
+          // The inherited lines are the parent's bytes in every case.
+          const lines = async (child: string) => (await readFile(fileOf(child), 'utf8')).split('\n').slice(1, cut + 2);
+          expect(await lines(fast.id)).toEqual(await lines(full.id));
+          expect(await lines(fromObservation.id)).toEqual(await lines(id));
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('trusts bytes that match the stamp: a fork reads only its cut and latest turn, and the rest is decoded when read', async () => {
+    const log = new LogBuilder().title('first').turnStart().user('one').turnEnd().turnStart().user('two').turnEnd().events;
+    const lines = log.map((event) => JSON.stringify(event));
+    // A line no reader could decode, in the first turn: only a reader of every event meets it.
+    lines[2] = '{"seq":2, not json';
+    await forgeStamped('forged', `${JSON.stringify(header('forged'))}\n${lines.join('\n')}\n`);
+    const child = await store.fork('forged', { atSeq: 6, id: 'forged-child' });
+    expect(child.nextSeq).toBe(8);
+    expect(child.title).toBe('first');
+    expect(child.latest('turn/end')?.seq).toBe(6);
+    expect(() => child.events).toThrow(/expected the event at seq 2 on line 4/);
+    await child.close();
+    // Without the stamp the same bytes are decoded in full and refused.
+    await rm(stampOf('forged'));
+    await expect(store.fork('forged', { atSeq: 6, id: 'forged-child-2' })).rejects.toMatchObject({ code: 'MALFORMED_JSON' });
+  });
+
+  it('validates a stamped log in full again once one byte of it changed', async () => {
+    const session = await store.create({ id: 'edited' });
+    session.append('turn/start', { turn: 1 });
+    session.append('turn/end', { turn: 1, reason: { kind: 'completed' } });
+    await session.close();
+    const original = await readFile(fileOf('edited'), 'utf8');
+    // Same size, one byte different: the turn now ends a turn that never started.
+    await writeFile(fileOf('edited'), original.replace('"turn":1,"reason"', '"turn":2,"reason"'));
+    await expect(store.observe('edited')).rejects.toMatchObject({ code: 'INVALID_RELATIONSHIP' });
+    await expect(store.fork('edited', { atSeq: 1 })).rejects.toMatchObject({ code: 'INVALID_RELATIONSHIP' });
+  });
+
+  it('finds the latest title by its envelope, not by the same text inside an event’s data', async () => {
+    const log = new LogBuilder().title('real').events;
+    const decoy: SessionEvent = { seq: log.length, type: 'plugin/note', time: 5, ignorable: true, data: { type: 'session/title', title: 'decoy' } };
+    await store.import({ header: header('decoy'), events: [...log, decoy] });
+    const child = await store.fork('decoy', { atSeq: decoy.seq, id: 'decoy-child' });
+    expect(child.title).toBe('real');
+    await child.close();
+  });
+
+  it('encodes the stamp’s log from its events when its bytes cannot be copied (a stamped V4 header is decoded in full)', async () => {
+    const events = new LogBuilder().title('v4').events;
+    await forgeStamped('old', encodeJsonl({ header: header('old'), events }).replace('"version":5', '"version":4'));
+    const child = await store.fork('old', { atSeq: 0, id: 'old-child' });
+    await child.close();
+    expect(decodeJsonl(await readFile(fileOf('old-child'), 'utf8')).events).toEqual(buildForkSeed(events, 0));
+  });
+});
