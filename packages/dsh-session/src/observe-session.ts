@@ -55,9 +55,9 @@ function observeVerified(context: StoreContext, id: string, bytes: Buffer): Sess
   ends.scan(bytes, 0);
   if (ends.length === 0) return undefined;
   // The stamp vouches for the header line as for the rest: validated when it was written.
-  const header = JSON.parse(bytes.toString('utf8', 0, ends.at(0) - 1)) as SessionHeader;
-  if (header.format !== 'dsh-session' || header.version !== CURRENT_FORMAT_VERSION || header.id !== id) return undefined;
-  deepFreeze(header);
+  const parsed = JSON.parse(bytes.toString('utf8', 0, ends.at(0) - 1)) as Partial<Record<keyof SessionHeader, unknown>>;
+  if (parsed.format !== 'dsh-session' || parsed.version !== CURRENT_FORMAT_VERSION || parsed.id !== id) return undefined;
+  const header = deepFreeze(parsed as SessionHeader);
   const sourceVersion = CURRENT_FORMAT_VERSION;
   const source = verifiedLinesSource(id, bytes, ends);
   const count = source.length;
@@ -100,10 +100,10 @@ export async function observeStored(context: StoreContext, id: string): Promise<
       },
     };
   } else {
-    const origin = stored.kind === 'records' ? stored.source : undefined;
+    const origin = stored.source;
     provenance = {
       source,
-      validated: stored.kind === 'records' && stored.validated === true ? events.length : 0,
+      validated: stored.validated === true ? events.length : 0,
       copy: (count) => (origin === undefined ? asEvents(count) : { kind: 'source', count, source: origin, events: () => source.slice(count) }),
     };
   }

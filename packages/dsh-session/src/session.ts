@@ -1,21 +1,10 @@
-import {
-  createEventChecker,
-  isLosslessJson,
-  type EventChecker,
-  type FormatVersion,
-  type JsonValue,
-  type SessionConfig,
-  type SessionEvent,
-  type SessionHeader,
-  type SurfaceOp,
-  type ValidationIssue,
-} from 'dsh-codec';
+import { isLosslessJson, type FormatVersion, type JsonValue, type SessionConfig, type SessionEvent, type SessionHeader, type SurfaceOp } from 'dsh-codec';
 import { cloneFrozenJson, deepFreeze } from './deep-freeze.js';
 import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
-import { latestTurnOf, type EventSource } from './event-source.js';
+import type { EventSource } from './event-source.js';
 import { GroupCommit } from './group-commit.js';
 import { SessionError } from './session-error.js';
-import { SessionLog } from './session-log.js';
+import { issueText, SessionLog } from './session-log.js';
 import type { SessionSink } from './session-sink.js';
 
 /** @internal How the store reads a Session's log without copying or decoding it (not exported from the package). */
@@ -57,11 +46,6 @@ export type SessionInit = {
   now: () => number;
 };
 
-function issueText(issues: readonly ValidationIssue[]): string {
-  const shown = issues.slice(0, 3).map((issue) => `${issue.message} (at ${issue.path.join('.') || 'event'})`);
-  return shown.join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
-}
-
 /**
  * An append-only session log in memory, bound to its store. `append` assigns seq and time, checks the
  * event against V5 shapes and relationships and freezes it; `flush` makes every appended event durable
@@ -76,14 +60,10 @@ export class Session {
   readonly firstLifecycleSeq: number;
   /** The format version this session's log was read from when it was opened (current for new ones). */
   readonly formatVersion: FormatVersion;
-  #log = new SessionLog([]);
-  #inheritedMetadata = false;
-  readonly #checker: EventChecker;
+  readonly #log: SessionLog;
   readonly #sink: SessionSink;
   readonly #now: () => number;
   readonly #listeners = new Set<(event: SessionEvent) => void>();
-  #title: string | undefined;
-  #config: SessionConfig | undefined;
   #closed = false;
   #closing: Promise<void> | undefined;
   readonly #commits: GroupCommit;
@@ -96,7 +76,7 @@ export class Session {
     this.#sink = init.sink;
     this.#now = init.now;
     this.formatVersion = init.formatVersion;
-    this.#checker = createEventChecker();
+    this.#log = new SessionLog(this.id);
     const taken = this.#takeSeed(seed, init.validatedCount, init.durableCount);
     this.firstLifecycleSeq = taken.firstLifecycleSeq;
     this.firstLiveSeq = this.#log.length;
@@ -144,14 +124,12 @@ export class Session {
 
   /** The latest `session/title`, if any. */
   get title(): string | undefined {
-    this.#readInheritedMetadata();
-    return this.#title;
+    return this.#log.title;
   }
 
   /** The latest `session/config`, if any. */
   get config(): SessionConfig | undefined {
-    this.#readInheritedMetadata();
-    return this.#config;
+    return this.#log.config;
   }
 
   /** True once `close()` was called; appends then fail with `SESSION_CLOSED`. */
@@ -189,10 +167,9 @@ export class Session {
     }
     if (options.ignorable === true) event.ignorable = true;
     // The copy is plain and was found lossless above: the checker need not walk it for that again.
-    const issues = this.#checker.accept(event, true);
-    if (issues.length > 0) this.#refuse(type, seq, issueText(issues));
     // Its data and surfaceOp are frozen already: freezing the envelope freezes the whole event.
-    this.#commit(Object.freeze(event));
+    const issues = this.#log.accept(Object.freeze(event), true);
+    if (issues.length > 0) this.#refuse(type, seq, issueText(issues));
     this.#commits.schedule();
     if (this.#listeners.size === 0) return event;
     for (const listener of [...this.#listeners]) {
@@ -253,87 +230,30 @@ export class Session {
     return { seq: this.#log.length, type: 'session/end-seed', time, data: {} };
   }
 
-  #admit(event: SessionEvent, where: 'seed'): void {
-    const issues = this.#checker.accept(event);
-    if (issues.length > 0) {
-      const code = issues.some((issue) => issue.code === 'INVALID_RELATIONSHIP') ? 'INVALID_RELATIONSHIP' : 'INVALID_EVENT';
-      throw new SessionError(code, `Invalid ${where} for session ${this.id} at seq ${String(event.seq)}: ${issueText(issues)}`, {
-        sessionId: this.id,
-      });
-    }
-    this.#commit(event);
-  }
-
-  /** Takes `events[0..count)`, already validated, as the start of the log: frozen, title and config from the latest ones. */
-  #adoptTrusted(events: readonly SessionEvent[], count: number): void {
-    for (let index = 0; index < count; index++) deepFreeze(events[index] as SessionEvent);
-    // The log is empty here: one bulk copy (a fork of 50k events: ~0.3 ms against ~1.2 ms pushing one by one).
-    const log = events.slice(0, count);
-    this.#log = new SessionLog(log);
-    for (let index = count - 1; index >= 0 && (this.#title === undefined || this.#config === undefined); index--) {
-      const event = log[index] as SessionEvent;
-      if (event.type === 'session/title') this.#title ??= (event.data as { title: string }).title;
-      else if (event.type === 'session/config') this.#config ??= event.data as SessionConfig;
-    }
-  }
-
   /** Admits the seed (SPEC §5.3); returns how many of its events are durable and the first seq of this lifecycle. */
   #takeSeed(seed: SessionSeed, validatedCount: number, durableCount: number): { durableCount: number; firstLifecycleSeq: number } {
     if (seed.kind === 'fork-of') {
       const count = seed.cut + 1;
-      this.#inherit(seed.inherited, count, validatedCount);
-      for (const event of seed.events) this.#admit(event, 'seed');
+      this.#log.inherit(seed.inherited, count, validatedCount >= count);
+      for (const event of seed.events) this.#log.admit(event);
       checkForkSeed(this.id, this.header, seed.events, seed.cut, count);
       // The inherited events count as durable: the sink creates the log from their records.
       return { durableCount: count, firstLifecycleSeq: count };
     }
     // A prefix this package already validated (live parent, codec-decoded log) only advances the checker.
     const trustedCount = Math.min(Math.max(0, validatedCount), seed.events.length);
-    this.#checker.advanceThrough(seed.events, trustedCount);
-    this.#adoptTrusted(seed.events, trustedCount);
-    for (let index = trustedCount; index < seed.events.length; index++) this.#admit(seed.events[index] as SessionEvent, 'seed');
+    this.#log.adopt(seed.events, trustedCount);
+    for (let index = trustedCount; index < seed.events.length; index++) this.#log.admit(seed.events[index] as SessionEvent);
     if (seed.kind === 'fork') {
       checkForkSeed(this.id, this.header, seed.events, seed.cut);
       return { durableCount, firstLifecycleSeq: seed.cut + 1 };
     }
     if (seed.kind === 'restored') {
-      if (!isEndSeed(seed.events.at(-1))) this.#admit(this.#marker(), 'seed');
+      if (!isEndSeed(seed.events.at(-1))) this.#log.admit(this.#marker());
       return { durableCount, firstLifecycleSeq: seed.storedLength };
     }
-    this.#admit(this.#marker(), 'seed');
+    this.#log.admit(this.#marker());
     return { durableCount, firstLifecycleSeq: 0 };
-  }
-
-  /**
-   * Takes `source[0..count)` as the start of the log without copying it. A prefix this package
-   * validated only advances the checker past its latest turn; any other is decoded and checked here.
-   */
-  #inherit(source: EventSource, count: number, validatedCount: number): void {
-    if (validatedCount >= count) {
-      this.#checker.advancePast(count, latestTurnOf(source, count));
-      this.#log = new SessionLog([], source, count);
-      this.#inheritedMetadata = count > 0;
-    } else {
-      for (const event of source.slice(count)) this.#admit(deepFreeze(event), 'seed');
-    }
-  }
-
-  /** Title and config from an inherited prefix, looked up once when first asked (later events override them). */
-  #readInheritedMetadata(): void {
-    if (!this.#inheritedMetadata) return;
-    this.#inheritedMetadata = false;
-    if (this.#title === undefined) this.#title = (this.#log.findLast(['session/title'])?.data as { title: string } | undefined)?.title;
-    if (this.#config === undefined) this.#config = this.#log.findLast(['session/config'])?.data as SessionConfig | undefined;
-  }
-
-  #commit(event: SessionEvent): void {
-    deepFreeze(event);
-    this.#log.push(event);
-    if (event.type === 'session/title') {
-      this.#title = (event.data as { title: string }).title;
-    } else if (event.type === 'session/config') {
-      this.#config = event.data as SessionConfig;
-    }
   }
 
   /** Makes events `from..to-1` durable through the sink, as one batch; failures become `WRITE_FAILED` unless typed. */

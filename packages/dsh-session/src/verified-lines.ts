@@ -20,19 +20,19 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
 
   const decodeLine = (index: number): SessionEvent => {
     const text = bytes.toString('utf8', ends.at(index), ends.at(index + 1) - 1);
-    let event: SessionEvent | undefined;
+    let event: unknown;
     try {
-      event = JSON.parse(text) as SessionEvent;
+      event = JSON.parse(text);
     } catch {
       // Only a stamp forged beside a changed file gets here: the stamp matched these bytes.
     }
     // The stamp vouches for the bytes; a line at the wrong place would be a bug of the writer.
-    if (typeof event !== 'object' || event === null || event.seq !== index) {
+    if (typeof event !== 'object' || event === null || (event as { seq?: unknown }).seq !== index) {
       throw new SessionError('CORRUPT', `Cannot read session ${id}: expected the event at seq ${String(index)} on line ${String(index + 2)}, received ${JSON.stringify(text.slice(0, 60))}.`, {
         sessionId: id,
       });
     }
-    return deepFreeze(event);
+    return deepFreeze(event as SessionEvent);
   };
 
   const at = (index: number): SessionEvent => {
