@@ -1,9 +1,8 @@
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, type SessionHeader } from 'dsh-codec';
 import { openSessionStore, type SessionStore } from 'dsh-session';
 import { timeMs } from '../harness/measure-rounds.js';
-import { v4Jsonl } from '../generate/generate-v4-log.js';
 import type { PeerDriver, PeerInput } from './peer-driver.js';
 
 /** dsh itself in the peers table: `SessionStore.fork` of a stored (cold) parent at the exact cut. */
@@ -32,10 +31,11 @@ export function dshPeer(): PeerDriver {
     async prepare(given) {
       input = given;
       await mkdir(given.dir, { recursive: true });
-      const text = v4Jsonl({ header: { format: 'dsh-session', version: CURRENT_FORMAT_VERSION, id: 'parent', createdAt: given.events[0]?.time ?? 0, inheritedEventCount: 0, cwd: '/home/dev/projects/dsh-demo' }, events: given.events });
-      await writeFile(join(given.dir, 'parent.jsonl'), text);
       store = await openSessionStore({ dir: given.dir });
-      return { parentBytes: Buffer.byteLength(text) };
+      // Stored as a user's sessions are: written by the store, which stamps the bytes it validated.
+      const header: SessionHeader = { format: 'dsh-session', version: CURRENT_FORMAT_VERSION, id: 'parent', createdAt: given.events[0]?.time ?? 0, inheritedEventCount: 0, cwd: '/home/dev/projects/dsh-demo' };
+      await store.import({ header, events: given.events });
+      return { parentBytes: (await stat(join(given.dir, 'parent.jsonl'))).size };
     },
     async fork() {
       const { ms, bytes } = await forkOnce(false);
