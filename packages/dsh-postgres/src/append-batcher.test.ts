@@ -108,6 +108,44 @@ describe.skipIf(url === undefined)('group commit on PostgreSQL', () => {
     await session.close();
   });
 
+  it('batches that follow each other share one connection, which goes back to the pool once none follows', async () => {
+    const pool = new pg.Pool({ connectionString, max: 10 });
+    const store = await openPostgresStore({ pool, schema, hostId: 'batcher' });
+    const session = await store.create({ id: 'held' });
+    session.append('session/title', { title: 'created' });
+    await session.flush();
+    // Each committed batch notifies once; each checkout from the pool is an 'acquire'.
+    let batches = 0;
+    let checkouts = 0;
+    const listener = await pool.connect();
+    listener.on('notification', () => {
+      batches += 1;
+    });
+    await listener.query(`LISTEN "dsh_${schema}"`);
+    pool.on('acquire', () => {
+      checkouts += 1;
+    });
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, writer) => {
+        for (let event = 0; event < 10; event++) {
+          session.append('session/title', { title: `${String(writer)}.${String(event)}` });
+          await session.flush();
+        }
+      }),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    // Only the listener is checked out: the store holds no connection while idle.
+    expect(pool.totalCount - pool.idleCount).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(batches).toBeGreaterThanOrEqual(10);
+    // One checkout for the whole burst (a lease renewal falling inside it may add one), not one per batch.
+    expect(checkouts).toBeLessThanOrEqual(2);
+    listener.release();
+    await session.close();
+    await store.close();
+    await pool.end();
+  });
+
   it('a batch whose seqs do not run on from the expected next seq is refused as CORRUPT before anything is sent', async () => {
     const batcher = new AppendBatcher({ pool: admin, schema: quoteSchema(schema), schemaName: schema, leaseMs: 10_000, channel: `dsh_${schema}` });
     const event = (seq: number): SessionEvent => ({ seq, type: 'session/title', time: 1, data: { title: 't' } });
