@@ -7,6 +7,10 @@ import type { RelationshipView } from './relationship-checker.js';
 import { v0DataSchemas, type V0Data } from './schemas.js';
 import { validateLegacyEvents } from './validate-events.js';
 
+/** Views and paths shared by every event that needs them (never mutated: issues copy their paths). */
+const CALL_ID_PATH = ['data', 'callId'];
+const IN_TURN: RelationshipView = { kind: 'in-turn' };
+
 function view(type: string, data: unknown): RelationshipView {
   switch (type) {
     case 'turn/start':
@@ -23,14 +27,14 @@ function view(type: string, data: unknown): RelationshipView {
     }
     case 'tool/call': {
       const { turn, step, callId } = data as V0Data<'tool/call'>;
-      return { kind: 'call', turn, step, callId, path: ['data', 'callId'] };
+      return { kind: 'call', turn, step, callId, path: CALL_ID_PATH };
     }
     case 'tool/result': {
       const { turn, step, callId } = data as V0Data<'tool/result'>;
-      return { kind: 'result', turn, step, callId, path: ['data', 'callId'] };
+      return { kind: 'result', turn, step, callId, path: CALL_ID_PATH };
     }
     default:
-      return { kind: 'in-turn' };
+      return IN_TURN;
   }
 }
 
