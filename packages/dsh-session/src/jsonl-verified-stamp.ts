@@ -7,6 +7,7 @@
  * a truncation, a flipped bit — changes the checksum and the log is decoded and validated in full.
  * A stamp is a cache: writing it is best effort, a lost or stale one only costs that full decode.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -24,10 +25,11 @@ function stampPath(dir: string, id: string): string {
 /** Records that the log's current bytes (`size`, `crc`) are verified; never throws (a stamp is a cache). */
 export async function writeVerifiedStamp(dir: string, id: string, stamp: VerifiedStamp): Promise<void> {
   const path = stampPath(dir, id);
-  const temp = `${path}.${String(process.pid)}.tmp`;
+  const temp = `${path}.${randomUUID()}.tmp`;
   try {
     await mkdir(join(dir, VERIFIED), { recursive: true });
-    await writeFile(temp, JSON.stringify({ size: stamp.size, crc32: stamp.crc32 }));
+    // `wx`: a planted name (a symlink) is never written through; the stamp is then skipped.
+    await writeFile(temp, JSON.stringify({ size: stamp.size, crc32: stamp.crc32 }), { flag: 'wx' });
     await rename(temp, path);
   } catch {
     await unlink(temp).catch(() => undefined);

@@ -1,16 +1,19 @@
 /** `SessionStore.list`: every stored session's summary, cached per backend stamp. */
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
-import { closeOpenTail } from './close-open-tail.js';
-import { decodeStored } from './decode-stored.js';
+import { arraySource } from './event-source.js';
+import { observeStored } from './observe-session.js';
 import { SessionError } from './session-error.js';
+import { provenanceOf } from './session-observation.js';
+import { LOG_SNAPSHOT } from './session.js';
 import { assertStoreOpen, type StoreContext } from './store-context.js';
 import { summarize, type SessionSummary } from './summarize.js';
 
 async function summaryOf(context: StoreContext, id: string): Promise<Omit<SessionSummary, 'busy'>> {
   try {
-    const decoded = decodeStored(id, await context.backend.read(id));
-    const needsRepair = decoded.tornTail !== undefined || closeOpenTail(decoded.events, 'interrupted').length > 0;
-    return summarize(decoded.header, decoded.events, decoded.sourceVersion, needsRepair);
+    // One observation: a verified log is summarized from its latest lines, anything else decoded once.
+    const observation = await observeStored(context, id);
+    const events = provenanceOf(observation, context.origin)?.source ?? arraySource(observation.events);
+    return summarize(observation.header, events, observation.formatVersion, observation.needsRepair);
   } catch (error) {
     if (!SessionError.is(error) || error.code === 'SESSION_NOT_FOUND') throw error;
     return {
@@ -39,7 +42,7 @@ export async function listSessions(context: StoreContext): Promise<SessionSummar
     }
     const session = context.live.get(ref.id);
     const fresh =
-      session === undefined ? cached.summary : { ...cached.summary, ...summarize(session.header, session.events, cached.summary.formatVersion, false) };
+      session === undefined ? cached.summary : { ...cached.summary, ...summarize(session.header, session[LOG_SNAPSHOT](), cached.summary.formatVersion, false) };
     const busy = session !== undefined || (await context.backend.holder(ref.id)) !== undefined;
     result.push({ ...fresh, busy });
   }

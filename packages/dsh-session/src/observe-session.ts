@@ -55,8 +55,14 @@ function observeVerified(context: StoreContext, id: string, bytes: Buffer): Sess
   ends.scan(bytes, 0);
   if (ends.length === 0) return undefined;
   // The stamp vouches for the header line as for the rest: validated when it was written.
-  const parsed = JSON.parse(bytes.toString('utf8', 0, ends.at(0) - 1)) as Partial<Record<keyof SessionHeader, unknown>>;
-  if (parsed.format !== 'dsh-session' || parsed.version !== CURRENT_FORMAT_VERSION || parsed.id !== id) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8', 0, ends.at(0) - 1));
+  } catch {
+    return undefined;
+  }
+  const fields = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Partial<Record<keyof SessionHeader, unknown>>;
+  if (fields.format !== 'dsh-session' || fields.version !== CURRENT_FORMAT_VERSION || fields.id !== id) return undefined;
   const header = deepFreeze(parsed as SessionHeader);
   const sourceVersion = CURRENT_FORMAT_VERSION;
   const source = verifiedLinesSource(id, bytes, ends);

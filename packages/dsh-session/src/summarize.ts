@@ -1,4 +1,5 @@
-import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
+import type { FormatVersion, SessionConfig, SessionHeader } from 'dsh-codec';
+import type { EventSource } from './event-source.js';
 
 /** One line of `SessionStore.list()`: identity, lineage, timestamps and state. */
 export type SessionSummary = {
@@ -27,20 +28,23 @@ export type SessionSummary = {
   problem?: { code: string; message: string };
 };
 
-/** The summary of a decoded log, without `busy`. */
-export function summarize(
-  header: SessionHeader,
-  events: readonly SessionEvent[],
-  formatVersion: FormatVersion,
-  needsRepair: boolean,
-): Omit<SessionSummary, 'busy'> {
-  let title: string | undefined;
-  let cwd = header.cwd;
-  for (const event of events) {
-    if (event.type === 'session/title') title = (event.data as { title: string }).title;
-    else if (event.type === 'session/config') cwd = (event.data as SessionConfig).cwd ?? cwd;
+/** The latest `session/config` that names a cwd, else the header's: read from the end, not the whole log. */
+function latestCwd(header: SessionHeader, events: EventSource): string | undefined {
+  for (let end = events.length; ; ) {
+    const at = events.findLast(['session/config'], end);
+    if (at === -1) return header.cwd;
+    const cwd = (events.at(at).data as SessionConfig).cwd;
+    if (cwd !== undefined) return cwd;
+    end = at;
   }
-  const last = events.at(-1);
+}
+
+/** The summary of a log, without `busy`; only its latest title, config and last event are read. */
+export function summarize(header: SessionHeader, events: EventSource, formatVersion: FormatVersion, needsRepair: boolean): Omit<SessionSummary, 'busy'> {
+  const titleAt = events.findLast(['session/title']);
+  const title = titleAt === -1 ? undefined : (events.at(titleAt).data as { title: string }).title;
+  const cwd = latestCwd(header, events);
+  const last = events.length === 0 ? undefined : events.at(events.length - 1);
   return {
     id: header.id,
     ...(title === undefined ? {} : { title }),

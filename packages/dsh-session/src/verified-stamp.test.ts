@@ -143,4 +143,38 @@ describe('verified stamps of JSONL logs', () => {
     await child.close();
     expect(decodeJsonl(await readFile(fileOf('old-child'), 'utf8')).events).toEqual(buildForkSeed(events, 0));
   });
+
+  it('summarizes a stamped log from its latest lines exactly as the same log decoded in full', async () => {
+    const session = await store.create({ id: 'listed', title: 'first', config: { cwd: '/work/a' } });
+    session.append('session/title', { title: 'second' });
+    session.append('session/config', { tools: ['read'] });
+    session.append('turn/start', { turn: 1 });
+    await session.close();
+    const stamped = (await store.list()).find((summary) => summary.id === 'listed');
+    expect(stamped).toMatchObject({ title: 'second', cwd: '/work/a', needsRepair: true, lastSeq: 5 });
+    await rm(stampOf('listed'));
+    // A new stamp in the backend's listing (the file is unchanged): touch it so the cached summary is dropped.
+    await writeFile(fileOf('listed'), await readFile(fileOf('listed')));
+    expect((await store.list()).find((summary) => summary.id === 'listed')).toEqual(stamped);
+  });
+});
+
+describe('a verified stamp that cannot be written', () => {
+  it('costs a full decode on the next read and nothing else', async () => {
+    const dir = await makeTempDir();
+    try {
+      // The stamps' folder name is taken by a file: every stamp write fails.
+      await writeFile(join(dir.path, '.verified'), 'not a folder');
+      const store = await openSessionStore({ dir: dir.path });
+      const session = await store.create({ id: 'plain', title: 'kept' });
+      await session.close();
+      const child = await store.fork('plain', { atSeq: 0, id: 'plain-child' });
+      expect(child.title).toBe('kept');
+      await child.close();
+      expect(await readFile(join(dir.path, '.verified'), 'utf8')).toBe('not a folder');
+      await store.close();
+    } finally {
+      await dir.remove();
+    }
+  });
 });
