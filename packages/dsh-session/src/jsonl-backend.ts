@@ -19,7 +19,7 @@ import { acquireFileLease, fileLeaseHolder, type FileLease } from './file-lease.
 import { EMPTY, lineEndsOf, planCreated, writeCreated, type CreatePlan } from './jsonl-create-plan.js';
 import { encodeLog } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
-import { matchesStamp, readVerifiedStamp, removeVerifiedStamp } from './jsonl-verified-stamp.js';
+import { matchesStamp, readVerifiedStamp, removeStampTemps, removeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { makeJsonlWriter } from './jsonl-writer.js';
 import { LineEnds } from './line-ends.js';
 import type { SessionBackend, SessionWriter, StoredSessionRef } from './session-backend.js';
@@ -41,6 +41,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
   const leases = join(dir, LEASES);
   await mkdir(leases, { recursive: true });
   await removeOrphanTemps(dir, leases);
+  await removeStampTemps(dir);
   const held = new Set<SessionWriter>();
   const state: JsonlState = { dir, now, write, held, storedRanges: new Map(), spareCopyBuffer: undefined };
   let closed = false;

@@ -8,7 +8,7 @@
  * A stamp is a cache: writing it is best effort, a lost or stale one only costs that full decode.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 
@@ -56,4 +56,18 @@ export function matchesStamp(bytes: Buffer, stamp: VerifiedStamp | undefined): b
 /** Forgets the stamp of a deleted log. */
 export async function removeVerifiedStamp(dir: string, id: string): Promise<void> {
   await unlink(stampPath(dir, id)).catch(() => undefined);
+}
+
+/**
+ * Removes stamp temp files a writer left when it died between writing and renaming one. A temp file
+ * another process is writing right now may go too: its rename then fails and it writes no stamp.
+ */
+export async function removeStampTemps(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(join(dir, VERIFIED));
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.endsWith('.tmp')) await unlink(join(dir, VERIFIED, name)).catch(() => undefined);
 }

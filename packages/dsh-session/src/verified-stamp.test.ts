@@ -1,4 +1,4 @@
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
@@ -160,6 +160,19 @@ describe('verified stamps of JSONL logs', () => {
 });
 
 describe('a verified stamp that cannot be written', () => {
+  it('leaves no temp file behind a writer that died before renaming it', async () => {
+    const dir = await makeTempDir();
+    try {
+      await mkdir(join(dir.path, '.verified'), { recursive: true });
+      await writeFile(join(dir.path, '.verified', 'dead.0b6f.tmp'), '{"size":1');
+      const store = await openSessionStore({ dir: dir.path });
+      expect(await readdir(join(dir.path, '.verified'))).toEqual([]);
+      await store.close();
+    } finally {
+      await dir.remove();
+    }
+  });
+
   it('costs a full decode on the next read and nothing else', async () => {
     const dir = await makeTempDir();
     try {
