@@ -84,9 +84,8 @@ async function measureForks(context: BenchContext, writer: SessionStore, reader:
   await writeFile(largeFile, parents.large.text);
   notes.push(`Fork parents: ${small.toLocaleString('en-US')} and ${large.toLocaleString('en-US')} events (JSONL file of the larger: ${formatBytes(Buffer.byteLength(parents.large.text))}), cut in an open step at the middle.`);
   notes.push(
-    'What still grows with the prefix. The database work of every fork is constant (one segment row referring to the parent’s, the child’s own marker and closers). ' +
-      'A fork from another store reads the whole parent (every row, `JSON.parse` of each line; sealed rows are not validated again) and the child `Session` holds its inherited events decoded — `Session.events` is a plain array of every event — so the cold case is an open of the parent plus an O(cut) seed; it cannot be flat without a Session whose inherited prefix is read lazily (a public API change). ' +
-      'A fork of a parent open in this store copies arrays of the prefix in memory (the observation’s snapshot, the seed, the child’s log: O(n) pointer copies, and the garbage collection they trigger with ~10⁵ live events in the heap).',
+    'What still grows with the prefix. The database work of every fork is constant (one segment row referring to the parent’s, the child’s own marker and closers), and a fork of a parent open in this store copies nothing in memory: it reads the parent’s log through a snapshot (its cut and latest turn only) and the child `Session` keeps the parent’s events as an inherited prefix. ' +
+      'A fork from another store still reads the whole parent (every row, `JSON.parse` of each line; sealed rows are not validated again): `Session.events` must be readable synchronously, so the rows have to be in memory before the child is returned. The JSONL store avoids that read with verified stamps; a PostgreSQL equivalent would have to keep the rows as undecoded text and is not built.',
   );
   const live = { small: await writer.open(parents.small.id), large: await writer.open(parents.large.id) };
   let children = 0;
