@@ -153,8 +153,16 @@ export class AppendBatcher {
       throw error;
     }
     // The one-session statement returns no rows: it inserted the batch's events, or nothing.
-    if (only !== undefined) return new Set(result.rowCount === 0 ? [] : [only.id]);
+    if (only !== undefined) return new Set(this.#applied(only, result.rowCount) ? [only.id] : []);
     return new Set(result.rows.map((row) => row.id as string));
+  }
+
+  /** Whether the one-session statement applied: every event stored (true) or the fence did not match (false). */
+  #applied(pending: PendingAppend, rowCount: number | null): boolean {
+    if (rowCount === 0) return false;
+    if (rowCount === pending.events.length) return true;
+    const message = `Append to ${pending.id}: expected ${String(pending.events.length)} event rows from seq ${String(pending.expectedNextSeq)} to be stored, the statement stored ${String(rowCount)}.`;
+    throw new SessionError('CORRUPT', message, { sessionId: pending.id });
   }
 
   #oneSession(pending: PendingAppend): Statement & { values: unknown[] } {
