@@ -2,7 +2,8 @@
  * Small durable-file steps for the JSONL store: fsync a directory, write a file completely and fsync
  * it, publish a file under a name without overwriting. Kept apart so the protocol reads in one place.
  */
-import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { linkSync, renameSync, unlinkSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 
 /** Writes `bytes` at `position` with as many writes as the OS needs. */
 export type WriteChunk = (handle: FileHandle, bytes: Uint8Array, position: number) => Promise<void>;
@@ -50,16 +51,17 @@ export async function writeFileDurably(path: string, bytes: Uint8Array, write: W
  * hard links are unsupported, falls back to `rename()`, safe only because the caller holds the lease
  * and has checked that `target` is absent. Returns false when `target` exists.
  */
+// eslint-disable-next-line @typescript-eslint/require-await -- async for its callers; link and unlink are synchronous on purpose (two metadata syscalls cost less than two thread-pool round trips)
 export async function publishWithoutOverwrite(temp: string, target: string): Promise<boolean> {
   try {
-    await link(temp, target);
+    linkSync(temp, target);
   } catch (error) {
     const code = errorCode(error);
     if (code === 'EEXIST') return false;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
-    await rename(temp, target);
+    renameSync(temp, target);
     return true;
   }
-  await unlink(temp);
+  unlinkSync(temp);
   return true;
 }

@@ -12,6 +12,7 @@
  * moves the log to a new inode first, so a stale holder (stopped, then resumed) writes into the
  * unlinked old inode and its next check refuses with `SESSION_BUSY`: it adds no byte to the log.
  */
+import { statSync } from 'node:fs';
 import { copyFile, mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, publishWithoutOverwrite, syncDirectory, writeAll, type WriteChunk } from './durable-files.js';
@@ -54,9 +55,11 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
   const assertOpen = (): void => {
     if (closed) throw new SessionError('STORE_CLOSED', `The session store at ${dir} is closed.`);
   };
+  // Synchronous on purpose: one stat costs less than a thread-pool round trip (a create asks twice).
+  // eslint-disable-next-line @typescript-eslint/require-await -- async for its callers
   const exists = async (path: string): Promise<boolean> => {
     try {
-      await stat(path);
+      statSync(path);
       return true;
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return false;
@@ -80,33 +83,29 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       const temp = join(dir, sessionTempName(id));
       // Everything after the lease is taken runs inside this try, so every failure releases it.
       let plan: CreatePlan;
-      let crc: number;
+      let created: { handle: FileHandle; crc: number } | undefined;
       try {
         plan = await planCreated(state, header, events, inherited);
         if (await exists(path)) throw existsError(id);
         try {
-          crc = await writeCreated(state, temp, plan);
+          created = await writeCreated(state, temp, plan);
         } catch (error) {
           if (plan.inherited === undefined || !('range' in plan.inherited)) throw error;
           // The source could not be copied (released or closed meanwhile): encode its events instead.
           await unlink(temp).catch(() => undefined);
           plan = { head: encodeLog(header, inherited === undefined ? events : [...inherited.events(), ...events]), rest: EMPTY };
-          crc = await writeCreated(state, temp, plan);
+          created = await writeCreated(state, temp, plan);
         }
         if (!(await publishWithoutOverwrite(temp, path))) throw existsError(id);
         await syncDirectory(dir);
       } catch (error) {
+        await created?.handle.close().catch(() => undefined);
         await unlink(temp).catch(() => undefined);
         await lease.release();
         throw SessionError.is(error) ? error : writeFailed(id, 'create', error);
       }
-      let handle: FileHandle;
-      try {
-        handle = await open(path, 'r+');
-      } catch (error) {
-        await lease.release();
-        throw writeFailed(id, 'open the new file of', error);
-      }
+      // The handle that wrote the file is the published file's (link and rename keep the inode).
+      const { handle, crc } = created;
       const { ends, size } = lineEndsOf(plan);
       return makeJsonlWriter(state, id, path, lease, { handle, size, lines: (inherited?.count ?? 0) + events.length + 1, ends, v4: true, crc, verified: true });
     },

@@ -92,14 +92,22 @@ inherited: InheritedRecords | undefined,
   return { head, inherited: { range }, rest };
 }
 
+/** Below this size the header and the other events are written as one buffer (one write instead of two). */
+const JOIN_BELOW = 1 << 20;
+
 /**
  * Writes a planned log to a new file and fsyncs it; copies a stored range through the spare buffer.
- * Returns the CRC-32 of the bytes written (the writer's running checksum, `jsonl-verified-stamp.ts`).
+ * Returns the file, still open for reading and writing (the writer keeps it: the same inode once
+ * published), and the CRC-32 of the bytes written (the writer's running checksum,
+ * `jsonl-verified-stamp.ts`). The file is closed when writing fails.
  */
-export async function writeCreated(state: JsonlState, path: string, plan: CreatePlan): Promise<number> {
+export async function writeCreated(state: JsonlState, path: string, plan: CreatePlan): Promise<{ handle: FileHandle; crc: number }> {
 const { write } = state;
-  const handle = await open(path, 'wx');
+  const handle = await open(path, 'wx+');
   try {
+    if (plan.inherited === undefined && plan.rest.length > 0 && plan.head.length + plan.rest.length < JOIN_BELOW) {
+      plan = { head: Buffer.concat([plan.head, plan.rest]), rest: EMPTY };
+    }
     let position = 0;
     await write(handle, plan.head, position);
     let crc = crc32(plan.head);
@@ -128,11 +136,12 @@ const { write } = state;
         state.spareCopyBuffer = buffer;
       }
     }
-    await write(handle, plan.rest, position);
+    if (plan.rest.length > 0) await write(handle, plan.rest, position);
     crc = crc32(plan.rest, crc);
     await handle.sync();
-    return crc;
-  } finally {
-    await handle.close();
+    return { handle, crc };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
   }
 }
