@@ -7,7 +7,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
-import { countNewlines, encodeLog, NEWLINE, serializeEvents } from './jsonl-log-bytes.js';
+import { encodeLog, NEWLINE, serializeEvents } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
 import { LineEnds } from './line-ends.js';
 import type { InheritedRecords } from './session-backend.js';
@@ -24,7 +24,7 @@ const COPY_CHUNK = 4 * 1024 * 1024;
 export type StoredRange = { handle: FileHandle; start: number; end: number; ends: LineEnds; count: number; size: number; writing: boolean };
 
 /** A new log to write: the header (or the whole encoded log), inherited lines, the other events. */
-export type CreatePlan = { head: Buffer; inherited?: { bytes: Buffer } | { range: StoredRange }; rest: Buffer };
+export type CreatePlan = { head: Buffer; inherited?: { bytes: Buffer; ends: LineEnds } | { range: StoredRange }; rest: Buffer };
 
 /**
  * Whether a held session's file still is what its writer wrote: a size other than the durable size
@@ -54,10 +54,12 @@ export function lineEndsOf(plan: CreatePlan): { ends: LineEnds; size: number } {
     ends = LineEnds.inheriting(size, range.ends, range.count, size - range.start);
     size += range.end - range.start;
   } else {
-    ends = new LineEnds();
-    ends.scan(plan.head, 0);
-    if (plan.inherited !== undefined) {
-      ends.scan(plan.inherited.bytes, size);
+    if (plan.inherited === undefined) {
+      ends = new LineEnds();
+      ends.scan(plan.head, 0);
+    } else {
+      // The inherited lines were scanned once when planned: their ends are shared, shifted by the header.
+      ends = LineEnds.inheriting(size, plan.inherited.ends, plan.inherited.ends.length - 1, size);
       size += plan.inherited.bytes.length;
     }
   }
@@ -83,8 +85,11 @@ inherited: InheritedRecords | undefined,
   const rest = Buffer.from(serializeEvents(events), 'utf8');
   if (inherited.kind === 'jsonl') {
     const { bytes } = inherited;
-    if (bytes[bytes.length - 1] !== NEWLINE || countNewlines(bytes) !== count) return encoded();
-    return { head, inherited: { bytes }, rest };
+    // Line 0 stands for the header: line i is inherited event i - 1, as in a stored range.
+    const ends = LineEnds.after(0);
+    ends.scan(bytes, 0);
+    if (bytes[bytes.length - 1] !== NEWLINE || ends.length !== count + 1) return encoded();
+    return { head, inherited: { bytes, ends }, rest };
   }
   const range = state.storedRanges.get(inherited.sourceId)?.(count);
   // A source released, rewritten or changed behind its lease is not copied: its events are encoded.

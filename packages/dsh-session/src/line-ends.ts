@@ -21,6 +21,13 @@ export class LineEnds {
     return ends;
   }
 
+  /** The offsets of lines that follow a line ending at `offset` (line 0: a header, or nothing when 0). */
+  static after(offset: number): LineEnds {
+    const ends = new LineEnds();
+    ends.#own.push(offset);
+    return ends;
+  }
+
   /** How many complete lines are known. */
   get length(): number {
     return this.#own.length + this.#count;

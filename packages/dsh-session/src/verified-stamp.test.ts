@@ -98,6 +98,23 @@ describe('verified stamps of JSONL logs', () => {
     );
   });
 
+  it('gives a child copied from verified bytes the line ends of those bytes: its own live forks copy exactly its lines', async () => {
+    const events = new LogBuilder().title('t').turnStart().user('one').turnEnd().turnStart().user('two').events;
+    // Bytes no encoder of ours writes (spaces after separators): only a copy reproduces them.
+    await forgeStamped('ends', `${[header('ends'), ...events].map((value) => JSON.stringify(value, null, 1).replaceAll('\n', ' ')).join('\n')}\n`);
+    const child = await store.fork('ends', { atSeq: 5, id: 'ends-child' });
+    child.append('session/title', { title: 'grown' });
+    await child.flush();
+    const lines = async (id: string, count: number) => (await readFile(fileOf(id), 'utf8')).split('\n').slice(1, count + 1);
+    for (let cut = 0; cut < child.nextSeq; cut++) {
+      const grandchild = await store.fork('ends-child', { atSeq: cut, id: `ends-grandchild-${String(cut)}` });
+      await grandchild.close();
+      expect(await lines(grandchild.id, cut + 1)).toEqual(await lines(child.id, cut + 1));
+      expect(decodeJsonl(await readFile(fileOf(grandchild.id), 'utf8')).events).toEqual(buildForkSeed(child.events, cut));
+    }
+    await child.close();
+  });
+
   it('trusts bytes that match the stamp: a fork reads only its cut and latest turn, and the rest is decoded when read', async () => {
     const log = new LogBuilder().title('first').turnStart().user('one').turnEnd().turnStart().user('two').turnEnd().events;
     const lines = log.map((event) => JSON.stringify(event));
