@@ -123,6 +123,9 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
   }
   if (!heap) notes.push('Heap growth not measured: node ran without `--expose-gc`.');
   notes.push(
+    'At 1,000 events a fork is mostly fixed costs the copy baseline does not pay: taking the child’s single-writer lease (a generation record published with `link`), writing a temp file that is published without overwrite (`link`) and fsyncing the directory after it. The metadata calls are synchronous (see `docs/decisions/2026-12-01-session-sync-metadata-calls.md`); the two fsyncs remain.',
+  );
+  notes.push(
     'A stored parent carries the verified stamp its writer left (size and CRC-32 of the bytes it validated): a cold fork reads the file, checks the checksum, decodes only the cut and its latest turn and copies the inherited lines as bytes; the child `Session` decodes them only if its `events` are read. A parent written outside dsh has no stamp and is decoded and validated whole (its own row). See `docs/decisions/2026-12-01-session-verified-stamps.md`.',
   );
   return {
