@@ -11,6 +11,9 @@ import { checkV0Envelope, v0EnvelopeIsValid } from './v0/check-envelope.js';
 import { checkV4EventShape, v4EventShapeIsValid } from './v4/check-event-shape.js';
 import { checkV5EventShape, v5EventShapeIsValid } from './v5/check-event-shape.js';
 import { validateParsed } from './validate.js';
+import { migrateToCurrent } from './migrate.js';
+import { migrateOwnedV0 } from './migrate-owned-v0.js';
+import type { V0Event } from './v0/schemas.js';
 
 /** One damage to one event: a value replaced or removed anywhere in it, a key added, or a number made hostile. */
 const damage = fc.record({
@@ -121,5 +124,21 @@ describe('the open path on damaged logs read from text', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('rewrites an owned V0 log in place to exactly what the migration steps build, key order included', () => {
+    fc.assert(
+      fc.property(logPlan, fc.constantFrom(-1, 0, 1_700_000_000_000), (plan, shift) => {
+        const lines = renderLog(plan, 0).events.map((event) => JSON.stringify({ ...event, time: event.time + shift }));
+        const parse = () => lines.map((line) => JSON.parse(line) as V0Event);
+        const steps = migrateToCurrent({ events: parse() }, 0, { sessionId: 'p' });
+        const owned = parse();
+        const inPlace = migrateOwnedV0(owned, { sessionId: 'p' });
+        expect(JSON.stringify(inPlace)).toBe(JSON.stringify(steps));
+        expect(inPlace.events).toBe(owned);
+      }),
+      { numRuns: 300 },
+    );
+    expect(() => migrateOwnedV0([], {})).toThrow(expect.objectContaining({ code: 'INVALID_HEADER' }) as Error);
   });
 });

@@ -2,9 +2,11 @@ import { CodecError } from './codec-error.js';
 import { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 import { errorFromIssues } from './error-from-issues.js';
 import { migrateToCurrent } from './migrate.js';
+import { migrateOwnedV0 } from './migrate-owned-v0.js';
 import { LineCursor, type LineEndings } from './split-lines.js';
 import type { FormatVersion, SessionEvent, SessionHeader, ValidationIssue } from './types.js';
 import { describeValue } from './v0/describe-value.js';
+import type { V0Event } from './v0/schemas.js';
 import { validateParsed } from './validate.js';
 import type { V4Header } from './v4/types.js';
 import { V4LogValidation } from './v4/validate-v4.js';
@@ -136,7 +138,8 @@ function decodeOlder(
 ): { header: SessionHeader; events: SessionEvent[] } {
   const issues = validateParsed(version, artifact);
   if (issues.length > 0) throw errorFromIssues(issues, { lineOf, context: `(reading a V${String(version)} log)` });
-  const migrated = migrateToCurrent(artifact, version, options);
+  // The decoder owns a V0 log's parsed events: they are rewritten in place rather than copied.
+  const migrated = version === 0 ? migrateOwnedV0(artifact.events as V0Event[], options) : migrateToCurrent(artifact, version, options);
   // Migrations build plain objects around values fresh from JSON.parse (already found lossless), so
   // the V5 check may use its cheap lossless test for parsed values.
   const validation = new V5LogValidation(migrated.header);
