@@ -1,0 +1,62 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { encodeHeader, serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { openPostgresStore } from 'dsh-postgres';
+import pg from 'pg';
+import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { migrateSchema } from './migrate-schema.js';
+
+const url = postgresTestUrl();
+const connectionString = url ?? '';
+
+describe.skipIf(url === undefined)('schema step 2 on a database an older dsh-postgres wrote', () => {
+  const admin = new pg.Pool({ connectionString, max: 1 });
+  const schema = uniqueSchemaName('fork_key_backfill');
+  const q = `"${schema}"`;
+  afterAll(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS ${q} CASCADE`);
+    await admin.end();
+  });
+
+  /** Stores one session as schema version 1 did: a segment (on `base`), its event rows, its row. */
+  const storeV1 = async (header: SessionHeader, events: SessionEvent[], createdAt: string, base?: string) => {
+    const segment = await admin.query<{ id: string }>(`INSERT INTO ${q}.segments (base, base_count) VALUES ($1, $2) RETURNING id`, [base ?? null, base === undefined ? 0 : header.inheritedEventCount]);
+    const id = (segment.rows[0] as { id: string }).id;
+    for (const event of events) await admin.query(`INSERT INTO ${q}.events (segment, seq, body) VALUES ($1, $2, $3)`, [id, event.seq, serializeEvent(event)]);
+    await admin.query(`INSERT INTO ${q}.sessions (id, segment, header, next_seq, created_at) VALUES ($1, $2, $3, $4, $5)`, [
+      header.id, id, encodeHeader(header), header.inheritedEventCount + events.length, createdAt,
+    ]);
+    return id;
+  };
+
+  it('gives a key stored twice to its oldest child, keeps the other readable, and refuses a third under the key', async () => {
+    const client = await admin.connect();
+    try {
+      expect(await migrateSchema(client, schema, q, 1)).toBe(1);
+    } finally {
+      client.release();
+    }
+    const root: SessionHeader = { format: 'dsh-session', version: 5, id: 'parent', createdAt: 1, inheritedEventCount: 0 };
+    const base = await storeV1(root, [{ seq: 0, type: 'session/title', time: 1, data: { title: 'root' } }], '2026-01-01T00:00:00Z');
+    const child = (id: string, key: string): SessionHeader => ({ ...root, id, createdAt: 2, parentSession: 'parent', forkCut: 0, inheritedEventCount: 1, forkRequest: { key, digest: `digest-of-${id}` } });
+    const marker: SessionEvent[] = [{ seq: 1, type: 'session/end-seed', time: 1, data: { inherited: true } }];
+    // Two hosts of the old version raced under one key (nothing unique then) and both stored a child.
+    await storeV1(child('newer', 'same-key'), marker, '2026-01-03T00:00:00Z', base);
+    await storeV1(child('older', 'same-key'), marker, '2026-01-02T00:00:00Z', base);
+    await storeV1(child('other', 'other-key'), marker, '2026-01-04T00:00:00Z', base);
+
+    const store = await openPostgresStore({ connectionString, schema });
+    try {
+      expect((await store.findForkChild?.('same-key'))?.id).toBe('older');
+      expect((await store.findForkChild?.('other-key'))?.id).toBe('other');
+      // The child that lost the key is unchanged and readable.
+      expect((await store.observe('newer')).events.map((event) => event.type)).toEqual(['session/title', 'session/end-seed']);
+      expect((await store.list()).map((summary) => summary.id).sort()).toEqual(['newer', 'older', 'other', 'parent']);
+      await expect(store.fork('parent', { atSeq: 0, forkRequest: { key: 'same-key', digest: 'digest-of-a-third' } })).rejects.toMatchObject({ code: 'SESSION_EXISTS' });
+      const fresh = await store.fork('parent', { atSeq: 0, forkRequest: { key: 'new-key', digest: 'd' } });
+      await fresh.close();
+      expect((await store.findForkChild?.('new-key'))?.id).toBe(fresh.id);
+    } finally {
+      await store.close();
+    }
+  });
+});
