@@ -23,13 +23,13 @@ export type DemoProcess = { url: string; dataDir: string; output: () => string; 
  * Runs `src/main.ts` with `--port 0 --data <fresh dir>` and waits (at most 60 s) for the URL it
  * prints. `prepare` may lay the data directory out first (it gets the path, which does not exist yet).
  */
-export async function startDemoProcess(options: { paceMs: number; prepare?: (dataDir: string) => Promise<void> }): Promise<DemoProcess> {
+export async function startDemoProcess(options: { paceMs: number; prepare?: (dataDir: string) => Promise<void>; args?: readonly string[] }): Promise<DemoProcess> {
   const dir: TempDir = await makeTempDir('dsh-demo-e2e-');
   const dataDir = join(dir.path, 'data');
   await options.prepare?.(dataDir);
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--conditions=@dsh/source', '--import', 'tsx', 'src/main.ts', '--port', '0', '--data', dataDir, '--pace', String(options.paceMs)],
+    ['--conditions=@dsh/source', '--import', 'tsx', 'src/main.ts', '--port', '0', '--data', dataDir, '--pace', String(options.paceMs), ...(options.args ?? [])],
     { cwd: APP_DIR, env: { ...process.env, OPENAI_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
