@@ -128,6 +128,7 @@ Flush latency is the time of each \`await flush()\`; its baseline is the median 
     notes: [
       `Sustained absolute rate (median): ${Math.round(percentile(sustainedMedian, 0.5)).toLocaleString('en-US')} events/s (issue target: ≥ 100 000 events/s).`,
       'Flush-latency targets read "each flush ≤ one fsync wait": ≤ 1.25× one fsync when idle (encoding and validation on top of the fsync), ≤ 2× under 64 writers (a flush that arrives during an fsync waits for it and then its own).',
+      'Why 64 writers stay below 30×: a session has one write + fdatasync in flight at a time, so a flush that arrives during it waits for it and then for the next batch, which holds about half the writers; with fsync as the only cost that caps the ratio near 32×, and the measured ratio moves with how fast this disk’s fdatasync is against the CPU work per batch (validation, encoding). A second batch in flight was measured and declined (`docs/decisions/2026-11-30-perf-no-pipelined-commit.md`): on one file it would need ordered acknowledgements across two fdatasyncs for little gain. The same wait is why the 64-writer flush latency is above 2× one fsync at the median.',
     ],
   };
 }

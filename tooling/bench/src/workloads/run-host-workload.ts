@@ -129,6 +129,7 @@ give one ratio, reported as median [min – max] over windows. Then ${idleForksP
       notes: [
         `Under load: ${String(turns)} turns (${(turns / loadSeconds).toFixed(1)} turns/s across ${SESSIONS} sessions), ${String(loadForks)} forks; absolute HTTP fork latency p50 ${percentile(allLoad, 0.5).toFixed(1)} ms, p99 ${percentile(allLoad, 0.99).toFixed(1)} ms.`,
         'Turn completion is awaited in-process with `host.idle(id)`; every other operation goes over HTTP.',
+        'What a fork under load waits for that the copy baseline does not: its request and response pass through the same event loop as the 50 sessions’ turns and their HTTP traffic, and its two fsyncs (child file, directory) queue in libuv’s four-thread pool behind the sessions’ fdatasyncs. The fork itself reads only its cut (the parent is live: no decoding, no copying of its log).',
       ],
     };
   } finally {
