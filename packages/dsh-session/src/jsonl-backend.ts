@@ -13,9 +13,9 @@
  * unlinked old inode and its next check refuses with `SESSION_BUSY`: it adds no byte to the log.
  */
 import { statSync } from 'node:fs';
-import { copyFile, mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorCode, publishWithoutOverwrite, syncDirectory, writeAll, type WriteChunk } from './durable-files.js';
+import { errorCode, publishWithoutOverwrite, readWholeFile, syncDirectory, writeAll, type WriteChunk } from './durable-files.js';
 import { acquireFileLease, fileLeaseHolder, type FileLease } from './file-lease.js';
 import { EMPTY, lineEndsOf, planCreated, writeCreated, type CreatePlan } from './jsonl-create-plan.js';
 import { encodeLog } from './jsonl-log-bytes.js';
@@ -133,7 +133,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
     async read(id) {
       assertOpen();
       try {
-        const [bytes, stamp] = await Promise.all([readFile(fileOf(id)), readVerifiedStamp(dir, id)]);
+        const [bytes, stamp] = await Promise.all([readWholeFile(fileOf(id)), readVerifiedStamp(dir, id)]);
         if (matchesStamp(bytes, stamp)) return { kind: 'verified-jsonl', bytes };
         // One decode of the whole buffer gives a flat string (a chunked utf8 read is a rope that every
         // later indexOf/slice must flatten first).
