@@ -6,7 +6,7 @@
 import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { syncDirectory, writeFileDurably } from './durable-files.js';
+import { readWholeFile, syncDirectory, writeFileDurably } from './durable-files.js';
 import type { FileLease } from './file-lease.js';
 import { CARRIAGE_RETURN, encodeLog, lineOffset, NEWLINE, serializeEvents, startsWithV4Header } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
@@ -50,7 +50,7 @@ const { dir, now, write, held, storedRanges } = state;
   const writer: SessionWriter = {
     async read(): Promise<StoredLog> {
       owned();
-      const bytes = await readFile(path);
+      const bytes = await readWholeFile(path);
       size = bytes.length;
       ends = new LineEnds();
       ends.scan(bytes, 0);
