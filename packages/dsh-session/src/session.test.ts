@@ -128,6 +128,23 @@ describe('Session observation', () => {
     expect(session.config).toEqual({ model: 'm' });
   });
 
+  it('reads its length, latest events by type and a tail without copying the whole log', async () => {
+    const { session } = await newSession();
+    session.append('turn/start', { turn: 1 });
+    session.append('turn/end', { turn: 1, reason: { kind: 'completed' } });
+    session.append('turn/start', { turn: 2 });
+    expect(session.nextSeq).toBe(session.events.length);
+    expect(session.latest('turn/start')?.data).toEqual({ turn: 2 });
+    expect(session.latest('turn/end', 'session/title')?.type).toBe('turn/end');
+    expect(session.latest('compaction/start')).toBeUndefined();
+    expect(session.eventsFrom(session.nextSeq - 2)).toEqual(session.events.slice(-2));
+    expect(session.eventsFrom(-3)).toEqual(session.events);
+    expect(session.eventsFrom(session.nextSeq + 5)).toEqual([]);
+    // A copy: changing it leaves the log alone.
+    session.eventsFrom(0).pop();
+    expect(session.nextSeq).toBe(session.events.length);
+  });
+
   it('is closed after close(): appends fail with SESSION_CLOSED, close is idempotent', async () => {
     const { session } = await newSession();
     expect(session.closed).toBe(false);
