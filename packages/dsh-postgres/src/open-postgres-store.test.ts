@@ -135,3 +135,29 @@ describe.skipIf(url === undefined)('openPostgresStore on a real server', () => {
     await pool.end();
   });
 });
+
+describe.skipIf(url === undefined)('a lease that cannot be released', () => {
+  const schema = uniqueSchemaName('release_fails');
+  afterAll(async () => {
+    const admin = new pg.Pool({ connectionString, max: 1 });
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  });
+
+  it('fails close() with STORAGE_ERROR saying the lease lapses by itself, after every event was durable', async () => {
+    const pool = new pg.Pool({ connectionString, max: 2 });
+    pool.on('error', () => undefined);
+    const store = await openPostgresStore({ pool, schema, leaseMs: 5_000 });
+    const session = await store.create({ id: 'kept', title: 'durable' });
+    await session.flush();
+    // The database is gone from under the writer (its pool ended): only the lease release is left.
+    await pool.end();
+    const error = await session.close().then(() => undefined, (reason: unknown) => reason);
+    expect(SessionError.is(error) && error.code).toBe('STORAGE_ERROR');
+    expect((error as Error).message).toMatch(/release the lease on session kept \(it lapses by itself within 5000 ms\)/);
+    await store.close().catch(() => undefined);
+    const reader = await openPostgresStore({ connectionString, schema });
+    expect((await reader.observe('kept')).events.map((event) => event.type)).toEqual(['session/title', 'session/end-seed']);
+    await reader.close();
+  });
+});

@@ -11,6 +11,7 @@ import { inTransaction } from './in-transaction.js';
 import { insertEvents } from './insert-events.js';
 import type { PostgresContext } from './postgres-context.js';
 import { readStoredLog } from './read-stored-log.js';
+import { storageError } from './storage-error.js';
 
 type LeaseRow = { generation: string; next_seq: number; holder_host: string | null; holder_pid: number | null; holder_since: string | null; live: boolean };
 
@@ -93,10 +94,15 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
       released = true;
       context.renewer.drop(id, generation);
       if (lost) return;
-      await context.pool.query(
-        `UPDATE ${s}.sessions SET holder_host = NULL, holder_pid = NULL, holder_since = NULL, lease_expires = NULL WHERE id = $1 AND generation = $2`,
-        [id, generation],
-      );
+      try {
+        await context.pool.query(
+          `UPDATE ${s}.sessions SET holder_host = NULL, holder_pid = NULL, holder_since = NULL, lease_expires = NULL WHERE id = $1 AND generation = $2`,
+          [id, generation],
+        );
+      } catch (error) {
+        // Nothing is lost (every event was durable before release): the lease lapses after leaseMs.
+        throw storageError(context.target, `release the lease on session ${id} (it lapses by itself within ${String(context.leaseMs)} ms)`, error);
+      }
     },
   };
 }
