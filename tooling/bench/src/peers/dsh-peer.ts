@@ -10,7 +10,7 @@ export function dshPeer(): PeerDriver {
   let store: SessionStore | undefined;
   let input: PeerInput | undefined;
   let children = 0;
-  const forkOnce = async (keep: boolean) => {
+  const forkOnce = async (keep: boolean, read = false) => {
     if (!store || !input) throw new Error('dsh peer: prepare() first');
     const id = `child-${String(++children)}`;
     const { cut } = input;
@@ -20,7 +20,9 @@ export function dshPeer(): PeerDriver {
       child = await activeStore.fork('parent', { atSeq: cut, id });
     });
     const bytes = (await stat(join(input.dir, `${id}.jsonl`))).size;
-    const events = child?.events ?? [];
+    // Only the observation reads the child's events: decoding them after a timed fork would leave the
+    // next fork to pay for collecting them (the other peers' forks keep nothing either).
+    const events = read ? (child?.events ?? []) : [];
     await child?.close();
     if (!keep) await activeStore.delete(id);
     return { ms, bytes, events };
@@ -42,7 +44,7 @@ export function dshPeer(): PeerDriver {
       return { ms, bytes };
     },
     async observe() {
-      const { events } = await forkOnce(false);
+      const { events } = await forkOnce(false, true);
       const cut = input?.cut ?? 0;
       const tail = events.slice(cut + 1).map((event) => {
         const data = event.data as { error?: { code?: string }; reason?: { kind?: string }; inherited?: boolean };
