@@ -1,7 +1,7 @@
 import { isLosslessJson, type FormatVersion, type JsonValue, type SessionConfig, type SessionEvent, type SessionHeader, type SurfaceOp } from 'dsh-codec';
 import { cloneFrozenJson, deepFreeze } from './deep-freeze.js';
 import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
-import type { EventSource } from './event-source.js';
+import { arraySource, type EventSource } from './event-source.js';
 import { GroupCommit } from './group-commit.js';
 import { SessionError } from './session-error.js';
 import { issueText, SessionLog } from './session-log.js';
@@ -19,6 +19,7 @@ export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
  */
 export type SessionSeed =
   | { kind: 'new'; events: readonly SessionEvent[] }
+  /** A whole fork seed in memory (`buildForkSeed`'s output): taken as `fork-of` its own prefix. */
   | { kind: 'fork'; events: readonly SessionEvent[]; cut: number }
   /**
    * A fork seed whose inherited events are not copied: the source's first `cut + 1` events, read
@@ -232,6 +233,12 @@ export class Session {
 
   /** Admits the seed (SPEC §5.3); returns how many of its events are durable and the first seq of this lifecycle. */
   #takeSeed(seed: SessionSeed, validatedCount: number, durableCount: number): { durableCount: number; firstLifecycleSeq: number } {
+    if (seed.kind === 'fork') {
+      // A whole seed in memory is taken as a fork of its own prefix: one admission path for forks.
+      checkForkSeed(this.id, this.header, seed.events, seed.cut);
+      const count = seed.cut + 1;
+      return this.#takeSeed({ kind: 'fork-of', inherited: arraySource(seed.events, count), cut: seed.cut, events: seed.events.slice(count) }, validatedCount, durableCount);
+    }
     if (seed.kind === 'fork-of') {
       const count = seed.cut + 1;
       this.#log.inherit(seed.inherited, count, validatedCount >= count);
@@ -244,10 +251,6 @@ export class Session {
     const trustedCount = Math.min(Math.max(0, validatedCount), seed.events.length);
     this.#log.adopt(seed.events, trustedCount);
     for (let index = trustedCount; index < seed.events.length; index++) this.#log.admit(seed.events[index] as SessionEvent);
-    if (seed.kind === 'fork') {
-      checkForkSeed(this.id, this.header, seed.events, seed.cut);
-      return { durableCount, firstLifecycleSeq: seed.cut + 1 };
-    }
     if (seed.kind === 'restored') {
       if (!isEndSeed(seed.events.at(-1))) this.#log.admit(this.#marker());
       return { durableCount, firstLifecycleSeq: seed.storedLength };
