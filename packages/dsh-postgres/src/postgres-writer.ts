@@ -53,7 +53,8 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
   return {
     async read() {
       owned();
-      const log = await readStoredLog(context, id);
+      // `open` keeps every event: parsed as the rows arrive.
+      const log = await readStoredLog(context, id, 'records');
       if (log === undefined) throw notFoundError(id);
       return log;
     },

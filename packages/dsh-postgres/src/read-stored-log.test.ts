@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { serializeEvent } from 'dsh-codec';
 import { openPostgresStore } from 'dsh-postgres';
 import { SessionError, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
@@ -32,7 +33,7 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     await session.close();
     const settings: PostgresSettings = { pool: admin, schemaName: name, schema: quoteSchema(name), target: 'test', leaseMs: 10_000, hostId: 'raw', channel: `dsh_${name}` };
     const q = (sql: string): Promise<pg.QueryResult> => admin.query(sql.replaceAll('S.', `"${name}".`));
-    return { name, store, read: (id: string) => readStoredLog(settings, id), q };
+    return { name, store, read: (id: string) => readStoredLog(settings, id), readRecords: (id: string) => readStoredLog(settings, id, 'records'), q };
   }
 
   async function failure(action: Promise<unknown>): Promise<SessionError> {
@@ -45,14 +46,32 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     throw new Error('expected a SessionError');
   }
 
-  it('a log only dsh-postgres wrote reads back as validated records, the same events the store returns', async () => {
+  it('a log only dsh-postgres wrote reads back as validated lines, unparsed, each the line of the event the store returns', async () => {
     const { store, read } = await fixture('sealed');
     const log = await read('titled');
-    expect(log).toMatchObject({ kind: 'records', validated: true, source: expect.stringMatching(/^\d+:41$/) as unknown });
-    const records = log as Extract<typeof log, { kind: 'records' }>;
-    expect(records.events.map((event) => event.seq)).toEqual(Array.from({ length: 41 }, (_, seq) => seq));
-    expect(records.events).toEqual((await store.inspect('titled')).events);
+    expect(log).toMatchObject({ kind: 'validated-lines', source: expect.stringMatching(/^\d+:41$/) as unknown });
+    const { lines } = log as Extract<typeof log, { kind: 'validated-lines' }>;
+    expect(lines).toEqual((await store.inspect('titled')).events.map((event) => serializeEvent(event)));
     expect(await read('nobody')).toBeUndefined();
+  });
+
+  it('open’s read (records) parses the same sealed rows as they arrive: validated records equal to the events the store returns', async () => {
+    const { store, readRecords, q } = await fixture('sealed_records');
+    const log = await readRecords('titled');
+    expect(log).toMatchObject({ kind: 'records', validated: true, source: expect.stringMatching(/^\d+:41$/) as unknown });
+    expect((log as Extract<typeof log, { kind: 'records' }>).events).toEqual((await store.inspect('titled')).events);
+    // A broken seal sends it to the validating text read as well.
+    await q(`UPDATE S.events SET checksum = checksum + 1 WHERE seq = 3`);
+    expect((await readRecords('titled'))?.kind).toBe('jsonl');
+    expect(await readRecords('nobody')).toBeUndefined();
+  });
+
+  it('a sealed row whose line names another seq is not taken as validated (read as text, refused by the codec)', async () => {
+    const { store, read, q } = await fixture('moved_line');
+    // Seq 5's row holds seq 6's line, sealed for its segment: the seal matches, the place does not.
+    await q(`UPDATE S.events e SET body = o.body, checksum = o.checksum FROM S.events o WHERE e.segment = o.segment AND e.seq = 5 AND o.seq = 6`);
+    expect((await read('titled'))?.kind).toBe('jsonl');
+    expect((await failure(store.inspect('titled'))).code).toBe('INVALID_EVENT');
   });
 
   it('a row edited behind dsh (its seal no longer matches) is read as text and validated: an invalid edit is refused by open, naming the line', async () => {
@@ -77,9 +96,9 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     const { store, read, q } = await fixture('unsealed');
     await q(`UPDATE S.events SET checksum = NULL WHERE seq = 40`);
     expect((await read('titled'))?.kind).toBe('jsonl');
-    // Sealed again, it reads as records; a missing row (a hole in the seqs) never does.
+    // Sealed again, it reads as validated lines; a missing row (a hole in the seqs) never does.
     await q(`UPDATE S.events SET checksum = hashtextextended(body, segment)`);
-    expect((await read('titled'))?.kind).toBe('records');
+    expect((await read('titled'))?.kind).toBe('validated-lines');
     await q(`DELETE FROM S.events WHERE seq = 20`);
     expect((await read('titled'))?.kind).toBe('jsonl');
     const error = await failure(store.open('titled'));
@@ -116,10 +135,10 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     const session = await store.open('titled');
     expect(session.formatVersion).toBe(4);
     await session.close();
-    expect((await read('titled'))?.kind).toBe('records');
+    expect((await read('titled'))?.kind).toBe('validated-lines');
   });
 
-  it('a fork from another store (a cold records read) refers to the parent’s segment: no inherited row is copied, and the child reads back sealed', async () => {
+  it('a fork from another store (a cold validated-lines read) refers to the parent’s segment: no inherited row is copied, and the child reads back sealed', async () => {
     const { name, store, read, q } = await fixture('cold_fork');
     const other = await openPostgresStore({ connectionString, schema: name, hostId: 'two' });
     stores.push(other);
@@ -129,8 +148,8 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     const { rows } = await q(`SELECT e.seq FROM S.events e JOIN S.sessions s ON s.segment = e.segment WHERE s.id = 'kid' ORDER BY e.seq`);
     expect(rows.map((row: { seq: number }) => row.seq)).toEqual([31]);
     const log = await read('kid');
-    expect(log?.kind).toBe('records');
-    expect((log as Extract<typeof log, { kind: 'records' }>).events).toEqual(buildForkSeed(live.events.slice(0, 41), 30));
+    expect(log?.kind).toBe('validated-lines');
+    expect((log as Extract<typeof log, { kind: 'validated-lines' }>).lines).toEqual(buildForkSeed(live.events.slice(0, 41), 30).map((event) => serializeEvent(event)));
     await live.close();
   });
 });

@@ -2,8 +2,8 @@
  * Reading a session back: its header and the event rows of its segment chain in one statement. Rows
  * that still carry the seal dsh-postgres put on them when it stored them (`checksum =
  * hashtextextended(body, segment)`, migration step 3) were validated by a Session or the codec before they
- * were written and have not changed since: such a log comes back as records marked `validated`, so
- * the store parses each line once and does not validate it again. Anything else — a row stored
+ * were written and have not changed since: such a log comes back as `validated-lines`, which the
+ * store parses only where it reads them and never validates again. Anything else — a row stored
  * before step 3, or inserted or edited by anything but dsh-postgres, a hole in the seqs, a header
  * that is not canonical V5 — comes back as JSONL text, which the store decodes and validates in full.
  */
@@ -53,15 +53,27 @@ async function eachRow(pool: Pool, config: { text: string; values: unknown[] }, 
 }
 
 /**
- * The sealed read: the header row and the chain's event rows in one statement, unsorted (each row is
- * placed by its seq, so the server never sorts a log's bodies). Each line is parsed as its row
- * arrives, so parsing overlaps the transfer and no body outlives its row. Undefined when the session
- * does not exist; `records: undefined` as soon as anything is not sealed, canonical or in place.
+ * How a sealed log comes back: `lines` unparsed (an observation or a fork parses only what it reads),
+ * or `records` parsed as each row arrives, overlapping the transfer (`open` keeps every event).
  */
-async function readSealed(context: PostgresSettings, id: string): Promise<{ records: (StoredLog & { kind: 'records' }) | undefined } | undefined> {
+export type SealedForm = 'lines' | 'records';
+
+type SealedLog = StoredLog & { kind: 'validated-lines' | 'records' };
+
+/**
+ * The sealed read: the header row and the chain's event rows in one statement, unsorted (each row is
+ * placed by its seq, so the server never sorts a log's bodies). Undefined when the session does not
+ * exist; `log: undefined` as soon as anything is not sealed, canonical or in place.
+ */
+async function readSealed(context: PostgresSettings, id: string, form: SealedForm): Promise<{ log: SealedLog | undefined } | undefined> {
   const s = context.schema;
-  // Filled by the row handler; `events` becomes undefined once the log cannot be trusted as records.
-  const read: { headerLine?: string; source?: string; events: SessionEvent[] | undefined; rows: number } = { events: [], rows: 0 };
+  // Filled by the row handler; `trusted` turns false once the log cannot be taken as validated.
+  const read: { headerLine?: string; source?: string; lines: string[]; events: SessionEvent[]; trusted: boolean; rows: number } = {
+    lines: [],
+    events: [],
+    trusted: true,
+    rows: 0,
+  };
   await eachRow(
     context.pool,
     {
@@ -86,24 +98,29 @@ async function readSealed(context: PostgresSettings, id: string): Promise<{ reco
         return;
       }
       read.rows += 1;
-      const { events } = read;
-      if (events === undefined) return;
-      let event: SessionEvent | undefined;
-      try {
-        event = sealed === true ? (JSON.parse(body) as SessionEvent) : undefined;
-      } catch {
-        event = undefined;
+      if (!read.trusted) return;
+      // A sealed body is the line serializeEvent wrote for this seq; checking that costs no parse.
+      if (sealed !== true || !body.startsWith(`{"seq":${String(seq)},`) || !body.endsWith('}\n')) {
+        read.trusted = false;
+      } else if (form === 'lines') {
+        read.lines[seq] = body;
+      } else {
+        try {
+          read.events[seq] = JSON.parse(body) as SessionEvent;
+        } catch {
+          read.trusted = false;
+        }
       }
-      if (event?.seq === seq) events[seq] = event;
-      else read.events = undefined;
     },
   );
-  const { headerLine, source, events, rows } = read;
+  const { headerLine, source, lines, events, trusted, rows } = read;
   if (headerLine === undefined) return undefined;
-  const header = events === undefined ? undefined : canonicalHeader(headerLine);
-  // Rows are unique per (segment, seq) and each chain link owns a disjoint range: n rows fill 0..n-1 exactly.
-  if (header === undefined || events === undefined || events.length !== rows) return { records: undefined };
-  return { records: { kind: 'records', header, events, validated: true, ...(source === undefined ? {} : { source }) } };
+  const header = trusted ? canonicalHeader(headerLine) : undefined;
+  // Rows are unique per (segment, seq) and each chain link owns a disjoint range: n rows fill 0..n-1
+  // exactly (a hole leaves the array sparse, its length past the row count).
+  if (header === undefined || (form === 'lines' ? lines : events).length !== rows) return { log: undefined };
+  const origin = source === undefined ? {} : { source };
+  return { log: form === 'lines' ? { kind: 'validated-lines', header, lines, ...origin } : { kind: 'records', header, events, validated: true, ...origin } };
 }
 
 /** The log as JSONL text in seq order, for the codec to decode and validate in full. */
@@ -130,16 +147,17 @@ async function readText(context: PostgresSettings, id: string): Promise<StoredLo
 }
 
 /**
- * Reads a session: sealed records when every row is (one statement, parsed as it arrives), else —
+ * Reads a session: when every row is sealed (one statement), validated lines left unparsed or records
+ * parsed as they arrive (`form`), else —
  * a row edited or inserted outside dsh-postgres, or stored before schema step 3 — the JSONL text of
  * a second read, which the store decodes and validates in full. A fork child's prefix comes from its
  * ancestors' segments, each up to where the child refers to it. `source` names the segment and the
  * count read, for a no-copy fork of this read. Undefined when the session does not exist. @internal
  */
-export async function readStoredLog(context: PostgresSettings, id: string): Promise<StoredLog | undefined> {
-  const sealed = await readSealed(context, id);
+export async function readStoredLog(context: PostgresSettings, id: string, form: SealedForm = 'lines'): Promise<StoredLog | undefined> {
+  const sealed = await readSealed(context, id, form);
   if (sealed === undefined) return undefined;
-  return sealed.records ?? (await readText(context, id));
+  return sealed.log ?? (await readText(context, id));
 }
 
 /** The event lines of session `id` from seq `fromSeq` on, in seq order (empty when there are none or no such session). @internal */

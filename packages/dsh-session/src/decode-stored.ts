@@ -3,6 +3,7 @@ import { checkTornTail } from './check-torn-tail.js';
 import { deepFreeze } from './deep-freeze.js';
 import type { StoredLog } from './session-backend.js';
 import { SessionError } from './session-error.js';
+import { parseValidatedLines } from './validated-lines.js';
 
 /**
  * A stored log read as the current version: its events (frozen when they are a backend's records),
@@ -27,6 +28,10 @@ export function decodeStored(id: string, stored: StoredLog): DecodedLog {
   let decoded: DecodedLog;
   if (stored.kind === 'records') {
     decoded = { header: stored.header, events: stored.events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined, lineEndings: undefined, rewrite: false };
+  } else if (stored.kind === 'validated-lines') {
+    // Parsed and frozen here, never validated again: the backend vouches for every line.
+    const events = parseValidatedLines(id, stored.lines);
+    decoded = { header: stored.header, events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined, lineEndings: undefined, rewrite: false };
   } else {
     try {
       const text = stored.kind === 'jsonl' ? stored.text : stored.bytes.toString('utf8');
@@ -39,13 +44,15 @@ export function decodeStored(id: string, stored: StoredLog): DecodedLog {
       throw new SessionError(error.code, `Cannot read session ${id}${where}: ${error.message}`, { sessionId: id, cause: error });
     }
   }
-  if (decoded.tornTail !== undefined && stored.kind !== 'records') checkTornTail(id, stored.kind === 'jsonl' ? stored.text : stored.bytes.toString('utf8'), decoded.tornTail);
+  if (decoded.tornTail !== undefined && (stored.kind === 'jsonl' || stored.kind === 'verified-jsonl')) {
+    checkTornTail(id, stored.kind === 'jsonl' ? stored.text : stored.bytes.toString('utf8'), decoded.tornTail);
+  }
   if (decoded.header.id !== id) {
     throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(decoded.header.id)}.`, {
       sessionId: id,
     });
   }
-  // Records are shared with the backend: frozen. Events fresh from JSONL belong to the caller, which
+  // Records are shared with the backend: frozen (validated lines are frozen as parsed). Events fresh from JSONL belong to the caller, which
   // freezes whatever it keeps or hands out (a Session freezes its log; `inspect` freezes its result).
   if (stored.kind === 'records') for (const event of decoded.events) deepFreeze(event);
   return decoded;

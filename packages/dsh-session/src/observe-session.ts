@@ -7,9 +7,11 @@ import { arraySource, latestTurnOf } from './event-source.js';
 import { LineEnds } from './line-ends.js';
 import type { InheritedRecords, StoredLog } from './session-backend.js';
 import { makeObservation, type ObservationProvenance, type SessionObservation } from './session-observation.js';
+import { SessionError } from './session-error.js';
 import { assertSessionId } from './session-id.js';
 import { LOG_SNAPSHOT } from './session.js';
 import { assertStoreOpen, type StoreContext } from './store-context.js';
+import { validatedLinesSource } from './validated-lines.js';
 import { verifiedLinesSource } from './verified-lines.js';
 
 /**
@@ -75,6 +77,30 @@ function observeVerified(context: StoreContext, id: string, bytes: Buffer): Sess
   });
 }
 
+/**
+ * A backend's validated lines: only the latest turn is parsed here (to learn whether it needs repair);
+ * the events are parsed one by one when someone reads them. A fork child refers to the stored prefix
+ * the lines came from when the backend named it, else it is written from the lines as they are.
+ */
+function observeValidatedLines(context: StoreContext, id: string, stored: StoredLog & { kind: 'validated-lines' }): SessionObservation {
+  const { header, lines, source: origin } = stored;
+  if (header.id !== id) {
+    throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(header.id)}.`, { sessionId: id });
+  }
+  const source = validatedLinesSource(id, lines);
+  const count = source.length;
+  const needsRepair = closeOpenTail(latestTurnOf(source, count), 'interrupted').length > 0;
+  const events = (n: number) => (): readonly SessionEvent[] => source.slice(n);
+  return makeObservation({ sessionId: id, header: deepFreeze(header), formatVersion: CURRENT_FORMAT_VERSION, needsRepair, live: false }, context.origin, {
+    source,
+    validated: count,
+    copy: (n) =>
+      origin === undefined
+        ? { kind: 'jsonl', count: n, bytes: Buffer.from(lines.slice(0, n).join(''), 'utf8'), events: events(n) }
+        : { kind: 'source', count: n, source: origin, events: events(n) },
+  });
+}
+
 /** A session as stored now (without a lease: it may be growing elsewhere), decoded once. Never writes. */
 export async function observeStored(context: StoreContext, id: string): Promise<SessionObservation> {
   assertStoreOpen(context);
@@ -85,6 +111,7 @@ export async function observeStored(context: StoreContext, id: string): Promise<
     if (verified !== undefined) return verified;
     stored = { kind: 'jsonl', text: stored.bytes.toString('utf8') };
   }
+  if (stored.kind === 'validated-lines') return observeValidatedLines(context, id, stored);
   const decoded = decodeStored(id, stored);
   for (const event of decoded.events) deepFreeze(event);
   // The decoded array is this call's own (fresh from JSONL, or the backend's snapshot): freeze it, no copy.

@@ -31,6 +31,19 @@ export type StoredLog =
       bytes: Buffer;
     }
   | {
+      /**
+       * A backend's own event lines, `lines[i]` holding event seq `i` as `serializeEvent` wrote it
+       * (current format, `\n`-terminated), each validated by a dsh Session or the codec before the
+       * backend stored it and unchanged since (PostgreSQL: rows whose seal still matches). The store
+       * parses a line only when its event is read, so a fork or a summary of a long log parses a few.
+       */
+      kind: 'validated-lines';
+      header: SessionHeader;
+      lines: readonly string[];
+      /** Optional, as for `jsonl`: the immutable stored prefix these lines were read from (a no-copy fork of this read hands it back). */
+      source?: string;
+    }
+  | {
       kind: 'records';
       header: SessionHeader;
       /** A fresh array per read: the store keeps it (frozen) as the observation's events. */

@@ -1,0 +1,85 @@
+/**
+ * The events of a `validated-lines` read (a backend's own lines, validated before they were stored and
+ * unchanged since: PostgreSQL's sealed rows), parsed line by line only when read: a fork of a
+ * 100,000-event log parses its cut and its latest turn, a summary its latest title and config.
+ */
+import type { SessionEvent } from 'dsh-codec';
+import { deepFreeze } from './deep-freeze.js';
+import type { EventSource } from './event-source.js';
+import { SessionError } from './session-error.js';
+
+/** Event `seq` parsed from its stored line and frozen; `CORRUPT` when the line is not that event. */
+export function parseValidatedLine(id: string, line: string, seq: number): SessionEvent {
+  let event: unknown;
+  try {
+    event = JSON.parse(line);
+  } catch {
+    // Only a backend that broke its own seal gets here: the lines were vouched for as validated.
+  }
+  if (typeof event !== 'object' || event === null || (event as { seq?: unknown }).seq !== seq) {
+    throw new SessionError('CORRUPT', `Cannot read session ${id}: expected the event at seq ${String(seq)}, received ${JSON.stringify(line.slice(0, 60))}.`, {
+      sessionId: id,
+    });
+  }
+  return deepFreeze(event as SessionEvent);
+}
+
+/** Every event of `lines`, parsed and frozen (what `open` keeps as a restored seed). @internal */
+export function parseValidatedLines(id: string, lines: readonly string[]): SessionEvent[] {
+  const events = new Array<SessionEvent>(lines.length);
+  for (let seq = 0; seq < lines.length; seq++) events[seq] = parseValidatedLine(id, lines[seq] as string, seq);
+  return events;
+}
+
+/**
+ * @internal The events of `lines` (line `i` holds seq `i`), each parsed once, when first read. A type
+ * is found by the envelope's leading `{"seq":N,"type":…` — where `serializeEvent` puts it, so text
+ * inside an event's data never matches — and confirmed by parsing that line.
+ */
+export function validatedLinesSource(id: string, lines: readonly string[]): EventSource {
+  const length = lines.length;
+  const decoded = new Map<number, SessionEvent>();
+  let all: SessionEvent[] | undefined;
+
+  const at = (index: number): SessionEvent => {
+    const known = all?.[index] ?? decoded.get(index);
+    if (known !== undefined) return known;
+    const event = parseValidatedLine(id, lines[index] as string, index);
+    decoded.set(index, event);
+    return event;
+  };
+
+  return {
+    length,
+    at,
+    findLast(types, end = length) {
+      const fields = types.map((type) => `,"type":${JSON.stringify(type)},`);
+      for (let index = Math.min(end, length) - 1; index >= 0; index--) {
+        const line = lines[index] as string;
+        // `{"seq":` is 7 characters, then the seq's digits.
+        const offset = 7 + digits(index);
+        for (let which = 0; which < fields.length; which++) {
+          if (line.startsWith(fields[which] as string, offset) && at(index).type === types[which]) return index;
+        }
+      }
+      return -1;
+    },
+    slice(count) {
+      if (all === undefined || all.length < count) {
+        const events = new Array<SessionEvent>(count);
+        for (let index = 0; index < count; index++) events[index] = all?.[index] ?? decoded.get(index) ?? parseValidatedLine(id, lines[index] as string, index);
+        all = events;
+        decoded.clear();
+        return events.slice();
+      }
+      return all.slice(0, count);
+    },
+  };
+}
+
+/** The number of decimal digits of a non-negative integer. */
+function digits(value: number): number {
+  let count = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) count++;
+  return count;
+}
