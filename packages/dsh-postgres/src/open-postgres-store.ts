@@ -6,6 +6,7 @@ import { LeaseRenewer } from './lease-renewer.js';
 import { migrateSchema } from './migrate-schema.js';
 import { createPostgresBackend } from './postgres-backend.js';
 import type { PostgresContext, PostgresSettings } from './postgres-context.js';
+import { ReadCache } from './read-cache.js';
 import { quoteSchema } from './schema-name.js';
 import { describeTarget, storageError } from './storage-error.js';
 
@@ -21,11 +22,18 @@ export type PostgresStoreOptions = {
   leaseMs?: number;
   /** This host's name in lease rows and busy errors; default the machine's host name. */
   hostId?: string;
+  /**
+   * How much of the sessions it read this store keeps (in characters of their stored lines, about
+   * bytes for most logs), so a later observe, list or fork of the same session transfers only the rows
+   * written since; least recently read first out. Default 64 MiB; 0 reads every session whole each time.
+   */
+  readCacheBytes?: number;
   /** Clock for event times (tests). */
   now?: () => number;
 };
 
 const DEFAULT_LEASE_MS = 10_000;
+const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** A `?schema=NAME` parameter of a postgres:// URL is dsh's, not the server's: taken out of the URL. */
 function splitSchemaParameter(connectionString: string | undefined): { connectionString?: string; schema?: string } {
@@ -56,6 +64,10 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
   if (!Number.isInteger(leaseMs) || leaseMs < 100) {
     throw new SessionError('STORAGE_ERROR', `Invalid leaseMs: expected an integer of at least 100 milliseconds, received ${String(leaseMs)}.`);
   }
+  const readCacheBytes = options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
+  if (!Number.isSafeInteger(readCacheBytes) || readCacheBytes < 0) {
+    throw new SessionError('STORAGE_ERROR', `Invalid readCacheBytes: expected a non-negative integer, received ${String(readCacheBytes)}.`);
+  }
   const ownsPool = options.pool === undefined;
   const pool =
     options.pool ??
@@ -72,6 +84,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
     leaseMs,
     hostId: options.hostId ?? hostname(),
     channel: `dsh_${schemaName}`,
+    ...(readCacheBytes === 0 ? {} : { readCache: new ReadCache(readCacheBytes) }),
   };
   try {
     const client = await pool.connect();
@@ -91,6 +104,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
     now,
     onClose: async () => {
       renewer.stop();
+      settings.readCache?.clear();
       if (ownsPool) await pool.end();
     },
   });

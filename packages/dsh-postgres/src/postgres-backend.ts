@@ -47,6 +47,7 @@ export function createPostgresBackend(context: PostgresContext, options: { now: 
         `DELETE FROM ${s}.sessions WHERE id = $1 AND (holder_host IS NULL OR lease_expires <= clock_timestamp()) RETURNING segment`,
         [id],
       );
+      context.readCache?.delete(id);
       const segment = deleted.rows[0]?.segment;
       if (segment === undefined) {
         const { rows } = await context.pool.query<HolderRow>(`SELECT holder_host, holder_pid, holder_since FROM ${s}.sessions WHERE id = $1`, [id]);

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { AppendBatcher } from './append-batcher.js';
 import type { LeaseRenewer } from './lease-renewer.js';
+import type { ReadCache } from './read-cache.js';
 
 /** Where and how the backend stores: the pool, the schema, the lease settings. @internal */
 export type PostgresSettings = {
@@ -17,6 +18,8 @@ export type PostgresSettings = {
   hostId: string;
   /** The LISTEN/NOTIFY channel of this schema. */
   channel: string;
+  /** The lines of sessions this store read before, extended by later reads (none: every read is whole). */
+  readCache?: ReadCache;
 };
 
 /** Everything an operation of the PostgreSQL backend needs. @internal */

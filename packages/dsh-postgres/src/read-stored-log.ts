@@ -11,6 +11,7 @@ import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import type { StoredLog } from 'dsh-session';
 import pg, { type Pool } from 'pg';
 import type { PostgresSettings } from './postgres-context.js';
+import type { ReadCache } from './read-cache.js';
 
 /** `[seq, body, sealed, source]`: the header row has seq null and the source; event rows a seal verdict. */
 type LogRow = [seq: number | null, body: string, sealed: boolean | null, source: string | null];
@@ -58,17 +59,68 @@ async function eachRow(pool: Pool, config: { text: string; values: unknown[] }, 
  */
 export type SealedForm = 'lines' | 'records';
 
-type SealedLog = StoredLog & { kind: 'validated-lines' | 'records' };
+/**
+ * The recursive CTE `chain (segment, upto, base_count)`: the session's segment (`start` selects it
+ * and its next seq) and each ancestor segment it reads from, with the seq it is read up to and the
+ * seq its own rows start at. Each step is a lookup by primary key: the `OFFSET 0` keeps the planner
+ * from turning it into a hash join over every segment.
+ */
+function chainCte(s: string, start: string): string {
+  return `chain (segment, upto, base_count) AS (
+       SELECT c.segment, c.upto, g.base_count FROM (${start}) c (segment, upto)
+         CROSS JOIN LATERAL (SELECT base_count FROM ${s}.segments WHERE id = c.segment OFFSET 0) g
+       UNION ALL
+       SELECT p.id, LEAST(c.upto, g.base_count), p.base_count FROM chain c
+         CROSS JOIN LATERAL (SELECT base, base_count FROM ${s}.segments WHERE id = c.segment OFFSET 0) g
+         CROSS JOIN LATERAL (SELECT id, base_count FROM ${s}.segments WHERE id = g.base OFFSET 0) p
+     )`;
+}
 
 /**
- * The sealed read: the header row and the chain's event rows in one statement, unsorted (each row is
- * placed by its seq, so the server never sorts a log's bodies). Undefined when the session does not
- * exist; `log: undefined` as soon as anything is not sealed, canonical or in place.
+ * A FROM item of the chain's event rows `e (segment, seq, body, checksum)` from seq `from` (an SQL
+ * expression) on: per link, an index range scan of its own rows. The `OFFSET 0` keeps the planner from
+ * flattening it into a join that scans the whole events table (every session's rows) and hashes them.
  */
-async function readSealed(context: PostgresSettings, id: string, form: SealedForm): Promise<{ log: SealedLog | undefined } | undefined> {
+function chainRows(s: string, from: string): string {
+  return `chain c CROSS JOIN LATERAL (
+         SELECT x.segment, x.seq, x.body, x.checksum FROM ${s}.events x
+          WHERE x.segment = c.segment AND x.seq >= GREATEST(c.base_count, ${from}) AND x.seq < c.upto OFFSET 0
+       ) e`;
+}
+
+/**
+ * The sealed read's statement (`$1` the session id, `$2` the first seq wanted): the session's row as
+ * `[null, header, null, 'segment:next_seq']`, then `[seq, body, seal holds, null]` per event row.
+ * @internal Exported for the plan test.
+ */
+export function sealedReadText(s: string): string {
+  return `WITH RECURSIVE row AS (
+       SELECT header, segment, next_seq FROM ${s}.sessions WHERE id = $1
+     ), ${chainCte(s, 'SELECT segment, next_seq FROM row')}
+     SELECT NULL::integer, header, NULL::boolean, segment || ':' || next_seq FROM row
+     UNION ALL
+     SELECT e.seq, e.body, e.checksum = hashtextextended(e.body, e.segment), NULL FROM ${chainRows(s, '$2')}`;
+}
+
+/** What a sealed read found: the session's row, and its rows from `from` on when all of them can be trusted. */
+type SealedRead = {
+  headerLine: string;
+  segment: string;
+  nextSeq: number;
+  /** The rows' bodies (`form` lines) or parsed events (`form` records), index `i` holding seq `from + i`; undefined when untrusted. */
+  rows: { lines: string[]; events: SessionEvent[] } | undefined;
+};
+
+/**
+ * The sealed read: the session's row and its chain's event rows from seq `from` on, in one
+ * statement, unsorted (each row is placed by its seq, so the server never sorts a log's bodies).
+ * Undefined when the session does not exist; `rows: undefined` as soon as a row is not sealed or in
+ * place, or the rows are not exactly `from .. next_seq - 1`.
+ */
+async function readSealed(context: PostgresSettings, id: string, form: SealedForm, from: number): Promise<SealedRead | undefined> {
   const s = context.schema;
   // Filled by the row handler; `trusted` turns false once the log cannot be taken as validated.
-  const read: { headerLine?: string; source?: string; lines: string[]; events: SessionEvent[]; trusted: boolean; rows: number } = {
+  const read: { head?: { headerLine: string; segment: string; nextSeq: number }; lines: string[]; events: SessionEvent[]; trusted: boolean; rows: number } = {
     lines: [],
     events: [],
     trusted: true,
@@ -77,24 +129,13 @@ async function readSealed(context: PostgresSettings, id: string, form: SealedFor
   await eachRow(
     context.pool,
     {
-      text: `WITH RECURSIVE row AS (
-         SELECT header, segment, next_seq FROM ${s}.sessions WHERE id = $1
-       ), chain (segment, upto) AS (
-         SELECT segment, next_seq FROM row
-         UNION ALL
-         SELECT g.base, LEAST(c.upto, g.base_count) FROM chain c JOIN ${s}.segments g ON g.id = c.segment WHERE g.base IS NOT NULL
-       )
-       SELECT NULL::integer, header, NULL::boolean, segment || ':' || next_seq FROM row
-       UNION ALL
-       SELECT e.seq, e.body, e.checksum = hashtextextended(e.body, e.segment), NULL
-         FROM chain c JOIN ${s}.segments g ON g.id = c.segment
-         JOIN ${s}.events e ON e.segment = c.segment AND e.seq >= g.base_count AND e.seq < c.upto`,
-      values: [id],
+      text: sealedReadText(s),
+      values: [id, from],
     },
     ([seq, body, sealed, rowSource]) => {
       if (seq === null) {
-        read.headerLine = body;
-        if (rowSource !== null) read.source = rowSource;
+        const [segment = '', nextSeq = ''] = (rowSource ?? '').split(':');
+        read.head = { headerLine: body, segment, nextSeq: Number(nextSeq) };
         return;
       }
       read.rows += 1;
@@ -103,24 +144,56 @@ async function readSealed(context: PostgresSettings, id: string, form: SealedFor
       if (sealed !== true || !body.startsWith(`{"seq":${String(seq)},`) || !body.endsWith('}\n')) {
         read.trusted = false;
       } else if (form === 'lines') {
-        read.lines[seq] = body;
+        read.lines[seq - from] = body;
       } else {
         try {
-          read.events[seq] = JSON.parse(body) as SessionEvent;
+          read.events[seq - from] = JSON.parse(body) as SessionEvent;
         } catch {
           read.trusted = false;
         }
       }
     },
   );
-  const { headerLine, source, lines, events, trusted, rows } = read;
-  if (headerLine === undefined) return undefined;
-  const header = trusted ? canonicalHeader(headerLine) : undefined;
-  // Rows are unique per (segment, seq) and each chain link owns a disjoint range: n rows fill 0..n-1
-  // exactly (a hole leaves the array sparse, its length past the row count).
-  if (header === undefined || (form === 'lines' ? lines : events).length !== rows) return { log: undefined };
-  const origin = source === undefined ? {} : { source };
-  return { log: form === 'lines' ? { kind: 'validated-lines', header, lines, ...origin } : { kind: 'records', header, events, validated: true, ...origin } };
+  const { head, lines, events, trusted, rows } = read;
+  if (head === undefined) return undefined;
+  // Rows are unique per (segment, seq) and each chain link owns a disjoint range: n rows placed in
+  // an array of length n with every seq below next_seq are exactly from .. next_seq - 1.
+  const placed = form === 'lines' ? lines.length : events.length;
+  const complete = trusted && placed === rows && from + rows === head.nextSeq;
+  return { ...head, rows: complete ? { lines, events } : undefined };
+}
+
+/** A sealed read's log in `form`, when its rows and header can be trusted as validated (`lines`: the first `count` are this read's). */
+function sealedLog(read: SealedRead, form: SealedForm, header: SessionHeader, lines: readonly string[] | undefined, count = read.nextSeq): StoredLog | undefined {
+  const source = `${read.segment}:${String(read.nextSeq)}`;
+  if (form === 'lines') return lines === undefined ? undefined : { kind: 'validated-lines', header, lines, count, source };
+  return read.rows === undefined ? undefined : { kind: 'records', header, events: read.rows.events, validated: true, source };
+}
+
+/**
+ * A read of `id` that transfers only the rows written since this store last read it, when the cache
+ * holds its lines and the session still names the same segment and header line (nothing below the
+ * cached count can have changed); undefined when the cached lines cannot be extended (then they are
+ * dropped and the caller reads in full), `null` when the session no longer exists.
+ */
+async function readFromCache(context: PostgresSettings, cache: ReadCache, id: string): Promise<StoredLog | null | undefined> {
+  const cached = cache.get(id);
+  if (cached === undefined) return undefined;
+  const from = cached.lines.length;
+  const read = await readSealed(context, id, 'lines', from);
+  if (read === undefined) {
+    cache.delete(id);
+    return null;
+  }
+  if (read.rows === undefined || read.segment !== cached.segment || read.headerLine !== cached.headerLine) {
+    if (cache.get(id) === cached) cache.delete(id);
+    return undefined;
+  }
+  // Another read of this session may have extended the same lines meanwhile (the same rows: they
+  // never change); only what it did not add is appended.
+  const known = cached.lines.length - from;
+  if (known < read.rows.lines.length) cache.extend(id, cached, known === 0 ? read.rows.lines : read.rows.lines.slice(known));
+  return sealedLog(read, 'lines', cached.header, cached.lines, read.nextSeq);
 }
 
 /** The log as JSONL text in seq order, for the codec to decode and validate in full. */
@@ -129,15 +202,8 @@ async function readText(context: PostgresSettings, id: string): Promise<StoredLo
   const { rows } = await context.pool.query<{ header: string; segment: string; next_seq: number; body: string | null }>(
     `WITH RECURSIVE row AS (
        SELECT header, segment, next_seq FROM ${s}.sessions WHERE id = $1
-     ), chain (segment, upto) AS (
-       SELECT segment, next_seq FROM row
-       UNION ALL
-       SELECT g.base, LEAST(c.upto, g.base_count) FROM chain c JOIN ${s}.segments g ON g.id = c.segment WHERE g.base IS NOT NULL
-     )
-     SELECT row.header, row.segment, row.next_seq,
-       (SELECT string_agg(e.body, '' ORDER BY e.seq)
-          FROM chain c JOIN ${s}.segments g ON g.id = c.segment
-          JOIN ${s}.events e ON e.segment = c.segment AND e.seq >= g.base_count AND e.seq < c.upto) AS body
+     ), ${chainCte(s, 'SELECT segment, next_seq FROM row')}
+     SELECT row.header, row.segment, row.next_seq, (SELECT string_agg(e.body, '' ORDER BY e.seq) FROM ${chainRows(s, '0')}) AS body
      FROM row`,
     [id],
   );
@@ -155,22 +221,28 @@ async function readText(context: PostgresSettings, id: string): Promise<StoredLo
  * count read, for a no-copy fork of this read. Undefined when the session does not exist. @internal
  */
 export async function readStoredLog(context: PostgresSettings, id: string, form: SealedForm = 'lines'): Promise<StoredLog | undefined> {
-  const sealed = await readSealed(context, id, form);
-  if (sealed === undefined) return undefined;
-  return sealed.log ?? (await readText(context, id));
+  const cache = form === 'lines' ? context.readCache : undefined;
+  if (cache !== undefined) {
+    const extended = await readFromCache(context, cache, id);
+    if (extended === null) return undefined;
+    if (extended !== undefined) return extended;
+  }
+  const read = await readSealed(context, id, form, 0);
+  if (read === undefined) return undefined;
+  const header = read.rows === undefined ? undefined : canonicalHeader(read.headerLine);
+  const log = header === undefined ? undefined : sealedLog(read, form, header, read.rows?.lines);
+  if (log === undefined) return readText(context, id);
+  // The read's own array: the cache may grow it later, past the `count` this log holds.
+  if (cache !== undefined && header !== undefined && read.rows !== undefined) cache.set(id, { segment: read.segment, headerLine: read.headerLine, header, lines: read.rows.lines });
+  return log;
 }
 
 /** The event lines of session `id` from seq `fromSeq` on, in seq order (empty when there are none or no such session). @internal */
 export async function readEventLines(context: PostgresSettings, id: string, fromSeq: number): Promise<string[]> {
   const s = context.schema;
   const { rows } = await context.pool.query<{ body: string }>(
-    `WITH RECURSIVE chain (segment, upto) AS (
-       SELECT segment, next_seq FROM ${s}.sessions WHERE id = $1
-       UNION ALL
-       SELECT g.base, LEAST(c.upto, g.base_count) FROM chain c JOIN ${s}.segments g ON g.id = c.segment WHERE g.base IS NOT NULL
-     )
-     SELECT e.body FROM chain c JOIN ${s}.segments g ON g.id = c.segment
-       JOIN ${s}.events e ON e.segment = c.segment AND e.seq >= GREATEST(g.base_count, $2) AND e.seq < c.upto
+    `WITH RECURSIVE ${chainCte(s, `SELECT segment, next_seq FROM ${s}.sessions WHERE id = $1`)}
+     SELECT e.body FROM ${chainRows(s, '$2')}
      ORDER BY e.seq`,
     [id, fromSeq],
   );

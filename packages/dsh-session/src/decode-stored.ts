@@ -30,7 +30,7 @@ export function decodeStored(id: string, stored: StoredLog): DecodedLog {
     decoded = { header: stored.header, events: stored.events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined, lineEndings: undefined, rewrite: false };
   } else if (stored.kind === 'validated-lines') {
     // Parsed and frozen here, never validated again: the backend vouches for every line.
-    const events = parseValidatedLines(id, stored.lines);
+    const events = parseValidatedLines(id, stored.lines, stored.count);
     decoded = { header: stored.header, events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined, lineEndings: undefined, rewrite: false };
   } else {
     try {

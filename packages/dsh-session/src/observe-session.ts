@@ -83,12 +83,11 @@ function observeVerified(context: StoreContext, id: string, bytes: Buffer): Sess
  * the lines came from when the backend named it, else it is written from the lines as they are.
  */
 function observeValidatedLines(context: StoreContext, id: string, stored: StoredLog & { kind: 'validated-lines' }): SessionObservation {
-  const { header, lines, source: origin } = stored;
+  const { header, lines, count, source: origin } = stored;
   if (header.id !== id) {
     throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(header.id)}.`, { sessionId: id });
   }
-  const source = validatedLinesSource(id, lines);
-  const count = source.length;
+  const source = validatedLinesSource(id, lines, count);
   const needsRepair = closeOpenTail(latestTurnOf(source, count), 'interrupted').length > 0;
   const events = (n: number) => (): readonly SessionEvent[] => source.slice(n);
   return makeObservation({ sessionId: id, header: deepFreeze(header), formatVersion: CURRENT_FORMAT_VERSION, needsRepair, live: false }, context.origin, {

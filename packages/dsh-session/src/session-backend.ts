@@ -32,14 +32,17 @@ export type StoredLog =
     }
   | {
       /**
-       * A backend's own event lines, `lines[i]` holding event seq `i` as `serializeEvent` wrote it
+       * A backend's own event lines, `lines[i]` (i < `count`) holding event seq `i` as `serializeEvent` wrote it
        * (current format, `\n`-terminated), each validated by a dsh Session or the codec before the
        * backend stored it and unchanged since (PostgreSQL: rows whose seal still matches). The store
        * parses a line only when its event is read, so a fork or a summary of a long log parses a few.
        */
       kind: 'validated-lines';
       header: SessionHeader;
+      /** May be longer than this read (a backend may share one growing array between reads): only the first `count` are its lines. */
       lines: readonly string[];
+      /** How many events this read holds: `lines[0 .. count - 1]`. */
+      count: number;
       /** Optional, as for `jsonl`: the immutable stored prefix these lines were read from (a no-copy fork of this read hands it back). */
       source?: string;
     }

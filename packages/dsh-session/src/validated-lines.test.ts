@@ -19,7 +19,9 @@ function linesBackend(withSource: boolean): SessionBackend {
     async read(id) {
       const log = await backend.read(id);
       if (log.kind !== 'records') throw new Error(`expected records from the memory backend, received ${log.kind}`);
-      return { kind: 'validated-lines', header: log.header, lines: log.events.map((event) => serializeEvent(event)), ...(withSource ? { source: `${id}:${String(log.events.length)}` } : {}) };
+      // The array runs past this read, as a backend sharing one growing array may hand it out: only `count` are this read's.
+      const lines = [...log.events.map((event) => serializeEvent(event)), '{"seq":-1,"type":"not/this-read","time":0,"data":{}}\n'];
+      return { kind: 'validated-lines', header: log.header, lines, count: log.events.length, ...(withSource ? { source: `${id}:${String(log.events.length)}` } : {}) };
     },
   };
 }
@@ -71,7 +73,7 @@ describe('validated lines read back unparsed', () => {
       { seq: 1, type: 'session/config', time: 2, data: { model: ',"type":"session/title",' } },
       { seq: 2, type: 'input/queued', time: 3, data: { inputId: 'i', message: { id: 'm', role: 'user', content: [{ type: 'text', text: '{"seq":2,"type":"session/title","time":3' }] } } },
     ];
-    const source = validatedLinesSource('x', events.map((event) => serializeEvent(event)));
+    const source = validatedLinesSource('x', [...events.map((event) => serializeEvent(event)), serializeEvent({ seq: 3, type: 'session/title', time: 4, data: { title: 'later' } })], 3);
     expect(source.findLast(['session/title'])).toBe(0);
     expect(source.findLast(['session/config', 'session/title'])).toBe(1);
     expect(source.findLast(['turn/start'])).toBe(-1);

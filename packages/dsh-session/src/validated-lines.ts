@@ -24,20 +24,20 @@ export function parseValidatedLine(id: string, line: string, seq: number): Sessi
   return deepFreeze(event as SessionEvent);
 }
 
-/** Every event of `lines`, parsed and frozen (what `open` keeps as a restored seed). @internal */
-export function parseValidatedLines(id: string, lines: readonly string[]): SessionEvent[] {
-  const events = new Array<SessionEvent>(lines.length);
-  for (let seq = 0; seq < lines.length; seq++) events[seq] = parseValidatedLine(id, lines[seq] as string, seq);
+/** The first `count` events of `lines`, parsed and frozen (what `open` keeps as a restored seed). @internal */
+export function parseValidatedLines(id: string, lines: readonly string[], count = lines.length): SessionEvent[] {
+  const events = new Array<SessionEvent>(count);
+  for (let seq = 0; seq < count; seq++) events[seq] = parseValidatedLine(id, lines[seq] as string, seq);
   return events;
 }
 
 /**
- * @internal The events of `lines` (line `i` holds seq `i`), each parsed once, when first read. A type
+ * @internal The first `length` events of `lines` (line `i` holds seq `i`; the array may grow past
+ * `length` later and is never read there), each parsed once, when first read. A type
  * is found by the envelope's leading `{"seq":N,"type":…` — where `serializeEvent` puts it, so text
  * inside an event's data never matches — and confirmed by parsing that line.
  */
-export function validatedLinesSource(id: string, lines: readonly string[]): EventSource {
-  const length = lines.length;
+export function validatedLinesSource(id: string, lines: readonly string[], length = lines.length): EventSource {
   const decoded = new Map<number, SessionEvent>();
   let all: SessionEvent[] | undefined;
 

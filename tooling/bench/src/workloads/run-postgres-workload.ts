@@ -35,8 +35,8 @@ export async function runPostgresWorkload(context: BenchContext): Promise<Sectio
   const pool = new pg.Pool({ connectionString: server.url, max: 4 });
   const stores: SessionStore[] = [];
   try {
-    const open = async (hostId: string): Promise<SessionStore> => {
-      const store = await openPostgresStore({ connectionString: server.url, schema, hostId });
+    const open = async (hostId: string, readCacheBytes?: number): Promise<SessionStore> => {
+      const store = await openPostgresStore({ connectionString: server.url, schema, hostId, ...(readCacheBytes === undefined ? {} : { readCacheBytes }) });
       stores.push(store);
       return store;
     };
@@ -50,12 +50,14 @@ export async function runPostgresWorkload(context: BenchContext): Promise<Sectio
     }
     const version = await pool.query<{ server_version: string }>('SHOW server_version');
     context.recordVersion('PostgreSQL server', version.rows[0]?.server_version ?? 'unknown');
-    // The cold side reads parents the writer store holds open, as another host would.
-    const reader = await open('bench-reader');
+    // The cold side reads parents the writer store holds open, as another host would: one reads every
+    // row each time (no read cache), the other read them before and transfers only rows written since.
+    const reader = await open('bench-reader', 0);
+    const rereader = await open('bench-rereader');
     const figures: Figure[] = [];
     const notes: string[] = [];
     const [small, large] = context.quick ? [1_000, 10_000] : [10_000, 100_000];
-    figures.push(...(await measureForks(context, writer, reader, small, large, notes)));
+    figures.push(...(await measureForks(context, { writer, reader, rereader }, small, large, notes)));
     figures.push(...(await measureAppend(context, writer, pool, schema, notes)));
     figures.push(...(await measureOpen(context, reader, pool, schema, large)));
     return { title: TITLE, method: method(small, large), figures, notes };
@@ -75,7 +77,13 @@ async function storeParent(store: SessionStore, size: number): Promise<{ id: str
   return { id, events: log.events, text: v4Jsonl(log) };
 }
 
-async function measureForks(context: BenchContext, writer: SessionStore, reader: SessionStore, small: number, large: number, notes: string[]): Promise<Figure[]> {
+/** The stores a fork is timed on: the writer holds the parents open; the readers are other hosts (without and with a read cache). */
+type ForkStores = { writer: SessionStore; reader: SessionStore; rereader: SessionStore };
+
+/** Titles appended to the parent before each fork of a store that read it before: the rows written since, which that fork transfers. */
+const WRITTEN_SINCE = 10;
+
+async function measureForks(context: BenchContext, { writer, reader, rereader }: ForkStores, small: number, large: number, notes: string[]): Promise<Figure[]> {
   const { runs, log } = context;
   log(`postgres: storing parents of ${String(small)} and ${String(large)} events`);
   const parents = { small: await storeParent(writer, small), large: await storeParent(writer, large) };
@@ -84,8 +92,9 @@ async function measureForks(context: BenchContext, writer: SessionStore, reader:
   await writeFile(largeFile, parents.large.text);
   notes.push(`Fork parents: ${small.toLocaleString('en-US')} and ${large.toLocaleString('en-US')} events (JSONL file of the larger: ${formatBytes(Buffer.byteLength(parents.large.text))}), cut in an open step at the middle.`);
   notes.push(
-    'What still grows with the prefix. The database work of every fork is constant (one segment row referring to the parent’s, the child’s own marker and closers), and a fork of a parent open in this store copies nothing in memory: it reads the parent’s log through a snapshot (its cut and latest turn only) and the child `Session` keeps the parent’s events as an inherited prefix. ' +
-      'A fork from another store still reads the whole parent (every row, `JSON.parse` of each line; sealed rows are not validated again): `Session.events` must be readable synchronously, so the rows have to be in memory before the child is returned. The JSONL store avoids that read with verified stamps; a PostgreSQL equivalent would have to keep the rows as undecoded text and is not built.',
+    'What grows with the prefix. The database work of every fork is constant (one segment row referring to the parent’s, the child’s own marker and closers), and a fork of a parent open in this store copies nothing in memory: it reads the parent’s log through a snapshot (its cut and latest turn only) and the child `Session` keeps the parent’s events as an inherited prefix. ' +
+      'A fork from another store that has not read the parent transfers every row once (`Session.events` and `observation.events` are synchronous, so the rows must be in memory before the child is returned; docs/decisions/2026-12-01-postgres-cold-fork-lines.md) but parses only its cut and latest turn. ' +
+      `A store that read the parent before keeps its lines (\`readCacheBytes\`, default 64 MiB) and transfers only the rows written since: ${String(WRITTEN_SINCE)} titles are appended to the parent before each of its forks (untimed).`,
   );
   const live = { small: await writer.open(parents.small.id), large: await writer.open(parents.large.id) };
   let children = 0;
@@ -100,6 +109,15 @@ async function measureForks(context: BenchContext, writer: SessionStore, reader:
     await store.delete(id);
     return ms;
   };
+  /** A fork by a store that read the parent before, after the parent grew by a few rows. */
+  const forkAgain = async (which: 'small' | 'large'): Promise<number> => {
+    for (let index = 0; index < WRITTEN_SINCE; index++) live[which].append('session/title', { title: `since ${String(index)}` });
+    await live[which].flush();
+    return fork(rereader, which);
+  };
+  // The re-reader reads each parent once before the rounds (as a host that served or listed it would have).
+  await rereader.observe(parents.small.id);
+  await rereader.observe(parents.large.id);
   log(`postgres: forks, ${String(runs)} rounds`);
   let series;
   try {
@@ -111,6 +129,8 @@ async function measureForks(context: BenchContext, writer: SessionStore, reader:
         liveLarge: () => fork(writer, 'large'),
         coldSmall: () => fork(reader, 'small'),
         coldLarge: () => fork(reader, 'large'),
+        againSmall: () => forkAgain('small'),
+        againLarge: () => forkAgain('large'),
         copyLarge: () => copyAndFsync(largeFile, join(context.dataDir, 'copy.tmp')),
       },
     });
@@ -129,6 +149,10 @@ async function measureForks(context: BenchContext, writer: SessionStore, reader:
       seriesOf(series, 'coldLarge'), seriesOf(series, 'coldSmall')),
     figureOf({ workload: WORKLOAD, label: `fork from another store (cold: reads the parent), ${largeLabel}`, metric: 'ms', baselineLabel: `JSONL copy of the parent + fsync, ${largeLabel}`, target: { op: '<=', value: 1 } },
       seriesOf(series, 'coldLarge'), seriesOf(series, 'copyLarge')),
+    figureOf({ workload: WORKLOAD, label: `fork from another store that read the parent before (${String(WRITTEN_SINCE)} rows written since), ${largeLabel}`, metric: 'ms', baselineLabel: `the same fork, ${smallLabel}`, target: { op: '<=', value: 1.5 } },
+      seriesOf(series, 'againLarge'), seriesOf(series, 'againSmall')),
+    figureOf({ workload: WORKLOAD, label: `fork from another store that read the parent before (${String(WRITTEN_SINCE)} rows written since), ${largeLabel}`, metric: 'ms', baselineLabel: `JSONL copy of the parent + fsync, ${largeLabel}`, target: { op: '<=', value: 1 } },
+      seriesOf(series, 'againLarge'), seriesOf(series, 'copyLarge')),
   ];
 }
 
@@ -181,7 +205,9 @@ async function measureAppend(context: BenchContext, store: SessionStore, pool: p
 async function measureOpen(context: BenchContext, store: SessionStore, pool: pg.Pool, schema: string, size: number): Promise<Figure[]> {
   const { runs, log } = context;
   const id = `pg-parent-${String(size)}`;
-  // Opening it for the forks may have added events (a repair): count what is stored now.
+  // Forks appended titles after the marker the writer's open left: one open settles the log (its
+  // marker), then count what is stored; every timed open finds it settled and grows nothing.
+  await (await store.open(id)).close();
   const stored = (await store.inspect(id)).events.length;
   const rate = (ms: number): number => stored / (ms / 1000);
   log(`postgres: open of ${String(size)} events, ${String(runs)} rounds`);
@@ -218,7 +244,10 @@ schema per run, \`openPostgresStore\` with its own pool per store. **Fork**: par
 ${small.toLocaleString('en-US')} and ${large.toLocaleString('en-US')} generated events stored once, cut inside an open step at the middle; each fork
 is timed until the durable child is returned, then the child is closed and deleted. *Parent open in this
 store*: the store forks from its in-memory log (how a host forks a session it serves). *From another
-store*: a second store (another host) forks by id, so it reads and decodes the parent first. The
+store*: a second store (another host) forks by id, so it reads the parent first — every row when it has
+not read the parent before (a store opened with \`readCacheBytes: 0\`), or only the rows written since
+its last read (a store that read the parent once before the rounds; ${String(WRITTEN_SINCE)} titles are
+appended to the parent before each of its forks, untimed). The
 child refers to the parent's segment in every case (no prefix rows copied). Baselines: the same fork
 of the smaller parent (does cost grow with the prefix?) and copying the larger parent's JSONL file +
 fsync (what the JSONL store's copy costs). **Durable append**: writers share one session, each appends

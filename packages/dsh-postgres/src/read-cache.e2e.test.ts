@@ -1,0 +1,115 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from 'dsh-postgres';
+import type { SessionStore } from 'dsh-session';
+import pg from 'pg';
+import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+
+const url = postgresTestUrl();
+const connectionString = url ?? '';
+
+/** A real pool that counts the rows its streamed queries deliver (the sealed read is one). */
+function countingPool(): { pool: pg.Pool; rows: () => number } {
+  const pool = new pg.Pool({ connectionString, max: 4 });
+  let rows = 0;
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const [config] = args;
+      if (config instanceof pg.Query) config.on('row', () => void (rows += 1));
+      return query(...args);
+    };
+  });
+  return { pool, rows: () => rows };
+}
+
+describe.skipIf(url === undefined)('a store reads a session it read before by the rows written since', () => {
+  const pools: pg.Pool[] = [];
+  const stores: SessionStore[] = [];
+  afterAll(async () => {
+    await Promise.allSettled(stores.map((store) => store.close()));
+    await Promise.allSettled(pools.map((pool) => pool.end()));
+  });
+
+  async function hosts(prefix: string, readCacheBytes?: number) {
+    const schema = uniqueSchemaName(prefix);
+    const writer = await openPostgresStore({ connectionString, schema, hostId: 'writer' });
+    const counted = countingPool();
+    pools.push(counted.pool);
+    const reader = await openPostgresStore({ pool: counted.pool, schema, hostId: 'reader', ...(readCacheBytes === undefined ? {} : { readCacheBytes }) });
+    const fresh = await openPostgresStore({ connectionString, schema, hostId: 'fresh', readCacheBytes: 0 });
+    stores.push(writer, reader, fresh);
+    return { writer, reader, fresh, rows: counted.rows };
+  }
+
+  it('observes, lists and forks a growing session another host writes, transferring only new rows, with what a whole read gives', async () => {
+    const { writer, reader, fresh, rows } = await hosts('cache_grow');
+    const live = await writer.create({ id: 'grow', title: 't0' });
+    for (let index = 1; index <= 30; index++) live.append('session/title', { title: `t${String(index)}` });
+    await live.flush();
+    const before = rows();
+    expect((await reader.observe('grow')).events).toHaveLength(32);
+    // The header row and every event row.
+    expect(rows() - before).toBe(33);
+    live.append('turn/start', { turn: 1 });
+    live.append('user/message', { message: { id: 'u1', role: 'user', content: [{ type: 'text', text: 'hi' }] } });
+    await live.flush();
+    const again = rows();
+    const observed = await reader.observe('grow');
+    // The header row and the two new rows only.
+    expect(rows() - again).toBe(3);
+    expect(observed.events).toEqual((await fresh.observe('grow')).events);
+    expect(observed.needsRepair).toBe(true);
+    expect(await reader.list()).toEqual(await fresh.list());
+    const child = await reader.fork('grow', { atSeq: 32, id: 'grow-kid' });
+    const twin = await fresh.fork('grow', { atSeq: 32, id: 'grow-twin' });
+    expect(child.events.map(({ time: _time, ...rest }) => rest)).toEqual(twin.events.map(({ time: _time, ...rest }) => rest));
+    await child.close();
+    await twin.close();
+    await live.close();
+  });
+
+  it('reads racing each other on a grown session extend the kept lines once: every read, then and later, equals a whole read', async () => {
+    const { writer, reader, fresh } = await hosts('cache_race');
+    const live = await writer.create({ id: 'race', title: 't0' });
+    await live.flush();
+    await reader.observe('race');
+    for (let round = 1; round <= 5; round++) {
+      for (let index = 0; index < round; index++) live.append('session/title', { title: `r${String(round)}-${String(index)}` });
+      await live.flush();
+      const reads = await Promise.all([reader.observe('race'), reader.observe('race'), reader.inspect('race')]);
+      const whole = (await fresh.observe('race')).events;
+      for (const read of reads) expect(read.events).toEqual(whole);
+    }
+    expect((await reader.observe('race')).events).toEqual((await fresh.observe('race')).events);
+    await live.close();
+  });
+
+  it('reads whole again when the session was rewritten or deleted and created anew under the same id', async () => {
+    const { writer, reader, rows } = await hosts('cache_renew');
+    await (await writer.create({ id: 'renew', title: 'first' })).close();
+    expect((await reader.observe('renew')).events.map((event) => event.data)).toContainEqual({ title: 'first' });
+    await writer.delete('renew');
+    await expect(reader.observe('renew')).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    const second = await writer.create({ id: 'renew', title: 'second' });
+    second.append('session/title', { title: 'third' });
+    await second.close();
+    const before = rows();
+    const observed = await reader.observe('renew');
+    expect(rows() - before).toBe(1 + observed.events.length);
+    expect(observed.events.map((event) => event.data)).not.toContainEqual({ title: 'first' });
+    expect(observed.events.at(-1)?.data).toEqual({ title: 'third' });
+  });
+
+  it('keeps nothing with readCacheBytes 0, and refuses a negative bound', async () => {
+    const { writer, reader, rows } = await hosts('cache_off', 0);
+    await (await writer.create({ id: 'off', title: 't' })).close();
+    await reader.observe('off');
+    const before = rows();
+    const { events } = await reader.observe('off');
+    expect(rows() - before).toBe(1 + events.length);
+    await expect(openPostgresStore({ connectionString, schema: uniqueSchemaName('cache_bad'), readCacheBytes: -1 })).rejects.toMatchObject({
+      code: 'STORAGE_ERROR',
+      message: expect.stringMatching(/readCacheBytes.*non-negative integer.*-1/) as unknown,
+    });
+  });
+});
