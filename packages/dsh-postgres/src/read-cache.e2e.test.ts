@@ -38,7 +38,7 @@ describe.skipIf(url === undefined)('a store reads a session it read before by th
     const reader = await openPostgresStore({ pool: counted.pool, schema, hostId: 'reader', ...(readCacheBytes === undefined ? {} : { readCacheBytes }) });
     const fresh = await openPostgresStore({ connectionString, schema, hostId: 'fresh', readCacheBytes: 0 });
     stores.push(writer, reader, fresh);
-    return { writer, reader, fresh, rows: counted.rows };
+    return { schema, writer, reader, fresh, rows: counted.rows };
   }
 
   it('observes, lists and forks a growing session another host writes, transferring only new rows, with what a whole read gives', async () => {
@@ -98,6 +98,27 @@ describe.skipIf(url === undefined)('a store reads a session it read before by th
     expect(rows() - before).toBe(1 + observed.events.length);
     expect(observed.events.map((event) => event.data)).not.toContainEqual({ title: 'first' });
     expect(observed.events.at(-1)?.data).toEqual({ title: 'third' });
+  });
+
+  it('a header or a new row changed behind dsh after the lines were kept is seen: the session is read whole and validated again', async () => {
+    const { schema, writer, reader } = await hosts('cache_behind');
+    const live = await writer.create({ id: 'behind', title: 't0' });
+    live.append('session/title', { title: 't1' });
+    await live.close();
+    expect((await reader.observe('behind')).formatVersion).toBe(5);
+    const admin = new pg.Pool({ connectionString, max: 1 });
+    pools.push(admin);
+    // The header as an older dsh wrote it: the kept lines were read under another header line.
+    await admin.query(`UPDATE "${schema}".sessions SET header = replace(header, '"version":5', '"version":4') WHERE id = 'behind'`);
+    const migrated = await reader.observe('behind');
+    expect(migrated.formatVersion).toBe(4);
+    expect(migrated.events.at(-1)?.data).toEqual({ title: 't1' });
+    // Back to V5 and kept again; then a row appended by hand (unsealed): read whole, and refused as invalid.
+    await admin.query(`UPDATE "${schema}".sessions SET header = replace(header, '"version":4', '"version":5') WHERE id = 'behind'`);
+    await reader.observe('behind');
+    await admin.query(`INSERT INTO "${schema}".events (segment, seq, body) SELECT segment, next_seq, '{"seq":' || next_seq || ',"type":"turn/end","time":1,"data":{}}' || chr(10) FROM "${schema}".sessions WHERE id = 'behind'`);
+    await admin.query(`UPDATE "${schema}".sessions SET next_seq = next_seq + 1 WHERE id = 'behind'`);
+    await expect(reader.observe('behind')).rejects.toMatchObject({ code: expect.stringMatching(/^INVALID_/) as unknown });
   });
 
   it('keeps nothing with readCacheBytes 0, and refuses a negative bound', async () => {
