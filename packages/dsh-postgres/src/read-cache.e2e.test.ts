@@ -25,13 +25,18 @@ function countingPool(): { pool: pg.Pool; rows: () => number } {
 describe.skipIf(url === undefined)('a store reads a session it read before by the rows written since', () => {
   const pools: pg.Pool[] = [];
   const stores: SessionStore[] = [];
+  const schemas: string[] = [];
   afterAll(async () => {
     await Promise.allSettled(stores.map((store) => store.close()));
+    const admin = new pg.Pool({ connectionString, max: 1 });
+    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
     await Promise.allSettled(pools.map((pool) => pool.end()));
   });
 
   async function hosts(prefix: string, readCacheBytes?: number) {
     const schema = uniqueSchemaName(prefix);
+    schemas.push(schema);
     const writer = await openPostgresStore({ connectionString, schema, hostId: 'writer' });
     const counted = countingPool();
     pools.push(counted.pool);
