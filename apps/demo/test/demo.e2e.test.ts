@@ -86,16 +86,20 @@ describe('fork-mid-turn (keyless)', () => {
     const { page } = browser;
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.reload(); // the session list unfolds at laptop width on load
+    const tour = 'Tour: one turn, tools of every effect';
+    const heading = page.getByRole('main').getByRole('heading', { level: 2 });
     for (const seq of [20, 8]) {
       await page.goto(`${demo.url}#/s/tour-every-effect`);
+      // The hash changes at once; the session shown changes when its events arrive. Selecting before
+      // that would select the previous session's event of the same seq (and fork that session).
+      await expect.poll(() => heading.innerText()).toBe(tour);
       await page.getByRole('button', { name: `Select event ${seq}`, exact: true }).click();
       await page.getByRole('complementary', { name: 'Inspector' }).getByRole('button', { name: 'Fork here' }).click();
       await expect.poll(() => page.url()).not.toContain('#/s/tour-every-effect');
     }
-    const tour = 'Tour: one turn, tools of every effect';
     const forks = page.getByRole('navigation', { name: 'Sessions' }).getByRole('list', { name: `Forks of ${tour}` });
     await expect.poll(() => forks.locator('.session-title').allInnerTexts()).toEqual([`${tour} @ seq 8`, `${tour} @ seq 14`, `${tour} @ seq 20`]);
-    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).innerText()).toBe(`${tour} @ seq 8`);
+    expect(await heading.innerText()).toBe(`${tour} @ seq 8`);
     expect(browser.errors).toEqual([]);
   });
 });
