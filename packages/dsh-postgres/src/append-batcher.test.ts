@@ -36,6 +36,11 @@ describe.skipIf(url === undefined)('group commit on PostgreSQL', () => {
       `SELECT count(*) FILTER (WHERE (body::jsonb ->> 'seq')::integer <> seq OR right(body, 1) <> E'\\n')::integer AS mismatched, count(*)::integer AS total FROM "${schema}".events`,
     );
     expect(rows[0]).toEqual({ mismatched: 0, total: 3 + 5 * (1 + 2 + 3) });
+    // Each row carries its landmark (schema step 5): the titles do, the markers do not.
+    const landmarks = await admin.query<{ wrong: number }>(
+      `SELECT count(*)::integer AS wrong FROM "${schema}".events WHERE landmark IS DISTINCT FROM CASE WHEN body::jsonb ->> 'type' = 'session/title' THEN 'session/title' END`,
+    );
+    expect(landmarks.rows[0]).toEqual({ wrong: 0 });
     await Promise.all(sessions.map((session) => session.close()));
   });
 
@@ -53,6 +58,11 @@ describe.skipIf(url === undefined)('group commit on PostgreSQL', () => {
     );
     expect(rows.map((row) => row.seq)).toEqual(session.events.map((event) => event.seq));
     expect(rows.map((row) => row.body)).toEqual(session.events.map((event) => serializeEvent(event)));
+    // A separator inside a line never shifts the landmarks against the lines.
+    const landmarks = await admin.query<{ landmark: string | null }>(
+      `SELECT e.landmark FROM "${schema}".events e JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = 'lines' ORDER BY e.seq`,
+    );
+    expect(landmarks.rows.map((row) => row.landmark)).toEqual(session.events.map((event) => (event.type === 'session/title' ? 'session/title' : null)));
     await session.close();
   });
 

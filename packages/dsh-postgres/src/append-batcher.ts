@@ -9,6 +9,7 @@ import { serializeEvent, type SessionEvent } from 'dsh-codec';
 import { SessionError } from 'dsh-session';
 import type { Pool } from 'pg';
 import { HeldConnection } from './held-connection.js';
+import { landmarkOf } from './landmarks.js';
 
 /** One session's pending batch. */
 type PendingAppend = {
@@ -34,7 +35,8 @@ type Statement = { name: string; text: string };
  * The batch statement of one session (the usual case: one session's writers share a batch): the
  * fenced update of its row, the insert of its events — all lines as one text parameter (no array to
  * escape or parse), split on the server at each separator, line `n` (1-based) being seq
- * `expected + n - 1`; the text ends with a separator, so its last piece is empty and left out — and
+ * `expected + n - 1`; the text ends with a separator, so its last piece is empty and left out; each
+ * line's landmark (landmarks.ts; empty for none) the same way in a second text, piece for piece — and
  * its notification. The statement is the INSERT itself, so no row comes back to parse: its row count
  * says whether the fence matched (the batch's events) or not (0).
  */
@@ -48,9 +50,9 @@ function oneSessionStatement(schema: string): string {
      ), notified AS (
        SELECT pg_notify($7, $1 || ' ' || s.next_seq) FROM s
      )
-     INSERT INTO ${schema}.events (segment, seq, body, checksum)
-     SELECT s.segment, $3 + (l.n - 1)::integer, l.line, hashtextextended(l.line, s.segment)
-       FROM s, notified, unnest(string_to_array($5::text, E'\\x1e')) WITH ORDINALITY AS l (line, n)
+     INSERT INTO ${schema}.events (segment, seq, body, checksum, landmark)
+     SELECT s.segment, $3 + (l.n - 1)::integer, l.line, hashtextextended(l.line, s.segment), NULLIF(l.landmark, '')
+       FROM s, notified, unnest(string_to_array($5::text, E'\\x1e'), string_to_array($8::text, E'\\x1e')) WITH ORDINALITY AS l (line, landmark, n)
       WHERE l.n <= $4`;
 }
 
@@ -69,10 +71,11 @@ function manySessionsStatement(schema: string): string {
         WHERE t.id = b.id AND t.generation = b.generation AND t.next_seq = b.expected
        RETURNING t.id, t.segment, t.next_seq, b.expected, b.first, b.count
      ), l AS (
-       SELECT l.line AS body, l.n::integer AS n FROM unnest(string_to_array($6::text, E'\\x1e')) WITH ORDINALITY AS l (line, n)
+       SELECT l.line AS body, NULLIF(l.landmark, '') AS landmark, l.n::integer AS n
+         FROM unnest(string_to_array($6::text, E'\\x1e'), string_to_array($9::text, E'\\x1e')) WITH ORDINALITY AS l (line, landmark, n)
      ), e AS (
-       INSERT INTO ${schema}.events (segment, seq, body, checksum)
-       SELECT s.segment, s.expected + (l.n - s.first), l.body, hashtextextended(l.body, s.segment)
+       INSERT INTO ${schema}.events (segment, seq, body, checksum, landmark)
+       SELECT s.segment, s.expected + (l.n - s.first), l.body, hashtextextended(l.body, s.segment), l.landmark
          FROM s JOIN l ON l.n >= s.first AND l.n < s.first + s.count
      )
      SELECT s.id, pg_notify($8, s.id || ' ' || s.next_seq) FROM s`;
@@ -167,8 +170,12 @@ export class AppendBatcher {
 
   #oneSession(pending: PendingAppend): Statement & { values: unknown[] } {
     let lines = '';
-    for (const event of pending.events) lines += serializeEvent(event) + SEPARATOR;
-    const values = [pending.id, pending.generation, pending.expectedNextSeq, pending.events.length, lines, this.#leaseMs, this.#channel];
+    let landmarks = '';
+    for (const event of pending.events) {
+      lines += serializeEvent(event) + SEPARATOR;
+      landmarks += (landmarkOf(event.type) ?? '') + SEPARATOR;
+    }
+    const values = [pending.id, pending.generation, pending.expectedNextSeq, pending.events.length, lines, this.#leaseMs, this.#channel, landmarks];
     return { ...this.#one, values };
   }
 
@@ -179,6 +186,7 @@ export class AppendBatcher {
     const counts: number[] = [];
     const firsts: number[] = [];
     let lines = '';
+    let landmarks = '';
     let line = 1;
     for (const pending of batch) {
       ids.push(pending.id);
@@ -187,8 +195,11 @@ export class AppendBatcher {
       counts.push(pending.events.length);
       firsts.push(line);
       line += pending.events.length;
-      for (const event of pending.events) lines += serializeEvent(event) + SEPARATOR;
+      for (const event of pending.events) {
+        lines += serializeEvent(event) + SEPARATOR;
+        landmarks += (landmarkOf(event.type) ?? '') + SEPARATOR;
+      }
     }
-    return { ...this.#many, values: [ids, generations, expected, counts, firsts, lines, this.#leaseMs, this.#channel] };
+    return { ...this.#many, values: [ids, generations, expected, counts, firsts, lines, this.#leaseMs, this.#channel, landmarks] };
   }
 }

@@ -60,3 +60,53 @@ describe.skipIf(url === undefined)('schema step 2 on a database an older dsh-pos
     }
   });
 });
+
+describe.skipIf(url === undefined)('schema step 5 on a database an older dsh-postgres wrote', () => {
+  const admin = new pg.Pool({ connectionString, max: 1 });
+  const schema = uniqueSchemaName('landmarks_step');
+  const q = `"${schema}"`;
+  afterAll(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS ${q} CASCADE`);
+    await admin.end();
+  });
+
+  it('lists sessions stored before it by reading them whole, and those written after it by their landmarks; a child of an old parent reads whole', async () => {
+    const client = await admin.connect();
+    try {
+      expect(await migrateSchema(client, schema, q, 4)).toBe(4);
+    } finally {
+      client.release();
+    }
+    // A session as step 4 stored it: sealed rows, no landmark column yet.
+    const header: SessionHeader = { format: 'dsh-session', version: 5, id: 'old', createdAt: 1, inheritedEventCount: 0 };
+    const events: SessionEvent[] = [
+      { seq: 0, type: 'session/title', time: 1, data: { title: 'before step 5' } },
+      { seq: 1, type: 'turn/start', time: 2, data: { turn: 1 } },
+    ];
+    const segment = (await admin.query<{ id: string }>(`INSERT INTO ${q}.segments DEFAULT VALUES RETURNING id`)).rows[0]!.id;
+    for (const event of events) {
+      await admin.query(`INSERT INTO ${q}.events (segment, seq, body, checksum) VALUES ($1, $2, $3, hashtextextended($3, $1))`, [segment, event.seq, serializeEvent(event)]);
+    }
+    await admin.query(`INSERT INTO ${q}.sessions (id, segment, header, next_seq) VALUES ('old', $1, $2, 2)`, [segment, encodeHeader(header)]);
+
+    const store = await openPostgresStore({ connectionString, schema });
+    try {
+      const { rows } = await admin.query<{ id: string; landmarks: boolean }>(`SELECT id::text, landmarks FROM ${q}.segments`);
+      expect(rows).toEqual([{ id: segment, landmarks: false }]);
+      const fresh = await store.create({ id: 'new', title: 'after step 5' });
+      fresh.append('turn/start', { turn: 1 });
+      await fresh.close();
+      await (await store.fork('old', { atSeq: 0, id: 'old-kid', title: 'kid' })).close();
+      const landmarks = await admin.query<{ landmark: string | null }>(
+        `SELECT e.landmark FROM ${q}.events e JOIN ${q}.sessions s ON s.segment = e.segment WHERE s.id = 'new' ORDER BY e.seq`,
+      );
+      expect(landmarks.rows.map((row) => row.landmark)).toEqual(['session/title', null, 'turn/start']);
+      const summaries = new Map((await store.list()).map((summary) => [summary.id, summary]));
+      expect(summaries.get('old')).toMatchObject({ title: 'before step 5', needsRepair: true, lastSeq: 1 });
+      expect(summaries.get('new')).toMatchObject({ title: 'after step 5', needsRepair: true, lastSeq: 2 });
+      expect(summaries.get('old-kid')).toMatchObject({ title: 'kid', needsRepair: false, parentSession: 'old' });
+    } finally {
+      await store.close();
+    }
+  });
+});

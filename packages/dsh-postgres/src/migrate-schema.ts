@@ -83,6 +83,21 @@ const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE ${s}.events SET (toast_tuple_target = 8160)`,
     ],
   },
+  {
+    version: 5,
+    statements: (s) => [
+      // The event type of the rows a summary needs (titles, configs, turn starts and ends), NULL for
+      // every other row, set by dsh-postgres's inserts from the event they store; indexed, so `list()`
+      // reads a session's summary without reading its other rows (read-summary-rows.ts). No rewrite:
+      // the column is nullable, and rows stored before this step keep NULL.
+      `ALTER TABLE ${s}.events ADD COLUMN landmark text`,
+      `CREATE INDEX events_landmarks ON ${s}.events (segment, seq) INCLUDE (landmark) WHERE landmark IS NOT NULL`,
+      // Whether every row of a segment was stored with its landmark set: segments created before this
+      // step are not (their summaries are read from every row), every segment created after it is.
+      `ALTER TABLE ${s}.segments ADD COLUMN landmarks boolean NOT NULL DEFAULT false`,
+      `ALTER TABLE ${s}.segments ALTER COLUMN landmarks SET DEFAULT true`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */

@@ -10,6 +10,7 @@ import { findForkChild } from './find-fork-child.js';
 import { busyError, holderOf, notFoundError } from './lease-errors.js';
 import type { PostgresContext } from './postgres-context.js';
 import { readStoredLog } from './read-stored-log.js';
+import { readSummaryRows } from './read-summary-rows.js';
 import { SessionWatcher } from './session-watcher.js';
 
 type HolderRow = { holder_host: string | null; holder_pid: number | null; holder_since: string | null };
@@ -59,6 +60,7 @@ export function createPostgresBackend(context: PostgresContext, options: { now: 
     },
     watch: (id, fromSeq, listener) => watcher.watch(id, fromSeq, listener),
     findForkChild: (key) => findForkChild(context, key),
+    readSummary: (id) => readSummaryRows(context, id),
     async close() {
       await watcher.close();
       await options.onClose();

@@ -3,6 +3,7 @@ import { openPostgresStore } from 'dsh-postgres';
 import pg from 'pg';
 import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
 import { sealedReadText } from './read-stored-log.js';
+import { summaryReadText } from './read-summary-rows.js';
 import { quoteSchema } from './schema-name.js';
 
 const url = postgresTestUrl();
@@ -15,7 +16,7 @@ function nodesOf(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 }
 
-describe.skipIf(url === undefined)('reading a session looks up its own rows, whatever else the database holds', () => {
+describe.skipIf(url === undefined)('reading a session or its summary looks up its own rows, whatever else the database holds', () => {
   const admin = new pg.Pool({ connectionString, max: 2 });
   const schema = uniqueSchemaName('plan');
   afterAll(async () => {
@@ -54,6 +55,11 @@ describe.skipIf(url === undefined)('reading a session looks up its own rows, wha
           expect(events.length).toBeGreaterThan(0);
           for (const type of events) expect(type).toMatch(/^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/);
         }
+        // The summary statement of list(): landmark rows through their partial index, the last row by key.
+        await client.query(`PREPARE summary_read (text) AS ${summaryReadText(quoteSchema(schema))}`);
+        const summaryPlan = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE summary_read ('grandchild')`);
+        const summaryNodes = nodesOf(summaryPlan.rows[0]!['QUERY PLAN'][0].Plan);
+        expect(summaryNodes.filter((node) => node['Node Type'] === 'Seq Scan').map((node) => node['Relation Name'])).toEqual([]);
         // And the statement reads what it should: the header row, then seqs from..last across the chain.
         const { rows } = await client.query<{ seq: number | null }>({ text: sealedReadText(quoteSchema(schema)), values: ['grandchild', 5], rowMode: 'array' } as pg.QueryConfig);
         const seqs = (rows as unknown as [number | null][]).map(([seq]) => seq);

@@ -7,25 +7,16 @@
  * before step 3, or inserted or edited by anything but dsh-postgres, a hole in the seqs, a header
  * that is not canonical V5 — comes back as JSONL text, which the store decodes and validates in full.
  */
-import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import type { StoredLog } from 'dsh-session';
 import pg, { type Pool } from 'pg';
+import { canonicalHeader } from './canonical-header.js';
 import type { PostgresSettings } from './postgres-context.js';
 import type { ReadCache } from './read-cache.js';
+import { chainCte, chainRows } from './segment-chain.js';
 
 /** `[seq, body, sealed, source]`: the header row has seq null and the source; event rows a seal verdict. */
 type LogRow = [seq: number | null, body: string, sealed: boolean | null, source: string | null];
-
-/** A current-version header whose canonical line is `line`; undefined for anything else. */
-function canonicalHeader(line: string): SessionHeader | undefined {
-  try {
-    const header = JSON.parse(line) as SessionHeader;
-    // encodeHeader checks a current-version header in full (any other version is refused).
-    return encodeHeader(header) === line ? header : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Runs `config` on a connection of the pool, handing each row to `onRow` as it arrives (rows are not collected). */
 async function eachRow(pool: Pool, config: { text: string; values: unknown[] }, onRow: (row: LogRow) => void): Promise<void> {
@@ -58,35 +49,6 @@ async function eachRow(pool: Pool, config: { text: string; values: unknown[] }, 
  * or `records` parsed as each row arrives, overlapping the transfer (`open` keeps every event).
  */
 export type SealedForm = 'lines' | 'records';
-
-/**
- * The recursive CTE `chain (segment, upto, base_count)`: the session's segment (`start` selects it
- * and its next seq) and each ancestor segment it reads from, with the seq it is read up to and the
- * seq its own rows start at. Each step is a lookup by primary key: the `OFFSET 0` keeps the planner
- * from turning it into a hash join over every segment.
- */
-function chainCte(s: string, start: string): string {
-  return `chain (segment, upto, base_count) AS (
-       SELECT c.segment, c.upto, g.base_count FROM (${start}) c (segment, upto)
-         CROSS JOIN LATERAL (SELECT base_count FROM ${s}.segments WHERE id = c.segment OFFSET 0) g
-       UNION ALL
-       SELECT p.id, LEAST(c.upto, g.base_count), p.base_count FROM chain c
-         CROSS JOIN LATERAL (SELECT base, base_count FROM ${s}.segments WHERE id = c.segment OFFSET 0) g
-         CROSS JOIN LATERAL (SELECT id, base_count FROM ${s}.segments WHERE id = g.base OFFSET 0) p
-     )`;
-}
-
-/**
- * A FROM item of the chain's event rows `e (segment, seq, body, checksum)` from seq `from` (an SQL
- * expression) on: per link, an index range scan of its own rows. The `OFFSET 0` keeps the planner from
- * flattening it into a join that scans the whole events table (every session's rows) and hashes them.
- */
-function chainRows(s: string, from: string): string {
-  return `chain c CROSS JOIN LATERAL (
-         SELECT x.segment, x.seq, x.body, x.checksum FROM ${s}.events x
-          WHERE x.segment = c.segment AND x.seq >= GREATEST(c.base_count, ${from}) AND x.seq < c.upto OFFSET 0
-       ) e`;
-}
 
 /**
  * The sealed read's statement (`$1` the session id, `$2` the first seq wanted): the session's row as

@@ -17,7 +17,7 @@ export {
   type SessionStoreOptions,
 } from './session-store.js';
 export type { SessionSummary } from './summarize.js';
-export type { InheritedRecords, SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from './session-backend.js';
+export type { InheritedRecords, SessionBackend, SessionWriter, StoredLog, StoredSessionRef, StoredSummary } from './session-backend.js';
 export { createMemoryBackend } from './memory-backend.js';
 export { createMemoryStore } from './create-memory-store.js';
 export { openSessionStore } from './open-session-store.js';

@@ -7,9 +7,31 @@ import { provenanceOf } from './session-observation.js';
 import { LOG_SNAPSHOT } from './session.js';
 import { assertStoreOpen, type StoreContext } from './store-context.js';
 import { summarize, type SessionSummary } from './summarize.js';
+import { sparseLinesSource } from './validated-lines.js';
+
+/** The summary of a session a backend read by its parts (`readSummary`), undefined when it could not. */
+async function summaryFromParts(context: StoreContext, id: string): Promise<Omit<SessionSummary, 'busy'> | undefined> {
+  const parts = await context.backend.readSummary?.(id);
+  if (parts === undefined) return undefined;
+  const { header, count, lines, latestTurnStart, latestTurnEnd } = parts;
+  if (header.id !== id) {
+    throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(header.id)}.`, { sessionId: id });
+  }
+  // A turn is open — `open` would close it — when its start has no end after it.
+  const needsRepair = latestTurnStart > latestTurnEnd;
+  return summarize(header, sparseLinesSource(id, count, lines, SUMMARY_TYPES), CURRENT_FORMAT_VERSION, needsRepair);
+}
+
+/**
+ * The event types `summarize` looks for: its latest title, and configs from the latest back to the
+ * first that names a cwd — of which a backend's parts hold only that one, the one it stops at.
+ */
+const SUMMARY_TYPES = ['session/title', 'session/config'];
 
 async function summaryOf(context: StoreContext, id: string): Promise<Omit<SessionSummary, 'busy'>> {
   try {
+    const fromParts = await summaryFromParts(context, id);
+    if (fromParts !== undefined) return fromParts;
     // One observation: a verified log is summarized from its latest lines, anything else decoded once.
     const observation = await observeStored(context, id);
     const events = provenanceOf(observation, context.origin)?.source ?? arraySource(observation.events);

@@ -76,6 +76,20 @@ export type InheritedRecords = { count: number; events: () => readonly SessionEv
   | { kind: 'events' }
 );
 
+/**
+ * What `list()` needs of a stored session, read without the rest of its log (`readSummary`): its
+ * header and length, the lines (as `serializeEvent` wrote them, each validated before it was stored)
+ * of its last event, its latest `session/title` and its latest `session/config` that names a `cwd`
+ * (each when it has one), and the seqs of its latest `turn/start` and `turn/end` (-1 for none).
+ */
+export type StoredSummary = {
+  header: SessionHeader;
+  count: number;
+  lines: ReadonlyMap<number, string>;
+  latestTurnStart: number;
+  latestTurnEnd: number;
+};
+
 /** A stored session's id and a stamp that changes whenever its log changes (for caching summaries). */
 export type StoredSessionRef = { id: string; stamp: string };
 
@@ -132,5 +146,11 @@ export interface SessionBackend {
    * a lookup does not read every session. Without it, callers scan `SessionStore.list()`.
    */
   findForkChild?(key: string): Promise<SessionHeader | undefined>;
+  /**
+   * Optional: the parts of a stored session its summary is made of, without reading its other events
+   * (PostgreSQL: rows indexed by type), or undefined when this session cannot be summarized so (then
+   * the store reads it). `SESSION_NOT_FOUND`.
+   */
+  readSummary?(id: string): Promise<StoredSummary | undefined>;
   close(): Promise<void>;
 }

@@ -83,3 +83,35 @@ function digits(value: number): number {
   for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) count++;
   return count;
 }
+
+/**
+ * @internal The events of a log of `length` events of which only `lines` (by seq) were read — a
+ * summary's last event, titles and configs (`StoredSummary`): `at` reads those, `findLast` finds the
+ * types the lines were read for (`complete`: every event of those types is among them). Anything else
+ * is a bug of the caller, refused loudly.
+ */
+export function sparseLinesSource(id: string, length: number, lines: ReadonlyMap<number, string>, complete: readonly string[]): EventSource {
+  const seqs = [...lines.keys()].sort((a, b) => b - a);
+  const decoded = new Map<number, SessionEvent>();
+  const at = (index: number): SessionEvent => {
+    const known = decoded.get(index);
+    if (known !== undefined) return known;
+    const line = lines.get(index);
+    if (line === undefined) throw new Error(`session ${id}: event ${String(index)} was not read for its summary`);
+    const event = parseValidatedLine(id, line, index);
+    decoded.set(index, event);
+    return event;
+  };
+  return {
+    length,
+    at,
+    findLast(types, end = length) {
+      for (const type of types) if (!complete.includes(type)) throw new Error(`session ${id}: ${type} events were not read for its summary`);
+      for (const seq of seqs) if (seq < end && types.includes(at(seq).type)) return seq;
+      return -1;
+    },
+    slice() {
+      throw new Error(`session ${id}: only a summary's events were read`);
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SessionHeader } from 'dsh-codec';
+import { openPostgresStore } from 'dsh-postgres';
+import { createMemoryStore, type SessionStore } from 'dsh-session';
+import pg from 'pg';
+import { arbitraryLogWithSeq, postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import type { PostgresSettings } from './postgres-context.js';
+import { readSummaryRows } from './read-summary-rows.js';
+import { quoteSchema } from './schema-name.js';
+
+const url = postgresTestUrl();
+const connectionString = url ?? '';
+const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 5, id, createdAt: 3, inheritedEventCount: 0 });
+
+describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from its landmark rows, not the whole log', () => {
+  const admin = new pg.Pool({ connectionString, max: 2 });
+  const stores: SessionStore[] = [];
+  const schemas: string[] = [];
+  afterAll(async () => {
+    await Promise.allSettled(stores.map((store) => store.close()));
+    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  });
+
+  async function fixture(prefix: string, pool?: pg.Pool) {
+    const schema = uniqueSchemaName(prefix);
+    schemas.push(schema);
+    const store = await openPostgresStore({ ...(pool === undefined ? { connectionString } : { pool }), schema, hostId: 'summary', now: () => 9 });
+    stores.push(store);
+    const settings: PostgresSettings = { pool: admin, schemaName: schema, schema: quoteSchema(schema), target: 'test', leaseMs: 10_000, hostId: 'raw', channel: `dsh_${schema}` };
+    const q = (sql: string): Promise<pg.QueryResult> => admin.query(sql.replaceAll('S.', `"${schema}".`));
+    return { store, parts: (id: string) => readSummaryRows(settings, id), q };
+  }
+
+  it('gives the summaries a store that reads every event gives, over generated logs and their forks', async () => {
+    const { store, parts } = await fixture('summary_equal');
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(arbitraryLogWithSeq(), fc.constantFrom(undefined, { model: 'm' }, { cwd: '/kid' }), async ({ events, seq }, config) => {
+        const id = `s${String(++round)}`;
+        const memory = createMemoryStore({ now: () => 9 });
+        try {
+          for (const target of [store, memory]) {
+            await target.import({ header: header(id), events: events });
+            // A child config without a cwd makes the summary look further back for one.
+            await (await target.fork(id, { atSeq: seq, id: `${id}-kid`, title: 'kid', ...(config === undefined ? {} : { config }) })).close();
+          }
+          expect(await parts(id)).toBeDefined();
+          expect(await parts(`${id}-kid`)).toBeDefined();
+          const mine = (await store.list()).filter((summary) => summary.id === id || summary.id === `${id}-kid`);
+          expect(mine.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual((await memory.list()).sort((a, b) => (a.id < b.id ? -1 : 1)));
+        } finally {
+          await memory.close();
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('transfers a handful of rows for a long session, and follows a growing one', async () => {
+    const rowsSeen = { count: 0 };
+    const pool = new pg.Pool({ connectionString, max: 4 });
+    pool.on('connect', (client) => {
+      // Counts the rows of every query: streamed ones (a whole read) as they arrive, the others when answered.
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const [config] = args;
+        if (config instanceof pg.Query) config.on('row', () => void (rowsSeen.count += 1));
+        const result = query(...args);
+        if (result instanceof Promise) {
+          void (result as Promise<{ rows?: unknown[] }>).then((value) => void (rowsSeen.count += value.rows?.length ?? 0), () => undefined);
+        }
+        return result;
+      };
+    });
+    const { store } = await fixture('summary_rows', pool);
+    stores.push({ close: () => pool.end() } as unknown as SessionStore);
+    const session = await store.create({ id: 'long', title: 'first', config: { cwd: '/work' } });
+    for (let turn = 1; turn <= 100; turn++) {
+      session.append('turn/start', { turn });
+      for (let index = 0; index < 18; index++) session.append('session/title', { title: `t${String(turn)}.${String(index)}` });
+      if (turn < 100) session.append('turn/end', { turn, reason: { kind: 'completed' } });
+    }
+    await session.flush();
+    const before = rowsSeen.count;
+    const [summary] = (await store.list()).filter((entry) => entry.id === 'long');
+    expect(summary).toMatchObject({ title: 't100.17', cwd: '/work', lastSeq: session.events.length - 1, needsRepair: false, busy: true });
+    // The header row, the latest title, the config, the last row, the turn seqs — not the 2,000 events.
+    expect(rowsSeen.count - before).toBeLessThanOrEqual(5 + 1);
+    await session.close();
+    const [closed] = (await store.list()).filter((entry) => entry.id === 'long');
+    expect(closed?.needsRepair).toBe(true);
+  });
+
+  it('falls back to reading the session whole when a segment predates landmarks or a row it reads lost its seal', async () => {
+    const { store, parts, q } = await fixture('summary_fallback');
+    const session = await store.create({ id: 'old', title: 'kept' });
+    session.append('session/title', { title: 'latest' });
+    await session.close();
+    expect(await parts('old')).toBeDefined();
+    await q(`UPDATE S.segments SET landmarks = false`);
+    expect(await parts('old')).toBeUndefined();
+    const [fallback] = await store.list();
+    expect(fallback).toMatchObject({ id: 'old', title: 'latest' });
+    await q(`UPDATE S.segments SET landmarks = true`);
+    await q(`UPDATE S.events SET body = replace(body, '"latest"', '"edited"') WHERE landmark = 'session/title' AND seq = 2`);
+    expect(await parts('old')).toBeUndefined();
+    await expect(parts('missing')).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+  });
+});

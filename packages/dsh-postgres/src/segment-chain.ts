@@ -1,0 +1,36 @@
+/**
+ * A session's events are the rows of its segment chain (its segment, then each base up to where the
+ * child refers to it): the SQL pieces every reader of a session shares.
+ */
+/**
+ * The recursive CTE `chain (segment, upto, base_count, landmarks)`: the session's segment (`start`
+ * selects it and its next seq) and each ancestor segment it reads from, with the seq it is read up to,
+ * the seq its own rows start at, and whether its rows carry landmarks (schema step 5). Each step is a
+ * lookup by primary key: the `OFFSET 0` keeps the planner from turning it into a hash join over every
+ * segment. @internal
+ */
+export function chainCte(s: string, start: string): string {
+  return `chain (segment, upto, base_count, landmarks) AS (
+       SELECT c.segment, c.upto, g.base_count, g.landmarks FROM (${start}) c (segment, upto)
+         CROSS JOIN LATERAL (SELECT base_count, landmarks FROM ${s}.segments WHERE id = c.segment OFFSET 0) g
+       UNION ALL
+       SELECT p.id, LEAST(c.upto, g.base_count), p.base_count, p.landmarks FROM chain c
+         CROSS JOIN LATERAL (SELECT base, base_count FROM ${s}.segments WHERE id = c.segment OFFSET 0) g
+         CROSS JOIN LATERAL (SELECT id, base_count, landmarks FROM ${s}.segments WHERE id = g.base OFFSET 0) p
+     )`;
+}
+
+/**
+ * A FROM item of the chain's event rows `e (segment, seq, body, checksum, landmark)` from seq `from` (an SQL
+ * expression) on: per link, an index range scan of its own rows. The `OFFSET 0` keeps the planner from
+ * flattening it into a join that scans the whole events table (every session's rows) and hashes them.
+ * `where` adds a condition on the link's rows `x` (a summary's: their landmark); `latestOnly` keeps only
+ * each link's latest such row. @internal
+ */
+export function chainRows(s: string, from: string, where = 'true', latestOnly = false): string {
+  return `chain c CROSS JOIN LATERAL (
+         SELECT x.segment, x.seq, x.body, x.checksum, x.landmark FROM ${s}.events x
+          WHERE x.segment = c.segment AND x.seq >= GREATEST(c.base_count, ${from}) AND x.seq < c.upto AND ${where}
+          ${latestOnly ? 'ORDER BY x.seq DESC LIMIT 1' : 'OFFSET 0'}
+       ) e`;
+}
