@@ -86,9 +86,9 @@ function digits(value: number): number {
 
 /**
  * @internal The events of a log of `length` events of which only `lines` (by seq) were read — a
- * summary's last event, titles and configs (`StoredSummary`): `at` reads those, `findLast` finds the
- * types the lines were read for (`complete`: every event of those types is among them). Anything else
- * is a bug of the caller, refused loudly.
+ * summary's parts (`StoredSummary`): `at` reads those; `findLast` answers only for the types the
+ * lines were read for (`complete`), among the lines. Anything else is a bug of the caller, refused
+ * loudly rather than answered from events that were never read.
  */
 export function sparseLinesSource(id: string, length: number, lines: ReadonlyMap<number, string>, complete: readonly string[]): EventSource {
   const seqs = [...lines.keys()].sort((a, b) => b - a);
