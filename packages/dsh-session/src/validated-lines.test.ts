@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
-import { createMemoryStore, SessionError, type SessionBackend, type SessionStore } from 'dsh-session';
+import { createMemoryStore, SessionError, type SessionBackend, type SessionStore, type StoredSummary } from 'dsh-session';
 import { arbitraryLogWithSeq } from '@dsh/test-utils';
 import { createMemoryBackend } from './memory-backend.js';
-import { validatedLinesSource } from './validated-lines.js';
+import { sparseLinesSource, validatedLinesSource } from './validated-lines.js';
 
 // A backend may hand back its own validated lines unparsed (PostgreSQL's sealed rows); the store then
 // parses only what it reads. Every answer must equal the one it gives for the same log read as records.
@@ -22,6 +22,31 @@ function linesBackend(withSource: boolean): SessionBackend {
       // The array runs past this read, as a backend sharing one growing array may hand it out: only `count` are this read's.
       const lines = [...log.events.map((event) => serializeEvent(event)), '{"seq":-1,"type":"not/this-read","time":0,"data":{}}\n'];
       return { kind: 'validated-lines', header: log.header, lines, count: log.events.length, ...(withSource ? { source: `${id}:${String(log.events.length)}` } : {}) };
+    },
+  };
+}
+
+/** A memory backend that also answers `readSummary` with the parts a backend may read by index (as dsh-postgres does). */
+function partsBackend(): SessionBackend {
+  const backend = createMemoryBackend();
+  return {
+    ...backend,
+    async readSummary(id): Promise<StoredSummary> {
+      const log = await backend.read(id);
+      if (log.kind !== 'records') throw new Error(`expected records from the memory backend, received ${log.kind}`);
+      const { events } = log;
+      const latest = (test: (event: SessionEvent) => boolean): number => events.findLastIndex(test);
+      const lines = new Map<number, string>();
+      const title = latest((event) => event.type === 'session/title');
+      const config = latest((event) => event.type === 'session/config' && (event.data as { cwd?: string }).cwd !== undefined);
+      for (const seq of [title, config, events.length - 1]) if (seq >= 0) lines.set(seq, serializeEvent(events[seq] as SessionEvent));
+      return {
+        header: log.header,
+        count: events.length,
+        lines,
+        latestTurnStart: latest((event) => event.type === 'turn/start'),
+        latestTurnEnd: latest((event) => event.type === 'turn/end'),
+      };
     },
   };
 }
@@ -65,6 +90,41 @@ describe('validated lines read back unparsed', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('list() from a backend’s summary parts equals list() from whole reads, over generated logs and forks', async () => {
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(arbitraryLogWithSeq(), fc.constantFrom(undefined, { model: 'm' }, { cwd: '/kid' }), async ({ events, seq }, config) => {
+        const id = `p${String(++round)}`;
+        const plain = createMemoryStore({ now: () => 7 });
+        const parts = createMemoryStore({ backend: partsBackend(), now: () => 7 });
+        try {
+          for (const store of [plain, parts]) {
+            await plant(store, id, events);
+            await (await store.fork(id, { atSeq: seq, id: 'kid', ...(config === undefined ? {} : { config }) })).close();
+          }
+          expect(await parts.list()).toEqual(await plain.list());
+        } finally {
+          await plain.close();
+          await parts.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a summary’s sparse source reads only the parts it was given and refuses the rest', () => {
+    const title = serializeEvent({ seq: 3, type: 'session/title', time: 1, data: { title: 't' } });
+    const last = serializeEvent({ seq: 9, type: 'turn/start', time: 2, data: { turn: 1 } });
+    const source = sparseLinesSource('x', 10, new Map([[3, title], [9, last]]), ['session/title', 'session/config']);
+    expect(source.findLast(['session/title'])).toBe(3);
+    expect(source.findLast(['session/title'], 3)).toBe(-1);
+    expect(source.findLast(['session/config'])).toBe(-1);
+    expect(source.at(9).type).toBe('turn/start');
+    expect(() => source.at(5)).toThrow(/event 5 was not read/);
+    expect(() => source.findLast(['turn/start'])).toThrow(/turn\/start events were not read/);
+    expect(() => source.slice(10)).toThrow(/only a summary/);
   });
 
   it('finds a type by the envelope only: the same text inside an event’s data is not taken for it', () => {
