@@ -93,6 +93,31 @@ describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from it
     expect(closed?.needsRepair).toBe(true);
   });
 
+  it('lists many sessions in one query for the list and one per changed summary: busy comes with the list, not from a query per session', async () => {
+    const queries = { count: 0 };
+    const pool = new pg.Pool({ connectionString, max: 4 });
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        queries.count += 1;
+        return query(...args);
+      };
+    });
+    stores.push({ close: () => pool.end() } as unknown as SessionStore);
+    const { store: writer } = await fixture('summary_busy');
+    const schema = schemas.at(-1) as string;
+    const reader = await openPostgresStore({ pool, schema, hostId: 'reader' });
+    stores.push(reader);
+    for (let index = 0; index < 20; index++) await (await writer.create({ id: `s${String(index)}`, title: `t${String(index)}` })).close();
+    const held = await writer.open('s7');
+    const before = queries.count;
+    const listed = await reader.list();
+    expect(queries.count - before).toBeLessThanOrEqual(1 + 20);
+    expect(listed.filter((summary) => summary.busy).map((summary) => summary.id)).toEqual(['s7']);
+    await held.close();
+    expect((await reader.list()).filter((summary) => summary.busy)).toEqual([]);
+  });
+
   it('falls back to reading the session whole when a segment predates landmarks or a row it reads lost its seal', async () => {
     const { store, parts, q } = await fixture('summary_fallback');
     const session = await store.create({ id: 'old', title: 'kept' });

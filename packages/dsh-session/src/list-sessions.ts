@@ -65,7 +65,7 @@ export async function listSessions(context: StoreContext): Promise<SessionSummar
     const session = context.live.get(ref.id);
     const fresh =
       session === undefined ? cached.summary : { ...cached.summary, ...summarize(session.header, session[LOG_SNAPSHOT](), cached.summary.formatVersion, false) };
-    const busy = session !== undefined || (await context.backend.holder(ref.id)) !== undefined;
+    const busy = session !== undefined || (ref.held ?? (await context.backend.holder(ref.id)) !== undefined);
     result.push({ ...fresh, busy });
   }
   const known = new Set(refs.map((ref) => ref.id));

@@ -90,8 +90,12 @@ export type StoredSummary = {
   latestTurnEnd: number;
 };
 
-/** A stored session's id and a stamp that changes whenever its log changes (for caching summaries). */
-export type StoredSessionRef = { id: string; stamp: string };
+/**
+ * A stored session's id and a stamp that changes whenever its log changes (for caching summaries);
+ * `held`, when the backend read it with the list, says whether a live holder has its lease (so
+ * `list()` need not ask `holder()` per session).
+ */
+export type StoredSessionRef = { id: string; stamp: string; held?: boolean };
 
 /** Write access to one session, held under its single-writer lease until `release()`. */
 export interface SessionWriter {
