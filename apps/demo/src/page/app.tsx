@@ -66,6 +66,8 @@ export function App() {
       setSelectedSeq(undefined);
     };
     window.addEventListener('hashchange', onHash);
+    // A hash change between the first render and this effect fired no listener: take the hash as it is now.
+    onHash();
     return () => {
       clearInterval(timer);
       window.removeEventListener('hashchange', onHash);
