@@ -38,16 +38,9 @@ export function parseValidatedLines(id: string, lines: readonly string[], count 
  * inside an event's data never matches — and confirmed by parsing that line.
  */
 export function validatedLinesSource(id: string, lines: readonly string[], length = lines.length): EventSource {
-  const decoded = new Map<number, SessionEvent>();
+  const { decoded, parse } = parsedOnce(id, (index) => lines[index] as string);
   let all: SessionEvent[] | undefined;
-
-  const at = (index: number): SessionEvent => {
-    const known = all?.[index] ?? decoded.get(index);
-    if (known !== undefined) return known;
-    const event = parseValidatedLine(id, lines[index] as string, index);
-    decoded.set(index, event);
-    return event;
-  };
+  const at = (index: number): SessionEvent => all?.[index] ?? parse(index);
 
   return {
     length,
@@ -77,6 +70,20 @@ export function validatedLinesSource(id: string, lines: readonly string[], lengt
   };
 }
 
+/** Event `index` parsed from `lineOf(index)` the first time it is asked for, then kept (`decoded`). */
+function parsedOnce(id: string, lineOf: (index: number) => string): { decoded: Map<number, SessionEvent>; parse: (index: number) => SessionEvent } {
+  const decoded = new Map<number, SessionEvent>();
+  const parse = (index: number): SessionEvent => {
+    let event = decoded.get(index);
+    if (event === undefined) {
+      event = parseValidatedLine(id, lineOf(index), index);
+      decoded.set(index, event);
+    }
+    return event;
+  };
+  return { decoded, parse };
+}
+
 /** The number of decimal digits of a non-negative integer. */
 function digits(value: number): number {
   let count = 1;
@@ -92,16 +99,11 @@ function digits(value: number): number {
  */
 export function sparseLinesSource(id: string, length: number, lines: ReadonlyMap<number, string>, complete: readonly string[]): EventSource {
   const seqs = [...lines.keys()].sort((a, b) => b - a);
-  const decoded = new Map<number, SessionEvent>();
-  const at = (index: number): SessionEvent => {
-    const known = decoded.get(index);
-    if (known !== undefined) return known;
+  const { parse: at } = parsedOnce(id, (index) => {
     const line = lines.get(index);
     if (line === undefined) throw new Error(`session ${id}: event ${String(index)} was not read for its summary`);
-    const event = parseValidatedLine(id, line, index);
-    decoded.set(index, event);
-    return event;
-  };
+    return line;
+  });
   return {
     length,
     at,
