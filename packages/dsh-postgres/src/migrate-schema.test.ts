@@ -110,3 +110,33 @@ describe.skipIf(url === undefined)('schema step 5 on a database an older dsh-pos
     }
   });
 });
+
+describe.skipIf(url === undefined)('schema step 5 after an operator built its column and index beforehand', () => {
+  const admin = new pg.Pool({ connectionString, max: 1 });
+  const schema = uniqueSchemaName('landmarks_pre');
+  const q = `"${schema}"`;
+  afterAll(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS ${q} CASCADE`);
+    await admin.end();
+  });
+
+  it('finds the column and the index made CONCURRENTLY at step 4 and applies the rest', async () => {
+    const client = await admin.connect();
+    try {
+      expect(await migrateSchema(client, schema, q, 4)).toBe(4);
+    } finally {
+      client.release();
+    }
+    await admin.query(`ALTER TABLE ${q}.events ADD COLUMN IF NOT EXISTS landmark text`);
+    await admin.query(`CREATE INDEX CONCURRENTLY events_landmarks ON ${q}.events (segment, seq) INCLUDE (landmark) WHERE landmark IS NOT NULL`);
+    const store = await openPostgresStore({ connectionString, schema });
+    try {
+      await (await store.create({ id: 'after', title: 'step 5' })).close();
+      expect((await store.list()).map((summary) => summary.title)).toEqual(['step 5']);
+      const { rows } = await admin.query<{ version: number }>(`SELECT version FROM ${q}.schema_migrations ORDER BY version`);
+      expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -89,9 +89,11 @@ const MIGRATIONS: readonly Migration[] = [
       // The event type of the rows a summary needs (titles, configs, turn starts and ends), NULL for
       // every other row, set by dsh-postgres's inserts from the event they store; indexed, so `list()`
       // reads a session's summary without reading its other rows (read-summary-rows.ts). No rewrite:
-      // the column is nullable, and rows stored before this step keep NULL.
-      `ALTER TABLE ${s}.events ADD COLUMN landmark text`,
-      `CREATE INDEX events_landmarks ON ${s}.events (segment, seq) INCLUDE (landmark) WHERE landmark IS NOT NULL`,
+      // the column is nullable, and rows stored before this step keep NULL. Building the index scans
+      // the table once under a lock that holds writes back; an operator with a large table may create
+      // the column and the index (CONCURRENTLY) before upgrading, and this step then finds them.
+      `ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS landmark text`,
+      `CREATE INDEX IF NOT EXISTS events_landmarks ON ${s}.events (segment, seq) INCLUDE (landmark) WHERE landmark IS NOT NULL`,
       // Whether every row of a segment was stored with its landmark set: segments created before this
       // step are not (their summaries are read from every row), every segment created after it is.
       `ALTER TABLE ${s}.segments ADD COLUMN landmarks boolean NOT NULL DEFAULT false`,

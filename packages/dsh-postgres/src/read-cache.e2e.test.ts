@@ -3,24 +3,10 @@ import { openPostgresStore } from 'dsh-postgres';
 import type { SessionStore } from 'dsh-session';
 import pg from 'pg';
 import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { countingPool } from './__fixtures__/counting-pool.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';
-
-/** A real pool that counts the rows its streamed queries deliver (the sealed read is one). */
-function countingPool(): { pool: pg.Pool; rows: () => number } {
-  const pool = new pg.Pool({ connectionString, max: 4 });
-  let rows = 0;
-  pool.on('connect', (client) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      const [config] = args;
-      if (config instanceof pg.Query) config.on('row', () => void (rows += 1));
-      return query(...args);
-    };
-  });
-  return { pool, rows: () => rows };
-}
 
 describe.skipIf(url === undefined)('a store reads a session it read before by the rows written since', () => {
   const pools: pg.Pool[] = [];
@@ -38,12 +24,12 @@ describe.skipIf(url === undefined)('a store reads a session it read before by th
     const schema = uniqueSchemaName(prefix);
     schemas.push(schema);
     const writer = await openPostgresStore({ connectionString, schema, hostId: 'writer' });
-    const counted = countingPool();
+    const counted = countingPool(connectionString);
     pools.push(counted.pool);
     const reader = await openPostgresStore({ pool: counted.pool, schema, hostId: 'reader', ...(readCacheBytes === undefined ? {} : { readCacheBytes }) });
     const fresh = await openPostgresStore({ connectionString, schema, hostId: 'fresh', readCacheBytes: 0 });
     stores.push(writer, reader, fresh);
-    return { schema, writer, reader, fresh, rows: counted.rows };
+    return { schema, writer, reader, fresh, rows: counted.streamedRows };
   }
 
   it('observes, lists and forks a growing session another host writes, transferring only new rows, with what a whole read gives', async () => {

@@ -10,7 +10,7 @@
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import type { StoredLog } from 'dsh-session';
 import pg, { type Pool } from 'pg';
-import { canonicalHeader } from './canonical-header.js';
+import { canonicalHeader, isSealedLine } from './sealed-rows.js';
 import type { PostgresSettings } from './postgres-context.js';
 import type { ReadCache } from './read-cache.js';
 import { chainCte, chainRows } from './segment-chain.js';
@@ -102,8 +102,7 @@ async function readSealed(context: PostgresSettings, id: string, form: SealedFor
       }
       read.rows += 1;
       if (!read.trusted) return;
-      // A sealed body is the line serializeEvent wrote for this seq; checking that costs no parse.
-      if (sealed !== true || !body.startsWith(`{"seq":${String(seq)},`) || !body.endsWith('}\n')) {
+      if (!isSealedLine(seq, body, sealed)) {
         read.trusted = false;
       } else if (form === 'lines') {
         read.lines[seq - from] = body;

@@ -5,6 +5,7 @@ import { openPostgresStore } from 'dsh-postgres';
 import { createMemoryStore, type SessionStore } from 'dsh-session';
 import pg from 'pg';
 import { arbitraryLogWithSeq, postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { countingPool } from './__fixtures__/counting-pool.js';
 import type { PostgresSettings } from './postgres-context.js';
 import { readSummaryRows } from './read-summary-rows.js';
 import { quoteSchema } from './schema-name.js';
@@ -59,21 +60,7 @@ describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from it
   });
 
   it('transfers a handful of rows for a long session, and follows a growing one', async () => {
-    const rowsSeen = { count: 0 };
-    const pool = new pg.Pool({ connectionString, max: 4 });
-    pool.on('connect', (client) => {
-      // Counts the rows of every query: streamed ones (a whole read) as they arrive, the others when answered.
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        const [config] = args;
-        if (config instanceof pg.Query) config.on('row', () => void (rowsSeen.count += 1));
-        const result = query(...args);
-        if (result instanceof Promise) {
-          void (result as Promise<{ rows?: unknown[] }>).then((value) => void (rowsSeen.count += value.rows?.length ?? 0), () => undefined);
-        }
-        return result;
-      };
-    });
+    const { pool, rows } = countingPool(connectionString);
     const { store } = await fixture('summary_rows', pool);
     stores.push({ close: () => pool.end() } as unknown as SessionStore);
     const session = await store.create({ id: 'long', title: 'first', config: { cwd: '/work' } });
@@ -83,26 +70,18 @@ describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from it
       if (turn < 100) session.append('turn/end', { turn, reason: { kind: 'completed' } });
     }
     await session.flush();
-    const before = rowsSeen.count;
+    const before = rows();
     const [summary] = (await store.list()).filter((entry) => entry.id === 'long');
     expect(summary).toMatchObject({ title: 't100.17', cwd: '/work', lastSeq: session.events.length - 1, needsRepair: false, busy: true });
     // The header row, the latest title, the config, the last row, the turn seqs — not the 2,000 events.
-    expect(rowsSeen.count - before).toBeLessThanOrEqual(5 + 1);
+    expect(rows() - before).toBeLessThanOrEqual(5 + 1);
     await session.close();
     const [closed] = (await store.list()).filter((entry) => entry.id === 'long');
     expect(closed?.needsRepair).toBe(true);
   });
 
   it('lists many sessions in one query for the list and one per changed summary: busy comes with the list, not from a query per session', async () => {
-    const queries = { count: 0 };
-    const pool = new pg.Pool({ connectionString, max: 4 });
-    pool.on('connect', (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        queries.count += 1;
-        return query(...args);
-      };
-    });
+    const { pool, queries } = countingPool(connectionString);
     stores.push({ close: () => pool.end() } as unknown as SessionStore);
     const { store: writer } = await fixture('summary_busy');
     const schema = schemas.at(-1) as string;
@@ -110,9 +89,9 @@ describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from it
     stores.push(reader);
     for (let index = 0; index < 20; index++) await (await writer.create({ id: `s${String(index)}`, title: `t${String(index)}` })).close();
     const held = await writer.open('s7');
-    const before = queries.count;
+    const before = queries();
     const listed = await reader.list();
-    expect(queries.count - before).toBeLessThanOrEqual(1 + 20);
+    expect(queries() - before).toBeLessThanOrEqual(1 + 20);
     expect(listed.filter((summary) => summary.busy).map((summary) => summary.id)).toEqual(['s7']);
     await held.close();
     expect((await reader.list()).filter((summary) => summary.busy)).toEqual([]);

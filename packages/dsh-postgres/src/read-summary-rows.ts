@@ -1,11 +1,11 @@
 /**
  * A session's summary parts (`SessionBackend.readSummary`, for `list()`) read by index: the header
  * row, its latest title, its latest config naming a cwd, its last row, and the seqs of its latest
- * turn start and end — never its other rows. Possible when every segment of its chain was written with landmarks
- * (schema step 5); the rows read must still carry their seals, as for a whole read (read-stored-log.ts).
+ * turn start and end — never its other rows. Possible when every segment of its chain was written
+ * with landmarks (schema step 5); the rows read must still carry their seals (sealed-rows.ts).
  */
 import type { StoredSummary } from 'dsh-session';
-import { canonicalHeader } from './canonical-header.js';
+import { canonicalHeader, isSealedLine } from './sealed-rows.js';
 import { notFoundError } from './lease-errors.js';
 import type { PostgresSettings } from './postgres-context.js';
 import { chainCte, chainRows } from './segment-chain.js';
@@ -45,7 +45,7 @@ export function summaryReadText(s: string): string {
  */
 export async function readSummaryRows(context: PostgresSettings, id: string): Promise<StoredSummary | undefined> {
   const { rows } = await context.pool.query<PartRow>({ text: summaryReadText(context.schema), values: [id], rowMode: 'array' });
-  const head = (rows).find(([part]) => part === 'h');
+  const head = rows.find(([part]) => part === 'h');
   if (head === undefined) throw notFoundError(id);
   const [, , headerLine, source, everyLandmark] = head;
   const header = everyLandmark === true && headerLine !== null ? canonicalHeader(headerLine) : undefined;
@@ -59,8 +59,8 @@ export async function readSummaryRows(context: PostgresSettings, id: string): Pr
       latestTurnStart = seq ?? -1;
       latestTurnEnd = extra === null ? -1 : Number(extra);
     } else if (part === 'l') {
-      // As for a whole read: a sealed body that is the line serializeEvent wrote for its seq.
-      if (seq === null || body === null || sealed !== true || !body.startsWith(`{"seq":${String(seq)},`) || !body.endsWith('}\n')) return undefined;
+      // As for a whole read (read-stored-log.ts).
+      if (seq === null || body === null || !isSealedLine(seq, body, sealed)) return undefined;
       lines.set(seq, body);
     }
   }

@@ -19,6 +19,15 @@ export type DecodedLog = {
   rewrite: boolean;
 };
 
+/** `CORRUPT` unless the stored header of session `id` names it. */
+export function assertHeaderNames(id: string, header: SessionHeader): void {
+  if (header.id !== id) {
+    throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(header.id)}.`, {
+      sessionId: id,
+    });
+  }
+}
+
 /**
  * Decodes (and migrates) a stored log. Codec failures become `SessionError`s with the codec's code and
  * the `CodecError` as cause; a header naming another session, or a torn tail that is more than one
@@ -47,11 +56,7 @@ export function decodeStored(id: string, stored: StoredLog): DecodedLog {
   if (decoded.tornTail !== undefined && (stored.kind === 'jsonl' || stored.kind === 'verified-jsonl')) {
     checkTornTail(id, stored.kind === 'jsonl' ? stored.text : stored.bytes.toString('utf8'), decoded.tornTail);
   }
-  if (decoded.header.id !== id) {
-    throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(decoded.header.id)}.`, {
-      sessionId: id,
-    });
-  }
+  assertHeaderNames(id, decoded.header);
   // Records are shared with the backend: frozen (validated lines are frozen as parsed). Events fresh from JSONL belong to the caller, which
   // freezes whatever it keeps or hands out (a Session freezes its log; `inspect` freezes its result).
   if (stored.kind === 'records') for (const event of decoded.events) deepFreeze(event);

@@ -1,5 +1,6 @@
 /** `SessionStore.list`: every stored session's summary, cached per backend stamp. */
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
+import { assertHeaderNames } from './decode-stored.js';
 import { arraySource } from './event-source.js';
 import { observeStored } from './observe-session.js';
 import { SessionError } from './session-error.js';
@@ -9,24 +10,22 @@ import { assertStoreOpen, type StoreContext } from './store-context.js';
 import { summarize, type SessionSummary } from './summarize.js';
 import { sparseLinesSource } from './validated-lines.js';
 
-/** The summary of a session a backend read by its parts (`readSummary`), undefined when it could not. */
-async function summaryFromParts(context: StoreContext, id: string): Promise<Omit<SessionSummary, 'busy'> | undefined> {
-  const parts = await context.backend.readSummary?.(id);
-  if (parts === undefined) return undefined;
-  const { header, count, lines, latestTurnStart, latestTurnEnd } = parts;
-  if (header.id !== id) {
-    throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(header.id)}.`, { sessionId: id });
-  }
-  // A turn is open — `open` would close it — when its start has no end after it.
-  const needsRepair = latestTurnStart > latestTurnEnd;
-  return summarize(header, sparseLinesSource(id, count, lines, SUMMARY_TYPES), CURRENT_FORMAT_VERSION, needsRepair);
-}
-
 /**
  * The event types `summarize` looks for: its latest title, and configs from the latest back to the
  * first that names a cwd — of which a backend's parts hold only that one, the one it stops at.
  */
 const SUMMARY_TYPES = ['session/title', 'session/config'];
+
+/** The summary of a session a backend read by its parts (`readSummary`), undefined when it could not. */
+async function summaryFromParts(context: StoreContext, id: string): Promise<Omit<SessionSummary, 'busy'> | undefined> {
+  const parts = await context.backend.readSummary?.(id);
+  if (parts === undefined) return undefined;
+  const { header, count, lines, latestTurnStart, latestTurnEnd } = parts;
+  assertHeaderNames(id, header);
+  // A turn is open — `open` would close it — when its start has no end after it.
+  const needsRepair = latestTurnStart > latestTurnEnd;
+  return summarize(header, sparseLinesSource(id, count, lines, SUMMARY_TYPES), CURRENT_FORMAT_VERSION, needsRepair);
+}
 
 async function summaryOf(context: StoreContext, id: string): Promise<Omit<SessionSummary, 'busy'>> {
   try {

@@ -1,13 +1,12 @@
 /** `SessionStore.observe` and `inspect`: one read, one decode, one immutable value (SPEC §12). */
 import { CURRENT_FORMAT_VERSION, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { closeOpenTail } from './close-open-tail.js';
-import { decodeStored } from './decode-stored.js';
+import { assertHeaderNames, decodeStored } from './decode-stored.js';
 import { deepFreeze } from './deep-freeze.js';
 import { arraySource, latestTurnOf } from './event-source.js';
 import { LineEnds } from './line-ends.js';
 import type { InheritedRecords, StoredLog } from './session-backend.js';
 import { makeObservation, type ObservationProvenance, type SessionObservation } from './session-observation.js';
-import { SessionError } from './session-error.js';
 import { assertSessionId } from './session-id.js';
 import { LOG_SNAPSHOT } from './session.js';
 import { assertStoreOpen, type StoreContext } from './store-context.js';
@@ -84,9 +83,7 @@ function observeVerified(context: StoreContext, id: string, bytes: Buffer): Sess
  */
 function observeValidatedLines(context: StoreContext, id: string, stored: StoredLog & { kind: 'validated-lines' }): SessionObservation {
   const { header, lines, count, source: origin } = stored;
-  if (header.id !== id) {
-    throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(header.id)}.`, { sessionId: id });
-  }
+  assertHeaderNames(id, header);
   const source = validatedLinesSource(id, lines, count);
   const needsRepair = closeOpenTail(latestTurnOf(source, count), 'interrupted').length > 0;
   const events = (n: number) => (): readonly SessionEvent[] => source.slice(n);

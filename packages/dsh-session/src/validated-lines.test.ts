@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
-import { createMemoryStore, SessionError, type SessionBackend, type SessionStore, type StoredSummary } from 'dsh-session';
+import { createMemoryStore, SessionError, type SessionBackend, type SessionStore, type StoredLog, type StoredSummary } from 'dsh-session';
 import { arbitraryLogWithSeq } from '@dsh/test-utils';
 import { createMemoryBackend } from './memory-backend.js';
 import { sparseLinesSource, validatedLinesSource } from './validated-lines.js';
@@ -11,17 +11,27 @@ import { sparseLinesSource, validatedLinesSource } from './validated-lines.js';
 
 const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 5, id, createdAt: 0, inheritedEventCount: 0 });
 
-/** A memory backend whose reads come back as `validated-lines` (with or without a prefix reference). */
+/** A memory backend whose reads — with and without the lease — come back as `validated-lines` (with or without a prefix reference). */
 function linesBackend(withSource: boolean): SessionBackend {
   const backend = createMemoryBackend();
+  const asLines = (id: string, log: StoredLog): StoredLog => {
+    if (log.kind !== 'records') throw new Error(`expected records from the memory backend, received ${log.kind}`);
+    // The array runs past this read, as a backend sharing one growing array may hand it out: only `count` are this read's.
+    const lines = [...log.events.map((event) => serializeEvent(event)), '{"seq":-1,"type":"not/this-read","time":0,"data":{}}\n'];
+    return { kind: 'validated-lines', header: log.header, lines, count: log.events.length, ...(withSource ? { source: `${id}:${String(log.events.length)}` } : {}) };
+  };
   return {
     ...backend,
-    async read(id) {
-      const log = await backend.read(id);
-      if (log.kind !== 'records') throw new Error(`expected records from the memory backend, received ${log.kind}`);
-      // The array runs past this read, as a backend sharing one growing array may hand it out: only `count` are this read's.
-      const lines = [...log.events.map((event) => serializeEvent(event)), '{"seq":-1,"type":"not/this-read","time":0,"data":{}}\n'];
-      return { kind: 'validated-lines', header: log.header, lines, count: log.events.length, ...(withSource ? { source: `${id}:${String(log.events.length)}` } : {}) };
+    read: async (id) => asLines(id, await backend.read(id)),
+    async acquire(id) {
+      const writer = await backend.acquire(id);
+      return {
+        read: async () => asLines(id, await writer.read()),
+        append: (expectedNextSeq, events) => writer.append(expectedNextSeq, events),
+        replace: (header, events) => writer.replace(header, events),
+        discardTornTail: (line) => writer.discardTornTail(line),
+        release: () => writer.release(),
+      };
     },
   };
 }

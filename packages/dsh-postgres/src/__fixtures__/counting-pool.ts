@@ -1,0 +1,31 @@
+import pg from 'pg';
+
+/** A real pool whose connections count the queries they run and the rows those queries bring back. */
+export type CountingPool = {
+  pool: pg.Pool;
+  /** Queries sent, of any kind. */
+  queries: () => number;
+  /** Rows of streamed queries (a `pg.Query`: the whole read of a session), counted as they arrive. */
+  streamedRows: () => number;
+  /** Rows of every query: streamed ones and those answered with a result. */
+  rows: () => number;
+};
+
+export function countingPool(connectionString: string): CountingPool {
+  const pool = new pg.Pool({ connectionString, max: 4 });
+  const counts = { queries: 0, streamed: 0, answered: 0 };
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      counts.queries += 1;
+      const [config] = args;
+      if (config instanceof pg.Query) config.on('row', () => void (counts.streamed += 1));
+      const result = query(...args);
+      if (result instanceof Promise) {
+        void (result as Promise<{ rows?: unknown[] }>).then((value) => void (counts.answered += value.rows?.length ?? 0), () => undefined);
+      }
+      return result;
+    };
+  });
+  return { pool, queries: () => counts.queries, streamedRows: () => counts.streamed, rows: () => counts.streamed + counts.answered };
+}
