@@ -35,6 +35,16 @@ export type PostgresStoreOptions = {
 const DEFAULT_LEASE_MS = 10_000;
 const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The pool the store opens for itself: its connections start with JIT compilation off. dsh's
+ * statements are lookups by key whose cost estimates (recursive segment chains, a series of chunks)
+ * can pass `jit_above_cost` on a default server, and compiling them costs more than they take to run
+ * — hundreds of milliseconds for the chunked read of a 100,000-event log. A `?options=` in the URL
+ * takes precedence; a pool passed in is used as configured (docs/storage.md says what to set).
+ * @internal Exported for the test that checks the setting reaches the server.
+ */
+export const OWN_POOL_SETTINGS = { max: 10, connectionTimeoutMillis: 10_000, options: '-c jit=off' } as const;
+
 /** A `?schema=NAME` parameter of a postgres:// URL is dsh's, not the server's: taken out of the URL. */
 function splitSchemaParameter(connectionString: string | undefined): { connectionString?: string; schema?: string } {
   if (connectionString === undefined) return {};
@@ -71,7 +81,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
   const ownsPool = options.pool === undefined;
   const pool =
     options.pool ??
-    new pg.Pool({ ...(connectionString === undefined ? {} : { connectionString }), max: 10, connectionTimeoutMillis: 10_000 });
+    new pg.Pool({ ...(connectionString === undefined ? {} : { connectionString }), ...OWN_POOL_SETTINGS });
   const poolOptions = (pool as unknown as { options: { connectionString?: string; host?: string; port?: number } }).options;
   const target = describeTarget(poolOptions);
   // An idle connection dropped by the server must not crash the process; the next query reconnects.

@@ -20,6 +20,8 @@ export type PostgresSettings = {
   channel: string;
   /** The lines of sessions this store read before, extended by later reads (none: every read is whole). */
   readCache?: ReadCache;
+  /** How `open`'s read chunks a log (tests; default `DEFAULT_READ_CHUNK`): events per chunk, most bytes per chunk. */
+  readChunk?: { rows: number; bytes: number };
 };
 
 /** Everything an operation of the PostgreSQL backend needs. @internal */

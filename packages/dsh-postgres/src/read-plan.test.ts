@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from 'dsh-postgres';
 import pg from 'pg';
 import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { sealedChunksReadText } from './read-sealed-chunks.js';
 import { sealedReadText } from './read-stored-log.js';
 import { summaryReadText } from './read-summary-rows.js';
 import { quoteSchema } from './schema-name.js';
@@ -24,7 +25,7 @@ describe.skipIf(url === undefined)('reading a session or its summary looks up it
     await admin.end();
   });
 
-  it('the sealed read scans no table whole: segments by key, each chain link’s events by an index range', async () => {
+  it('the sealed reads (row by row and in chunks) scan no table whole: segments by key, each chain link’s events by an index range', async () => {
     const store = await openPostgresStore({ connectionString, schema, hostId: 'plan' });
     try {
       // Many other sessions (rows as an older or foreign writer might leave them: the plan only
@@ -55,6 +56,12 @@ describe.skipIf(url === undefined)('reading a session or its summary looks up it
           expect(events.length).toBeGreaterThan(0);
           for (const type of events) expect(type).toMatch(/^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/);
         }
+        // open's chunked read: the same lookups, one index range per chunk.
+        await client.query(`PREPARE chunked_read (text, integer, integer, bigint) AS ${sealedChunksReadText(quoteSchema(schema))}`);
+        const chunkedPlan = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE chunked_read ('grandchild', 0, 4, 1048576)`);
+        const chunkedNodes = nodesOf(chunkedPlan.rows[0]!['QUERY PLAN'][0].Plan);
+        expect(chunkedNodes.filter((node) => node['Node Type'] === 'Seq Scan').map((node) => node['Relation Name'])).toEqual([]);
+        for (const node of chunkedNodes.filter((each) => each['Relation Name'] === 'events')) expect(node['Node Type']).toMatch(/^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/);
         // The summary statement of list(): landmark rows through their partial index, the last row by key.
         await client.query(`PREPARE summary_read (text) AS ${summaryReadText(quoteSchema(schema))}`);
         const summaryPlan = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE summary_read ('grandchild')`);

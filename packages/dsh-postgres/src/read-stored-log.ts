@@ -9,7 +9,8 @@
  */
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import type { StoredLog } from 'dsh-session';
-import pg, { type Pool } from 'pg';
+import { eachRow } from './each-row.js';
+import { readSealedChunks, type ChunkedRead } from './read-sealed-chunks.js';
 import { canonicalHeader, isSealedLine } from './sealed-rows.js';
 import type { PostgresSettings } from './postgres-context.js';
 import type { ReadCache } from './read-cache.js';
@@ -17,32 +18,6 @@ import { chainCte, chainRows } from './segment-chain.js';
 
 /** `[seq, body, sealed, source]`: the header row has seq null and the source; event rows a seal verdict. */
 type LogRow = [seq: number | null, body: string, sealed: boolean | null, source: string | null];
-
-/** Runs `config` on a connection of the pool, handing each row to `onRow` as it arrives (rows are not collected). */
-async function eachRow(pool: Pool, config: { text: string; values: unknown[] }, onRow: (row: LogRow) => void): Promise<void> {
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      // Array rows (no object per row); @types/pg's Query config does not declare `rowMode`.
-      const query = new pg.Query<LogRow>({ ...config, rowMode: 'array' } as pg.QueryConfig);
-      query.on('row', (row) => {
-        onRow(row);
-      });
-      query.on('error', reject);
-      query.on('end', () => {
-        resolve();
-      });
-      client.query(query);
-    });
-  } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
-    throw error;
-  } finally {
-    // A connection that failed mid-query is discarded, not handed to the next caller.
-    client.release(failure);
-  }
-}
 
 /**
  * How a sealed log comes back: `lines` unparsed (an observation or a fork parses only what it reads),
@@ -94,7 +69,8 @@ async function readSealed(context: PostgresSettings, id: string, form: SealedFor
       text: sealedReadText(s),
       values: [id, from],
     },
-    ([seq, body, sealed, rowSource]) => {
+    (row) => {
+      const [seq, body, sealed, rowSource] = row as LogRow;
       if (seq === null) {
         const [segment = '', nextSeq = ''] = (rowSource ?? '').split(':');
         read.head = { headerLine: body, segment, nextSeq: Number(nextSeq) };
@@ -129,6 +105,13 @@ function sealedLog(read: SealedRead, form: SealedForm, header: SessionHeader, li
   const source = `${read.segment}:${String(read.nextSeq)}`;
   if (form === 'lines') return lines === undefined ? undefined : { kind: 'validated-lines', header, lines, count, source };
   return read.rows === undefined ? undefined : { kind: 'records', header, events: read.rows.events, validated: true, source };
+}
+
+/** A chunked read's log as validated records, when its rows and header can be trusted as validated. */
+function recordsLog(read: ChunkedRead): StoredLog | undefined {
+  const header = read.events === undefined ? undefined : canonicalHeader(read.headerLine);
+  if (header === undefined || read.events === undefined) return undefined;
+  return { kind: 'records', header, events: read.events, validated: true, source: `${read.segment}:${String(read.nextSeq)}` };
 }
 
 /**
@@ -187,6 +170,11 @@ export async function readStoredLog(context: PostgresSettings, id: string, form:
     const extended = await readFromCache(context, cache, id);
     if (extended === null) return undefined;
     if (extended !== undefined) return extended;
+  }
+  if (form === 'records') {
+    const chunked = await readSealedChunks(context, id, 0);
+    if (chunked === undefined) return undefined;
+    if (chunked !== 'by-rows') return recordsLog(chunked) ?? readText(context, id);
   }
   const read = await readSealed(context, id, form, 0);
   if (read === undefined) return undefined;
