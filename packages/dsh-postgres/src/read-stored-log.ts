@@ -21,7 +21,8 @@ type LogRow = [seq: number | null, body: string, sealed: boolean | null, source:
 
 /**
  * How a sealed log comes back: `lines` unparsed (an observation or a fork parses only what it reads),
- * or `records` parsed as each row arrives, overlapping the transfer (`open` keeps every event).
+ * or `records` parsed (`open` keeps every event): from the server's chunks (read-sealed-chunks.ts),
+ * or row by row as each row arrives when a chunk is too large.
  */
 export type SealedForm = 'lines' | 'records';
 
@@ -158,7 +159,7 @@ async function readText(context: PostgresSettings, id: string): Promise<StoredLo
 
 /**
  * Reads a session: when every row is sealed (one statement), validated lines left unparsed or records
- * parsed as they arrive (`form`), else —
+ * parsed from chunks (`form`), else —
  * a row edited or inserted outside dsh-postgres, or stored before schema step 3 — the JSONL text of
  * a second read, which the store decodes and validates in full. A fork child's prefix comes from its
  * ancestors' segments, each up to where the child refers to it. `source` names the segment and the
