@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEventChecker, encodeEvent, encodeJsonl, isLosslessJson, serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { copyLosslessJson, createEventChecker, encodeEvent, encodeJsonl, isLosslessJson, serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { arbitraryLog } from '@dsh/test-utils';
 // The frozen rule `isLosslessJson` must agree with; internal, so it is imported directly.
 import { findLossyJson } from './v0/find-lossy-json.js';
@@ -54,6 +54,49 @@ describe('isLosslessJson', () => {
     const node: Record<string, unknown> = {};
     for (const key of ['a', 'b', 'c', 'd']) node[key] = node;
     expect(isLosslessJson(node)).toBe(false);
+  });
+});
+
+/** Every object and array of a JSON tree, depth first. */
+function containersOf(value: unknown): object[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return [value, ...Object.values(value).flatMap(containersOf)];
+}
+
+describe('copyLosslessJson', () => {
+  it('copies exactly what isLosslessJson accepts: an equal tree of fresh frozen plain containers, sharing none with the original', () => {
+    fc.assert(
+      fc.property(awkward, (value) => {
+        const copy = copyLosslessJson(value);
+        expect(copy === undefined).toBe(!isLosslessJson(value));
+        if (copy === undefined) return;
+        expect(copy).toEqual(value);
+        expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+        const originals = new Set(containersOf(value));
+        for (const container of containersOf(copy)) {
+          expect(Object.isFrozen(container)).toBe(true);
+          expect(originals.has(container)).toBe(false);
+          expect([Object.prototype, Array.prototype]).toContain(Object.getPrototypeOf(container));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keeps an own "__proto__" key as a key, never as the copy’s prototype', () => {
+    const value = JSON.parse('{"__proto__":{"polluted":true},"a":1}') as unknown;
+    const copy = copyLosslessJson(value) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__', 'a']);
+    expect(JSON.stringify(copy)).toBe('{"__proto__":{"polluted":true},"a":1}');
+  });
+
+  it('refuses nesting past 512 levels and cycles, like isLosslessJson', () => {
+    expect(copyLosslessJson(nested(511))).toStrictEqual(nested(511));
+    expect(copyLosslessJson(nested(600))).toBeUndefined();
+    const node: Record<string, unknown> = {};
+    node.self = node;
+    expect(copyLosslessJson(node)).toBeUndefined();
   });
 });
 

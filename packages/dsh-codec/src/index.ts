@@ -34,7 +34,7 @@ export {
   syntheticResultText,
 } from './synthetic-results.js';
 export { CURRENT_FORMAT_VERSION } from './current-format-version.js';
-export { isLosslessJson } from './is-lossless-json.js';
+export { copyLosslessJson, isLosslessJson } from './is-lossless-json.js';
 export { encodeHeader } from './encode-header.js';
 export { encodeEvent, serializeEvent } from './encode-event.js';
 export { encodeJsonl } from './encode-jsonl.js';

@@ -6,51 +6,77 @@ import type { JsonValue } from './types.js';
  * NaN, ±Infinity, -0, bigint, sparse arrays, cycles or non-plain objects. Never throws.
  */
 export function isLosslessJson(value: unknown): value is JsonValue {
-  return isLossless(value, []);
+  return walk(value, [], false) !== LOSSY;
 }
 
 /**
- * The same rule as the frozen `findLossyJson` (which also says where and why), as one recursive
- * pass that allocates little for ordinary objects. `ancestors`: the containers above `value`.
+ * A frozen copy of `value` made of fresh plain objects and arrays when it is lossless JSON (the rule
+ * of `isLosslessJson`), else undefined: one walk where a check and then a copy would take two (an
+ * append keeps a copy of its caller's data). Never throws.
  */
-function isLossless(value: unknown, ancestors: object[]): boolean {
+export function copyLosslessJson(value: unknown): JsonValue | undefined {
+  const copy = walk(value, [], true);
+  return copy === LOSSY ? undefined : (copy as JsonValue);
+}
+
+/** What a walk returns for a value that is not lossless JSON. */
+const LOSSY: unique symbol = Symbol('lossy');
+
+/**
+ * The same rule as the frozen `findLossyJson` (which also says where and why), as one recursive
+ * pass that allocates little for ordinary objects: `value` itself (or, with `copy`, a frozen copy)
+ * when lossless, `LOSSY` otherwise. `ancestors`: the containers above `value`.
+ */
+function walk(value: unknown, ancestors: object[], copy: boolean): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
-      return true;
+      return value;
     case 'number':
-      return Number.isFinite(value) && (value !== 0 || 1 / value > 0);
+      return Number.isFinite(value) && (value !== 0 || 1 / value > 0) ? value : LOSSY;
     case 'object':
       break;
     default:
-      return false;
+      return LOSSY;
   }
-  if (value === null) return true;
+  if (value === null) return value;
   // A cycle, or nesting JSON.stringify could not write back.
-  if (ancestors.length >= MAX_JSON_DEPTH || ancestors.includes(value)) return false;
+  if (ancestors.length >= MAX_JSON_DEPTH || ancestors.includes(value)) return LOSSY;
   ancestors.push(value);
-  const lossless = Array.isArray(value) ? isLosslessArray(value as unknown[], ancestors) : isLosslessObject(value, ancestors);
+  const result = Array.isArray(value) ? walkArray(value as unknown[], ancestors, copy) : walkObject(value, ancestors, copy);
   ancestors.pop();
-  return lossless;
+  return result;
 }
 
-function isLosslessArray(items: unknown[], ancestors: object[]): boolean {
-  if (Object.getPrototypeOf(items) !== Array.prototype) return false;
+function walkArray(items: unknown[], ancestors: object[], copy: boolean): unknown {
+  if (Object.getPrototypeOf(items) !== Array.prototype) return LOSSY;
+  const out: unknown[] | undefined = copy ? new Array<unknown>(items.length) : undefined;
   for (let index = 0; index < items.length; index++) {
-    if (!(index in items) || !isLossless(items[index], ancestors)) return false;
+    if (!(index in items)) return LOSSY;
+    const item = walk(items[index], ancestors, copy);
+    if (item === LOSSY) return LOSSY;
+    if (out !== undefined) out[index] = item;
   }
-  return Object.keys(items).length === items.length;
+  if (Object.keys(items).length !== items.length) return LOSSY;
+  return out === undefined ? items : Object.freeze(out);
 }
 
-function isLosslessObject(value: object, ancestors: object[]): boolean {
+function walkObject(value: object, ancestors: object[], copy: boolean): unknown {
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
+  if (proto !== Object.prototype && proto !== null) return LOSSY;
+  const out: Record<string, unknown> | undefined = copy ? {} : undefined;
   // Every own key must be an enumerable string key: count those, then compare with all own keys.
   let own = 0;
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     own++;
-    if (!isLossless((value as Record<string, unknown>)[key], ancestors)) return false;
+    const child = walk((value as Record<string, unknown>)[key], ancestors, copy);
+    if (child === LOSSY) return LOSSY;
+    if (out === undefined) continue;
+    // An own "__proto__" key stays a key (assignment would set the prototype instead).
+    if (key === '__proto__') Object.defineProperty(out, key, { value: child, enumerable: true, writable: true, configurable: true });
+    else out[key] = child;
   }
-  return Reflect.ownKeys(value).length === own;
+  if (Reflect.ownKeys(value).length !== own) return LOSSY;
+  return out === undefined ? value : Object.freeze(out);
 }

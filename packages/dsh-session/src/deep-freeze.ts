@@ -1,5 +1,3 @@
-import type { JsonValue } from 'dsh-codec';
-
 /**
  * Freezes a JSON tree in place so a logged event can be shared by reference (forks reuse prefix
  * events). Stops at subtrees that are already frozen: events this package froze are frozen throughout.
@@ -22,22 +20,4 @@ export function deepFreeze<T>(value: T): T {
     }
   }
   return value;
-}
-
-/** A frozen copy of lossless JSON made of fresh plain objects and arrays (the caller's value is never kept). */
-export function cloneFrozenJson(value: JsonValue): JsonValue {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    const items: JsonValue[] = new Array<JsonValue>(value.length);
-    for (let index = 0; index < value.length; index++) items[index] = cloneFrozenJson(value[index] as JsonValue);
-    return Object.freeze(items) as JsonValue;
-  }
-  const copy: { [key: string]: JsonValue } = {};
-  for (const key of Object.keys(value)) {
-    const child = cloneFrozenJson(value[key] as JsonValue);
-    // An own "__proto__" key stays a key (assignment would set the prototype instead).
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: child, enumerable: true, writable: true, configurable: true });
-    else copy[key] = child;
-  }
-  return Object.freeze(copy);
 }

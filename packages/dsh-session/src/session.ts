@@ -1,5 +1,5 @@
-import { isLosslessJson, type FormatVersion, type JsonValue, type SessionConfig, type SessionEvent, type SessionHeader, type SurfaceOp } from 'dsh-codec';
-import { cloneFrozenJson, deepFreeze } from './deep-freeze.js';
+import { copyLosslessJson, type FormatVersion, type JsonValue, type SessionConfig, type SessionEvent, type SessionHeader, type SurfaceOp } from 'dsh-codec';
+import { deepFreeze } from './deep-freeze.js';
 import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
 import { arraySource, type EventSource } from './event-source.js';
 import { GroupCommit } from './group-commit.js';
@@ -150,7 +150,9 @@ export class Session {
     }
     const seq = this.#log.length;
     if (type === 'session/end-seed') this.#refuse(type, seq, 'session/end-seed is written only by the Session constructor and buildForkSeed.');
-    if (!isLosslessJson(data)) {
+    // A frozen copy (the caller's value is never kept), made by the walk that checks it is lossless.
+    const copy = copyLosslessJson(data);
+    if (copy === undefined) {
       this.#refuse(type, seq, 'expected lossless JSON data (no undefined, NaN, ±Infinity, -0, sparse arrays or non-plain objects).');
     }
     if (type === 'turn/end' && typeof data === 'object' && data !== null && !Array.isArray(data)) {
@@ -162,7 +164,7 @@ export class Session {
     }
     const previous = this.#log.last;
     const time = Math.max(this.#now(), previous?.time ?? Number.MIN_SAFE_INTEGER);
-    const event: { -readonly [K in keyof SessionEvent]: SessionEvent[K] } = { seq, type, time, data: cloneFrozenJson(data) };
+    const event: { -readonly [K in keyof SessionEvent]: SessionEvent[K] } = { seq, type, time, data: copy };
     if (options.surfaceOp !== undefined) {
       event.surfaceOp = Object.freeze({ op: options.surfaceOp.op, start: options.surfaceOp.start, end: options.surfaceOp.end });
     }
