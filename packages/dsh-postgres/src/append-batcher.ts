@@ -10,6 +10,7 @@ import { SessionError } from 'dsh-session';
 import type { Pool } from 'pg';
 import { HeldConnection } from './held-connection.js';
 import { landmarkOf } from './landmarks.js';
+import { statementName } from './statement-name.js';
 
 /** One session's pending batch. */
 type PendingAppend = {
@@ -96,8 +97,8 @@ export class AppendBatcher {
     this.#leaseMs = options.leaseMs;
     this.#channel = options.channel;
     // The texts depend only on the schema, so one name per schema never meets another text.
-    this.#one = { name: `dsh-append-one-${options.schemaName}`, text: oneSessionStatement(options.schema) };
-    this.#many = { name: `dsh-append-${options.schemaName}`, text: manySessionsStatement(options.schema) };
+    this.#one = { name: statementName(options.schemaName, 'append_one'), text: oneSessionStatement(options.schema) };
+    this.#many = { name: statementName(options.schemaName, 'append_many'), text: manySessionsStatement(options.schema) };
   }
 
   /**

@@ -9,6 +9,7 @@ import type { SessionEvent } from 'dsh-codec';
 import { eachRow } from './each-row.js';
 import type { PostgresSettings } from './postgres-context.js';
 import { chainChunks, chainCte } from './segment-chain.js';
+import { statementName } from './statement-name.js';
 
 /** `[first, body, sealed, rows]`: the header row has first null, the header line, and `segment:next_seq` in `rows`. */
 type ChunkRow = [first: number | null, body: string | null, sealed: boolean | null, rows: string];
@@ -71,7 +72,7 @@ export async function readSealedChunks(context: PostgresSettings, id: string, fr
     }
   };
   try {
-    await eachRow(context.pool, { text: sealedChunksReadText(context.schema), values: [id, from, chunk.rows, chunk.bytes] }, onRow);
+    await eachRow(context.pool, { name: statementName(context.schemaName, 'chunked_read'), text: sealedChunksReadText(context.schema), values: [id, from, chunk.rows, chunk.bytes] }, onRow);
   } catch (error) {
     if (isLimitError(error)) return 'by-rows';
     throw error;

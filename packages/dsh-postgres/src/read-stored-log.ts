@@ -15,6 +15,7 @@ import { canonicalHeader, isSealedLine } from './sealed-rows.js';
 import type { PostgresSettings } from './postgres-context.js';
 import type { ReadCache } from './read-cache.js';
 import { chainCte, chainRows } from './segment-chain.js';
+import { statementName } from './statement-name.js';
 
 /** `[seq, body, sealed, source]`: the header row has seq null and the source; event rows a seal verdict. */
 type LogRow = [seq: number | null, body: string, sealed: boolean | null, source: string | null];
@@ -67,6 +68,7 @@ async function readSealed(context: PostgresSettings, id: string, form: SealedFor
   await eachRow(
     context.pool,
     {
+      name: statementName(context.schemaName, 'sealed_read'),
       text: sealedReadText(s),
       values: [id, from],
     },
@@ -190,11 +192,12 @@ export async function readStoredLog(context: PostgresSettings, id: string, form:
 /** The event lines of session `id` from seq `fromSeq` on, in seq order (empty when there are none or no such session). @internal */
 export async function readEventLines(context: PostgresSettings, id: string, fromSeq: number): Promise<string[]> {
   const s = context.schema;
-  const { rows } = await context.pool.query<{ body: string }>(
-    `WITH RECURSIVE ${chainCte(s, `SELECT segment, next_seq FROM ${s}.sessions WHERE id = $1`)}
+  const { rows } = await context.pool.query<{ body: string }>({
+    name: statementName(context.schemaName, 'event_lines'),
+    text: `WITH RECURSIVE ${chainCte(s, `SELECT segment, next_seq FROM ${s}.sessions WHERE id = $1`)}
      SELECT e.body FROM ${chainRows(s, '$2')}
      ORDER BY e.seq`,
-    [id, fromSeq],
-  );
+    values: [id, fromSeq],
+  });
   return rows.map((row) => row.body);
 }

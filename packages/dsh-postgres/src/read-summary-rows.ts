@@ -9,6 +9,7 @@ import { canonicalHeader, isSealedLine } from './sealed-rows.js';
 import { notFoundError } from './lease-errors.js';
 import type { PostgresSettings } from './postgres-context.js';
 import { chainCte, chainRows } from './segment-chain.js';
+import { statementName } from './statement-name.js';
 
 /** `[part, seq, body, extra, flag]`: `h` header (extra: `segment:next_seq`, flag: every segment has landmarks), `l` a line (flag: sealed), `t` the turn seqs (seq: start, extra: end). */
 type PartRow = [part: 'h' | 'l' | 't', seq: number | null, body: string | null, extra: string | null, flag: boolean | null];
@@ -44,7 +45,10 @@ export function summaryReadText(s: string): string {
  * store then reads the session whole and validates it). `SESSION_NOT_FOUND`. @internal
  */
 export async function readSummaryRows(context: PostgresSettings, id: string): Promise<StoredSummary | undefined> {
-  const { rows } = await context.pool.query<PartRow>({ text: summaryReadText(context.schema), values: [id], rowMode: 'array' });
+  // Named: planned once per connection (a list reads one summary per changed session), the text
+  // depending only on the schema.
+  const statement = { name: statementName(context.schemaName, 'summary'), text: summaryReadText(context.schema) };
+  const { rows } = await context.pool.query<PartRow>({ ...statement, values: [id], rowMode: 'array' });
   const head = rows.find(([part]) => part === 'h');
   if (head === undefined) throw notFoundError(id);
   const [, , headerLine, source, everyLandmark] = head;
