@@ -7,7 +7,7 @@ import { migrateSchema } from './migrate-schema.js';
 import { createPostgresBackend } from './postgres-backend.js';
 import type { PostgresContext, PostgresSettings } from './postgres-context.js';
 import { ReadCache } from './read-cache.js';
-import { quoteSchema } from './schema-name.js';
+import { channelOf, quoteSchema } from './schema-name.js';
 import { describeTarget, storageError } from './storage-error.js';
 
 /** Options of `openPostgresStore`. */
@@ -93,7 +93,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
     target,
     leaseMs,
     hostId: options.hostId ?? hostname(),
-    channel: `dsh_${schemaName}`,
+    channel: channelOf(schemaName),
     ...(readCacheBytes === 0 ? {} : { readCache: new ReadCache(readCacheBytes) }),
   };
   try {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SessionError } from 'dsh-session';
 
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -11,4 +12,14 @@ export function quoteSchema(schema: string): string {
     );
   }
   return `"${schema}"`;
+}
+
+/**
+ * The LISTEN/NOTIFY channel of a schema: `dsh_<schema>`, or `dsh_` and a hash of the name when that
+ * would pass the server's 63-byte limit (`pg_notify` refuses a longer channel, which failed every
+ * append under a schema name of 60 characters or more).
+ */
+export function channelOf(schemaName: string): string {
+  const channel = `dsh_${schemaName}`;
+  return channel.length <= 63 ? channel : `dsh_${createHash('sha256').update(schemaName).digest('hex').slice(0, 16)}`;
 }
