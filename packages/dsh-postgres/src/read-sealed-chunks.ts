@@ -8,7 +8,7 @@
 import type { SessionEvent } from 'dsh-codec';
 import { eachRow } from './each-row.js';
 import type { PostgresSettings } from './postgres-context.js';
-import { chainChunks, chainCte } from './segment-chain.js';
+import { chainChunks, sessionReadText } from './segment-chain.js';
 import { statementName } from './statement-name.js';
 
 /** `[first, body, sealed, rows]`: the header row has first null, the header line, and `segment:next_seq` in `rows`. */
@@ -19,12 +19,7 @@ export const DEFAULT_READ_CHUNK = { rows: 256, bytes: 32 * 1024 * 1024 };
 
 /** The chunked read's statement (`$1` id, `$2` first seq, `$3` rows per chunk, `$4` bytes per chunk). @internal Exported for the plan test. */
 export function sealedChunksReadText(s: string): string {
-  return `WITH RECURSIVE row AS (
-       SELECT header, segment, next_seq FROM ${s}.sessions WHERE id = $1
-     ), ${chainCte(s, 'SELECT segment, next_seq FROM row')}
-     SELECT NULL::integer, header, NULL::boolean, segment || ':' || next_seq FROM row
-     UNION ALL
-     SELECT k.first, a.body, a.sealed, a.rows::text FROM ${chainChunks(s, '$2::integer', '$3::integer', '$4::bigint')}`;
+  return sessionReadText(s, `SELECT k.first, a.body, a.sealed, a.rows::text FROM ${chainChunks(s, '$2::integer', '$3::integer', '$4::bigint')}`);
 }
 
 /** What the chunked read found: the session's row, and its events from `from` on when all of them can be trusted. */

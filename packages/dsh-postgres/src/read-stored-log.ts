@@ -14,7 +14,7 @@ import { readSealedChunks, type ChunkedRead } from './read-sealed-chunks.js';
 import { canonicalHeader, isSealedLine } from './sealed-rows.js';
 import type { PostgresSettings } from './postgres-context.js';
 import type { ReadCache } from './read-cache.js';
-import { chainCte, chainRows } from './segment-chain.js';
+import { chainCte, chainRows, sessionReadText } from './segment-chain.js';
 import { statementName } from './statement-name.js';
 
 /** `[seq, body, sealed, source]`: the header row has seq null and the source; event rows a seal verdict. */
@@ -33,12 +33,7 @@ export type SealedForm = 'lines' | 'records';
  * @internal Exported for the plan test.
  */
 export function sealedReadText(s: string): string {
-  return `WITH RECURSIVE row AS (
-       SELECT header, segment, next_seq FROM ${s}.sessions WHERE id = $1
-     ), ${chainCte(s, 'SELECT segment, next_seq FROM row')}
-     SELECT NULL::integer, header, NULL::boolean, segment || ':' || next_seq FROM row
-     UNION ALL
-     SELECT e.seq, e.body, e.checksum = hashtextextended(e.body, e.segment), NULL FROM ${chainRows(s, '$2')}`;
+  return sessionReadText(s, `SELECT e.seq, e.body, e.checksum = hashtextextended(e.body, e.segment), NULL FROM ${chainRows(s, '$2')}`);
 }
 
 /** What a sealed read found: the session's row, and its rows from `from` on when all of them can be trusted. */

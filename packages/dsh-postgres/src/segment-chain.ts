@@ -3,6 +3,19 @@
  * child refers to it): the SQL pieces every reader of a session shares.
  */
 /**
+ * A whole read of session `$1`: its row as `[NULL, header, NULL, 'segment:next_seq']`, then the rows
+ * of `eventRows` (a SELECT of four columns over the chain: integer, text, boolean, text). @internal
+ */
+export function sessionReadText(s: string, eventRows: string): string {
+  return `WITH RECURSIVE row AS (
+       SELECT header, segment, next_seq FROM ${s}.sessions WHERE id = $1
+     ), ${chainCte(s, 'SELECT segment, next_seq FROM row')}
+     SELECT NULL::integer, header, NULL::boolean, segment || ':' || next_seq FROM row
+     UNION ALL
+     ${eventRows}`;
+}
+
+/**
  * The recursive CTE `chain (segment, upto, base_count, landmarks)`: the session's segment (`start`
  * selects it and its next seq) and each ancestor segment it reads from, with the seq it is read up to,
  * the seq its own rows start at, and whether its rows carry landmarks (schema step 5). Each step is a
