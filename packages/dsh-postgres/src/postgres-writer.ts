@@ -3,14 +3,14 @@
  * committer conditional on (session, generation, expected next seq); a writer whose lease was taken
  * over writes nothing and fails with `SESSION_BUSY` (lease lost).
  */
-import { encodeHeader } from 'dsh-codec';
+import { encodeHeader, serializeEvent, type SessionEvent } from 'dsh-codec';
 import { SessionError, type SessionWriter } from 'dsh-session';
 import { holderOf, leaseLostError, notFoundError } from './lease-errors.js';
 import { collectSegments } from './collect-segments.js';
 import { inTransaction } from './in-transaction.js';
 import { insertEvents } from './insert-events.js';
 import type { PostgresContext } from './postgres-context.js';
-import { readStoredLog } from './read-stored-log.js';
+import { readEventLines, readStoredLog } from './read-stored-log.js';
 import { storageError } from './storage-error.js';
 
 type LeaseRow = { generation: string; next_seq: number; holder_host: string | null; holder_pid: number | null; holder_since: string | null; live: boolean };
@@ -28,8 +28,14 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
     if (released) throw new SessionError('SESSION_CLOSED', `The lease on session ${id} was released; reopen it to write.`, { sessionId: id });
   };
 
-  /** Why a fenced write matched nothing: the lease was taken over (or the session deleted), or the log moved. */
-  const refusal = async (fromSeq: number): Promise<SessionError> => {
+  /**
+   * Why a fenced write of `events` from `fromSeq` matched nothing: the lease was taken over (or the
+   * session deleted), or the log moved — or, when the log moved by a first part of these very
+   * events, how many of them an earlier attempt already committed (its reply was lost with its
+   * connection: the commit was in doubt). Only this generation's writer writes under it, and its
+   * attempts are sequential, so those rows are that attempt's.
+   */
+  const fenceOutcome = async (fromSeq: number, events: readonly SessionEvent[]): Promise<SessionError | number> => {
     const { rows } = await context.pool.query<LeaseRow>(
       `SELECT generation, next_seq, holder_host, holder_pid, holder_since, lease_expires > clock_timestamp() AS live FROM ${s}.sessions WHERE id = $1`,
       [id],
@@ -43,11 +49,22 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
       lost = true;
       return leaseLostError(id, fromSeq, row.live ? holderOf(row) : undefined);
     }
+    const committed = row.next_seq - fromSeq;
+    if (committed > 0 && committed <= events.length && (await storedAre(fromSeq, events.slice(0, committed)))) return committed;
     return new SessionError(
       'CORRUPT',
       `Append to ${id}: expected the stored log to end at seq ${String(fromSeq - 1)}, it ends at ${String(row.next_seq - 1)}.`,
       { sessionId: id },
     );
+  };
+
+  /** Why a fenced write from `fromSeq` matched nothing (no events of it can have been committed). */
+  const refusal = (fromSeq: number): Promise<SessionError> => fenceOutcome(fromSeq, []) as Promise<SessionError>;
+
+  /** Whether the stored rows from `fromSeq` on are exactly the lines of `events`. */
+  const storedAre = async (fromSeq: number, events: readonly SessionEvent[]): Promise<boolean> => {
+    const lines = await readEventLines(context, id, fromSeq);
+    return lines.length === events.length && events.every((event, index) => lines[index] === serializeEvent(event));
   };
 
   return {
@@ -61,9 +78,16 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
     async append(expectedNextSeq, events) {
       owned();
       if (lost) throw await refusal(expectedNextSeq);
-      if (events.length === 0) return;
-      const applied = await context.batcher.submit(id, generation, expectedNextSeq, events);
-      if (!applied) throw await refusal(expectedNextSeq);
+      let from = expectedNextSeq;
+      let rest = events;
+      while (rest.length > 0) {
+        if (await context.batcher.submit(id, generation, from, rest)) return;
+        const outcome = await fenceOutcome(from, rest);
+        if (typeof outcome !== 'number') throw outcome;
+        // An earlier attempt committed the first `outcome` events: append only what follows them.
+        from += outcome;
+        rest = rest.slice(outcome);
+      }
     },
     async replace(header, events) {
       owned();
