@@ -57,8 +57,8 @@ describe.skipIf(url === undefined)('reading a session or its summary looks up it
           for (const type of events) expect(type).toMatch(/^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/);
         }
         // open's chunked read: the same lookups, one index range per chunk.
-        await client.query(`PREPARE chunked_read (text, integer, integer, bigint) AS ${sealedChunksReadText(quoteSchema(schema))}`);
-        const chunkedPlan = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE chunked_read ('grandchild', 0, 4, 1048576)`);
+        await client.query(`PREPARE chunked_read (text, integer, integer, bigint, text, text, text) AS ${sealedChunksReadText(quoteSchema(schema))}`);
+        const chunkedPlan = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE chunked_read ('grandchild', 0, 4, 1048576, '[', ',', ']')`);
         const chunkedNodes = nodesOf(chunkedPlan.rows[0]!['QUERY PLAN'][0].Plan);
         expect(chunkedNodes.filter((node) => node['Node Type'] === 'Seq Scan').map((node) => node['Relation Name'])).toEqual([]);
         for (const node of chunkedNodes.filter((each) => each['Relation Name'] === 'events')) expect(node['Node Type']).toMatch(/^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/);

@@ -7,11 +7,11 @@
  * before step 3, or inserted or edited by anything but dsh-postgres, a hole in the seqs, a header
  * that is not canonical V5 — comes back as JSONL text, which the store decodes and validates in full.
  */
-import type { SessionEvent, SessionHeader } from 'dsh-codec';
+import type { SessionHeader } from 'dsh-codec';
 import type { StoredLog } from 'dsh-session';
 import { eachRow } from './each-row.js';
-import { readSealedChunks, type ChunkedRead } from './read-sealed-chunks.js';
-import { canonicalHeader, isSealedLine } from './sealed-rows.js';
+import { readSealedChunks } from './read-sealed-chunks.js';
+import { canonicalHeader, placeHead, placeLine, sealedResult, sealedRows, type SealedForm, type SealedRead } from './sealed-rows.js';
 import type { PostgresSettings } from './postgres-context.js';
 import type { ReadCache } from './read-cache.js';
 import { chainCte, chainRows, sessionReadText } from './segment-chain.js';
@@ -19,13 +19,6 @@ import { statementName } from './statement-name.js';
 
 /** `[seq, body, sealed, source]`: the header row has seq null and the source; event rows a seal verdict. */
 type LogRow = [seq: number | null, body: string, sealed: boolean | null, source: string | null];
-
-/**
- * How a sealed log comes back: `lines` unparsed (an observation or a fork parses only what it reads),
- * or `records` parsed (`open` keeps every event): from the server's chunks (read-sealed-chunks.ts),
- * or row by row as each row arrives when a chunk is too large.
- */
-export type SealedForm = 'lines' | 'records';
 
 /**
  * The sealed read's statement (`$1` the session id, `$2` the first seq wanted): the session's row as
@@ -36,66 +29,31 @@ export function sealedReadText(s: string): string {
   return sessionReadText(s, `SELECT e.seq, e.body, e.checksum = hashtextextended(e.body, e.segment), NULL FROM ${chainRows(s, '$2')}`);
 }
 
-/** What a sealed read found: the session's row, and its rows from `from` on when all of them can be trusted. */
-type SealedRead = {
-  headerLine: string;
-  segment: string;
-  nextSeq: number;
-  /** The rows' bodies (`form` lines) or parsed events (`form` records), index `i` holding seq `from + i`; undefined when untrusted. */
-  rows: { lines: string[]; events: SessionEvent[] } | undefined;
-};
-
 /**
- * The sealed read: the session's row and its chain's event rows from seq `from` on, in one
+ * The sealed read row by row: the session's row and its chain's event rows from seq `from` on, in one
  * statement, unsorted (each row is placed by its seq, so the server never sorts a log's bodies).
  * Undefined when the session does not exist; `rows: undefined` as soon as a row is not sealed or in
  * place, or the rows are not exactly `from .. next_seq - 1`.
  */
+async function readSealedRows(context: PostgresSettings, id: string, form: SealedForm, from: number): Promise<SealedRead | undefined> {
+  const read = sealedRows(form, from);
+  const statement = { name: statementName(context.schemaName, 'sealed_read'), text: sealedReadText(context.schema) };
+  await eachRow(context.pool, { ...statement, values: [id, from] }, (row) => {
+    const [seq, body, sealed, source] = row as LogRow;
+    if (seq === null) {
+      placeHead(read, body, source ?? '');
+      return;
+    }
+    read.rows += 1;
+    if (read.trusted) placeLine(read, seq, body, sealed);
+  });
+  return sealedResult(read);
+}
+
+/** The sealed read: in chunks (read-sealed-chunks.ts), or row by row when a chunk is too large to aggregate. */
 async function readSealed(context: PostgresSettings, id: string, form: SealedForm, from: number): Promise<SealedRead | undefined> {
-  const s = context.schema;
-  // Filled by the row handler; `trusted` turns false once the log cannot be taken as validated.
-  const read: { head?: { headerLine: string; segment: string; nextSeq: number }; lines: string[]; events: SessionEvent[]; trusted: boolean; rows: number } = {
-    lines: [],
-    events: [],
-    trusted: true,
-    rows: 0,
-  };
-  await eachRow(
-    context.pool,
-    {
-      name: statementName(context.schemaName, 'sealed_read'),
-      text: sealedReadText(s),
-      values: [id, from],
-    },
-    (row) => {
-      const [seq, body, sealed, rowSource] = row as LogRow;
-      if (seq === null) {
-        const [segment = '', nextSeq = ''] = (rowSource ?? '').split(':');
-        read.head = { headerLine: body, segment, nextSeq: Number(nextSeq) };
-        return;
-      }
-      read.rows += 1;
-      if (!read.trusted) return;
-      if (!isSealedLine(seq, body, sealed)) {
-        read.trusted = false;
-      } else if (form === 'lines') {
-        read.lines[seq - from] = body;
-      } else {
-        try {
-          read.events[seq - from] = JSON.parse(body) as SessionEvent;
-        } catch {
-          read.trusted = false;
-        }
-      }
-    },
-  );
-  const { head, lines, events, trusted, rows } = read;
-  if (head === undefined) return undefined;
-  // Rows are unique per (segment, seq) and each chain link owns a disjoint range: n rows placed in
-  // an array of length n with every seq below next_seq are exactly from .. next_seq - 1.
-  const placed = form === 'lines' ? lines.length : events.length;
-  const complete = trusted && placed === rows && from + rows === head.nextSeq;
-  return { ...head, rows: complete ? { lines, events } : undefined };
+  const chunked = await readSealedChunks(context, id, form, from);
+  return chunked === 'by-rows' ? readSealedRows(context, id, form, from) : chunked;
 }
 
 /** A sealed read's log in `form`, when its rows and header can be trusted as validated (`lines`: the first `count` are this read's). */
@@ -103,13 +61,6 @@ function sealedLog(read: SealedRead, form: SealedForm, header: SessionHeader, li
   const source = `${read.segment}:${String(read.nextSeq)}`;
   if (form === 'lines') return lines === undefined ? undefined : { kind: 'validated-lines', header, lines, count, source };
   return read.rows === undefined ? undefined : { kind: 'records', header, events: read.rows.events, validated: true, source };
-}
-
-/** A chunked read's log as validated records, when its rows and header can be trusted as validated. */
-function recordsLog(read: ChunkedRead): StoredLog | undefined {
-  const header = read.events === undefined ? undefined : canonicalHeader(read.headerLine);
-  if (header === undefined || read.events === undefined) return undefined;
-  return { kind: 'records', header, events: read.events, validated: true, source: `${read.segment}:${String(read.nextSeq)}` };
 }
 
 /**
@@ -156,7 +107,7 @@ async function readText(context: PostgresSettings, id: string): Promise<StoredLo
 
 /**
  * Reads a session: when every row is sealed (one statement), validated lines left unparsed or records
- * parsed from chunks (`form`), else —
+ * parsed (`form`), else —
  * a row edited or inserted outside dsh-postgres, or stored before schema step 3 — the JSONL text of
  * a second read, which the store decodes and validates in full. A fork child's prefix comes from its
  * ancestors' segments, each up to where the child refers to it. `source` names the segment and the
@@ -168,11 +119,6 @@ export async function readStoredLog(context: PostgresSettings, id: string, form:
     const extended = await readFromCache(context, cache, id);
     if (extended === null) return undefined;
     if (extended !== undefined) return extended;
-  }
-  if (form === 'records') {
-    const chunked = await readSealedChunks(context, id, 0);
-    if (chunked === undefined) return undefined;
-    if (chunked !== 'by-rows') return recordsLog(chunked) ?? readText(context, id);
   }
   const read = await readSealed(context, id, form, 0);
   if (read === undefined) return undefined;

@@ -49,18 +49,18 @@ export function chainRows(s: string, from: string, where = 'true', latestOnly = 
 }
 
 /**
- * A FROM item of the chain's event rows from seq `from` on in chunks `a (first, body, sealed, rows)`
- * of up to `rows` consecutive seqs of one link, `k.first` the chunk's first seq: `body` the chunk's
- * bodies as one JSON array in seq order (a bitmap scan returns them in heap order, which is not seq
- * order once a large row went to a later page), or NULL when they hold
- * more than `bytes` bytes; `sealed` whether every row's seal holds; `rows` how many rows the chunk
- * has. @internal
+ * A FROM item of the chain's event rows from seq `from` on in chunks `a (lines, sealed, rows)` of up
+ * to `rows` consecutive seqs of one link, `k.first` the chunk's first seq: `lines` the chunk's bodies
+ * joined in seq order (between `wrap.open` and `wrap.close`, `wrap.separator` between bodies: SQL
+ * expressions) (a bitmap scan returns them in heap order, which is not seq order once a large
+ * row went to a later page), or NULL when they hold more than `bytes` bytes; `sealed` whether every
+ * row's seal holds (a row without one, NULL, counts as broken: `bool_and` alone would skip it); `rows` how many rows the chunk has. @internal
  */
-export function chainChunks(s: string, from: string, rows: string, bytes: string): string {
+export function chainChunks(s: string, from: string, rows: string, bytes: string, wrap: { open: string; separator: string; close: string }): string {
   return `chain c CROSS JOIN LATERAL generate_series(GREATEST(c.base_count, ${from}), c.upto - 1, ${rows}) AS k (first)
        CROSS JOIN LATERAL (
-         SELECT CASE WHEN sum(octet_length(x.body)) <= ${bytes} THEN '[' || string_agg(x.body, ',' ORDER BY x.seq) || ']' END AS body,
-                bool_and(x.checksum = hashtextextended(x.body, x.segment)) AS sealed, count(*)::integer AS rows
+         SELECT CASE WHEN sum(octet_length(x.body)) <= ${bytes} THEN ${wrap.open} || string_agg(x.body, ${wrap.separator} ORDER BY x.seq) || ${wrap.close} END AS lines,
+                bool_and(COALESCE(x.checksum = hashtextextended(x.body, x.segment), false)) AS sealed, count(*)::integer AS rows
            FROM ${s}.events x
           WHERE x.segment = c.segment AND x.seq >= k.first AND x.seq < LEAST(k.first + ${rows}, c.upto)
           OFFSET 0

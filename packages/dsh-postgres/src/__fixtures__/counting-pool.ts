@@ -5,11 +5,19 @@ export type CountingPool = {
   pool: pg.Pool;
   /** Queries sent, of any kind. */
   queries: () => number;
-  /** Rows of streamed queries (a `pg.Query`: the whole read of a session), counted as they arrive. */
+  /**
+   * Rows of streamed queries (a `pg.Query`: the whole read of a session), counted as they arrive; a
+   * chunk of a chunked read (`[first, lines, sealed, 'count']`) counts as the event rows it holds.
+   */
   streamedRows: () => number;
   /** Rows of every query: streamed ones and those answered with a result. */
   rows: () => number;
 };
+
+/** How many event rows a streamed row stands for: a chunk's count, else one. */
+function eventRowsIn(row: unknown[]): number {
+  return Array.isArray(row) && row[0] !== null && typeof row[3] === 'string' ? Number(row[3]) : 1;
+}
 
 export function countingPool(connectionString: string): CountingPool {
   const pool = new pg.Pool({ connectionString, max: 4 });
@@ -19,7 +27,7 @@ export function countingPool(connectionString: string): CountingPool {
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       counts.queries += 1;
       const [config] = args;
-      if (config instanceof pg.Query) config.on('row', () => void (counts.streamed += 1));
+      if (config instanceof pg.Query) config.on('row', (row: unknown[]) => void (counts.streamed += eventRowsIn(row)));
       const result = query(...args);
       if (result instanceof Promise) {
         void (result as Promise<{ rows?: unknown[] }>).then((value) => void (counts.answered += value.rows?.length ?? 0), () => undefined);
