@@ -1,36 +1,27 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from 'dsh-postgres';
 import type { SessionStore } from 'dsh-session';
-import pg from 'pg';
-import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { postgresTestUrl } from '@dsh/test-utils';
 import { startCuttingProxy, type CuttingProxy } from './__fixtures__/cutting-proxy.js';
+import { testSchemas } from './__fixtures__/test-schemas.js';
 import { statementName } from './statement-name.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';
 
 describe.skipIf(url === undefined)('a batch whose commit reply was lost with its connection', () => {
-  const admin = new pg.Pool({ connectionString, max: 2 });
-  const schemas: string[] = [];
-  const cleanups: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
-    for (const name of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
-    await admin.end();
-  });
+  const made = testSchemas(connectionString);
 
   async function fixture(prefix: string): Promise<{ store: SessionStore; proxy: CuttingProxy; name: string; stored: (id: string) => Promise<string[]> }> {
-    const name = uniqueSchemaName(prefix);
-    schemas.push(name);
+    const name = made.schema(prefix);
     const proxy = await startCuttingProxy(connectionString);
     const store = await openPostgresStore({ connectionString: proxy.via(connectionString), schema: name, hostId: 'doubt' });
-    cleanups.push(() => store.close(), () => proxy.close());
+    // Kept in this order: the store closes before its proxy goes.
+    made.keep(store);
+    made.keep(proxy);
     const stored = async (id: string): Promise<string[]> => {
-      const { rows } = await admin.query<{ body: string }>(
-        `SELECT e.body FROM "${name}".events e JOIN "${name}".sessions s ON s.segment = e.segment WHERE s.id = $1 ORDER BY e.seq`,
-        [id],
-      );
-      return rows.map((row) => row.body);
+      const { rows } = await made.query(name, `SELECT e.body FROM S.events e JOIN S.sessions s ON s.segment = e.segment WHERE s.id = $1 ORDER BY e.seq`, [id]);
+      return rows.map((row: { body: string }) => row.body);
     };
     return { store, proxy, name, stored };
   }

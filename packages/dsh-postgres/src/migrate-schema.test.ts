@@ -1,21 +1,29 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeHeader, serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { openPostgresStore } from 'dsh-postgres';
 import pg from 'pg';
-import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { postgresTestUrl } from '@dsh/test-utils';
+import { testSchemas } from './__fixtures__/test-schemas.js';
 import { migrateSchema } from './migrate-schema.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';
 
+/** Brings a fresh schema up to migration `step` only, as an older dsh-postgres left it; the step it reached. */
+async function migrateTo(pool: pg.Pool, schema: string, step: number): Promise<number> {
+  const client = await pool.connect();
+  try {
+    return await migrateSchema(client, schema, `"${schema}"`, step);
+  } finally {
+    client.release();
+  }
+}
+
 describe.skipIf(url === undefined)('schema step 2 on a database an older dsh-postgres wrote', () => {
-  const admin = new pg.Pool({ connectionString, max: 1 });
-  const schema = uniqueSchemaName('fork_key_backfill');
+  const made = testSchemas(connectionString);
+  const { admin } = made;
+  const schema = made.schema('fork_key_backfill');
   const q = `"${schema}"`;
-  afterAll(async () => {
-    await admin.query(`DROP SCHEMA IF EXISTS ${q} CASCADE`);
-    await admin.end();
-  });
 
   /** Stores one session as schema version 1 did: a segment (on `base`), its event rows, its row. */
   const storeV1 = async (header: SessionHeader, events: SessionEvent[], createdAt: string, base?: string) => {
@@ -29,12 +37,7 @@ describe.skipIf(url === undefined)('schema step 2 on a database an older dsh-pos
   };
 
   it('gives a key stored twice to its oldest child, keeps the other readable, and refuses a third under the key', async () => {
-    const client = await admin.connect();
-    try {
-      expect(await migrateSchema(client, schema, q, 1)).toBe(1);
-    } finally {
-      client.release();
-    }
+    expect(await migrateTo(admin, schema, 1)).toBe(1);
     const root: SessionHeader = { format: 'dsh-session', version: 5, id: 'parent', createdAt: 1, inheritedEventCount: 0 };
     const base = await storeV1(root, [{ seq: 0, type: 'session/title', time: 1, data: { title: 'root' } }], '2026-01-01T00:00:00Z');
     const child = (id: string, key: string): SessionHeader => ({ ...root, id, createdAt: 2, parentSession: 'parent', forkCut: 0, inheritedEventCount: 1, forkRequest: { key, digest: `digest-of-${id}` } });
@@ -62,21 +65,13 @@ describe.skipIf(url === undefined)('schema step 2 on a database an older dsh-pos
 });
 
 describe.skipIf(url === undefined)('schema step 5 on a database an older dsh-postgres wrote', () => {
-  const admin = new pg.Pool({ connectionString, max: 1 });
-  const schema = uniqueSchemaName('landmarks_step');
+  const made = testSchemas(connectionString);
+  const { admin } = made;
+  const schema = made.schema('landmarks_step');
   const q = `"${schema}"`;
-  afterAll(async () => {
-    await admin.query(`DROP SCHEMA IF EXISTS ${q} CASCADE`);
-    await admin.end();
-  });
 
   it('lists sessions stored before it by reading them whole, and those written after it by their landmarks; a child of an old parent reads whole', async () => {
-    const client = await admin.connect();
-    try {
-      expect(await migrateSchema(client, schema, q, 4)).toBe(4);
-    } finally {
-      client.release();
-    }
+    expect(await migrateTo(admin, schema, 4)).toBe(4);
     // A session as step 4 stored it: sealed rows, no landmark column yet.
     const header: SessionHeader = { format: 'dsh-session', version: 5, id: 'old', createdAt: 1, inheritedEventCount: 0 };
     const events: SessionEvent[] = [
@@ -112,21 +107,13 @@ describe.skipIf(url === undefined)('schema step 5 on a database an older dsh-pos
 });
 
 describe.skipIf(url === undefined)('schema step 5 after an operator built its column and index beforehand', () => {
-  const admin = new pg.Pool({ connectionString, max: 1 });
-  const schema = uniqueSchemaName('landmarks_pre');
+  const made = testSchemas(connectionString);
+  const { admin } = made;
+  const schema = made.schema('landmarks_pre');
   const q = `"${schema}"`;
-  afterAll(async () => {
-    await admin.query(`DROP SCHEMA IF EXISTS ${q} CASCADE`);
-    await admin.end();
-  });
 
   it('finds the column and the index made CONCURRENTLY at step 4 and applies the rest', async () => {
-    const client = await admin.connect();
-    try {
-      expect(await migrateSchema(client, schema, q, 4)).toBe(4);
-    } finally {
-      client.release();
-    }
+    expect(await migrateTo(admin, schema, 4)).toBe(4);
     await admin.query(`ALTER TABLE ${q}.events ADD COLUMN IF NOT EXISTS landmark text`);
     await admin.query(`CREATE INDEX CONCURRENTLY events_landmarks ON ${q}.events (segment, seq) INCLUDE (landmark) WHERE landmark IS NOT NULL`);
     const store = await openPostgresStore({ connectionString, schema });

@@ -1,34 +1,22 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from 'dsh-postgres';
-import type { SessionStore } from 'dsh-session';
-import pg from 'pg';
-import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { postgresTestUrl } from '@dsh/test-utils';
 import { countingPool } from './__fixtures__/counting-pool.js';
+import { testSchemas } from './__fixtures__/test-schemas.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';
 
 describe.skipIf(url === undefined)('a store reads a session it read before by the rows written since', () => {
-  const pools: pg.Pool[] = [];
-  const stores: SessionStore[] = [];
-  const schemas: string[] = [];
-  afterAll(async () => {
-    await Promise.allSettled(stores.map((store) => store.close()));
-    const admin = new pg.Pool({ connectionString, max: 1 });
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-    await Promise.allSettled(pools.map((pool) => pool.end()));
-  });
+  const made = testSchemas(connectionString);
 
   async function hosts(prefix: string, readCacheBytes?: number) {
-    const schema = uniqueSchemaName(prefix);
-    schemas.push(schema);
-    const writer = await openPostgresStore({ connectionString, schema, hostId: 'writer' });
+    const schema = made.schema(prefix);
+    const writer = made.keep(await openPostgresStore({ connectionString, schema, hostId: 'writer' }));
     const counted = countingPool(connectionString);
-    pools.push(counted.pool);
-    const reader = await openPostgresStore({ pool: counted.pool, schema, hostId: 'reader', ...(readCacheBytes === undefined ? {} : { readCacheBytes }) });
-    const fresh = await openPostgresStore({ connectionString, schema, hostId: 'fresh', readCacheBytes: 0 });
-    stores.push(writer, reader, fresh);
+    made.keep(counted.pool);
+    const reader = made.keep(await openPostgresStore({ pool: counted.pool, schema, hostId: 'reader', ...(readCacheBytes === undefined ? {} : { readCacheBytes }) }));
+    const fresh = made.keep(await openPostgresStore({ connectionString, schema, hostId: 'fresh', readCacheBytes: 0 }));
     return { schema, writer, reader, fresh, rows: counted.streamedRows };
   }
 
@@ -97,8 +85,7 @@ describe.skipIf(url === undefined)('a store reads a session it read before by th
     live.append('session/title', { title: 't1' });
     await live.close();
     expect((await reader.observe('behind')).formatVersion).toBe(5);
-    const admin = new pg.Pool({ connectionString, max: 1 });
-    pools.push(admin);
+    const { admin } = made;
     // The header as an older dsh wrote it: the kept lines were read under another header line.
     await admin.query(`UPDATE "${schema}".sessions SET header = replace(header, '"version":5', '"version":4') WHERE id = 'behind'`);
     const migrated = await reader.observe('behind');
@@ -119,7 +106,7 @@ describe.skipIf(url === undefined)('a store reads a session it read before by th
     const before = rows();
     const { events } = await reader.observe('off');
     expect(rows() - before).toBe(1 + events.length);
-    await expect(openPostgresStore({ connectionString, schema: uniqueSchemaName('cache_bad'), readCacheBytes: -1 })).rejects.toMatchObject({
+    await expect(openPostgresStore({ connectionString, schema: made.schema('cache_bad'), readCacheBytes: -1 })).rejects.toMatchObject({
       code: 'STORAGE_ERROR',
       message: expect.stringMatching(/readCacheBytes.*non-negative integer.*-1/) as unknown,
     });

@@ -1,47 +1,30 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serializeEvent } from 'dsh-codec';
 import { openPostgresStore } from 'dsh-postgres';
 import type { SessionStore } from 'dsh-session';
 import pg from 'pg';
-import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { postgresTestUrl } from '@dsh/test-utils';
+import { readerSettings, testSchemas } from './__fixtures__/test-schemas.js';
 import { OWN_POOL_SETTINGS } from './open-postgres-store.js';
 import type { PostgresSettings } from './postgres-context.js';
 import { readSealedChunks } from './read-sealed-chunks.js';
 import { readStoredLog } from './read-stored-log.js';
-import { quoteSchema } from './schema-name.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';
 
 describe.skipIf(url === undefined)('whole reads in chunks: a few hundred events per row, aggregated on the server', () => {
-  const admin = new pg.Pool({ connectionString, max: 2 });
+  const made = testSchemas(connectionString);
   // Bitmap scans only: rows come back in heap order, which is not seq order once a row moved to a later page.
-  const bitmap = new pg.Pool({ connectionString, max: 2, options: '-c enable_indexscan=off' });
-  const stores: SessionStore[] = [];
-  const schemas: string[] = [];
-  afterAll(async () => {
-    await Promise.allSettled(stores.map((store) => store.close()));
-    for (const name of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
-    await Promise.all([admin.end(), bitmap.end()]);
-  });
+  const bitmap = made.keep(new pg.Pool({ connectionString, max: 2, options: '-c enable_indexscan=off' }));
 
   async function fixture(prefix: string) {
-    const name = uniqueSchemaName(prefix);
-    schemas.push(name);
-    const store = await openPostgresStore({ connectionString, schema: name, hostId: 'one' });
-    stores.push(store);
-    const settings = (readChunk?: { rows: number; bytes: number }, pool = admin): PostgresSettings => ({
-      pool,
-      schemaName: name,
-      schema: quoteSchema(name),
-      target: 'test',
-      leaseMs: 10_000,
-      hostId: 'raw',
-      channel: `dsh_${name}`,
-      ...(readChunk === undefined ? {} : { readChunk }),
-    });
-    const q = (sql: string): Promise<pg.QueryResult> => admin.query(sql.replaceAll('S.', `"${name}".`));
+    const name = made.schema(prefix);
+    const store = made.keep(await openPostgresStore({ connectionString, schema: name, hostId: 'one' }));
+    const settings = (readChunk?: { rows: number; bytes: number }, pool = made.admin): PostgresSettings =>
+      readerSettings(pool, name, readChunk === undefined ? {} : { readChunk });
+    const q = (sql: string): Promise<pg.QueryResult> => made.query(name, sql);
     return { store, settings, q };
   }
 

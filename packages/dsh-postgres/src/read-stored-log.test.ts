@@ -1,38 +1,28 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serializeEvent } from 'dsh-codec';
 import { openPostgresStore } from 'dsh-postgres';
-import { SessionError, type SessionStore } from 'dsh-session';
+import { SessionError } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import pg from 'pg';
-import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
-import type { PostgresSettings } from './postgres-context.js';
+import { postgresTestUrl } from '@dsh/test-utils';
+import { readerSettings, testSchemas } from './__fixtures__/test-schemas.js';
 import { readStoredLog } from './read-stored-log.js';
-import { quoteSchema } from './schema-name.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';
 
 describe.skipIf(url === undefined)('reading a log back: sealed rows skip validation, anything else is validated in full', () => {
-  const admin = new pg.Pool({ connectionString, max: 2 });
-  const stores: SessionStore[] = [];
-  const schemas: string[] = [];
-  afterAll(async () => {
-    await Promise.allSettled(stores.map((store) => store.close()));
-    for (const name of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
-    await admin.end();
-  });
+  const made = testSchemas(connectionString);
 
   /** A fresh schema, a store on it, a session `titled` of 1 + 40 events (its marker and titles t0…t39), and a raw reader. */
   async function fixture(prefix: string) {
-    const name = uniqueSchemaName(prefix);
-    schemas.push(name);
-    const store = await openPostgresStore({ connectionString, schema: name, hostId: 'one' });
-    stores.push(store);
+    const name = made.schema(prefix);
+    const store = made.keep(await openPostgresStore({ connectionString, schema: name, hostId: 'one' }));
     const session = await store.create({ id: 'titled' });
     for (let index = 0; index < 40; index++) session.append('session/title', { title: `t${String(index)}` });
     await session.close();
-    const settings: PostgresSettings = { pool: admin, schemaName: name, schema: quoteSchema(name), target: 'test', leaseMs: 10_000, hostId: 'raw', channel: `dsh_${name}` };
-    const q = (sql: string): Promise<pg.QueryResult> => admin.query(sql.replaceAll('S.', `"${name}".`));
+    const settings = readerSettings(made.admin, name);
+    const q = (sql: string): Promise<pg.QueryResult> => made.query(name, sql);
     return { name, store, read: (id: string) => readStoredLog(settings, id), readRecords: (id: string) => readStoredLog(settings, id, 'records'), q };
   }
 
@@ -141,7 +131,7 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
   it('a fork from another store (a cold validated-lines read) refers to the parent’s segment: no inherited row is copied, and the child reads back sealed', async () => {
     const { name, store, read, q } = await fixture('cold_fork');
     const other = await openPostgresStore({ connectionString, schema: name, hostId: 'two' });
-    stores.push(other);
+    made.keep(other);
     const live = await store.open('titled');
     const child = await other.fork('titled', { atSeq: 30, id: 'kid' });
     await child.close();

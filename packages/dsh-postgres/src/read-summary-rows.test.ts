@@ -1,37 +1,28 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionHeader } from 'dsh-codec';
 import { openPostgresStore } from 'dsh-postgres';
-import { createMemoryStore, type SessionStore } from 'dsh-session';
+import { createMemoryStore } from 'dsh-session';
 import pg from 'pg';
-import { arbitraryLogWithSeq, postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { arbitraryLogWithSeq, postgresTestUrl } from '@dsh/test-utils';
+import { readerSettings, testSchemas } from './__fixtures__/test-schemas.js';
 import { countingPool } from './__fixtures__/counting-pool.js';
-import type { PostgresSettings } from './postgres-context.js';
 import { readSummaryRows } from './read-summary-rows.js';
-import { quoteSchema } from './schema-name.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';
 const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 5, id, createdAt: 3, inheritedEventCount: 0 });
 
 describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from its landmark rows, not the whole log', () => {
-  const admin = new pg.Pool({ connectionString, max: 2 });
-  const stores: SessionStore[] = [];
-  const schemas: string[] = [];
-  afterAll(async () => {
-    await Promise.allSettled(stores.map((store) => store.close()));
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-  });
+  const made = testSchemas(connectionString);
 
   async function fixture(prefix: string, pool?: pg.Pool) {
-    const schema = uniqueSchemaName(prefix);
-    schemas.push(schema);
+    const schema = made.schema(prefix);
     const store = await openPostgresStore({ ...(pool === undefined ? { connectionString } : { pool }), schema, hostId: 'summary', now: () => 9 });
-    stores.push(store);
-    const settings: PostgresSettings = { pool: admin, schemaName: schema, schema: quoteSchema(schema), target: 'test', leaseMs: 10_000, hostId: 'raw', channel: `dsh_${schema}` };
-    const q = (sql: string): Promise<pg.QueryResult> => admin.query(sql.replaceAll('S.', `"${schema}".`));
-    return { store, parts: (id: string) => readSummaryRows(settings, id), q };
+    made.keep(store);
+    const settings = readerSettings(made.admin, schema);
+    const q = (sql: string): Promise<pg.QueryResult> => made.query(schema, sql);
+    return { schema, store, parts: (id: string) => readSummaryRows(settings, id), q };
   }
 
   it('gives the summaries a store that reads every event gives, over generated logs and their forks', async () => {
@@ -62,7 +53,7 @@ describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from it
   it('transfers a handful of rows for a long session, and follows a growing one', async () => {
     const { pool, rows } = countingPool(connectionString);
     const { store } = await fixture('summary_rows', pool);
-    stores.push({ close: () => pool.end() } as unknown as SessionStore);
+    made.keep(pool);
     const session = await store.create({ id: 'long', title: 'first', config: { cwd: '/work' } });
     for (let turn = 1; turn <= 100; turn++) {
       session.append('turn/start', { turn });
@@ -82,11 +73,10 @@ describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from it
 
   it('lists many sessions in one query for the list and one per changed summary: busy comes with the list, not from a query per session', async () => {
     const { pool, queries } = countingPool(connectionString);
-    stores.push({ close: () => pool.end() } as unknown as SessionStore);
-    const { store: writer } = await fixture('summary_busy');
-    const schema = schemas.at(-1) as string;
+    made.keep(pool);
+    const { schema, store: writer } = await fixture('summary_busy');
     const reader = await openPostgresStore({ pool, schema, hostId: 'reader' });
-    stores.push(reader);
+    made.keep(reader);
     for (let index = 0; index < 20; index++) await (await writer.create({ id: `s${String(index)}`, title: `t${String(index)}` })).close();
     const held = await writer.open('s7');
     const before = queries();

@@ -8,7 +8,15 @@
  */
 import { createHash } from 'node:crypto';
 
+/** Each schema name's hash, computed once (every read asks for a name). */
+const schemaTags = new Map<string, string>();
+
 /** `dsh_<key>_<12 hex digits of the schema name's SHA-256>`. @internal */
 export function statementName(schemaName: string, key: string): string {
-  return `dsh_${key}_${createHash('sha256').update(schemaName).digest('hex').slice(0, 12)}`;
+  let tag = schemaTags.get(schemaName);
+  if (tag === undefined) {
+    tag = createHash('sha256').update(schemaName).digest('hex').slice(0, 12);
+    schemaTags.set(schemaName, tag);
+  }
+  return `dsh_${key}_${tag}`;
 }
