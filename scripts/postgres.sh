@@ -21,7 +21,7 @@ dsh_postgres_install() {
   echo "› installing postgresql (apt)" >&2
   local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends postgresql >/dev/null
 }
 
 # Runs a server binary as `postgres` when we are root (initdb and postgres refuse to run as root).

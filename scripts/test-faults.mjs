@@ -2,14 +2,14 @@
 // `pnpm test:faults`: runs every `*.faults.test.ts` (bounded by default; `DSH_FAULTS_SCALE=full` for
 // the full runs), relays vitest's output, collects the `faults: <name> key=value…` lines the suites
 // print, and ends with one summary. Exits non-zero when a test failed or anything was lost,
-// half-written, escaped or answered 5xx.
+// half-written, escaped, answered 5xx or grew without bound.
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
 
 const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
-const SUMMED = ['trials', 'acknowledged', 'lost', 'halfWritten', 'escapes', 'status5xx'];
-const MUST_BE_ZERO = ['lost', 'halfWritten', 'escapes', 'status5xx'];
+const SUMMED = ['trials', 'acknowledged', 'lost', 'halfWritten', 'escapes', 'status5xx', 'unbounded'];
+const MUST_BE_ZERO = ['lost', 'halfWritten', 'escapes', 'status5xx', 'unbounded'];
 
 const scale = process.env.DSH_FAULTS_SCALE === 'full' ? 'full' : 'bounded';
 const args = ['exec', 'vitest', 'run', '.faults.test.ts', ...process.argv.slice(2)];
@@ -38,7 +38,7 @@ for (const { name, figures } of reports) {
   process.stdout.write(`  ${name.padEnd(28)} ${Object.entries(figures).map(([key, value]) => `${key}=${value}`).join(' ')}\n`);
 }
 process.stdout.write(
-  `  trials=${totals.trials} acknowledged=${totals.acknowledged} lost=${totals.lost} half-written=${totals.halfWritten} escapes=${totals.escapes} 5xx=${totals.status5xx}` +
+  `  trials=${totals.trials} acknowledged=${totals.acknowledged} lost=${totals.lost} half-written=${totals.halfWritten} escapes=${totals.escapes} 5xx=${totals.status5xx} unbounded=${totals.unbounded}` +
     `${skipped.length > 0 ? ` skipped=${skipped.map((report) => report.name).join(',')}` : ''}\n`,
 );
 const bad = MUST_BE_ZERO.filter((key) => totals[key] !== 0);

@@ -15,7 +15,8 @@ export function faultTrials(bounded: number, full: number): number {
 
 /**
  * The figures a suite reports. Names the runner sums: `trials`, `acknowledged`, `lost`,
- * `halfWritten`, `escapes`, `status5xx`; any other key is printed as is.
+ * `halfWritten`, `escapes`, `status5xx`, `unbounded` (a resource that grew past its bound); any
+ * other key is printed as is.
  */
 export type FaultFigures = Record<string, number | string>;
 

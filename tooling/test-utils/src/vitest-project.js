@@ -19,7 +19,10 @@ export function defineDshProject(dir, overrides = {}) {
       name: basename(dir),
       root: dir,
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      testTimeout: 20_000,
+      // Timeouts detect hangs; they never judge speed. Far above any test's normal running time, so a
+      // loaded 2-core machine (DSH_CHECK_LOAD) gives the same verdicts; speed is measured in `pnpm bench`.
+      testTimeout: 120_000,
+      hookTimeout: 120_000,
       ...overrides,
     },
   });
