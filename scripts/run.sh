@@ -142,6 +142,9 @@ case "$MODE" in
     phase "release dry run (changeset version + pack)" bash scripts/release-dry-run.sh
     # a throwaway PostgreSQL server unless DATABASE_URL names one (stops when this shell exits)
     phase "postgres" source scripts/postgres.sh
+    # the real Claude Code / Codex / pi the interop tests drive (SPEC §18): pinned, cached, size + time printed
+    if [ "${DSH_SKIP_INTEROP:-}" = "1" ]; then say "interop tools skipped (DSH_SKIP_INTEROP=1)"; else
+      phase "interop tools (pinned installs, cached)" pnpm --filter @dsh/interop run install-tools; fi
     start_cpu_load
     # Every test but the fault suites, then the fault suites through their own runner, which sums what
     # they report (lost, half-written, escapes, 5xx, unbounded must all be zero). Both print their
