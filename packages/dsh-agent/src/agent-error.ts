@@ -14,6 +14,7 @@ export const AGENT_ERROR_CODES = {
   MODEL_BAD_RESPONSE: "The model endpoint answered with a body (or stream) that is not the API's response format.",
   MODEL_STREAM_ERROR: 'The provider reported an error inside a streaming response (e.g. Anthropic `overloaded_error`).',
   PATH_OUTSIDE_CWD: "A tool path points outside the session's working directory.",
+  PATH_TOO_LONG: 'A tool path is over `PATH_MAX` (4096 bytes), has a name over `NAME_MAX` (255 bytes), or is more than 256 levels deep; nothing was created.',
   FILE_NOT_FOUND: 'A tool was asked for a file or directory that does not exist.',
   WRONG_FILE_KIND: 'A tool expected a file and found something else, or the reverse.',
   HARD_LINKED_FILE: 'A tool was asked to read or write a file that has other hard links (it may be a file outside the working directory).',

@@ -25,6 +25,8 @@ export { nextTurnNumber, pendingInputsOf, type PendingInput } from './log-state.
 export { defineTool, type DeclaredToolEffect, type Tool, type ToolContext, type ToolOutput } from './define-tool.js';
 export { toToolSpec } from './to-tool-spec.js';
 export { resolveInCwd } from './resolve-in-cwd.js';
+/** The bounds every file tool checks a path against before it opens or creates anything (`PATH_TOO_LONG`). */
+export { PATH_LIMITS } from './check-path-limits.js';
 export { demoTools } from './tools/demo-tools.js';
 export { listFilesTool } from './tools/list-files-tool.js';
 export { makeDirTool } from './tools/make-dir-tool.js';
