@@ -10,7 +10,7 @@ export const AGENT_ERROR_CODES = {
   SCRIPTED_FAILURE: 'A scripted response entry asked for a model failure (testing aid).',
   MODEL_HTTP_ERROR: 'The model endpoint answered with a non-2xx status.',
   MODEL_UNREACHABLE: 'The model endpoint could not be reached.',
-  MODEL_TIMEOUT: 'The model endpoint sent nothing for the idle timeout (before the headers or between chunks).',
+  MODEL_TIMEOUT: 'The model endpoint sent nothing for the idle timeout, no response headers in time, or the attempt or the whole request ran past its bound.',
   MODEL_BAD_RESPONSE: "The model endpoint answered with a body (or stream) that is not the API's response format.",
   MODEL_STREAM_ERROR: 'The provider reported an error inside a streaming response (e.g. Anthropic `overloaded_error`).',
   PATH_OUTSIDE_CWD: "A tool path points outside the session's working directory.",

@@ -44,6 +44,8 @@ export {
 export { createOpenAIModel, type OpenAIModelOptions } from './models/openai-model.js';
 export { createAnthropicModel, type AnthropicModelOptions } from './models/anthropic-model.js';
 export type { RetryOptions } from './models/with-retries.js';
+/** The time bounds of a model request (idle, headers, attempt, total) and their defaults. */
+export { DEFAULT_MODEL_TIMEOUTS, type ModelTimeoutOptions } from './models/model-timeouts.js';
 export { resolveModel, type ResolveModelOptions } from './resolve-model.js';
 export {
   compactSession,
