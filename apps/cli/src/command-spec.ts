@@ -30,6 +30,7 @@ const model: OptionSpec = {
   help: 'keyless (default, offline and deterministic) | scripted:FILE | openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) | anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_THINKING_BUDGET)',
 };
 const json: OptionSpec = { type: 'boolean', help: 'print JSON instead of text' };
+const maxBytes: OptionSpec = { type: 'string', value: 'N', help: 'refuse a FILE over N bytes (default 268435456, 256 MiB): FILE_TOO_LARGE; what is not a regular file is NOT_A_FILE' };
 
 /** Print mode: `dsh -p PROMPT`, shaped like `claude -p`. */
 export const PRINT_COMMAND: CommandSpec = {
@@ -125,6 +126,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       name: { type: 'string', value: 'NAME', help: 'name the imported main session (one FILE only)' },
       'from-claude': { type: 'boolean', help: "import this directory's Claude Code sessions" },
       project: { type: 'string', value: 'DIR', help: 'with --from-claude: the project directory (default: current directory)' },
+      'max-bytes': maxBytes,
       json,
       ...data,
     },
@@ -144,17 +146,18 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'validate',
-    usage: 'dsh validate FILE',
+    usage: 'dsh validate FILE [--max-bytes N]',
     summary: 'check a session log of any format version (exit 0 valid, 1 invalid)',
-    options: { help: data.help as OptionSpec },
+    options: { 'max-bytes': maxBytes, help: data.help as OptionSpec },
     positionals: 1,
   },
   {
     name: 'migrate',
-    usage: 'dsh migrate FILE [--write]',
+    usage: 'dsh migrate FILE [--write] [--max-bytes N]',
     summary: 'print a log of any version as current-format (V5) JSONL',
     options: {
       write: { type: 'boolean', help: 'replace FILE atomically instead, keeping the original as FILE.bak' },
+      'max-bytes': maxBytes,
       help: data.help as OptionSpec,
     },
     positionals: 1,

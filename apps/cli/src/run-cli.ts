@@ -118,9 +118,9 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
       case 'export':
         return await (await import('./commands/export-command.js')).exportCommand(context, values, first);
       case 'validate':
-        return await (await import('./commands/validate-command.js')).validateCommand(context, first);
+        return await (await import('./commands/validate-command.js')).validateCommand(context, first, (await import('./read-input-file.js')).maxBytesOption(values['max-bytes']));
       case 'migrate':
-        return await (await import('./commands/migrate-command.js')).migrateCommand(context, first, values.write === true);
+        return await (await import('./commands/migrate-command.js')).migrateCommand(context, first, values.write === true, (await import('./read-input-file.js')).maxBytesOption(values['max-bytes']));
       case 'serve':
         return await (await import('./commands/serve-command.js')).serveCommand(context, values);
       default:

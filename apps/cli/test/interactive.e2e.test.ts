@@ -2,7 +2,7 @@
  * Interactive mode as a person uses it: the real bin in a tmux pane, keys sent with `send-keys`,
  * the screen read with `capture-pane`.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isRunning, makeTempDir, startModelServer, waitFor, type ModelServer, type TempDir } from '@dsh/test-utils';
@@ -74,9 +74,18 @@ function dshPid(): number {
   return Number(/\[dsh pid (\d+)\]/.exec(screen())?.[1]);
 }
 
-async function eventsOf(id: string): Promise<{ type: string; data: { reason?: { kind: string } } }[]> {
+type LoggedEvent = { type: string; data: { reason?: { kind: string }; message?: { content: { type: string; text?: string }[] } } };
+
+async function eventsOf(id: string): Promise<LoggedEvent[]> {
   const lines = (await readFile(join(data.path, 'sessions', `${id}.jsonl`), 'utf8')).trim().split('\n').slice(1);
-  return lines.map((line) => JSON.parse(line) as { type: string; data: { reason?: { kind: string } } });
+  return lines.map((line) => JSON.parse(line) as LoggedEvent);
+}
+
+/** About `bytes` of text in numbered lines of 100 bytes, with a line break at the end and some non-ASCII. */
+function pasteText(bytes: number): string {
+  const lines: string[] = [];
+  for (let index = 0; lines.length * 100 < bytes; index++) lines.push(`line ${String(index)} é `.padEnd(98, 'x') + '\n');
+  return lines.join('');
 }
 
 describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
@@ -146,5 +155,25 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
     expect(JSON.parse(await readFile(join(leases, String(newest)), 'utf8'))).toMatchObject({ released: true });
     const resumed = await runDsh(['-p', 'again', '--resume', id, '--data', join(data.path, 'sessions')]);
     expect(resumed.code).toBe(0);
+  });
+
+  it('takes a 10 MB paste of many lines as one prompt whose user message is exactly the pasted text', { timeout: 900_000 }, async () => {
+    const text = pasteText(10 * 1024 * 1024);
+    const file = join(data.path, 'paste.txt');
+    await writeFile(file, text);
+    start(['--data', 'sessions']);
+    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+    const id = sessionOnScreen();
+    pane?.paste(file);
+    // The paste arrives whole, as one placeholder on the prompt line (no prompt per pasted line).
+    const lines = text.split('\n').length - 1;
+    const placeholder = `[paste #1: ${text.length.toLocaleString('en-US')} chars, ${lines.toLocaleString('en-US')} lines]`;
+    await waitFor(`the paste placeholder\n${screen().slice(-2000)}`, () => screen().includes(placeholder), 600_000);
+    press('Enter');
+    await waitFor(`turn 1 to end\n${screen().slice(-2000)}`, () => /turn 1 completed/.test(screen()), 300_000);
+    const users = (await eventsOf(id)).filter((event) => event.type === 'user/message');
+    expect(users).toHaveLength(1);
+    expect(users[0]?.data.message?.content.map((block) => block.text).join('')).toBe(text);
+    await type('/exit', /\[exited 0\]/);
   });
 });

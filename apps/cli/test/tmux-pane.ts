@@ -28,6 +28,8 @@ export type Pane = {
   type(keys: string, until: RegExp): Promise<void>;
   /** Sends one key by tmux name (`C-c`, `Enter`). */
   press(key: string): void;
+  /** Pastes the contents of `file` as a terminal does (bracketed, when the program asked for it; line breaks as CR). */
+  paste(file: string): void;
   /** Ends the tmux session (and whatever still runs in it). */
   close(): void;
 };
@@ -58,6 +60,10 @@ export function openPane(command: string, options: { cwd: string; env?: Record<s
     },
     press(key) {
       tmux('send-keys', '-t', name, key);
+    },
+    paste(file) {
+      tmux('load-buffer', '-b', name, file);
+      tmux('paste-buffer', '-p', '-d', '-b', name, '-t', name);
     },
     close() {
       if (!open) return;

@@ -25,6 +25,8 @@ export { nextTurnNumber, pendingInputsOf, type PendingInput } from './log-state.
 export { defineTool, type DeclaredToolEffect, type Tool, type ToolContext, type ToolOutput } from './define-tool.js';
 export { toToolSpec } from './to-tool-spec.js';
 export { resolveInCwd } from './resolve-in-cwd.js';
+/** The bounds every file tool checks a path against before it opens or creates anything (`PATH_TOO_LONG`). */
+export { PATH_LIMITS } from './check-path-limits.js';
 export { demoTools } from './tools/demo-tools.js';
 export { listFilesTool } from './tools/list-files-tool.js';
 export { makeDirTool } from './tools/make-dir-tool.js';
@@ -42,6 +44,8 @@ export {
 export { createOpenAIModel, type OpenAIModelOptions } from './models/openai-model.js';
 export { createAnthropicModel, type AnthropicModelOptions } from './models/anthropic-model.js';
 export type { RetryOptions } from './models/with-retries.js';
+/** The time bounds of a model request (idle, headers, attempt, total) and their defaults. */
+export { DEFAULT_MODEL_TIMEOUTS, type ModelTimeoutOptions } from './models/model-timeouts.js';
 export { resolveModel, type ResolveModelOptions } from './resolve-model.js';
 export {
   compactSession,

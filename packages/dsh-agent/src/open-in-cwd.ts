@@ -13,6 +13,7 @@ import { constants, existsSync } from 'node:fs';
 import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { AgentError } from './agent-error.js';
+import { checkPathLimits } from './check-path-limits.js';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
 const BY_DESCRIPTOR = existsSync('/proc/self/fd');
@@ -39,7 +40,8 @@ export function outsideCwd(target: Pick<CwdTarget, 'argument' | 'cwd'>): AgentEr
 
 /**
  * Resolves a tool's `path` argument lexically inside the real path of `cwd`; refuses
- * (`PATH_OUTSIDE_CWD`) one that leaves it, and `FILE_NOT_FOUND` when the cwd does not exist.
+ * (`PATH_OUTSIDE_CWD`) one that leaves it, `PATH_TOO_LONG` one over the path limits (before anything
+ * is opened or created), and `FILE_NOT_FOUND` when the cwd does not exist.
  */
 export async function targetInCwd(cwd: string, argument: string): Promise<CwdTarget> {
   if (argument.includes('\0')) throw outsideCwd({ argument, cwd });
@@ -52,6 +54,7 @@ export async function targetInCwd(cwd: string, argument: string): Promise<CwdTar
   const absolute = resolve(root, argument);
   if (!isInside(root, absolute)) throw outsideCwd({ argument, cwd });
   const names = relative(root, absolute).split(sep).filter((name) => name !== '');
+  checkPathLimits(argument, absolute, names);
   return { root, names, shown: names.length === 0 ? '.' : names.join('/'), argument, cwd };
 }
 

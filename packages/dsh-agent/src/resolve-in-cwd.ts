@@ -1,10 +1,12 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { AgentError } from './agent-error.js';
+import { checkPathLimits } from './check-path-limits.js';
 
 /**
  * Resolves a tool's `path` argument inside `cwd` and returns the absolute path. Refuses
- * (`PATH_OUTSIDE_CWD`) any path that leaves `cwd`, lexically or through a symbolic link.
+ * (`PATH_OUTSIDE_CWD`) any path that leaves `cwd`, lexically or through a symbolic link, and
+ * (`PATH_TOO_LONG`) one over `PATH_MAX`, `NAME_MAX` or the depth cap (`PATH_LIMITS`).
  */
 export async function resolveInCwd(cwd: string, path: string): Promise<string> {
   if (path.includes('\0')) throw outside(path, cwd);
@@ -16,6 +18,7 @@ export async function resolveInCwd(cwd: string, path: string): Promise<string> {
   }
   const target = resolve(root, path);
   if (!isInside(root, target)) throw outside(path, cwd);
+  checkPathLimits(path, target, relative(root, target).split(sep).filter((name) => name !== ''));
   // Follow links through the deepest entry of the path that exists: it must still be inside.
   // A dangling link is refused too, since writing through it would land wherever it points.
   let existing = target;

@@ -30,6 +30,14 @@ export type DecodedLog = {
   tornTail?: TornTail;
 };
 
+/** Options of `decodeJsonl`. */
+export type DecodeOptions = {
+  /** The id a V0 log (no header) takes. */
+  sessionId?: string;
+  /** Called every 8,192 parsed lines, and once with `phase: 'migrating'` before an older log is checked and migrated. */
+  onProgress?: (progress: { lines: number; phase: 'parsing' | 'migrating' }) => void;
+};
+
 /** The newest format version this release reads. */
 const NEWEST = CURRENT_FORMAT_VERSION;
 const TORN = Symbol('torn');
@@ -39,9 +47,10 @@ const TORN = Symbol('torn');
  * line 1, validate with that version's frozen validator, migrate step by step, validate as V5.
  * Lines may end with LF, CRLF or a lone CR (the same events either way). A torn final line is
  * reported as `tornTail`, not an error; any other bad line throws `CodecError` with its line.
- * Never writes; `sessionId` names a V0 log (which has no header).
+ * Never writes; `sessionId` names a V0 log (which has no header). `onProgress` hears how many
+ * lines were parsed (every few thousand), then that an older log is being checked and migrated.
  */
-export function decodeJsonl(text: string, options: { sessionId?: string } = {}): DecodedLog {
+export function decodeJsonl(text: string, options: DecodeOptions = {}): DecodedLog {
   if (typeof text !== 'string') throw new CodecError('CORRUPT', `decodeJsonl: expected the log's text, got ${describeValue(text)}`);
   const cursor = new LineCursor(text);
   // A final line without its line break was never committed: torn, whatever it holds.
@@ -99,6 +108,7 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
     }
     events.push(value);
     validation?.event(value, true);
+    if (options.onProgress !== undefined && (events.length & 8191) === 0) options.onProgress({ lines: cursor.line, phase: 'parsing' });
   }
   // Every complete line was read (only the last complete line can be torn): the remainder follows them.
   if (unterminated) torn = { start: cursor.rest, line: cursor.line + 1 };
@@ -121,6 +131,7 @@ export function decodeJsonl(text: string, options: { sessionId?: string } = {}):
     }
   } else {
     const older = version as 0 | 1 | 2 | 3;
+    options.onProgress?.({ lines: cursor.line, phase: 'migrating' });
     ({ header, events: current } = decodeOlder(older === 0 ? { events } : { header: first, events }, older, options, lineOf));
   }
   const result: DecodedLog = { header, events: current, sourceVersion: version };

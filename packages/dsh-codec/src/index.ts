@@ -38,7 +38,7 @@ export { copyLosslessJson, isLosslessJson } from './is-lossless-json.js';
 export { encodeHeader } from './encode-header.js';
 export { encodeEvent, serializeEvent } from './encode-event.js';
 export { encodeJsonl } from './encode-jsonl.js';
-export { decodeJsonl, type DecodedLog, type TornTail } from './decode-jsonl.js';
+export { decodeJsonl, type DecodedLog, type DecodeOptions, type TornTail } from './decode-jsonl.js';
 export type { LineEndings } from './split-lines.js';
 export { safeDecodeJsonl } from './safe-decode-jsonl.js';
 export { validate } from './validate.js';

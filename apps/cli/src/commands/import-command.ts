@@ -1,4 +1,4 @@
-import { readdir, readFile, mkdir } from 'node:fs/promises';
+import { readdir, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openSessionStore, type SessionStore } from 'dsh-host';
@@ -8,6 +8,8 @@ import { resolveDataDir } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { claudeProjectDirName, findClaudeProjectFolder, physicalPath } from './claude-project-folder.js';
 import type { OptionValues } from '../parse-command-line.js';
+import { progressLine } from '../progress-line.js';
+import { maxBytesOption, readInputFile } from '../read-input-file.js';
 
 type Imported = { path: string; result: ImportResult };
 type Session = ImportResult['sessions'][number];
@@ -61,7 +63,7 @@ function tree(imported: Imported, skipped: ReadonlySet<string>): string[] {
 }
 
 /**
- * `dsh import FILE… [--format F] [--name NAME] [--json]` and `dsh import --from-claude [--project DIR]`:
+ * `dsh import FILE… [--format F] [--name NAME] [--json] [--max-bytes N]` and `dsh import --from-claude [--project DIR]`:
  * reads every file first (nothing is stored if one is refused), refuses ids the store has
  * (`SESSION_EXISTS`; `--from-claude` skips them instead), stores each session atomically, prints the tree.
  */
@@ -80,21 +82,22 @@ export async function importCommand(context: CliContext, values: OptionValues, f
   const paths = fromClaude ? await claudeSessionFiles(context, project) : files.map((file) => resolve(context.cwd, file));
   if (name !== undefined && paths.length !== 1) throw new CliError('USAGE', `--name names one imported session; received ${paths.length} files.`);
 
+  const maxBytes = maxBytesOption(values['max-bytes']);
   const imported: Imported[] = [];
-  for (const path of paths) {
-    let text: string;
+  const progress = progressLine(context);
+  for (const [index, path] of paths.entries()) {
+    // NOT_A_FILE / FILE_TOO_LARGE before a byte is read: a FIFO never hangs the import.
+    const text = await readInputFile(context, path, maxBytes);
     try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      throw new CliError('FILE_NOT_FOUND', `Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
-    try {
+      progress.update(`importing ${paths.length === 1 ? path : `file ${String(index + 1)} of ${String(paths.length)}: ${path}`}`, true);
       const result = importTranscript(text, { format: format as (typeof FORMATS)[number] });
       if (name !== undefined) result.sessions[0] = withTitle(result.sessions[0] as Session, name);
       imported.push({ path, result });
     } catch (error) {
       if (!ImportError.is(error)) throw error;
       throw new CliError(error.code, `${path}: ${error.message}`, { hint: 'dsh import reads Claude Code, Codex and pi session files; --format F forces one', cause: error });
+    } finally {
+      progress.done();
     }
   }
 

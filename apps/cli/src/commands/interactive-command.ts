@@ -5,6 +5,7 @@ import { sessionForest, type Host } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';
 import { paintFor } from '../interactive-output.js';
+import { BRACKETED_PASTE, pasteFilter } from '../paste-filter.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { storeArguments } from '../store-arguments.js';
 import { terminalPrinter } from '../terminal-printer.js';
@@ -64,7 +65,26 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
       await show('session');
       out(paint.dim('Type a message, or /help. Ctrl-C cancels a running turn; Ctrl-C twice exits.'));
 
-      const rl = createInterface({ input: context.stdin, output: context.stdout, terminal: (context.stdin as { isTTY?: boolean }).isTTY === true });
+      // readline reads the keystrokes with pastes taken out whole (paste-filter.ts); the terminal is
+      // put in raw mode and asked for bracketed paste here, and given back as it was on the way out.
+      const terminal = context.stdin as NodeJS.ReadableStream & { setRawMode?: (mode: boolean) => unknown };
+      const filter = pasteFilter((message) => {
+        out(paint.error(message));
+      });
+      const input = Object.assign(filter.input, {
+        isTTY: true,
+        setRawMode: (mode: boolean) => {
+          if (typeof terminal.setRawMode === 'function') terminal.setRawMode(mode);
+          return input;
+        },
+      });
+      const onData = (chunk: string | Buffer) => {
+        filter.write(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      };
+      terminal.setEncoding('utf8');
+      terminal.on('data', onData);
+      context.stdout.write(BRACKETED_PASTE.enable);
+      const rl = createInterface({ input, output: context.stdout, terminal: true });
       let running = false;
       let armed = false;
       let done: () => void = () => undefined;
@@ -75,6 +95,9 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
         rl.close();
       };
       rl.on('close', () => {
+        context.stdout.write(BRACKETED_PASTE.disable);
+        terminal.off('data', onData);
+        terminal.pause();
         done();
       });
       rl.on('SIGINT', () => {
@@ -152,19 +175,21 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
 
       const handle = async (line: string): Promise<void> => {
         armed = false;
-        const text = line.trim();
-        if (text === '') return;
-        if (text.startsWith('/') && !text.startsWith('//')) {
-          await command(text);
+        const typed = line.trim();
+        if (typed === '') return;
+        // A command is what was typed; pasted text (a placeholder on the line) is always a prompt.
+        if (typed.startsWith('/') && !typed.startsWith('//')) {
+          await command(typed);
           return;
         }
+        const text = filter.expand(typed.startsWith('//') ? typed.slice(1) : typed);
         running = true;
         // The turn's text is shown as it streams; its events (with their seqs) follow through telemetry.
         const deltas = await host.watchDeltas(current, (delta) => {
           printer.delta(delta);
         });
         try {
-          await host.send(current, text.startsWith('//') ? text.slice(1) : text);
+          await host.send(current, text);
           await host.idle(current);
         } finally {
           deltas.close();

@@ -4,12 +4,13 @@ import type { CliContext } from '../cli-context.js';
 import { decodeLogFile, decodeLogText } from './validate-command.js';
 
 /**
- * `dsh migrate FILE [--write]`: prints the log as current-format (V5) JSONL, or replaces FILE keeping `FILE.bak` —
+ * `dsh migrate FILE [--write] [--max-bytes N]`: prints the log as current-format (V5) JSONL, or replaces FILE keeping `FILE.bak` —
  * as a writer of the session: under its lease (`SESSION_BUSY` while another process writes it),
  * decoding what is stored once the lease is held.
  */
-export async function migrateCommand(context: CliContext, file: string, write: boolean): Promise<number> {
-  const decoded = await decodeLogFile(file);
+export async function migrateCommand(context: CliContext, file: string, write: boolean, maxBytes?: number): Promise<number> {
+  // Bounded and checked before anything is read (NOT_A_FILE, FILE_TOO_LARGE), also for --write.
+  const decoded = await decodeLogFile(context, file, maxBytes);
   if (!write) {
     context.stdout.write(encodeJsonl({ header: decoded.header, events: decoded.events }));
     return 0;
@@ -17,7 +18,7 @@ export async function migrateCommand(context: CliContext, file: string, write: b
   let sourceVersion = decoded.sourceVersion;
   let lineEndings = decoded.lineEndings;
   const outcome = await rewriteLogFile(file, (text) => {
-    const current = decodeLogText(file, text);
+    const current = decodeLogText(file, text, context);
     sourceVersion = current.sourceVersion;
     lineEndings = current.lineEndings;
     return encodeJsonl({ header: current.header, events: current.events });

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl } from 'dsh-codec';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
+import { formatBytes, progressLine } from '../progress-line.js';
+import { readInputFile } from '../read-input-file.js';
 
 /** The session id a headerless (V0) log takes from its file name. */
 export function sessionIdFromFileName(file: string): string {
@@ -11,23 +12,31 @@ export function sessionIdFromFileName(file: string): string {
   return id === '' ? 'session' : id;
 }
 
-/** Reads and decodes a log of any version; a codec failure becomes a `CliError` with its code and line. */
-export async function decodeLogFile(file: string): Promise<ReturnType<typeof decodeJsonl>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'READ_FAILED', `Cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
-  return decodeLogText(file, text);
+/**
+ * Reads (bounded: `NOT_A_FILE`, `FILE_TOO_LARGE` before reading, see `readInputFile`) and decodes a
+ * log of any version; a codec failure becomes a `CliError` with its code and line.
+ */
+export async function decodeLogFile(context: CliContext, file: string, maxBytes?: number): Promise<ReturnType<typeof decodeJsonl>> {
+  const text = await readInputFile(context, file, maxBytes);
+  return decodeLogText(file, text, context);
 }
 
-/** Decodes the text of `file` (any version); failures as in `decodeLogFile`. */
-export function decodeLogText(file: string, text: string): ReturnType<typeof decodeJsonl> {
+/** Decodes the text of `file` (any version), with progress on a terminal's stderr when `context` is given; failures as in `decodeLogFile`. */
+export function decodeLogText(file: string, text: string, context?: CliContext): ReturnType<typeof decodeJsonl> {
+  const progress = context === undefined ? undefined : progressLine(context);
+  const size = progress === undefined ? '' : formatBytes(Buffer.byteLength(text));
   let decoded: ReturnType<typeof decodeJsonl>;
   try {
-    decoded = decodeJsonl(text, { sessionId: sessionIdFromFileName(file) });
+    decoded = decodeJsonl(text, {
+      sessionId: sessionIdFromFileName(file),
+      ...(progress === undefined
+        ? {}
+        : {
+            onProgress: ({ lines, phase }) => {
+              progress.update(phase === 'parsing' ? `checking ${file} (${size}): ${String(lines)} lines` : `checking ${file}: migrating ${String(lines)} lines to the current format`, phase === 'migrating');
+            },
+          }),
+    });
   } catch (error) {
     if (!CodecError.is(error)) throw error;
     const where = error.line === undefined ? '' : ` at line ${error.line}`;
@@ -37,6 +46,8 @@ export function decodeLogText(file: string, text: string): ReturnType<typeof dec
       cause: error,
       ...(error.code === 'UNSUPPORTED_VERSION' ? { hint: 'upgrade dsh to read this log' } : {}),
     });
+  } finally {
+    progress?.done();
   }
   if (decoded.tornTail !== undefined) {
     throw new CliError(
@@ -48,9 +59,9 @@ export function decodeLogText(file: string, text: string): ReturnType<typeof dec
   return decoded;
 }
 
-/** `dsh validate FILE`: exit 0 for a valid log of any version, 1 with the code and line otherwise. */
-export async function validateCommand(context: CliContext, file: string): Promise<number> {
-  const decoded = await decodeLogFile(file);
+/** `dsh validate FILE [--max-bytes N]`: exit 0 for a valid log of any version, 1 with the code and line otherwise. */
+export async function validateCommand(context: CliContext, file: string, maxBytes?: number): Promise<number> {
+  const decoded = await decodeLogFile(context, file, maxBytes);
   const upgrade = decoded.sourceVersion < CURRENT_FORMAT_VERSION ? `; \`dsh migrate ${file} --write\` upgrades it to V${CURRENT_FORMAT_VERSION}` : '';
   context.stdout.write(
     `${file}: valid V${decoded.sourceVersion} log of session ${decoded.header.id}, ${decoded.events.length} events${upgrade}\n`,

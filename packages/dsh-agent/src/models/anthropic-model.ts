@@ -4,10 +4,11 @@ import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import { toAnthropicMessages, toAnthropicTools } from './anthropic-wire.js';
 import { clip, nonEmpty, postWithRetries, type ModelHttpBody } from './post-model-request.js';
 import { readServerSentEvents } from './read-server-sent-events.js';
+import { maxAttemptsFromEnv, modelTimeouts, type ModelTimeoutOptions } from './model-timeouts.js';
 import type { RetryOptions } from './with-retries.js';
 
 /** Options of `createAnthropicModel`; `env` defaults to `process.env`. */
-export type AnthropicModelOptions = {
+export type AnthropicModelOptions = ModelTimeoutOptions & {
   /** The model name sent as `model`, e.g. `claude-sonnet-4-5`. */
   model: string;
   /** Defaults to `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com` (the adapter adds `/v1/messages`). */
@@ -20,8 +21,6 @@ export type AnthropicModelOptions = {
   maxTokens?: number;
   /** Extended thinking: the `budget_tokens` to allow (off when absent; must be below `maxTokens`). */
   thinkingBudget?: number;
-  /** Longest silence (before the headers, then between events) before an attempt fails with `MODEL_TIMEOUT`; default 300 000. */
-  timeoutMs?: number;
   /** Retries of transient failures (see `RetryOptions`). */
   retry?: RetryOptions;
   /** Extra fields merged into every request body (e.g. `{ temperature: 0 }`). */
@@ -51,7 +50,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
   }
   const url = `${(configuredBase ?? DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/messages`;
   const doFetch = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs ?? 300_000;
+  const timeouts = modelTimeouts(options, env, 'anthropic', true);
+  const retry = { ...maxAttemptsFromEnv(env, 'anthropic'), ...options.retry };
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream', 'anthropic-version': API_VERSION };
   if (apiKey !== undefined) headers['x-api-key'] = apiKey;
 
@@ -68,7 +68,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
         ...(options.thinkingBudget === undefined ? {} : { thinking: { type: 'enabled', budget_tokens: options.thinkingBudget } }),
         stream: true,
       };
-      return postWithRetries({ label: 'anthropic', url, headers, body, fetch: doFetch, timeoutMs }, request, options.retry, (http, onDelta) =>
+      return postWithRetries({ label: 'anthropic', url, headers, body, fetch: doFetch, timeouts }, request, retry, (http, onDelta) =>
         readResponse(http, url, onDelta),
       );
     },

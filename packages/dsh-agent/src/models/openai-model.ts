@@ -4,10 +4,11 @@ import { ChatStreamAssembler } from './chat-stream-assembler.js';
 import { fromWireResponse, toWireMessages, toWireTools } from './openai-wire.js';
 import { clip, nonEmpty, postWithRetries, type ModelHttpBody } from './post-model-request.js';
 import { readServerSentEvents } from './read-server-sent-events.js';
+import { maxAttemptsFromEnv, modelTimeouts, type ModelTimeoutOptions } from './model-timeouts.js';
 import type { RetryOptions } from './with-retries.js';
 
 /** Options of `createOpenAIModel`; `env` defaults to `process.env`. */
-export type OpenAIModelOptions = {
+export type OpenAIModelOptions = ModelTimeoutOptions & {
   /** The model name sent as `model`, e.g. `gpt-4o-mini`. */
   model: string;
   /** Defaults to `OPENAI_BASE_URL`, else `https://api.openai.com/v1`. */
@@ -16,8 +17,6 @@ export type OpenAIModelOptions = {
   apiKey?: string;
   env?: Readonly<Record<string, string | undefined>>;
   fetch?: typeof globalThis.fetch;
-  /** Longest silence (before the headers, then between chunks) before an attempt fails with `MODEL_TIMEOUT`; default 300 000. */
-  timeoutMs?: number;
   /** Stream the response (default true); false sends one plain request, for endpoints without SSE. */
   stream?: boolean;
   /** Retries of transient failures (see `RetryOptions`). */
@@ -27,7 +26,6 @@ export type OpenAIModelOptions = {
 };
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-const DEFAULT_TIMEOUT_MS = 300_000;
 
 /**
  * A model speaking OpenAI-compatible Chat Completions over HTTP (`POST {baseUrl}/chat/completions`),
@@ -48,8 +46,9 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   }
   const url = `${(configuredBase ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/chat/completions`;
   const doFetch = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const stream = options.stream ?? true;
+  const timeouts = modelTimeouts(options, env, 'openai', stream);
+  const retry = { ...maxAttemptsFromEnv(env, 'openai'), ...options.retry };
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   if (stream) headers.accept = 'text/event-stream';
@@ -64,7 +63,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
         ...toWireTools(request.tools),
         ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
       };
-      return postWithRetries({ label: 'openai', url, headers, body, fetch: doFetch, timeoutMs }, request, options.retry, (http, onDelta) =>
+      return postWithRetries({ label: 'openai', url, headers, body, fetch: doFetch, timeouts }, request, retry, (http, onDelta) =>
         readResponse(http, url, onDelta),
       );
     },

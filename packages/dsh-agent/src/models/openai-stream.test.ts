@@ -202,7 +202,7 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
     const model = await serve(() => ({ chunks: [textStream.slice(0, 100)], after: 'hang' }), { timeoutMs: 50, retry: { maxAttempts: 1 } });
     const error = await failure(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_TIMEOUT');
-    expect((error as Error).message).toContain('sent nothing for 50 ms');
+    expect((error as Error).message).toContain('sent nothing for 0.05 s');
   });
 
   it('sends no stream fields when stream is false', async () => {

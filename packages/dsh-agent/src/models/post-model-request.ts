@@ -1,10 +1,12 @@
 /**
  * One HTTP attempt of a model adapter: POST a JSON body, map every failure to an `AgentError`
  * (`MODEL_HTTP_ERROR` with the provider's message, `MODEL_UNREACHABLE`, `MODEL_TIMEOUT`), and let
- * the caller read the body while an idle timer watches that bytes keep coming.
+ * the caller read the body while timers bound the silence between chunks, the wait for the headers,
+ * the whole attempt and what is left of the request's total time.
  */
 import { AgentError } from '../agent-error.js';
 import type { ModelDelta, ModelRequest, ModelResponse } from '../model.js';
+import { seconds, type ModelTimeouts } from './model-timeouts.js';
 import { parseRetryAfter, withRetries, type RetryOptions } from './with-retries.js';
 
 /** Everything one attempt needs; `label` (`openai`, `anthropic`) starts every error message. */
@@ -14,37 +16,61 @@ export type ModelHttpRequest = {
   headers: Record<string, string>;
   body: unknown;
   fetch: typeof globalThis.fetch;
-  /** Longest wait for the response headers and then for each next chunk of the body. */
-  timeoutMs: number;
+  /** The bounds of the request (see `ModelTimeouts`). */
+  timeouts: ModelTimeouts;
+  /** When the request's total time runs out (epoch ms); the attempt ends there at the latest. */
+  deadline?: number;
   signal?: AbortSignal | undefined;
 };
 
 /** Handed to the body reader: `touch()` after each chunk restarts the idle timer. */
 export type ModelHttpBody = { response: Response; signal: AbortSignal; touch: () => void };
 
+type Expiry = 'idle' | 'headers' | 'attempt' | 'total';
+
+function expiryMessage(request: ModelHttpRequest, expiry: Expiry): string {
+  const { label, url, timeouts } = request;
+  switch (expiry) {
+    case 'idle':
+      return `${label}: ${url} sent nothing for ${seconds(timeouts.idleMs)}`;
+    case 'headers':
+      return `${label}: ${url} sent no response within ${seconds(timeouts.headersMs)} (no response headers)`;
+    case 'attempt':
+      return `${label}: ${url} did not finish its response within ${seconds(timeouts.attemptMs)}`;
+    case 'total':
+      return `${label}: ${url} did not answer within the request's total time of ${seconds(timeouts.totalMs)}`;
+  }
+}
+
 /**
  * Sends the request and resolves with what `read` makes of the (2xx) response. A user abort is
  * rethrown as is (the loop records `cancelled`); an `AgentError` thrown by `read` passes through.
  */
 export async function postModelRequest<T>(request: ModelHttpRequest, read: (body: ModelHttpBody) => Promise<T>): Promise<T> {
-  const { label, url, timeoutMs } = request;
-  const idle = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const touch = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      idle.abort(new Error(`no data for ${timeoutMs} ms`));
-    }, timeoutMs);
+  const { label, url, timeouts } = request;
+  const expired = new AbortController();
+  let expiry: Expiry | undefined;
+  const expire = (why: Expiry) => () => {
+    expiry ??= why;
+    expired.abort(new Error(expiryMessage(request, why)));
   };
-  const signal = request.signal === undefined ? idle.signal : AbortSignal.any([request.signal, idle.signal]);
+  const left = request.deadline === undefined ? Infinity : request.deadline - Date.now();
+  // The attempt's bound, or the total's when less is left of it.
+  const attemptTimer = setTimeout(left < timeouts.attemptMs ? expire('total') : expire('attempt'), Math.max(0, Math.min(left, timeouts.attemptMs)));
+  let headersTimer: NodeJS.Timeout | undefined = setTimeout(expire('headers'), timeouts.headersMs);
+  let idleTimer: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(expire('idle'), timeouts.idleMs);
+  };
+  const signal = request.signal === undefined ? expired.signal : AbortSignal.any([request.signal, expired.signal]);
   const failed = (cause: unknown, what: string): Error => {
     if (request.signal?.aborted === true) return cause instanceof Error ? cause : new Error(String(cause));
-    if (idle.signal.aborted) {
-      return new AgentError('MODEL_TIMEOUT', `${label}: ${url} sent nothing for ${timeoutMs} ms`, { cause });
-    }
+    if (expiry !== undefined) return new AgentError('MODEL_TIMEOUT', expiryMessage(request, expiry), { cause });
     if (AgentError.is(cause)) return cause;
     return new AgentError('MODEL_UNREACHABLE', `${label}: ${what} ${url}: ${messageOf(cause)}`, { cause });
   };
+  if (left <= 0) expire('total')();
   touch();
   try {
     let response: Response;
@@ -53,6 +79,8 @@ export async function postModelRequest<T>(request: ModelHttpRequest, read: (body
     } catch (cause) {
       throw failed(cause, 'cannot reach');
     }
+    clearTimeout(headersTimer);
+    headersTimer = undefined;
     touch();
     if (!response.ok) {
       let text = '';
@@ -73,7 +101,9 @@ export async function postModelRequest<T>(request: ModelHttpRequest, read: (body
       throw failed(cause, 'the response broke off from');
     }
   } finally {
-    clearTimeout(timer);
+    clearTimeout(attemptTimer);
+    clearTimeout(headersTimer);
+    clearTimeout(idleTimer);
   }
 }
 
@@ -81,9 +111,10 @@ export async function postModelRequest<T>(request: ModelHttpRequest, read: (body
  * A model request with retries of transient failures: each attempt is one `postModelRequest` whose
  * body `read` turns into the response, passing deltas on to `request.onDelta`. Once part of the
  * answer has reached that listener, a failure is not retried (the listener would see it twice).
+ * All attempts and the waits between them end within `http.timeouts.totalMs`.
  */
 export function postWithRetries(
-  http: Omit<ModelHttpRequest, 'signal'>,
+  http: Omit<ModelHttpRequest, 'signal' | 'deadline'>,
   request: Pick<ModelRequest, 'signal' | 'onDelta'>,
   retry: RetryOptions | undefined,
   read: (body: ModelHttpBody, onDelta: (delta: ModelDelta) => void) => Promise<ModelResponse>,
@@ -93,9 +124,12 @@ export function postWithRetries(
     streamed = true;
     request.onDelta?.(delta);
   };
-  return withRetries(() => postModelRequest({ ...http, signal: request.signal }, (body) => read(body, onDelta)), retry, {
+  const deadline = Date.now() + http.timeouts.totalMs;
+  return withRetries(() => postModelRequest({ ...http, deadline, signal: request.signal }, (body) => read(body, onDelta)), retry, {
     signal: request.signal,
     mayRetry: () => !streamed,
+    deadline,
+    totalMs: http.timeouts.totalMs,
   });
 }
 

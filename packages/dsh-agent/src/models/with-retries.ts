@@ -38,19 +38,24 @@ export type RetryControl = {
   signal?: AbortSignal | undefined;
   /** False once retrying would be wrong for this attempt (e.g. its output was already shown). */
   mayRetry?: () => boolean;
+  /** When the request's total time runs out (epoch ms): no retry is started, or waited for, past it. */
+  deadline?: number;
+  /** The total time `deadline` stands for, for the message. */
+  totalMs?: number;
 };
 
 /**
  * Runs `attempt` (given its 1-based number) until it resolves, fails with a non-transient error,
  * or `maxAttempts` is used up; the last error is rethrown with the attempt count added to its
- * message. An abort of `signal` ends the wait at once and rethrows the abort.
+ * message. An abort of `signal` ends the wait at once and rethrows the abort. A retry whose backoff
+ * would end past `deadline` is not made: the last error is rethrown, saying so.
  */
 export async function withRetries<T>(
   attempt: (number: number) => Promise<T>,
   options: RetryOptions = {},
   control: RetryControl = {},
 ): Promise<T> {
-  const { signal, mayRetry } = control;
+  const { signal, mayRetry, deadline } = control;
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? DEFAULTS.maxAttempts));
   const sleep = options.sleep ?? sleepFor;
   for (let number = 1; ; number += 1) {
@@ -65,7 +70,12 @@ export async function withRetries<T>(
       if (number >= maxAttempts || (retryAfter !== undefined && retryAfter > maxRetryAfter)) {
         throw withAttempts(failure, number, retryAfter !== undefined && retryAfter > maxRetryAfter ? retryAfter : undefined);
       }
-      await sleep(backoffDelay(number, options, retryAfter), signal);
+      const delay = backoffDelay(number, options, retryAfter);
+      if (deadline !== undefined && Date.now() + delay >= deadline) {
+        const total = control.totalMs === undefined ? '' : ` of ${String(control.totalMs / 1000)} s`;
+        throw withNote(failure, ` (after ${String(number)} attempt${number === 1 ? '' : 's'}; the request's total time${total} leaves no room for another)`);
+      }
+      await sleep(delay, signal);
     }
   }
 }

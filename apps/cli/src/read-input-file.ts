@@ -1,0 +1,87 @@
+/**
+ * @module How `validate`, `migrate` and `import` read a FILE argument: opened non-blocking (so a FIFO
+ * never hangs the open), checked on the opened descriptor before a byte is read — a directory,
+ * FIFO, device or socket is `NOT_A_FILE`, a file over the bound `FILE_TOO_LARGE` — then read in
+ * chunks, never past the bound even if the file grows, with progress on a terminal's stderr.
+ */
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import type { CliContext } from './cli-context.js';
+import { CliError } from './cli-error.js';
+import { formatBytes, progressLine, type ProgressLine } from './progress-line.js';
+
+/** The default bound of an input file: 256 MiB (`--max-bytes N` changes it). */
+export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
+
+/** `--max-bytes N` as a number of bytes, or the default; a `USAGE` error for anything but a positive integer. */
+export function maxBytesOption(value: string | boolean | undefined): number {
+  if (value === undefined || typeof value === 'boolean') return DEFAULT_MAX_INPUT_BYTES;
+  if (!/^\d+$/.test(value.trim()) || Number(value) === 0) throw new CliError('USAGE', `--max-bytes expects a positive number of bytes, received '${value}'.`);
+  return Number(value);
+}
+
+function kindOf(info: Stats): string {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function tooLarge(file: string, maxBytes: number, size: string): CliError {
+  return new CliError('FILE_TOO_LARGE', `${file}: expected a file of at most ${String(maxBytes)} bytes (${formatBytes(maxBytes)}), received ${size}.`, {
+    hint: 'raise the bound with --max-bytes N if the file is what you meant',
+  });
+}
+
+async function readChunks(handle: FileHandle, file: string, size: number, maxBytes: number, progress: ProgressLine): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    // One byte past the bound is read to tell a file that grew past it from one that ends there.
+    const want = Math.min(CHUNK_BYTES, maxBytes + 1 - total);
+    const buffer = Buffer.allocUnsafe(want);
+    const { bytesRead } = await handle.read(buffer, 0, want, null);
+    if (bytesRead === 0) break;
+    chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > maxBytes) throw tooLarge(file, maxBytes, 'more than that (the file grew while it was read)');
+    progress.update(`reading ${file}: ${formatBytes(total)} of ${formatBytes(size)}`);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * The UTF-8 text of `file`, refused before reading when it is not a regular file (`NOT_A_FILE`) or
+ * over `maxBytes` (`FILE_TOO_LARGE`); `FILE_NOT_FOUND` when it does not exist, `READ_FAILED` otherwise.
+ */
+export async function readInputFile(context: CliContext, file: string, maxBytes: number = DEFAULT_MAX_INPUT_BYTES): Promise<string> {
+  let handle: FileHandle;
+  try {
+    // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new CliError('FILE_NOT_FOUND', `Cannot read ${file}: no such file.`, { cause: error });
+    throw new CliError('READ_FAILED', `Cannot read ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const progress = progressLine(context);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      throw new CliError('NOT_A_FILE', `${file}: expected a regular file, received ${kindOf(info)}; nothing was read.`, { hint: 'pass the path of a session file' });
+    }
+    if (info.size > maxBytes) throw tooLarge(file, maxBytes, `a file of ${String(info.size)} bytes (${formatBytes(info.size)})`);
+    const bytes = await readChunks(handle, file, info.size, maxBytes, progress);
+    return bytes.toString('utf8');
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError('READ_FAILED', `Cannot read ${file}: ${(error as Error).message}`, { cause: error });
+  } finally {
+    progress.done();
+    await handle.close().catch(() => undefined);
+  }
+}
