@@ -110,7 +110,7 @@ describe.skipIf(skip !== undefined)('pi and Codex resume what dsh writes (real t
     const cutAt = raw.findIndex((line) => line.includes('"type":"function_call"'));
     const killed = `${raw.slice(0, cutAt + 1).join('\n')}\n`;
     await writeFile(file, killed);
-    const sessionId = String(((await jsonlLines(file))[0]?.payload as { id: string }).id);
+    const sessionId = ((await jsonlLines(file))[0]?.payload as { id: string }).id;
 
     const repaired = await runDsh(['repair', file], { cwd: home.cwd });
     expect(repaired.code, repaired.stderr).toBe(0);
