@@ -139,10 +139,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'export',
-    usage: 'dsh export ID|NAME [--format markdown|messages]',
-    summary: 'print the model-visible history of a session as Markdown or role/content JSON',
+    usage: 'dsh export ID|NAME [--format markdown|messages|claude-code|codex|pi] [--out FILE|DIR]',
+    summary: 'print the model-visible history of a session, or write it as a Claude Code / Codex / pi session file',
+    description:
+      'markdown and messages print the history. claude-code, codex and pi write it as that tool\'s session\n' +
+      'file under a new id (printed): to stdout, or with --out to FILE, or into DIR under the name the tool\n' +
+      "gives it (e.g. ~/.claude/projects/<dir>/), never over an existing file; the tool's own resume continues it.",
     options: {
-      format: { type: 'string', value: 'F', help: 'markdown (default) | messages (a JSON array of {role, content, …})' },
+      format: { type: 'string', value: 'F', help: 'markdown (default) | messages (a JSON array of {role, content, …}) | claude-code | codex | pi' },
+      out: { type: 'string', value: 'FILE|DIR', help: 'with claude-code/codex/pi: write the session file here' },
       ...data,
     },
     positionals: 1,

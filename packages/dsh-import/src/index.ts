@@ -16,3 +16,5 @@ export { forkClaudeCodeEntries, type ClaudeCodeEntriesFork } from './native/fork
 /** `dsh repair`: the interrupted closers to append to a file whose last step has calls without results. */
 export { repairNativeTranscript, type NativeRepair } from './native/repair-native-transcript.js';
 export type { OpenCall } from './native/open-calls.js';
+/** `dsh export --format claude-code|codex|pi`: a model-visible history → a session file the tool resumes. */
+export { exportNativeTranscript, type HistoryMessage, type NativeExport, type NativeExportOptions } from './native/export-native-transcript.js';

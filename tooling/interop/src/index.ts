@@ -12,3 +12,4 @@ export { runDsh } from './run-dsh.js';
 export { findSessionFiles } from './find-session-files.js';
 export { makeInteropHome, type InteropHome } from './interop-home.js';
 export { jsonlLines } from './jsonl-lines.js';
+export { flatHistory, roundTrip, type FlatMessage } from './round-trip.js';

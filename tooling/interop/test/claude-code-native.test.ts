@@ -19,8 +19,10 @@ import {
   scriptReplies,
   startFakeModelServer,
   toolEnvironment,
+  roundTrip,
   type FakeModelServer,
 } from '../src/index.js';
+import { dirname } from 'node:path';
 
 const skip = interopSkipReason();
 if (skip !== undefined) printSkip('interop claude-code native fork', skip);
@@ -125,6 +127,39 @@ describe.skipIf(skip !== undefined)('Claude Code resumes what dsh writes (real b
     expect(resumed.code, resumed.stderr).toBe(0);
     const request = server.modelRequests('anthropic')[before] ?? {};
     expect(resultsAfter(request, 'toolu_repair_1')).toEqual([expect.objectContaining({ content: syntheticResultText('interrupted', true, 'read-only'), is_error: true })]);
+    for (const patch of PATCHES) expect(JSON.stringify(request)).not.toContain(patch);
+  });
+
+  it('dsh export --format claude-code of an imported session: claude --resume sends its history back; import ∘ export keeps it in every format', async () => {
+    await installTool('claude-code');
+    await using home = await makeInteropHome();
+    await using server = await startFakeModelServer({
+      anthropic: scriptReplies([
+        { toolCalls: [{ id: 'toolu_export_1', name: 'Bash', input: { command: 'echo exported-result', description: 'echo' } }] },
+        { text: 'Parent done.' },
+        { text: 'Resumed from the export.' },
+      ]),
+    });
+    const source = await writeSessionWithCall(server, home);
+    const text = await readFile(source.file, 'utf8');
+    for (const target of ['claude-code', 'codex', 'pi'] as const) {
+      const { before, after } = roundTrip(text, target);
+      expect(after, target).toEqual(before);
+    }
+    const data = `${home.home}/dsh-data`;
+    const imported = await runDsh(['import', source.file, '--data', data, '--json'], { cwd: home.cwd });
+    expect(imported.code, imported.stderr).toBe(0);
+    const id = (JSON.parse(imported.stdout) as { sessions: { id: string }[] }[])[0]?.sessions[0]?.id ?? '';
+    const exported = await runDsh(['export', id, '--format', 'claude-code', '--out', dirname(source.file), '--data', data], { cwd: home.cwd });
+    expect(exported.code, exported.stderr).toBe(0);
+    const childId = exported.stdout.trim();
+    expect(exported.stderr).toContain(`claude --resume ${childId}`);
+
+    const before = server.modelRequests('anthropic').length;
+    const resumed = await runTool('claude-code', ['-p', 'again', '--resume', childId, '--output-format', 'json'], { cwd: home.cwd, env: source.env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const request = server.modelRequests('anthropic')[before] ?? {};
+    expect(resultsAfter(request, 'toolu_export_1')).toEqual([expect.objectContaining({ content: 'exported-result', is_error: false })]);
     for (const patch of PATCHES) expect(JSON.stringify(request)).not.toContain(patch);
   });
 });
