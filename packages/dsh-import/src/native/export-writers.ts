@@ -78,7 +78,7 @@ export function writePiLines(messages: readonly HistoryMessage[], context: Expor
       for (const block of message.content) {
         if (block.type === 'text') content.push({ type: 'text', text: block.text });
         else if (block.type === 'tool-call') content.push({ type: 'toolCall', id: block.id, name: block.name, arguments: argumentsObject(block.arguments) });
-        else if (block.type === 'reasoning') {
+        else {
           const signature = providerField(block, 'signature') ?? providerField(block, 'redactedData');
           content.push({ type: 'thinking', thinking: block.text, ...(signature === undefined ? {} : { thinkingSignature: signature }), ...(providerField(block, 'redactedData') === undefined ? {} : { redacted: true }) });
         }
