@@ -95,16 +95,21 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'fork',
-    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--idempotency-key KEY] [--json]',
-    summary: 'fork a session and print the child id',
+    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--format F] [--json]',
+    summary: 'fork a session (or a Claude Code / Codex / pi session file, in place) and print the child id',
     description:
       'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
       'compaction), never copying queued input or a running turn. --at SEQ forks exactly at that event,\n' +
       'closing an open tool call or turn with synthetic, model-visible records. With --idempotency-key,\n' +
       'the key is stored with the child: the same command run again (even after a crash) prints the same\n' +
-      'child, and a different fork under that key is refused with IDEMPOTENCY_MISMATCH.',
+      'child, and a different fork under that key is refused with IDEMPOTENCY_MISMATCH.\n' +
+      'FILE (an argument naming an existing file) is a Claude Code, Codex or pi session file: the child is\n' +
+      'written beside it in the same format under a new id — the lines up to the cut as written, then\n' +
+      "dsh's forked result for every call open there — and the tool's own resume continues it. REF is the\n" +
+      "tool's entry id (Claude Code uuid, pi id, Codex ordinal) or seq:N; FILE is never changed.",
     options: {
-      at: { type: 'string', value: 'SEQ', help: 'fork exactly at this event seq' },
+      at: { type: 'string', value: 'SEQ|REF', help: 'fork exactly at this event seq (FILE: an entry id, or seq:N)' },
+      format: { type: 'string', value: 'F', help: 'FILE only: auto (default) | claude-code | codex | pi' },
       name: { type: 'string', value: 'NAME', help: 'name of the child' },
       'idempotency-key': { type: 'string', value: 'KEY', help: 'retry-safe fork: the same key and request give the same child' },
       json,
@@ -136,13 +141,30 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'export',
-    usage: 'dsh export ID|NAME [--format markdown|messages]',
-    summary: 'print the model-visible history of a session as Markdown or role/content JSON',
+    usage: 'dsh export ID|NAME [--format markdown|messages|claude-code|codex|pi] [--out FILE|DIR]',
+    summary: 'print the model-visible history of a session, or write it as a Claude Code / Codex / pi session file',
+    description:
+      'markdown and messages print the history. claude-code, codex and pi write it as that tool\'s session\n' +
+      'file under a new id (printed): to stdout, or with --out to FILE, or into DIR under the name the tool\n' +
+      "gives it (e.g. ~/.claude/projects/<dir>/), never over an existing file; the tool's own resume continues it.",
     options: {
-      format: { type: 'string', value: 'F', help: 'markdown (default) | messages (a JSON array of {role, content, …})' },
+      format: { type: 'string', value: 'F', help: 'markdown (default) | messages (a JSON array of {role, content, …}) | claude-code | codex | pi' },
+      out: { type: 'string', value: 'FILE|DIR', help: 'with claude-code/codex/pi: write the session file here' },
       ...data,
     },
     positionals: 1,
+  },
+  {
+    name: 'repair',
+    usage: 'dsh repair FILE [--format F]',
+    summary: "close a Claude Code / Codex / pi session file's interrupted tool calls with dsh's results",
+    description:
+      'When the last step of FILE has tool calls without results (the tool was killed mid-call), appends\n' +
+      "one error result per call in the tool's own format, holding dsh's interrupted wording, atomically;\n" +
+      'the original is kept as FILE.bak. A file with nothing open is left untouched (exit 0).',
+    options: { format: { type: 'string', value: 'F', help: 'auto (default) | claude-code | codex | pi' }, help: data.help as OptionSpec },
+    positionals: 1,
+    examples: ['dsh repair ~/.codex/sessions/2026/12/02/rollout-….jsonl'],
   },
   {
     name: 'validate',

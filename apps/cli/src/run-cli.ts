@@ -117,6 +117,8 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
         return await (await import('./commands/import-command.js')).importCommand(context, values, positionals);
       case 'export':
         return await (await import('./commands/export-command.js')).exportCommand(context, values, first);
+      case 'repair':
+        return await (await import('./commands/repair-command.js')).repairCommand(context, values, first);
       case 'validate':
         return await (await import('./commands/validate-command.js')).validateCommand(context, first, (await import('./read-input-file.js')).maxBytesOption(values['max-bytes']));
       case 'migrate':

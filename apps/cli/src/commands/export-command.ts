@@ -50,12 +50,24 @@ export function historyMessages(messages: readonly Message[]): object[] {
   });
 }
 
-/** `dsh export ID|NAME [--format markdown|messages]`: the model-visible history of a session. */
+const NATIVE = ['claude-code', 'codex', 'pi'] as const;
+
+/**
+ * `dsh export ID|NAME [--format markdown|messages|claude-code|codex|pi] [--out FILE|DIR]`: the
+ * model-visible history of a session, or (claude-code, codex, pi) a session file that tool resumes.
+ */
 export async function exportCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
   const format = typeof values.format === 'string' ? values.format : 'markdown';
-  if (format !== 'markdown' && format !== 'messages') throw new CliError('USAGE', `--format: expected markdown or messages, received '${format}'.`);
+  const native = (NATIVE as readonly string[]).includes(format);
+  if (format !== 'markdown' && format !== 'messages' && !native) {
+    throw new CliError('USAGE', `--format: expected markdown, messages, claude-code, codex or pi, received '${format}'.`);
+  }
+  if (values.out !== undefined && !native) throw new CliError('USAGE', '--out goes with --format claude-code, codex or pi.');
   const observed = await withHost(context, values, (host) => host.observe(ref));
   const messages = deriveHistory(observed.events) as readonly Message[];
+  if (native) {
+    return (await import('./native-export.js')).writeNativeExport(context, values, format as (typeof NATIVE)[number], observed, deriveHistory(observed.events));
+  }
   if (format === 'messages') context.stdout.write(`${JSON.stringify(historyMessages(messages), null, 2)}\n`);
   else context.stdout.write(historyMarkdown(observed.title ?? observed.header.id, messages));
   return 0;

@@ -1,0 +1,61 @@
+/**
+ * `dsh fork FILE --at REF` (SPEC §18): forks a Claude Code, Codex or pi session file in the tool's
+ * own format, writing the child beside FILE where the tool's resume finds it. FILE is never changed.
+ */
+import { randomUUID } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { forkNativeTranscript, ImportError, nativeResumeCommand, type TranscriptFormat } from 'dsh-import';
+import type { CliContext } from '../cli-context.js';
+import { CliError } from '../cli-error.js';
+import { assertUnchanged, publishNewFile, readStable, uuidV7 } from '../native-files.js';
+import type { OptionValues } from '../parse-command-line.js';
+
+const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
+
+/** The `--format` of a native command (auto by default). */
+export function nativeFormatOption(values: OptionValues): 'auto' | TranscriptFormat {
+  const format = typeof values.format === 'string' ? values.format : 'auto';
+  if (!(FORMATS as readonly string[]).includes(format)) throw new CliError('USAGE', `--format: expected one of ${FORMATS.join(', ')}, received '${format}'.`);
+  return format as 'auto' | TranscriptFormat;
+}
+
+/** An ImportError as the CLI reports it, naming the file. */
+export function asCliError(error: unknown, path: string): unknown {
+  if (!ImportError.is(error)) return error;
+  return new CliError(error.code, `${path}: ${error.message}`, { cause: error, ...(error.code === 'INVALID_CUT' ? { hint: 'list the entries with `dsh import FILE --json` or cut at seq:N (see `dsh show` after importing)' } : {}) });
+}
+
+/** Runs the native fork of `path` and prints the child (text, or `--json`). */
+export async function nativeForkCommand(context: CliContext, values: OptionValues, path: string): Promise<number> {
+  const file = resolve(context.cwd, path);
+  if (typeof values.at !== 'string' || values.at === '') throw new CliError('USAGE', `dsh fork FILE needs --at REF: the tool's entry id (Claude uuid, pi id, Codex ordinal) or seq:N.`);
+  if (values['idempotency-key'] !== undefined || values.name !== undefined) throw new CliError('USAGE', '--name and --idempotency-key apply to dsh sessions, not to a session FILE.');
+  const format = nativeFormatOption(values);
+  const read = await readStable(file);
+  const now = Date.now();
+  let fork;
+  try {
+    const sessionId = (detected: TranscriptFormat) => (detected === 'claude-code' ? randomUUID() : uuidV7(now));
+    fork = forkNativeTranscript(read.text, { format, at: values.at, sessionId, now, parentFile: file });
+  } catch (error) {
+    throw asCliError(error, file);
+  }
+  const child = join(dirname(file), fork.fileName);
+  await assertUnchanged(file, read);
+  await publishNewFile(child, fork.text);
+  const resume = nativeResumeCommand(fork.format, fork.sessionId, child);
+  if (values.json === true) {
+    context.stdout.write(
+      `${JSON.stringify({ session_id: fork.sessionId, file: child, format: fork.format, parent_session: fork.parentSessionId ?? null, cut: fork.cut, resume })}\n`,
+    );
+    return 0;
+  }
+  context.stdout.write(`${fork.sessionId}\n`);
+  const closed = fork.closedCalls.length === 0 ? 'no call open' : `${String(fork.closedCalls.length)} open call(s) closed with dsh's forked result`;
+  const where = fork.format === 'claude-code' ? ' (from the session\'s working directory)' : '';
+  context.stderr.write(
+    `dsh: forked ${fork.format} session ${fork.parentSessionId ?? '?'} at ${values.at} (seq ${String(fork.cut)}; ${String(fork.inheritedEntryCount)} entries copied; ${closed}) into ${child}\n` +
+      `  resume it with: ${resume.join(' ')}${where}\n`,
+  );
+  return 0;
+}

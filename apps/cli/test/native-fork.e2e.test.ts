@@ -1,0 +1,56 @@
+/**
+ * `dsh fork FILE` and `dsh repair FILE` through the real bin: refusals name what was expected and
+ * write nothing; a fork writes the child beside FILE; repair keeps FILE.bak or leaves FILE alone.
+ */
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { runDsh } from './run-dsh.js';
+
+const LINES = [
+  { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 'p1', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'go' } },
+  { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 'p1', timestamp: '2026-01-01T00:00:01.000Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'Bash', input: { command: 'ls' } }] } },
+];
+
+async function sessionDir() {
+  const dir = await mkdtemp(join(tmpdir(), 'dsh-native-'));
+  const file = join(dir, 'p1.jsonl');
+  await writeFile(file, `${LINES.map((line) => JSON.stringify(line)).join('\n')}\n`);
+  return { dir, file };
+}
+
+it('dsh fork FILE --at <unknown> is INVALID_CUT naming the entries, and writes nothing', async () => {
+  const { dir, file } = await sessionDir();
+  const result = await runDsh(['fork', file, '--at', 'nope']);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('INVALID_CUT');
+  expect(result.stderr).toContain('a1');
+  expect(await readdir(dir)).toEqual(['p1.jsonl']);
+});
+
+it('dsh fork FILE --at REF --json writes the child beside FILE; dsh repair closes the open call, then finds nothing to do', async () => {
+  const { dir, file } = await sessionDir();
+  const before = await readFile(file, 'utf8');
+  const forked = await runDsh(['fork', file, '--at', 'a1', '--json']);
+  expect(forked.code, forked.stderr).toBe(0);
+  const json = JSON.parse(forked.stdout) as { session_id: string; file: string; parent_session: string; cut: number; resume: string[] };
+  expect(json).toMatchObject({ file: join(dir, `${json.session_id}.jsonl`), parent_session: 'p1', resume: ['claude', '--resume', json.session_id] });
+  expect(await readFile(file, 'utf8')).toBe(before);
+
+  const repaired = await runDsh(['repair', file]);
+  expect(repaired.code, repaired.stderr).toBe(0);
+  expect(await readFile(`${file}.bak`, 'utf8')).toBe(before);
+  expect((await readFile(file, 'utf8')).startsWith(before)).toBe(true);
+  const again = await runDsh(['repair', file]);
+  expect(again.code).toBe(0);
+  expect(again.stderr).toContain('nothing to repair');
+});
+
+it('dsh fork FILE on text of no known format is UNKNOWN_FORMAT', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'dsh-native-'));
+  await writeFile(join(dir, 'x.jsonl'), '{"hello":1}\n');
+  const result = await runDsh(['fork', join(dir, 'x.jsonl'), '--at', '0']);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('UNKNOWN_FORMAT');
+});

@@ -1,0 +1,89 @@
+/**
+ * `forkNativeTranscript` (SPEC §18): a Claude Code, Codex or pi session file → the child file, in
+ * the tool's own format: the source's lines on the chain to the cut byte for byte (only session id
+ * fields changed), then one error result per call open at the cut, holding exactly the text dsh's
+ * shared closer stores for it. Pure: the caller supplies the new session id and the time.
+ */
+import type { TranscriptFormat } from '../detect-format.js';
+import { codexCallKind } from './codex-native.js';
+import type { NativeFormat } from './native-format.js';
+import { joinNativeLines, splitNativeLines, type NativeLine } from './native-line.js';
+import { nativeCut } from './native-cut.js';
+import { NATIVE_FORMATS, nativeFormatOf } from './native-formats.js';
+import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
+
+/** Options of a native fork: where to cut, the child's id, the time its closers carry. */
+export type NativeForkOptions = {
+  format?: 'auto' | TranscriptFormat;
+  /** The tool's entry id (Claude `uuid`, pi `id`, Codex `ordinal`) or `seq:N`. */
+  at: string;
+  /** The child's session id, or a function choosing it once the format is known (Claude: UUID v4, Codex and pi: v7). */
+  sessionId: string | ((format: TranscriptFormat) => string);
+  /** Epoch ms for the closers' timestamps (and pi/Codex file names). */
+  now: number;
+  /** pi only: the source file's path, recorded as the child header's `parentSession`. */
+  parentFile?: string;
+};
+
+/** The child: its text and file name, what it came from, where it was cut, what was closed. */
+export type NativeFork = {
+  format: TranscriptFormat;
+  sessionId: string;
+  fileName: string;
+  text: string;
+  parentSessionId: string | undefined;
+  /** The seq of the cut in dsh's reading (-1: nothing inherited). */
+  cut: number;
+  /** Source lines copied into the child (closers excluded). */
+  inheritedEntryCount: number;
+  closedCalls: OpenCall[];
+};
+
+/** The child's lines (raw text) from parsed source lines; shared with the in-memory entry fork. */
+export function forkNativeLines(format: NativeFormat, lines: readonly NativeLine[], options: NativeForkOptions): Omit<NativeFork, 'text'> & { raws: string[] } {
+  const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId(format.format);
+  const parentSessionId = format.sessionIdOf(lines);
+  const { kept, events, cut } = nativeCut(format, lines, options.at);
+  const raws = kept.map((line) =>
+    parentSessionId === undefined && line.index !== 0
+      ? line.raw
+      : format.rewrite(line, { from: parentSessionId ?? '', to: sessionId, parentFile: options.parentFile, header: line.index === 0 }),
+  );
+  const closedCalls = openCallsAt(events);
+  let previous = kept[kept.length - 1] as NativeLine;
+  for (const call of closedCalls) {
+    const kind = format.format === 'codex' ? codexCallKind(kept, call.callId) : undefined;
+    previous = format.closer(
+      { callId: call.callId, name: call.name, text: closerText('forked', call), isError: true, ...(kind === undefined ? {} : { kind }) },
+      { previous, sessionId, now: options.now, salt: `fork:${options.at}` },
+    );
+    raws.push(previous.raw);
+  }
+  return {
+    format: format.format,
+    sessionId,
+    fileName: format.fileName(sessionId, options.now),
+    parentSessionId,
+    cut,
+    inheritedEntryCount: kept.length,
+    closedCalls,
+    raws,
+  };
+}
+
+/**
+ * Forks the session file `text` at `options.at`. Refuses an unknown REF or seq (`INVALID_CUT`,
+ * naming the valid range or the nearest ids), a file of no known format (`UNKNOWN_FORMAT`) and a
+ * malformed line (`MALFORMED_LINE`).
+ */
+export function forkNativeTranscript(text: string, options: NativeForkOptions): NativeFork {
+  const lines = splitNativeLines(text);
+  const format = nativeFormatOf(lines, options.format);
+  const { raws, ...fork } = forkNativeLines(format, lines, options);
+  return { ...fork, text: joinNativeLines(raws) };
+}
+
+/** The argv that resumes a native child with the tool's own command (`file`: where it was written). */
+export function nativeResumeCommand(format: TranscriptFormat, sessionId: string, file: string): string[] {
+  return NATIVE_FORMATS[format].resume(sessionId, file);
+}

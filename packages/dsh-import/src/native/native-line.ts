@@ -1,0 +1,74 @@
+/**
+ * A session file's lines as the native fork, export and repair handle them: the raw text of each
+ * line (kept byte for byte) beside its parsed object and its 0-based index in the file.
+ */
+import { ImportError } from '../import-error.js';
+
+/** One line: `raw` without its `\n`, `value` its object, `index` its 0-based position. */
+export type NativeLine = { index: number; raw: string; value: Record<string, unknown> };
+
+/**
+ * Splits `text` into lines; blank lines are skipped, a torn last line (no whole JSON object) is
+ * dropped, any other line that is not a JSON object is `MALFORMED_LINE`.
+ */
+export function splitNativeLines(text: string): NativeLine[] {
+  const raw = text.split('\n');
+  if (raw[raw.length - 1] === '') raw.pop();
+  const lines: NativeLine[] = [];
+  raw.forEach((line, index) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      value = undefined;
+    }
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      lines.push({ index, raw: line, value: value as Record<string, unknown> });
+      return;
+    }
+    if (index === raw.length - 1 && !text.endsWith('\n')) return;
+    const shown = line.length > 80 ? `${line.slice(0, 80)}…` : line;
+    throw new ImportError('MALFORMED_LINE', `line ${String(index + 1)}: expected one JSON object per line, received ${JSON.stringify(shown)}`, { line: index + 1 });
+  });
+  return lines;
+}
+
+/** The lines joined back into a file's text, each ending in `\n`. */
+export function joinNativeLines(raws: readonly string[]): string {
+  return raws.length === 0 ? '' : `${raws.join('\n')}\n`;
+}
+
+/**
+ * A deterministic id in UUID shape from `parts` (FNV-1a, four rounds), so the same fork request
+ * gives the same new entry ids: pure, no clock and no randomness inside dsh-import.
+ */
+export function derivedUuid(...parts: string[]): string {
+  const input = parts.join('\u0000');
+  let hex = '';
+  for (let round = 0; round < 4; round++) {
+    let hash = 0x811c9dc5 ^ round;
+    for (let i = 0; i < input.length; i++) {
+      hash ^= input.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    hex += hash.toString(16).padStart(8, '0');
+  }
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A JSON string field of `value`, or undefined. */
+export function field(value: Record<string, unknown> | undefined, key: string): string | undefined {
+  const found = value?.[key];
+  return typeof found === 'string' ? found : undefined;
+}
+
+/**
+ * Replaces the value of each JSON field named in `keys` that equals `from` with `to`, in the raw
+ * text, so every other byte of the line stays as written. Only compact `"key":"value"` pairs.
+ */
+export function replaceIdFields(raw: string, keys: readonly string[], from: string, to: string): string {
+  let out = raw;
+  for (const key of keys) out = out.split(`${JSON.stringify(key)}:${JSON.stringify(from)}`).join(`${JSON.stringify(key)}:${JSON.stringify(to)}`);
+  return out;
+}
