@@ -67,7 +67,7 @@ describe.skipIf(url === undefined)('the PostgreSQL lease records its holder as t
       const { rows } = await q(`SELECT holder_pid_namespace, holder_boot_id, holder_start FROM S.sessions`);
       await q(`UPDATE S.sessions SET ${change}`);
       expect(await refusal(other.open('held'), 'SESSION_BUSY')).toContain(`pid ${String(NO_SUCH_PID)} on same-host`);
-      const row = rows[0] as Record<string, string | null>;
+      const row = rows[0] as { holder_pid_namespace: string | null; holder_boot_id: string | null; holder_start: string | null };
       await q(`UPDATE S.sessions SET holder_pid_namespace = ${literal(row.holder_pid_namespace)}, holder_boot_id = ${literal(row.holder_boot_id)}, holder_start = ${literal(row.holder_start)}`);
     }
     // The lease not renewed for its length: taken over, and the holder is told so.
