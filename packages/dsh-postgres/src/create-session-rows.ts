@@ -7,6 +7,7 @@ import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { SessionError, type InheritedRecords, type SessionWriter } from 'dsh-session';
 import type { PoolClient } from 'pg';
 import { existsError } from './lease-errors.js';
+import { identityColumns } from './lease-holder.js';
 import { inTransaction } from './in-transaction.js';
 import { insertEvents } from './insert-events.js';
 import type { PostgresContext } from './postgres-context.js';
@@ -73,10 +74,11 @@ export async function createSessionRows(
     const forkKey = header.forkRequest?.key ?? null;
     const inserted = await client
       .query<{ generation: string }>(
-        `INSERT INTO ${s}.sessions (id, segment, header, next_seq, generation, holder_host, holder_pid, holder_since, lease_expires, fork_key)
-         VALUES ($1, $2, $3, $4, 1, $5, $6, $7, clock_timestamp() + $8 * interval '1 millisecond', $9)
+        `INSERT INTO ${s}.sessions (id, segment, header, next_seq, generation, holder_host, holder_pid, holder_since, lease_expires, fork_key,
+                                    holder_start, holder_pid_namespace, holder_boot_id)
+         VALUES ($1, $2, $3, $4, 1, $5, $6, $7, clock_timestamp() + $8 * interval '1 millisecond', $9, $10, $11, $12)
          ON CONFLICT (id) DO NOTHING RETURNING generation`,
-        [id, segmentId, encodeHeader(header), (inherited?.count ?? 0) + events.length, context.hostId, process.pid, now(), context.leaseMs, forkKey],
+        [id, segmentId, encodeHeader(header), (inherited?.count ?? 0) + events.length, context.hostId, process.pid, now(), context.leaseMs, forkKey, ...identityColumns()],
       )
       .catch((error: unknown) => {
         throw forkKeyTaken(error, forkKey) ?? error;

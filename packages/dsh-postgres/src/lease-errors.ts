@@ -10,12 +10,39 @@ export function busyError(id: string, holder: LeaseHolder): SessionError {
   );
 }
 
-/** `SESSION_BUSY` for a writer whose lease was taken over: nothing of its batch was written. @internal */
-export function leaseLostError(id: string, fromSeq: number, holder: LeaseHolder | undefined): SessionError {
+/**
+ * How a lease generation was taken from a holder that had not released it (column `taken_over`,
+ * schema step 6): the generation replaced, why — it had `expired`, or its process was found `gone` on
+ * this host — the pid that holder had recorded, and who took it when. @internal
+ */
+export type Takeover = { generation: number; reason: 'expired' | 'gone'; holderPid: number | null; host: string; pid: number; at: number };
+
+/** What a writer that lost its lease reads of its session's row. @internal */
+export type LostLeaseRow = { generation: string; taken_over: Takeover | null; holder: LeaseHolder | undefined };
+
+/**
+ * `SESSION_BUSY` for a writer of generation `held` whose lease is gone, nothing of its batch from
+ * `fromSeq` written, with the true reason: taken over after it expired (not renewed for `leaseMs`),
+ * taken over because its recorded process was found gone, or — when the row moved on further (taken
+ * over again, or changed outside dsh-postgres) — only that the row changed. @internal
+ */
+export function leaseLostError(id: string, fromSeq: number, held: string, row: LostLeaseRow, leaseMs: number): SessionError {
+  const takeover = row.taken_over;
+  let why: string;
+  if (takeover !== null && String(takeover.generation) === held) {
+    const by = `taken over by host ${takeover.host} pid ${String(takeover.pid)} at ${new Date(takeover.at).toISOString()}`;
+    why =
+      takeover.reason === 'expired'
+        ? `${by} after this holder's lease expired (it was not renewed for ${String(leaseMs)} ms: this process was paused or starved, or could not reach the database)`
+        : `${by}, which found the process this lease recorded (pid ${String(takeover.holderPid)}, same host id, PID namespace and boot) gone`;
+  } else {
+    why = `the lease row changed: it is at generation ${row.generation}, this writer held generation ${held}`;
+  }
+  const holder = row.holder;
   const now = holder === undefined ? 'nobody holds it now' : `pid ${String(holder.pid)} on ${holder.host} holds it since ${new Date(holder.since).toISOString()}`;
   return new SessionError(
     'SESSION_BUSY',
-    `Session ${id}: this writer lost its lease (it stayed silent longer than the lease and was taken over; ${now}). ` +
+    `Session ${id}: this writer lost its lease (generation ${held}): ${why}; ${now}. ` +
       `Its events from seq ${String(fromSeq)} on were not written. Fork the session (fork("${id}", { atSeq })) or reopen it to continue.`,
     { sessionId: id, ...(holder === undefined ? {} : { holder }) },
   );
@@ -29,10 +56,4 @@ export function notFoundError(id: string): SessionError {
 /** `SESSION_EXISTS` for `id`. @internal */
 export function existsError(id: string): SessionError {
   return new SessionError('SESSION_EXISTS', `Session ${id} already exists; choose another id.`, { sessionId: id });
-}
-
-/** A lease row's holder columns as a `LeaseHolder`. @internal */
-export function holderOf(row: { holder_host: string | null; holder_pid: number | null; holder_since: string | null }): LeaseHolder | undefined {
-  if (row.holder_host === null || row.holder_pid === null || row.holder_since === null) return undefined;
-  return { host: row.holder_host, pid: row.holder_pid, since: Number(row.holder_since) };
 }

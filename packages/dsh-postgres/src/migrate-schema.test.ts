@@ -121,7 +121,41 @@ describe.skipIf(url === undefined)('schema step 5 after an operator built its co
       await (await store.create({ id: 'after', title: 'step 5' })).close();
       expect((await store.list()).map((summary) => summary.title)).toEqual(['step 5']);
       const { rows } = await admin.query<{ version: number }>(`SELECT version FROM ${q}.schema_migrations ORDER BY version`);
-      expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5]);
+      expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.skipIf(url === undefined)('schema step 6 on a database an older dsh-postgres wrote', () => {
+  const made = testSchemas(connectionString);
+  const { admin } = made;
+  const schema = made.schema('holder_identity_step');
+  const q = `"${schema}"`;
+
+  it('a lease an older holder of this host id took (no namespace or boot recorded) is not judged by its pid; once expired it is taken and recorded whole', async () => {
+    expect(await migrateTo(admin, schema, 5)).toBe(5);
+    const old = await openPostgresStore({ connectionString, schema, hostId: 'same-host' });
+    // Build the session with this version's statements, then leave the row as step 5 would: an
+    // older dsh-postgres holding it under a pid that names no process here.
+    await (await old.create({ id: 'held' })).close();
+    await old.close();
+    await admin.query(`DELETE FROM ${q}.schema_migrations WHERE version = 6`);
+    await admin.query(`ALTER TABLE ${q}.sessions DROP COLUMN holder_start, DROP COLUMN holder_pid_namespace, DROP COLUMN holder_boot_id, DROP COLUMN taken_over`);
+    await admin.query(`UPDATE ${q}.sessions SET holder_host = 'same-host', holder_pid = ${String(2 ** 22 + 1)}, holder_since = 1, lease_expires = clock_timestamp() + interval '1 hour'`);
+
+    const store = await openPostgresStore({ connectionString, schema, hostId: 'same-host' });
+    try {
+      await expect(store.open('held')).rejects.toMatchObject({ code: 'SESSION_BUSY' });
+      await admin.query(`UPDATE ${q}.sessions SET lease_expires = clock_timestamp() - interval '1 second'`);
+      const session = await store.open('held');
+      const { rows } = await admin.query<{ holder_pid: number; holder_pid_namespace: string | null; taken_over: { reason: string; holderPid: number } }>(
+        `SELECT holder_pid, holder_pid_namespace, taken_over FROM ${q}.sessions`,
+      );
+      expect(rows[0]).toMatchObject({ holder_pid: process.pid, taken_over: { reason: 'expired', holderPid: 2 ** 22 + 1 } });
+      if (process.platform === 'linux') expect(rows[0]?.holder_pid_namespace).toMatch(/^pid:\[\d+\]$/);
+      await session.close();
     } finally {
       await store.close();
     }

@@ -100,6 +100,18 @@ const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE ${s}.segments ALTER COLUMN landmarks SET DEFAULT true`,
     ],
   },
+  {
+    version: 6,
+    statements: (s) => [
+      // The holder's process identity beside its pid (start time, PID namespace, boot id): a pid is
+      // checked only for a holder of this host id that recorded this process's namespace and boot
+      // (lease-holder.ts). A lease taken before this step has none and lapses only by expiry.
+      `ALTER TABLE ${s}.sessions ADD COLUMN holder_start text, ADD COLUMN holder_pid_namespace text, ADD COLUMN holder_boot_id text`,
+      // How the current generation was taken from a holder that had not released it (expired, or
+      // found gone), kept past release: a writer that lost its lease is told why (lease-errors.ts).
+      `ALTER TABLE ${s}.sessions ADD COLUMN taken_over jsonb`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */

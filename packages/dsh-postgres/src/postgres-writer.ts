@@ -5,7 +5,8 @@
  */
 import { encodeHeader, serializeEvent, type SessionEvent } from 'dsh-codec';
 import { SessionError, type SessionWriter } from 'dsh-session';
-import { holderOf, leaseLostError, notFoundError } from './lease-errors.js';
+import { leaseLostError, notFoundError, type Takeover } from './lease-errors.js';
+import { holderOf } from './lease-holder.js';
 import { collectSegments } from './collect-segments.js';
 import { inTransaction } from './in-transaction.js';
 import { insertEvents } from './insert-events.js';
@@ -13,7 +14,7 @@ import type { PostgresContext } from './postgres-context.js';
 import { readEventLines, readStoredLog } from './read-stored-log.js';
 import { storageError } from './storage-error.js';
 
-type LeaseRow = { generation: string; next_seq: number; holder_host: string | null; holder_pid: number | null; holder_since: string | null; live: boolean };
+type LeaseRow = { generation: string; next_seq: number; holder_host: string | null; holder_pid: number | null; holder_since: string | null; taken_over: Takeover | null; live: boolean };
 
 /** The writer of session `id` under lease `generation`. @internal */
 export function createPostgresWriter(context: PostgresContext, id: string, generation: string): SessionWriter {
@@ -37,7 +38,7 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
    */
   const fenceOutcome = async (fromSeq: number, events: readonly SessionEvent[]): Promise<SessionError | number> => {
     const { rows } = await context.pool.query<LeaseRow>(
-      `SELECT generation, next_seq, holder_host, holder_pid, holder_since, lease_expires > clock_timestamp() AS live FROM ${s}.sessions WHERE id = $1`,
+      `SELECT generation, next_seq, holder_host, holder_pid, holder_since, taken_over, lease_expires > clock_timestamp() AS live FROM ${s}.sessions WHERE id = $1`,
       [id],
     );
     const row = rows[0];
@@ -47,7 +48,7 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
     }
     if (row.generation !== generation) {
       lost = true;
-      return leaseLostError(id, fromSeq, row.live ? holderOf(row) : undefined);
+      return leaseLostError(id, fromSeq, generation, { generation: row.generation, taken_over: row.taken_over, holder: row.live ? holderOf(row) : undefined }, context.leaseMs);
     }
     const committed = row.next_seq - fromSeq;
     if (committed > 0 && committed <= events.length && (await storedAre(fromSeq, events.slice(0, committed)))) return committed;
@@ -121,7 +122,9 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
       if (lost) return;
       try {
         await context.pool.query(
-          `UPDATE ${s}.sessions SET holder_host = NULL, holder_pid = NULL, holder_since = NULL, lease_expires = NULL WHERE id = $1 AND generation = $2`,
+          // `taken_over` stays: it tells a writer of an older generation why it lost the lease.
+          `UPDATE ${s}.sessions SET holder_host = NULL, holder_pid = NULL, holder_since = NULL, holder_start = NULL, holder_pid_namespace = NULL, holder_boot_id = NULL,
+                  lease_expires = NULL WHERE id = $1 AND generation = $2`,
           [id, generation],
         );
       } catch (error) {

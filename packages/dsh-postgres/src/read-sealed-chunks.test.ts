@@ -17,7 +17,7 @@ const connectionString = url ?? '';
 describe.skipIf(url === undefined)('whole reads in chunks: a few hundred events per row, aggregated on the server', () => {
   const made = testSchemas(connectionString);
   // Bitmap scans only: rows come back in heap order, which is not seq order once a row moved to a later page.
-  const bitmap = made.keep(new pg.Pool({ connectionString, max: 2, options: '-c enable_indexscan=off' }));
+  const bitmap = made.keep(new pg.Pool({ connectionString, max: 2, options: `${OWN_POOL_SETTINGS.options} -c enable_indexscan=off` }));
 
   async function fixture(prefix: string) {
     const name = made.schema(prefix);

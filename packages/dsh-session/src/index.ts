@@ -24,3 +24,8 @@ export { openSessionStore } from './open-session-store.js';
 export { isValidSessionId } from './session-id.js';
 export { checkTitle, isPrintableTitle } from './check-title.js';
 export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './rewrite-log-file.js';
+/**
+ * This process's identity (pid, host, start time, PID namespace, boot id) and whether a recorded
+ * process is known to be gone: for dsh-postgres's lease, which records holders the same way. @internal
+ */
+export { currentProcess, isProcessAlive, type ProcessIdentity } from './process-identity.js';

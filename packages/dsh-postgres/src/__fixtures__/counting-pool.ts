@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { OWN_POOL_SETTINGS } from '../open-postgres-store.js';
 
 /** A real pool whose connections count the queries they run and the rows those queries bring back. */
 export type CountingPool = {
@@ -20,7 +21,8 @@ function eventRowsIn(row: unknown[]): number {
 }
 
 export function countingPool(connectionString: string): CountingPool {
-  const pool = new pg.Pool({ connectionString, max: 4 });
+  // JIT off, as the README asks of a pool passed to the store (and as the store's own pool runs).
+  const pool = new pg.Pool({ connectionString, max: 4, options: OWN_POOL_SETTINGS.options });
   const counts = { queries: 0, streamed: 0, answered: 0 };
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;

@@ -6,11 +6,15 @@
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import { uniqueSchemaName } from '@dsh/test-utils';
+import { OWN_POOL_SETTINGS } from '../open-postgres-store.js';
 import type { PostgresSettings } from '../postgres-context.js';
 import { channelOf, quoteSchema } from '../schema-name.js';
 
 export type TestSchemas = {
-  /** A pool of its own for the test's direct queries. */
+  /**
+   * A pool of its own for the test's direct queries and reads, with JIT off as the store's own pool
+   * (a chain read's estimate passes the JIT threshold: compiling it took ~0.5 s a read, on CPU).
+   */
   admin: pg.Pool;
   /** A fresh schema name, dropped after the block. */
   schema(prefix: string): string;
@@ -22,7 +26,7 @@ export type TestSchemas = {
 
 /** Registers the block's cleanup (call it inside `describe`). */
 export function testSchemas(connectionString: string): TestSchemas {
-  const admin = new pg.Pool({ connectionString, max: 2 });
+  const admin = new pg.Pool({ connectionString, max: 2, options: OWN_POOL_SETTINGS.options });
   const schemas: string[] = [];
   const closers: (() => Promise<unknown>)[] = [];
   afterAll(async () => {
