@@ -115,7 +115,7 @@ const TITLE_LENGTH = 80;
 
 /**
  * A title from the first user prompt that is the user's own words (not injected context such as
- * `<environment_context>` or `<command-name>`): one line of printable text, at most 80 characters.
+ * `<environment_context>`, `<command-name>` or Codex's `# AGENTS.md instructions`): one line of printable text, at most 80 characters.
  */
 function titleOf(items: readonly SourceItem[]): string | undefined {
   for (const item of items) {
@@ -127,7 +127,7 @@ function titleOf(items: readonly SourceItem[]): string | undefined {
       .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
-    if (words === '' || words.startsWith('<') || words.startsWith('[Request interrupted')) continue;
+    if (words === '' || words.startsWith('<') || words.startsWith('[Request interrupted') || words.startsWith('# AGENTS.md instructions')) continue;
     return words.length > TITLE_LENGTH ? `${words.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : words;
   }
   return undefined;
