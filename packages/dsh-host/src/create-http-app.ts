@@ -93,14 +93,17 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
 
   // Host, origin, media type and token are checked before anything else (see http-guard.ts).
   app.use('*', httpGuard(options));
+  // Each path reads its body under its own limit: the app's, or its routes' when they say (a transcript to import).
   const limits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxImportBytes: options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES };
+  const limitOfPath = new Map<string, number>();
+  for (const route of HTTP_ROUTES) limitOfPath.set(route.path, Math.max(limitOfPath.get(route.path) ?? 0, route.maxBodyBytes?.(limits) ?? limits.maxBodyBytes));
+  for (const [path, maxSize] of limitOfPath) app.use(path, limitTo(maxSize));
 
   // Every route comes from the one table the OpenAPI document is generated from.
   let document: Record<string, unknown> | undefined;
   const routeDocument = (): Record<string, unknown> => (document ??= openApiDocument());
   for (const route of HTTP_ROUTES) {
-    // Each route reads its body under its own limit (the app's, or the route's when it differs).
-    app.on(route.method.toUpperCase(), route.path, limitTo(route.maxBodyBytes?.(limits) ?? limits.maxBodyBytes), async (context) => {
+    app.on(route.method.toUpperCase(), route.path, async (context) => {
       const body = route.body === undefined ? {} : await readBody(context, route.body.schema);
       return route.handle({ context, host, body, heartbeatMs, document: routeDocument });
     });
