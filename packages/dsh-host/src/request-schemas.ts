@@ -65,4 +65,4 @@ export const importBodySchema = z
     title: title.optional(),
   })
   .strict()
-  .refine((body) => (body.text === undefined) !== (body.files === undefined), { message: 'expected exactly one of "text" (one transcript) or "files" (several)' });
+  .refine((body) => (body.text === undefined) !== (body.files === undefined), { error: 'expected exactly one of "text" (one transcript) or "files" (several)' });
