@@ -108,6 +108,24 @@ describe('POST /api/import (the host route every importer shares)', () => {
     expect(reply.body.sessions.map((s) => s.kept === true)).toEqual([true, false]);
   });
 
+  it('two imports of one file at once: one stores every session, the other is refused, nothing is stored twice', async () => {
+    const { host, store } = setup();
+    const text = claudeCodeTranscript({ turns: 4, branchAtTurn: 2 }).text;
+    const replies = await Promise.all([post(host, { text }), post(host, { text })]);
+    expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409]);
+    expect(replies.find((reply) => reply.status === 409)?.body.error?.code).toBe('SESSION_EXISTS');
+    expect((await store.list()).length).toBe(2);
+  });
+
+  it('a session id stored with other events than the file has for it is a conflict, and nothing of the file is stored', async () => {
+    const { host, store } = setup();
+    await store.import(importTranscript(claudeCodeTranscript({ turns: 2 }).text).sessions[0] as Parameters<SessionStore['import']>[0]);
+    const reply = await post(host, { text: claudeCodeTranscript({ turns: 4, branchAtTurn: 2 }).text });
+    expect([reply.status, reply.body.error?.code]).toEqual([409, 'SESSION_EXISTS']);
+    expect(reply.body.error?.message).toContain('with other events');
+    expect((await store.list()).length).toBe(1);
+  });
+
   it('takes a transcript larger than the body limit of the other routes', async () => {
     const { host } = setup({ maxBodyBytes: 4096 });
     const text = claudeCodeTranscript({ turns: 2 }).text;
