@@ -79,6 +79,12 @@ describe('dsh import / dsh export through the real CLI', () => {
     expect(first.stdout).toContain('5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d');
     const second = await runDsh(['import', '--from-claude', '--data', data.path], { cwd: project, env });
     expect(second.stdout).toContain('(already imported, skipped)');
+    // The user went on in Claude Code: the stored import is left as it is, not a refusal.
+    await writeFile(join(folder, '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d.jsonl'), claudeCodeTranscript({ turns: 4 }).text);
+    const grown = await runDsh(['import', '--from-claude', '--data', data.path], { cwd: project, env });
+    expect(grown.code).toBe(0);
+    expect(grown.stdout).toContain('(stored with other events, skipped)');
+    await writeFile(join(folder, '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d.jsonl'), claudeCodeTranscript({ turns: 3 }).text);
     // Claude Code names the folder after its physical working directory: a symlinked --project resolves to it.
     await symlink(project, join(work.path, 'linked-app'));
     const linked = await runDsh(['import', '--from-claude', '--project', join(work.path, 'linked-app'), '--data', data.path], { env });

@@ -18,12 +18,19 @@ export type ImportIntoStoreOptions = {
   format?: 'auto' | TranscriptFormat;
   /** A title for the first input's main session (appended as `session/title`). */
   title?: string;
-  /** Leave sessions that were imported before as they are instead of refusing (`SESSION_EXISTS`) when nothing is new. */
+  /**
+   * Leave sessions the store has as they are instead of refusing (`SESSION_EXISTS`): those imported
+   * before, and those stored with other events (e.g. a Claude Code session that went on since), with
+   * their fork children from the same file (`skipped`, and a warning).
+   */
   skipImported?: boolean;
 };
 
-/** One session of an import: `kept` when an earlier import stored exactly these events (it may have grown since). */
-export type ImportedSessionSummary = { id: string; parentSession: string | null; forkCut: number | null; events: number; kept?: true };
+/**
+ * One session of an import: `kept` when an earlier import stored exactly these events (it may have
+ * grown since); `skipped` (only with `skipImported`) when the store holds it, or its parent, with other events.
+ */
+export type ImportedSessionSummary = { id: string; parentSession: string | null; forkCut: number | null; events: number; kept?: true; skipped?: true };
 
 /** What one input became. */
 export type ImportedFile = { name?: string; format: TranscriptFormat; warnings: string[]; sessions: ImportedSessionSummary[] };
@@ -77,19 +84,30 @@ export async function importIntoStore(store: SessionStore, inputs: readonly Impo
   };
   const linked = (await linkImports(results, lookup)) as (ImportResult & { name?: string })[];
   const kept = new Set<string>();
+  const skipped = new Set<string>();
   const all = linked.flatMap((result) => result.sessions);
-  for (const session of all) {
-    if (!(await store.has(session.header.id))) continue;
-    if (!(await isStoredAs(store, session))) {
-      throw new HostError('SESSION_EXISTS', `Session ${session.header.id} is already in the store with other events than this import has for it; nothing was imported.`);
+  for (const result of linked) {
+    for (const session of result.sessions) {
+      const { id, parentSession } = session.header;
+      const stored = await store.has(id);
+      if (stored && (await isStoredAs(store, session))) {
+        kept.add(id);
+        continue;
+      }
+      const differs = stored || (parentSession !== undefined && skipped.has(parentSession));
+      if (!differs) continue;
+      if (options.skipImported !== true) {
+        throw new HostError('SESSION_EXISTS', `Session ${id} is already in the store with other events than this import has for it; nothing was imported.`);
+      }
+      skipped.add(id);
+      result.warnings.push(stored ? `session ${id} is stored with other events (the source went on since it was imported?); left as it is` : `session ${id} not imported: its parent ${String(parentSession)} was left as it is`);
     }
-    kept.add(session.header.id);
   }
   if (all.length > 0 && kept.size === all.length && options.skipImported !== true) {
     throw new HostError('SESSION_EXISTS', `Already imported: ${[...kept].join(', ')} ${kept.size === 1 ? 'is' : 'are'} in the store; nothing was imported. Open ${all[0]?.header.id ?? ''} instead.`);
   }
   try {
-    for (const session of all) if (!kept.has(session.header.id)) await store.import(session);
+    for (const session of all) if (!kept.has(session.header.id) && !skipped.has(session.header.id)) await store.import(session);
   } catch (error) {
     throw HostError.wrap(error) ?? error;
   }
@@ -104,6 +122,7 @@ export async function importIntoStore(store: SessionStore, inputs: readonly Impo
         forkCut: header.forkCut ?? null,
         events: events.length,
         ...(kept.has(header.id) ? { kept: true as const } : {}),
+        ...(skipped.has(header.id) ? { skipped: true as const } : {}),
       })),
     })),
   };

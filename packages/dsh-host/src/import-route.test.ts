@@ -126,6 +126,15 @@ describe('POST /api/import (the host route every importer shares)', () => {
     expect((await store.list()).length).toBe(1);
   });
 
+  it('with skipImported, a session the store holds with other events (the source went on) and its fork children are left as they are, with a warning', async () => {
+    const { host, store } = setup();
+    await host.importTranscripts([{ text: claudeCodeTranscript({ turns: 2 }).text }]);
+    const grown = await host.importTranscripts([{ text: claudeCodeTranscript({ turns: 4, branchAtTurn: 3 }).text, name: 'grown.jsonl' }], { skipImported: true });
+    expect(grown.files[0]?.sessions.map((s) => s.skipped === true)).toEqual([true, true]);
+    expect(grown.files[0]?.warnings).toContainEqual(expect.stringContaining('is stored with other events'));
+    expect((await store.list()).length).toBe(1);
+  });
+
   it('takes a transcript larger than the body limit of the other routes', async () => {
     const { host } = setup({ maxBodyBytes: 4096 });
     const text = claudeCodeTranscript({ turns: 2 }).text;

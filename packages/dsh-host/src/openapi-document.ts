@@ -193,6 +193,7 @@ const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       forkCut: { type: ['integer', 'null'] },
       events: { type: 'integer' },
       kept: { type: 'boolean', description: 'Stored already by an earlier import of the same file (left as it is).' },
+      skipped: { type: 'boolean', description: 'Not imported: the store holds it (or its parent) with other events (only with `skipImported`).' },
     },
   },
   Lineage: {

@@ -53,7 +53,7 @@ function tree(file: ImportedFile): string[] {
   }
   const walk = (session: ImportedSessionSummary, prefix: string, last: boolean, root: boolean): void => {
     const { id, forkCut, parentSession } = session;
-    const note = session.kept === true ? '  (already imported, skipped)' : '';
+    const note = session.kept === true ? '  (already imported, skipped)' : session.skipped === true ? '  (stored with other events, skipped)' : '';
     const what = root
       ? parentSession === null
         ? `${session.events} events`
@@ -124,7 +124,7 @@ export async function importCommand(context: CliContext, values: OptionValues, f
       file: file.name ?? null,
       format: file.format,
       warnings: file.warnings,
-      sessions: file.sessions.map((s) => ({ id: s.id, parentSession: s.parentSession, forkCut: s.forkCut, events: s.events, skipped: s.kept === true })),
+      sessions: file.sessions.map((s) => ({ id: s.id, parentSession: s.parentSession, forkCut: s.forkCut, events: s.events, skipped: s.kept === true || s.skipped === true })),
     }));
     context.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
