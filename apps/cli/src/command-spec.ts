@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import { TRANSCRIPT_FORMATS } from 'dsh-import';
 
 /** Option declarations as `node:util` `parseArgs` takes them, each with the help line shown for it. */
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { value?: string; help: string };
@@ -123,11 +124,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'import Claude Code, Codex or pi session files (branches become forks) and print the tree',
     description:
       'Reads every FILE first (nothing is stored if one is refused), then stores each session atomically:\n' +
-      'the main line, and every other branch as a fork child. An id the data directory already has is\n' +
-      'SESSION_EXISTS. --from-claude imports the Claude Code sessions of the current directory (or\n' +
-      '--project DIR) from $CLAUDE_CONFIG_DIR or ~/.claude, skipping those imported before.',
+      'the main line, and every other branch as a fork child. Subagent files (subagents/agent-*.jsonl,\n' +
+      'Codex subagent rollouts) import as their own sessions linked to their main session, in any order;\n' +
+      'a Codex fork rollout becomes a fork child of its parent rollout (given too, or imported before).\n' +
+      'A file imported before is SESSION_EXISTS. --from-claude imports the Claude Code sessions of the\n' +
+      'current directory (or --project DIR) from $CLAUDE_CONFIG_DIR or ~/.claude, skipping those imported before.',
     options: {
-      format: { type: 'string', value: 'F', help: 'auto (default) | claude-code | codex | pi' },
+      format: { type: 'string', value: 'F', help: `auto (default) | ${TRANSCRIPT_FORMATS.join(' | ')}` },
       name: { type: 'string', value: 'NAME', help: 'name the imported main session (one FILE only)' },
       'from-claude': { type: 'boolean', help: "import this directory's Claude Code sessions" },
       project: { type: 'string', value: 'DIR', help: 'with --from-claude: the project directory (default: current directory)' },

@@ -79,6 +79,12 @@ describe('dsh import / dsh export through the real CLI', () => {
     expect(first.stdout).toContain('5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d');
     const second = await runDsh(['import', '--from-claude', '--data', data.path], { cwd: project, env });
     expect(second.stdout).toContain('(already imported, skipped)');
+    // The user went on in Claude Code: the stored import is left as it is, not a refusal.
+    await writeFile(join(folder, '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d.jsonl'), claudeCodeTranscript({ turns: 4 }).text);
+    const grown = await runDsh(['import', '--from-claude', '--data', data.path], { cwd: project, env });
+    expect(grown.code).toBe(0);
+    expect(grown.stdout).toContain('(stored with other events, skipped)');
+    await writeFile(join(folder, '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d.jsonl'), claudeCodeTranscript({ turns: 3 }).text);
     // Claude Code names the folder after its physical working directory: a symlinked --project resolves to it.
     await symlink(project, join(work.path, 'linked-app'));
     const linked = await runDsh(['import', '--from-claude', '--project', join(work.path, 'linked-app'), '--data', data.path], { env });
@@ -87,5 +93,32 @@ describe('dsh import / dsh export through the real CLI', () => {
     const missing = await runDsh(['import', '--from-claude', '--project', work.path, '--data', data.path], { env });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('NO_CLAUDE_SESSIONS');
+  });
+
+  it('imports a main session and its subagent file in either order without SESSION_EXISTS, and a Codex fork rollout as a fork child of its parent', { timeout: 400_000 }, async () => {
+    const mainFile = join(work.path, '5f0c3a52.jsonl');
+    const agentFile = join(work.path, 'agent-a77aa77.jsonl');
+    await writeFile(mainFile, claudeCodeTranscript({ turns: 2, spawnsAgent: 'a77aa77' }).text);
+    await writeFile(agentFile, claudeCodeTranscript({ turns: 2, agentId: 'a77aa77' }).text);
+    const agent = await runDsh(['import', agentFile, '--json', '--data', data.path]);
+    expect(agent.code).toBe(0);
+    const main = await runDsh(['import', mainFile, '--json', '--data', data.path]);
+    expect(main.code).toBe(0);
+    const ids = [agent, main].map((run) => (JSON.parse(run.stdout) as Imported)[0]?.sessions[0]?.id);
+    expect(ids).toEqual(['5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-agent-a77aa77', '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d']);
+    // Every import is titled (a title line, else its first prompt).
+    const rows = JSON.parse((await runDsh(['sessions', '--json', '--data', data.path])).stdout) as { id: string; title?: string }[];
+    expect(rows.map((row) => typeof row.title)).toEqual(['string', 'string']);
+
+    const parent = codexTranscript({ turns: 3, ordinals: true });
+    const end = (JSON.parse(parent.text.split('\n').find((l) => l.includes('"task_started"') && l.includes('-000000000003"')) ?? '{}') as { ordinal: number }).ordinal;
+    const forkFile = join(work.path, 'rollout-fork.jsonl');
+    const parentFile = join(work.path, 'rollout-parent.jsonl');
+    await writeFile(forkFile, codexTranscript({ turns: 1, sessionId: '019e3000-2222-7333-8444-555566667777', forkOf: { threadId: parent.sessionId, endOrdinalExclusive: end } }).text);
+    await writeFile(parentFile, parent.text);
+    const both = await runDsh(['import', forkFile, parentFile, '--data', data.path]);
+    expect(both.code).toBe(0);
+    expect(both.stdout).toMatch(new RegExp(`019e3000-2222-7333-8444-555566667777  forked from ${parent.sessionId} at seq \\d+`));
+    expect(both.stdout.indexOf(parentFile)).toBeLessThan(both.stdout.indexOf(forkFile));
   });
 });

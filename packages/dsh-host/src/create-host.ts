@@ -2,6 +2,7 @@ import { createKeylessModel } from 'dsh-agent';
 import { createHttpApp } from './create-http-app.js';
 import { fork } from './fork-requests.js';
 import { HostError } from './host-error.js';
+import { importIntoStore } from './import-into-store.js';
 import type { HostContext, HostOptions } from './host-context.js';
 import type { Host } from './host-types.js';
 import { lineageOf } from './lineage.js';
@@ -95,6 +96,11 @@ export function createHost(options: HostOptions): Host {
     watch: (ref, from, listener) => guarded(async () => watchEvents(context, await resolveRef(context, ref), from, listener)),
     query: (queryOptions) => guarded(() => runQuery(context, queryOptions)),
     release: (ref) => guarded(async () => release(context, await resolveRef(context, ref))),
+    importTranscripts: (inputs, importOptions) =>
+      guarded(() => {
+        assertOpen(context);
+        return importIntoStore(store, inputs, importOptions);
+      }),
     fetch: async (request) => {
       app ??= createHttpApp(host, options.http);
       return app.fetch(request);

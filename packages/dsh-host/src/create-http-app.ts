@@ -13,6 +13,8 @@ import { openApiDocument } from './openapi-document.js';
 export type HttpAppOptions = HttpGuardOptions & {
   /** Largest accepted request body in bytes (default 1 MiB); larger → 413. */
   maxBodyBytes?: number;
+  /** Largest transcript body `POST /api/import` accepts (default 32 MiB: long agent sessions run to megabytes). */
+  maxImportBytes?: number;
   /** Where unknown failures are logged before the fixed 500 body is sent (default `console`). */
   logger?: HostLogger;
   /** SSE comment interval keeping idle streams open through proxies (default 15 s). */
@@ -23,6 +25,16 @@ export type HttpAppOptions = HttpGuardOptions & {
 export const INTERNAL_ERROR_BODY = { error: { code: 'INTERNAL', message: 'Internal server error; the host logged the details.' } };
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_IMPORT_BYTES = 32 * 1024 * 1024;
+
+function limitTo(maxSize: number) {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new HostError('PAYLOAD_TOO_LARGE', `Request body too large: expected at most ${maxSize} bytes.`);
+    },
+  });
+}
 
 async function readBody<Schema extends z.ZodType>(context: Context, schema: Schema): Promise<z.output<Schema>> {
   const text = await context.req.text();
@@ -81,16 +93,11 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
 
   // Host, origin, media type and token are checked before anything else (see http-guard.ts).
   app.use('*', httpGuard(options));
-  const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw new HostError('PAYLOAD_TOO_LARGE', `Request body too large: expected at most ${maxSize} bytes.`);
-      },
-    }),
-  );
+  // Each path reads its body under its own limit: the app's, or its routes' when they say (a transcript to import).
+  const limits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxImportBytes: options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES };
+  const limitOfPath = new Map<string, number>();
+  for (const route of HTTP_ROUTES) limitOfPath.set(route.path, Math.max(limitOfPath.get(route.path) ?? 0, route.maxBodyBytes?.(limits) ?? limits.maxBodyBytes));
+  for (const [path, maxSize] of limitOfPath) app.use(path, limitTo(maxSize));
 
   // Every route comes from the one table the OpenAPI document is generated from.
   let document: Record<string, unknown> | undefined;

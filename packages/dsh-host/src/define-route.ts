@@ -32,6 +32,8 @@ export type RouteDefinition<Body = unknown> = {
   /** The JSON body schema; the app answers 400 `BAD_REQUEST` naming the field path when it fails. */
   body?: { schema: z.ZodType<Body>; component: string; required: boolean };
   parameters?: readonly RouteParameter[];
+  /** This route's body limit when it differs from the app's (`maxBodyBytes`); e.g. a transcript to import. */
+  maxBodyBytes?: (options: { maxBodyBytes: number; maxImportBytes: number }) => number;
   success: {
     status: 200 | 201 | 202;
     description: string;

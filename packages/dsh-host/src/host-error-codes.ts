@@ -1,4 +1,5 @@
 import type { AgentErrorCode } from 'dsh-agent';
+import type { ImportErrorCode } from 'dsh-import';
 import type { SessionErrorCode } from 'dsh-session';
 
 /**
@@ -8,7 +9,7 @@ import type { SessionErrorCode } from 'dsh-session';
 export type HostErrorRow = { readonly status: number; readonly when: string; readonly sentAs?: string };
 
 /** The codes of the lower packages: each must have a row (a missing one fails the type check). */
-type PassedThroughCode = SessionErrorCode | AgentErrorCode;
+type PassedThroughCode = SessionErrorCode | AgentErrorCode | ImportErrorCode;
 
 /**
  * Every code a `HostError` carries — the host's own and those passed up from dsh-session (with
@@ -24,6 +25,11 @@ export const HOST_ERROR_CODES = {
   INVALID_SCRIPT: { status: 400, when: 'a scripted model file that is not the SPEC §11 format' },
   INVALID_FORK_REQUEST: { status: 400, when: 'a fork request record (idempotency key or digest) that is not 1-255 visible ASCII characters' },
   INVALID_TITLE: { status: 400, when: 'a title or name holding control characters (C0, DEL, C1, line separators, bidi overrides)' },
+  // 400: a transcript to import that dsh-import cannot read (the message names the file and line).
+  UNKNOWN_FORMAT: { status: 400, when: 'a transcript to import is none of Claude Code, Codex, pi' },
+  FORMAT_MISMATCH: { status: 400, when: 'a transcript to import does not fit the `format` asked for' },
+  MALFORMED_LINE: { status: 400, when: 'a transcript to import has a line before its last that is not JSON' },
+  EMPTY_TRANSCRIPT: { status: 400, when: 'a transcript to import holds no line' },
   // 401/403/415: the HTTP guard.
   UNAUTHORIZED: { status: 401, when: 'missing or wrong bearer token' },
   CROSS_ORIGIN: { status: 403, when: 'a state-changing request from another origin (`Origin` / `Sec-Fetch-Site`)' },

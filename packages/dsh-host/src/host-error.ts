@@ -59,5 +59,5 @@ export class HostError extends Error {
 }
 
 function hasKnownCode(error: Error): error is Error & { code: HostErrorCode } {
-  return (error.name === 'SessionError' || error.name === 'AgentError') && isHostErrorCode((error as { code?: unknown }).code);
+  return (error.name === 'SessionError' || error.name === 'AgentError' || error.name === 'ImportError') && isHostErrorCode((error as { code?: unknown }).code);
 }

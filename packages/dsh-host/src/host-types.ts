@@ -1,5 +1,6 @@
 import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
 import type { AgentDelta, CompactionResult } from 'dsh-agent';
+import type { ImportInput, ImportIntoStoreOptions, ImportReport } from './import-into-store.js';
 import type { Lineage } from './lineage.js';
 
 /**
@@ -143,6 +144,11 @@ export interface Host {
   query(options: QueryOptions): Promise<QueryResult>;
   /** Closes a live session (flushing it and releasing its lease); it stays in the store. */
   release(ref: string): Promise<void>;
+  /**
+   * Imports Claude Code, Codex or pi transcripts into the host's store (`importIntoStore`): every
+   * input read first, linked (subagents, Codex forks), then each session stored atomically.
+   */
+  importTranscripts(inputs: readonly ImportInput[], options?: ImportIntoStoreOptions): Promise<ImportReport>;
   /** The HTTP API (SPEC §10) in-process. */
   fetch(request: Request): Promise<Response>;
   /** Releases every live session. The store stays open: its owner closes it. */

@@ -6,6 +6,7 @@ import {
   eventsQuerySchema,
   forkBodySchema,
   idempotencyKeySchema,
+  importBodySchema,
   messageBodySchema,
   renameBodySchema,
 } from './request-schemas.js';
@@ -198,6 +199,29 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     success: { status: 200, description: 'Lineage', schema: 'Lineage' },
     errors: [...REF],
     handle: async ({ context, host }) => context.json(await host.lineage(context.req.param('id') ?? '')),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/import',
+    operationId: 'importTranscripts',
+    summary:
+      'Import Claude Code, Codex or pi transcripts (`text`, or `files` for a main session with its subagents or a rollout with its forks): every file read, then linked, then each session stored atomically, parents first',
+    body: { schema: importBodySchema, component: 'ImportBody', required: true },
+    maxBodyBytes: ({ maxImportBytes }) => maxImportBytes,
+    success: { status: 201, description: 'Imported: the sessions of each file, main line first (`kept`: stored by an earlier, cut-short import)', schema: 'ImportAnswer' },
+    errors: [...BODY, ...STORE, ...STORED, 'UNKNOWN_FORMAT', 'FORMAT_MISMATCH', 'MALFORMED_LINE', 'EMPTY_TRANSCRIPT', 'INVALID_OPTION', 'INVALID_TITLE', 'SESSION_EXISTS', 'SESSION_NOT_FOUND', 'WRITE_FAILED'],
+    handle: async ({ context, host, body }) => {
+      const inputs = body.files ?? [{ text: body.text ?? '' }];
+      const report = await host.importTranscripts(
+        inputs.map((file) => (file.name === undefined ? { text: file.text } : { text: file.text, name: file.name })),
+        { ...(body.format === undefined ? {} : { format: body.format }), ...(body.title === undefined ? {} : { title: body.title }) },
+      );
+      const first = report.files[0];
+      return context.json(
+        { format: first?.format ?? null, warnings: report.files.flatMap((file) => file.warnings), sessions: report.files.flatMap((file) => file.sessions), files: report.files },
+        201,
+      );
+    },
   }),
   defineRoute({
     method: 'get',

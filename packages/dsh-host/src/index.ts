@@ -20,6 +20,15 @@ export type {
 export { HostError, type HostErrorDetails, type LeaseHolderInfo } from './host-error.js';
 export { HOST_ERROR_CODES, httpStatusOf, wireCodeOf, type HostErrorCode, type HostErrorRow } from './host-error-codes.js';
 export { selectForkCut } from './select-fork-cut.js';
+/** The one way transcripts get into a store (CLI `dsh import`, `host.importTranscripts`, `POST /api/import`). */
+export {
+  importIntoStore,
+  type ImportedFile,
+  type ImportedSessionSummary,
+  type ImportInput,
+  type ImportIntoStoreOptions,
+  type ImportReport,
+} from './import-into-store.js';
 export {
   lineageOf,
   sessionForest,

@@ -167,6 +167,35 @@ const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       inheritedEventCount: { type: 'integer' },
     },
   },
+  ImportAnswer: {
+    type: 'object',
+    required: ['format', 'warnings', 'sessions', 'files'],
+    properties: {
+      format: { type: ['string', 'null'], description: 'The format of the first file.' },
+      warnings: { type: 'array', items: { type: 'string' }, description: 'What every file left out, in file order.' },
+      sessions: { type: 'array', items: ref('ImportedSession'), description: 'Every stored session, parents first.' },
+      files: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['format', 'warnings', 'sessions'],
+          properties: { name: { type: 'string' }, format: { type: 'string' }, warnings: { type: 'array', items: { type: 'string' } }, sessions: { type: 'array', items: ref('ImportedSession') } },
+        },
+      },
+    },
+  },
+  ImportedSession: {
+    type: 'object',
+    required: ['id', 'parentSession', 'forkCut', 'events'],
+    properties: {
+      id: { type: 'string' },
+      parentSession: { type: ['string', 'null'] },
+      forkCut: { type: ['integer', 'null'] },
+      events: { type: 'integer' },
+      kept: { type: 'boolean', description: 'Stored already by an earlier import of the same file (left as it is).' },
+      skipped: { type: 'boolean', description: 'Not imported: the store holds it (or its parent) with other events (only with `skipImported`).' },
+    },
+  },
   Lineage: {
     type: 'object',
     required: ['session', 'ancestors', 'descendants'],

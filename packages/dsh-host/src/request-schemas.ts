@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TRANSCRIPT_FORMATS } from 'dsh-import';
 import { isPrintableTitle } from 'dsh-session';
 
 /** A session's configuration as a request may set it: tool availability, working directory, model. */
@@ -45,3 +46,23 @@ export const eventsQuerySchema = z.object({ from: z.string().regex(/^\d{1,15}$/,
 
 /** An `Idempotency-Key` header value: 1–255 visible ASCII characters. */
 export const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'expected 1-255 visible ASCII characters');
+
+const transcriptFormat = z.enum(['auto', ...TRANSCRIPT_FORMATS]);
+
+/**
+ * `POST /api/import`: one transcript (`text`) or several (`files`, e.g. a main session and its
+ * subagents, or a Codex rollout and its forks), the format of all (default `auto`), a title for the first.
+ */
+export const importBodySchema = z
+  .object({
+    text: z.string().optional(),
+    files: z
+      .array(z.object({ text: z.string(), name: z.string().min(1).max(4096).optional() }).strict())
+      .min(1)
+      .max(256)
+      .optional(),
+    format: transcriptFormat.optional(),
+    title: title.optional(),
+  })
+  .strict()
+  .refine((body) => (body.text === undefined) !== (body.files === undefined), { error: 'expected exactly one of "text" (one transcript) or "files" (several)' });

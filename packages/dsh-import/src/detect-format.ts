@@ -3,10 +3,13 @@
  */
 import type { SourceLine } from './read-lines.js';
 
-/** The formats dsh-import reads. */
-export type TranscriptFormat = 'claude-code' | 'codex' | 'pi';
+/** The formats dsh-import reads: the one list every caller (CLI, host, demo) shows and checks. */
+export const TRANSCRIPT_FORMATS = ['claude-code', 'codex', 'pi'] as const;
 
-const CLAUDE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress', 'permission-mode', 'attachment', 'ai-title', 'custom-title', 'last-prompt']);
+/** A format dsh-import reads. */
+export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+const CLAUDE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress', 'permission-mode', 'attachment', 'ai-title', 'custom-title', 'last-prompt', 'mode', 'api-request', 'api-request-blob', 'api-request-shape', 'atis-latch', 'tools-used', 'cost-state']);
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
 /** The format one line belongs to, when it says. */

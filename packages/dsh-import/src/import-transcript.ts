@@ -7,11 +7,13 @@ import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import { buildSessions } from './build-sessions.js';
 import { readClaudeCode } from './claude-code/read-claude-code.js';
 import { readCodex } from './codex/read-codex.js';
-import { detectFormat, formatOfLine, type TranscriptFormat } from './detect-format.js';
+import { detectFormat, formatOfLine, TRANSCRIPT_FORMATS, type TranscriptFormat } from './detect-format.js';
+import { IMPORT_SOURCE_EVENT, sourceData, type ImportSource } from './import-source.js';
 import { ImportError } from './import-error.js';
 import { readPi } from './pi/read-pi.js';
 import { readLines, type SourceLine } from './read-lines.js';
 import type { ReadTranscript } from './read-transcript.js';
+import type { SourceItem } from './source-item.js';
 
 /** Options of `importTranscript`. */
 export type ImportOptions = {
@@ -41,8 +43,8 @@ const EXPECTED =
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** A valid dsh session id from a source id: other characters become `-`, long ids are cut. */
-function toSessionId(source: string): string {
+/** A valid dsh session id from a source id: other characters become `-`, long ids are cut. @internal */
+export function toSessionId(source: string): string {
   const cleaned = source.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 100);
   return cleaned === '' ? 'imported' : cleaned;
 }
@@ -59,8 +61,8 @@ function describe(value: Record<string, unknown>): string {
  */
 export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
   const requested = options.format ?? 'auto';
-  if (!['auto', 'claude-code', 'codex', 'pi'].includes(requested)) {
-    throw new ImportError('INVALID_OPTION', `format: expected auto, claude-code, codex or pi, received ${JSON.stringify(requested)}`);
+  if (requested !== 'auto' && !(TRANSCRIPT_FORMATS as readonly string[]).includes(requested)) {
+    throw new ImportError('INVALID_OPTION', `format: expected auto, ${TRANSCRIPT_FORMATS.join(', ')}, received ${JSON.stringify(requested)}`);
   }
   if (options.sessionId !== undefined && !SESSION_ID.test(options.sessionId)) {
     throw new ImportError('INVALID_OPTION', `sessionId: expected 1–128 characters of [A-Za-z0-9_-], received ${JSON.stringify(options.sessionId)}`);
@@ -83,7 +85,50 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
     format = requested;
   }
   const read = READERS[format](lines);
-  const sessionId = options.sessionId ?? toSessionId(read.sessionId ?? 'imported');
-  const built = buildSessions(read.lines, { sessionId, cwd: read.cwd, createdAt: read.createdAt ?? 0, effectOf: read.effectOf });
+  const source = sourceOf(format, read);
+  const sessionId = options.sessionId ?? toSessionId(source.agentId !== undefined && format === 'claude-code' ? `${source.mainSession ?? 'imported'}-agent-${source.agentId}` : source.sourceId);
+  const time = read.createdAt ?? 0;
+  const head: SourceItem[] = [{ kind: 'source', key: IMPORT_SOURCE_EVENT, time, data: sourceData(source) }];
+  const main = read.lines[0] ?? [];
+  if (!main.some((item) => item.kind === 'title')) head.push({ kind: 'title', key: 'title', time, title: titleOf(main) ?? `${format} session ${source.sourceId}` });
+  const itemLines = read.lines.map((items) => [...head, ...items]);
+  const built = buildSessions(itemLines, { sessionId, cwd: read.cwd, createdAt: time, effectOf: read.effectOf });
   return { format, sessions: built.sessions, warnings: [...warnings, ...read.warnings, ...built.warnings] };
+}
+
+/** The `import/source` data of what a reader found: dsh ids derived from the source's ids. */
+function sourceOf(format: TranscriptFormat, read: ReadTranscript): ImportSource {
+  const links = read.links ?? {};
+  const source: ImportSource = { format, sourceId: read.sessionId ?? 'imported' };
+  if (links.mainSourceId !== undefined) source.mainSession = toSessionId(links.mainSourceId);
+  if (links.agentId !== undefined) source.agentId = links.agentId;
+  if (links.spawned !== undefined) {
+    const main = toSessionId(source.sourceId);
+    source.subagents = Object.fromEntries(Object.entries(links.spawned).map(([callId, agentId]) => [callId, toSessionId(`${main}-agent-${agentId}`)]));
+  }
+  if (links.firstOrdinal !== undefined) source.firstOrdinal = links.firstOrdinal;
+  if (links.historyBase !== undefined) source.historyBase = links.historyBase;
+  return source;
+}
+
+const TITLE_LENGTH = 80;
+
+/**
+ * A title from the first user prompt that is the user's own words (not injected context such as
+ * `<environment_context>`, `<command-name>` or Codex's `# AGENTS.md instructions`): one line of printable text, at most 80 characters.
+ */
+function titleOf(items: readonly SourceItem[]): string | undefined {
+  for (const item of items) {
+    if (item.kind !== 'prompt' || !item.opensTurn) continue;
+    const words = item.content
+      .map((block) => (block.type === 'text' ? block.text : ''))
+      .join(' ')
+      // eslint-disable-next-line no-control-regex -- control characters are what a title may not hold
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (words === '' || words.startsWith('<') || words.startsWith('[Request interrupted') || words.startsWith('# AGENTS.md instructions')) continue;
+    return words.length > TITLE_LENGTH ? `${words.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : words;
+  }
+  return undefined;
 }

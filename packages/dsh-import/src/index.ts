@@ -4,7 +4,12 @@
  * branch as an exact fork child, each artifact valid in the current format. Imports dsh-codec only.
  */
 export { importTranscript, type ImportOptions, type ImportResult } from './import-transcript.js';
-export type { TranscriptFormat } from './detect-format.js';
+export { TRANSCRIPT_FORMATS, type TranscriptFormat } from './detect-format.js';
+export type { ImportedSession } from './build-sessions.js';
+/** Links sessions of several files: subagents to their spawning call, Codex fork rollouts to their parent. */
+export { linkImports, type LinkLookup } from './link-imports.js';
+/** The ignorable `import/source` event every imported session starts with, and its reader. */
+export { IMPORT_SOURCE_EVENT, importSourceOf, type ImportSource } from './import-source.js';
 export { ImportError, IMPORT_ERROR_CODES, type ImportErrorCode } from './import-error.js';
 export { CLAUDE_CODE_EFFECTS } from './claude-code/claude-code-effects.js';
 export { CODEX_EFFECTS } from './codex/codex-effects.js';

@@ -5,9 +5,24 @@
 import type { ContentBlock, JsonObject, ToolEffect } from 'dsh-codec';
 import type { SourceItem } from './source-item.js';
 
+/** What a reader found about the source's links to other sessions (source ids, not dsh ids). */
+export type SourceLinks = {
+  /** A subagent's own id (its file's `agentId`; Codex `agent_nickname`). */
+  agentId?: string;
+  /** A subagent's main session, as the source names it. */
+  mainSourceId?: string;
+  /** Calls of this session that spawned subagents: call id → the subagent's `agentId`. */
+  spawned?: Record<string, string>;
+  /** Codex: the first line's `ordinal` when it is not 0. */
+  firstOrdinal?: number;
+  /** Codex `history_base`. */
+  historyBase?: { threadId: string; endOrdinalExclusive: number };
+};
+
 /** The result of one format reader. */
 export type ReadTranscript = {
   sessionId: string | undefined;
+  links?: SourceLinks;
   cwd: string | undefined;
   createdAt: number | undefined;
   lines: SourceItem[][];

@@ -19,6 +19,8 @@ export type SourceItem =
   | { kind: 'compaction'; key: string; id: string; time: number; summary: string; keepFrom?: string }
   | { kind: 'config'; key: string; time: number; config: SessionConfig }
   | { kind: 'title'; key: string; time: number; title: string }
+  /** Where the session came from (`import/source`, ignorable): the source's ids and links. */
+  | { kind: 'source'; key: string; time: number; data: JsonObject }
   /** The source says how the open turn ended (an interruption, an API error). */
   | { kind: 'outcome'; key: string; time: number; outcome: TurnOutcome };
 

@@ -4,6 +4,7 @@
  * Nothing is invented: calls without a result at the end are left open for the store's closer.
  */
 import type { ContentBlock, JsonValue, SessionConfig, SessionEvent, SurfaceOp, ToolEffect, TurnEndReason } from 'dsh-codec';
+import { IMPORT_SOURCE_EVENT } from './import-source.js';
 import type { SourceItem, TurnOutcome } from './source-item.js';
 
 /** The events of one line of a transcript, with the first seq each source entry produced. */
@@ -62,6 +63,10 @@ class EventWriter {
           this.title = item.title;
           this.emit('session/title', { title: item.title });
         }
+        break;
+      case 'source':
+        this.advance();
+        this.emit(IMPORT_SOURCE_EVENT, item.data, { ignorable: true });
         break;
       case 'outcome':
         this.advance();

@@ -1,5 +1,7 @@
 /** `SessionStore.import`: a complete log (e.g. from dsh-import) stored atomically as a new session. */
+import { isDeepStrictEqual } from 'node:util';
 import { CURRENT_FORMAT_VERSION, validate, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { observeSession } from './observe-session.js';
 import { SessionError } from './session-error.js';
 import { assertSessionId, isValidSessionId } from './session-id.js';
 import { assertStoreOpen, reserveNewId, type StoreContext } from './store-context.js';
@@ -7,9 +9,36 @@ import { assertStoreOpen, reserveNewId, type StoreContext } from './store-contex
 /** A header and its events, as `SessionStore.import` takes them. */
 export type ImportedArtifact = { header: SessionHeader; events: readonly SessionEvent[] };
 
+function describeEvent(event: SessionEvent | undefined): string {
+  if (event === undefined) return 'nothing (the parent has no event there)';
+  const shown = JSON.stringify(event);
+  return shown.length > 160 ? `${shown.slice(0, 160)}…` : shown;
+}
+
+/**
+ * Refuses (`INVALID_EVENT`, naming the first differing seq) a fork child whose first `forkCut + 1`
+ * events are not exactly its parent's: what it claims to inherit must be what the parent holds.
+ */
+async function assertInheritsExactly(context: StoreContext, header: SessionHeader, events: readonly SessionEvent[], parent: string): Promise<void> {
+  const count = header.inheritedEventCount;
+  if (count === 0) return;
+  const observed = await observeSession(context, parent);
+  const inherited = observed.events;
+  for (let seq = 0; seq < count; seq++) {
+    if (isDeepStrictEqual(inherited[seq], events[seq])) continue;
+    throw new SessionError(
+      'INVALID_EVENT',
+      `Cannot import fork child ${header.id}: its first ${count} events (through forkCut ${String(header.forkCut)}) must equal its parent ${parent}'s, ` +
+        `but seq ${seq} differs — expected the parent's ${describeEvent(inherited[seq])}, received ${describeEvent(events[seq])}; nothing was stored.`,
+      { sessionId: header.id },
+    );
+  }
+}
+
 /**
  * Validates `artifact` as a current-format log (`INVALID_EVENT`), checks a fork child's parent is here
- * (`SESSION_NOT_FOUND`), then creates it atomically (`SESSION_EXISTS` for a taken id) without opening it.
+ * (`SESSION_NOT_FOUND`) and that its inherited events are exactly the parent's (`INVALID_EVENT`, naming
+ * the first differing seq), then creates it atomically (`SESSION_EXISTS` for a taken id) without opening it.
  */
 export async function importSession(context: StoreContext, artifact: ImportedArtifact): Promise<void> {
   assertStoreOpen(context);
@@ -30,6 +59,7 @@ export async function importSession(context: StoreContext, artifact: ImportedArt
       sessionId: parent,
     });
   }
+  if (parent !== undefined) await assertInheritsExactly(context, header, events, parent);
   await reserveNewId(context, header.id);
   try {
     const writer = await context.backend.create(header.id, header, events);

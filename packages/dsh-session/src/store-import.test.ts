@@ -56,4 +56,21 @@ describe.each([
     expect((await store.inspect('child')).header.parentSession).toBe('main');
     await (store).close();
   });
+
+  it("refuses a fork child whose first forkCut + 1 events differ from its parent's (INVALID_EVENT naming the seq), storing nothing", async () => {
+    const { store } = await open();
+    await store.import({ header: header('main'), events: turn });
+    const marker: SessionEvent = { seq: 3, type: 'session/end-seed', time: 1001, data: { inherited: true } };
+    const edited: SessionEvent = { seq: 1, type: 'user/message', time: 1000, data: { message: { id: 'u1', role: 'user', content: [{ type: 'text', text: 'something else' }] } } };
+    const child = { header: header('child', { parentSession: 'main', forkCut: 2 }), events: [turn[0] as SessionEvent, edited, turn[2] as SessionEvent, marker] };
+    const error = await store.import(child).then(() => undefined, (e: unknown) => e);
+    expect(SessionError.is(error) && error.code).toBe('INVALID_EVENT');
+    expect((error as Error).message).toMatch(/seq 1 differs — expected the parent's .*"hi".*, received .*"something else"/);
+    expect(await store.has('child')).toBe(false);
+    // A cut past the parent's end claims events the parent does not hold.
+    const longer = { header: header('longer', { parentSession: 'main', forkCut: 3 }), events: [...turn, { seq: 3, type: 'session/title', time: 1001, data: { title: 't' } }, { ...marker, seq: 4 }] };
+    expect((await store.import(longer).then(() => undefined, (e: unknown) => e) as Error).message).toContain('seq 3 differs');
+    expect(await store.has('longer')).toBe(false);
+    await store.close();
+  });
 });

@@ -8,7 +8,7 @@ export const LAYERS = {
   'packages/dsh-session': ['dsh-codec'],
   'packages/dsh-agent': ['dsh-session', 'dsh-codec'],
   'packages/dsh-postgres': ['dsh-session', 'dsh-codec'],
-  'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec'],
+  'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec', 'dsh-import'],
   'packages/dsh-import': ['dsh-codec'],
   'apps/demo': ['dsh-host', 'dsh-postgres', 'dsh-import'],
   'apps/cli': ['dsh-host', 'dsh-codec', 'dsh-import', 'dsh-postgres'],

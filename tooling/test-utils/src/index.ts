@@ -10,7 +10,7 @@ export { LogBuilder, type LogEvent, type LogJson, type LogToolCall, type LogTool
 export { arbitraryLog, arbitraryLogWithSeq, buildGeneratedLog, type ArbitraryLogOptions } from './arbitrary-log.js';
 export { acceptsConnections, commandLineOf, descendantsOf, isRunning, waitFor } from './process-tree.js';
 export { faultsScale, faultTrials, printSkip, reportFaults, type FaultFigures } from './faults.js';
-export { claudeCodeTranscript, type ClaudeCodeTranscript, type ClaudeCodeTranscriptOptions } from './transcripts/claude-code-transcript.js';
+export { CLAUDE_CODE_QUIET_LINE_TYPES, claudeCodeTranscript, type ClaudeCodeTranscript, type ClaudeCodeTranscriptOptions } from './transcripts/claude-code-transcript.js';
 export { codexTranscript, type CodexTranscriptOptions } from './transcripts/codex-transcript.js';
 export { piTranscript, type PiTranscriptOptions } from './transcripts/pi-transcript.js';
 export { postgresTestUrl, uniqueSchemaName } from './postgres-test-url.js';

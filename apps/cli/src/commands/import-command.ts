@@ -1,8 +1,8 @@
 import { readdir, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { openSessionStore, type SessionStore } from 'dsh-host';
-import { importTranscript, ImportError, type ImportResult } from 'dsh-import';
+import { HostError, importIntoStore, openSessionStore, type ImportedFile, type ImportedSessionSummary, type SessionStore } from 'dsh-host';
+import { IMPORT_ERROR_CODES, TRANSCRIPT_FORMATS } from 'dsh-import';
 import type { CliContext } from '../cli-context.js';
 import { resolveDataDir } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
@@ -11,12 +11,13 @@ import type { OptionValues } from '../parse-command-line.js';
 import { progressLine } from '../progress-line.js';
 import { maxBytesOption, readInputFile } from '../read-input-file.js';
 
-type Imported = { path: string; result: ImportResult };
-type Session = ImportResult['sessions'][number];
+const FORMATS = ['auto', ...TRANSCRIPT_FORMATS] as const;
+const IMPORT_CODES: ReadonlySet<string> = new Set(Object.keys(IMPORT_ERROR_CODES));
 
-const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
-
-/** The Claude Code session files of `project`: `$CLAUDE_CONFIG_DIR` (else `~/.claude`)`/projects/<name>/*.jsonl`. */
+/**
+ * The Claude Code session files of `project`: `$CLAUDE_CONFIG_DIR` (else `~/.claude`)`/projects/<name>/*.jsonl`,
+ * each followed by its subagents' files (`<session>/subagents/*.jsonl`).
+ */
 async function claudeSessionFiles(context: CliContext, project: string): Promise<string[]> {
   const configDir = context.env.CLAUDE_CONFIG_DIR !== undefined && context.env.CLAUDE_CONFIG_DIR !== '' ? resolve(context.cwd, context.env.CLAUDE_CONFIG_DIR) : join(homedir(), '.claude');
   const projectsDir = join(configDir, 'projects');
@@ -28,44 +29,51 @@ async function claudeSessionFiles(context: CliContext, project: string): Promise
     });
   }
   const names = await readdir(folder);
-  const files = names.filter((name) => name.endsWith('.jsonl')).sort().map((name) => join(folder, name));
+  const files: string[] = [];
+  for (const name of names.filter((entry) => entry.endsWith('.jsonl')).sort()) {
+    files.push(join(folder, name));
+    // Subagents of a session: <session>/subagents/agent-<agentId>.jsonl (imported as their own sessions).
+    const subagents = join(folder, name.slice(0, -'.jsonl'.length), 'subagents');
+    const agents = await readdir(subagents).catch(() => [] as string[]);
+    for (const agent of agents.filter((entry) => entry.endsWith('.jsonl')).sort()) files.push(join(subagents, agent));
+  }
   if (files.length === 0) throw new CliError('NO_CLAUDE_SESSIONS', `No Claude Code sessions for ${physical}: ${folder} holds no .jsonl file.`);
   return files;
 }
 
-function withTitle(session: Session, title: string): Session {
-  const last = session.events[session.events.length - 1];
-  const event = { seq: session.events.length, type: 'session/title', time: last?.time ?? session.header.createdAt, data: { title } };
-  return { header: session.header, events: [...session.events, event] };
-}
-
-function tree(imported: Imported, skipped: ReadonlySet<string>): string[] {
-  const { sessions, format, warnings } = imported.result;
-  const lines = [`${imported.path}  (${format}, ${sessions.length} session${sessions.length === 1 ? '' : 's'}${warnings.length === 0 ? '' : `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`})`];
-  const children = new Map<string, Session[]>();
-  for (const session of sessions.slice(1)) {
-    const parent = session.header.parentSession ?? '';
-    children.set(parent, [...(children.get(parent) ?? []), session]);
+function tree(file: ImportedFile): string[] {
+  const { sessions, format, warnings } = file;
+  const lines = [`${file.name ?? ''}  (${format}, ${sessions.length} session${sessions.length === 1 ? '' : 's'}${warnings.length === 0 ? '' : `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`})`];
+  const ids = new Set(sessions.map((session) => session.id));
+  const children = new Map<string, ImportedSessionSummary[]>();
+  const roots: ImportedSessionSummary[] = [];
+  for (const session of sessions) {
+    if (session.parentSession === null || !ids.has(session.parentSession)) roots.push(session);
+    else children.set(session.parentSession, [...(children.get(session.parentSession) ?? []), session]);
   }
-  const walk = (session: Session, prefix: string, last: boolean, root: boolean): void => {
-    const { id, forkCut } = session.header;
-    const note = skipped.has(id) ? '  (already imported, skipped)' : '';
-    const what = root ? `${session.events.length} events` : `forked at seq ${String(forkCut)}, ${session.events.length} events`;
+  const walk = (session: ImportedSessionSummary, prefix: string, last: boolean, root: boolean): void => {
+    const { id, forkCut, parentSession } = session;
+    const note = session.kept === true ? '  (already imported, skipped)' : session.skipped === true ? '  (stored with other events, skipped)' : '';
+    const what = root
+      ? parentSession === null
+        ? `${session.events} events`
+        : `forked from ${parentSession} at seq ${String(forkCut)}, ${session.events} events`
+      : `forked at seq ${String(forkCut)}, ${session.events} events`;
     lines.push(`${prefix}${root ? '' : last ? '└─ ' : '├─ '}${id}  ${what}${note}`);
     const kids = children.get(id) ?? [];
     kids.forEach((kid, index) => {
       walk(kid, root ? '  ' : `${prefix}${last ? '   ' : '│  '}`, index === kids.length - 1, false);
     });
   };
-  const main = sessions[0];
-  if (main !== undefined) walk(main, '  ', true, true);
+  for (const root of roots) walk(root, '  ', true, true);
   return lines;
 }
 
 /**
  * `dsh import FILE… [--format F] [--name NAME] [--json] [--max-bytes N]` and `dsh import --from-claude [--project DIR]`:
- * reads every file first (nothing is stored if one is refused), refuses ids the store has
- * (`SESSION_EXISTS`; `--from-claude` skips them instead), stores each session atomically, prints the tree.
+ * through dsh-host's `importIntoStore` (the demo's `POST /api/import` too): every file read first
+ * (nothing is stored if one is refused), linked (subagents, Codex forks), each session stored
+ * atomically; a file imported before is `SESSION_EXISTS` (`--from-claude` skips it instead). Prints the tree.
  */
 export async function importCommand(context: CliContext, values: OptionValues, files: readonly string[]): Promise<number> {
   const fromClaude = values['from-claude'] === true;
@@ -83,56 +91,47 @@ export async function importCommand(context: CliContext, values: OptionValues, f
   if (name !== undefined && paths.length !== 1) throw new CliError('USAGE', `--name names one imported session; received ${paths.length} files.`);
 
   const maxBytes = maxBytesOption(values['max-bytes']);
-  const imported: Imported[] = [];
-  const progress = progressLine(context);
-  for (const [index, path] of paths.entries()) {
-    // NOT_A_FILE / FILE_TOO_LARGE before a byte is read: a FIFO never hangs the import.
-    const text = await readInputFile(context, path, maxBytes);
-    try {
-      progress.update(`importing ${paths.length === 1 ? path : `file ${String(index + 1)} of ${String(paths.length)}: ${path}`}`, true);
-      const result = importTranscript(text, { format: format as (typeof FORMATS)[number] });
-      if (name !== undefined) result.sessions[0] = withTitle(result.sessions[0] as Session, name);
-      imported.push({ path, result });
-    } catch (error) {
-      if (!ImportError.is(error)) throw error;
-      throw new CliError(error.code, `${path}: ${error.message}`, { hint: 'dsh import reads Claude Code, Codex and pi session files; --format F forces one', cause: error });
-    } finally {
-      progress.done();
-    }
-  }
+  const inputs: { text: string; name: string }[] = [];
+  // NOT_A_FILE / FILE_TOO_LARGE before a byte is read: a FIFO never hangs the import.
+  for (const path of paths) inputs.push({ text: await readInputFile(context, path, maxBytes), name: path });
 
   const dataDir = resolveDataDir(context, values.data);
   await mkdir(dataDir, { recursive: true });
   const store: SessionStore = await openSessionStore({ dir: dataDir });
-  const skipped = new Set<string>();
+  let report: ImportedFile[];
+  const progress = progressLine(context);
   try {
-    const taken: string[] = [];
-    for (const { result } of imported) for (const session of result.sessions) if (await store.has(session.header.id)) taken.push(session.header.id);
-    if (taken.length > 0 && !fromClaude) {
-      throw new CliError('SESSION_EXISTS', `Session${taken.length === 1 ? '' : 's'} ${taken.join(', ')} already exist${taken.length === 1 ? 's' : ''} in ${dataDir}; nothing was imported.`, {
-        hint: 'it was imported before: see it with `dsh show ID`, or delete it first',
-      });
+    progress.update(`importing ${paths.length === 1 ? (paths[0] ?? '') : `${String(paths.length)} files`}`, true);
+    // One home for every import (dsh-host's importIntoStore): read all, link, store parents first.
+    report = (
+      await importIntoStore(store, inputs, {
+        format: format as (typeof FORMATS)[number],
+        ...(name === undefined ? {} : { title: name }),
+        ...(fromClaude ? { skipImported: true } : {}),
+      })
+    ).files;
+  } catch (error) {
+    if (HostError.is(error) && IMPORT_CODES.has(error.code)) {
+      throw new CliError(error.code, error.message, { hint: 'dsh import reads Claude Code, Codex and pi session files; --format F forces one', cause: error });
     }
-    for (const id of taken) skipped.add(id);
-    for (const { result } of imported) {
-      for (const session of result.sessions) if (!skipped.has(session.header.id)) await store.import(session);
-    }
+    throw error;
   } finally {
+    progress.done();
     await store.close();
   }
   if (values.json === true) {
-    const out = imported.map(({ path, result }) => ({
-      file: path,
-      format: result.format,
-      warnings: result.warnings,
-      sessions: result.sessions.map((s) => ({ id: s.header.id, parentSession: s.header.parentSession ?? null, forkCut: s.header.forkCut ?? null, events: s.events.length, skipped: skipped.has(s.header.id) })),
+    const out = report.map((file) => ({
+      file: file.name ?? null,
+      format: file.format,
+      warnings: file.warnings,
+      sessions: file.sessions.map((s) => ({ id: s.id, parentSession: s.parentSession, forkCut: s.forkCut, events: s.events, skipped: s.kept === true || s.skipped === true })),
     }));
     context.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   }
-  for (const entry of imported) {
-    context.stdout.write(`${tree(entry, skipped).join('\n')}\n`);
-    for (const warning of entry.result.warnings) context.stderr.write(`dsh: warning: ${entry.path}: ${warning}\n`);
+  for (const file of report) {
+    context.stdout.write(`${tree(file).join('\n')}\n`);
+    for (const warning of file.warnings) context.stderr.write(`dsh: warning: ${file.name ?? ''}: ${warning}\n`);
   }
   return 0;
 }

@@ -2,7 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { claudeCodeTranscript, makeTempDir, type TempDir } from '@dsh/test-utils';
+import { createHost, createMemoryStore } from 'dsh-host';
 import { serveDemo, type DemoHttpServer } from './serve-demo.js';
 
 let dir: TempDir;
@@ -131,32 +132,28 @@ test('the served page carries the CLI data arguments (escaped), so the commands 
   }
 });
 
-test('POST /api/import goes to the import handler with the parsed JSON body, after the guard; other methods and non-JSON bodies are refused', async () => {
-  const bodies: unknown[] = [];
-  const importing = await serveDemo({
-    host: { fetch: () => Promise.resolve(Response.json({ error: { code: 'SESSION_NOT_FOUND', message: 'host' } }, { status: 404 })) },
-    distDir: join(dir.path, 'dist'),
-    hostname: '127.0.0.1',
-    port: 0,
-    importTranscripts: (body) => {
-      bodies.push(body);
-      return Promise.resolve({ status: 201, body: { sessions: [] } });
-    },
-  });
+test("POST /api/import is the host's route: a transcript larger than other bodies reaches the host, after the guard", async () => {
+  const store = createMemoryStore();
+  const host = createHost({ store });
+  const importing = await serveDemo({ host, distDir: join(dir.path, 'dist'), hostname: '127.0.0.1', port: 0 });
   try {
     const url = new URL('/api/import', importing.url);
-    const ok = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' });
+    // Over the 2 MiB the demo forwards for other routes: long agent sessions run to megabytes.
+    const text = claudeCodeTranscript({ turns: 40 }).text;
+    const padded = JSON.stringify({ text: text + ' '.repeat(Math.max(0, 2 * 1024 * 1024 + 1 - text.length)) });
+    const ok = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: padded });
     expect(ok.status).toBe(201);
-    expect(await ok.json()).toEqual({ sessions: [] });
-    expect(bodies).toEqual([{ text: 'x' }]);
-    expect((await fetch(url)).status).toBe(405);
+    expect(((await ok.json()) as { sessions: { id: string }[] }).sessions.map((s) => s.id)).toEqual(['5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d']);
+    const again = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+    expect([again.status, ((await again.json()) as { error: { code: string } }).error.code]).toEqual([409, 'SESSION_EXISTS']);
     const broken = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":' });
-    expect(broken.status).toBe(400);
-    expect(await broken.json()).toMatchObject({ error: { code: 'BAD_REQUEST' } });
+    expect([broken.status, ((await broken.json()) as { error: { code: string } }).error.code]).toEqual([400, 'BAD_REQUEST']);
+    expect((await fetch(url)).status).toBe(404);
     const plain = await raw(importing.url, 'POST', '/api/import', { host: `127.0.0.1:${importing.port}`, 'content-type': 'text/plain' }, '{"text":"x"}');
     expect(plain.status).toBe(415);
-    expect(bodies).toHaveLength(1);
   } finally {
     await importing.close();
+    await host.close();
+    await store.close();
   }
 });

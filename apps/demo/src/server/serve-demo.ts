@@ -5,7 +5,7 @@
  * (DNS rebinding), cross-origin state changes, JSON bodies, and the bearer token when one is set —
  * which the page learns from the `dsh-token` meta tag this server writes into `index.html`, beside
  * `dsh-cli-data` (the CLI arguments that reach the demo's sessions). `POST /api/import` (a transcript
- * file to import) is the demo's own route, behind the same guard.
+ * file to import) is the host's route like every other; only its body may be larger.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -16,9 +16,6 @@ import { checkRequest, httpStatusOf } from 'dsh-host';
 
 /** The part of a dsh host this server needs. */
 export type FetchHandler = { fetch(request: Request): Promise<Response> };
-
-/** Handles the parsed JSON body of `POST /api/import` (see `import-transcripts.ts`). */
-export type ImportHandler = (body: unknown) => Promise<{ status: number; body: unknown }>;
 
 /** A listening demo server. `close()` ends open event streams too. */
 export type DemoHttpServer = { url: string; port: number; close(): Promise<void> };
@@ -50,12 +47,14 @@ async function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promi
   return Buffer.concat(chunks);
 }
 
-async function forward(host: FetchHandler, origin: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function forward(host: FetchHandler, origin: string, request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
   const method = request.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
+  // The host's import route takes whole transcripts (its own limit is the same 32 MiB).
+  const limit = pathname === '/api/import' ? MAX_IMPORT_BYTES : MAX_BODY_BYTES;
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request, limit);
   if (body === undefined && method !== 'GET' && method !== 'HEAD') {
     response.writeHead(413, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: `Request body too large: expected at most ${MAX_BODY_BYTES} bytes.` } }));
+    response.end(JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: `Request body too large: expected at most ${limit} bytes.` } }));
     return;
   }
   const headers = new Headers();
@@ -91,34 +90,6 @@ async function forward(host: FetchHandler, origin: string, request: IncomingMess
     response.write(chunk.value);
   }
   response.end();
-}
-
-function answerJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
-
-/** `POST /api/import`: the JSON body to `importTranscripts`, its reply as JSON. */
-async function importRoute(request: IncomingMessage, response: ServerResponse, importTranscripts: ImportHandler): Promise<void> {
-  if (request.method !== 'POST') {
-    response.setHeader('allow', 'POST');
-    answerJson(response, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: `/api/import expects POST, received ${request.method ?? 'none'}.` } });
-    return;
-  }
-  const body = await readBody(request, MAX_IMPORT_BYTES);
-  if (body === undefined) {
-    answerJson(response, 413, { error: { code: 'PAYLOAD_TOO_LARGE', message: `Transcript too large: expected at most ${MAX_IMPORT_BYTES} bytes of JSON.` } });
-    return;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    answerJson(response, 400, { error: { code: 'BAD_REQUEST', message: 'Expected a JSON body { "text": "<the transcript file>" }, received text that is not JSON.' } });
-    return;
-  }
-  const reply = await importTranscripts(parsed);
-  answerJson(response, reply.status, reply.body);
 }
 
 function escapeAttribute(value: string): string {
@@ -179,8 +150,6 @@ export async function serveDemo(options: {
   port: number;
   token?: string;
   cliData?: string;
-  /** Serves `POST /api/import` (a transcript file to import); without it the path goes to the host (404). */
-  importTranscripts?: ImportHandler;
 }): Promise<DemoHttpServer> {
   let origin = `http://${options.hostname}`;
   const server = createServer((request, response) => {
@@ -188,9 +157,7 @@ export async function serveDemo(options: {
     const isApi = pathname.startsWith('/api/');
     if (refuse(request, response, origin, isApi ? options.token : undefined)) return;
     const handled = isApi
-      ? pathname === '/api/import' && options.importTranscripts !== undefined
-        ? importRoute(request, response, options.importTranscripts)
-        : forward(options.host, origin, request, response)
+      ? forward(options.host, origin, request, response, pathname)
       : servePage(options.distDir, pathname, response, {
           ...(options.token === undefined ? {} : { token: options.token }),
           ...(options.cliData === undefined ? {} : { cliData: options.cliData }),

@@ -8,7 +8,6 @@ import { createHost, demoTools, openSessionStore, resolveModel } from 'dsh-host'
 import { openPostgresStore } from 'dsh-postgres';
 import { chooseModel } from './choose-model.js';
 import { ensurePageBuilt } from './ensure-page-built.js';
-import { importTranscripts } from './import-transcripts.js';
 import { pacedModel } from './paced-model.js';
 import { seedDataDir } from './seed-data-dir.js';
 import { serveDemo } from './serve-demo.js';
@@ -81,7 +80,6 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       hostname: '127.0.0.1',
       port: options.port,
       cliData,
-      importTranscripts: (body) => importTranscripts(store, body),
       ...(token === undefined ? {} : { token }),
     });
   } catch (error) {

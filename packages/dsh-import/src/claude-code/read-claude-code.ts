@@ -10,8 +10,23 @@ import { timeOf, WarningTally, type SourceItem, type TurnOutcome } from '../sour
 import { linesOfTree, type TreeNode } from '../transcript-tree.js';
 import { claudeCodeEffectOf } from './claude-code-effects.js';
 
-/** Line types that hold nothing for a dsh session; skipped without a warning. */
-const QUIET_TYPES = new Set(['file-history-snapshot', 'queue-operation', 'progress', 'permission-mode', 'attachment', 'last-prompt', 'system']);
+/** Line types that hold nothing for a dsh session (SPEC §18 lists those current versions write); skipped without a warning. */
+const QUIET_TYPES = new Set([
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'permission-mode',
+  'attachment',
+  'last-prompt',
+  'system',
+  'mode',
+  'api-request',
+  'api-request-blob',
+  'api-request-shape',
+  'atis-latch',
+  'tools-used',
+  'cost-state',
+]);
 const TITLE_TYPES = new Set(['summary', 'ai-title', 'custom-title']);
 const INTERRUPTED = '[Request interrupted by user';
 
@@ -162,6 +177,8 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
   let cwd: string | undefined;
   let createdAt: number | undefined;
   const titles: { title: string; rank: number }[] = [];
+  // Task/Agent calls whose result names the subagent they ran (`toolUseResult.agentId`).
+  const spawned: Record<string, string> = {};
   const treed = lines.filter((l) => typeof l.value.uuid === 'string');
   // A subagent's own file is all sidechain: import it; a main file's sidechain lines belong to subagents.
   const allSidechain = treed.length > 0 && treed.every((l) => l.value.isSidechain === true);
@@ -186,6 +203,11 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
     if (type !== 'user' && type !== 'assistant' && !QUIET_TYPES.has(type)) tally.add(`lines of unknown type "${type}" skipped`, line);
     sessionId ??= asString(value.sessionId);
     cwd ??= asString(value.cwd);
+    const spawnedAgent = asString(asRecord(value.toolUseResult)?.agentId);
+    if (spawnedAgent !== undefined) {
+      const callId = blocksOf(asRecord(value.message)?.content).find((block) => block.type === 'tool_result')?.tool_use_id;
+      if (typeof callId === 'string') spawned[callId] = spawnedAgent;
+    }
     createdAt ??= timeOf(value.timestamp);
     entries.set(uuid, { line, value });
     const parent = asString(value.parentUuid) ?? asString(value.logicalParentUuid);
@@ -231,5 +253,10 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
     return best === undefined ? items : [{ kind: 'title' as const, key: 'title', time: createdAt ?? 0, title: best.title }, ...items];
   });
   warnings.push(...tally.messages());
-  return { sessionId, cwd, createdAt, lines: itemLines, warnings, effectOf: claudeCodeEffectOf };
+  const agentId = allSidechain ? asString(treed.find((l) => typeof l.value.agentId === 'string')?.value.agentId) : undefined;
+  const links = {
+    ...(agentId === undefined ? {} : { agentId, ...(sessionId === undefined ? {} : { mainSourceId: sessionId }) }),
+    ...(Object.keys(spawned).length === 0 ? {} : { spawned }),
+  };
+  return { sessionId, links, cwd, createdAt, lines: itemLines, warnings, effectOf: claudeCodeEffectOf };
 }

@@ -6,7 +6,7 @@
  */
 import type { ContentBlock, JsonObject } from 'dsh-codec';
 import type { SourceLine } from '../read-lines.js';
-import { argumentsText, asRecord, asString, OPENAI_RESPONSES_WIRE, reasoning, text, type ReadTranscript } from '../read-transcript.js';
+import { argumentsText, asRecord, asString, OPENAI_RESPONSES_WIRE, reasoning, text, type ReadTranscript, type SourceLinks } from '../read-transcript.js';
 import { timeOf, WarningTally, type SourceItem } from '../source-item.js';
 import { codexEffectOf } from './codex-effects.js';
 
@@ -14,7 +14,7 @@ import { codexEffectOf } from './codex-effects.js';
 const CALL_KINDS = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call']);
 const OUTPUT_KINDS = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output', 'tool_search_output']);
 /** Envelope and event types that hold nothing a dsh session needs (events repeat the response items). */
-const QUIET_TYPES = new Set(['event_msg', 'turn_context', 'session_meta', 'compacted', 'response_item']);
+const QUIET_TYPES = new Set(['event_msg', 'turn_context', 'session_meta', 'compacted', 'response_item', 'world_state', 'token_usage_record']);
 
 function contentText(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -36,6 +36,27 @@ function outputOf(payload: Record<string, unknown>): { content: ContentBlock[]; 
   return { content: [text(JSON.stringify(output ?? null))], isError: false };
 }
 
+/**
+ * The links `session_meta` states: a subagent thread's parent (`source.subagent.thread_spawn`), a
+ * fork's history base (`history_base: { thread_id, end_ordinal_exclusive, end_byte_offset }`, from 0.154
+ * on; the fork rollout then holds only its own records).
+ */
+function metaLinks(payload: Record<string, unknown>): SourceLinks {
+  const links: SourceLinks = {};
+  const spawn = asRecord(asRecord(asRecord(payload.source)?.subagent)?.thread_spawn);
+  const parent = asString(spawn?.parent_thread_id) ?? (payload.thread_source === 'subagent' ? asString(payload.parent_thread_id) : undefined);
+  if (parent !== undefined) {
+    links.mainSourceId = parent;
+    const nickname = asString(spawn?.agent_nickname) ?? asString(payload.agent_nickname);
+    if (nickname !== undefined) links.agentId = nickname;
+  }
+  const base = asRecord(payload.history_base);
+  const threadId = asString(base?.thread_id);
+  const end = base?.end_ordinal_exclusive;
+  if (threadId !== undefined && typeof end === 'number' && Number.isSafeInteger(end) && end >= 0) links.historyBase = { threadId, endOrdinalExclusive: end };
+  return links;
+}
+
 /** Reads a Codex rollout into one item stream. */
 export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
   const tally = new WarningTally();
@@ -47,6 +68,9 @@ export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
   // Newer rollouts bracket each turn with task_started … task_complete events.
   let inTask = false;
   let responsesInTask = 0;
+  const links: SourceLinks = {};
+  const firstOrdinal = lines[0]?.value.ordinal;
+  if (typeof firstOrdinal === 'number' && Number.isSafeInteger(firstOrdinal) && firstOrdinal > 0) links.firstOrdinal = firstOrdinal;
 
   const responseFor = (key: string, time: number): Extract<SourceItem, { kind: 'response' }> => {
     if (response === undefined) {
@@ -114,7 +138,10 @@ export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
     const type = asString(value.type);
     const payload = asRecord(value.payload);
     if (type === 'session_meta' && payload !== undefined) {
-      sessionId ??= asString(payload.id);
+      if (sessionId === undefined) {
+        sessionId = asString(payload.id);
+        Object.assign(links, metaLinks(payload));
+      }
       createdAt ??= timeOf(payload.timestamp) ?? timeOf(value.timestamp);
       const metaCwd = asString(payload.cwd);
       if (metaCwd !== undefined) {
@@ -156,12 +183,12 @@ export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
       createdAt ??= timeOf(value.timestamp);
       continue;
     }
-    if (value.record_type !== undefined) continue;
+    if (value.record_type !== undefined || type === 'world_state' || type === 'token_usage_record') continue;
     if (type !== undefined && !QUIET_TYPES.has(type) && (type === 'message' || type === 'reasoning' || CALL_KINDS.has(type) || OUTPUT_KINDS.has(type) || type === 'web_search_call')) {
       item(value, key, time, line);
       continue;
     }
     tally.add(`lines of unknown type "${type ?? 'none'}" skipped`, line);
   }
-  return { sessionId, cwd, createdAt, lines: [items], warnings: tally.messages(), effectOf: codexEffectOf };
+  return { sessionId, links, cwd, createdAt, lines: [items], warnings: tally.messages(), effectOf: codexEffectOf };
 }

@@ -19,7 +19,16 @@ export type ClaudeCodeTranscriptOptions = {
   /** Append half a line without a newline. */
   tornTail?: boolean;
   sessionId?: string;
+  /** Write a subagent's own file (`subagents/agent-<agentId>.jsonl`): every line `isSidechain` with this `agentId`. */
+  agentId?: string;
+  /** End with a turn whose Task call ran the subagent `agentId` (its result's `toolUseResult.agentId`). */
+  spawnsAgent?: string;
+  /** Also write the line types current versions add (`mode`, `api-request`, `cost-state`, …), none of which dsh needs. */
+  currentLineTypes?: boolean;
 };
+
+/** The line types Claude Code 2.1.3xx writes that hold nothing for dsh (SPEC §18). */
+export const CLAUDE_CODE_QUIET_LINE_TYPES = ['mode', 'api-request', 'api-request-blob', 'api-request-shape', 'atis-latch', 'tools-used', 'cost-state', 'attachment', 'permission-mode', 'ai-title', 'last-prompt'] as const;
 
 const TOOLS = [
   { name: 'Read', input: (n: number) => ({ file_path: `/work/app/src/module-${n}.ts` }), result: (n: number) => `     1\texport const value${n} = ${n};\n     2\t` },
@@ -44,7 +53,8 @@ export function claudeCodeTranscript(options: ClaudeCodeTranscriptOptions = {}):
   const stamp = () => new Date((clock += 1700)).toISOString();
   const base = (parentUuid: string | null) => ({
     parentUuid,
-    isSidechain: false,
+    isSidechain: options.agentId !== undefined,
+    ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
     userType: 'external',
     cwd: '/work/app',
     sessionId,
@@ -191,6 +201,24 @@ export function claudeCodeTranscript(options: ClaudeCodeTranscriptOptions = {}):
     }
     const text = t === 5 ? [{ type: 'text', text: `Here is the failing screenshot for module ${t}.` }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] : `Now module ${t}, carefully.`;
     last = turn(last, t, text);
+  }
+  if (options.currentLineTypes === true) {
+    for (const type of CLAUDE_CODE_QUIET_LINE_TYPES) write({ type, sessionId, timestamp: stamp(), ...(type === 'ai-title' ? { aiTitle: 'Fixing flaky module tests' } : {}) });
+  }
+  if (options.spawnsAgent !== undefined && last !== null) {
+    const ask = prompt(last, 'Explore src/ with a subagent and report.');
+    const callId = 'toolu_01FxTask0000000000000001';
+    const { calls, last: declared } = response(ask, [{ type: 'tool_use', id: callId, name: 'Task', input: { description: 'Explore src', prompt: 'Explore src/ and report.', subagent_type: 'Explore' } }], 'tool_use');
+    const id = uuid();
+    write({
+      ...base(calls[0]?.line ?? declared),
+      type: 'user',
+      message: { role: 'user', content: [{ tool_use_id: callId, type: 'tool_result', content: [{ type: 'text', text: 'src/ holds 12 modules.' }] }] },
+      uuid: id,
+      timestamp: stamp(),
+      toolUseResult: { status: 'completed', prompt: 'Explore src/ and report.', agentId: options.spawnsAgent, content: [{ type: 'text', text: 'src/ holds 12 modules.' }] },
+    });
+    last = response(id, [{ type: 'text', text: 'The subagent found 12 modules.' }], 'end_turn').last;
   }
   if (options.endMidCall === true) {
     const open = prompt(last, 'One more: run the full suite and edit what fails.');

@@ -14,27 +14,48 @@ export type CodexTranscriptOptions = {
   compactAfterTurn?: number;
   endMidCall?: boolean;
   tornTail?: boolean;
+  sessionId?: string;
+  /**
+   * A fork rollout as Codex 0.154+ writes one: `session_meta.forked_from_id` and `history_base`
+   * naming the parent rollout and the ordinal its inherited records end before; the file then holds
+   * only the fork's own records, with ordinals continuing from there.
+   */
+  forkOf?: { threadId: string; endOrdinalExclusive: number };
+  /** A subagent thread: `session_meta.source.subagent.thread_spawn.parent_thread_id`. */
+  subagentOf?: string;
+  /** Give every line its `ordinal` (0-based, or from `forkOf.endOrdinalExclusive`), as paginated rollouts do. */
+  ordinals?: boolean;
+  /** Also write the line types current versions add (`world_state`, `token_usage_record`). */
+  currentLineTypes?: boolean;
 };
 
 /** Writes a Codex rollout (see the module comment); deterministic for the same options. */
 export function codexTranscript(options: CodexTranscriptOptions = {}): { text: string; sessionId: string } {
-  const sessionId = '019e2000-1111-7222-8333-444455556666';
+  const sessionId = options.sessionId ?? '019e2000-1111-7222-8333-444455556666';
+  let ordinal = options.forkOf?.endOrdinalExclusive ?? 0;
+  const ordinals = options.ordinals === true || options.forkOf !== undefined;
   const turns = options.turns ?? 10;
   const legacy = options.legacy === true;
   const lines: string[] = [];
-  let clock = Date.UTC(2026, 10, 21, 8, 0, 0);
+  let clock = Date.UTC(2026, 10, options.forkOf === undefined ? 21 : 22, 8, 0, 0);
   const stamp = () => new Date((clock += 900)).toISOString();
   const line = (type: string, payload: object) => {
     if (legacy) {
       if (type === 'response_item') lines.push(JSON.stringify(payload));
       return;
     }
-    lines.push(JSON.stringify({ timestamp: stamp(), type, payload }));
+    lines.push(JSON.stringify({ timestamp: stamp(), ...(ordinals ? { ordinal: ordinal++ } : {}), type, payload }));
   };
   let call = 0;
 
   if (legacy) lines.push(JSON.stringify({ id: sessionId, timestamp: stamp(), instructions: 'You are Codex.', git: { branch: 'main' } }));
-  line('session_meta', { id: sessionId, timestamp: stamp(), cwd: '/work/app', originator: 'codex_cli_rs', cli_version: '0.125.0', source: 'cli', model_provider: 'openai', base_instructions: { text: 'You are Codex, a coding agent.' } });
+  const fork = options.forkOf === undefined ? {} : { forked_from_id: options.forkOf.threadId, history_base: { thread_id: options.forkOf.threadId, end_ordinal_exclusive: options.forkOf.endOrdinalExclusive, end_byte_offset: 0 } };
+  const source = options.subagentOf === undefined ? 'cli' : { subagent: { thread_spawn: { parent_thread_id: options.subagentOf, depth: 1, agent_path: null, agent_nickname: 'Socrates', agent_role: 'implementer' } } };
+  line('session_meta', { id: sessionId, ...fork, timestamp: stamp(), cwd: '/work/app', originator: 'codex_cli_rs', cli_version: ordinals ? '0.169.0' : '0.125.0', source, model_provider: 'openai', base_instructions: { text: 'You are Codex, a coding agent.' } });
+  if (options.currentLineTypes === true) {
+    line('world_state', { cwd: '/work/app', git: { branch: 'main' } });
+    line('token_usage_record', { input_tokens: 100, output_tokens: 10 });
+  }
   for (let t = 1; t <= turns; t++) {
     const turnId = `019e2000-aaaa-7000-8000-${t.toString().padStart(12, '0')}`;
     line('event_msg', { type: 'task_started', turn_id: turnId, model_context_window: 258400 });
