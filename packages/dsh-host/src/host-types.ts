@@ -1,6 +1,7 @@
 import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
 import type { AgentDelta, CompactionResult } from 'dsh-agent';
 import type { Lineage } from './lineage.js';
+import type { QueryStart } from './run-query.js';
 
 /**
  * One immutable view of a session's log, taken at one moment: what HTTP returns for a session and
@@ -87,8 +88,19 @@ export type QueryOptions = {
   cwd?: string;
   /** Title (name) for a new session or fork; on a resumed session, renames it. */
   title?: string;
-  /** Model spec recorded in a new session's config (e.g. `keyless`). */
+  /**
+   * Model spec recorded in the session's config (e.g. `keyless`): a new session's, or a switch on a
+   * resumed one. Omitted, a resumed session keeps the model it recorded.
+   */
   model?: string;
+  /** The id of the new session (or, with `forkSession`, of the fork); `SESSION_EXISTS` if taken. */
+  sessionId?: string;
+  /** Replaces the session's system prompt (recorded as `agent/system-prompt`, kept on resume). */
+  systemPrompt?: string;
+  /** Text appended to the system prompt (recorded, kept on resume). */
+  appendSystemPrompt?: string;
+  /** Called once the session is chosen and configured, just before the prompt is queued. */
+  onStart?: (start: QueryStart) => void;
 };
 
 /** What one `host.query()` turn produced. `result` is the final assistant text. */
