@@ -104,6 +104,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     positionals: 2,
   },
   {
+    name: 'delete',
+    usage: 'dsh delete ID|NAME [--json]',
+    summary: 'delete a stored session (refused SESSION_BUSY while a process holds it)',
+    description: 'Removes the session from the data directory. Its forks keep their own copies of the history\nthey inherited; their lineage shows the parent as missing.',
+    options: { json: { type: 'boolean', help: 'print { sessionId, deleted } as JSON' }, ...data },
+    positionals: 1,
+  },
+  {
     name: 'fork',
     usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--idempotency-key KEY] [--json]',
     summary: 'fork a session and print the child id',

@@ -133,6 +133,8 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
         return await (await import('./commands/show-command.js')).showCommand(context, values, first);
       case 'rename':
         return await (await import('./commands/rename-command.js')).renameCommand(context, values, first, second);
+      case 'delete':
+        return await (await import('./commands/delete-command.js')).deleteCommand(context, values, first);
       case 'fork':
         return await (await import('./commands/fork-command.js')).forkCommand(context, values, first);
       case 'import':

@@ -95,6 +95,13 @@ export function createHost(options: HostOptions): Host {
     watch: (ref, from, listener) => guarded(async () => watchEvents(context, await resolveRef(context, ref), from, listener)),
     query: (queryOptions) => guarded(() => runQuery(context, queryOptions)),
     release: (ref) => guarded(async () => release(context, await resolveRef(context, ref))),
+    delete: (ref) =>
+      guarded(async () => {
+        assertOpen(context);
+        const sessionId = await resolveRef(context, ref);
+        await store.delete(sessionId);
+        return { sessionId };
+      }),
     fetch: async (request) => {
       app ??= createHttpApp(host, options.http);
       return app.fetch(request);

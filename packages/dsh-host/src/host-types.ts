@@ -153,6 +153,11 @@ export interface Host {
   watchDeltas(ref: string, listener: (delta: AgentDelta) => void): Promise<EventWatch>;
   /** Runs one turn (see `QueryOptions`) and resolves when it ends. */
   query(options: QueryOptions): Promise<QueryResult>;
+  /**
+   * Deletes a stored session (its forks keep their copied history; their lineage shows it missing).
+   * `SESSION_BUSY` while a process, this one included, holds it. Resolves with the id deleted.
+   */
+  delete(ref: string): Promise<{ sessionId: string }>;
   /** Closes a live session (flushing it and releasing its lease); it stays in the store. */
   release(ref: string): Promise<void>;
   /** The HTTP API (SPEC §10) in-process. */
