@@ -42,7 +42,10 @@ export const PRINT_COMMAND: CommandSpec = {
     'Runs PROMPT as one turn and prints the final assistant text. Without --resume/--continue a new session\n' +
     'is created. --resume continues that session; with --fork-session it first forks it (after its latest\n' +
     'closed turn, or exactly at --resume-at SEQ) and runs PROMPT in the child, leaving the original unchanged.\n' +
-    'PROMPT may come anywhere among the options; without it (or as "-") the prompt is read from stdin.',
+    'PROMPT may come anywhere among the options; without it (or as "-") the prompt is read from stdin; with\n' +
+    'both, the piped text comes first and PROMPT after it, in one message. A resumed session runs on the\n' +
+    'model it recorded unless --model names another (the switch is recorded). With --output-format json,\n' +
+    'stream-json or events every outcome ends in a result object on stdout, refusals included (exit 1; usage 2).',
   options: {
     print: { type: 'boolean', short: 'p', help: 'print mode: run PROMPT as one turn, print the answer, exit' },
     resume: { type: 'string', short: 'r', value: 'ID|NAME', help: 'continue this session (or fork it, with --fork-session)' },
@@ -51,13 +54,20 @@ export const PRINT_COMMAND: CommandSpec = {
     'resume-at': { type: 'string', value: 'SEQ', help: 'with --fork-session: fork exactly at this event seq' },
     name: { type: 'string', value: 'NAME', help: 'name the new session or fork (renames a continued session)' },
     tools: { type: 'string', value: 'a,b', help: 'tools the model may use; others do not exist for it' },
-    cwd: { type: 'string', value: 'DIR', help: 'working directory of the session (default: current directory)' },
+    cwd: { type: 'string', value: 'DIR', help: 'working directory of the session (default: a new session\'s is the current directory; a resumed one keeps its own)' },
     model,
     'output-format': {
       type: 'string',
       value: 'FORMAT',
-      help: 'text (default): the answer | json: one result object (Claude Code\'s fields too) | stream-json: each event as a JSON line, then the result',
+      help: "text (default): the answer | json: one result object (Claude Code's fields too) | stream-json: Claude Code's message lines (system init, assistant, user tool_result), then the result | events: each dsh event as a JSON line, then the result",
     },
+    'max-turns': { type: 'string', value: 'N', help: 'at most N model requests in this turn; reaching it ends the turn (subtype error_max_turns)' },
+    'session-id': { type: 'string', value: 'UUID', help: 'id of the new session (or of the fork); SESSION_EXISTS if taken' },
+    'system-prompt': { type: 'string', value: 'TEXT', help: "replace the session's system prompt (recorded; kept on resume)" },
+    'append-system-prompt': { type: 'string', value: 'TEXT', help: 'append TEXT to the system prompt (recorded; kept on resume)' },
+    verbose: { type: 'boolean', help: 'more detail on stderr: the session, model, cwd and tools, then each event as it is appended' },
+    allowedTools: { type: 'string', value: 'LIST', help: 'refused: dsh has no permission prompts; --tools restricts availability' },
+    disallowedTools: { type: 'string', value: 'LIST', help: 'refused, as --allowedTools' },
     ...data,
   },
   positionals: 1,
@@ -93,6 +103,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'name a session (appends session/title; the latest name wins)',
     options: { ...data },
     positionals: 2,
+  },
+  {
+    name: 'delete',
+    usage: 'dsh delete ID|NAME [--json]',
+    summary: 'delete a stored session (refused SESSION_BUSY while a process holds it)',
+    description: 'Removes the session from the data directory. Its forks keep their own copies of the history\nthey inherited; their lineage shows the parent as missing.',
+    options: { json: { type: 'boolean', help: 'print { sessionId, deleted } as JSON' }, ...data },
+    positionals: 1,
   },
   {
     name: 'fork',
@@ -189,15 +207,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'serve',
-    usage: 'dsh serve [--port N] [--host ADDR] [--token TOKEN] [--allowed-host NAMES]',
+    usage: 'dsh serve [--port N] [--host ADDR] [--token TOKEN] [--allowed-host NAMES] [--workspace DIR]',
     summary: 'serve the HTTP API (REST + SSE) over the data directory',
     description:
-      'Binds 127.0.0.1 by default. Any other address requires a bearer token (--token or $DSH_TOKEN). Requests whose Host is not an IP, localhost, the bound name or an allowed name are refused (DNS rebinding), as are cross-origin writes and non-JSON bodies.',
+      'Binds 127.0.0.1 by default. Any other address requires a bearer token (--token or $DSH_TOKEN). Requests whose Host is not an IP, localhost, the bound name or an allowed name are refused (DNS rebinding), as are cross-origin writes and non-JSON bodies.\n' +
+      'Each session runs on the model it recorded (--model answers those that record none) and its tools in its own cwd;\n' +
+      'a session without one (recordings, imports, V0 logs, POST /api/sessions without config.cwd) uses --workspace DIR,\n' +
+      'or has its tool calls refused NO_WORKSPACE — never the directory dsh serve was started in.',
     options: {
       port: { type: 'string', value: 'N', help: 'port (default 4317; 0 picks a free one)' },
       host: { type: 'string', value: 'ADDR', help: 'bind address (default 127.0.0.1)' },
       token: { type: 'string', value: 'TOKEN', help: 'bearer token clients must send (default $DSH_TOKEN)' },
       'allowed-host': { type: 'string', value: 'NAMES', help: 'comma-separated host names clients may use (default $DSH_ALLOWED_HOSTS)' },
+      workspace: { type: 'string', value: 'DIR', help: 'working directory of sessions that name none (default: none; their tools are refused NO_WORKSPACE)' },
       model,
       ...data,
     },

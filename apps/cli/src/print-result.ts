@@ -1,22 +1,46 @@
+import { randomUUID } from 'node:crypto';
 import type { SessionEvent } from 'dsh-codec';
 import type { QueryResult } from 'dsh-host';
+import { costUsd, type TokenCounts } from './model-prices.js';
 
 /** Token counts summed over the turn's model responses; 0 where the model reports none (keyless). */
-export type ResultUsage = { input_tokens: number; output_tokens: number };
+export type ResultUsage = TokenCounts;
+
+/** The keys every result object carries, successful or not, as `claude -p --output-format json` prints them. */
+type ClaudeResultFields = {
+  type: 'result';
+  subtype: 'success' | 'error_max_turns' | 'error_during_execution';
+  is_error: boolean;
+  num_turns: number;
+  duration_ms: number;
+  /** Time spent waiting for model responses (each step's request until its `assistant/message`). */
+  duration_api_ms: number;
+  /** From the price table in `model-prices.ts` (docs/cli.md); 0 for keyless, scripted and unknown models. */
+  total_cost_usd: number;
+  usage: ResultUsage;
+  /** Always empty: dsh has no permission prompts (`--tools` restricts availability instead). */
+  permission_denials: [];
+  /** A fresh id for this result line. */
+  uuid: string;
+};
 
 /**
  * Print mode's result object: dsh's fields (`sessionId`, `result`, `isError`, `stopReason`, `turn`, …)
  * plus Claude Code's (`type`, `subtype`, `session_id`, `is_error`, `num_turns`, `duration_ms`,
- * `usage`), so a script written for `claude -p --output-format json` reads it unchanged.
+ * `duration_api_ms`, `total_cost_usd`, `usage`, `permission_denials`, `uuid`), so a script written
+ * for `claude -p --output-format json` reads it unchanged.
  */
-export type PrintResult = QueryResult & {
-  type: 'result';
-  subtype: 'success' | 'error_max_turns' | 'error_during_execution';
-  session_id: string;
-  is_error: boolean;
-  num_turns: number;
-  duration_ms: number;
-  usage: ResultUsage;
+export type PrintResult = QueryResult & ClaudeResultFields & { session_id: string };
+
+/** The result object of a run whose turn never started (a refusal): no turn, no tokens, the code and message. */
+export type ErrorResult = ClaudeResultFields & {
+  subtype: 'error_during_execution';
+  is_error: true;
+  isError: true;
+  errorCode: string;
+  errorMessage: string;
+  session_id?: string;
+  sessionId?: string;
 };
 
 function tokens(usage: unknown, ...keys: string[]): number {
@@ -26,17 +50,34 @@ function tokens(usage: unknown, ...keys: string[]): number {
   return typeof value === 'number' ? value : 0;
 }
 
+function emptyUsage(): ResultUsage {
+  return { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+}
+
 /**
  * Builds the result object from the query's result and the events its session appended meanwhile:
- * `num_turns` counts the turn's model responses (as Claude Code counts them), `usage` sums theirs.
+ * `num_turns` counts the turn's model responses (as Claude Code counts them), `usage` sums theirs,
+ * `duration_api_ms` sums each step's wait from `step/start` to its `assistant/message`, and
+ * `total_cost_usd` prices the usage for `model`.
  */
-export function printResult(result: QueryResult, appended: readonly SessionEvent[], durationMs: number): PrintResult {
-  const responses = appended.filter((event) => event.type === 'assistant/message' && (event.data as { turn?: unknown }).turn === result.turn);
-  const usage: ResultUsage = { input_tokens: 0, output_tokens: 0 };
+export function printResult(result: QueryResult, appended: readonly SessionEvent[], durationMs: number, model: string): PrintResult {
+  const ofTurn = appended.filter((event) => (event.data as { turn?: unknown } | null)?.turn === result.turn);
+  const responses = ofTurn.filter((event) => event.type === 'assistant/message');
+  const usage = emptyUsage();
   for (const response of responses) {
     const recorded = (response.data as { usage?: unknown }).usage;
     usage.input_tokens += tokens(recorded, 'inputTokens', 'input_tokens', 'prompt_tokens');
     usage.output_tokens += tokens(recorded, 'outputTokens', 'output_tokens', 'completion_tokens');
+    usage.cache_read_input_tokens += tokens(recorded, 'cacheReadTokens');
+    usage.cache_creation_input_tokens += tokens(recorded, 'cacheWriteTokens');
+  }
+  let apiMs = 0;
+  const stepStarts = new Map<number, number>();
+  for (const event of ofTurn) {
+    const step = (event.data as { step?: unknown }).step;
+    if (typeof step !== 'number') continue;
+    if (event.type === 'step/start') stepStarts.set(step, event.time);
+    if (event.type === 'assistant/message') apiMs += Math.max(0, event.time - (stepStarts.get(step) ?? event.time));
   }
   const subtype = result.stopReason === 'completed' && !result.isError ? 'success' : result.stopReason === 'max-steps' ? 'error_max_turns' : 'error_during_execution';
   return {
@@ -47,6 +88,30 @@ export function printResult(result: QueryResult, appended: readonly SessionEvent
     is_error: result.isError,
     num_turns: responses.length,
     duration_ms: Math.round(durationMs),
+    duration_api_ms: apiMs,
+    total_cost_usd: costUsd(model, usage),
     usage,
+    permission_denials: [],
+    uuid: randomUUID(),
+  };
+}
+
+/** The result object of a refusal (the turn never ran): `error_during_execution` with the code and message. */
+export function errorResult(code: string, message: string, durationMs: number, sessionId?: string): ErrorResult {
+  return {
+    type: 'result',
+    subtype: 'error_during_execution',
+    is_error: true,
+    isError: true,
+    errorCode: code,
+    errorMessage: message,
+    ...(sessionId === undefined ? {} : { session_id: sessionId, sessionId }),
+    num_turns: 0,
+    duration_ms: Math.round(durationMs),
+    duration_api_ms: 0,
+    total_cost_usd: 0,
+    usage: emptyUsage(),
+    permission_denials: [],
+    uuid: randomUUID(),
   };
 }

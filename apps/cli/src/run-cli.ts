@@ -51,26 +51,47 @@ function hintFor(context: CliContext, code: string, sessionId: string | undefine
   }
 }
 
-async function report(context: CliContext, error: unknown, argv: readonly string[]): Promise<number> {
-  if (error instanceof CliError) {
-    context.stderr.write(`dsh: ${error.code}: ${error.message}\n`);
-    if (error.hint !== undefined) context.stderr.write(`  hint: ${error.hint}\n`);
-    return error.exitCode;
-  }
+/** A failure as the CLI reports it: code, message, what to do next, exit code and the session it concerns. */
+type Reported = { code: string; message: string; hint: string | undefined; exitCode: number; sessionId?: string };
+
+async function classify(context: CliContext, error: unknown, argv: readonly string[]): Promise<Reported> {
+  if (error instanceof CliError) return { code: error.code, message: error.message, hint: error.hint, exitCode: error.exitCode };
   const { AgentError, HostError, SessionError } = await import('dsh-host');
   const { CodecError } = await import('dsh-codec');
   const known = HostError.wrap(error) ?? (AgentError.is(error) || CodecError.is(error) ? error : undefined);
   if (known !== undefined) {
-    context.stderr.write(`dsh: ${known.code}: ${known.message}\n`);
     const cause = HostError.is(known) ? known.cause : undefined;
-    const hint = hintFor(context, known.code, SessionError.is(cause) ? cause.sessionId : undefined, argv);
-    if (hint !== undefined) context.stderr.write(`  hint: ${hint}\n`);
-    return 1;
+    const sessionId = SessionError.is(cause) ? cause.sessionId : undefined;
+    return { code: known.code, message: known.message, hint: hintFor(context, known.code, sessionId, argv), exitCode: 1, ...(sessionId === undefined ? {} : { sessionId }) };
   }
   const message = error instanceof Error ? error.message : String(error);
-  context.stderr.write(`dsh: INTERNAL: ${message}\n  hint: this is a bug in dsh; rerun with DSH_DEBUG=1 for the stack\n`);
-  if (context.env.DSH_DEBUG !== undefined && error instanceof Error && error.stack !== undefined) context.stderr.write(`${error.stack}\n`);
-  return 1;
+  return { code: 'INTERNAL', message, hint: 'this is a bug in dsh; rerun with DSH_DEBUG=1 for the stack', exitCode: 1 };
+}
+
+/** The `--output-format` of a print-mode command line, read leniently (the line may not parse). */
+export function outputFormatOf(argv: readonly string[]): string | undefined {
+  const first = argv[0];
+  if (first === undefined || !first.startsWith('-')) return undefined;
+  let format: string | undefined;
+  argv.forEach((arg, index) => {
+    if (arg === '--output-format') format = argv[index + 1];
+    else if (arg.startsWith('--output-format=')) format = arg.slice('--output-format='.length);
+  });
+  return format;
+}
+
+async function report(context: CliContext, error: unknown, argv: readonly string[], startedAt: number): Promise<number> {
+  const reported = await classify(context, error, argv);
+  context.stderr.write(`dsh: ${reported.code}: ${reported.message}\n`);
+  if (reported.hint !== undefined) context.stderr.write(`  hint: ${reported.hint}\n`);
+  if (reported.code === 'INTERNAL' && context.env.DSH_DEBUG !== undefined && error instanceof Error && error.stack !== undefined) context.stderr.write(`${error.stack}\n`);
+  // A script reading JSON gets a result object for every outcome, the turn never started included (SPEC §21).
+  const format = outputFormatOf(argv);
+  if (format === 'json' || format === 'stream-json' || format === 'events') {
+    const { errorResult } = await import('./print-result.js');
+    context.stdout.write(`${JSON.stringify(errorResult(reported.code, reported.message, performance.now() - startedAt, reported.sessionId))}\n`);
+  }
+  return reported.exitCode;
 }
 
 function version(): string {
@@ -80,6 +101,7 @@ function version(): string {
 
 /** Runs one `dsh` invocation and returns its exit code: 0 success, 1 failure, 2 usage error. */
 export async function runCli(argv: readonly string[], context: CliContext): Promise<number> {
+  const startedAt = performance.now();
   try {
     const parsed = parseCommandLine(argv);
     if (parsed.kind === 'help') {
@@ -111,6 +133,8 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
         return await (await import('./commands/show-command.js')).showCommand(context, values, first);
       case 'rename':
         return await (await import('./commands/rename-command.js')).renameCommand(context, values, first, second);
+      case 'delete':
+        return await (await import('./commands/delete-command.js')).deleteCommand(context, values, first);
       case 'fork':
         return await (await import('./commands/fork-command.js')).forkCommand(context, values, first);
       case 'import':
@@ -129,6 +153,6 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
         throw new CliError('USAGE', `Unknown command '${spec.name}'.`);
     }
   } catch (error) {
-    return await report(context, error, argv);
+    return await report(context, error, argv, startedAt);
   }
 }

@@ -11,6 +11,8 @@ export type TerminalPrinter = {
    * only closes that text with its seq (`… [12]`); any other line starts on a fresh line.
    */
   event(event: SessionEvent): void;
+  /** Ends a line left open by streamed text, so the next message starts on its own line. */
+  endLine(): void;
 };
 
 /** A printer writing to `write` with `paint`'s styling; reasoning deltas are shown dimmed after `thinking: `. */
@@ -34,6 +36,10 @@ export function terminalPrinter(write: (text: string) => void, paint: Paint): Te
     atLineStart = piece.endsWith('\n');
   };
   return {
+    endLine() {
+      freshLine();
+      streamed = undefined;
+    },
     delta(delta) {
       const key = `${String(delta.turn)}:${String(delta.step)}`;
       if (delta.reasoning !== undefined && delta.reasoning !== '') show(key, 'reasoning', delta.reasoning);

@@ -30,23 +30,32 @@ function withoutPassword(url: string): string {
 
 /**
  * Runs `use` with a host over the data directory's JSONL store (created if missing) — or PostgreSQL
- * with `--database-url`/`$DSH_DATABASE_URL` — and the `--model` model (plus `extra` host options such
- * as a telemetry sink), then releases every session it opened and closes the store, even on failure.
+ * with `--database-url`/`$DSH_DATABASE_URL` — and the `--model` model for sessions that record none, each
+ * other session on the model it recorded (plus `extra` host options: a telemetry sink, max steps, a workspace), then releases every session it opened and closes the store, even on failure.
  * `use` gets where the sessions are, for messages.
  */
 export async function withHost<T>(
   context: CliContext,
   values: OptionValues,
   use: (host: Host, dataDir: string) => Promise<T>,
-  extra: Pick<HostOptions, 'telemetry'> = {},
+  extra: Pick<HostOptions, 'telemetry' | 'maxSteps' | 'cwd'> = {},
 ): Promise<T> {
   const databaseUrl = resolveDatabaseUrl(context, values['database-url']);
   const dataDir = databaseUrl === undefined ? resolveDataDir(context, values.data) : withoutPassword(databaseUrl);
   const spec = typeof values.model === 'string' ? values.model : 'keyless';
+  // A --model that cannot be resolved is refused before anything is opened or written.
   const model = await resolveModel(spec, { cwd: context.cwd, env: context.env });
   if (databaseUrl === undefined) await mkdir(dataDir, { recursive: true });
   const store = databaseUrl === undefined ? await openSessionStore({ dir: dataDir }) : await openPostgresStore({ connectionString: databaseUrl });
-  const host = createHost({ store, model, tools: cliTools(), cwd: context.cwd, ...extra });
+  // Each session runs on the model it recorded; `model` answers those that record none (or record it).
+  // No `cwd`: a session without a working directory never runs its tools in the process's cwd.
+  const host = createHost({
+    store,
+    model,
+    tools: cliTools(),
+    resolveModel: (recorded) => resolveModel(recorded, { cwd: context.cwd, env: context.env }),
+    ...extra,
+  });
   try {
     return await use(host, dataDir);
   } finally {

@@ -153,7 +153,8 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
     const leases = join(data.path, 'sessions', '.leases', id);
     const newest = Math.max(...(await readdir(leases)).filter((name) => /^\d+$/.test(name)).map(Number));
     expect(JSON.parse(await readFile(join(leases, String(newest)), 'utf8'))).toMatchObject({ released: true });
-    const resumed = await runDsh(['-p', 'again', '--resume', id, '--data', join(data.path, 'sessions')]);
+    // The session recorded openai:slow; --model keyless switches it, since this run has no endpoint.
+    const resumed = await runDsh(['-p', 'again', '--resume', id, '--model', 'keyless', '--data', join(data.path, 'sessions')]);
     expect(resumed.code).toBe(0);
   });
 
@@ -174,6 +175,39 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
     const users = (await eventsOf(id)).filter((event) => event.type === 'user/message');
     expect(users).toHaveLength(1);
     expect(users[0]?.data.message?.content.map((block) => block.text).join('')).toBe(text);
+    await type('/exit', /\[exited 0\]/);
+  });
+
+  it('a line typed while a turn streams is held back (never inside the answer); /branch acts at once and the line runs in the branch', { timeout: 180_000 }, async () => {
+    const env = await slowModel(['Thinking about it', gate(), ' and done.']);
+    start(['--data', 'sessions', '--model', 'openai:slow'], env);
+    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+    await type('first question', /Thinking about it/);
+    await type('second question', /Thinking about it/);
+    // /branch is typed after the held line and acts while the model still holds its answer back.
+    await type('/branch', /now in branch/);
+    const lines = screen().split('\n');
+    const answer = lines.findIndex((line) => line.startsWith('Thinking about it'));
+    expect(lines[answer]).toBe('Thinking about it');
+    await waitFor(`the held line to run\n${screen()}`, () => /^> second question {2}\(typed during the turn\)$/m.test(screen()), 60_000);
+    const after = screen().split('\n');
+    expect(after.findIndex((line) => line.startsWith('now in branch'))).toBeLessThan(after.findIndex((line) => line.includes('(typed during the turn)')));
+    expect(after.filter((line) => line.includes('second question'))).toHaveLength(1);
+    release();
+    await waitFor(`the branch's turn to end\n${screen()}`, () => /turn \d+ completed/.test(screen()), 60_000);
+    await type('/exit', /\[exited 0\]/);
+  });
+
+  it('/resume without an argument lists recent sessions with their first prompt and updated time; a number picks one', { timeout: 180_000 }, async () => {
+    const first = await runDsh(['-p', 'hello from the past', '--name', 'old-one', '--data', join(data.path, 'sessions')]);
+    expect(first.code).toBe(0);
+    start(['--data', 'sessions']);
+    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+    await type('/resume', /type a number/);
+    const row = screen().split('\n').find((line) => line.includes('old-one')) ?? '';
+    expect(row).toMatch(/^\s*\d+\) \d+ min ago\s+old-one\s+"hello from the past"/);
+    const number = /^\s*(\d+)\)/.exec(row)?.[1] ?? '';
+    await type(number, /resumed \S+ {2}"old-one"/);
     await type('/exit', /\[exited 0\]/);
   });
 });

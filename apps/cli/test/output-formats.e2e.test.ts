@@ -47,9 +47,9 @@ describe('print mode output formats (shaped like claude -p)', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, isError: true });
   });
 
-  it('stream-json prints each appended event as one JSON line, in seq order, then the result object', { timeout: 120_000 }, async () => {
+  it('events prints each appended event as one JSON line, in seq order, then the result object', { timeout: 120_000 }, async () => {
     const dir = join(data.path, 'd');
-    const run = await runDsh(['-p', 'list files', '--output-format', 'stream-json', '--data', dir], { cwd: data.path });
+    const run = await runDsh(['-p', 'list files', '--output-format', 'events', '--data', dir], { cwd: data.path });
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; seq?: number; session_id?: string });
     const result = lines.at(-1);

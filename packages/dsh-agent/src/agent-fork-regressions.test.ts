@@ -27,7 +27,7 @@ const PARENT_INPUTS = ['go', 'again', 'fail'];
 async function recordParent(store: SessionStore, id: string): Promise<{ session: Session; invocations: number }> {
   const session = await store.create({ id, title: 'parent' });
   const { tools, invocations } = countingTools();
-  const agent = new Agent({ session, model: createScriptedModel(PARENT_SCRIPT), tools });
+  const agent = new Agent({ session, model: createScriptedModel(PARENT_SCRIPT), tools, cwd: process.cwd() });
   for (const text of PARENT_INPUTS) {
     agent.enqueue(text);
     await agent.idle();
@@ -113,7 +113,7 @@ const userText = (message: ModelMessage) => (message.content[0] as { text: strin
 async function continueWith(child: Session, script: ScriptedResponse[]) {
   const { tools, invocations } = countingTools();
   const model = createScriptedModel(script);
-  const agent = new Agent({ session: child, model, tools, autoStart: false });
+  const agent = new Agent({ session: child, model, tools, autoStart: false, cwd: process.cwd() });
   const pending = agent.pendingInputs();
   const { inputId } = agent.enqueue('next');
   const result = await agent.result(inputId);
@@ -218,6 +218,7 @@ describe('fork at every seq, then continue', () => {
         session,
         model: createScriptedModel([{ toolCalls: [{ name: 'save', arguments: { key: 'k', value: 'v' } }] }, { text: 'parent done' }]),
         tools: [slowSave],
+        cwd: process.cwd(),
       });
       agent.enqueue('save it');
       await until(() => session.events.at(-1)?.type === 'tool/call');

@@ -11,11 +11,19 @@ export type AgentOptions = {
   model: Model;
   /** Every tool the host offers; the latest `session/config.tools` narrows it (availability). */
   tools?: readonly Tool[];
-  /** The system prompt of every model request. */
+  /** The system prompt of every model request whose session records none (`agent/system-prompt`). */
   system?: string;
+  /**
+   * Resolves a model spec recorded in `session/config.model` (e.g. `openai:gpt-4o`) that differs
+   * from `model.name`; without it, `model` answers every turn whatever the session recorded.
+   */
+  resolveModel?: (spec: string) => Promise<Model>;
   /** Model requests per turn before it ends with `max-steps` (default 25). */
   maxSteps?: number;
-  /** Working directory when neither `session/config.cwd` nor the header names one (default `process.cwd()`). */
+  /**
+   * Working directory when neither `session/config.cwd` nor the header names one. Without any, the
+   * session has no workspace: its tool calls are refused `NO_WORKSPACE` (never the process's cwd).
+   */
   cwd?: string;
   /** Streaming text and reasoning for a live UI; never persisted (same as `subscribeDeltas`). */
   onDelta?: (delta: AgentDelta) => void;

@@ -48,7 +48,7 @@ describe('agent loop', () => {
       { text: 'Looking.', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }, { name: 'save', arguments: { key: 'b', value: 'v' } }] },
       { text: 'Done.' },
     ]);
-    const agent = new Agent({ session, model, tools });
+    const agent = new Agent({ session, model, tools, cwd: process.cwd() });
     const { inputId } = agent.enqueue('go');
     expect(session.events.at(-1)?.type).toBe('input/queued');
     const result = await agent.result(inputId);
@@ -106,7 +106,7 @@ describe('agent loop', () => {
         return 'probed';
       },
     });
-    const agent = new Agent({ session, model, tools: [probe] });
+    const agent = new Agent({ session, model, tools: [probe], cwd: process.cwd() });
     agent.enqueue('go');
     await agent.idle();
     expect(seen).toEqual(['model after step/start', 'tool after tool/call', 'model after step/start']);
@@ -146,7 +146,7 @@ describe('agent loop', () => {
       },
       { text: 'handled' },
     ]);
-    const agent = new Agent({ session, model, tools });
+    const agent = new Agent({ session, model, tools, cwd: process.cwd() });
     agent.enqueue('go');
     const result = await agent.idle();
     expect(result?.reason).toEqual({ kind: 'completed' });
@@ -172,7 +172,7 @@ describe('agent loop', () => {
       { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'A' } }] },
       { text: 'done' },
     ]);
-    const agent = new Agent({ session, model, tools: demoTools() });
+    const agent = new Agent({ session, model, tools: demoTools(), cwd: process.cwd() });
     agent.enqueue('go');
     expect((await agent.idle())?.text).toBe('done');
     expect(results(session.events).map((data) => [data.message.isError, data.error])).toEqual([
@@ -225,7 +225,7 @@ describe('agent loop', () => {
     const { tools, invocations } = countingTools();
     const call = { toolCalls: [{ name: 'lookup', arguments: { key: 'k' } }] };
     const model = createScriptedModel([call, call, call]);
-    const agent = new Agent({ session, model, tools, maxSteps: 2 });
+    const agent = new Agent({ session, model, tools, maxSteps: 2, cwd: process.cwd() });
     agent.enqueue('loop');
     expect((await agent.idle())?.reason).toEqual({ kind: 'max-steps' });
     expect(invocations).toHaveLength(2);
@@ -278,7 +278,7 @@ describe('agent loop', () => {
       { toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }, { name: 'slow', arguments: {} }, { name: 'save', arguments: { key: 'b', value: 'v' } }] },
       { text: 'next turn' },
     ]);
-    const agent = new Agent({ session, model, tools: [...tools, slow] });
+    const agent = new Agent({ session, model, tools: [...tools, slow], cwd: process.cwd() });
     agent.enqueue('go');
     await started.promise;
     const queued = agent.enqueue('after cancel');
@@ -305,7 +305,7 @@ describe('agent loop', () => {
       { text: 'no save' },
       { text: 'now with save' },
     ]);
-    const agent = new Agent({ session, model, tools });
+    const agent = new Agent({ session, model, tools, cwd: process.cwd() });
     agent.enqueue('try');
     await agent.idle();
     expect(model.requests[0]?.tools.map((tool) => tool.name)).toEqual(['lookup']);
@@ -323,12 +323,12 @@ describe('agent loop', () => {
     const parent = await store.create({ id: 'cfg-parent' });
     const { tools } = countingTools();
     const parentModel = createScriptedModel([{ text: 'parent' }]);
-    const parentAgent = new Agent({ session: parent, model: parentModel, tools });
+    const parentAgent = new Agent({ session: parent, model: parentModel, tools, cwd: process.cwd() });
     parentAgent.enqueue('hi');
     await parentAgent.idle();
     const child = await store.fork('cfg-parent', { atSeq: parent.events.length - 1, config: { tools: ['touch'] } });
     const childModel = createScriptedModel([{ text: 'child' }]);
-    const childAgent = new Agent({ session: child, model: childModel, tools });
+    const childAgent = new Agent({ session: child, model: childModel, tools, cwd: process.cwd() });
     childAgent.enqueue('hi');
     await childAgent.idle();
     expect(parentModel.requests[0]?.tools.map((tool) => tool.name)).toEqual(['lookup', 'touch', 'save']);
@@ -360,7 +360,7 @@ describe('agent loop', () => {
       },
       { text: 'ok' },
     ]);
-    const agent = new Agent({ session, model, tools });
+    const agent = new Agent({ session, model, tools, cwd: process.cwd() });
     agent.enqueue('go');
     await agent.idle();
     const seq = session.events.find((event) => event.type === 'assistant/message')!.seq;

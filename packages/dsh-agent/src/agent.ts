@@ -10,6 +10,7 @@ import { DeltaFanOut, type AgentDelta } from './delta-fan-out.js';
 import { assertNoOpenTurn, nextTurnOf, pendingInputsOf, type PendingInput } from './log-state.js';
 import type { Model } from './model.js';
 import { runTurn, type TurnResult } from './run-turn.js';
+import { defaultSystemPrompt, recordedSystemPrompt, systemPromptText } from './system-prompt.js';
 import { queuedInput, toolsByName, type AgentInput } from './turn-messages.js';
 
 type Operation = { run: () => Promise<void>; fail: (error: unknown) => void };
@@ -28,6 +29,8 @@ export class Agent {
   readonly #system: string | undefined;
   readonly #maxSteps: number;
   readonly #cwd: string | undefined;
+  readonly #resolveModel: ((spec: string) => Promise<Model>) | undefined;
+  readonly #models = new Map<string, Promise<Model>>();
   readonly #deltas = new DeltaFanOut();
   readonly #pending: PendingInput[];
   readonly #operations: Operation[] = [];
@@ -52,6 +55,7 @@ export class Agent {
     this.#system = options.system;
     this.#maxSteps = maxStepsOf(options);
     this.#cwd = options.cwd;
+    this.#resolveModel = options.resolveModel;
     if (options.onDelta !== undefined) this.#deltas.subscribe(options.onDelta);
     assertNoOpenTurn(this.session);
     // Only events from inheritedEventCount on can be pending: a fork child's inherited ones are not read.
@@ -94,10 +98,48 @@ export class Agent {
     return listed === undefined ? all : all.filter((tool) => listed.includes(tool.name));
   }
 
-  /** The directory tools work in: `session/config.cwd`, else the header's `cwd`, else the option, else `process.cwd()`. */
-  cwd(): string {
-    const configured = this.session.config?.cwd ?? this.session.header.cwd ?? this.#cwd ?? process.cwd();
+  /**
+   * The directory tools work in: `session/config.cwd`, else the header's `cwd`, else the option;
+   * undefined when none names one (the session has no workspace; its tool calls are refused).
+   */
+  cwd(): string | undefined {
+    const configured = this.session.config?.cwd ?? this.session.header.cwd ?? this.#cwd;
+    if (configured === undefined) return undefined;
     return isAbsolute(configured) ? configured : resolve(configured);
+  }
+
+  /**
+   * The spec of the model that answers the next turn: the session's recorded `session/config.model`
+   * when a `resolveModel` option can resolve it, else the agent's `model`.
+   */
+  modelName(): string {
+    const recorded = this.session.config?.model;
+    return recorded !== undefined && this.#resolveModel !== undefined ? recorded : this.model.name;
+  }
+
+  /** The system prompt the next request sends: the recorded one, else the `system` option, else the default. */
+  systemPrompt(): string {
+    const recorded = recordedSystemPrompt(this.session.events);
+    if (recorded !== undefined) return systemPromptText(recorded);
+    return this.#system ?? defaultSystemPrompt({ cwd: this.cwd(), tools: this.availableTools().map((tool) => tool.name) });
+  }
+
+  /** The model of the next turn; a spec that cannot be resolved becomes a model whose every request fails with why. */
+  async #turnModel(): Promise<Model> {
+    const spec = this.modelName();
+    if (spec === this.model.name || this.#resolveModel === undefined) return this.model;
+    let pending = this.#models.get(spec);
+    if (pending === undefined) {
+      pending = this.#resolveModel(spec);
+      this.#models.set(spec, pending);
+    }
+    try {
+      return await pending;
+    } catch (error) {
+      // Never another model in its place: the turn ends with the resolver's error (e.g. MODEL_CONFIG).
+      this.#models.delete(spec);
+      return { name: spec, complete: () => Promise.reject(error instanceof Error ? error : new Error(String(error))) };
+    }
   }
 
   /**
@@ -203,7 +245,7 @@ export class Agent {
    * this agent's model (or `options.summarize`) and replaces it; see `compactSession`.
    */
   compact(options: Omit<CompactOptions, 'model' | 'signal'> = {}): Promise<CompactionResult> {
-    return this.betweenTurns((signal) => compactSession(this.session, { model: this.model, ...options, signal }));
+    return this.betweenTurns(async (signal) => compactSession(this.session, { model: await this.#turnModel(), ...options, signal }));
   }
 
   /**
@@ -276,13 +318,15 @@ export class Agent {
     const turn = nextTurnOf(this.session);
     const controller = new AbortController();
     this.#active = { kind: 'turn', turn, controller };
+    const model = await this.#turnModel();
+    const cwd = this.cwd();
     const result = await runTurn({
       session: this.session,
-      model: this.model,
-      ...(this.#system === undefined ? {} : { system: this.#system }),
+      model,
+      system: this.systemPrompt(),
       maxSteps: this.#maxSteps,
       tools: this.availableTools(),
-      cwd: this.cwd(),
+      ...(cwd === undefined ? {} : { cwd }),
       turn,
       claimed,
       signal: controller.signal,

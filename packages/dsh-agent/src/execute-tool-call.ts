@@ -26,6 +26,20 @@ export function cancelledBeforeStart(): CallOutcome {
   };
 }
 
+/**
+ * The result of a call in a session without a working directory: refused, never run in the
+ * process's current directory (SPEC §21).
+ */
+export function noWorkspace(name: string): CallOutcome {
+  return {
+    text:
+      `The ${name} call was refused: this session has no working directory, so its tools have nowhere to run. ` +
+      'Give it one (dsh --cwd DIR, HTTP config.cwd, or dsh serve --workspace DIR) and try again.',
+    isError: true,
+    error: { name: 'AgentError', code: 'NO_WORKSPACE' },
+  };
+}
+
 const CANCELLED_ADVICE: Record<ToolEffect, string> = {
   'read-only': 'The tool is declared read-only, so it can safely be run again.',
   idempotent: 'The tool is declared idempotent, so it can safely be run again.',

@@ -27,6 +27,13 @@ export { toToolSpec } from './to-tool-spec.js';
 export { resolveInCwd } from './resolve-in-cwd.js';
 /** The bounds every file tool checks a path against before it opens or creates anything (`PATH_TOO_LONG`). */
 export { PATH_LIMITS } from './check-path-limits.js';
+export {
+  SYSTEM_PROMPT_EVENT,
+  defaultSystemPrompt,
+  recordedSystemPrompt,
+  systemPromptText,
+  type SystemPromptRecord,
+} from './system-prompt.js';
 export { demoTools } from './tools/demo-tools.js';
 export { listFilesTool } from './tools/list-files-tool.js';
 export { makeDirTool } from './tools/make-dir-tool.js';

@@ -7,7 +7,7 @@ import type { TurnEndReason } from 'dsh-codec';
 import type { Session } from 'dsh-session';
 import type { Tool } from './define-tool.js';
 import { deriveHistory } from './derive-history.js';
-import { cancelledBeforeStart, executeToolCall, type CallOutcome } from './execute-tool-call.js';
+import { cancelledBeforeStart, executeToolCall, noWorkspace, type CallOutcome } from './execute-tool-call.js';
 import type { PendingInput } from './log-state.js';
 import type { Model, ModelDelta, ModelResponse } from './model.js';
 import { toToolSpec } from './to-tool-spec.js';
@@ -35,7 +35,8 @@ export type TurnPlan = {
   maxSteps: number;
   /** The tools available in this turn (the config's narrowing applied). */
   tools: readonly Tool[];
-  cwd: string;
+  /** The working directory of tool calls; absent, every call is refused `NO_WORKSPACE`. */
+  cwd?: string;
   /** The turn number (the next after the log's last). */
   turn: number;
   /** The pending inputs this turn answers, in order. */
@@ -119,10 +120,12 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
         await session.flush();
         outcome = cancelled()
           ? cancelledBeforeStart()
-          : await executeToolCall(
+          : cwd === undefined && tool !== undefined
+            ? noWorkspace(call.name)
+            : await executeToolCall(
               tool,
               call,
-              { cwd, signal, sessionId: session.id, callId: call.id, turn, step },
+              { cwd: cwd ?? '', signal, sessionId: session.id, callId: call.id, turn, step },
               [...byName.keys()],
             );
       }

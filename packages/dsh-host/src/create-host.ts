@@ -101,6 +101,13 @@ export function createHost(options: HostOptions): Host {
         assertOpen(context);
         return importIntoStore(store, inputs, importOptions);
       }),
+    delete: (ref) =>
+      guarded(async () => {
+        assertOpen(context);
+        const sessionId = await resolveRef(context, ref);
+        await store.delete(sessionId);
+        return { sessionId };
+      }),
     fetch: async (request) => {
       app ??= createHttpApp(host, options.http);
       return app.fetch(request);

@@ -13,10 +13,20 @@ export type HostOptions = {
   /** Receives each lifecycle's events from its `firstLifecycleSeq`. */
   telemetry?: TelemetrySink;
   logger?: HostLogger;
+  /** System prompt of sessions that record none (`agent/system-prompt`); default: dsh's prompt for the session's cwd and tools. */
   system?: string;
+  /** Model requests per turn before it ends `max-steps` (default 25). */
   maxSteps?: number;
-  /** Working directory of sessions whose config names none (default `process.cwd()`). */
+  /**
+   * Working directory (workspace) of sessions whose config and header name none. Without it such a
+   * session has no workspace: its tool calls are refused `NO_WORKSPACE`, never run in `process.cwd()`.
+   */
   cwd?: string;
+  /**
+   * Resolves the model a session recorded (`session/config.model`) when it is not `model`'s name, so
+   * a resumed session runs on its own model; without it `model` answers every session.
+   */
+  resolveModel?: (spec: string) => Promise<Model>;
   /** Options of the in-process HTTP handler behind `host.fetch` (body limit, logger). */
   http?: Omit<HttpAppOptions, 'token'>;
 };

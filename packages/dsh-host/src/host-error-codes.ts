@@ -54,6 +54,7 @@ export const HOST_ERROR_CODES = {
   INVALID_EVENT: { status: 422, when: 'an append would break a V5 invariant' },
   IDEMPOTENCY_MISMATCH: { status: 422, when: 'an `Idempotency-Key` reused for a different fork request' },
   PATH_OUTSIDE_CWD: { status: 422, when: 'a tool path outside the session’s working directory' },
+  NO_WORKSPACE: { status: 422, when: 'a tool call in a session without a working directory (no config or header cwd, no host workspace)' },
   WRONG_FILE_KIND: { status: 422, when: 'a tool expected a file and found a directory, or the reverse' },
   HARD_LINKED_FILE: { status: 422, when: 'a tool was asked to read or write a file with other hard links' },
   PATH_TOO_LONG: { status: 422, when: 'a tool path over PATH_MAX, NAME_MAX or the depth cap; nothing was created' },

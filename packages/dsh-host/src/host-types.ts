@@ -2,6 +2,7 @@ import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from '
 import type { AgentDelta, CompactionResult } from 'dsh-agent';
 import type { ImportInput, ImportIntoStoreOptions, ImportReport } from './import-into-store.js';
 import type { Lineage } from './lineage.js';
+import type { QueryStart } from './run-query.js';
 
 /**
  * One immutable view of a session's log, taken at one moment: what HTTP returns for a session and
@@ -88,8 +89,19 @@ export type QueryOptions = {
   cwd?: string;
   /** Title (name) for a new session or fork; on a resumed session, renames it. */
   title?: string;
-  /** Model spec recorded in a new session's config (e.g. `keyless`). */
+  /**
+   * Model spec recorded in the session's config (e.g. `keyless`): a new session's, or a switch on a
+   * resumed one. Omitted, a resumed session keeps the model it recorded.
+   */
   model?: string;
+  /** The id of the new session (or, with `forkSession`, of the fork); `SESSION_EXISTS` if taken. */
+  sessionId?: string;
+  /** Replaces the session's system prompt (recorded as `agent/system-prompt`, kept on resume). */
+  systemPrompt?: string;
+  /** Text appended to the system prompt (recorded, kept on resume). */
+  appendSystemPrompt?: string;
+  /** Called once the session is chosen and configured, just before the prompt is queued. */
+  onStart?: (start: QueryStart) => void;
 };
 
 /** What one `host.query()` turn produced. `result` is the final assistant text. */
@@ -142,6 +154,11 @@ export interface Host {
   watchDeltas(ref: string, listener: (delta: AgentDelta) => void): Promise<EventWatch>;
   /** Runs one turn (see `QueryOptions`) and resolves when it ends. */
   query(options: QueryOptions): Promise<QueryResult>;
+  /**
+   * Deletes a stored session (its forks keep their copied history; their lineage shows it missing).
+   * `SESSION_BUSY` while a process, this one included, holds it. Resolves with the id deleted.
+   */
+  delete(ref: string): Promise<{ sessionId: string }>;
   /** Closes a live session (flushing it and releasing its lease); it stays in the store. */
   release(ref: string): Promise<void>;
   /**

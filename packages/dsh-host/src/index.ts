@@ -17,6 +17,7 @@ export type {
   SessionStatus,
   TelemetrySink,
 } from './host-types.js';
+export type { QueryStart } from './run-query.js';
 export { HostError, type HostErrorDetails, type LeaseHolderInfo } from './host-error.js';
 export { HOST_ERROR_CODES, httpStatusOf, wireCodeOf, type HostErrorCode, type HostErrorRow } from './host-error-codes.js';
 export { selectForkCut } from './select-fork-cut.js';

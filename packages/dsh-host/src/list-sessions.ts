@@ -7,7 +7,7 @@ import type { SessionListItem } from './host-types.js';
 import { resolveSessionRef } from './resolve-session-ref.js';
 
 /** A live session's working directory, as its agent resolves it. @internal */
-export function liveCwd(entry: LiveEntry): string {
+export function liveCwd(entry: LiveEntry): string | undefined {
   return entry.agent.cwd();
 }
 
@@ -52,7 +52,7 @@ function itemOf(context: HostContext, summary: SessionSummary): SessionListItem 
     live: true,
     status: agent.running ? 'running' : 'idle',
     formatVersion: readFrom.get(session.id) ?? CURRENT_FORMAT_VERSION,
-    cwd,
+    ...(cwd === undefined ? {} : { cwd }),
     sharesCwdWith: sharingCwd(context, session.id, cwd),
   };
   const title = session.title;

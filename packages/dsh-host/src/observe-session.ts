@@ -45,7 +45,7 @@ export async function observation(context: HostContext, id: string): Promise<Obs
       needsRepair: false,
       pendingInputs: events.filter((event) => pendingSeqs.has(event.seq)),
       formatVersion: readFrom.get(id) ?? source.formatVersion,
-      cwd,
+      ...(cwd === undefined ? {} : { cwd }),
       sharesCwdWith: sharingCwd(context, id, cwd),
     };
     const title = session.title;

@@ -31,6 +31,7 @@ const NOT_SENT_BY_ROUTES: Partial<Record<HostErrorCode, string>> = {
   INVALID_TITLE: 'HTTP bodies refuse control characters in titles first (400 BAD_REQUEST naming the field); host.create/fork/rename throw it',
   INVALID_FORK_REQUEST: 'the Idempotency-Key header is checked first (400 BAD_REQUEST naming the header); host.fork throws it',
   PATH_OUTSIDE_CWD: 'tool errors become tool results in the log',
+  NO_WORKSPACE: 'tool errors become tool results in the log',
   FILE_NOT_FOUND: 'tool errors become tool results in the log',
   WRONG_FILE_KIND: 'tool errors become tool results in the log',
   HARD_LINKED_FILE: 'tool errors become tool results in the log',

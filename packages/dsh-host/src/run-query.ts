@@ -6,11 +6,15 @@ import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
 import type { ForkResult, QueryOptions, QueryResult } from './host-types.js';
 import { mostRecentForCwd, resolveRef } from './list-sessions.js';
+import { recordSystemPrompt } from './record-system-prompt.js';
 import { appendTitle, assertOpen, liveEntry, publish } from './session-registry.js';
 
 function sameConfig(a: SessionConfig, b: SessionConfig): boolean {
   return a.cwd === b.cwd && a.model === b.model && JSON.stringify(a.tools) === JSON.stringify(b.tools);
 }
+
+/** What `onStart` receives: the session and what its turn runs with, before the prompt is queued. */
+export type QueryStart = { sessionId: string; cwd?: string; model: string; tools: string[] };
 
 /**
  * `host.query()`: picks the session (new, resumed, continued, or a fork of one), queues the prompt
@@ -23,6 +27,9 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
   const { prompt, forkSession = false } = queryOptions;
   const hasSource = queryOptions.resume !== undefined || queryOptions.continue === true;
   if (forkSession && !hasSource) throw new HostError('INVALID_OPTION', 'forkSession needs a session to fork: pass resume (an id or name) or continue.');
+  if (queryOptions.sessionId !== undefined && hasSource && !forkSession) {
+    throw new HostError('INVALID_OPTION', 'sessionId names a new session: a resumed session keeps its id (add forkSession to give the fork this id).');
+  }
   if (queryOptions.resumeSessionAt !== undefined && !forkSession) {
     throw new HostError('INVALID_OPTION', 'resumeSessionAt needs forkSession: a continued session only grows at its end, so an earlier point is reached by forking there.');
   }
@@ -36,6 +43,7 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
   let forked: ForkResult | undefined;
   if (!hasSource) {
     const session = await store.create({
+      ...(queryOptions.sessionId === undefined ? {} : { id: queryOptions.sessionId }),
       ...(queryOptions.title === undefined ? {} : { title: queryOptions.title }),
       ...(configured ? { config } : {}),
     });
@@ -51,6 +59,7 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
         sourceId,
         {
           ...(queryOptions.resumeSessionAt === undefined ? {} : { atSeq: queryOptions.resumeSessionAt }),
+          ...(queryOptions.sessionId === undefined ? {} : { id: queryOptions.sessionId }),
           ...(queryOptions.title === undefined ? {} : { title: queryOptions.title }),
         },
         configured ? config : undefined,
@@ -63,11 +72,25 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
       const { header } = entry.session;
       const current: SessionConfig = { ...(header.cwd === undefined ? {} : { cwd: header.cwd }), ...entry.session.config };
       const next = { ...current, ...config };
+      // With per-session models, a session that recorded none records the one that answers it, so its log never says less than what ran.
+      if (next.model === undefined && options.resolveModel !== undefined) next.model = entry.agent.modelName();
       // Only a real change is recorded: `continue` passes the cwd it matched on, which changes nothing.
-      if (configured && !sameConfig(current, next)) await entry.agent.configure(next);
+      if (!sameConfig(current, next)) await entry.agent.configure(next);
     }
   }
-  const { agent } = await liveEntry(context, sessionId);
+  const entry = await liveEntry(context, sessionId);
+  const { agent } = entry;
+  await recordSystemPrompt(context, entry, {
+    ...(queryOptions.systemPrompt === undefined ? {} : { systemPrompt: queryOptions.systemPrompt }),
+    ...(queryOptions.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: queryOptions.appendSystemPrompt }),
+  });
+  const cwd = agent.cwd();
+  queryOptions.onStart?.({
+    sessionId,
+    ...(cwd === undefined ? {} : { cwd }),
+    model: agent.modelName(),
+    tools: agent.availableTools().map((tool) => tool.name),
+  });
   const onDelta = queryOptions.onDelta;
   const stopDeltas = onDelta === undefined ? undefined : agent.subscribeDeltas(onDelta);
   let turn: TurnResult;

@@ -27,6 +27,7 @@ export async function publish(context: HostContext, session: Session): Promise<L
       ...(options.system === undefined ? {} : { system: options.system }),
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.resolveModel === undefined ? {} : { resolveModel: options.resolveModel }),
     });
   } catch (error) {
     await session.close();

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import type { SessionEvent } from 'dsh-codec';
 import { sessionForest, type Host } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
@@ -9,6 +10,7 @@ import { BRACKETED_PASTE, pasteFilter } from '../paste-filter.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { storeArguments } from '../store-arguments.js';
 import { terminalPrinter } from '../terminal-printer.js';
+import { pickerEntries, pickerLines, type PickerEntry } from '../resume-picker.js';
 import { withHost } from '../with-host.js';
 import { parseSeq } from './print-command.js';
 import { treeLines } from './sessions-command.js';
@@ -17,13 +19,14 @@ const HELP = [
   '/branch [NAME]      fork after the latest closed turn and switch to the branch',
   '/fork SEQ [NAME]    fork exactly at event SEQ and switch to the child',
   '/rename NAME        name this session',
-  '/resume NAME|ID     switch to another session',
+  '/resume [NAME|ID]   switch to another session (without one: pick from the recent ones)',
   '/compact            summarise history for the model (the log keeps everything)',
   '/tree               the fork tree (* marks this session)',
   '/events             every event of this session with its seq',
   '/help               this list',
   '/exit               quit (also Ctrl-D, or Ctrl-C twice)',
-  'Ctrl-C during a turn cancels it (recorded as cancelled).',
+  'Ctrl-C during a turn cancels it (recorded as cancelled). Lines typed during a turn wait for it to end;',
+  '/branch typed during a turn acts at once (the running turn goes on in the session it started in).',
 ].join('\n');
 
 /** Where interactive mode starts: `--resume REF`, `--continue` (latest of the cwd), else a new session. */
@@ -84,7 +87,20 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
       terminal.setEncoding('utf8');
       terminal.on('data', onData);
       context.stdout.write(BRACKETED_PASTE.enable);
-      const rl = createInterface({ input, output: context.stdout, terminal: true });
+      // Readline echoes keys to `echoOutput`, which is muted while a turn streams: a line typed meanwhile
+      // never lands inside the answer; it is shown (and run) once the turn has ended.
+      const echo = { muted: false };
+      const echoOutput = new Writable({
+        write(chunk: Buffer | string, _encoding, callback) {
+          if (!echo.muted) context.stdout.write(chunk);
+          callback();
+        },
+      });
+      Object.defineProperty(echoOutput, 'columns', { get: () => (context.stdout as { columns?: number }).columns ?? 80 });
+      const rl = createInterface({ input, output: echoOutput, terminal: true });
+      let picking: PickerEntry[] | undefined;
+      // Resolved when /branch switches sessions during a turn, so the queue need not wait for the old one.
+      let switched: () => void = () => undefined;
       let running = false;
       let armed = false;
       let done: () => void = () => undefined;
@@ -131,10 +147,14 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
             const atSeq = name === 'fork' ? parseSeq('/fork', args[0] ?? '') : undefined;
             const title = (name === 'fork' ? args.slice(1).join(' ') : rest) || undefined;
             const forked = await host.fork(current, { ...(atSeq === undefined ? {} : { atSeq }), ...(title === undefined ? {} : { title }) });
+            printer.endLine();
             out(paint.dim(`forked ${forked.parentSession} at seq ${String(forked.forkCut)} (${String(forked.inheritedEventCount)} events inherited)`));
+            if (running) out(paint.dim(`the running turn goes on in ${forked.parentSession} (/resume ${forked.parentSession} to return)`));
             current = forked.sessionId;
             await host.open(current);
             await show(name === 'fork' ? 'now in fork' : 'now in branch');
+            // Lines held back during the parent's turn now run in the branch.
+            switched();
             return;
           }
           case 'rename':
@@ -143,7 +163,14 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
             out(paint.dim(`renamed ${current} to "${rest}"`));
             return;
           case 'resume': {
-            if (rest === '') throw new Error('/resume expects a NAME or ID (see /tree).');
+            if (rest === '') {
+              const entries = await pickerEntries(host, await host.list());
+              if (entries.length === 0) throw new Error('/resume found no sessions to pick from.');
+              out(pickerLines(entries, current).join('\n'));
+              out(paint.dim('type a number to resume that session (anything else cancels)'));
+              picking = entries;
+              return;
+            }
             const next = await host.resolve(rest);
             await host.open(next);
             const previous = current;
@@ -176,6 +203,14 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
       const handle = async (line: string): Promise<void> => {
         armed = false;
         const typed = line.trim();
+        const offered = picking;
+        picking = undefined;
+        if (offered !== undefined && /^\d+$/.test(typed)) {
+          const picked = offered[Number(typed) - 1];
+          if (picked === undefined) throw new Error(`/resume expects a number from 1 to ${String(offered.length)}; received ${typed}.`);
+          await command(`/resume ${picked.id}`);
+          return;
+        }
         if (typed === '') return;
         // A command is what was typed; pasted text (a placeholder on the line) is always a prompt.
         if (typed.startsWith('/') && !typed.startsWith('//')) {
@@ -188,10 +223,17 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
         const deltas = await host.watchDeltas(current, (delta) => {
           printer.delta(delta);
         });
+        const branched = new Promise<void>((resolveSwitch) => {
+          switched = resolveSwitch;
+        });
+        echo.muted = true;
         try {
-          await host.send(current, text);
-          await host.idle(current);
+          const session = current;
+          await host.send(session, text);
+          await Promise.race([host.idle(session), branched]);
         } finally {
+          switched = () => undefined;
+          echo.muted = false;
           deltas.close();
           running = false;
           // A Ctrl-C that cancelled this turn stays armed: the next one, at the prompt, exits.
@@ -200,17 +242,29 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
 
       rl.setPrompt('> ');
       rl.prompt();
-      // One line at a time: lines typed during a turn wait for it.
+      const failed = (error: unknown) => {
+        const code = (error as { code?: unknown }).code;
+        out(paint.error(`${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`));
+      };
+      // One line at a time: lines typed during a turn wait for it, then are shown as typed and run.
       let queue = Promise.resolve();
       rl.on('line', (line) => {
+        const typedDuringTurn = running;
+        if (typedDuringTurn && /^\/branch(\s|$)/.test(line.trim())) {
+          // /branch acts at once, as the demo's does: the fork is cut after the latest closed turn.
+          void command(line.trim()).catch(failed);
+          return;
+        }
         queue = queue.then(async () => {
+          // The prompt is already on screen: the held line completes it, as if typed now.
+          if (typedDuringTurn) out(`${line}${paint.dim('  (typed during the turn)')}`);
           try {
             await handle(line);
           } catch (error) {
-            const code = (error as { code?: unknown }).code;
-            out(paint.error(`${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`));
+            failed(error);
           }
-          if (!closed) rl.prompt();
+          // `true` keeps what was typed since (held back during a turn) on the new prompt line.
+          if (!closed) rl.prompt(true);
         });
       });
       let closed = false;

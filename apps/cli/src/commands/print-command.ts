@@ -1,17 +1,14 @@
 import { resolve } from 'node:path';
 import type { SessionEvent } from 'dsh-codec';
 import type { QueryOptions } from 'dsh-host';
+import { ClaudeStreamLines } from '../claude-stream-lines.js';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
+import { describeEvent } from '../describe-event.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { printResult } from '../print-result.js';
+import { readPrintInput } from '../read-print-input.js';
 import { cliTools, withHost } from '../with-host.js';
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** A non-negative integer option, or a `USAGE` error naming it. */
 export function parseSeq(flag: string, value: string): number {
@@ -32,28 +29,31 @@ export function parseTools(value: string): string[] {
   return names;
 }
 
-const FORMATS = ['text', 'json', 'stream-json'] as const;
+/** Print mode's output formats: `stream-json` is Claude Code's message lines, `events` dsh's own events. */
+export const OUTPUT_FORMATS = ['text', 'json', 'stream-json', 'events'] as const;
 
-/** The prompt: the positional argument, else (or for "-") all of stdin — unless stdin is a terminal. */
-async function readPrompt(context: CliContext, positional: string | undefined): Promise<string> {
-  if (positional !== undefined && positional !== '-') return positional;
-  if ((context.stdin as { isTTY?: boolean }).isTTY === true) {
-    throw new CliError('USAGE', 'Print mode needs a prompt: expected dsh -p "some text", or text piped to stdin; received neither.');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function refusePermissionOptions(values: OptionValues): void {
+  for (const flag of ['allowedTools', 'disallowedTools', 'allowed-tools', 'disallowed-tools']) {
+    if (values[flag] === undefined) continue;
+    throw new CliError(
+      'USAGE',
+      `--${flag} is not supported: dsh has no permission prompts, so there is nothing to allow or deny per call. ` +
+        '--tools a,b restricts which tools exist for the model at all (an unlisted tool is unavailable, not denied).',
+      { hint: 'dsh -p "…" --tools read_file,list_files' },
+    );
   }
-  return readAll(context.stdin);
 }
 
-/**
- * Print mode (`dsh -p [PROMPT]`): runs one turn and prints the answer as text, one JSON result
- * object (`json`), or each appended event as a JSON line followed by that object (`stream-json`).
- */
-export async function printCommand(context: CliContext, values: OptionValues, positional?: string): Promise<number> {
-  const format = typeof values['output-format'] === 'string' ? values['output-format'] : 'text';
-  if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new CliError('USAGE', `--output-format expects ${FORMATS.join(', ')}; received '${format}'.`);
-  }
-  const prompt = await readPrompt(context, positional);
-  if (prompt.trim() === '') throw new CliError('USAGE', 'The prompt is empty: expected dsh -p "some text" (or text on stdin); received only whitespace.');
+function parseMaxTurns(value: string | boolean | undefined): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new CliError('USAGE', `--max-turns expects a whole number of model requests ≥ 1, received '${value}'.`);
+  return Number(value);
+}
+
+/** The query the options ask for (everything but the prompt and the callbacks). */
+function queryOf(context: CliContext, values: OptionValues, prompt: string): QueryOptions {
   const resume = typeof values.resume === 'string' ? values.resume : undefined;
   const continuing = values.continue === true;
   const fork = values['fork-session'] === true;
@@ -65,23 +65,61 @@ export async function printCommand(context: CliContext, values: OptionValues, po
     throw new CliError('USAGE', '--resume-at needs --fork-session: a continued session only grows at its end, so an earlier point is reached by forking there.');
   }
   const isNew = resume === undefined && !continuing;
+  const sessionId = typeof values['session-id'] === 'string' ? values['session-id'] : undefined;
+  if (sessionId !== undefined && !UUID.test(sessionId)) throw new CliError('USAGE', `--session-id expects a UUID (8-4-4-4-12 hex digits), received '${sessionId}'.`);
+  if (sessionId !== undefined && !isNew && !fork) {
+    throw new CliError('USAGE', '--session-id names a new session: a resumed session keeps its id (add --fork-session to give the fork this id).');
+  }
   const cwd = resolve(context.cwd, typeof values.cwd === 'string' ? values.cwd : '.');
   const query: QueryOptions = { prompt };
   if (resume !== undefined) query.resume = resume;
   if (continuing) query.continue = true;
   if (fork) query.forkSession = true;
+  if (sessionId !== undefined) query.sessionId = sessionId;
   if (typeof values['resume-at'] === 'string') query.resumeSessionAt = parseSeq('--resume-at', values['resume-at']);
   if (typeof values.name === 'string') query.title = values.name;
   if (typeof values.tools === 'string') query.tools = parseTools(values.tools);
+  if (typeof values['system-prompt'] === 'string') query.systemPrompt = values['system-prompt'];
+  if (typeof values['append-system-prompt'] === 'string') query.appendSystemPrompt = values['append-system-prompt'];
   // A new session records where it runs (so --continue finds it); a resumed one keeps its own unless told.
   if (isNew || typeof values.cwd === 'string' || continuing) query.cwd = cwd;
-  if (typeof values.model === 'string' || isNew) query.model = typeof values.model === 'string' ? values.model : 'keyless';
+  // A resumed session keeps the model it recorded unless --model names another (SPEC §21).
+  if (typeof values.model === 'string') query.model = values.model;
+  else if (isNew) query.model = 'keyless';
+  return query;
+}
 
-  // Every event the host appends, in order; stream-json prints each as it comes.
+/**
+ * Print mode (`dsh -p [PROMPT]`): runs one turn and prints the answer as text, one JSON result
+ * object (`json`), Claude Code's message lines then that object (`stream-json`), or each appended
+ * event as a JSON line then that object (`events`).
+ */
+export async function printCommand(context: CliContext, values: OptionValues, positional?: string): Promise<number> {
+  const format = typeof values['output-format'] === 'string' ? values['output-format'] : 'text';
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+    throw new CliError('USAGE', `--output-format expects ${OUTPUT_FORMATS.join(', ')}; received '${format}'.`);
+  }
+  refusePermissionOptions(values);
+  const maxTurns = parseMaxTurns(values['max-turns']);
+  const verbose = values.verbose === true;
+  const prompt = await readPrintInput(context, positional);
+  if (prompt.trim() === '') throw new CliError('USAGE', 'The prompt is empty: expected dsh -p "some text" (or text on stdin); received only whitespace.');
+  const query = queryOf(context, values, prompt);
+
+  const lines = format === 'stream-json' ? new ClaudeStreamLines((line) => context.stdout.write(line)) : undefined;
+  const started = { model: '' };
+  query.onStart = (start) => {
+    started.model = start.model;
+    lines?.init(start);
+    if (verbose) context.stderr.write(`dsh: session ${start.sessionId} on ${start.model}, cwd ${start.cwd ?? '(none)'}, tools ${start.tools.join(', ') || '(none)'}\n`);
+  };
+  // Every event the host appends, in order; `events` prints each as it comes, stream-json its messages.
   const appended: SessionEvent[] = [];
-  const telemetry = (event: SessionEvent) => {
+  const telemetry = (event: SessionEvent, where: { sessionId: string }) => {
     appended.push(event);
-    if (format === 'stream-json') context.stdout.write(`${JSON.stringify(event)}\n`);
+    if (format === 'events') context.stdout.write(`${JSON.stringify(event)}\n`);
+    lines?.event(event, where.sessionId);
+    if (verbose) context.stderr.write(`dsh: ${String(event.seq).padStart(4)} ${event.type} ${describeEvent(event)}\n`);
   };
   // On a terminal, text output shows each step's answer as it streams; piped output stays the final answer only.
   const live = format === 'text' && (context.stdout as { isTTY?: boolean }).isTTY === true;
@@ -97,10 +135,12 @@ export async function printCommand(context: CliContext, values: OptionValues, po
       shown.atLineStart = delta.text.endsWith('\n');
     };
   }
-  const started = performance.now();
-  const queried = await withHost(context, values, (host) => host.query(query), { telemetry });
-  const result = printResult(queried, appended, performance.now() - started);
-  if (format !== 'text') {
+  const startedAt = performance.now();
+  const queried = await withHost(context, values, (host) => host.query(query), { telemetry, ...(maxTurns === undefined ? {} : { maxSteps: maxTurns }) });
+  const result = printResult(queried, appended, performance.now() - startedAt, started.model);
+  if (lines !== undefined) {
+    lines.result(result);
+  } else if (format !== 'text') {
     context.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
     if (shown.step === undefined) context.stdout.write(result.result.endsWith('\n') ? result.result : `${result.result}\n`);

@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { serveHost } from 'dsh-host';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
@@ -30,6 +32,8 @@ export async function serveCommand(context: CliContext, values: OptionValues): P
   const hostname = typeof values.host === 'string' ? values.host : '127.0.0.1';
   const allowedText = typeof values['allowed-host'] === 'string' ? values['allowed-host'] : (context.env.DSH_ALLOWED_HOSTS ?? '');
   const allowedHosts = allowedText.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const workspace = typeof values.workspace === 'string' ? resolve(context.cwd, values.workspace) : undefined;
+  if (workspace !== undefined) await mkdir(workspace, { recursive: true });
   return withHost(context, values, async (host, dataDir) => {
     const server = await serveHost(host, { hostname, port: Number(portText), allowedHosts, ...(token === undefined || token === '' ? {} : { token }) });
     context.stdout.write(`dsh: serving ${server.url} (data ${dataDir}${token === undefined || token === '' ? '' : ', bearer token required'}); Ctrl-C stops\n`);
@@ -37,5 +41,5 @@ export async function serveCommand(context: CliContext, values: OptionValues): P
     await server.close();
     context.stderr.write(`dsh: stopped (${reason}); sessions released\n`);
     return 0;
-  });
+  }, workspace === undefined ? {} : { cwd: workspace });
 }

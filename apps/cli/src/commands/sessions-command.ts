@@ -1,4 +1,4 @@
-import { sessionForest, type LineageTree, type SessionListItem } from 'dsh-host';
+import { sessionForest, type Host, type LineageTree, type SessionListItem } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { withHost } from '../with-host.js';
@@ -8,25 +8,69 @@ function table(rows: string[][]): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
-/** The fork forest as indented lines: `title  id  @forkCut  status`. */
-export function treeLines(trees: readonly LineageTree[], items: Map<string, SessionListItem>, prefix = ''): string[] {
+/** The forks whose latest `session/title` was inherited from the parent (they have no name of their own). */
+async function inheritedTitles(host: Host, items: readonly SessionListItem[]): Promise<Set<string>> {
+  const inherited = new Set<string>();
+  for (const item of items) {
+    if (item.parentSession === undefined || item.title === undefined) continue;
+    try {
+      const { header, events } = await host.observe(item.id);
+      const titleSeq = events.findLastIndex((event) => event.type === 'session/title');
+      if (titleSeq < header.inheritedEventCount) inherited.add(item.id);
+    } catch {
+      // An unreadable log lists under the title its summary has; `dsh show` reports why.
+    }
+  }
+  return inherited;
+}
+
+/**
+ * The name each session lists under: its own title; an unnamed fork as `<parent's name> @ <cut>`
+ * (the parent's id when it has no name or is gone), so a fork never lists as its parent.
+ */
+export function displayNames(items: readonly SessionListItem[], inherited: ReadonlySet<string>): Map<string, string> {
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const names = new Map<string, string>();
+  const nameOf = (item: SessionListItem, depth: number): string => {
+    const known = names.get(item.id);
+    if (known !== undefined) return known;
+    let name = '';
+    if (item.title !== undefined && !inherited.has(item.id)) name = item.title;
+    else if (item.parentSession !== undefined) {
+      const parent = byId.get(item.parentSession);
+      const parentName = parent === undefined || depth > 64 ? item.parentSession : nameOf(parent, depth + 1) || parent.id;
+      name = `${parentName} @ ${String(item.forkCut)}`;
+    }
+    names.set(item.id, name);
+    return name;
+  };
+  for (const item of items) nameOf(item, 0);
+  return names;
+}
+
+/** The fork forest as indented lines: `name  id  @forkCut  status`. */
+export function treeLines(trees: readonly LineageTree[], items: Map<string, SessionListItem>, prefix = '', names: ReadonlyMap<string, string> = new Map()): string[] {
   return trees.flatMap((tree, index) => {
     const last = index === trees.length - 1;
     const item = items.get(tree.id);
-    const label = `${tree.title ?? '(unnamed)'}  ${tree.id}${tree.forkCut === undefined ? '' : `  @${tree.forkCut}`}  ${item?.status ?? ''}`.trimEnd();
+    const label = `${names.get(tree.id) || tree.title || '(unnamed)'}  ${tree.id}${tree.forkCut === undefined ? '' : `  @${tree.forkCut}`}  ${item?.status ?? ''}`.trimEnd();
     const branch = prefix === '' && tree.parentSession === undefined ? '' : last ? '└─ ' : '├─ ';
     const childPrefix = prefix + (branch === '' ? '' : last ? '   ' : '│  ');
-    return [`${prefix}${branch}${label}`, ...treeLines(tree.children, items, childPrefix)];
+    return [`${prefix}${branch}${label}`, ...treeLines(tree.children, items, childPrefix, names)];
   });
 }
 
 /** `dsh sessions [--tree] [--json]`: every session, newest first, or the fork forest. */
 export async function sessionsCommand(context: CliContext, values: OptionValues): Promise<number> {
-  const items = await withHost(context, values, (host) => host.list());
+  const { items, inherited } = await withHost(context, values, async (host) => {
+    const listed = await host.list();
+    return { items: listed, inherited: values.json === true ? new Set<string>() : await inheritedTitles(host, listed) };
+  });
+  const names = displayNames(items, inherited);
   if (values.tree === true) {
     const forest = sessionForest(items);
     if (values.json === true) context.stdout.write(`${JSON.stringify(forest, null, 2)}\n`);
-    else context.stdout.write(forest.length === 0 ? 'no sessions\n' : `${treeLines(forest, new Map(items.map((item) => [item.id, item]))).join('\n')}\n`);
+    else context.stdout.write(forest.length === 0 ? 'no sessions\n' : `${treeLines(forest, new Map(items.map((item) => [item.id, item])), '', names).join('\n')}\n`);
     return 0;
   }
   if (values.json === true) {
@@ -39,7 +83,7 @@ export async function sessionsCommand(context: CliContext, values: OptionValues)
   }
   const rows = items.map((item) => [
     item.id,
-    item.title ?? '',
+    names.get(item.id) ?? '',
     item.parentSession === undefined ? '' : `${item.parentSession}@${String(item.forkCut)}`,
     String(item.lastSeq),
     new Date(item.updatedAt).toISOString(),

@@ -149,7 +149,7 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
   it('runs a two-step tool-using turn from recorded streams, pairing the result with its tool_use', async () => {
     const model = await strictServer((index) => ({ chunks: splitStream(index === 0 ? thinkingTool : redactedText, 21) }));
     const session = await createMemoryStore().create();
-    const agent = new Agent({ session, model, tools: [readFile], system: 'be brief' });
+    const agent = new Agent({ session, model, tools: [readFile], system: 'be brief', cwd: process.cwd() });
     const deltas: AgentDelta[] = [];
     agent.subscribeDeltas((delta) => deltas.push(delta));
     agent.enqueue('read a.txt');
@@ -174,7 +174,7 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
       chunks: [index % 2 === 0 ? anthropicStream({ id: `msg_${index}`, toolCalls: [{ id: 'toolu_same', name: 'read_file', input: '{"path":"a.txt"}' }] }) : anthropicStream({ id: `msg_${index}`, text: `done ${index}` })],
     }));
     const session = await createMemoryStore().create();
-    const agent = new Agent({ session, model, tools: [readFile] });
+    const agent = new Agent({ session, model, tools: [readFile], cwd: process.cwd() });
     for (const prompt of ['one', 'two', 'three']) {
       agent.enqueue(prompt);
       expect(await agent.idle()).toMatchObject({ isError: false });
@@ -198,7 +198,7 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
   it('cancels mid-stream: the turn ends cancelled and the log stays valid', async () => {
     const model = await strictServer(() => ({ chunks: splitStream(thinkingTool.slice(0, thinkingTool.indexOf('signature_delta')), 200), after: 'hang' }));
     const session = await createMemoryStore().create();
-    const agent = new Agent({ session, model, tools: [readFile] });
+    const agent = new Agent({ session, model, tools: [readFile], cwd: process.cwd() });
     agent.subscribeDeltas(() => agent.cancel());
     agent.enqueue('read a.txt');
     expect((await agent.idle())?.reason).toEqual({ kind: 'cancelled' });
@@ -211,13 +211,13 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
     const model = await strictServer((index) => ({ chunks: [index === 0 ? thinkingTool : redactedText] }));
     const store = createMemoryStore();
     const parent = await store.create({ id: 'parent' });
-    const agent = new Agent({ session: parent, model, tools: [readFile] });
+    const agent = new Agent({ session: parent, model, tools: [readFile], cwd: process.cwd() });
     agent.enqueue('read a.txt');
     await agent.idle();
     // Cut at the tool/call: started, no result in the child.
     const started = parent.events.find((event: SessionEvent) => event.type === 'tool/call');
     const child = await store.fork('parent', { atSeq: started!.seq, id: 'child' });
-    const childAgent = new Agent({ session: child, model, tools: [readFile] });
+    const childAgent = new Agent({ session: child, model, tools: [readFile], cwd: process.cwd() });
     childAgent.enqueue('go on');
     expect(await childAgent.idle()).toMatchObject({ isError: false, turn: 2 });
     const sent = bodyOf(2).messages;

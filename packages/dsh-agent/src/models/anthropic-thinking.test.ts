@@ -104,7 +104,7 @@ describe('Anthropic thinking signatures across a tool-using turn (strict local s
   it('persists signed and redacted thinking first and sends both back verbatim, in the turn and after it', async () => {
     const model = await anthropicServer();
     const session = await store.create({ id: 'anthropic-parent' });
-    const agent = new Agent({ session, model, tools: [readFileTool] });
+    const agent = new Agent({ session, model, tools: [readFileTool], cwd: process.cwd() });
     agent.enqueue('read a.txt');
     expect(await agent.idle()).toMatchObject({ isError: false, text: 'a.txt says “héllo”.' });
     agent.enqueue('thanks');
@@ -127,7 +127,7 @@ describe('Anthropic thinking signatures across a tool-using turn (strict local s
     it(`forks at the ${cut} of the signed step and continues the child, accepted`, async () => {
       const model = await anthropicServer();
       const parent = await store.create({ id: `an-fork-parent-${cut.replace('/', '-')}` });
-      const agent = new Agent({ session: parent, model, tools: [readFileTool] });
+      const agent = new Agent({ session: parent, model, tools: [readFileTool], cwd: process.cwd() });
       agent.enqueue('read a.txt');
       await agent.idle();
       await parent.close();
@@ -135,7 +135,7 @@ describe('Anthropic thinking signatures across a tool-using turn (strict local s
       const childId = `an-fork-child-${cut.replace('/', '-')}`;
       const child = await store.fork(parent.id, { atSeq: at, id: childId });
       expect(child.events.slice(0, at + 1)).toEqual(parent.events.slice(0, at + 1));
-      const childAgent = new Agent({ session: child, model, tools: [readFileTool] });
+      const childAgent = new Agent({ session: child, model, tools: [readFileTool], cwd: process.cwd() });
       childAgent.enqueue('go on');
       expect(await childAgent.idle()).toMatchObject({ isError: false, turn: 2 });
       const request = sent(server!.requests.length - 1);

@@ -84,7 +84,7 @@ describe('DeepSeek reasoning_content across a tool-using turn (strict local serv
   it('persists reasoning first in the assistant message and sends it back in the turn and in later turns', async () => {
     const model = await deepSeekServer();
     const session = await store.create({ id: 'deepseek-parent' });
-    const agent = new Agent({ session, model, tools: [readFileTool] });
+    const agent = new Agent({ session, model, tools: [readFileTool], cwd: process.cwd(), system: '' });
     agent.enqueue('read a.txt');
     expect(await agent.idle()).toMatchObject({ isError: false, text: 'answer 1' });
     agent.enqueue('thanks');
@@ -116,7 +116,7 @@ describe('DeepSeek reasoning_content across a tool-using turn (strict local serv
     // Skip request 0 (the tool-call stream): ask something answered in one step.
     await model.complete({ messages: [{ id: 'u0', role: 'user', content: [{ type: 'text', text: 'warm up' }] }], tools: [] });
     const session = await store.create({ id: 'deepseek-plain' });
-    const agent = new Agent({ session, model });
+    const agent = new Agent({ session, model, system: '' });
     agent.enqueue('hi');
     await agent.idle();
     agent.enqueue('again');
@@ -133,7 +133,7 @@ describe('DeepSeek reasoning_content across a tool-using turn (strict local serv
     it(`forks at the ${cut} of the reasoning-bearing step and continues the child, accepted`, async () => {
       const model = await deepSeekServer();
       const parent = await store.create({ id: `ds-fork-parent-${cut.replace('/', '-')}` });
-      const agent = new Agent({ session: parent, model, tools: [readFileTool] });
+      const agent = new Agent({ session: parent, model, tools: [readFileTool], cwd: process.cwd(), system: '' });
       agent.enqueue('read a.txt');
       await agent.idle();
       await parent.close();
@@ -141,7 +141,7 @@ describe('DeepSeek reasoning_content across a tool-using turn (strict local serv
       const childId = `ds-fork-child-${cut.replace('/', '-')}`;
       const child = await store.fork(parent.id, { atSeq: at, id: childId });
       expect(child.events.slice(0, at + 1)).toEqual(parent.events.slice(0, at + 1));
-      const childAgent = new Agent({ session: child, model, tools: [readFileTool] });
+      const childAgent = new Agent({ session: child, model, tools: [readFileTool], cwd: process.cwd(), system: '' });
       childAgent.enqueue('go on');
       expect(await childAgent.idle()).toMatchObject({ isError: false, turn: 2 });
       const request = sent(server!.requests.length - 1);

@@ -53,7 +53,7 @@ describe('the agent loop over the OpenAI-compatible adapter (strict local server
       chunks: splitStream(readWireFixture(index === 0 ? 'openai-stream-tool-calls.sse' : 'openai-stream-text.sse'), 17),
     }));
     const session = await createMemoryStore().create();
-    const agent = new Agent({ session, model, tools: [readFile], system: 'be brief' });
+    const agent = new Agent({ session, model, tools: [readFile], system: 'be brief', cwd: process.cwd() });
     const deltas: AgentDelta[] = [];
     agent.subscribeDeltas((delta) => deltas.push(delta));
     agent.enqueue('read a.txt and b.txt');
@@ -98,14 +98,14 @@ describe('the agent loop over the OpenAI-compatible adapter (strict local server
       ],
     }));
     const session = await createMemoryStore().create();
-    const agent = new Agent({ session, model, tools: [readFile] });
+    const agent = new Agent({ session, model, tools: [readFile], cwd: process.cwd() });
     for (const prompt of ['first', 'second', 'third']) {
       agent.enqueue(prompt);
       expect(await agent.idle()).toMatchObject({ isError: false });
     }
     expect(server!.requests).toHaveLength(6);
     const last = messagesOf(5) as { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[];
-    expect(last.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool']);
+    expect(last.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool']);
     expect(last.filter((message) => message.role === 'tool').map((message) => message.tool_call_id)).toEqual(['call_0', 'call_0', 'call_0']);
     assertValidLog(session);
   });
@@ -160,20 +160,20 @@ describe('the agent loop over the OpenAI-compatible adapter (strict local server
     }));
     const store = createMemoryStore();
     const parent = await store.create({ id: 'parent' });
-    const agent = new Agent({ session: parent, model, tools: [readFile] });
+    const agent = new Agent({ session: parent, model, tools: [readFile], cwd: process.cwd() });
     agent.enqueue('read a.txt and b.txt');
     await agent.idle();
     // Cut right after the first call's result: the second call was declared and never started here.
     const firstResult = parent.events.find((event: SessionEvent) => event.type === 'tool/result');
     const child = await store.fork('parent', { atSeq: firstResult!.seq, id: 'child' });
-    const childAgent = new Agent({ session: child, model, tools: [readFile] });
+    const childAgent = new Agent({ session: child, model, tools: [readFile], cwd: process.cwd() });
     childAgent.enqueue('go on');
     expect(await childAgent.idle()).toMatchObject({ isError: false, turn: 2 });
     const sent = messagesOf(2) as { role: string; tool_call_id?: string; content: string | null }[];
-    expect(sent.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'user']);
-    expect(sent[2]).toEqual({ role: 'tool', tool_call_id: 'call_Hk2mP9sQ4rT1vW8xY3zA6bC0', content: 'héllo' });
-    expect(sent[3]?.tool_call_id).toBe('call_Lm5nQ8rS2tU7vX1yZ4aB9cD3');
-    expect(sent[3]?.content).toMatch(/^Error: .*forked/);
+    expect(sent.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user']);
+    expect(sent[3]).toEqual({ role: 'tool', tool_call_id: 'call_Hk2mP9sQ4rT1vW8xY3zA6bC0', content: 'héllo' });
+    expect(sent[4]?.tool_call_id).toBe('call_Lm5nQ8rS2tU7vX1yZ4aB9cD3');
+    expect(sent[4]?.content).toMatch(/^Error: .*forked/);
     assertValidLog(child);
   });
 });
