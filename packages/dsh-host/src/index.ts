@@ -11,6 +11,9 @@ export type {
   Host,
   HostLogger,
   Observation,
+  PeerRequest,
+  PeersOptions,
+  PeersResult,
   QueryOptions,
   QueryResult,
   SessionListItem,
@@ -20,6 +23,7 @@ export type {
 export { HostError, type HostErrorDetails, type LeaseHolderInfo } from './host-error.js';
 export { HOST_ERROR_CODES, httpStatusOf, wireCodeOf, type HostErrorCode, type HostErrorRow } from './host-error-codes.js';
 export { selectForkCut } from './select-fork-cut.js';
+export { defaultPeerNames } from './fork-peers.js';
 export {
   lineageOf,
   sessionForest,
