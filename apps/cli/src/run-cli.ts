@@ -113,6 +113,8 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
         return await (await import('./commands/rename-command.js')).renameCommand(context, values, first, second);
       case 'fork':
         return await (await import('./commands/fork-command.js')).forkCommand(context, values, first);
+      case 'peers':
+        return await (await import('./commands/peers-command.js')).peersCommand(context, values, positionals);
       case 'import':
         return await (await import('./commands/import-command.js')).importCommand(context, values, positionals);
       case 'export':
