@@ -95,14 +95,16 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'fork',
-    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--format F] [--json]',
+    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--format F] [--json]',
     summary: 'fork a session (or a Claude Code / Codex / pi session file, in place) and print the child id',
     description:
       'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
       'compaction), never copying queued input or a running turn. --at SEQ forks exactly at that event,\n' +
       'closing an open tool call or turn with synthetic, model-visible records. With --idempotency-key,\n' +
       'the key is stored with the child: the same command run again (even after a crash) prints the same\n' +
-      'child, and a different fork under that key is refused with IDEMPOTENCY_MISMATCH.\n' +
+      'child, and a different fork under that key is refused with IDEMPOTENCY_MISMATCH. --cwd and --tools\n' +
+      'change only those fields of the config the child inherits; --worktree puts the child in its own git\n' +
+      'worktree on branch dsh/<name> (see dsh peers --help). A cwd a live session already uses is warned about.\n' +
       'FILE (an argument naming an existing file) is a Claude Code, Codex or pi session file: the child is\n' +
       'written beside it in the same format under a new id — the lines up to the cut as written, then\n' +
       "dsh's forked result for every call open there — and the tool's own resume continues it. REF is the\n" +
@@ -111,6 +113,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       at: { type: 'string', value: 'SEQ|REF', help: 'fork exactly at this event seq (FILE: an entry id, or seq:N)' },
       format: { type: 'string', value: 'F', help: 'FILE only: auto (default) | claude-code | codex | pi' },
       name: { type: 'string', value: 'NAME', help: 'name of the child' },
+      cwd: { type: 'string', value: 'DIR', help: "the child's working directory" },
+      worktree: { type: 'boolean', help: 'the child in its own git worktree on branch dsh/<name>' },
+      tools: { type: 'string', value: 'a,b', help: 'tools the child may use; others do not exist for it' },
       'idempotency-key': { type: 'string', value: 'KEY', help: 'retry-safe fork: the same key and request give the same child' },
       json,
       ...data,

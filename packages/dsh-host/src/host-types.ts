@@ -55,7 +55,10 @@ export type ForkOptions = {
   atSeq?: number;
   id?: string;
   title?: string;
+  /** Replaces the config the child inherits at the cut. */
   config?: SessionConfig;
+  /** Merged over the config the child inherits at the cut (e.g. only a new `cwd`); ignored with `config`. */
+  configPatch?: SessionConfig;
   /** Repeating a fork with the same key returns the first child instead of creating another. */
   idempotencyKey?: string;
 };

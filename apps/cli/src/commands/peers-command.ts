@@ -11,6 +11,7 @@ import { resolveDataDir, type CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { peerBlock, peerReport, writtenPaths, type PeerReport } from '../peer-report.js';
 import { addWorktree, changedFiles, checkoutOf, checkWorktreesFree, removeWorktree } from '../peer-worktrees.js';
+import { sharedCwdWarning } from '../shared-cwd-warning.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
 import { parseSeq, parseTools } from './print-command.js';
@@ -86,6 +87,17 @@ async function modelOf(context: CliContext, values: OptionValues, baseline: stri
   return config?.model ?? 'keyless';
 }
 
+/** Warns about peers that share a directory with each other or with another live session. */
+async function warnSharedCwds(context: CliContext, host: Host, peers: readonly { sessionId: string; title: string; cwd: string }[]): Promise<void> {
+  const ids = peers.map((peer) => peer.sessionId);
+  for (const cwd of new Set(peers.map((peer) => peer.cwd))) {
+    const here = peers.filter((peer) => peer.cwd === cwd).map((peer) => peer.title);
+    if (here.length > 1) context.stderr.write(`dsh: warning: peers ${here.join(', ')} all work in ${cwd}: they share files — give each its own with --worktree or --cwd DIR\n`);
+    const warning = await sharedCwdWarning(host, ids, cwd);
+    if (warning !== undefined) context.stderr.write(warning);
+  }
+}
+
 /**
  * `dsh peers BASELINE --prompt … [--prompt …]`: prints one block (text) or one object (json) per
  * peer in prompt order; exits 0 when every peer's turn completed, else 1.
@@ -135,6 +147,7 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
         throw error;
       }
       context.stderr.write(`dsh: forked ${String(started.peers.length)} peers of ${baselineId} at seq ${String(started.cut)}: ${started.peers.map((peer) => peer.title).join(', ')}\n`);
+      await warnSharedCwds(context, host, started.peers);
       const reports = await Promise.all(
         started.peers.map(async (peer): Promise<PeerReport> => {
           const result = await host.turnResult(peer.sessionId, peer.inputId);
