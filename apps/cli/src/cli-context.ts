@@ -11,7 +11,7 @@ export type CliContext = {
 };
 
 /** The data directory: `--data DIR`, else `$DSH_HOME`, else `~/.dsh` (absolute). */
-export function resolveDataDir(context: CliContext, flag: string | boolean | undefined): string {
+export function resolveDataDir(context: CliContext, flag: string | boolean | string[] | undefined): string {
   if (typeof flag === 'string' && flag !== '') return resolve(context.cwd, flag);
   const home = context.env.DSH_HOME;
   if (home !== undefined && home !== '') return resolve(context.cwd, home);

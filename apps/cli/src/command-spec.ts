@@ -114,14 +114,16 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'fork',
-    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--format F] [--json]',
+    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--format F] [--json]',
     summary: 'fork a session (or a Claude Code / Codex / pi session file, in place) and print the child id',
     description:
       'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
       'compaction), never copying queued input or a running turn. --at SEQ forks exactly at that event,\n' +
       'closing an open tool call or turn with synthetic, model-visible records. With --idempotency-key,\n' +
       'the key is stored with the child: the same command run again (even after a crash) prints the same\n' +
-      'child, and a different fork under that key is refused with IDEMPOTENCY_MISMATCH.\n' +
+      'child, and a different fork under that key is refused with IDEMPOTENCY_MISMATCH. --cwd and --tools\n' +
+      'change only those fields of the config the child inherits; --worktree puts the child in its own git\n' +
+      'worktree on branch dsh/<name> (see dsh peers --help). A cwd a live session already uses is warned about.\n' +
       'FILE (an argument naming an existing file) is a Claude Code, Codex or pi session file: the child is\n' +
       'written beside it in the same format under a new id — the lines up to the cut as written, then\n' +
       "dsh's forked result for every call open there — and the tool's own resume continues it. REF is the\n" +
@@ -130,11 +132,51 @@ export const COMMANDS: readonly CommandSpec[] = [
       at: { type: 'string', value: 'SEQ|REF', help: 'fork exactly at this event seq (FILE: an entry id, or seq:N)' },
       format: { type: 'string', value: 'F', help: 'FILE only: auto (default) | claude-code | codex | pi' },
       name: { type: 'string', value: 'NAME', help: 'name of the child' },
+      cwd: { type: 'string', value: 'DIR', help: "the child's working directory" },
+      worktree: { type: 'boolean', help: 'the child in its own git worktree on branch dsh/<name>' },
+      tools: { type: 'string', value: 'a,b', help: 'tools the child may use; others do not exist for it' },
       'idempotency-key': { type: 'string', value: 'KEY', help: 'retry-safe fork: the same key and request give the same child' },
       json,
       ...data,
     },
     positionals: 1,
+  },
+  {
+    name: 'peers',
+    usage:
+      'dsh peers BASELINE --prompt TEXT [--prompt TEXT …] [--name NAME …] [--at SEQ] [--worktree | --cwd DIR …] [--tools a,b] [--model M] [--output-format text|json]\n' +
+      '       dsh peers --remove NAME… [--force]',
+    summary: 'fork one baseline into several peers at one cut, run their prompts at once, print them side by side',
+    description:
+      'Forks BASELINE once per --prompt, every peer at the same cut (after its latest closed turn, or exactly\n' +
+      '--at SEQ), never one peer from another, and runs the prompts concurrently. Peers are named\n' +
+      '<baseline>-1, -2, … unless --name is given once per prompt (a name in use is refused). --worktree\n' +
+      'gives each peer its own git worktree on branch dsh/<name> at HEAD (the baseline must be in a git\n' +
+      'repository); --cwd DIR once per prompt sets each peer\'s directory instead. Exits 0 when every\n' +
+      "peer's turn completed, else 1. Continue a peer with dsh -p \"…\" --resume NAME; running dsh peers\n" +
+      'again forks new peers. --remove deletes a peer\'s worktree and branch, refusing uncommitted\n' +
+      'changes or unmerged commits unless --force.',
+    options: {
+      prompt: { type: 'string', multiple: true, value: 'TEXT', help: "one peer's first prompt (repeat for each peer)" },
+      name: { type: 'string', multiple: true, value: 'NAME', help: 'name of each peer, in prompt order (default <baseline>-N)' },
+      at: { type: 'string', value: 'SEQ', help: 'fork every peer exactly at this event seq' },
+      worktree: { type: 'boolean', help: 'each peer in its own git worktree on branch dsh/<name>' },
+      cwd: { type: 'string', multiple: true, value: 'DIR', help: "each peer's working directory, once per prompt" },
+      tools: { type: 'string', value: 'a,b', help: 'tools the peers may use; others do not exist for them' },
+      model,
+      'output-format': { type: 'string', value: 'FORMAT', help: 'text (default): one block per peer | json: { baseline, peers: […] }' },
+      remove: { type: 'boolean', help: 'remove the worktrees and branches of the named peers' },
+      force: { type: 'boolean', help: 'with --remove: also when they hold uncommitted changes or unmerged commits' },
+      ...data,
+    },
+    positionals: 0,
+    variadic: true,
+    examples: [
+      'dsh peers baseline --prompt "try approach A" --prompt "try approach B" --worktree',
+      'dsh peers baseline --at 12 --prompt "retry the call" --prompt "skip it" --name retry --name skip',
+      'dsh -p "go on" --resume baseline-1',
+      'dsh peers --remove baseline-1 baseline-2',
+    ],
   },
   {
     name: 'import',

@@ -4,8 +4,8 @@ import { closestName } from './closest-name.js';
 import { COMMANDS, PRINT_COMMAND, type CommandSpec } from './command-spec.js';
 import { commandHelp, mainHelp } from './help-text.js';
 
-/** Option values as parsed: strings for valued options, `true` for flags. */
-export type OptionValues = Record<string, string | boolean | undefined>;
+/** Option values as parsed: strings for valued options, `true` for flags, string lists for repeatable options. */
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 /** What the command line asks for: help text to print, or one command with its options. */
 export type ParsedCommandLine =
@@ -55,11 +55,15 @@ function parseWith(spec: CommandSpec, args: readonly string[]): ParsedCommandLin
     const options = Object.fromEntries(
       Object.entries(spec.options).map(([name, option]) => [
         name,
-        option.short === undefined ? { type: option.type } : { type: option.type, short: option.short },
+        {
+          type: option.type,
+          ...(option.short === undefined ? {} : { short: option.short }),
+          ...(option.multiple === true ? { multiple: true } : {}),
+        },
       ]),
     );
     const result = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-    parsed = { values: result.values, positionals: result.positionals };
+    parsed = { values: result.values as OptionValues, positionals: result.positionals };
   } catch (error) {
     throw usageOf(spec, error);
   }

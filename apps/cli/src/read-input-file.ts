@@ -16,8 +16,8 @@ export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 
 /** `--max-bytes N` as a number of bytes, or the default; a `USAGE` error for anything but a positive integer. */
-export function maxBytesOption(value: string | boolean | undefined): number {
-  if (value === undefined || typeof value === 'boolean') return DEFAULT_MAX_INPUT_BYTES;
+export function maxBytesOption(value: string | boolean | string[] | undefined): number {
+  if (value === undefined || typeof value === 'boolean' || Array.isArray(value)) return DEFAULT_MAX_INPUT_BYTES;
   if (!/^\d+$/.test(value.trim()) || Number(value) === 0) throw new CliError('USAGE', `--max-bytes expects a positive number of bytes, received '${value}'.`);
   return Number(value);
 }

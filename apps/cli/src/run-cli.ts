@@ -137,6 +137,8 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
         return await (await import('./commands/delete-command.js')).deleteCommand(context, values, first);
       case 'fork':
         return await (await import('./commands/fork-command.js')).forkCommand(context, values, first);
+      case 'peers':
+        return await (await import('./commands/peers-command.js')).peersCommand(context, values, positionals);
       case 'import':
         return await (await import('./commands/import-command.js')).importCommand(context, values, positionals);
       case 'export':

@@ -11,7 +11,7 @@ export function cliTools() {
 }
 
 /** The PostgreSQL URL to store sessions in: `--database-url URL`, else `$DSH_DATABASE_URL`; undefined for the JSONL directory. */
-export function resolveDatabaseUrl(context: CliContext, flag: string | boolean | undefined): string | undefined {
+export function resolveDatabaseUrl(context: CliContext, flag: string | boolean | string[] | undefined): string | undefined {
   if (typeof flag === 'string' && flag !== '') return flag;
   const url = context.env.DSH_DATABASE_URL;
   return url === undefined || url === '' ? undefined : url;

@@ -1,5 +1,6 @@
 import { createKeylessModel } from 'dsh-agent';
 import { createHttpApp } from './create-http-app.js';
+import { forkPeers, turnResult } from './fork-peers.js';
 import { fork } from './fork-requests.js';
 import { HostError } from './host-error.js';
 import { importIntoStore } from './import-into-store.js';
@@ -69,6 +70,8 @@ export function createHost(options: HostOptions): Host {
         return entry.agent.enqueue(text);
       }),
     fork: (sourceRef, forkOptions) => guarded(() => fork(context, sourceRef, forkOptions)),
+    peers: (baselineRef, peersOptions) => guarded(() => forkPeers(context, baselineRef, peersOptions)),
+    turnResult: (ref, inputId) => guarded(() => turnResult(context, ref, inputId)),
     rename: (ref, title) =>
       guarded(async () => {
         await appendTitle(await liveEntry(context, await resolveRef(context, ref)), title);

@@ -19,6 +19,6 @@ function canonicalJson(value: unknown): string {
  * @internal
  */
 export function forkRequestDigest(sourceRef: string, request: Omit<ForkOptions, 'idempotencyKey'>): string {
-  const text = canonicalJson({ source: sourceRef, atSeq: request.atSeq, id: request.id, title: request.title, config: request.config });
+  const text = canonicalJson({ source: sourceRef, atSeq: request.atSeq, id: request.id, title: request.title, config: request.config, configPatch: request.configPatch });
   return `sha256-${createHash('sha256').update(text).digest('hex')}`;
 }

@@ -36,6 +36,7 @@ export async function forkOnce(
 ): Promise<ForkResult> {
   const { store } = context;
   const source = await store.observe(sourceId);
+  configPatch ??= forkOptions.config === undefined ? forkOptions.configPatch : undefined;
   const config = configPatch === undefined ? forkOptions.config : { ...latestConfig(source.events.slice(0, selectForkCut(source.events, forkOptions.atSeq) + 1)), ...configPatch };
   const child = await store.fork(source, {
     atSeq: forkOptions.atSeq ?? LATEST_CLOSED_TURN,

@@ -42,6 +42,7 @@ export const HOST_ERROR_CODES = {
   // 409: the session cannot take this now.
   SESSION_EXISTS: { status: 409, when: 'the child id is taken' },
   SESSION_BUSY: { status: 409, when: 'another process holds the session; `holder` names it — fork it instead' },
+  NAME_TAKEN: { status: 409, when: 'a peer name (`POST /api/sessions/:id/peers`) that a session or another peer of the request already carries' },
   NAME_AMBIGUOUS: { status: 409, when: 'several sessions carry the name; `candidates` lists their ids' },
   SESSION_CLOSED: { status: 409, when: 'the session was closed underneath the request' },
   AGENT_CLOSED: { status: 409, when: 'the session’s agent was closed or its session failed' },

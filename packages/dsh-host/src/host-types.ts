@@ -57,9 +57,26 @@ export type ForkOptions = {
   atSeq?: number;
   id?: string;
   title?: string;
+  /** Replaces the config the child inherits at the cut. */
   config?: SessionConfig;
+  /** Merged over the config the child inherits at the cut (e.g. only a new `cwd`); ignored with `config`. */
+  configPatch?: SessionConfig;
   /** Repeating a fork with the same key returns the first child instead of creating another. */
   idempotencyKey?: string;
+};
+
+/** One peer of `host.peers()`: its first prompt, and optionally its name and config (merged over the baseline's at the cut). */
+export type PeerRequest = { prompt: string; title?: string; config?: SessionConfig };
+
+/** Options of `host.peers()`; `atSeq` omitted selects the latest closed turn and its standalone tail, as `fork` does. */
+export type PeersOptions = { atSeq?: number; peers: readonly PeerRequest[] };
+
+/** What `host.peers()` returns: the baseline id, the one cut every peer was forked at, and each peer in request order. */
+export type PeersResult = {
+  baseline: string;
+  cut: number;
+  /** `inputId` is the peer's queued prompt (wait for its turn with `host.turnResult`); `cwd` where its tools run. */
+  peers: { sessionId: string; title: string; inputId: string; cwd: string }[];
 };
 
 /** Receives every event of each lifecycle from its `firstLifecycleSeq`; a throwing sink is logged, never fatal. */
@@ -137,6 +154,14 @@ export interface Host {
   send(ref: string, text: string): Promise<{ inputId: string }>;
   /** Forks from one immutable observation of the source (SPEC §5.4). */
   fork(sourceRef: string, options?: ForkOptions): Promise<ForkResult>;
+  /**
+   * Forks one peer per request from one observation of the baseline, all at the same cut (SPEC §20),
+   * and queues each prompt as its peer's first turn; the turns run concurrently. `NAME_TAKEN` when a
+   * requested title is carried by a session or by another peer; omitted titles are `<baseline>-N`.
+   */
+  peers(baselineRef: string, options: PeersOptions): Promise<PeersResult>;
+  /** Resolves when the turn claiming `inputId` (from `send` or `peers`) on a live session ends. */
+  turnResult(ref: string, inputId: string): Promise<QueryResult>;
   rename(ref: string, title: string): Promise<void>;
   /** Manual compaction between turns (after the running turn): summarizes the history with the host's model. */
   compact(ref: string): Promise<CompactionResult>;

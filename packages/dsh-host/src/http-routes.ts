@@ -8,6 +8,7 @@ import {
   idempotencyKeySchema,
   importBodySchema,
   messageBodySchema,
+  peersBodySchema,
   renameBodySchema,
 } from './request-schemas.js';
 import { streamSessionEvents } from './stream-session-events.js';
@@ -153,6 +154,42 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
         ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       });
       return context.json(result, 201);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/sessions/:id/peers',
+    operationId: 'forkPeers',
+    summary: 'Fork peers (SPEC §20): one observation of the baseline, one cut, one child per prompt, each prompt started as its first turn',
+    body: { schema: peersBodySchema, component: 'PeersBody', required: true },
+    success: {
+      status: 201,
+      description: 'Forked and started',
+      schema: {
+        type: 'object',
+        required: ['baseline', 'cut', 'peers'],
+        properties: {
+          baseline: { type: 'string' },
+          cut: { type: 'integer' },
+          peers: {
+            type: 'array',
+            items: { type: 'object', required: ['sessionId', 'title'], properties: { sessionId: { type: 'string' }, title: { type: 'string' } } },
+          },
+        },
+      },
+    },
+    errors: [...BODY, ...REF, ...STORED, 'INVALID_OPTION', 'INVALID_CUT', 'INVALID_TITLE', 'NAME_TAKEN', 'WRITE_FAILED'],
+    handle: async ({ context, host, body }) => {
+      const result = await host.peers(context.req.param('id') ?? '', {
+        ...(body.atSeq === undefined ? {} : { atSeq: body.atSeq }),
+        peers: body.peers.map((peer) => ({
+          prompt: peer.prompt,
+          ...(peer.title === undefined ? {} : { title: peer.title }),
+          ...(peer.config === undefined ? {} : { config: stripUndefined(peer.config) }),
+        })),
+      });
+      const peers = result.peers.map((peer) => ({ sessionId: peer.sessionId, title: peer.title }));
+      return context.json({ baseline: result.baseline, cut: result.cut, peers }, 201);
     },
   }),
   defineRoute({

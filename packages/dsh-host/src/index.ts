@@ -11,6 +11,9 @@ export type {
   Host,
   HostLogger,
   Observation,
+  PeerRequest,
+  PeersOptions,
+  PeersResult,
   QueryOptions,
   QueryResult,
   SessionListItem,
@@ -30,6 +33,7 @@ export {
   type ImportIntoStoreOptions,
   type ImportReport,
 } from './import-into-store.js';
+export { defaultPeerNames } from './fork-peers.js';
 export {
   lineageOf,
   sessionForest,

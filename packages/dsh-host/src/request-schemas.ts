@@ -38,6 +38,20 @@ export const forkBodySchema = z
     title: title.optional(), config: sessionConfigSchema.optional() })
   .strict();
 
+/** `POST /api/sessions/:id/peers`: a cut (as `fork`'s) and 1–32 peers, each with its first prompt. */
+export const peersBodySchema = z
+  .object({
+    atSeq: z
+      .number()
+      .transform((value) => (Object.is(value, -0) ? 0 : value))
+      .optional(),
+    peers: z
+      .array(z.object({ prompt: z.string().min(1).max(1_000_000), title: title.optional(), config: sessionConfigSchema.optional() }).strict())
+      .min(1)
+      .max(32),
+  })
+  .strict();
+
 /** `PATCH /api/sessions/:id`. */
 export const renameBodySchema = z.object({ title }).strict();
 

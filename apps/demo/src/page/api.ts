@@ -59,6 +59,9 @@ export const api = {
   open: (id: string) => call<Observation>('POST', `${at(id)}/open`),
   send: (id: string, text: string) => call<{ inputId: string }>('POST', `${at(id)}/messages`, { text }),
   fork: (id: string, options: { atSeq?: number; title?: string }) => call<ForkResult>('POST', `${at(id)}/fork`, options),
+  /** Forks one peer per prompt at one cut of the baseline and starts each prompt (SPEC §20). */
+  peers: (id: string, options: { atSeq?: number; peers: { prompt: string; title?: string }[] }) =>
+    call<{ baseline: string; cut: number; peers: { sessionId: string; title: string }[] }>('POST', `${at(id)}/peers`, options),
   rename: (id: string, title: string) => call<unknown>('PATCH', at(id), { title }),
   cancel: (id: string) => call<unknown>('POST', `${at(id)}/cancel`),
   /** Imports a transcript file's text (the demo's own route; the host has none). */

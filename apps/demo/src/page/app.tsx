@@ -8,6 +8,9 @@ import { Composer } from './composer.js';
 import { ImportDrop, importTreeLines } from './import-drop.js';
 import { Inspector } from './inspector.js';
 import { COMMAND_HELP, parseCommand } from './parse-command.js';
+import { parsePeersHash, peersHash } from './peer-summary.js';
+import { PeersBoard } from './peers-board.js';
+import { PeersForm } from './peers-form.js';
 import { sessionLabel } from './lineage-tree.js';
 import { repairRange } from './repair-range.js';
 import { SessionList } from './session-list.js';
@@ -32,6 +35,9 @@ export function App() {
   const [reloads, setReloads] = useState(0);
   const [selectedSeq, setSelectedSeq] = useState<number | undefined>();
   const [notices, setNotices] = useState<Notice[]>([]);
+  const [board, setBoard] = useState(() => parsePeersHash(window.location.hash));
+  // The baseline (and exact cut) the “Peers…” form forks from, while it is open.
+  const [peersOf, setPeersOf] = useState<{ baseline: string; atSeq?: number } | undefined>();
   const noticeId = useRef(0);
 
   const notify = useCallback((text: string, tone: Notice['tone'] = 'info') => {
@@ -63,6 +69,7 @@ export function App() {
     const timer = setInterval(() => void refreshList(), 5000);
     const onHash = () => {
       setCurrentId(idFromHash());
+      setBoard(parsePeersHash(window.location.hash));
       setSelectedSeq(undefined);
     };
     window.addEventListener('hashchange', onHash);
@@ -116,6 +123,22 @@ export function App() {
       );
     },
     [notify, open, refreshList],
+  );
+
+  const forkPeers = useCallback(
+    async (peers: { prompt: string; title?: string }[]) => {
+      if (peersOf === undefined) return;
+      try {
+        const result = await api.peers(peersOf.baseline, { ...(peersOf.atSeq === undefined ? {} : { atSeq: peersOf.atSeq }), peers });
+        notify(`Forked ${String(result.peers.length)} peers of ${result.baseline} at seq ${String(result.cut)}: ${result.peers.map((peer) => peer.title).join(', ')}.`);
+        setPeersOf(undefined);
+        await refreshList();
+        window.location.hash = peersHash(result.baseline, result.peers.map((peer) => peer.sessionId));
+      } catch (error) {
+        notify(describeError(error), 'error');
+      }
+    },
+    [notify, peersOf, refreshList],
   );
 
   const submit = useCallback(
@@ -199,7 +222,20 @@ export function App() {
           }}
         />
       </SessionList>
+      {board !== undefined && currentId === undefined ? (
+        <PeersBoard baseline={board.baseline} name={sessions.find((session) => session.id === board.baseline)?.title ?? board.baseline} ids={board.ids} refreshList={refreshList} notify={notify} onOpen={open} />
+      ) : (
       <main class="chat" aria-label="Chat">
+        {peersOf !== undefined && (
+          <PeersForm
+            baseline={sessions.find((session) => session.id === peersOf.baseline)?.title ?? peersOf.baseline}
+            atSeq={peersOf.atSeq}
+            onSubmit={forkPeers}
+            onCancel={() => {
+              setPeersOf(undefined);
+            }}
+          />
+        )}
         {currentId === undefined ? (
           <Welcome sessions={sessions} onOpen={open} />
         ) : loadError !== undefined ? (
@@ -235,6 +271,15 @@ export function App() {
                   title="Fork at the latest closed turn (the chat rule); to fork at an exact event, select it and use Fork here in the inspector"
                 >
                   Fork
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setPeersOf({ baseline: view.id });
+                  }}
+                  title="Fork several peers of this session at its latest closed turn and run a prompt in each at once"
+                >
+                  Peers…
                 </button>
                 {running && (
                   <button
@@ -275,6 +320,7 @@ export function App() {
         </ul>
         <Composer onSubmit={submit} running={running} />
       </main>
+      )}
       {view && (
         <Inspector
           sessionId={view.id}
@@ -285,6 +331,9 @@ export function App() {
           inheritedEventCount={view.observation.header.inheritedEventCount}
           onForkHere={(seq) => {
             forkHere(view.id, seq);
+          }}
+          onPeersHere={(seq) => {
+            setPeersOf({ baseline: view.id, atSeq: seq });
           }}
         />
       )}

@@ -1,10 +1,17 @@
 /** The composer: a message, or one of the slash commands; Enter sends, Shift+Enter breaks the line. */
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 
-type Props = { onSubmit: (text: string) => Promise<boolean>; running: boolean };
+type Props = {
+  onSubmit: (text: string) => Promise<boolean>;
+  running: boolean;
+  /** The text box's label (default “Message or command”), for pages with several composers. */
+  label?: string;
+};
 
 /** A form labelled “Composer”; the text is kept when the submission fails, and text typed while it runs is kept too. */
-export function Composer({ onSubmit, running }: Props) {
+export function Composer({ onSubmit, running, label }: Props) {
+  const generated = useId();
+  const inputId = label === undefined ? 'composer-input' : `composer-${generated}`;
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const send = async () => {
@@ -19,20 +26,20 @@ export function Composer({ onSubmit, running }: Props) {
   return (
     <form
       class="composer"
-      aria-label="Composer"
+      aria-label={label === undefined ? 'Composer' : `Composer: ${label}`}
       onSubmit={(event) => {
         event.preventDefault();
         void send();
       }}
     >
-      <label for="composer-input" class="visually-hidden">
-        Message or command
+      <label for={inputId} class="visually-hidden">
+        {label ?? 'Message or command'}
       </label>
       <textarea
-        id="composer-input"
+        id={inputId}
         rows={2}
         value={text}
-        placeholder={running ? 'A turn is running: a message now is queued' : 'Message, or a command: /branch, /rename, /resume, /compact, /help'}
+        placeholder={running ? 'A turn is running: a message now is queued' : (label ?? 'Message, or a command: /branch, /rename, /resume, /compact, /help')}
         onInput={(event) => {
           setText(event.currentTarget.value);
         }}

@@ -10,6 +10,8 @@ type Props = {
   inheritedEventCount: number;
   /** Forks the session at exactly `seq` over HTTP and opens the child. */
   onForkHere: (seq: number) => void;
+  /** Opens the “Peers…” form for peers forked at exactly `seq`. */
+  onPeersHere?: (seq: number) => void;
 };
 
 /**
@@ -33,7 +35,7 @@ function origin(seq: number, inherited: number, firstLifecycle: number): string 
 }
 
 /** A complementary landmark “Inspector”. */
-export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifecycleSeq, inheritedEventCount, onForkHere }: Props) {
+export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifecycleSeq, inheritedEventCount, onForkHere, onPeersHere }: Props) {
   const selected = selectedSeq === undefined ? undefined : events[selectedSeq];
   return (
     <aside class="inspector" aria-label="Inspector">
@@ -55,7 +57,18 @@ export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifec
               }}
             >
               Fork here
-            </button>
+            </button>{' '}
+            {onPeersHere !== undefined && (
+              <button
+                type="button"
+                title={`POST /api/sessions/${sessionId}/peers { atSeq: ${selected.seq}, peers: [...] }: several siblings at this event, run at once`}
+                onClick={() => {
+                  onPeersHere(selected.seq);
+                }}
+              >
+                Peers here…
+              </button>
+            )}
           </p>
           <p>Or from a terminal (the demo’s data folder is the CLI’s store):</p>
           <pre class="command" aria-label="Fork command">{forkCommand(sessionId, selected.seq, cliDataArguments())}</pre>

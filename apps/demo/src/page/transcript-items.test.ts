@@ -92,7 +92,7 @@ describe('transcriptItems', () => {
     expect(hasOpenTurn(events)).toBe(false);
   });
 
-  test("a fork child's inherited marker comes before its own closers, which follow it in seq order", () => {
+  test("a fork child's inherited marker comes before its own closers, and each inherited open call is drawn once", () => {
     const events = log(
       ['turn/start', { turn: 1 }],
       ['assistant/message', { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'make_dir', arguments: '{}' }] } }],
@@ -106,11 +106,13 @@ describe('transcriptItems', () => {
       ['turn-start', 0],
       ['tool', 1],
       ['fork-marker', 3],
-      ['tool', 4],
+      ['closer', 4],
       ['turn-end', 5],
     ]);
     expect(items[1]).toMatchObject({ kind: 'tool', callSeq: 2, closedBelow: 4 });
     expect(items[1]).not.toHaveProperty('result');
-    expect(items[3]).toMatchObject({ kind: 'tool', name: 'make_dir', callSeq: 2, result: { seq: 4, synthetic: { cause: 'forked', started: true } } });
+    // The call is drawn once (where it was called); after the marker only its closer, naming it.
+    expect(items.filter((item) => item.kind === 'tool')).toHaveLength(1);
+    expect(items[3]).toEqual({ kind: 'closer', seq: 4, callId: 'c1', name: 'make_dir', callSeq: 2, result: expect.objectContaining({ seq: 4, synthetic: { cause: 'forked', started: true } }) });
   });
 });

@@ -34,6 +34,8 @@ export type TranscriptItem =
       /** Set on a call declared before a fork marker whose closer follows the marker: the closer's seq. */
       closedBelow?: number;
     }
+  /** A fork closer of a call drawn above the marker (where it was called): only the result, naming the call. */
+  | { kind: 'closer'; seq: number; callId: string; name: string; callSeq: number; result: ToolResultView }
   | { kind: 'turn-start'; seq: number; turn: number }
   | { kind: 'turn-end'; seq: number; turn: number; reason: string; errorMessage?: string }
   | { kind: 'fork-marker'; seq: number; own: boolean; parentSession?: string; forkCut?: number }
@@ -193,8 +195,9 @@ export function transcriptItems(events: readonly WireEvent[], header: WireHeader
         };
         const tool = tools.get(callId);
         if (tool && tool.seq < markerSeq) {
-          // A fork closer: the call is inherited, its closer belongs to the branch, after the marker.
-          items.push({ ...tool, seq: result.seq, result });
+          // A fork closer: the call is inherited and drawn once, where it was called; its closer
+          // belongs to the branch and is drawn after the marker as a result naming that call.
+          items.push({ kind: 'closer', seq: result.seq, callId, name: tool.name, callSeq: tool.callSeq ?? tool.seq, result });
           tool.closedBelow = result.seq;
         } else if (tool) tool.result = result;
         else items.push({ kind: 'tool', seq: event.seq, callId, name: '?', arguments: '', result });

@@ -99,13 +99,25 @@ function Item({ item, onInspect, selectedSeq }: { item: TranscriptItem } & Omit<
           {item.result ? (
             <ToolResult result={item.result} onInspect={onInspect} selectedSeq={selectedSeq} />
           ) : item.closedBelow !== undefined ? (
-            <div class="tool-status">Closed below the fork point (#{item.closedBelow})</div>
+            <div class="tool-status">Closed below the fork point by #{item.closedBelow}</div>
           ) : (
             <div class="tool-status">{item.callSeq !== undefined ? 'Started: no result recorded yet' : 'Declared: not started yet'}</div>
           )}
         </li>
       );
     }
+    case 'closer':
+      return (
+        <li class="tool closer" aria-label={`Closer of ${item.name}`}>
+          <div class="tool-head">
+            <span class="muted">closes</span>
+            <code class="tool-name">{item.name}</code>
+            <span class="muted">called at</span>
+            <SeqChip seq={item.callSeq} onInspect={onInspect} selected={selectedSeq === item.callSeq} />
+          </div>
+          <ToolResult result={item.result} onInspect={onInspect} selectedSeq={selectedSeq} />
+        </li>
+      );
     case 'turn-start':
       return (
         <li class="divider turn" aria-label={`Turn ${item.turn} starts`}>

@@ -1,0 +1,172 @@
+/**
+ * `dsh peers` (SPEC §20): one baseline forked into several peers at one cut, their prompts run
+ * concurrently, each reported side by side; `--worktree` gives each peer its own git worktree and
+ * `--remove` takes those worktrees down again.
+ */
+import { resolve } from 'node:path';
+import type { SessionConfig, SessionEvent } from 'dsh-codec';
+import { defaultPeerNames, type Host } from 'dsh-host';
+import { CliError } from '../cli-error.js';
+import { resolveDataDir, type CliContext } from '../cli-context.js';
+import type { OptionValues } from '../parse-command-line.js';
+import { peerBlock, peerReport, writtenPaths, type PeerReport } from '../peer-report.js';
+import { addWorktree, changedFiles, checkoutOf, checkWorktreesFree, removeWorktree } from '../peer-worktrees.js';
+import { sharedCwdWarning } from '../shared-cwd-warning.js';
+import { storeArguments } from '../store-arguments.js';
+import { withHost } from '../with-host.js';
+import { parseSeq, parseTools } from './print-command.js';
+
+/** A repeatable option's values (one string when given once, none when absent). */
+function listOf(value: OptionValues[string]): string[] {
+  if (Array.isArray(value)) return value;
+  return typeof value === 'string' ? [value] : [];
+}
+
+/** `dsh peers --remove NAME… [--force]`. */
+async function removePeers(context: CliContext, values: OptionValues, names: readonly string[]): Promise<number> {
+  if (names.length === 0) throw new CliError('USAGE', 'dsh peers --remove expects the names of the peers whose worktrees to remove; received none.', { hint: 'dsh peers --remove NAME…' });
+  const dataDir = resolveDataDir(context, values.data);
+  for (const name of names) {
+    const path = await removeWorktree(dataDir, name, values.force === true);
+    context.stderr.write(`dsh: removed ${name}'s worktree ${path} and branch dsh/${name} (the session stays)\n`);
+  }
+  return 0;
+}
+
+type Plan = { baseline: string; prompts: string[]; names: string[]; cwds: string[]; worktree: boolean; atSeq?: number; tools?: string[]; format: 'text' | 'json' };
+
+/** The command line checked before anything is opened: every usage error exits 2 and creates nothing. */
+function planOf(context: CliContext, values: OptionValues, positionals: readonly string[]): Plan {
+  if (values.force === true) throw new CliError('USAGE', '--force only applies to --remove.');
+  if (positionals.length !== 1) {
+    throw new CliError('USAGE', `dsh peers expects one BASELINE (an id or name) besides options; received ${positionals.length === 0 ? 'none' : positionals.map((value) => `'${value}'`).join(' ')}.`, {
+      hint: 'dsh peers BASELINE --prompt "…" --prompt "…"',
+    });
+  }
+  const prompts = listOf(values.prompt);
+  if (prompts.length === 0) throw new CliError('USAGE', 'dsh peers expects a --prompt TEXT per peer; received none.', { hint: 'dsh peers BASELINE --prompt "try A" --prompt "try B"' });
+  const blank = prompts.findIndex((prompt) => prompt.trim() === '');
+  if (blank >= 0) throw new CliError('USAGE', `Prompt ${String(blank + 1)} is empty: expected text for each peer's first turn.`);
+  const names = listOf(values.name);
+  if (names.length > prompts.length) throw new CliError('USAGE', `dsh peers got ${String(names.length)} --name for ${String(prompts.length)} --prompt: expected at most one name per prompt.`);
+  const cwds = listOf(values.cwd);
+  const worktree = values.worktree === true;
+  if (worktree && cwds.length > 0) throw new CliError('USAGE', '--worktree and --cwd both choose the peers\' directories: use one of them.');
+  if (cwds.length > 0 && cwds.length !== prompts.length) {
+    throw new CliError('USAGE', `dsh peers got ${String(cwds.length)} --cwd for ${String(prompts.length)} --prompt: expected one --cwd DIR per prompt, in the same order.`);
+  }
+  const format = typeof values['output-format'] === 'string' ? values['output-format'] : 'text';
+  if (format !== 'text' && format !== 'json') throw new CliError('USAGE', `--output-format expects text or json; received '${format}'.`);
+  const plan: Plan = { baseline: positionals[0] as string, prompts, names, cwds: cwds.map((dir) => resolve(context.cwd, dir)), worktree, format };
+  if (typeof values.at === 'string') plan.atSeq = parseSeq('--at', values.at);
+  if (typeof values.tools === 'string') plan.tools = parseTools(values.tools);
+  return plan;
+}
+
+/** Every peer's name: the given ones (refused `NAME_TAKEN` when a session carries one), then `<baseline>-N`. */
+async function peerNames(host: Host, baselineId: string, requested: readonly string[], count: number): Promise<string[]> {
+  const sessions = await host.list();
+  const taken = new Set(sessions.flatMap((item) => (item.title === undefined ? [] : [item.title])));
+  for (const [index, name] of requested.entries()) {
+    if (taken.has(name) || requested.indexOf(name) !== index) {
+      throw new CliError('NAME_TAKEN', `Peer name '${name}' is taken${taken.has(name) ? ' by an existing session' : ' by another --name'}: expected a name no session carries.`, {
+        hint: 'choose another --name, or leave it out for <baseline>-N',
+      });
+    }
+  }
+  const baseName = sessions.find((item) => item.id === baselineId)?.title ?? baselineId;
+  const defaults = defaultPeerNames(baseName, new Set([...taken, ...requested]), count - requested.length);
+  return [...requested, ...defaults];
+}
+
+/** The model the peers run on: `--model`, else the one the baseline recorded (SPEC §21), else keyless. */
+async function modelOf(context: CliContext, values: OptionValues, baseline: string): Promise<string> {
+  if (typeof values.model === 'string') return values.model;
+  const observed = await withHost(context, { ...values, model: 'keyless' }, (host) => host.observe(baseline));
+  const config = observed.events.findLast((event) => event.type === 'session/config')?.data as SessionConfig | undefined;
+  return config?.model ?? 'keyless';
+}
+
+/** Warns about peers that share a directory with each other or with another live session. */
+async function warnSharedCwds(context: CliContext, host: Host, peers: readonly { sessionId: string; title: string; cwd: string }[]): Promise<void> {
+  const ids = peers.map((peer) => peer.sessionId);
+  for (const cwd of new Set(peers.map((peer) => peer.cwd))) {
+    const here = peers.filter((peer) => peer.cwd === cwd).map((peer) => peer.title);
+    if (here.length > 1) context.stderr.write(`dsh: warning: peers ${here.join(', ')} all work in ${cwd}: they share files — give each its own with --worktree or --cwd DIR\n`);
+    const warning = await sharedCwdWarning(host, ids, cwd);
+    if (warning !== undefined) context.stderr.write(warning);
+  }
+}
+
+/**
+ * `dsh peers BASELINE --prompt … [--prompt …]`: prints one block (text) or one object (json) per
+ * peer in prompt order; exits 0 when every peer's turn completed, else 1.
+ */
+export async function peersCommand(context: CliContext, values: OptionValues, positionals: readonly string[]): Promise<number> {
+  if (values.remove === true) return removePeers(context, values, positionals);
+  const plan = planOf(context, values, positionals);
+  const model = await modelOf(context, values, plan.baseline);
+  const appended = new Map<string, SessionEvent[]>();
+  const telemetry = (event: SessionEvent, { sessionId }: { sessionId: string }) => {
+    const events = appended.get(sessionId) ?? [];
+    events.push(event);
+    appended.set(sessionId, events);
+  };
+  const dataDir = resolveDataDir(context, values.data);
+  const outcome = await withHost(
+    context,
+    { ...values, model },
+    async (host) => {
+      const baselineId = await host.resolve(plan.baseline);
+      const names = await peerNames(host, baselineId, plan.names, plan.prompts.length);
+      let cwds = plan.cwds;
+      const created: string[] = [];
+      if (plan.worktree) {
+        const checkout = await checkoutOf((await host.observe(baselineId)).cwd, plan.baseline);
+        await checkWorktreesFree(checkout, dataDir, names);
+        cwds = [];
+        for (const name of names) {
+          cwds.push(await addWorktree(checkout, dataDir, name));
+          created.push(name);
+        }
+      }
+      let started;
+      try {
+        started = await host.peers(baselineId, {
+          ...(plan.atSeq === undefined ? {} : { atSeq: plan.atSeq }),
+          peers: plan.prompts.map((prompt, index) => {
+            const config: SessionConfig = { model };
+            if (cwds[index] !== undefined) config.cwd = cwds[index];
+            if (plan.tools !== undefined) config.tools = plan.tools;
+            return { prompt, title: names[index] as string, config };
+          }),
+        });
+      } catch (error) {
+        // No peer exists: the worktrees made for them are empty checkouts, so nothing is lost.
+        for (const name of created) await removeWorktree(dataDir, name, true).catch(() => undefined);
+        throw error;
+      }
+      context.stderr.write(`dsh: forked ${String(started.peers.length)} peers of ${baselineId} at seq ${String(started.cut)}: ${started.peers.map((peer) => peer.title).join(', ')}\n`);
+      await warnSharedCwds(context, host, started.peers);
+      const reports = await Promise.all(
+        started.peers.map(async (peer): Promise<PeerReport> => {
+          const result = await host.turnResult(peer.sessionId, peer.inputId);
+          const events = appended.get(peer.sessionId) ?? [];
+          const files = plan.worktree ? await changedFiles(peer.cwd) : writtenPaths(events, result.turn);
+          return peerReport(peer.title, peer.cwd, result, events, files);
+        }),
+      );
+      return { baseline: { session_id: baselineId, cut: started.cut }, peers: reports };
+    },
+    { telemetry },
+  );
+  if (plan.format === 'json') {
+    context.stdout.write(`${JSON.stringify(outcome)}\n`);
+  } else {
+    context.stdout.write(`baseline ${outcome.baseline.session_id} at seq ${String(outcome.baseline.cut)}\n\n`);
+    for (const report of outcome.peers) context.stdout.write(`${peerBlock(report)}\n`);
+    const first = outcome.peers[0]?.name ?? 'NAME';
+    context.stderr.write(`dsh: continue a peer with dsh -p "…" --resume ${first}${storeArguments(context, values)}\n`);
+  }
+  return outcome.peers.every((peer) => !peer.is_error) ? 0 : 1;
+}

@@ -1,0 +1,111 @@
+/**
+ * @module fork-peers
+ * `host.peers` (SPEC §20): one observation of a baseline, one cut selected from it, and N children
+ * forked from that same observation (one read, one validation), each with its own title and config,
+ * each prompt queued as its peer's first turn. `host.turnResult` waits for such a turn.
+ */
+import { resolve as resolvePath } from 'node:path';
+import type { SessionConfig, SessionEvent } from 'dsh-codec';
+import { checkTitle } from 'dsh-session';
+import { HostError } from './host-error.js';
+import type { HostContext } from './host-context.js';
+import type { PeerRequest, PeersOptions, PeersResult, QueryResult } from './host-types.js';
+import { listSessions, resolveRef } from './list-sessions.js';
+import { assertOpen, liveEntry, publish } from './session-registry.js';
+import { selectForkCut } from './select-fork-cut.js';
+
+/** The latest `session/config` through the cut (latest wins whole), or `{}`. */
+function configAtCut(events: readonly SessionEvent[], cut: number): SessionConfig {
+  for (let index = cut; index >= 0; index--) {
+    const event = events[index];
+    if (event?.type === 'session/config') return event.data as SessionConfig;
+  }
+  return {};
+}
+
+/**
+ * Names for `count` peers of a baseline called `baseName`: `<baseName>-1`, `-2`, … skipping every
+ * name in `taken`, so running peers again names the new ones after the old.
+ */
+export function defaultPeerNames(baseName: string, taken: ReadonlySet<string>, count: number): string[] {
+  const names: string[] = [];
+  for (let number = 1; names.length < count; number++) {
+    const name = `${baseName}-${String(number)}`;
+    if (!taken.has(name)) names.push(name);
+  }
+  return names;
+}
+
+/** Every peer's title: the requested ones (refused `NAME_TAKEN` when a session or another peer has it), the rest defaulted. */
+function peerTitles(requests: readonly PeerRequest[], baseName: string, taken: ReadonlySet<string>): string[] {
+  const requested = new Set<string>();
+  for (const request of requests) {
+    if (request.title === undefined) continue;
+    checkTitle(request.title);
+    if (taken.has(request.title) || requested.has(request.title)) {
+      throw new HostError(
+        'NAME_TAKEN',
+        `Peer name '${request.title}' is taken${requested.has(request.title) ? ' by another peer of this request' : ' by an existing session'}: expected a name no session carries, or none (peers default to ${baseName}-1, -2, …).`,
+      );
+    }
+    requested.add(request.title);
+  }
+  const defaults = defaultPeerNames(baseName, new Set([...taken, ...requested]), requests.filter((request) => request.title === undefined).length);
+  return requests.map((request) => request.title ?? (defaults.shift() as string));
+}
+
+/**
+ * Forks `options.peers.length` siblings of one baseline at one cut: the baseline is observed once,
+ * the cut (`atSeq` exactly, else SPEC §5.4's omitted rule) selected once, and every child forked from
+ * that observation. Each child is live and its prompt queued before the next is forked, so the
+ * prompts run concurrently; each child's seed is durable before its prompt is queued.
+ * @internal
+ */
+export async function forkPeers(context: HostContext, baselineRef: string, options: PeersOptions): Promise<PeersResult> {
+  const { store } = context;
+  assertOpen(context);
+  if (options.peers.length === 0) throw new HostError('INVALID_OPTION', 'Peers need at least one prompt: expected peers: [{ prompt }, …], received none.');
+  const blank = options.peers.findIndex((peer) => peer.prompt.trim() === '');
+  if (blank >= 0) throw new HostError('INVALID_OPTION', `Peer ${String(blank + 1)}'s prompt is empty: expected text for each peer's first turn.`);
+  const baseline = await resolveRef(context, baselineRef);
+  const sessions = await listSessions(context);
+  const taken = new Set(sessions.flatMap((item) => (item.title === undefined ? [] : [item.title])));
+  const baseName = sessions.find((item) => item.id === baseline)?.title ?? baseline;
+  const titles = peerTitles(options.peers, baseName, taken);
+
+  // One observation: the cut is selected from it and every child is seeded from it.
+  const source = await store.observe(baseline);
+  const cut = selectForkCut(source.events, options.atSeq);
+  const inherited = configAtCut(source.events, cut);
+  const peers: PeersResult['peers'] = [];
+  for (const [index, request] of options.peers.entries()) {
+    const config: SessionConfig = { ...inherited, ...request.config };
+    if (config.cwd !== undefined) config.cwd = resolvePath(config.cwd);
+    const title = titles[index] as string;
+    const child = await store.fork(source, { atSeq: cut, title, config });
+    const entry = await publish(context, child);
+    const { inputId } = entry.agent.enqueue(request.prompt);
+    peers.push({ sessionId: child.id, title, inputId, cwd: entry.agent.cwd() });
+  }
+  return { baseline, cut, peers };
+}
+
+/**
+ * Resolves when the turn that claims `inputId` on a live session ends, as `host.query()` reports a
+ * turn (`INVALID_OPTION` for an input this host's agent of the session never saw).
+ * @internal
+ */
+export async function turnResult(context: HostContext, ref: string, inputId: string): Promise<QueryResult> {
+  const sessionId = await resolveRef(context, ref);
+  const entry = await liveEntry(context, sessionId);
+  const turn = await entry.agent.result(inputId);
+  const result: QueryResult = { sessionId, result: turn.text, isError: turn.isError, stopReason: turn.reason.kind, turn: turn.turn };
+  if (turn.reason.kind === 'error') {
+    result.errorCode = turn.reason.error.code;
+    result.errorMessage = turn.reason.error.message;
+  }
+  const { header } = entry.session;
+  if (header.parentSession !== undefined) result.parentSession = header.parentSession;
+  if (header.forkCut !== undefined) result.forkCut = header.forkCut;
+  return result;
+}
