@@ -11,7 +11,8 @@ import { printResult, type ResultUsage } from './print-result.js';
 export type PeerReport = {
   name: string;
   session_id: string;
-  cwd: string;
+  /** null when the peer has no workspace (its tools are refused `NO_WORKSPACE`). */
+  cwd: string | null;
   result: string;
   is_error: boolean;
   subtype: 'success' | 'error_max_turns' | 'error_during_execution';
@@ -52,13 +53,20 @@ export function writtenPaths(events: readonly SessionEvent[], turn: number): str
 }
 
 /** The report of one peer from its turn's result and the events its session appended meanwhile. */
-export function peerReport(name: string, cwd: string, result: QueryResult, events: readonly SessionEvent[], filesChanged: string[]): PeerReport {
-  const printed = printResult(result, events, 0);
+export function peerReport(
+  name: string,
+  cwd: string | undefined,
+  result: QueryResult,
+  events: readonly SessionEvent[],
+  filesChanged: string[],
+  model: string,
+): PeerReport {
+  const printed = printResult(result, events, 0, model);
   const toolCalls = events.filter((event) => event.type === 'tool/call' && (event.data as { turn?: unknown }).turn === result.turn).map((event) => (event.data as { name: string }).name);
   const report: PeerReport = {
     name,
     session_id: result.sessionId,
-    cwd,
+    cwd: cwd ?? null,
     result: result.result,
     is_error: result.isError,
     subtype: printed.subtype,
@@ -86,7 +94,7 @@ export function peerBlock(report: PeerReport): string {
   const answer = report.result.trimEnd() === '' ? '(no answer)' : report.result.trimEnd();
   return [
     `── ${report.name}  ${report.session_id}`,
-    `   cwd:           ${report.cwd}`,
+    `   cwd:           ${report.cwd ?? '(none: its tools are refused NO_WORKSPACE)'}`,
     `   turns:         ${String(report.num_turns)}`,
     `   tool calls:    ${counted(report.tool_calls)}`,
     `   files changed: ${report.files_changed.length === 0 ? 'none' : report.files_changed.join(', ')}`,

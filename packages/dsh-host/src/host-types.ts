@@ -75,8 +75,11 @@ export type PeersOptions = { atSeq?: number; peers: readonly PeerRequest[] };
 export type PeersResult = {
   baseline: string;
   cut: number;
-  /** `inputId` is the peer's queued prompt (wait for its turn with `host.turnResult`); `cwd` where its tools run. */
-  peers: { sessionId: string; title: string; inputId: string; cwd: string }[];
+  /**
+   * `inputId` is the peer's queued prompt (wait for its turn with `host.turnResult`); `cwd` where its
+   * tools run (undefined when it has no workspace: its tools are then refused `NO_WORKSPACE`).
+   */
+  peers: { sessionId: string; title: string; inputId: string; cwd: string | undefined }[];
 };
 
 /** Receives every event of each lifecycle from its `firstLifecycleSeq`; a throwing sink is logged, never fatal. */

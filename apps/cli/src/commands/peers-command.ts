@@ -88,9 +88,9 @@ async function modelOf(context: CliContext, values: OptionValues, baseline: stri
 }
 
 /** Warns about peers that share a directory with each other or with another live session. */
-async function warnSharedCwds(context: CliContext, host: Host, peers: readonly { sessionId: string; title: string; cwd: string }[]): Promise<void> {
+async function warnSharedCwds(context: CliContext, host: Host, peers: readonly { sessionId: string; title: string; cwd: string | undefined }[]): Promise<void> {
   const ids = peers.map((peer) => peer.sessionId);
-  for (const cwd of new Set(peers.map((peer) => peer.cwd))) {
+  for (const cwd of new Set(peers.flatMap((peer) => (peer.cwd === undefined ? [] : [peer.cwd])))) {
     const here = peers.filter((peer) => peer.cwd === cwd).map((peer) => peer.title);
     if (here.length > 1) context.stderr.write(`dsh: warning: peers ${here.join(', ')} all work in ${cwd}: they share files — give each its own with --worktree or --cwd DIR\n`);
     const warning = await sharedCwdWarning(host, ids, cwd);
@@ -152,8 +152,8 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
         started.peers.map(async (peer): Promise<PeerReport> => {
           const result = await host.turnResult(peer.sessionId, peer.inputId);
           const events = appended.get(peer.sessionId) ?? [];
-          const files = plan.worktree ? await changedFiles(peer.cwd) : writtenPaths(events, result.turn);
-          return peerReport(peer.title, peer.cwd, result, events, files);
+          const files = plan.worktree && peer.cwd !== undefined ? await changedFiles(peer.cwd) : writtenPaths(events, result.turn);
+          return peerReport(peer.title, peer.cwd, result, events, files, model);
         }),
       );
       return { baseline: { session_id: baselineId, cut: started.cut }, peers: reports };

@@ -46,7 +46,7 @@ function refusePermissionOptions(values: OptionValues): void {
   }
 }
 
-function parseMaxTurns(value: string | boolean | undefined): number | undefined {
+function parseMaxTurns(value: OptionValues[string]): number | undefined {
   if (typeof value !== 'string') return undefined;
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new CliError('USAGE', `--max-turns expects a whole number of model requests ≥ 1, received '${value}'.`);
   return Number(value);
