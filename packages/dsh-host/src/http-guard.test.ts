@@ -147,7 +147,9 @@ describe('malformed Host headers', () => {
       let text = '';
       socket.setEncoding('utf8');
       socket.on('data', (chunk: string) => (text += chunk));
-      socket.on('end', () => resolve(text));
+      socket.on('end', () => {
+        resolve(text);
+      });
       socket.on('error', reject);
     });
   }
