@@ -249,7 +249,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'serve',
-    usage: 'dsh serve [--port N] [--host ADDR] [--token TOKEN] [--allowed-host NAMES] [--workspace DIR]',
+    usage: 'dsh serve [--port N] [--host ADDR] [--token TOKEN] [--allowed-host NAMES] [--workspace DIR] [--max-streams N]',
     summary: 'serve the HTTP API (REST + SSE) over the data directory',
     description:
       'Binds 127.0.0.1 by default. Any other address requires a bearer token (--token or $DSH_TOKEN). Requests whose Host is not an IP, localhost, the bound name or an allowed name are refused (DNS rebinding), as are cross-origin writes and non-JSON bodies.\n' +
@@ -262,6 +262,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       token: { type: 'string', value: 'TOKEN', help: 'bearer token clients must send (default $DSH_TOKEN)' },
       'allowed-host': { type: 'string', value: 'NAMES', help: 'comma-separated host names clients may use (default $DSH_ALLOWED_HOSTS)' },
       workspace: { type: 'string', value: 'DIR', help: 'working directory of sessions that name none (default: none; their tools are refused NO_WORKSPACE)' },
+      'max-streams': { type: 'string', value: 'N', help: 'concurrent event streams (default 256); one more is 503 TOO_MANY_STREAMS' },
       model,
       ...data,
     },

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
@@ -139,6 +140,51 @@ describe('dsh serve', () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
+  });
+
+  it('streams to at most --max-streams clients (one more is 503 TOO_MANY_STREAMS) and refuses a malformed Host with 400', { timeout: 120_000 }, async () => {
+    const child = spawnDsh(['serve', '--port', '0', '--max-streams', '1', '--data', data.path]);
+    const controller = new AbortController();
+    try {
+      const url = await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (match?.[1] !== undefined) resolve(match[1]);
+        });
+      });
+      const created = (await (await fetch(`${url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { sessionId: string };
+      const first = await fetch(`${url}/api/sessions/${created.sessionId}/events`, { signal: controller.signal });
+      expect(first.status).toBe(200);
+      const second = await fetch(`${url}/api/sessions/${created.sessionId}/events`);
+      expect(second.status).toBe(503);
+      expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(((await second.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_STREAMS');
+      expect((await fetch(`${url}/api/sessions`)).status).toBe(200);
+      const badHost = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const request = httpRequest(`${url}/api/sessions`, { headers: { host: '999.999.999.999' } }, (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => {
+            resolve({ status: response.statusCode ?? 0, text });
+          });
+        });
+        request.on('error', reject);
+        request.end();
+      });
+      expect(badHost.status).toBe(400);
+      expect(badHost.text).toContain('"BAD_REQUEST"');
+    } finally {
+      controller.abort();
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses --max-streams that is not a positive integer', { timeout: 60_000 }, async () => {
+    const result = await runDsh(['serve', '--max-streams', '0', '--port', '0', '--data', data.path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--max-streams expects a positive integer');
   });
 
   it('refuses a non-loopback address without a token', { timeout: 60_000 }, async () => {

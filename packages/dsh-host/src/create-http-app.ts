@@ -5,9 +5,11 @@ import type { z } from 'zod';
 import { HostError } from './host-error.js';
 import { httpGuard, type HttpGuardOptions } from './http-guard.js';
 import type { Host, HostLogger } from './host-types.js';
-import { httpStatusOf, wireCodeOf } from './host-error-codes.js';
+import { httpStatusOf } from './host-error-codes.js';
+import { errorBody } from './error-body.js';
 import { HTTP_ROUTES } from './http-routes.js';
 import { openApiDocument } from './openapi-document.js';
+import { createStreamSlots } from './stream-slots.js';
 
 /** Options of the HTTP layer. */
 export type HttpAppOptions = HttpGuardOptions & {
@@ -19,7 +21,22 @@ export type HttpAppOptions = HttpGuardOptions & {
   logger?: HostLogger;
   /** SSE comment interval keeping idle streams open through proxies (default 15 s). */
   heartbeatMs?: number;
+  /** Concurrent SSE streams (default 256); one more is 503 `TOO_MANY_STREAMS` with `Retry-After`. */
+  maxStreams?: number;
+  /** Bytes an SSE stream may hold for a client that does not read before it is closed (default 8 MiB). */
+  maxBufferedBytes?: number;
 };
+
+/** Default bound on concurrent SSE streams of one app (SPEC §22). */
+export const DEFAULT_MAX_STREAMS = 256;
+/** Default bound on the bytes one SSE stream holds for a client that does not read (SPEC §22). */
+export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  throw new HostError('INVALID_OPTION', `${name} expects a positive integer, received ${String(value)}.`);
+}
 
 /** The fixed body of every unknown failure: nothing about the failure leaks to the client. */
 export const INTERNAL_ERROR_BODY = { error: { code: 'INTERNAL', message: 'Internal server error; the host logged the details.' } };
@@ -56,21 +73,6 @@ async function readBody<Schema extends z.ZodType>(context: Context, schema: Sche
   throw new HostError('BAD_REQUEST', `Invalid request body — ${where}.`, { details: { issues } });
 }
 
-/** The `{ error: { code, message, ...details } }` body of a known error; a 503 also names its cause. */
-function errorBody(error: HostError): { error: Record<string, unknown> } {
-  const status = httpStatusOf(error.code);
-  const message = status === 503 ? withRootCause(error) : error.message;
-  return { error: { code: wireCodeOf(error.code), message, ...error.details } };
-}
-
-/** `error.message`, followed by the innermost cause's message when it does not already say it. */
-function withRootCause(error: Error): string {
-  let root: unknown = error;
-  while (root instanceof Error && root.cause instanceof Error) root = root.cause;
-  const cause = root instanceof Error ? root.message : '';
-  return cause === '' || error.message.includes(cause) ? error.message : `${error.message} Cause: ${cause}`;
-}
-
 /**
  * The HTTP API of SPEC §10 over a `Host`, as a hono app to serve or mount elsewhere: the routes of
  * one table (the OpenAPI document's source), JSON bodies validated by zod (400 with the field path),
@@ -78,7 +80,11 @@ function withRootCause(error: Error): string {
  */
 export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
   const logger = options.logger ?? console;
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const streams = {
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    maxBufferedBytes: positiveInteger('maxBufferedBytes', options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES),
+    slots: createStreamSlots(positiveInteger('maxStreams', options.maxStreams, DEFAULT_MAX_STREAMS)),
+  };
   const app = new Hono();
 
   app.onError((error, context) => {
@@ -105,7 +111,7 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
   for (const route of HTTP_ROUTES) {
     app.on(route.method.toUpperCase(), route.path, async (context) => {
       const body = route.body === undefined ? {} : await readBody(context, route.body.schema);
-      return route.handle({ context, host, body, heartbeatMs, document: routeDocument });
+      return route.handle({ context, host, body, streams, document: routeDocument });
     });
   }
 

@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { HostErrorCode } from './host-error-codes.js';
 import type { Host } from './host-types.js';
+import type { StreamLimits } from './stream-session-events.js';
+import type { StreamSlots } from './stream-slots.js';
 
 /** What a route handler receives: the hono context, the host, the validated body and the HTTP options. */
 export type RouteInput<Body> = {
@@ -9,8 +11,8 @@ export type RouteInput<Body> = {
   host: Host;
   /** The request body, parsed and validated by the route's `body` schema (`{}` when empty). */
   body: Body;
-  /** SSE comment interval of the app. */
-  heartbeatMs: number;
+  /** The app's SSE limits: heartbeat interval, bytes held for a client that does not read, open-stream slots. */
+  streams: StreamLimits & { slots: StreamSlots };
   /** The app's OpenAPI document (built once, on first use). */
   document: () => Record<string, unknown>;
 };

@@ -81,6 +81,7 @@ export const HOST_ERROR_CODES = {
   STORAGE_ERROR: { status: 503, when: 'the storage failed (e.g. a permission error, an unreachable database)' },
   WRITE_FAILED: { status: 503, sentAs: 'STORAGE_ERROR', when: 'storage refused a write; nothing half-written is kept' },
   STORE_CLOSED: { status: 503, when: 'the store was closed' },
+  TOO_MANY_STREAMS: { status: 503, when: 'every event-stream slot is taken (`maxStreams`, 256 by default); `Retry-After` says when to try again' },
 } as const satisfies Record<PassedThroughCode, HostErrorRow> & Record<string, HostErrorRow>;
 
 /** Every code a `HostError` carries: a key of `HOST_ERROR_CODES`. */

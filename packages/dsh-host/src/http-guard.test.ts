@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScriptedModel } from 'dsh-agent';
 import { createMemoryStore } from 'dsh-session';
@@ -133,5 +134,50 @@ describe('checkRequest', () => {
   it('passes requests with no browser headers and no Host policy (the in-process handler)', () => {
     expect(checkRequest(new Request('http://dsh.test/api/sessions', { method: 'POST' }), {})).toBeUndefined();
     expect(checkRequest(new Request('http://dsh.test/api/sessions', { method: 'DELETE', headers: { 'sec-fetch-site': 'same-site' } }), {})?.code).toBe('CROSS_ORIGIN');
+  });
+});
+
+describe('malformed Host headers', () => {
+  const malformed = ['999.999.999.999', '1.2.3.4.5', '256.1.1.1:80', 'localhost:99999', 'localhost:0', 'a:b', '[zz]', '::1', 'exa mple'];
+
+  /** Node's client replaces an empty Host with its own: an empty one needs a raw request. */
+  function sendRaw(server: HostServer, head: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.end(head));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('end', () => {
+        resolve(text);
+      });
+      socket.on('error', reject);
+    });
+  }
+
+  it('are 400 BAD_REQUEST naming the header on a served host, for reads, writes and streams', async () => {
+    const { host, server } = await start();
+    for (const name of malformed) {
+      for (const [method, path] of [['GET', '/api/sessions'], ['POST', '/api/sessions'], ['GET', '/api/sessions/x/events']] as const) {
+        const answer = await send(server, method, path, { host: name, 'content-type': 'application/json' }, method === 'POST' ? '{}' : undefined);
+        expect([answer.status, codeOf(answer.json)], `${JSON.stringify(name)} ${method} ${path}`).toEqual([400, 'BAD_REQUEST']);
+        expect(JSON.stringify(answer.json)).toContain('"headers","host"');
+      }
+    }
+    const empty = await sendRaw(server, 'GET /api/sessions HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n');
+    expect(empty).toMatch(/^HTTP\/1\.1 400 /);
+    expect(empty).toContain('"code":"BAD_REQUEST"');
+    expect(await host.list()).toEqual([]);
+    for (const name of ['[::1]:80', `localhost:${server.port}`, '127.0.0.1']) {
+      expect((await send(server, 'GET', '/api/sessions', { host: name })).status, name).toBe(200);
+    }
+  });
+
+  it('are 400 BAD_REQUEST in-process too (host.fetch, no Host policy)', async () => {
+    const { host } = await start();
+    for (const name of malformed.filter((value) => value !== '')) {
+      const answer = await host.fetch(new Request('http://dsh.test/api/sessions', { headers: { host: name } }));
+      expect([answer.status, ((await answer.json()) as { error: { code: string } }).error.code], name).toEqual([400, 'BAD_REQUEST']);
+    }
+    expect((await host.fetch(new Request('http://dsh.test/api/sessions', { headers: { host: 'localhost:8080' } }))).status).toBe(200);
   });
 });

@@ -3,6 +3,8 @@
  * must not be able to do to a server on loopback. Runs before any route, as hono middleware
  * (`httpGuard`) and as a plain check (`checkRequest`) for servers that are not hono apps (the demo's).
  *
+ * - **Host** syntax: a `Host` that is not a host name, an IP literal or either with `:port` is a
+ *   malformed request (400 `BAD_REQUEST`, see `parse-host-header.ts`), checked before any URL is built.
  * - **Host** (DNS rebinding): a `Host` that is not an IP literal, `localhost`, the bound name or an
  *   allowed name is refused (403 `HOST_NOT_ALLOWED`) — a rebinding page reaches us under its own name.
  * - **Cross-origin state changes** (CSRF): an unsafe method whose `Sec-Fetch-Site` is `cross-site`/
@@ -16,6 +18,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { HostError } from './host-error.js';
+import { isIpLiteral, parseHostHeader } from './parse-host-header.js';
 
 /** What the guard accepts. Every field is optional; `{}` still refuses cross-origin writes and non-JSON bodies. */
 export type HttpGuardOptions = {
@@ -37,17 +40,6 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-/** Splits a `Host` header value into its lower-cased name (brackets kept for IPv6) and port. */
-function parseHost(value: string): { name: string; port: string | undefined } | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(value.trim());
-  if (match === null) return undefined;
-  return { name: (match[1] as string).toLowerCase(), port: match[2] };
-}
-
-function isIpLiteral(name: string): boolean {
-  return /^(\d{1,3})(\.\d{1,3}){3}$/.test(name) || /^\[[0-9a-f:.]+\]$/.test(name);
-}
-
 function isAllowedHostName(name: string, allowed: readonly string[]): boolean {
   // An IP literal cannot be rebound, and browsers resolve `localhost` and `*.localhost` to loopback themselves.
   if (isIpLiteral(name) || name === 'localhost' || name.endsWith('.localhost')) return true;
@@ -59,6 +51,14 @@ function isAllowedHostName(name: string, allowed: readonly string[]): boolean {
 
 function truncated(value: string): string {
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+/** The refusal of a `Host` header that no URL could be built from. @internal */
+export function badHostHeader(value: string): HostError {
+  const expected = 'a host name, an IPv4 address or a bracketed IPv6 address, optionally with :port (1-65535)';
+  return new HostError('BAD_REQUEST', `Invalid Host header ${truncated(value)}: expected ${expected}.`, {
+    details: { issues: [{ path: ['headers', 'host'], message: `expected ${expected}` }] },
+  });
 }
 
 /** Whether a request carries a body (a declared length above zero, or a chunked one). */
@@ -80,11 +80,19 @@ function isJsonMediaType(value: string): boolean {
  */
 export function checkRequest(request: Request, options: HttpGuardOptions, hostHeader?: string): HostError | undefined {
   const { headers } = request;
-  const url = new URL(request.url);
-  const host = hostHeader ?? headers.get('host') ?? url.host;
+  const given = hostHeader ?? headers.get('host');
+  const parsed = given === null ? undefined : parseHostHeader(given);
+  if (given !== null && parsed === undefined) return badHostHeader(given);
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return badHostHeader(given ?? request.url);
+  }
+  const host = given ?? url.host;
   if (options.allowedHosts !== undefined) {
-    const parsed = parseHost(host);
-    if (parsed === undefined || !isAllowedHostName(parsed.name, options.allowedHosts)) {
+    const name = parsed?.name ?? url.hostname;
+    if (!isAllowedHostName(name, options.allowedHosts)) {
       return new HostError(
         'HOST_NOT_ALLOWED',
         `Host ${truncated(host)} is not allowed: expected an IP address, localhost or one of the allowed hosts (${options.allowedHosts.join(', ') || 'none configured'}); add it with --allowed-host.`,

@@ -85,6 +85,18 @@ describe('the HTTP probe set (zero 5xx)', { timeout: 300_000 }, () => {
     }
   });
 
+  it('answers malformed Host headers with 400 BAD_REQUEST on every route, never a 5xx', async () => {
+    const names = ['999.999.999.999', '1.2.3.4.5', '256.256.256.256:80', '01.02.03.04', '4294967296', '0x7f.1', 'localhost:99999', 'localhost:0',
+      'localhost:-1', 'a:b:c', '[::1', '[zz]:80', '[fe80::1%25lo]', '::1', 'exa mple', 'user@host', 'a..b', `${'a'.repeat(300)}.example`, 'host/x', '\u00e4.example'];
+    for (const name of names) {
+      for (const [method, path] of [['GET', '/api/sessions'], ['GET', '/api/openapi.json'], ['GET', '/api/sessions/x/events'], ['POST', '/api/sessions']] as const) {
+        const answer = await send(method, path, { host: name, ...json }, method === 'POST' ? '{}' : undefined);
+        answers.push({ probe: 'host-syntax', status: answer.status });
+        expect([answer.status, (JSON.parse(answer.text) as { error: { code: string } }).error.code], `${name} ${method} ${path}`).toEqual([400, 'BAD_REQUEST']);
+      }
+    }
+  });
+
   it('answers bad bodies with 4xx', async () => {
     const bodies = ['', '{', '[]', 'null', '1', '"x"', '{"title":1}', '{"title":"\\u0000"}', '{"title":"a\\u202Eb"}', '{"unknown":1}', `{"title":"${'x'.repeat(300)}"}`,
       `${'['.repeat(5000)}${']'.repeat(5000)}`, '{"config":{"cwd":123}}', '{"config":{"tools":"all"}}', '\u0000\u0001', '{"__proto__":{"polluted":true}}'];

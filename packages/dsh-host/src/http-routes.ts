@@ -12,6 +12,7 @@ import {
   renameBodySchema,
 } from './request-schemas.js';
 import { streamSessionEvents } from './stream-session-events.js';
+import { STREAM_RETRY_AFTER_SECONDS } from './stream-slots.js';
 
 /** Codes of any request that reaches the store. */
 const STORE: readonly HostErrorCode[] = ['STORE_CLOSED', 'STORAGE_ERROR'];
@@ -264,14 +265,14 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     method: 'get',
     path: '/api/sessions/:id/events',
     operationId: 'streamEvents',
-    summary: 'Server-sent events: every event from a seq, then live ones (`id` is the seq, `data` the event JSON); while a model response streams, ephemeral `event: delta` frames `{turn, step, text?, reasoning?}` without id',
+    summary: 'Server-sent events: every event from a seq, then live ones (`id` is the seq, `data` the event JSON); while a model response streams, ephemeral `event: delta` frames `{turn, step, text?, reasoning?}` without id. At most `maxStreams` (256) streams are open at once (then 503 `TOO_MANY_STREAMS` with `Retry-After`); a stream whose client stops reading is closed once 8 MiB wait for it (reconnect with `Last-Event-ID`)',
     parameters: [
       { name: 'from', in: 'query', description: 'First seq to send (default 0)', schema: { type: 'integer', minimum: 0 } },
       { name: 'Last-Event-ID', in: 'header', description: 'Reconnect: resume after this seq (wins over `from`)', schema: { type: 'string' } },
     ],
     success: { status: 200, description: 'Event stream', schema: 'SessionEvent', contentType: 'text/event-stream' },
-    errors: [...BODY, ...REF, ...STORED],
-    handle: async ({ context, host, heartbeatMs }) => {
+    errors: [...BODY, ...REF, ...STORED, 'TOO_MANY_STREAMS'],
+    handle: async ({ context, host, streams }) => {
       const query = eventsQuerySchema.safeParse({ from: context.req.query('from') });
       if (!query.success) {
         throw new HostError('BAD_REQUEST', 'Invalid query — from: expected a non-negative integer.', {
@@ -281,8 +282,21 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       const lastEventId = context.req.header('last-event-id');
       let from = query.data.from === undefined ? 0 : Number(query.data.from);
       if (lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim())) from = Number(lastEventId.trim()) + 1;
-      const sessionId = await host.resolve(context.req.param('id') ?? '');
-      return streamSessionEvents(context, host, sessionId, from, heartbeatMs);
+      // The slot is taken before any store work, so a flood of stream requests costs nothing else.
+      let release: () => void;
+      try {
+        release = streams.slots.acquire();
+      } catch (error) {
+        context.header('Retry-After', String(STREAM_RETRY_AFTER_SECONDS));
+        throw error;
+      }
+      try {
+        const sessionId = await host.resolve(context.req.param('id') ?? '');
+        return await streamSessionEvents(context, host, sessionId, from, streams, release);
+      } catch (error) {
+        release();
+        throw error;
+      }
     },
   }),
 ];

@@ -5,8 +5,8 @@ import { HTTP_ROUTES } from './http-routes.js';
 
 type JsonSchema = Record<string, unknown>;
 
-/** Codes of the guard in front of every route (token, `Host`) and of a bug. */
-const EVERY_ROUTE: readonly HostErrorCode[] = ['UNAUTHORIZED', 'HOST_NOT_ALLOWED', 'INTERNAL'];
+/** Codes of the guard in front of every route (token, a malformed or unknown `Host`) and of a bug. */
+const EVERY_ROUTE: readonly HostErrorCode[] = ['BAD_REQUEST', 'UNAUTHORIZED', 'HOST_NOT_ALLOWED', 'INTERNAL'];
 /** Codes of the guard and body limit in front of every state-changing (non-GET) route. */
 const STATE_CHANGING: readonly HostErrorCode[] = ['CROSS_ORIGIN', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 

@@ -1,8 +1,12 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import { createHttpApp, type HttpAppOptions } from './create-http-app.js';
+import { getRequestListener, RequestError } from '@hono/node-server';
+import { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
+import { errorBody } from './error-body.js';
 import { HostError } from './host-error.js';
+import { badHostHeader } from './http-guard.js';
 import type { Host } from './host-types.js';
+import { parseHostHeader } from './parse-host-header.js';
 
 /**
  * Options of `serveHost()`. Binding anything but loopback requires a `token`; `allowedHosts` adds
@@ -26,7 +30,9 @@ export function isLoopbackAddress(hostname: string): boolean {
 /**
  * Serves the host's HTTP API with Node's http server. Binds 127.0.0.1 by default; refuses any other
  * address without a bearer `token` (`INVALID_OPTION`), and then requires the token on every request.
- * Every request passes the guard of `http-guard.ts` with the `Host` header checked.
+ * Every request passes the guard of `http-guard.ts` with the `Host` header checked; a request no URL
+ * can be built from (a malformed `Host`, a backslash in the path) is 400 `BAD_REQUEST` before it.
+ * At most `maxStreams` SSE streams are open at once (see `HttpAppOptions`).
  */
 export async function serveHost(host: Host, options: ServeOptions = {}): Promise<HostServer> {
   const hostname = options.hostname ?? '127.0.0.1';
@@ -40,11 +46,31 @@ export async function serveHost(host: Host, options: ServeOptions = {}): Promise
   const bound = hostname.replace(/^\[|\]$/g, '');
   const allowedHosts = [...(bound === '0.0.0.0' || bound === '::' ? [] : [hostname]), ...(options.allowedHosts ?? [])];
   const app = createHttpApp(host, { ...options, allowedHosts });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const created = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 }, () => {
-      resolve(created);
+  const logger = options.logger ?? console;
+  const listener = getRequestListener(app.fetch, {
+    hostname,
+    // node-server's own refusals (a URL it cannot build) get the API's JSON body, not an empty 400.
+    errorHandler: (error) => {
+      if (error instanceof RequestError) return Response.json(errorBody(new HostError('BAD_REQUEST', `Malformed request: ${error.message}.`)), { status: 400 });
+      logger.error('dsh-host: unhandled error before routing', error);
+      return Response.json(INTERNAL_ERROR_BODY, { status: 500 });
+    },
+  });
+  const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const given = incoming.headers.host;
+    if (given !== undefined && parseHostHeader(given) === undefined) {
+      const body = JSON.stringify(errorBody(badHostHeader(given)));
+      outgoing.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      return;
+    }
+    void listener(incoming, outgoing);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, hostname, () => {
+      server.off('error', reject);
+      resolve();
     });
-    created.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
   const shown = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
@@ -59,7 +85,7 @@ export async function serveHost(host: Host, options: ServeOptions = {}): Promise
           else reject(error);
         });
         // Open SSE streams would keep close() waiting forever.
-        if ('closeAllConnections' in server) server.closeAllConnections();
+        server.closeAllConnections();
       }),
   };
 }

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAIModel } from 'dsh-agent';
+import { createOpenAIModel, createScriptedModel } from 'dsh-agent';
 import { createMemoryStore } from 'dsh-session';
 import { startModelServer, type ModelServer } from '@dsh/test-utils';
-import { createHost, type Host } from 'dsh-host';
+import { createHost, type Host, type HttpAppOptions } from 'dsh-host';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -116,5 +116,82 @@ describe('host.query with onDelta', () => {
     await host.send(result.sessionId, 'again');
     await host.idle(result.sessionId);
     expect(seen).toHaveLength(3);
+  });
+});
+
+/** A host with a scripted model and the given HTTP limits, answering "ok" to every message. */
+function limitedHost(http: HttpAppOptions): Host {
+  const store = createMemoryStore();
+  const host = createHost({ store, model: createScriptedModel(Array.from({ length: 50 }, () => ({ text: 'ok' }))), http });
+  cleanups.push(async () => {
+    await host.close();
+    await store.close();
+  });
+  return host;
+}
+
+const streamRequest = (id: string, headers: Record<string, string> = {}) => new Request(`http://dsh.test/api/sessions/${id}/events`, { headers });
+
+describe('bounded event streams (SPEC §22)', () => {
+  it('answers one stream over maxStreams with 503 TOO_MANY_STREAMS and Retry-After, keeps every other route working, and frees a slot when a stream ends', async () => {
+    const host = limitedHost({ maxStreams: 2 });
+    const { sessionId } = await host.create();
+    const open = [await host.fetch(streamRequest(sessionId)), await host.fetch(streamRequest(sessionId))];
+    expect(open.map((response) => response.status)).toEqual([200, 200]);
+    const refused = await host.fetch(streamRequest(sessionId));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('TOO_MANY_STREAMS');
+    expect(body.error.message).toContain('at most 2');
+    expect((await host.fetch(new Request('http://dsh.test/api/sessions'))).status).toBe(200);
+    expect((await host.fetch(new Request(`http://dsh.test/api/sessions/${sessionId}`))).status).toBe(200);
+    // A refused stream for an unknown session must not leak a slot either.
+    await open[0]!.body!.cancel();
+    expect((await host.fetch(streamRequest('no-such-session'))).status).toBe(404);
+    const again = await host.fetch(streamRequest(sessionId));
+    expect(again.status).toBe(200);
+    expect((await host.fetch(streamRequest(sessionId))).status).toBe(503);
+    await again.body!.cancel();
+    await open[1]!.body!.cancel();
+  });
+
+  it('closes a stream whose client reads nothing once more than maxBufferedBytes wait for it; a reconnect from Last-Event-ID gets the rest', async () => {
+    const host = limitedHost({ maxBufferedBytes: 4096, maxStreams: 1 });
+    const { sessionId } = await host.create();
+    const stalled = await host.fetch(streamRequest(sessionId));
+    expect(stalled.status).toBe(200);
+    for (let index = 0; index < 4; index += 1) {
+      await host.send(sessionId, `message ${String(index)} ${'x'.repeat(2000)}`);
+      await host.idle(sessionId);
+    }
+    const lastSeq = (await host.observe(sessionId)).events.at(-1)!.seq;
+    // The client starts reading only now: the stream ends before the last event (it was closed);
+    // had it stayed open, the reader would get every event up to the last.
+    const delivered = await readFrames(stalled, (frames) => frames.some((frame) => frame.id === String(lastSeq)));
+    const ids = delivered.filter((frame) => frame.id !== undefined).map((frame) => Number(frame.id));
+    expect(ids.at(-1) ?? -1).toBeLessThan(lastSeq);
+    // Its slot was freed (maxStreams 1), and the reconnect continues where the client stopped.
+    const resumed = await host.fetch(streamRequest(sessionId, { 'last-event-id': String(ids.at(-1) ?? -1) }));
+    expect(resumed.status).toBe(200);
+    const rest = await readFrames(resumed, (frames) => frames.some((frame) => frame.id === String(lastSeq)));
+    const all = [...ids, ...rest.map((frame) => Number(frame.id))];
+    expect(all).toEqual(Array.from({ length: lastSeq + 1 }, (_, seq) => seq));
+  });
+
+  it('replays stored events far beyond maxBufferedBytes to a client that reads them', async () => {
+    const host = limitedHost({ maxBufferedBytes: 4096 });
+    const { sessionId } = await host.create();
+    for (let index = 0; index < 6; index += 1) {
+      await host.send(sessionId, 'y'.repeat(3000));
+      await host.idle(sessionId);
+    }
+    const lastSeq = (await host.observe(sessionId)).events.at(-1)!.seq;
+    const frames = await readFrames(await host.fetch(streamRequest(sessionId)), (seen) => seen.some((frame) => frame.id === String(lastSeq)));
+    expect(frames.map((frame) => Number(frame.id))).toEqual(Array.from({ length: lastSeq + 1 }, (_, seq) => seq));
+  });
+
+  it.each([{ maxStreams: 0 }, { maxStreams: 1.5 }, { maxBufferedBytes: -1 }])('refuses %j: limits are positive integers (INVALID_OPTION)', async (http) => {
+    await expect(limitedHost(http).fetch(new Request('http://dsh.test/api/sessions'))).rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 });
