@@ -85,9 +85,20 @@ export const PRINT_COMMAND: CommandSpec = {
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'sessions',
-    usage: 'dsh sessions [--tree] [--json]',
-    summary: 'list sessions (newest first), or their fork tree',
-    options: { tree: { type: 'boolean', help: 'show forks under their parents' }, json, ...data },
+    usage: 'dsh sessions [--tree] [--json] | dsh sessions --claude|--codex|--pi [--json]',
+    summary: "list sessions (newest first), or their fork tree, or a Claude Code / Codex / pi user's own sessions",
+    description:
+      '--claude, --codex and --pi list that tool\'s session files (id, updated, cwd, title or first prompt,\n' +
+      'file) from $CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex, $PI_CODING_AGENT_DIR or ~/.pi/agent.\n' +
+      'Such an id works wherever dsh takes a session (fork, export, show) when no dsh session has it.',
+    options: {
+      tree: { type: 'boolean', help: 'show forks under their parents' },
+      claude: { type: 'boolean', help: "list Claude Code's sessions" },
+      codex: { type: 'boolean', help: "list Codex's sessions" },
+      pi: { type: 'boolean', help: "list pi's sessions" },
+      json,
+      ...data,
+    },
     positionals: 0,
   },
   {
