@@ -40,7 +40,8 @@ function childIdOption(values: OptionValues): string | undefined {
 export async function nativeForkCommand(context: CliContext, values: OptionValues, path: string): Promise<number> {
   const file = resolve(context.cwd, path);
   if (typeof values.at !== 'string' || values.at === '') throw new CliError('USAGE', `dsh fork FILE needs --at REF: the tool's entry id (Claude uuid, pi id, Codex ordinal) or seq:N.`);
-  if (values['idempotency-key'] !== undefined || values.name !== undefined) throw new CliError('USAGE', '--name and --idempotency-key apply to dsh sessions, not to a session FILE.');
+  const dshOnly = ['name', 'idempotency-key', 'cwd', 'worktree', 'tools'].filter((option) => values[option] !== undefined);
+  if (dshOnly.length > 0) throw new CliError('USAGE', `${dshOnly.map((option) => `--${option}`).join(', ')} apply to dsh sessions, not to a session FILE.`);
   const format = nativeFormatOption(values);
   const chosen = childIdOption(values);
   const read = await readInputFileStamped(context, file, maxBytesOption(values['max-bytes']), { stable: true });
