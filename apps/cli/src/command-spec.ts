@@ -85,9 +85,20 @@ export const PRINT_COMMAND: CommandSpec = {
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'sessions',
-    usage: 'dsh sessions [--tree] [--json]',
-    summary: 'list sessions (newest first), or their fork tree',
-    options: { tree: { type: 'boolean', help: 'show forks under their parents' }, json, ...data },
+    usage: 'dsh sessions [--tree] [--json] | dsh sessions --claude|--codex|--pi [--json]',
+    summary: "list sessions (newest first), or their fork tree, or a Claude Code / Codex / pi user's own sessions",
+    description:
+      '--claude, --codex and --pi list that tool\'s session files (id, updated, cwd, title or first prompt,\n' +
+      'file) from $CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex, $PI_CODING_AGENT_DIR or ~/.pi/agent.\n' +
+      'Such an id works wherever dsh takes a session (fork, export, show) when no dsh session has it.',
+    options: {
+      tree: { type: 'boolean', help: 'show forks under their parents' },
+      claude: { type: 'boolean', help: "list Claude Code's sessions" },
+      codex: { type: 'boolean', help: "list Codex's sessions" },
+      pi: { type: 'boolean', help: "list pi's sessions" },
+      json,
+      ...data,
+    },
     positionals: 0,
   },
   {
@@ -114,7 +125,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'fork',
-    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--format F] [--json]',
+    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--format F] [--session-id UUID] [--max-bytes N] [--json]',
     summary: 'fork a session (or a Claude Code / Codex / pi session file, in place) and print the child id',
     description:
       'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
@@ -131,6 +142,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       at: { type: 'string', value: 'SEQ|REF', help: 'fork exactly at this event seq (FILE: an entry id, or seq:N)' },
       format: { type: 'string', value: 'F', help: 'FILE only: auto (default) | claude-code | codex | pi' },
+      'session-id': { type: 'string', value: 'UUID', help: "FILE only: the child's id (default: a new one); TARGET_EXISTS if its file exists" },
+      'max-bytes': maxBytes,
       name: { type: 'string', value: 'NAME', help: 'name of the child' },
       cwd: { type: 'string', value: 'DIR', help: "the child's working directory" },
       worktree: { type: 'boolean', help: 'the child in its own git worktree on branch dsh/<name>' },
@@ -219,13 +232,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'repair',
-    usage: 'dsh repair FILE [--format F]',
+    usage: 'dsh repair FILE [--format F] [--max-bytes N]',
     summary: "close a Claude Code / Codex / pi session file's interrupted tool calls with dsh's results",
     description:
       'When the last step of FILE has tool calls without results (the tool was killed mid-call), appends\n' +
       "one error result per call in the tool's own format, holding dsh's interrupted wording, atomically;\n" +
       'the original is kept as FILE.bak. A file with nothing open is left untouched (exit 0).',
-    options: { format: { type: 'string', value: 'F', help: 'auto (default) | claude-code | codex | pi' }, help: data.help as OptionSpec },
+    options: { format: { type: 'string', value: 'F', help: 'auto (default) | claude-code | codex | pi' }, 'max-bytes': maxBytes, help: data.help as OptionSpec },
     positionals: 1,
     examples: ['dsh repair ~/.codex/sessions/2026/12/02/rollout-….jsonl'],
   },

@@ -1,52 +1,19 @@
 /**
  * File handling for the native commands (`dsh fork FILE`, `dsh repair FILE`, `dsh export
- * --format claude-code|codex|pi`): a read that notices a file changing under it, a new file
- * published atomically without overwriting, and a replacement that keeps `FILE.bak`.
+ * --format claude-code|codex|pi`): the check that a file read (by `readInputFileStamped`) is still
+ * as read, a new file published atomically without overwriting, and a replacement keeping `FILE.bak`.
  */
 import { randomBytes } from 'node:crypto';
 import { link, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError } from './cli-error.js';
-
-type Stamp = { size: number; mtimeMs: number; ino: number };
-
-const stampOf = (stats: { size: number; mtimeMs: number; ino: number }): Stamp => ({ size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino });
-const same = (a: Stamp, b: Stamp) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
-
-/** A file's text and the stamp (size, mtime, inode) it had while being read. */
-export type StableRead = { text: string; stamp: Stamp };
-
-/** Reads `path`; a file another process changed during the read is refused (`SOURCE_CHANGED`). */
-export async function readStable(path: string): Promise<StableRead> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw new CliError('FILE_NOT_FOUND', `Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-  try {
-    const before = stampOf(await handle.stat());
-    const text = await handle.readFile('utf8');
-    const after = stampOf(await handle.stat());
-    if (!same(before, after) || Buffer.byteLength(text) !== after.size) throw changed(path, before, after);
-    return { text, stamp: after };
-  } finally {
-    await handle.close();
-  }
-}
+import { sameStamp, sourceChanged, type InputRead } from './read-input-file.js';
 
 /** Refuses when `path` no longer has the stamp it was read with (another process appended to it). */
-export async function assertUnchanged(path: string, read: StableRead): Promise<void> {
-  const now = stampOf(await stat(path));
-  if (!same(read.stamp, now)) throw changed(path, read.stamp, now);
-}
-
-function changed(path: string, before: Stamp, after: Stamp): CliError {
-  return new CliError(
-    'SOURCE_CHANGED',
-    `${path} changed while dsh read it (expected ${String(before.size)} bytes, found ${String(after.size)}): another process is writing to it. Nothing was written.`,
-    { hint: 'wait until the tool has finished writing (or stop it), then run the command again' },
-  );
+export async function assertUnchanged(path: string, read: InputRead): Promise<void> {
+  const info = await stat(path);
+  const now = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+  if (!sameStamp(read.stamp, now)) throw sourceChanged(path, read.stamp, now);
 }
 
 async function writeTemp(dir: string, name: string, text: string): Promise<string> {
@@ -100,10 +67,14 @@ export async function replaceKeepingBackup(path: string, previous: string, text:
   await syncDir(dir);
 }
 
-/** Whether `path` names an existing regular file (the native commands' FILE argument). */
-export async function isFile(path: string): Promise<boolean> {
+/**
+ * Whether `path` names something that exists (the native commands' FILE argument: a FIFO or a
+ * directory there is then refused `NOT_A_FILE` by the read, not taken for a session id).
+ */
+export async function pathExists(path: string): Promise<boolean> {
   try {
-    return (await stat(path)).isFile();
+    await stat(path);
+    return true;
   } catch {
     return false;
   }

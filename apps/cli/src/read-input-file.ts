@@ -1,8 +1,10 @@
 /**
- * @module How `validate`, `migrate` and `import` read a FILE argument: opened non-blocking (so a FIFO
- * never hangs the open), checked on the opened descriptor before a byte is read — a directory,
- * FIFO, device or socket is `NOT_A_FILE`, a file over the bound `FILE_TOO_LARGE` — then read in
- * chunks, never past the bound even if the file grows, with progress on a terminal's stderr.
+ * @module How every command reads a FILE argument (`validate`, `migrate`, `import`, `fork FILE`,
+ * `repair`): opened non-blocking (so a FIFO never hangs the open), checked on the opened descriptor
+ * before a byte is read — a directory, FIFO, device or socket is `NOT_A_FILE`, a file over the
+ * bound `FILE_TOO_LARGE` — then read in chunks, never past the bound even if the file grows, with
+ * progress on a terminal's stderr. A stable read also refuses a file that changed while it was
+ * read (`SOURCE_CHANGED`), for the commands that write a file derived from it.
  */
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -54,11 +56,40 @@ async function readChunks(handle: FileHandle, file: string, size: number, maxByt
   return Buffer.concat(chunks, total);
 }
 
+/** What identifies a file's contents between two looks at it: size, modification time, inode. */
+export type FileStamp = { size: number; mtimeMs: number; ino: number };
+
+/** A file's text and the stamp it had before and after the read. */
+export type InputRead = { text: string; stamp: FileStamp };
+
+/** Options of a read: `stable` refuses a file that changed during it; `beforeRead` runs between the check and the first byte (tests). */
+export type InputReadOptions = { stable?: boolean; beforeRead?: () => Promise<void> };
+
+const stampOf = (info: Stats): FileStamp => ({ size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+
+/** Whether two stamps name the same contents. */
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+}
+
+/** `SOURCE_CHANGED`: `file` had `before` when dsh started reading and `after` later. */
+export function sourceChanged(file: string, before: FileStamp, after: FileStamp): CliError {
+  const what = before.size === after.size ? `its modification time or inode changed (size ${String(after.size)} bytes)` : `expected ${String(before.size)} bytes, found ${String(after.size)}`;
+  return new CliError('SOURCE_CHANGED', `${file} changed while dsh read it (${what}): another process is writing to it. Nothing was written.`, {
+    hint: 'wait until the tool has finished writing (or stop it), then run the command again',
+  });
+}
+
 /**
  * The UTF-8 text of `file`, refused before reading when it is not a regular file (`NOT_A_FILE`) or
  * over `maxBytes` (`FILE_TOO_LARGE`); `FILE_NOT_FOUND` when it does not exist, `READ_FAILED` otherwise.
  */
 export async function readInputFile(context: CliContext, file: string, maxBytes: number = DEFAULT_MAX_INPUT_BYTES): Promise<string> {
+  return (await readInputFileStamped(context, file, maxBytes)).text;
+}
+
+/** `readInputFile` with the file's stamp; `{ stable: true }` adds `SOURCE_CHANGED` when it changed during the read. */
+export async function readInputFileStamped(context: CliContext, file: string, maxBytes: number, options: InputReadOptions = {}): Promise<InputRead> {
   let handle: FileHandle;
   try {
     // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer.
@@ -75,8 +106,12 @@ export async function readInputFile(context: CliContext, file: string, maxBytes:
       throw new CliError('NOT_A_FILE', `${file}: expected a regular file, received ${kindOf(info)}; nothing was read.`, { hint: 'pass the path of a session file' });
     }
     if (info.size > maxBytes) throw tooLarge(file, maxBytes, `a file of ${String(info.size)} bytes (${formatBytes(info.size)})`);
+    await options.beforeRead?.();
     const bytes = await readChunks(handle, file, info.size, maxBytes, progress);
-    return bytes.toString('utf8');
+    const before = stampOf(info);
+    const after = stampOf(await handle.stat());
+    if (options.stable === true && (!sameStamp(before, after) || bytes.length !== before.size)) throw sourceChanged(file, before, { ...after, size: Math.max(after.size, bytes.length) });
+    return { text: bytes.toString('utf8'), stamp: after };
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError('READ_FAILED', `Cannot read ${file}: ${(error as Error).message}`, { cause: error });

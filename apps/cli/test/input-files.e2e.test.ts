@@ -1,5 +1,5 @@
 /**
- * What `validate`, `migrate` and `import` do with a FILE that is not a session file to read: a FIFO,
+ * What `validate`, `migrate`, `import`, `fork FILE` and `repair` do with a FILE that is not a session file to read: a FIFO,
  * a device, a directory or a file over the size bound are refused with a code before anything is
  * read (a FIFO once hung `dsh import` forever; /dev/zero was read for 650 MB).
  */
@@ -27,6 +27,8 @@ const COMMANDS = [
   { name: 'migrate', args: (file: string) => ['migrate', file] },
   { name: 'migrate --write', args: (file: string) => ['migrate', file, '--write'] },
   { name: 'import', args: (file: string) => ['import', file, '--data', join(dir.path, 'data')] },
+  { name: 'fork FILE', args: (file: string) => ['fork', file, '--at', 'seq:0'] },
+  { name: 'repair', args: (file: string) => ['repair', file] },
 ];
 
 describe.each(COMMANDS)('dsh $name FILE', ({ args }) => {

@@ -54,3 +54,21 @@ it('dsh fork FILE on text of no known format is UNKNOWN_FORMAT', async () => {
   expect(result.code).toBe(1);
   expect(result.stderr).toContain('UNKNOWN_FORMAT');
 });
+
+it('dsh fork FILE --session-id UUID whose child file exists is TARGET_EXISTS, and the existing file and FILE stay as they were', async () => {
+  const { dir, file } = await sessionDir();
+  const child = '0a1b2c3d-0000-4000-8000-00000000c0de';
+  await writeFile(join(dir, `${child}.jsonl`), 'mine\n');
+  const result = await runDsh(['fork', file, '--at', 'a1', '--session-id', child]);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain(`dsh: TARGET_EXISTS: ${join(dir, `${child}.jsonl`)} already exists; dsh never overwrites a session file. Nothing was written.`);
+  expect((await readdir(dir)).sort()).toEqual([`${child}.jsonl`, 'p1.jsonl']);
+  expect(await readFile(join(dir, `${child}.jsonl`), 'utf8')).toBe('mine\n');
+
+  const bad = await runDsh(['fork', file, '--at', 'a1', '--session-id', 'not-a-uuid']);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("--session-id expects a lowercase UUID such as 0a1b2c3d-…, received 'not-a-uuid'.");
+  const fresh = await runDsh(['fork', file, '--at', 'a1', '--session-id', '0a1b2c3d-0000-4000-8000-00000000beef', '--json']);
+  expect(fresh.code, fresh.stderr).toBe(0);
+  expect(JSON.parse(fresh.stdout)).toMatchObject({ session_id: '0a1b2c3d-0000-4000-8000-00000000beef', file: join(dir, '0a1b2c3d-0000-4000-8000-00000000beef.jsonl') });
+});

@@ -19,22 +19,10 @@ export function linesOfTree(nodes: readonly TreeNode[], absorbs: Absorbs = () =>
   for (const node of nodes) byKey.set(node.key, node);
   const sorted = [...nodes].sort((a, b) => a.order - b.order);
 
-  const lineOf = (leaf: TreeNode): string[] => {
-    const set = new Set<string>();
-    for (let node: TreeNode | undefined = leaf; node !== undefined && !set.has(node.key); ) {
-      set.add(node.key);
-      node = node.parent === undefined ? undefined : byKey.get(node.parent);
-    }
-    // One pass in file order suffices: a child is written after its parent.
-    for (const node of sorted) {
-      if (set.has(node.key) || node.parent === undefined || !set.has(node.parent)) continue;
-      if (absorbs(node, set)) set.add(node.key);
-    }
-    return sorted.filter((node) => set.has(node.key)).map((node) => node.key);
-  };
+  const lineOf = (leaf: TreeNode): string[] => lineOfLeaf(sorted, byKey, leaf, absorbs);
 
   const messages = sorted.filter((node) => node.message);
-  const mainLeaf = messages[messages.length - 1] ?? sorted[sorted.length - 1];
+  const mainLeaf = mainLeafOf(sorted);
   if (mainLeaf === undefined) return [[]];
   const main = lineOf(mainLeaf);
   const covered = new Set(main);
@@ -57,4 +45,37 @@ export function linesOfTree(nodes: readonly TreeNode[], absorbs: Absorbs = () =>
   // Returned in file order of their leaves: a branch is usually written after the one it leaves.
   branches.sort((a, b) => a.order - b.order);
   return [...lines, ...branches.map((branch) => branch.line)];
+}
+
+function lineOfLeaf(sorted: readonly TreeNode[], byKey: ReadonlyMap<string, TreeNode>, leaf: TreeNode, absorbs: Absorbs): string[] {
+  const set = new Set<string>();
+  for (let node: TreeNode | undefined = leaf; node !== undefined && !set.has(node.key); ) {
+    set.add(node.key);
+    node = node.parent === undefined ? undefined : byKey.get(node.parent);
+  }
+  // One pass in file order suffices: a child is written after its parent.
+  for (const node of sorted) {
+    if (set.has(node.key) || node.parent === undefined || !set.has(node.parent)) continue;
+    if (absorbs(node, set)) set.add(node.key);
+  }
+  return sorted.filter((node) => set.has(node.key)).map((node) => node.key);
+}
+
+/**
+ * The line ending at `leafKey` as the file stood when that entry was written (only entries up to
+ * it in file order, siblings absorbed as `linesOfTree` does): what a cut there keeps.
+ */
+export function lineEndingAt(nodes: readonly TreeNode[], leafKey: string, absorbs: Absorbs = () => false): string[] | undefined {
+  const leaf = nodes.find((node) => node.key === leafKey);
+  if (leaf === undefined) return undefined;
+  const upTo = [...nodes].sort((a, b) => a.order - b.order).filter((node) => node.order <= leaf.order);
+  const byKey = new Map<string, TreeNode>();
+  for (const node of upTo) byKey.set(node.key, node);
+  return lineOfLeaf(upTo, byKey, leaf, absorbs);
+}
+
+/** The main line's leaf: the most recently written message (else the last entry). */
+export function mainLeafOf(nodes: readonly TreeNode[]): TreeNode | undefined {
+  const sorted = [...nodes].sort((a, b) => a.order - b.order);
+  return sorted.filter((node) => node.message).pop() ?? sorted[sorted.length - 1];
 }

@@ -16,6 +16,7 @@ import type { Report, Section } from './harness/report.js';
 import { runAppendWorkload } from './workloads/run-append-workload.js';
 import { runForkWorkload } from './workloads/run-fork-workload.js';
 import { runHostWorkload } from './workloads/run-host-workload.js';
+import { runNativeForkWorkload } from './workloads/run-native-fork-workload.js';
 import { runImportWorkload } from './workloads/run-import-workload.js';
 import { runOpenWorkload } from './workloads/run-open-workload.js';
 import { runPeersWorkload } from './workloads/run-peers-workload.js';
@@ -29,6 +30,7 @@ const RUNNERS: Record<WorkloadName, (context: BenchContext) => Promise<Section>>
   peers: runPeersWorkload,
   postgres: runPostgresWorkload,
   import: runImportWorkload,
+  'native-fork': runNativeForkWorkload,
 };
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');

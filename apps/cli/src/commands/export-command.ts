@@ -2,7 +2,7 @@ import { deriveHistory } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import type { OptionValues } from '../parse-command-line.js';
-import { withHost } from '../with-host.js';
+import { observeSessionOrFile } from '../observe-session-or-file.js';
 
 type Block = { type: string; text?: string; id?: string; name?: string; arguments?: string };
 type Message = { role: string; content: readonly Block[]; callId?: string; isError?: boolean };
@@ -63,7 +63,7 @@ export async function exportCommand(context: CliContext, values: OptionValues, r
     throw new CliError('USAGE', `--format: expected markdown, messages, claude-code, codex or pi, received '${format}'.`);
   }
   if (values.out !== undefined && !native) throw new CliError('USAGE', '--out goes with --format claude-code, codex or pi.');
-  const observed = await withHost(context, values, (host) => host.observe(ref));
+  const { observed } = await observeSessionOrFile(context, values, ref);
   const messages = deriveHistory(observed.events) as readonly Message[];
   if (native) {
     return (await import('./native-export.js')).writeNativeExport(context, values, format as (typeof NATIVE)[number], observed, deriveHistory(observed.events));

@@ -3,7 +3,8 @@ import type { SessionConfig } from 'dsh-codec';
 import { defaultPeerNames, type Host } from 'dsh-host';
 import { CliError } from '../cli-error.js';
 import { resolveDataDir, type CliContext } from '../cli-context.js';
-import { isFile } from '../native-files.js';
+import { pathExists } from '../native-files.js';
+import { nativeFileUnlessStored } from '../observe-session-or-file.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { addWorktree, checkoutOf, checkWorktreesFree, removeWorktree } from '../peer-worktrees.js';
 import { sharedCwdWarning } from '../shared-cwd-warning.js';
@@ -25,12 +26,18 @@ async function forkWorktree(context: CliContext, values: OptionValues, host: Hos
 
 /**
  * `dsh fork ID|NAME [--at SEQ] [--name N] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key K] [--json]`: prints the child id (stdout) and what was forked (stderr).
- * `dsh fork FILE --at REF`: the native fork of a Claude Code, Codex or pi file.
+ * `dsh fork FILE --at REF`: the native fork of a Claude Code, Codex or pi file (also given by its
+ * session id, found in the tool's folders, when no dsh session has that id).
  */
 export async function forkCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
-  // An argument naming an existing file is a Claude Code, Codex or pi session file (SPEC §18).
-  if (await isFile(resolve(context.cwd, ref))) return (await import('./native-fork-command.js')).nativeForkCommand(context, values, ref);
-  if (values.format !== undefined) throw new CliError('USAGE', `--format applies to a session FILE; ${ref} is no file here, so it was read as a dsh session id or name.`);
+  // An argument naming an existing path is a Claude Code, Codex or pi session file (SPEC §18).
+  if (await pathExists(resolve(context.cwd, ref))) return (await import('./native-fork-command.js')).nativeForkCommand(context, values, ref);
+  // A Claude Code, Codex or pi session id that names no dsh session: that tool's file, forked in place.
+  const native = await nativeFileUnlessStored(context, values, ref);
+  if (native !== undefined) return (await import('./native-fork-command.js')).nativeForkCommand(context, values, native.file);
+  for (const option of ['format', 'session-id', 'max-bytes']) {
+    if (values[option] !== undefined) throw new CliError('USAGE', `--${option} applies to a session FILE; ${ref} is no file here, so it was read as a dsh session id or name.`);
+  }
   const atSeq = typeof values.at === 'string' ? parseSeq('--at', values.at) : undefined;
   if (values.worktree === true && typeof values.cwd === 'string') throw new CliError('USAGE', "--worktree and --cwd both choose the child's directory: use one of them.");
   const patch: SessionConfig = {};

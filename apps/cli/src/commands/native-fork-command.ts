@@ -7,7 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { forkNativeTranscript, ImportError, nativeResumeCommand, type TranscriptFormat } from 'dsh-import';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
-import { assertUnchanged, publishNewFile, readStable, uuidV7 } from '../native-files.js';
+import { assertUnchanged, publishNewFile, uuidV7 } from '../native-files.js';
+import { maxBytesOption, readInputFileStamped } from '../read-input-file.js';
 import type { OptionValues } from '../parse-command-line.js';
 
 const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
@@ -25,17 +26,29 @@ export function asCliError(error: unknown, path: string): unknown {
   return new CliError(error.code, `${path}: ${error.message}`, { cause: error, ...(error.code === 'INVALID_CUT' ? { hint: 'list the entries with `dsh import FILE --json` or cut at seq:N (see `dsh show` after importing)' } : {}) });
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `--session-id UUID`: the child's id (the tools name their sessions by UUID), or undefined for a new one. */
+function childIdOption(values: OptionValues): string | undefined {
+  const value = values['session-id'];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !UUID.test(value)) throw new CliError('USAGE', `--session-id expects a lowercase UUID such as 0a1b2c3d-…, received '${String(value)}'.`);
+  return value;
+}
+
 /** Runs the native fork of `path` and prints the child (text, or `--json`). */
 export async function nativeForkCommand(context: CliContext, values: OptionValues, path: string): Promise<number> {
   const file = resolve(context.cwd, path);
   if (typeof values.at !== 'string' || values.at === '') throw new CliError('USAGE', `dsh fork FILE needs --at REF: the tool's entry id (Claude uuid, pi id, Codex ordinal) or seq:N.`);
-  if (values['idempotency-key'] !== undefined || values.name !== undefined) throw new CliError('USAGE', '--name and --idempotency-key apply to dsh sessions, not to a session FILE.');
+  const dshOnly = ['name', 'idempotency-key', 'cwd', 'worktree', 'tools'].filter((option) => values[option] !== undefined);
+  if (dshOnly.length > 0) throw new CliError('USAGE', `${dshOnly.map((option) => `--${option}`).join(', ')} apply to dsh sessions, not to a session FILE.`);
   const format = nativeFormatOption(values);
-  const read = await readStable(file);
+  const chosen = childIdOption(values);
+  const read = await readInputFileStamped(context, file, maxBytesOption(values['max-bytes']), { stable: true });
   const now = Date.now();
   let fork;
   try {
-    const sessionId = (detected: TranscriptFormat) => (detected === 'claude-code' ? randomUUID() : uuidV7(now));
+    const sessionId = (detected: TranscriptFormat) => chosen ?? (detected === 'claude-code' ? randomUUID() : uuidV7(now));
     fork = forkNativeTranscript(read.text, { format, at: values.at, sessionId, now, parentFile: file });
   } catch (error) {
     throw asCliError(error, file);

@@ -5,7 +5,8 @@
 import { resolve } from 'node:path';
 import { repairNativeTranscript } from 'dsh-import';
 import type { CliContext } from '../cli-context.js';
-import { assertUnchanged, readStable, replaceKeepingBackup } from '../native-files.js';
+import { assertUnchanged, replaceKeepingBackup } from '../native-files.js';
+import { maxBytesOption, readInputFileStamped } from '../read-input-file.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { asCliError, nativeFormatOption } from './native-fork-command.js';
 
@@ -13,7 +14,7 @@ import { asCliError, nativeFormatOption } from './native-fork-command.js';
 export async function repairCommand(context: CliContext, values: OptionValues, path: string): Promise<number> {
   const file = resolve(context.cwd, path);
   const format = nativeFormatOption(values);
-  const read = await readStable(file);
+  const read = await readInputFileStamped(context, file, maxBytesOption(values['max-bytes']), { stable: true });
   let repair;
   try {
     repair = repairNativeTranscript(read.text, { format, now: Date.now() });

@@ -1,5 +1,7 @@
 import { sessionForest, type Host, type LineageTree, type SessionListItem } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
+import { CliError } from '../cli-error.js';
+import { listNativeSessions, NATIVE_TOOLS, nativeSessionsDir, type NativeTool } from '../native-session-files.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { withHost } from '../with-host.js';
 
@@ -60,8 +62,32 @@ export function treeLines(trees: readonly LineageTree[], items: Map<string, Sess
   });
 }
 
-/** `dsh sessions [--tree] [--json]`: every session, newest first, or the fork forest. */
+/** `dsh sessions --claude|--codex|--pi [--json]`: that tool's session files, most recently written first. */
+async function nativeSessions(context: CliContext, tool: NativeTool, json: boolean): Promise<number> {
+  const listed = await listNativeSessions(context, tool);
+  if (json) {
+    context.stdout.write(`${JSON.stringify(listed.map((item) => ({ ...item, updatedAt: new Date(item.updatedAt).toISOString() })), null, 2)}\n`);
+    return 0;
+  }
+  if (listed.length === 0) {
+    context.stdout.write(`no ${tool} sessions in ${nativeSessionsDir(context, tool)}\n`);
+    return 0;
+  }
+  const rows = listed.map((item) => [item.id, new Date(item.updatedAt).toISOString(), item.cwd ?? '', item.title ?? '', item.file]);
+  context.stdout.write(table([['ID', 'UPDATED', 'CWD', 'TITLE', 'FILE'], ...rows]));
+  context.stderr.write(`dsh: fork one in place with \`dsh fork ID --at REF\`; see its seqs with \`dsh show ID\`\n`);
+  return 0;
+}
+
+/** `dsh sessions [--tree] [--json]`: every session, newest first, or the fork forest; `--claude|--codex|--pi`: that tool's. */
 export async function sessionsCommand(context: CliContext, values: OptionValues): Promise<number> {
+  const tools = NATIVE_TOOLS.filter((tool) => values[tool] === true);
+  if (tools.length > 1) throw new CliError('USAGE', `--claude, --codex and --pi list one tool's sessions; received ${tools.map((tool) => `--${tool}`).join(' and ')}.`);
+  const tool = tools[0];
+  if (tool !== undefined) {
+    if (values.tree === true) throw new CliError('USAGE', `--tree lists dsh sessions; --${tool} lists that tool's session files.`);
+    return nativeSessions(context, tool, values.json === true);
+  }
   const { items, inherited } = await withHost(context, values, async (host) => {
     const listed = await host.list();
     return { items: listed, inherited: values.json === true ? new Set<string>() : await inheritedTitles(host, listed) };

@@ -2,11 +2,11 @@ import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import type { CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';
 import type { OptionValues } from '../parse-command-line.js';
-import { withHost } from '../with-host.js';
+import { observeSessionOrFile } from '../observe-session-or-file.js';
 
-/** `dsh show ID|NAME [--json]`: the header, then each event as `seq type summary`. */
+/** `dsh show ID|NAME [--json]`: the header, then each event as `seq type summary` (a tool's session file by its id too). */
 export async function showCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
-  const observed = await withHost(context, values, (host) => host.observe(ref));
+  const { observed, native } = await observeSessionOrFile(context, values, ref);
   if (values.json === true) {
     context.stdout.write(`${JSON.stringify(observed, null, 2)}\n`);
     return 0;
@@ -16,6 +16,7 @@ export async function showCommand(context: CliContext, values: OptionValues, ref
     `session ${header.id}${observed.title === undefined ? '' : `  "${observed.title}"`}`,
     `created ${new Date(header.createdAt).toISOString()}${observed.cwd === undefined ? '' : `  cwd ${observed.cwd}`}`,
   ];
+  if (native !== undefined) lines.push(`not stored in dsh: the ${native.tool} session file ${native.file}, read as \`dsh import\` reads it (fork it at a seq with \`dsh fork ${header.id} --at seq:N\`)`);
   if (header.parentSession !== undefined) {
     lines.push(`forked from ${header.parentSession} at seq ${String(header.forkCut)} (inherits seqs 0..${header.inheritedEventCount - 1})`);
   }

@@ -7,11 +7,12 @@ import type { ContentBlock, JsonObject } from 'dsh-codec';
 import type { SourceLine } from '../read-lines.js';
 import { ANTHROPIC_WIRE, argumentsText, asRecord, asString, reasoning, text, type ReadTranscript } from '../read-transcript.js';
 import { timeOf, WarningTally, type SourceItem, type TurnOutcome } from '../source-item.js';
-import { linesOfTree, type TreeNode } from '../transcript-tree.js';
+import { linesOfTree } from '../transcript-tree.js';
+import { CLAUDE_CODE_TITLE_TYPES, claudeCodeTree, type ClaudeCodeEntry } from './claude-code-tree.js';
 import { claudeCodeEffectOf } from './claude-code-effects.js';
 
 /** Line types that hold nothing for a dsh session (SPEC §18 lists those current versions write); skipped without a warning. */
-const QUIET_TYPES = new Set([
+export const CLAUDE_CODE_QUIET_TYPES: ReadonlySet<string> = new Set([
   'file-history-snapshot',
   'queue-operation',
   'progress',
@@ -27,10 +28,9 @@ const QUIET_TYPES = new Set([
   'tools-used',
   'cost-state',
 ]);
-const TITLE_TYPES = new Set(['summary', 'ai-title', 'custom-title']);
 const INTERRUPTED = '[Request interrupted by user';
 
-type Entry = { line: number; value: Record<string, unknown> };
+type Entry = ClaudeCodeEntry;
 
 function blocksOf(value: unknown): Record<string, unknown>[] {
   if (!Array.isArray(value)) return [];
@@ -179,28 +179,15 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
   const titles: { title: string; rank: number }[] = [];
   // Task/Agent calls whose result names the subagent they ran (`toolUseResult.agentId`).
   const spawned: Record<string, string> = {};
-  const treed = lines.filter((l) => typeof l.value.uuid === 'string');
-  // A subagent's own file is all sidechain: import it; a main file's sidechain lines belong to subagents.
-  const allSidechain = treed.length > 0 && treed.every((l) => l.value.isSidechain === true);
-  const entries = new Map<string, Entry>();
-  const nodes: TreeNode[] = [];
-  for (const { line, value } of lines) {
+  for (const { value } of lines) {
     const type = asString(value.type) ?? '';
-    if (TITLE_TYPES.has(type)) {
-      const title = asString(value.customTitle) ?? asString(value.aiTitle) ?? asString(value.summary) ?? asString(value.title);
-      if (title !== undefined) titles.push({ title, rank: type === 'custom-title' ? 2 : type === 'ai-title' ? 1 : 0 });
-      continue;
-    }
-    const uuid = asString(value.uuid);
-    if (uuid === undefined) {
-      if (!QUIET_TYPES.has(type)) tally.add(`lines of unknown type "${type}" skipped`, line);
-      continue;
-    }
-    if (value.isSidechain === true && !allSidechain) {
-      tally.add('sidechain (subagent) lines skipped: import the subagent file itself to keep them', line);
-      continue;
-    }
-    if (type !== 'user' && type !== 'assistant' && !QUIET_TYPES.has(type)) tally.add(`lines of unknown type "${type}" skipped`, line);
+    if (!CLAUDE_CODE_TITLE_TYPES.has(type)) continue;
+    const title = asString(value.customTitle) ?? asString(value.aiTitle) ?? asString(value.summary) ?? asString(value.title);
+    if (title !== undefined) titles.push({ title, rank: type === 'custom-title' ? 2 : type === 'ai-title' ? 1 : 0 });
+  }
+  const { entries, nodes, absorbs, allSidechain } = claudeCodeTree(lines, CLAUDE_CODE_QUIET_TYPES, tally);
+  const treed = lines.filter((l) => typeof l.value.uuid === 'string');
+  for (const { value } of entries.values()) {
     sessionId ??= asString(value.sessionId);
     cwd ??= asString(value.cwd);
     const spawnedAgent = asString(asRecord(value.toolUseResult)?.agentId);
@@ -209,44 +196,8 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
       if (typeof callId === 'string') spawned[callId] = spawnedAgent;
     }
     createdAt ??= timeOf(value.timestamp);
-    entries.set(uuid, { line, value });
-    const parent = asString(value.parentUuid) ?? asString(value.logicalParentUuid);
-    nodes.push({ key: uuid, parent, order: nodes.length, message: type === 'user' || type === 'assistant' });
   }
-  // A parent the file does not hold (a compact boundary's logical parent, a subagent's first line)
-  // links to the line written just before, as an append-only file orders them.
-  for (const node of nodes) {
-    if (node.parent !== undefined && !entries.has(node.parent)) node.parent = node.order > 0 ? (nodes[node.order - 1] as TreeNode).key : undefined;
-  }
-  // Parallel results and the later lines of a split response hang off earlier lines of the same step.
-  const callOwner = new Map<string, string>();
-  const messageIdOf = new Map<string, string>();
-  // The lines of each response (message.id): a sibling joins a line that holds one of them.
-  const linesOfMessage = new Map<string, string[]>();
-  for (const [uuid, { value }] of entries) {
-    const message = asRecord(value.message);
-    if (value.type !== 'assistant' || message === undefined) continue;
-    const id = asString(message.id);
-    if (id !== undefined) {
-      messageIdOf.set(uuid, id);
-      const same = linesOfMessage.get(id);
-      if (same === undefined) linesOfMessage.set(id, [uuid]);
-      else same.push(uuid);
-    }
-    for (const block of blocksOf(message.content)) if (block.type === 'tool_use') callOwner.set(String(block.id), uuid);
-  }
-  const lineKeys = linesOfTree(nodes, (node, line) => {
-    const entry = entries.get(node.key);
-    const message = asRecord(entry?.value.message);
-    if (entry === undefined || message === undefined) return false;
-    if (entry.value.type === 'assistant') {
-      const id = messageIdOf.get(node.key);
-      if (id === undefined) return false;
-      return (linesOfMessage.get(id) ?? []).some((key) => key !== node.key && line.has(key));
-    }
-    const blocks = blocksOf(message.content);
-    return blocks.length > 0 && blocks.every((block) => block.type === 'tool_result' && line.has(callOwner.get(String(block.tool_use_id)) ?? ''));
-  });
+  const lineKeys = linesOfTree(nodes, absorbs);
   const best = titles.reduce<{ title: string; rank: number } | undefined>((a, b) => (a === undefined || b.rank >= a.rank ? b : a), undefined);
   const itemLines = lineKeys.map((keys) => {
     const items = itemsOf(keys.map((key) => entries.get(key) as Entry), tally);

@@ -2,11 +2,26 @@
  * Claude Code's file format for native forks: entries keyed by `uuid`, chained by `parentUuid`;
  * `sessionId` on every line; the child lives at `<folder>/<session id>.jsonl`.
  */
+import { CLAUDE_CODE_QUIET_TYPES } from '../claude-code/read-claude-code.js';
+import { claudeCodeTree, type ClaudeCodeEntry, type ClaudeCodeTree } from '../claude-code/claude-code-tree.js';
+import { lineEndingAt, mainLeafOf } from '../transcript-tree.js';
 import type { NativeFormat } from './native-format.js';
 import { isoTime } from './native-format.js';
 import { derivedUuid, field, replaceIdFields, type NativeLine } from './native-line.js';
 
-const MESSAGE_TYPES = new Set(['user', 'assistant']);
+const TREES = new WeakMap<readonly NativeLine[], { tree: ClaudeCodeTree; positionOfLine: Map<number, number> }>();
+
+/** The import's tree of `lines` (computed once per array), and each source line's position in it. */
+function treeOf(lines: readonly NativeLine[]): { tree: ClaudeCodeTree; positionOfLine: Map<number, number> } {
+  let found = TREES.get(lines);
+  if (found === undefined) {
+    const positionOfLine = new Map<number, number>();
+    lines.forEach((line, position) => positionOfLine.set(line.index + 1, position));
+    found = { tree: claudeCodeTree(lines.map((line) => ({ line: line.index + 1, value: line.value })), CLAUDE_CODE_QUIET_TYPES), positionOfLine };
+    TREES.set(lines, found);
+  }
+  return found;
+}
 
 function uuidIndex(lines: readonly NativeLine[]): Map<string, number> {
   const byUuid = new Map<string, number>();
@@ -42,22 +57,16 @@ export const CLAUDE_CODE_NATIVE: NativeFormat = {
     return `expected the uuid of one of its ${String(uuids.length)} entries${near.length > 0 ? ', e.g. the similar' : ', e.g. the newest'} ${shown.join(', ')}, or seq:N`;
   },
   chainTo: (lines, at) => {
-    const byUuid = uuidIndex(lines);
-    const kept = new Set<number>();
-    for (let position: number | undefined = at; position !== undefined && !kept.has(position); ) {
-      kept.add(position);
-      const value: Record<string, unknown> = (lines[position] as NativeLine).value;
-      const parent: string | undefined = field(value, 'parentUuid') ?? field(value, 'logicalParentUuid');
-      position = parent === undefined ? undefined : byUuid.get(parent);
-    }
-    return [...kept].sort((a, b) => a - b).map((position) => lines[position] as NativeLine);
+    const { tree, positionOfLine } = treeOf(lines);
+    const uuid = field((lines[at] as NativeLine).value, 'uuid');
+    const keys = uuid === undefined || !tree.entries.has(uuid) ? undefined : lineEndingAt(tree.nodes, uuid, tree.absorbs);
+    if (keys === undefined) return [lines[at] as NativeLine];
+    return keys.map((key) => lines[positionOfLine.get((tree.entries.get(key) as ClaudeCodeEntry).line) as number] as NativeLine);
   },
   mainLeaf: (lines) => {
-    for (let position = lines.length - 1; position >= 0; position--) {
-      const value = (lines[position] as NativeLine).value;
-      if (MESSAGE_TYPES.has(String(value.type)) && field(value, 'uuid') !== undefined && value.isSidechain !== true) return position;
-    }
-    return -1;
+    const { tree, positionOfLine } = treeOf(lines);
+    const leaf = mainLeafOf(tree.nodes);
+    return leaf === undefined ? -1 : (positionOfLine.get((tree.entries.get(leaf.key) as ClaudeCodeEntry).line) ?? -1);
   },
   rewrite: (line, { from, to }) => replaceIdFields(line.raw, ['sessionId'], from, to),
   closer: (input, { previous, sessionId, now, salt }) => {

@@ -4,6 +4,7 @@
  * from exactly those lines — so the closers follow from the same reading `dsh import` makes.
  */
 import type { SessionEvent } from 'dsh-codec';
+import { IMPORT_SOURCE_EVENT } from '../import-source.js';
 import { ImportError } from '../import-error.js';
 import { importTranscript } from '../import-transcript.js';
 import type { NativeFormat } from './native-format.js';
@@ -23,34 +24,66 @@ export function eventsOfLines(format: NativeFormat, lines: readonly NativeLine[]
 // closed as not started) and closing brackets (the closer closes them again as forked).
 const SPLITTABLE = new Set(['tool/call', 'step/end', 'turn/end']);
 
-/** Resolves `at` in `lines`; an unknown REF or seq is `INVALID_CUT` naming what is valid. */
+const TITLE = 'session/title';
+
+/** Whether two events of two readings are the same event (titles and the source record by type only). */
+function sameEvent(a: SessionEvent, b: SessionEvent): boolean {
+  if (a.type !== b.type) return false;
+  return a.type === TITLE || a.type === IMPORT_SOURCE_EVENT || JSON.stringify(a.data) === JSON.stringify(b.data);
+}
+
+/** The positions of the events that are not titles (a title's place depends on what the file holds later). */
+function corePositions(events: readonly SessionEvent[]): number[] {
+  const positions: number[] = [];
+  events.forEach((event, position) => {
+    if (event.type !== TITLE) positions.push(position);
+  });
+  return positions;
+}
+
+/** Whether the first `count` non-title events of `events` are those of `reference`. */
+function agrees(events: readonly SessionEvent[], reference: readonly SessionEvent[], referenceCore: readonly number[], count: number): boolean {
+  const core = corePositions(events);
+  if (core.length < count) return false;
+  for (let i = 0; i < count; i++) if (!sameEvent(events[core[i] as number] as SessionEvent, reference[referenceCore[i] as number] as SessionEvent)) return false;
+  return true;
+}
+
+/**
+ * Resolves `at` in `lines`; an unknown REF or seq is `INVALID_CUT` naming what is valid. `seq:N`
+ * is the seq of an event in dsh's reading of the whole main line (what `dsh import` stores): the
+ * cut keeps the shortest run of its lines whose reading holds that event whole.
+ */
 export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at: string): NativeCut {
   const seq = /^seq:(\d+)$/.exec(at);
+  const leaf = format.mainLeaf(lines);
+  const chain = leaf < 0 ? [] : format.chainTo(lines, leaf);
   if (seq === null) {
     const position = format.findRef(lines, at);
     if (position === undefined) throw new ImportError('INVALID_CUT', `--at ${JSON.stringify(at)} names no entry of this ${format.format} file: ${format.refHint(lines, at)}`);
     const kept = format.chainTo(lines, position);
     const events = eventsOfLines(format, kept);
-    return { kept, events, cut: events.length - 1 };
+    return { kept, events, cut: cutInReading(format, kept, events, chain) };
   }
   const n = Number(seq[1]);
-  const leaf = format.mainLeaf(lines);
-  const chain = leaf < 0 ? [] : format.chainTo(lines, leaf);
-  const all = eventsOfLines(format, chain);
-  if (n >= all.length) {
-    throw new ImportError('INVALID_CUT', `--at seq:${String(n)} is past the end: dsh reads this file's main line as seqs 0..${String(all.length - 1)}`);
+  const reference = eventsOfLines(format, chain);
+  if (n >= reference.length) {
+    throw new ImportError('INVALID_CUT', `--at seq:${String(n)} is past the end: dsh reads this file's main line as seqs 0..${String(reference.length - 1)}`);
   }
-  // The shortest prefix of the chain whose reading reaches seq n (readings of prefixes only grow).
+  const referenceCore = corePositions(reference);
+  const count = referenceCore.filter((position) => position <= n).length;
+  // The shortest prefix of the chain whose reading holds events 0..n as the whole line's reading does.
   let low = 0;
   let high = chain.length - 1;
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    if (eventsOfLines(format, chain.slice(0, middle + 1)).length > n) high = middle;
+    if (agrees(eventsOfLines(format, chain.slice(0, middle + 1)), reference, referenceCore, count)) high = middle;
     else low = middle + 1;
   }
   const kept = chain.slice(0, low + 1);
   const events = eventsOfLines(format, kept);
-  const after = events.slice(n + 1);
+  const last = corePositions(events)[count - 1] as number;
+  const after = events.slice(last + 1).filter((event) => event.type !== TITLE);
   if (after.some((event) => !SPLITTABLE.has(event.type))) {
     const first = eventsOfLines(format, kept.slice(0, -1)).length;
     throw new ImportError(
@@ -58,5 +91,20 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
       `--at seq:${String(n)} falls inside one ${format.format} entry (line ${String((kept[kept.length - 1] as NativeLine).index + 1)}, which also holds seq ${String(first)}…${String(events.length - 1)}: ${after.map((event) => event.type).join(', ')}); the file cannot be cut there — expected seq:${String(events.length - 1)} or a seq before that entry`,
     );
   }
-  return { kept, events: events.slice(0, n + 1), cut: n };
+  return { kept, events: events.slice(0, last + 1), cut: n };
+}
+
+/**
+ * The seq, in the reading of the whole line, of the last event of a REF cut's reading. Only a
+ * title can stand in a different place (pi names a session in an entry that may come after the
+ * cut, and a reading without one titles it first), so the two readings are matched without titles.
+ */
+function cutInReading(format: NativeFormat, kept: readonly NativeLine[], events: readonly SessionEvent[], chain: readonly NativeLine[]): number {
+  const onChain = new Set(chain);
+  if (format.format !== 'pi' || kept.some((line) => !onChain.has(line))) return events.length - 1;
+  const core = corePositions(events);
+  const referenceCore = corePositions(eventsOfLines(format, chain));
+  const lastTitle = events[events.length - 1]?.type === TITLE;
+  const mapped = referenceCore[core.length - 1];
+  return mapped === undefined || lastTitle ? events.length - 1 : mapped;
 }

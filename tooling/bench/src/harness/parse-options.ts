@@ -1,5 +1,5 @@
 /** The workloads `pnpm bench` can run, in report order. */
-export const WORKLOADS = ['append', 'open', 'fork', 'host', 'peers', 'postgres', 'import'] as const;
+export const WORKLOADS = ['append', 'open', 'fork', 'host', 'peers', 'postgres', 'import', 'native-fork'] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
 /** Command-line options of `pnpm bench`. */

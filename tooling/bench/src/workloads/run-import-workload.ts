@@ -29,7 +29,7 @@ export function claudeCodeLines(lines: number): string {
 
 /**
  * Workload 7: `importTranscript` of a 10,000-line Claude Code session file against `JSON.parse` of
- * each line of the same text (lines/s). Issue #14's target: at least 0.3×.
+ * each line of the same text (lines/s). Issue #14's target was 0.3×; issue 24 raises it to 0.4×.
  */
 export async function runImportWorkload(context: BenchContext): Promise<Section> {
   const { runs, log } = context;
@@ -55,7 +55,7 @@ progress lines, parallel tool results, thinking and redacted thinking, snapshots
 sidechain line, an image. The importer parses every line, builds the \`uuid\`/\`parentUuid\` tree,
 merges responses and writes V5 events (main line and fork children). The baseline is \`JSON.parse\` of each line of the same text and nothing else.`,
     figures: [
-      figureOf({ workload: WORKLOAD, label: `importTranscript, Claude Code, ${LINES.toLocaleString('en-US')} lines`, metric: 'lines/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.3 } },
+      figureOf({ workload: WORKLOAD, label: `importTranscript, Claude Code, ${LINES.toLocaleString('en-US')} lines`, metric: 'lines/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.4 } },
         seriesOf(series, 'import'), seriesOf(series, 'parse')),
     ],
     notes: [`The file: ${formatBytes(Buffer.byteLength(text))}, ${LINES.toLocaleString('en-US')} lines; imported as ${imported.sessions.length} session(s), ${events.toLocaleString('en-US')} events.`],

@@ -1,0 +1,87 @@
+/**
+ * The entry tree of a Claude Code file as the import reads it: which lines are entries, how a line
+ * whose parent the file does not hold is linked, and which siblings (parallel results, the later
+ * lines of a split response) belong to a line. Shared by the reader and the native fork, so a
+ * fork's chain is exactly the line `dsh import` reads.
+ */
+import type { SourceLine } from '../read-lines.js';
+import { asRecord, asString } from '../read-transcript.js';
+import type { WarningTally } from '../source-item.js';
+import type { Absorbs, TreeNode } from '../transcript-tree.js';
+
+/** One entry: its 1-based source line and object. */
+export type ClaudeCodeEntry = { line: number; value: Record<string, unknown> };
+
+/** The tree: entries by uuid (file order), nodes for `linesOfTree`, and the sibling rule. */
+export type ClaudeCodeTree = { entries: Map<string, ClaudeCodeEntry>; nodes: TreeNode[]; absorbs: Absorbs; allSidechain: boolean };
+
+/** Line types that carry a title, not an entry. */
+export const CLAUDE_CODE_TITLE_TYPES: ReadonlySet<string> = new Set(['summary', 'ai-title', 'custom-title']);
+
+function blocks(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.map(asRecord).filter((block): block is Record<string, unknown> => block !== undefined) : [];
+}
+
+/**
+ * Builds the tree of `lines`; `tally` counts each line left out that is not in `quiet` (no uuid, a
+ * subagent's sidechain line in a main file, an entry of a type dsh does not know).
+ */
+export function claudeCodeTree(lines: readonly SourceLine[], quiet: ReadonlySet<string>, tally?: WarningTally): ClaudeCodeTree {
+  const treed = lines.filter((l) => typeof l.value.uuid === 'string');
+  // A subagent's own file is all sidechain: import it; a main file's sidechain lines belong to subagents.
+  const allSidechain = treed.length > 0 && treed.every((l) => l.value.isSidechain === true);
+  const entries = new Map<string, ClaudeCodeEntry>();
+  const nodes: TreeNode[] = [];
+  for (const { line, value } of lines) {
+    const type = asString(value.type) ?? '';
+    if (CLAUDE_CODE_TITLE_TYPES.has(type)) continue;
+    const uuid = asString(value.uuid);
+    if (uuid === undefined) {
+      if (!quiet.has(type)) tally?.add(`lines of unknown type "${type}" skipped`, line);
+      continue;
+    }
+    if (value.isSidechain === true && !allSidechain) {
+      tally?.add('sidechain (subagent) lines skipped: import the subagent file itself to keep them', line);
+      continue;
+    }
+    if (type !== 'user' && type !== 'assistant' && !quiet.has(type)) tally?.add(`lines of unknown type "${type}" skipped`, line);
+    entries.set(uuid, { line, value });
+    const parent = asString(value.parentUuid) ?? asString(value.logicalParentUuid);
+    nodes.push({ key: uuid, parent, order: nodes.length, message: type === 'user' || type === 'assistant' });
+  }
+  // A parent the file does not hold (a compact boundary's logical parent, a subagent's first line)
+  // links to the line written just before, as an append-only file orders them.
+  for (const node of nodes) {
+    if (node.parent !== undefined && !entries.has(node.parent)) node.parent = node.order > 0 ? (nodes[node.order - 1] as TreeNode).key : undefined;
+  }
+  // Parallel results and the later lines of a split response hang off earlier lines of the same step.
+  const callOwner = new Map<string, string>();
+  const messageIdOf = new Map<string, string>();
+  // The lines of each response (message.id): a sibling joins a line that holds one of them.
+  const linesOfMessage = new Map<string, string[]>();
+  for (const [uuid, { value }] of entries) {
+    const message = asRecord(value.message);
+    if (value.type !== 'assistant' || message === undefined) continue;
+    const id = asString(message.id);
+    if (id !== undefined) {
+      messageIdOf.set(uuid, id);
+      const same = linesOfMessage.get(id);
+      if (same === undefined) linesOfMessage.set(id, [uuid]);
+      else same.push(uuid);
+    }
+    for (const block of blocks(message.content)) if (block.type === 'tool_use') callOwner.set(String(block.id), uuid);
+  }
+  const absorbs: Absorbs = (node, line) => {
+    const entry = entries.get(node.key);
+    const message = asRecord(entry?.value.message);
+    if (entry === undefined || message === undefined) return false;
+    if (entry.value.type === 'assistant') {
+      const id = messageIdOf.get(node.key);
+      if (id === undefined) return false;
+      return (linesOfMessage.get(id) ?? []).some((key) => key !== node.key && line.has(key));
+    }
+    const content = blocks(message.content);
+    return content.length > 0 && content.every((block) => block.type === 'tool_result' && line.has(callOwner.get(String(block.tool_use_id)) ?? ''));
+  };
+  return { entries, nodes, absorbs, allSidechain };
+}
