@@ -1,7 +1,7 @@
 /**
  * A batch's entries, checked before anything is stored: each a plain JSON object with a string
- * `type` (and a string `uuid` when it has one). Values the SDK's own JSONL round trip would change
- * (`undefined` members, -0) are stored as that round trip leaves them.
+ * `type` (and a string `uuid` when it has one), JSON all the way down. What the SDK's own JSONL round
+ * trip changes without loss of meaning (`undefined` members, -0) is stored as that round trip leaves it.
  */
 import { isLosslessJson } from 'dsh-codec';
 import { ClaudeStoreError } from './claude-store-error.js';
@@ -20,10 +20,45 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
 }
 
-function refuse(index: number, expected: string, value: unknown, cause?: unknown): never {
-  throw new ClaudeStoreError('INVALID_ENTRY', `Invalid entry at index ${String(index)} of the batch: expected ${expected}, received ${describe(value)}; nothing of the batch was stored.`, {
-    cause,
-  });
+function refuse(index: number, expected: string, value: unknown): never {
+  throw new ClaudeStoreError('INVALID_ENTRY', `Invalid entry at index ${String(index)} of the batch: expected ${expected}, received ${describe(value)}; nothing of the batch was stored.`);
+}
+
+/** Where `value` stops being JSON, or undefined; `copy` receives the JSON it stands for. */
+function jsonProblem(value: unknown, depth: number): { problem: string } | { copy: unknown } {
+  if (depth > 512) return { problem: 'JSON nested at most 512 deep (no cycles)' };
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return { copy: value };
+    case 'number':
+      // -0 is what JSON.parse gives for "-0", and JSON.stringify writes it as 0: store 0.
+      return Number.isFinite(value) ? { copy: value === 0 ? 0 : value } : { problem: 'finite numbers (no NaN or Infinity)' };
+    case 'object': {
+      if (value === null) return { copy: null };
+      if (Array.isArray(value)) {
+        const out: unknown[] = [];
+        for (let index = 0; index < value.length; index++) {
+          if (!(index in value) || value[index] === undefined) return { problem: 'arrays without holes or undefined elements' };
+          const inner = jsonProblem(value[index], depth + 1);
+          if ('problem' in inner) return inner;
+          out.push(inner.copy);
+        }
+        return { copy: out };
+      }
+      if (!isPlainObject(value)) return { problem: 'plain objects only (no Date, Map or class instances)' };
+      const out: Record<string, unknown> = {};
+      for (const [name, member] of Object.entries(value)) {
+        if (member === undefined) continue; // as JSON.stringify leaves it out
+        const inner = jsonProblem(member, depth + 1);
+        if ('problem' in inner) return inner;
+        out[name] = inner.copy;
+      }
+      return { copy: out };
+    }
+    default:
+      return { problem: `JSON values (no ${typeof value})` };
+  }
 }
 
 /** The batch as it will be stored, or `INVALID_ENTRY` naming the first bad entry (nothing stored). */
@@ -33,13 +68,8 @@ export function checkEntries(entries: unknown): SessionStoreEntry[] {
     if (!isPlainObject(entry) || typeof entry.type !== 'string') refuse(index, 'a plain JSON object with a string `type`', entry);
     if (entry.uuid !== undefined && typeof entry.uuid !== 'string') refuse(index, 'a string `uuid` (or none)', entry);
     if (isLosslessJson(entry)) return entry as SessionStoreEntry;
-    let copy: unknown;
-    try {
-      copy = JSON.parse(JSON.stringify(entry));
-    } catch (error) {
-      refuse(index, 'JSON (no cycles, no bigint)', entry, error);
-    }
-    if (!isLosslessJson(copy)) refuse(index, 'JSON (no NaN or Infinity)', entry);
-    return copy as SessionStoreEntry;
+    const normalized = jsonProblem(entry, 0);
+    if ('problem' in normalized) refuse(index, normalized.problem, entry);
+    return normalized.copy as SessionStoreEntry;
   });
 }
