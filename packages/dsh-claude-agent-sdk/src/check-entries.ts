@@ -16,7 +16,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return `an object with type ${JSON.stringify((value as { type?: unknown }).type) ?? 'undefined'}`;
+  if (typeof value === 'object') {
+    const type = (value as { type?: unknown }).type;
+    return `an object with type ${type === undefined ? 'undefined' : JSON.stringify(type)}`;
+  }
   return typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
 }
 

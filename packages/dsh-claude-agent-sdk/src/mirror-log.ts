@@ -46,8 +46,8 @@ export function newMirrorEvents(key: SessionKey, entries: readonly SessionStoreE
   };
   if (title !== undefined) push('session/title', { title }, false);
   push('session/end-seed', {}, false);
-  push(KEY_EVENT, key as JsonValue, true);
-  if (fork !== undefined) push(FORK_EVENT, fork as unknown as JsonValue, true);
+  push(KEY_EVENT, key, true);
+  if (fork !== undefined) push(FORK_EVENT, fork, true);
   for (const entry of entries) push(ENTRY_EVENT, entry as JsonValue, true);
   return events;
 }

@@ -5,7 +5,7 @@
  * `dsh-session`'s fork entry into anything but its tests.
  */
 import { dirname, relative, resolve, sep } from 'node:path';
-import { LAYERS, WORKSPACE_PACKAGES } from './layers.js';
+import { LAYERS, TEST_IMPORTS, WORKSPACE_PACKAGES } from './layers.js';
 
 const UNIT_PATTERN = /^(packages|apps|tooling)\/([^/]+)(?:\/|$)/;
 
@@ -70,6 +70,7 @@ export const layerRule = {
         return;
       }
       if (`packages/${name}` === unit) return;
+      if (test && TEST_IMPORTS[unit]?.includes(name)) return;
       if (allowed === undefined || !allowed.includes(name)) {
         context.report({
           node,
