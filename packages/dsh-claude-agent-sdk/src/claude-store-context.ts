@@ -54,3 +54,16 @@ export function serialized<T>(context: ClaudeStoreContext, id: string, operation
   });
   return next;
 }
+
+/** Where a store made by `createClaudeSessionStore` keeps its context (module-private key). */
+export const CONTEXT: unique symbol = Symbol('dsh-claude-agent-sdk.context');
+
+/** The context of a store `createClaudeSessionStore` made; `INVALID_STORE` for any other object. */
+export function contextOf(claudeStore: unknown): ClaudeStoreContext {
+  const context = typeof claudeStore === 'object' && claudeStore !== null ? (claudeStore as { [CONTEXT]?: ClaudeStoreContext })[CONTEXT] : undefined;
+  if (context === undefined) {
+    throw new ClaudeStoreError('INVALID_STORE', 'Expected a store made by createClaudeSessionStore (it knows the dsh store underneath), received another object.');
+  }
+  assertOpen(context);
+  return context;
+}

@@ -14,6 +14,7 @@ export const CLAUDE_STORE_ERROR_CODES = {
   KEY_MISMATCH: 'the dsh session derived from a key records another key (a hash collision or a foreign session); nothing is read or written',
   SESSION_BUSY: 'another process held the key for longer than `busyTimeoutMs` while this one waited to append or delete',
   STORE_CLOSED: 'a call after `close()`',
+  INVALID_STORE: 'forkClaudeSession given a store that createClaudeSessionStore did not make',
 } as const;
 
 /** A code of `CLAUDE_STORE_ERROR_CODES`. */

@@ -4,7 +4,7 @@
  */
 import type { SessionStore } from 'dsh-session';
 import { appendEntries } from './append-entries.js';
-import type { ClaudeStoreContext } from './claude-store-context.js';
+import { CONTEXT, type ClaudeStoreContext } from './claude-store-context.js';
 import type { ClaudeSessionStore, FoldSessionSummary } from './claude-types.js';
 import { deleteTranscript } from './delete-transcript.js';
 import { release } from './hold-session.js';
@@ -56,7 +56,7 @@ export function createClaudeSessionStore(options: ClaudeSessionStoreOptions): Cl
     keys: new Map(),
     closed: false,
   };
-  return {
+  const claudeStore: ClaudeSessionStore = {
     append: (key, entries) => appendEntries(context, key, entries),
     load: (key) => loadEntries(context, key),
     listSessions: (projectKey) => listSessionIds(context, projectKey),
@@ -72,4 +72,7 @@ export function createClaudeSessionStore(options: ClaudeSessionStoreOptions): Cl
       for (const id of [...context.held.keys()]) await release(context, id);
     },
   };
+  // Not enumerable: the SDK sees exactly its SessionStore methods (and close).
+  Object.defineProperty(claudeStore, CONTEXT, { value: context });
+  return claudeStore;
 }
