@@ -43,7 +43,7 @@ export async function forkClaudeSession(claudeStore: ClaudeSessionStore, key: { 
   const childId = dshSessionIdOf(childKey);
   const header: SessionHeader = { format: 'dsh-session', version: CURRENT_FORMAT_VERSION, id: childId, createdAt: time, inheritedEventCount: 0 };
   const record = { parent: parentKey, parentSession: parentId, at: options.at, inheritedEntryCount: fork.inheritedEntryCount };
-  const title = nextTitle(undefined, fork.entries)?.title ?? fallbackTitle(childKey);
+  const title = `${nextTitle(undefined, fork.entries)?.title ?? fallbackTitle(parentKey)} (fork)`;
   try {
     await context.store.import({ header, events: newMirrorEvents(childKey, fork.entries, time, title, record) });
   } catch (error) {

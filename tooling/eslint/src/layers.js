@@ -22,6 +22,8 @@ export const LAYERS = {
 /** @type {Record<string, readonly string[]>} */
 export const TEST_IMPORTS = {
   'packages/dsh-claude-agent-sdk': ['dsh-postgres'],
+  // The CLI shows transcripts that package writes; its tests write them with it.
+  'apps/cli': ['dsh-claude-agent-sdk'],
 };
 
 /** Workspace package names, so a bare import can be recognised as one of ours. */
