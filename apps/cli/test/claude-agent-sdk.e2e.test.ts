@@ -28,8 +28,8 @@ describe('Claude Agent SDK transcripts stored by dsh-claude-agent-sdk', () => {
 
     const listed = await runDsh(['sessions', '--data', data.path]);
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/^claude-[0-9a-f]{16}-[0-9a-f]{32}  Count the files  /m);
-    expect(listed.stdout).toMatch(/^claude-[0-9a-f]{16}-[0-9a-f]{32}  Count the files \(fork\)  /m);
+    expect(listed.stdout).toMatch(/^claude-[0-9a-f]{16}-[0-9a-f]{32} {2}Count the files {2}/m);
+    expect(listed.stdout).toMatch(/^claude-[0-9a-f]{16}-[0-9a-f]{32} {2}Count the files \(fork\) {2}/m);
 
     const parent = await runDsh(['show', 'Count the files', '--data', data.path]);
     expect(parent.code, parent.stderr).toBe(0);
