@@ -13,11 +13,13 @@ import pg from 'pg';
 import { syntheticResultText } from 'dsh-codec';
 import { openPostgresStore } from 'dsh-postgres';
 import { openSessionStore, type SessionStore } from 'dsh-session';
-import { findSessionFiles, installTool, interopSkipReason, makeInteropHome, scriptReplies, startFakeModelServer, toolEnvironment } from '@dsh/interop';
 import { postgresTestUrl, printSkip, uniqueSchemaName } from '@dsh/test-utils';
 import { createClaudeSessionStore, forkClaudeSession, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
+import { findSessionFiles, installTool, interopSkipReason, makeInteropHome, scriptReplies, startFakeModelServer, toolEnvironment } from '../src/index.js';
 
-type Sdk = typeof import('@anthropic-ai/claude-agent-sdk');
+/** The part of the SDK this test calls (loaded from the interop cache, not a workspace dependency). */
+type SdkMessage = { type: string; subtype?: string; session_id?: string; result?: string };
+type Sdk = { query(input: { prompt: string; options: Record<string, unknown> }): AsyncIterable<SdkMessage> };
 type Flush = 'batched' | 'eager';
 
 const skip = interopSkipReason();
@@ -65,9 +67,9 @@ async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<v
     let sessionId = '';
     let result = '';
     for await (const message of sdk.query({ prompt, options: { ...options, ...extra } })) {
-      if ('session_id' in message) sessionId = message.session_id;
-      if (message.type === 'result') result = message.subtype === 'success' ? message.result : `error: ${message.subtype}`;
-      if (message.type === 'system' && (message as { subtype?: string }).subtype === 'mirror_error') throw new Error(`mirror_error: ${JSON.stringify(message)}`);
+      if (message.session_id !== undefined) sessionId = message.session_id;
+      if (message.type === 'result') result = message.subtype === 'success' ? (message.result ?? '') : `error: ${String(message.subtype)}`;
+      if (message.type === 'system' && message.subtype === 'mirror_error') throw new Error(`mirror_error: ${JSON.stringify(message)}`);
     }
     return { sessionId, result };
   };
