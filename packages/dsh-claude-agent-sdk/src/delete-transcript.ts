@@ -11,6 +11,8 @@ import { checkSessionKey, dshSessionIdOf } from './session-key.js';
 async function deleteOne(context: ClaudeStoreContext, id: string): Promise<void> {
   await serialized(context, id, async () => {
     await release(context, id);
+    // Whatever is created at this id later is read (and its key checked) afresh.
+    context.keys.delete(id);
     await whenLeaseFree(context, id, async () => {
       try {
         await context.store.delete(id);

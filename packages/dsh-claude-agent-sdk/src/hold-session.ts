@@ -61,6 +61,19 @@ export async function holdSession(context: ClaudeStoreContext, id: string, key: 
     return current;
   }
   context.held.delete(id);
+  // A session not yet read here is checked read-only first: one recording another key is left
+  // alone (opening it would already append a lifecycle marker).
+  if (!context.keys.has(id)) {
+    let recorded;
+    try {
+      recorded = readMirror((await context.store.observe(id)).events).key;
+    } catch (error) {
+      if (SessionError.is(error) && error.code === 'SESSION_NOT_FOUND') return undefined;
+      throw error;
+    }
+    assertRecordedKey(id, recorded, key);
+    context.keys.set(id, key);
+  }
   const session = await whenLeaseFree(context, id, async () => {
     try {
       return await context.store.open(id);
