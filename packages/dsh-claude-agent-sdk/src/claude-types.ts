@@ -1,7 +1,7 @@
 /**
  * The Claude Agent SDK's session-store types, matched structurally so this package has no runtime
- * dependency on the SDK. `claude-types.test-d.ts`-style checks in `sdk-types.test.ts` compare them
- * with the pinned SDK's own `.d.ts`, so drift fails the type check.
+ * dependency on the SDK. `sdk-types.test.ts` compares them with the pinned SDK's own `.d.ts`, so
+ * drift fails the type check.
  */
 
 /** A transcript's address: main transcripts have no `subpath`; subagent files do (`subagents/agent-<id>`). */
