@@ -27,14 +27,17 @@ function appender(args: Record<string, unknown>) {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const messages: string[] = [];
+  let doneNow: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (doneNow = resolve));
   const ready = new Promise<void>((resolve) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       messages.push(line);
       if (line.includes('"ready"')) resolve();
+      if (line.includes('"done"')) doneNow();
     });
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { child, ready, exited, messages };
+  return { child, ready, done, exited, messages };
 }
 
 /** Both writers' batches, each stored exactly once and contiguous in its writer's order. */
@@ -69,6 +72,40 @@ async function race(target: Record<string, unknown>): Promise<void> {
     await store.close();
   }
 }
+
+/** A writer killed (SIGKILL) while it holds the key's lease: the next writer takes over, nothing lost. */
+async function killedHolder(target: Record<string, unknown>, open: () => Promise<SessionStore>): Promise<void> {
+  const key = { projectKey: '-work-killed', sessionId: `killed-${String(process.pid)}-${String(Date.now())}` };
+  const holder = appender({ ...target, key, writer: 'dead', batches: 2, size: SIZE, holdMs: 600_000, stay: true });
+  await holder.ready;
+  holder.child.stdin.write('go\n');
+  await holder.done;
+  const store = await open();
+  // It really holds the lease when it dies (its hold outlasts the test).
+  expect((await store.list()).filter((summary) => summary.title === 'killed holder').map((summary) => summary.busy)).toEqual([true]);
+  holder.child.kill('SIGKILL');
+  await holder.exited;
+  const claude = createClaudeSessionStore({ store });
+  try {
+    await claude.append(key, [{ type: 'user', uuid: 'after-the-crash', writer: 'alive' }]);
+    const entries = (await claude.load(key)) ?? [];
+    expect(entries.map((entry) => entry.uuid)).toEqual([...Array.from({ length: 2 * SIZE }, (_, at) => `dead-b${String(Math.floor(at / SIZE))}-e${String(at % SIZE)}`), 'after-the-crash']);
+  } finally {
+    await claude.close();
+    await store.close();
+  }
+}
+
+describe('a writer killed while holding the key', () => {
+  it('on a JSONL directory: the next append takes the lease over at once and loses nothing', async () => {
+    await using dir = await makeTempDir('dsh-claude-killed-');
+    await killedHolder({ dir: dir.path }, () => openSessionStore({ dir: dir.path }));
+  });
+
+  it.skipIf(url === undefined)('on PostgreSQL: the next append waits out the dead holder\'s lease (leaseMs), then takes it over', async () => {
+    await killedHolder({ postgres: { url, schema, leaseMs: 500 } }, () => openPostgresStore({ connectionString: url ?? '', schema, leaseMs: 500 }));
+  });
+});
 
 describe('two processes appending to one key at once', () => {
   it('on a JSONL directory: nothing is lost and batches never interleave', async () => {
