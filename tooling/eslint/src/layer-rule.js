@@ -42,6 +42,7 @@ export const layerRule = {
     if (unit === undefined || unit.startsWith('tooling/')) return {};
     const allowed = LAYERS[unit];
     const test = isTestFile(file);
+    const testImports = test ? (TEST_IMPORTS[unit] ?? []) : [];
 
     /** @param {import('eslint').Rule.Node} node @param {string} source */
     function check(node, source) {
@@ -70,7 +71,7 @@ export const layerRule = {
         return;
       }
       if (`packages/${name}` === unit) return;
-      if (test && TEST_IMPORTS[unit]?.includes(name)) return;
+      if (testImports.includes(name)) return;
       if (allowed === undefined || !allowed.includes(name)) {
         context.report({
           node,
