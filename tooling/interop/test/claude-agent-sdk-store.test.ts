@@ -62,7 +62,20 @@ async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<v
   });
   const { env, sessionsDir } = await toolEnvironment('claude-agent-sdk', { home: home.home, server: server.origin });
   const claude = createClaudeSessionStore({ store });
-  const options = { cwd: home.cwd, env, sessionStore: claude, allowedTools: ['Bash'], ...(flush === 'eager' ? { sessionStoreFlush: 'eager' as const } : {}) };
+  // What the SDK is handed: the same store, counting the append calls of each query.
+  let appends = 0;
+  const sessionStore = {
+    append: (...args: Parameters<typeof claude.append>) => {
+      appends += 1;
+      return claude.append(...args);
+    },
+    load: (...args: Parameters<typeof claude.load>) => claude.load(...args),
+    listSessions: (projectKey: string) => claude.listSessions(projectKey),
+    listSessionSummaries: (projectKey: string) => claude.listSessionSummaries(projectKey),
+    delete: (...args: Parameters<typeof claude.delete>) => claude.delete(...args),
+    listSubkeys: (...args: Parameters<typeof claude.listSubkeys>) => claude.listSubkeys(...args),
+  };
+  const options = { cwd: home.cwd, env, sessionStore, allowedTools: ['Bash'], ...(flush === 'eager' ? { sessionStoreFlush: 'eager' as const } : {}) };
   const run = async (prompt: string, extra: Record<string, unknown> = {}): Promise<{ sessionId: string; result: string }> => {
     let sessionId = '';
     let result = '';
@@ -77,6 +90,7 @@ async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<v
   // 1. A tool-using turn, mirrored into dsh as the SDK writes it locally.
   const first = await run('list the files');
   expect(first.result).toBe('Listed.');
+  const firstTurnAppends = appends;
   const [file] = await findSessionFiles(sessionsDir);
   const local = (await readFile(file ?? '', 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as SessionStoreEntry);
   const key = { projectKey: basename(dirname(file ?? '')), sessionId: first.sessionId };
@@ -91,6 +105,9 @@ async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<v
     expect(at, `mirrored entry ${JSON.stringify(entry).slice(0, 120)} in the local file, in order`).toBeLessThan(local.length);
   }
   expect(localMessages.length).toBeGreaterThanOrEqual(4);
+  // Eager mode hands over every frame as its own batch; batched mode coalesces (timing decides how much).
+  if (flush === 'eager') expect(firstTurnAppends).toBeGreaterThanOrEqual(localMessages.length);
+  else expect(firstTurnAppends).toBeGreaterThanOrEqual(1);
   const toolUse = mirrored.find((entry) => entry.type === 'assistant' && JSON.stringify(entry.message).includes('"tool_use"'));
   expect(toolUse?.uuid).toEqual(expect.any(String));
   expect((await claude.listSessions(key.projectKey)).map((row) => row.sessionId)).toEqual([first.sessionId]);
