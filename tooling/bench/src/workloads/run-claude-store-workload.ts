@@ -1,0 +1,104 @@
+/**
+ * Workload 9: dsh-claude-agent-sdk on the JSONL store — `append` of a 64-entry batch against one
+ * write + fdatasync of the same bytes, and `load` of a 10,000-entry transcript against `JSON.parse`
+ * of the same entries as JSONL (issue 25's targets: ≤ 2× and ≥ 0.5×).
+ */
+import { open, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openSessionStore } from 'dsh-session';
+import { createClaudeSessionStore, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
+import type { BenchContext } from '../harness/bench-context.js';
+import { figureOf } from '../harness/figure.js';
+import { parseLines } from '../harness/fs-baselines.js';
+import { measureRounds, seriesOf, timeMs, timeSyncMs } from '../harness/measure-rounds.js';
+import type { Section } from '../harness/report.js';
+
+const WORKLOAD = 'Claude Agent SDK store';
+const BATCH = 64;
+const BATCHES_PER_ROUND = 20;
+
+/** Entry `index` of a generated transcript: prompts and replies of ~500 bytes, chained by parentUuid. */
+function entry(index: number): SessionStoreEntry {
+  return {
+    parentUuid: index === 0 ? null : `e-${String(index - 1)}`,
+    isSidechain: false,
+    type: index % 2 === 0 ? 'user' : 'assistant',
+    message: { role: index % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text: `entry ${String(index)}: ${'lorem ipsum dolor sit amet '.repeat(16)}` }] },
+    uuid: `e-${String(index)}`,
+    timestamp: '2026-12-02T10:00:00.000Z',
+    sessionId: 'bench',
+    cwd: '/work/app',
+    version: '2.1.333',
+  };
+}
+
+/** Runs the workload in `context.dataDir`. */
+export async function runClaudeStoreWorkload(context: BenchContext): Promise<Section> {
+  const { runs, log, dataDir } = context;
+  const loadEntries = context.quick ? 2_000 : 10_000;
+  const dir = join(dataDir, 'claude-store');
+  const store = await openSessionStore({ dir });
+  const claude = createClaudeSessionStore({ store });
+  let next = 0;
+  const batch = (): SessionStoreEntry[] => Array.from({ length: BATCH }, () => entry(next++));
+  try {
+    const big = { projectKey: '-bench', sessionId: 'load' };
+    for (let at = 0; at < loadEntries; at += 500) await claude.append(big, Array.from({ length: 500 }, (_, offset) => entry(1_000_000 + at + offset)));
+    const loaded = (await claude.load(big)) ?? [];
+    const text = `${loaded.map((value) => JSON.stringify(value)).join('\n')}\n`;
+    log(`claude-store: ${String(BATCHES_PER_ROUND)} batches of ${String(BATCH)} per round, load of ${String(loadEntries)} entries, ${String(runs)} rounds`);
+    const key = { projectKey: '-bench', sessionId: 'append' };
+    await claude.append(key, batch());
+    const raw = join(dataDir, 'claude-store-raw.jsonl');
+    const series = await measureRounds({
+      runs,
+      warmup: 1,
+      steps: {
+        append: async () => {
+          const batches = Array.from({ length: BATCHES_PER_ROUND }, batch);
+          return (await timeMs(async () => {
+            for (const one of batches) await claude.append(key, one);
+          })) / BATCHES_PER_ROUND;
+        },
+        rawBatch: async () => {
+          const chunks = Array.from({ length: BATCHES_PER_ROUND }, () => `${batch().map((value) => JSON.stringify(value)).join('\n')}\n`);
+          const handle = await open(raw, 'a');
+          try {
+            return (await timeMs(async () => {
+              for (const chunk of chunks) {
+                await handle.write(chunk);
+                await handle.datasync();
+              }
+            })) / BATCHES_PER_ROUND;
+          } finally {
+            await handle.close();
+            await rm(raw, { force: true });
+          }
+        },
+        load: async () => loadEntries / ((await timeMs(() => createClaudeSessionStore({ store }).load(big))) / 1000),
+        parse: () => Promise.resolve(loadEntries / (timeSyncMs(() => parseLines(text)) / 1000)),
+      },
+    });
+    return {
+      title: '9. Claude Agent SDK session store (dsh-claude-agent-sdk, JSONL)',
+      method: `
+\`createClaudeSessionStore({ store: openSessionStore(…) })\` as the Claude Agent SDK calls it. Append:
+${String(BATCHES_PER_ROUND)} batches of ${String(BATCH)} transcript entries (~700 bytes each) per round to one key, each awaited (durable
+when it resolves), the session's lease held across them; baseline: one \`write\` + \`datasync()\` of the
+same batch as JSONL. Load: \`load(key)\` of a ${loadEntries.toLocaleString('en-US')}-entry transcript by a fresh store object
+(the dsh store reads and decodes the session, the entries are copied out); baseline: \`JSON.parse\` of each
+line of the same entries as JSONL.`,
+      figures: [
+        figureOf({ workload: WORKLOAD, label: `append of a ${String(BATCH)}-entry batch`, metric: 'ms', baselineLabel: 'write + fdatasync of the same bytes', target: { op: '<=', value: 2 } }, seriesOf(series, 'append'), seriesOf(series, 'rawBatch')),
+        figureOf({ workload: WORKLOAD, label: `load of ${loadEntries.toLocaleString('en-US')} entries`, metric: 'entries/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.5 } }, seriesOf(series, 'load'), seriesOf(series, 'parse')),
+      ],
+      notes: [
+        'Where load’s time goes (measured when this workload was added): about 40 % the dsh store reading, decoding and validating the log (`observe`), about 45 % the copy of the entries the caller gets (dsh keeps logged events frozen and shared, and the SDK may change what it loads), the rest reading the `claude/entry` events out.',
+        'Not measured here yet: load from PostgreSQL against a bare SELECT of the rows, and the SDK’s own InMemorySessionStore as a reference row (issue 25).',
+      ],
+    };
+  } finally {
+    await claude.close();
+    await store.close();
+  }
+}
