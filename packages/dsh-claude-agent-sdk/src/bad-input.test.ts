@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSessionStore } from 'dsh-session';
 import { makeTempDir } from '@dsh/test-utils';
-import { ClaudeStoreError, createClaudeSessionStore, type SessionKey } from 'dsh-claude-agent-sdk';
+import { ClaudeStoreError, createClaudeSessionStore, type SessionKey, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
 import { userEntry } from './__fixtures__/claude-store-contract.js';
 
 const dir = await makeTempDir('dsh-claude-bad-');
@@ -100,6 +100,20 @@ describe('bad input is refused with a typed error before anything is stored', ()
 
   it('a batch that is not an array is INVALID_ENTRY', async () => {
     expect((await refusal(claude.append(good, { type: 'user' } as never))).code).toBe('INVALID_ENTRY');
+  });
+
+  it('load hands out mutable copies, an own "__proto__" member included, and the stored entries stay as they were', async () => {
+    const key = { projectKey: '-work-entries', sessionId: 'copies' };
+    const stored = JSON.parse('{"type":"user","uuid":"p1","__proto__":{"polluted":true},"message":{"content":[{"type":"text","text":"hi"}]}}') as SessionStoreEntry;
+    await claude.append(key, [stored]);
+    const [first] = (await claude.load(key)) ?? [];
+    expect(Object.getPrototypeOf(first)).toBe(Object.prototype);
+    expect(Object.hasOwn(first ?? {}, '__proto__')).toBe(true);
+    expect(JSON.stringify(first)).toBe(JSON.stringify(stored));
+    ((first?.message as { content: { text: string }[] }).content[0] as { text: string }).text = 'changed by the caller';
+    const [again] = (await claude.load(key)) ?? [];
+    expect(JSON.stringify(again)).toBe(JSON.stringify(stored));
+    await claude.delete(key);
   });
 
   it('stores entries the way the SDK JSONL round trip leaves them (undefined members dropped, -0 as 0)', async () => {

@@ -93,7 +93,7 @@ line of the same entries as JSONL.`,
         figureOf({ workload: WORKLOAD, label: `load of ${loadEntries.toLocaleString('en-US')} entries`, metric: 'entries/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.5 } }, seriesOf(series, 'load'), seriesOf(series, 'parse')),
       ],
       notes: [
-        'Where load’s time goes (measured when this workload was added): about 40 % the dsh store reading, decoding and validating the log (`observe`), about 45 % the copy of the entries the caller gets (dsh keeps logged events frozen and shared, and the SDK may change what it loads), the rest reading the `claude/entry` events out.',
+        'Where load’s time goes (measured when this workload was added): mostly the dsh store reading, decoding and validating the log (`observe`); then the copy of the entries the caller gets (dsh keeps logged events frozen and shared, and the SDK may change what it loads), one walk over the JSON, about a fifth of the time.',
         'Not measured here yet: load from PostgreSQL against a bare SELECT of the rows, and the SDK’s own InMemorySessionStore as a reference row (issue 25).',
       ],
     };
