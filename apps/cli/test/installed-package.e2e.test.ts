@@ -73,13 +73,21 @@ describe('the packed packages installed with npm outside the workspace', () => {
         "const store = await openSessionStore({ dir: 'sessions' });",
         `const { header, events } = await store.inspect(${JSON.stringify(result.session_id)});`,
         'const again = decodeJsonl(encodeJsonl({ header, events }));',
-        "console.log(JSON.stringify({ id: again.header.id, types: again.events.map((event) => event.type) }));",
+        // dsh-claude-agent-sdk as built: a transcript appended and loaded back through the same store.
+        "const { createClaudeSessionStore } = await import('dsh-claude-agent-sdk');",
+        'const claude = createClaudeSessionStore({ store });',
+        "const key = { projectKey: '-app', sessionId: 'sdk-1' };",
+        "await claude.append(key, [{ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } }]);",
+        'const loaded = await claude.load(key);',
+        'await claude.close();',
+        "console.log(JSON.stringify({ id: again.header.id, types: again.events.map((event) => event.type), claude: loaded }));",
         'await store.close();',
       ].join('\n'),
     );
     const script = await run('node', ['script.js'], { cwd: app, env });
-    const read = JSON.parse(script.stdout) as { id: string; types: string[] };
+    const read = JSON.parse(script.stdout) as { id: string; types: string[]; claude: unknown };
     expect(read.id).toBe(result.session_id);
+    expect(read.claude).toEqual([{ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } }]);
     expect(read.types).toContain('assistant/message');
   });
 });

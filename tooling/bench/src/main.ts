@@ -14,6 +14,7 @@ import { renderMarkdown } from './harness/render-markdown.js';
 import { renderSectionText } from './harness/render-table.js';
 import type { Report, Section } from './harness/report.js';
 import { runAppendWorkload } from './workloads/run-append-workload.js';
+import { runClaudeStoreWorkload } from './workloads/run-claude-store-workload.js';
 import { runForkWorkload } from './workloads/run-fork-workload.js';
 import { runHostWorkload } from './workloads/run-host-workload.js';
 import { runNativeForkWorkload } from './workloads/run-native-fork-workload.js';
@@ -31,6 +32,7 @@ const RUNNERS: Record<WorkloadName, (context: BenchContext) => Promise<Section>>
   postgres: runPostgresWorkload,
   import: runImportWorkload,
   'native-fork': runNativeForkWorkload,
+  'claude-store': runClaudeStoreWorkload,
 };
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -102,7 +104,7 @@ async function main(argv: readonly string[]): Promise<number> {
 async function dshVersions(): Promise<Record<string, string>> {
   const require = createRequire(import.meta.url);
   const versions: Record<string, string> = { node: process.version };
-  for (const name of ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-postgres', 'dsh-import']) {
+  for (const name of ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-postgres', 'dsh-import', 'dsh-claude-agent-sdk']) {
     const manifest = JSON.parse(await readFile(require.resolve(`${name}/package.json`), 'utf8')) as { version?: string };
     versions[name] = manifest.version ?? 'unknown';
   }

@@ -5,7 +5,7 @@
  * `dsh-session`'s fork entry into anything but its tests.
  */
 import { dirname, relative, resolve, sep } from 'node:path';
-import { LAYERS, WORKSPACE_PACKAGES } from './layers.js';
+import { LAYERS, TEST_IMPORTS, WORKSPACE_PACKAGES } from './layers.js';
 
 const UNIT_PATTERN = /^(packages|apps|tooling)\/([^/]+)(?:\/|$)/;
 
@@ -42,6 +42,7 @@ export const layerRule = {
     if (unit === undefined || unit.startsWith('tooling/')) return {};
     const allowed = LAYERS[unit];
     const test = isTestFile(file);
+    const testImports = test ? (TEST_IMPORTS[unit] ?? []) : [];
 
     /** @param {import('eslint').Rule.Node} node @param {string} source */
     function check(node, source) {
@@ -70,6 +71,7 @@ export const layerRule = {
         return;
       }
       if (`packages/${name}` === unit) return;
+      if (testImports.includes(name)) return;
       if (allowed === undefined || !allowed.includes(name)) {
         context.report({
           node,

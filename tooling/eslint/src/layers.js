@@ -10,10 +10,22 @@ export const LAYERS = {
   'packages/dsh-postgres': ['dsh-session', 'dsh-codec'],
   'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec', 'dsh-import'],
   'packages/dsh-import': ['dsh-codec'],
+  'packages/dsh-claude-agent-sdk': ['dsh-session', 'dsh-codec', 'dsh-import'],
   'apps/demo': ['dsh-host', 'dsh-postgres', 'dsh-import'],
   'apps/cli': ['dsh-host', 'dsh-codec', 'dsh-import', 'dsh-postgres'],
 };
 
+/**
+ * What a unit's tests (and their fixtures) may import beyond its layer: stores its users plug in,
+ * which the tests must run against but the package itself never imports.
+ */
+/** @type {Record<string, readonly string[]>} */
+export const TEST_IMPORTS = {
+  'packages/dsh-claude-agent-sdk': ['dsh-postgres'],
+  // The CLI shows transcripts that package writes; its tests write them with it.
+  'apps/cli': ['dsh-claude-agent-sdk'],
+};
+
 /** Workspace package names, so a bare import can be recognised as one of ours. */
 /** @type {readonly string[]} */
-export const WORKSPACE_PACKAGES = ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-import', 'dsh-postgres'];
+export const WORKSPACE_PACKAGES = ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-import', 'dsh-postgres', 'dsh-claude-agent-sdk'];

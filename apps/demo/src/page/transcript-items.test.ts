@@ -12,6 +12,28 @@ const headerOf = (fields: Pick<WireHeader, 'id' | 'createdAt' | 'inheritedEventC
 const header = headerOf({ id: 's', createdAt: 0, inheritedEventCount: 0 });
 
 describe('transcriptItems', () => {
+  test('a Claude Agent SDK transcript (claude/entry events) shows as its conversation, calls and results', () => {
+    const events = log(
+      ['session/end-seed', {}],
+      ['claude/key', { projectKey: '-work-app', sessionId: 'c1' }, { ignorable: true }],
+      ['claude/entry', { type: 'user', uuid: 'u1', message: { role: 'user', content: 'Count the files' } }, { ignorable: true }],
+      [
+        'claude/entry',
+        { type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'text', text: 'Counting.' }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] } },
+        { ignorable: true },
+      ],
+      ['claude/entry', { type: 'user', uuid: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '3', is_error: false }] } }, { ignorable: true }],
+      ['claude/entry', { type: 'queue-operation', operation: 'dequeue' }, { ignorable: true }],
+    );
+    expect(transcriptItems(events, header)).toEqual([
+      { kind: 'lifecycle', seq: 0 },
+      { kind: 'note', seq: 1, text: 'Claude Agent SDK transcript c1' },
+      { kind: 'user', seq: 2, text: 'Count the files' },
+      { kind: 'assistant', seq: 3, text: 'Counting.' },
+      { kind: 'tool', seq: 3, callId: 'toolu_1', name: 'Bash', arguments: '{"command":"ls"}', result: { seq: 4, text: '3', isError: false } },
+    ]);
+  });
+
   test('tool calls carry their effect, their tool/call seq and their result', () => {
     const events = log(
       ['turn/start', { turn: 1 }],

@@ -3,6 +3,7 @@
  * calls with their effect and result, synthetic closers marked by cause, turn and fork boundaries.
  * Pure, so the rendering rules are testable without a browser.
  */
+import { claudeEntryItems } from './claude-entry-items.js';
 import type { WireEvent, WireHeader } from './wire.js';
 
 /** Why a synthetic result exists: a fork closed the tail, or crash recovery did (SPEC §4). */
@@ -225,6 +226,15 @@ export function transcriptItems(events: readonly WireEvent[], header: WireHeader
         break; // the replacing user/message carries the summary text
       case 'compaction/end':
         items.push({ kind: 'note', seq: event.seq, text: 'Compaction finished' });
+        break;
+      case 'claude/entry':
+        items.push(...claudeEntryItems(data, event.seq, tools));
+        break;
+      case 'claude/key':
+        items.push({ kind: 'note', seq: event.seq, text: `Claude Agent SDK transcript ${str(data.sessionId) ?? '?'}${str(data.subpath) === undefined ? '' : ` (${str(data.subpath) ?? ''})`}` });
+        break;
+      case 'claude/fork':
+        items.push({ kind: 'note', seq: event.seq, text: `Forked from Claude session ${str(record(data.parent).sessionId) ?? '?'} at entry ${str(data.at) ?? '?'}` });
         break;
       default:
         items.push({ kind: 'note', seq: event.seq, text: `${event.type}${event.ignorable ? ' (plugin event)' : ''}` });
