@@ -1,6 +1,6 @@
 /**
  * Renders a received value for an error message: short, one line, never throws.
- * Frozen with V0.
+ * Version-free (every validator words its messages with it; pinned by `validator-outputs.test.ts`).
  */
 
 const MAX = 60;

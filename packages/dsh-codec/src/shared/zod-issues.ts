@@ -1,6 +1,6 @@
 /**
  * Turns zod issues into validator issues whose messages say where, what was expected and what
- * came. Frozen with V0.
+ * came. Version-free (pinned by `validator-outputs.test.ts`).
  */
 import type { z } from 'zod';
 import { describeValue } from './describe-value.js';

@@ -1,5 +1,5 @@
 /**
- * The lossless JSON rule (SPEC §3.1), frozen with V0: a value survives `JSON.stringify` →
+ * The lossless JSON rule (SPEC §3.1), the same in every version since V0: a value survives `JSON.stringify` →
  * `JSON.parse` unchanged. Iterative, so hostile nesting cannot overflow the stack here, and
  * nesting is capped so that `JSON.stringify` cannot overflow it either.
  */

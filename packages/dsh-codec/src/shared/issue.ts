@@ -1,6 +1,6 @@
 /**
- * The issue record every frozen validator returns, and the helpers that build it. Frozen with V0:
- * later versions import it, it never imports anything newer.
+ * The issue record every frozen validator returns, and the helpers that build it. Version-free:
+ * every version folder imports it, and what it renders is pinned by `validator-outputs.test.ts`.
  */
 
 /** One problem found by a validator: its code, where it is, and what was expected and received. */
