@@ -4,10 +4,10 @@
  * (create, open with crash repair, inspect, exact forks, list, delete) over in-memory or JSONL storage.
  * Fork seeds without a store come from the `dsh-session/fork` entry.
  */
-export type { AppendOptions, Session } from './session.js';
+export type { AppendOptions, Session } from './session/session.js';
 export { SESSION_ERROR_CODES, SessionError, type LeaseHolder, type SessionErrorCode } from './session-error.js';
-export type { SessionObservation } from './session-observation.js';
-export { LATEST_CLOSED_TURN, selectForkCut } from './fork-cut.js';
+export type { SessionObservation } from './store/session-observation.js';
+export { LATEST_CLOSED_TURN, selectForkCut } from './store/fork-cut.js';
 export {
   createSessionStore,
   type CreateSessionOptions,
@@ -15,17 +15,17 @@ export {
   type SessionInspection,
   type SessionStore,
   type SessionStoreOptions,
-} from './session-store.js';
-export type { SessionSummary } from './summarize.js';
-export type { InheritedRecords, SessionBackend, SessionWriter, StoredLog, StoredSessionRef, StoredSummary } from './session-backend.js';
-export { createMemoryBackend } from './memory-backend.js';
-export { createMemoryStore } from './create-memory-store.js';
-export { openSessionStore } from './open-session-store.js';
+} from './store/session-store.js';
+export type { SessionSummary } from './store/summarize.js';
+export type { InheritedRecords, SessionBackend, SessionWriter, StoredLog, StoredSessionRef, StoredSummary } from './backends/session-backend.js';
+export { createMemoryBackend } from './backends/memory/memory-backend.js';
+export { createMemoryStore } from './backends/memory/create-memory-store.js';
+export { openSessionStore } from './backends/jsonl/open-session-store.js';
 export { isValidSessionId } from './session-id.js';
-export { checkTitle, isPrintableTitle } from './check-title.js';
-export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './rewrite-log-file.js';
+export { checkTitle, isPrintableTitle } from './store/check-title.js';
+export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './backends/jsonl/rewrite-log-file.js';
 /**
  * This process's identity (pid, host, start time, PID namespace, boot id) and whether a recorded
  * process is known to be gone: for dsh-postgres's lease, which records holders the same way. @internal
  */
-export { currentProcess, isProcessAlive, type ProcessIdentity } from './process-identity.js';
+export { currentProcess, isProcessAlive, type ProcessIdentity } from './backends/jsonl/process-identity.js';
