@@ -8,6 +8,11 @@ export type { AppendOptions, Session } from './session/session.js';
 export { SESSION_ERROR_CODES, SessionError, type LeaseHolder, type SessionErrorCode } from './session-error.js';
 export type { SessionObservation } from './store/session-observation.js';
 export { LATEST_CLOSED_TURN, selectForkCut } from './store/fork-cut.js';
+/**
+ * The latest title, config (whole) and cwd (the latest config naming one, else the header's) of an
+ * observation or an array of events: the one reader of "what a log says about itself now".
+ */
+export { latestMetadata, type SessionMetadata } from './sources/latest-metadata.js';
 export {
   createSessionStore,
   type CreateSessionOptions,

@@ -6,6 +6,7 @@
 import { createEventChecker, type SessionConfig, type SessionEvent, type ValidationIssue } from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';
 import { arraySource, joinedSource, latestTurnOf, type EventSource } from '../sources/event-source.js';
+import { latestMetadataOf } from '../sources/latest-metadata.js';
 import { SessionError } from '../session-error.js';
 
 /** At most three issues, as one sentence. */
@@ -143,7 +144,9 @@ export class SessionLog {
   #readInheritedMetadata(): void {
     if (!this.#inheritedMetadata) return;
     this.#inheritedMetadata = false;
-    if (this.#title === undefined) this.#title = (this.findLast(['session/title'])?.data as { title: string } | undefined)?.title;
-    if (this.#config === undefined) this.#config = this.findLast(['session/config'])?.data as SessionConfig | undefined;
+    if (this.#title !== undefined && this.#config !== undefined) return;
+    const latest = latestMetadataOf(this.snapshot());
+    this.#title ??= latest.title;
+    this.#config ??= latest.config;
   }
 }

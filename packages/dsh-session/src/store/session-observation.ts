@@ -70,6 +70,11 @@ class StoreObservation implements SessionObservation {
     return this.#events;
   }
 
+  static sourceOf(candidate: unknown): EventSource | undefined {
+    if (typeof candidate !== 'object' || candidate === null || !(#provenance in candidate)) return undefined;
+    return candidate.#provenance.source;
+  }
+
   static provenanceOf(candidate: unknown, origin: object): ObservationProvenance | undefined {
     if (typeof candidate !== 'object' || candidate === null || !(#origin in candidate)) return undefined;
     return candidate.#origin === origin ? candidate.#provenance : undefined;
@@ -84,4 +89,9 @@ export function makeObservation(fields: ObservationFields, origin: object, prove
 /** @internal The provenance of `candidate` when the store owning `origin` produced it, else undefined. */
 export function provenanceOf(candidate: unknown, origin: object): ObservationProvenance | undefined {
   return StoreObservation.provenanceOf(candidate, origin);
+}
+
+/** @internal The events of an observation this package built, as a source read by position (nothing decoded up front). */
+export function eventSourceOf(candidate: unknown): EventSource | undefined {
+  return StoreObservation.sourceOf(candidate);
 }

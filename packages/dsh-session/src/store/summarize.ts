@@ -1,5 +1,6 @@
-import type { FormatVersion, SessionConfig, SessionHeader } from 'dsh-codec';
+import type { FormatVersion, SessionHeader } from 'dsh-codec';
 import type { EventSource } from '../sources/event-source.js';
+import { latestMetadataOf } from '../sources/latest-metadata.js';
 
 /** One line of `SessionStore.list()`: identity, lineage, timestamps and state. */
 export type SessionSummary = {
@@ -28,22 +29,9 @@ export type SessionSummary = {
   problem?: { code: string; message: string };
 };
 
-/** The latest `session/config` that names a cwd, else the header's: read from the end, not the whole log. */
-function latestCwd(header: SessionHeader, events: EventSource): string | undefined {
-  for (let end = events.length; ; ) {
-    const at = events.findLast(['session/config'], end);
-    if (at === -1) return header.cwd;
-    const cwd = (events.at(at).data as SessionConfig).cwd;
-    if (cwd !== undefined) return cwd;
-    end = at;
-  }
-}
-
 /** The summary of a log, without `busy`; only its latest title, config and last event are read. */
 export function summarize(header: SessionHeader, events: EventSource, formatVersion: FormatVersion, needsRepair: boolean): Omit<SessionSummary, 'busy'> {
-  const titleAt = events.findLast(['session/title']);
-  const title = titleAt === -1 ? undefined : (events.at(titleAt).data as { title: string }).title;
-  const cwd = latestCwd(header, events);
+  const { title, cwd } = latestMetadataOf(events, header.cwd);
   const last = events.length === 0 ? undefined : events.at(events.length - 1);
   return {
     id: header.id,
