@@ -5,14 +5,14 @@
  */
 import { encodeHeader, serializeEvent, type SessionEvent } from 'dsh-codec';
 import { SessionError, type SessionWriter } from 'dsh-session';
-import { leaseLostError, notFoundError, type Takeover } from './lease-errors.js';
-import { holderOf } from './lease-holder.js';
-import { collectSegments } from './collect-segments.js';
+import { leaseLostError, notFoundError, type Takeover } from '../lease/lease-errors.js';
+import { holderOf } from '../lease/lease-holder.js';
+import { collectSegments } from '../read/collect-segments.js';
 import { inTransaction } from './in-transaction.js';
 import { insertEvents } from './insert-events.js';
-import type { PostgresContext } from './postgres-context.js';
-import { readEventLines, readStoredLog } from './read-stored-log.js';
-import { storageError } from './storage-error.js';
+import type { PostgresContext } from '../postgres-context.js';
+import { readEventLines, readStoredLog } from '../read/read-stored-log.js';
+import { storageError } from '../storage-error.js';
 
 type LeaseRow = { generation: string; next_seq: number; holder_host: string | null; holder_pid: number | null; holder_since: string | null; taken_over: Takeover | null; live: boolean };
 

@@ -6,10 +6,10 @@
  */
 import type { StoredSummary } from 'dsh-session';
 import { canonicalHeader, isSealedLine } from './sealed-rows.js';
-import { notFoundError } from './lease-errors.js';
-import type { PostgresSettings } from './postgres-context.js';
+import { notFoundError } from '../lease/lease-errors.js';
+import type { PostgresSettings } from '../postgres-context.js';
 import { chainCte, chainRows } from './segment-chain.js';
-import { statementName } from './statement-name.js';
+import { statementName } from '../schema/statement-name.js';
 
 /** `[part, seq, body, extra, flag]`: `h` header (extra: `segment:next_seq`, flag: every segment has landmarks), `l` a line (flag: sealed), `t` the turn seqs (seq: start, extra: end). */
 type PartRow = [part: 'h' | 'l' | 't', seq: number | null, body: string | null, extra: string | null, flag: boolean | null];

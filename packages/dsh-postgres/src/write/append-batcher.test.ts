@@ -5,7 +5,7 @@ import type { SessionStore } from 'dsh-session';
 import pg from 'pg';
 import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
 import { AppendBatcher } from './append-batcher.js';
-import { quoteSchema } from './schema-name.js';
+import { quoteSchema } from '../schema/schema-name.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';

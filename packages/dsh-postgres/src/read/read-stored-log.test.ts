@@ -5,7 +5,7 @@ import { SessionError } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import pg from 'pg';
 import { postgresTestUrl } from '@dsh/test-utils';
-import { readerSettings, testSchemas } from './__fixtures__/test-schemas.js';
+import { readerSettings, testSchemas } from '../__fixtures__/test-schemas.js';
 import { readStoredLog } from './read-stored-log.js';
 
 const url = postgresTestUrl();

@@ -6,11 +6,11 @@
 import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { SessionError, type InheritedRecords, type SessionWriter } from 'dsh-session';
 import type { PoolClient } from 'pg';
-import { existsError } from './lease-errors.js';
-import { identityColumns } from './lease-holder.js';
+import { existsError } from '../lease/lease-errors.js';
+import { identityColumns } from '../lease/lease-holder.js';
 import { inTransaction } from './in-transaction.js';
 import { insertEvents } from './insert-events.js';
-import type { PostgresContext } from './postgres-context.js';
+import type { PostgresContext } from '../postgres-context.js';
 import { createPostgresWriter } from './postgres-writer.js';
 
 /**

@@ -12,10 +12,10 @@ import type { StoredLog } from 'dsh-session';
 import { eachRow } from './each-row.js';
 import { readSealedChunks } from './read-sealed-chunks.js';
 import { canonicalHeader, placeHead, placeLine, sealedResult, sealedRows, type SealedForm, type SealedRead } from './sealed-rows.js';
-import type { PostgresSettings } from './postgres-context.js';
+import type { PostgresSettings } from '../postgres-context.js';
 import type { ReadCache } from './read-cache.js';
 import { chainCte, chainRows, sessionReadText } from './segment-chain.js';
-import { statementName } from './statement-name.js';
+import { statementName } from '../schema/statement-name.js';
 
 /** `[seq, body, sealed, source]`: the header row has seq null and the source; event rows a seal verdict. */
 type LogRow = [seq: number | null, body: string, sealed: boolean | null, source: string | null];

@@ -1,6 +1,6 @@
 import { serializeEvent, type SessionEvent } from 'dsh-codec';
 import type { PoolClient } from 'pg';
-import { landmarkOf } from './landmarks.js';
+import { landmarkOf } from '../read/landmarks.js';
 
 /**
  * Inserts `events` (already validated by their Session, or by the codec) into `segment` in one

@@ -8,9 +8,9 @@
 import { serializeEvent, type SessionEvent } from 'dsh-codec';
 import { SessionError } from 'dsh-session';
 import type { Pool } from 'pg';
-import { HeldConnection } from './held-connection.js';
-import { landmarkOf } from './landmarks.js';
-import { statementName } from './statement-name.js';
+import { HeldConnection } from '../lease/held-connection.js';
+import { landmarkOf } from '../read/landmarks.js';
+import { statementName } from '../schema/statement-name.js';
 
 /** One session's pending batch. */
 type PendingAppend = {

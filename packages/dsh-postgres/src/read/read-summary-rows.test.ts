@@ -5,8 +5,8 @@ import { openPostgresStore } from 'dsh-postgres';
 import { createMemoryStore } from 'dsh-session';
 import pg from 'pg';
 import { arbitraryLogWithSeq, postgresTestUrl } from '@dsh/test-utils';
-import { readerSettings, testSchemas } from './__fixtures__/test-schemas.js';
-import { countingPool } from './__fixtures__/counting-pool.js';
+import { readerSettings, testSchemas } from '../__fixtures__/test-schemas.js';
+import { countingPool } from '../__fixtures__/counting-pool.js';
 import { readSummaryRows } from './read-summary-rows.js';
 
 const url = postgresTestUrl();

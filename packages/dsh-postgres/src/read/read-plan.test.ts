@@ -5,7 +5,7 @@ import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
 import { sealedChunksReadText } from './read-sealed-chunks.js';
 import { sealedReadText } from './read-stored-log.js';
 import { summaryReadText } from './read-summary-rows.js';
-import { quoteSchema } from './schema-name.js';
+import { quoteSchema } from '../schema/schema-name.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';

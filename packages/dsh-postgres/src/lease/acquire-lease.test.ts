@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from 'dsh-postgres';
 import { SessionError, type Session, type SessionStore } from 'dsh-session';
 import { postgresTestUrl } from '@dsh/test-utils';
-import { testSchemas } from './__fixtures__/test-schemas.js';
+import { testSchemas } from '../__fixtures__/test-schemas.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';

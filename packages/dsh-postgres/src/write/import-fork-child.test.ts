@@ -3,7 +3,7 @@ import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import { openPostgresStore } from 'dsh-postgres';
 import { SessionError } from 'dsh-session';
 import { postgresTestUrl } from '@dsh/test-utils';
-import { testSchemas } from './__fixtures__/test-schemas.js';
+import { testSchemas } from '../__fixtures__/test-schemas.js';
 
 const url = postgresTestUrl();
 const header = (id: string, lineage?: { parentSession: string; forkCut: number }): SessionHeader => ({

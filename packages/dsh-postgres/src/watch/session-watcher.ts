@@ -6,8 +6,8 @@
  */
 import type { SessionEvent } from 'dsh-codec';
 import type { PoolClient } from 'pg';
-import type { PostgresSettings } from './postgres-context.js';
-import { readEventLines } from './read-stored-log.js';
+import type { PostgresSettings } from '../postgres-context.js';
+import { readEventLines } from '../read/read-stored-log.js';
 
 type Watch = { next: number; listener: (events: readonly SessionEvent[]) => void; running: Promise<void> | undefined; again: boolean; closed: boolean };
 

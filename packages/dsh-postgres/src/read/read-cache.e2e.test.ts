@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from 'dsh-postgres';
 import { postgresTestUrl } from '@dsh/test-utils';
-import { countingPool } from './__fixtures__/counting-pool.js';
-import { testSchemas } from './__fixtures__/test-schemas.js';
+import { countingPool } from '../__fixtures__/counting-pool.js';
+import { testSchemas } from '../__fixtures__/test-schemas.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';

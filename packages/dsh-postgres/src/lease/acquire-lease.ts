@@ -9,8 +9,8 @@
 import type { SessionWriter } from 'dsh-session';
 import { busyError, notFoundError } from './lease-errors.js';
 import { HOLDER_COLUMNS, holderIsGone, holderOf, identityColumns, type HolderRow } from './lease-holder.js';
-import type { PostgresContext } from './postgres-context.js';
-import { createPostgresWriter } from './postgres-writer.js';
+import type { PostgresContext } from '../postgres-context.js';
+import { createPostgresWriter } from '../write/postgres-writer.js';
 
 type LeaseRow = HolderRow & { generation: string; live: boolean };
 

@@ -10,10 +10,10 @@
  */
 import type { SessionEvent } from 'dsh-codec';
 import { eachRow } from './each-row.js';
-import type { PostgresSettings } from './postgres-context.js';
+import type { PostgresSettings } from '../postgres-context.js';
 import { placeHead, placeLine, sealedResult, sealedRows, type SealedForm, type SealedRead, type SealedRows } from './sealed-rows.js';
 import { chainChunks, sessionReadText } from './segment-chain.js';
-import { statementName } from './statement-name.js';
+import { statementName } from '../schema/statement-name.js';
 
 /** `[first, lines, sealed, rows]`: the header row has first null, the header line, and `segment:next_seq` in `rows`. */
 type ChunkRow = [first: number | null, lines: string | null, sealed: boolean | null, rows: string];

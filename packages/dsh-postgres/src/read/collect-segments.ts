@@ -1,4 +1,4 @@
-import type { PostgresSettings } from './postgres-context.js';
+import type { PostgresSettings } from '../postgres-context.js';
 
 /**
  * Deletes `segment` and its events when no session and no other segment refers to it, then does the

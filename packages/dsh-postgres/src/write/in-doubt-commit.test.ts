@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from 'dsh-postgres';
 import type { SessionStore } from 'dsh-session';
 import { postgresTestUrl } from '@dsh/test-utils';
-import { startCuttingProxy, type CuttingProxy } from './__fixtures__/cutting-proxy.js';
-import { testSchemas } from './__fixtures__/test-schemas.js';
-import { statementName } from './statement-name.js';
+import { startCuttingProxy, type CuttingProxy } from '../__fixtures__/cutting-proxy.js';
+import { testSchemas } from '../__fixtures__/test-schemas.js';
+import { statementName } from '../schema/statement-name.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';

@@ -3,7 +3,7 @@ import { encodeHeader, serializeEvent, type SessionEvent, type SessionHeader } f
 import { openPostgresStore } from 'dsh-postgres';
 import pg from 'pg';
 import { postgresTestUrl } from '@dsh/test-utils';
-import { testSchemas } from './__fixtures__/test-schemas.js';
+import { testSchemas } from '../__fixtures__/test-schemas.js';
 import { migrateSchema } from './migrate-schema.js';
 
 const url = postgresTestUrl();

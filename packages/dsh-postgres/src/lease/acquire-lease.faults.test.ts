@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from 'dsh-postgres';
 import { SessionError } from 'dsh-session';
 import { faultTrials, postgresTestUrl, printSkip, reportFaults } from '@dsh/test-utils';
-import { killAllHostProcesses, startHostProcess, type HostProcess } from '../test/__fixtures__/start-host-process.js';
-import { testSchemas } from './__fixtures__/test-schemas.js';
+import { killAllHostProcesses, startHostProcess, type HostProcess } from '../../test/__fixtures__/start-host-process.js';
+import { testSchemas } from '../__fixtures__/test-schemas.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';
