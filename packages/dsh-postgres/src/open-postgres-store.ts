@@ -1,3 +1,6 @@
+/**
+ * @module `openPostgresStore` (SPEC §14): a `SessionStore` on PostgreSQL, over a given pool or its own.
+ */
 import { hostname } from 'node:os';
 import { createSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import pg from 'pg';

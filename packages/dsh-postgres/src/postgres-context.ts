@@ -1,3 +1,6 @@
+/**
+ * @module `PostgresSettings` / `PostgresContext`: what every operation of the PostgreSQL backend is given.
+ */
 import type { Pool } from 'pg';
 import type { AppendBatcher } from './write/append-batcher.js';
 import type { LeaseRenewer } from './lease/lease-renewer.js';

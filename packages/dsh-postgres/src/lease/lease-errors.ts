@@ -1,3 +1,6 @@
+/**
+ * @module What a writer is told about the lease: `SESSION_BUSY` naming the holder, and why a held lease was lost.
+ */
 import { SessionError, type LeaseHolder } from 'dsh-session';
 
 /** `SESSION_BUSY` naming the holder and suggesting a fork (the wording of the JSONL store). @internal */

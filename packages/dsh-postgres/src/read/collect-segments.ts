@@ -1,3 +1,6 @@
+/**
+ * @module Segments nobody refers to any more, deleted with their events after a session is deleted.
+ */
 import type { PostgresSettings } from '../postgres-context.js';
 
 /**

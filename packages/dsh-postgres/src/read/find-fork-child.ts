@@ -1,3 +1,6 @@
+/**
+ * @module The fork child stored under an Idempotency-Key, found through the `fork_key` index.
+ */
 import { encodeHeader, type SessionHeader } from 'dsh-codec';
 import { SessionError } from 'dsh-session';
 import type { PostgresSettings } from '../postgres-context.js';

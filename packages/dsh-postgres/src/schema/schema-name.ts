@@ -1,3 +1,6 @@
+/**
+ * @module Schema names checked and quoted before any SQL, and the LISTEN/NOTIFY channel named after them.
+ */
 import { createHash } from 'node:crypto';
 import { SessionError } from 'dsh-session';
 

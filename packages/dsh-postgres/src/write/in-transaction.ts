@@ -1,3 +1,6 @@
+/**
+ * @module One transaction on one pooled connection: COMMIT when the work resolves, ROLLBACK when it throws.
+ */
 import type { Pool, PoolClient } from 'pg';
 
 /** Runs `work` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when it throws. @internal */

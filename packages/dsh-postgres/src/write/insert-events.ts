@@ -1,3 +1,6 @@
+/**
+ * @module Inserting validated events into a segment in one statement.
+ */
 import { serializeEvent, type SessionEvent } from 'dsh-codec';
 import type { PoolClient } from 'pg';
 import { landmarkOf } from '../read/landmarks.js';

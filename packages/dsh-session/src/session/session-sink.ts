@@ -1,3 +1,6 @@
+/**
+ * @module `SessionSink`: where a Session makes its batches durable (a new log's first write, or a held writer).
+ */
 import type { SessionEvent } from 'dsh-codec';
 
 /**

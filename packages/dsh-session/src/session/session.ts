@@ -1,3 +1,7 @@
+/**
+ * @module `Session` (SPEC §11): appends checked against the log's invariants, seeds and counters, group-committed
+ * through its sink; what the store hands out for create, open and fork.
+ */
 import { copyLosslessJson, type FormatVersion, type JsonValue, type SessionConfig, type SessionEvent, type SessionHeader, type SurfaceOp } from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';
 import { checkForkSeed, isEndSeed } from './check-fork-seed.js';

@@ -1,3 +1,6 @@
+/**
+ * @module Titles that print as what they are: control characters and bidi overrides refused (`INVALID_TITLE`).
+ */
 import { SessionError } from '../session-error.js';
 
 /** Control characters (C0, DEL, C1), line/paragraph separators and bidi overrides: text that can hide or reorder what a listing shows. */

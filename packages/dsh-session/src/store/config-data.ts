@@ -1,3 +1,6 @@
+/**
+ * @module The `session/config` event data of a `SessionConfig` (only the keys it sets).
+ */
 import type { JsonValue, SessionConfig } from 'dsh-codec';
 
 /** @internal The `session/config` data of a config: only the keys it sets, as fresh JSON. */

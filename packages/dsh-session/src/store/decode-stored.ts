@@ -1,3 +1,6 @@
+/**
+ * @module A backend's stored log read as the current version, whichever read form the backend returned.
+ */
 import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, type DecodedLog as CodecDecodedLog, type FormatVersion, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { checkTornTail } from './check-torn-tail.js';
 import { deepFreeze } from '../deep-freeze.js';

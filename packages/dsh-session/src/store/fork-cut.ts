@@ -1,3 +1,6 @@
+/**
+ * @module The one fork-cut rule (SPEC §5): an explicit seq checked, or the latest closed turn when none is named.
+ */
 import type { SessionEvent } from 'dsh-codec';
 import { arraySource, type EventSource } from '../sources/event-source.js';
 import { SessionError } from '../session-error.js';

@@ -1,3 +1,6 @@
+/**
+ * @module `SessionSummary`, one `list()` line, derived from a log's header, its latest metadata and its last event.
+ */
 import type { FormatVersion, SessionHeader } from 'dsh-codec';
 import type { EventSource } from '../sources/event-source.js';
 import { latestMetadataOf } from '../sources/latest-metadata.js';

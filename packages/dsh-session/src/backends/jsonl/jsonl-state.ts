@@ -1,3 +1,6 @@
+/**
+ * @module `JsonlState`: what the JSONL backend's modules share (directory, clock, write function, held writers).
+ */
 import type { WriteChunk } from './durable-files.js';
 import type { StoredRange } from './jsonl-create-plan.js';
 import type { SessionWriter } from '../session-backend.js';

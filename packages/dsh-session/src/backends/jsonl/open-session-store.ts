@@ -1,3 +1,6 @@
+/**
+ * @module `openSessionStore({ dir })`: the JSONL directory store, the embedded default.
+ */
 import { createJsonlBackend } from './jsonl-backend.js';
 import { SessionError } from '../../session-error.js';
 import { createSessionStore, type SessionStore } from '../../store/session-store.js';

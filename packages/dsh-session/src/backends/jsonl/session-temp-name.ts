@@ -1,3 +1,6 @@
+/**
+ * @module Temp-file names of every writer of a session's log, so crash leftovers are recognised and cleaned.
+ */
 import { randomUUID } from 'node:crypto';
 
 /**

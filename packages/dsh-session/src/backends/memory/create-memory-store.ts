@@ -1,3 +1,6 @@
+/**
+ * @module `createMemoryStore()`: a `SessionStore` over the memory backend.
+ */
 import { createMemoryBackend } from './memory-backend.js';
 import type { SessionBackend } from '../session-backend.js';
 import { createSessionStore, type SessionStore } from '../../store/session-store.js';

@@ -1,3 +1,6 @@
+/**
+ * @module `createMemoryBackend()`: a `SessionBackend` in process memory (tests, ephemeral hosts).
+ */
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import type { SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from '../session-backend.js';
 import { SessionError, type LeaseHolder } from '../../session-error.js';
