@@ -22,15 +22,15 @@ export {
   type SessionStoreOptions,
 } from './store/session-store.js';
 export type { SessionSummary } from './store/summarize.js';
-export type { InheritedRecords, SessionBackend, SessionWriter, StoredLog, StoredSessionRef, StoredSummary } from './backends/session-backend.js';
-export { createMemoryBackend } from './backends/memory/memory-backend.js';
-export { createMemoryStore } from './backends/memory/create-memory-store.js';
-export { openSessionStore } from './backends/jsonl/open-session-store.js';
+export type { InheritedRecords, SessionBackend, SessionWriter, StoredLog, StoredSessionRef, StoredSummary } from './session-backend.js';
+export { createMemoryBackend } from './memory/memory-backend.js';
+export { createMemoryStore } from './memory/create-memory-store.js';
+export { openSessionStore } from './jsonl/open-session-store.js';
 export { isValidSessionId } from './session-id.js';
 export { checkTitle, isPrintableTitle } from './store/check-title.js';
-export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './backends/jsonl/rewrite-log-file.js';
+export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './jsonl/rewrite-log-file.js';
 /**
  * This process's identity (pid, host, start time, PID namespace, boot id) and whether a recorded
  * process is known to be gone: for dsh-postgres's lease, which records holders the same way. @internal
  */
-export { currentProcess, isProcessAlive, type ProcessIdentity } from './backends/jsonl/process-identity.js';
+export { currentProcess, isProcessAlive, type ProcessIdentity } from './jsonl/process-identity.js';

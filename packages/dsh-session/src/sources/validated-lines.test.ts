@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { createMemoryStore, SessionError, type SessionBackend, type SessionStore, type StoredLog, type StoredSummary } from 'dsh-session';
 import { arbitraryLogWithSeq } from '@dsh/test-utils';
-import { createMemoryBackend } from '../backends/memory/memory-backend.js';
+import { createMemoryBackend } from '../memory/memory-backend.js';
 import { sparseLinesSource, validatedLinesSource } from './validated-lines.js';
 
 // A backend may hand back its own validated lines unparsed (PostgreSQL's sealed rows); the store then

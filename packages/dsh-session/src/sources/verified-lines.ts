@@ -6,7 +6,7 @@
 import type { SessionEvent } from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';
 import type { EventSource } from './event-source.js';
-import type { LineEnds } from '../backends/jsonl/line-ends.js';
+import type { LineEnds } from '../jsonl/line-ends.js';
 import { SessionError } from '../session-error.js';
 
 /**

@@ -4,7 +4,7 @@
 import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, type DecodedLog as CodecDecodedLog, type FormatVersion, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { checkTornTail } from './check-torn-tail.js';
 import { deepFreeze } from '../deep-freeze.js';
-import type { StoredLog } from '../backends/session-backend.js';
+import type { StoredLog } from '../session-backend.js';
 import { SessionError } from '../session-error.js';
 import { parseValidatedLines } from '../sources/validated-lines.js';
 

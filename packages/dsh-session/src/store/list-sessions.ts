@@ -3,7 +3,7 @@ import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import { assertHeaderNames } from './decode-stored.js';
 import { arraySource } from '../sources/event-source.js';
 import { observeStored } from './observe-session.js';
-import type { StoredSessionRef } from '../backends/session-backend.js';
+import type { StoredSessionRef } from '../session-backend.js';
 import { SessionError } from '../session-error.js';
 import { provenanceOf } from './session-observation.js';
 import { LOG_SNAPSHOT } from '../session/session.js';

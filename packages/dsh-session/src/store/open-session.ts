@@ -1,7 +1,7 @@
 /** `SessionStore.open`: resume under the single-writer lease, closing an interrupted turn (SPEC §6). */
 import { closeOpenTail } from '../close-open-tail.js';
 import { decodeStored } from './decode-stored.js';
-import type { SessionWriter } from '../backends/session-backend.js';
+import type { SessionWriter } from '../session-backend.js';
 import { assertSessionId } from '../session-id.js';
 import { Session } from '../session/session.js';
 import { assertStoreOpen, forgetOnRelease, heldHereError, type StoreContext } from './store-context.js';

@@ -11,7 +11,7 @@ import { importSession, type ImportedArtifact } from './import-session.js';
 import { listSessions } from './list-sessions.js';
 import { observeSession, observeStored } from './observe-session.js';
 import { openSession } from './open-session.js';
-import type { SessionBackend } from '../backends/session-backend.js';
+import type { SessionBackend } from '../session-backend.js';
 import { SessionError } from '../session-error.js';
 import { assertSessionId, isValidSessionId } from '../session-id.js';
 import type { SessionObservation } from './session-observation.js';

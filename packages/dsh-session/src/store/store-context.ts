@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os';
 import type { SessionEvent } from 'dsh-codec';
-import type { SessionBackend } from '../backends/session-backend.js';
+import type { SessionBackend } from '../session-backend.js';
 import { SessionError } from '../session-error.js';
 import type { Session } from '../session/session.js';
 import { busyError, existsError } from '../store-errors.js';

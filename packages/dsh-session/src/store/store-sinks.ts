@@ -3,7 +3,7 @@
  * creates it atomically, and a resumed session writing through the writer it acquired.
  */
 import type { SessionHeader } from 'dsh-codec';
-import type { InheritedRecords, SessionBackend, SessionWriter } from '../backends/session-backend.js';
+import type { InheritedRecords, SessionBackend, SessionWriter } from '../session-backend.js';
 import type { SessionSink } from '../session/session-sink.js';
 
 /**

@@ -21,8 +21,8 @@ import { randomUUID } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { currentProcess, isProcessAlive, type ProcessIdentity } from './process-identity.js';
-import type { LeaseHolder } from '../../session-error.js';
-import { busyError } from '../../store-errors.js';
+import type { LeaseHolder } from '../session-error.js';
+import { busyError } from '../store-errors.js';
 
 type LeaseRecord = ProcessIdentity & { since: number; token: string; released?: true };
 

@@ -8,9 +8,9 @@ import { copyFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promise
 import { basename, dirname, join, resolve } from 'node:path';
 import { syncDirectory, writeAll, writeFileDurably, type WriteChunk } from './durable-files.js';
 import { acquireFileLease, type FileLease } from './file-lease.js';
-import { leaseLost } from '../../store-errors.js';
+import { leaseLost } from '../store-errors.js';
 import { setOlderBackupAside } from './log-backups.js';
-import { isValidSessionId } from '../../session-id.js';
+import { isValidSessionId } from '../session-id.js';
 import { sessionTempName } from './session-temp-name.js';
 
 const LEASES = '.leases';

@@ -7,7 +7,7 @@ import { openSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 
 // The codec's golden fixtures: one log of each released version, in LF, CRLF and CR-only.
-const fixtureDir = join(import.meta.dirname, '..', '..', '..', '..', 'dsh-codec', 'src', '__fixtures__');
+const fixtureDir = join(import.meta.dirname, '..', '..', '..', 'dsh-codec', 'src', '__fixtures__');
 const fixtures = ['v0-session', 'v1-session', 'v2-fork-child', 'v3-session', 'v4-nested-fork', 'v5-reasoning'];
 const kinds = ['lf', 'crlf', 'cr'] as const;
 

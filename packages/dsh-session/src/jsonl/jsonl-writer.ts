@@ -14,9 +14,9 @@ import { writeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { LineEnds } from './line-ends.js';
 import { keepBackup, keepTornTail } from './log-backups.js';
 import type { SessionWriter, StoredLog } from '../session-backend.js';
-import { SessionError } from '../../session-error.js';
+import { SessionError } from '../session-error.js';
 import { sessionTempName } from './session-temp-name.js';
-import { leaseLost, writeFailed } from '../../store-errors.js';
+import { leaseLost, writeFailed } from '../store-errors.js';
 
 /**
  * A writer over an open file; `size` and `lines` describe the durable bytes, `ends` the offset after

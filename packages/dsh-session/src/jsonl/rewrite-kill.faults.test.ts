@@ -16,7 +16,7 @@ const REPLACED_FROM = STEPS.indexOf('renamed');
 const BACKUP_FROM = STEPS.indexOf('backup-kept');
 
 // Two legacy logs from the codec's golden fixtures: a V3 log (LF) and a V0 log with CR-only line ends.
-const fixtureDir = join(import.meta.dirname, '..', '..', '..', '..', 'dsh-codec', 'src', '__fixtures__');
+const fixtureDir = join(import.meta.dirname, '..', '..', '..', 'dsh-codec', 'src', '__fixtures__');
 const LOGS = [
   { id: decodeJsonl(readFileSync(join(fixtureDir, 'v3-session.jsonl'), 'utf8')).header.id, source: join(fixtureDir, 'v3-session.jsonl') },
   { id: 'legacy-v0', source: join(fixtureDir, 'line-endings', 'v0-session.cr.jsonl') },
@@ -28,8 +28,8 @@ afterAll(() => {
 });
 
 function runUntil(file: string, step: RewriteStep | 'none'): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  const child = spawn(process.execPath, ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, '..', '..', '__fixtures__', 'rewrite-process.ts'), file, step], {
-    cwd: join(import.meta.dirname, '..', '..', '..'),
+  const child = spawn(process.execPath, ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, '..', '__fixtures__', 'rewrite-process.ts'), file, step], {
+    cwd: join(import.meta.dirname, '..', '..'),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return new Promise((resolve) => child.once('exit', (code, signal) => { resolve({ code, signal }); }));

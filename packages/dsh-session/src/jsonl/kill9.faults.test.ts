@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl } from 'dsh-codec';
 import { openSessionStore, type SessionStore } from 'dsh-session';
 import { faultTrials, makeTempDir, reportFaults, type TempDir } from '@dsh/test-utils';
-import { killAllStoreProcesses, spawnStoreProcess } from '../../__fixtures__/spawn-store-process.js';
+import { killAllStoreProcesses, spawnStoreProcess } from '../__fixtures__/spawn-store-process.js';
 
 const figures = { trials: 0, acknowledged: 0, lost: 0, halfWritten: 0 };
 afterAll(() => {

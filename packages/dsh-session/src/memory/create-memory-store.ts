@@ -3,7 +3,7 @@
  */
 import { createMemoryBackend } from './memory-backend.js';
 import type { SessionBackend } from '../session-backend.js';
-import { createSessionStore, type SessionStore } from '../../store/session-store.js';
+import { createSessionStore, type SessionStore } from '../store/session-store.js';
 
 /**
  * A `SessionStore` kept in process memory (tests, ephemeral hosts). Pass a shared `backend` from

@@ -2,8 +2,8 @@
  * @module `openSessionStore({ dir })`: the JSONL directory store, the embedded default.
  */
 import { createJsonlBackend } from './jsonl-backend.js';
-import { SessionError } from '../../session-error.js';
-import { createSessionStore, type SessionStore } from '../../store/session-store.js';
+import { SessionError } from '../session-error.js';
+import { createSessionStore, type SessionStore } from '../store/session-store.js';
 
 /**
  * Opens the JSONL directory store (created if missing): one file per session at `<dir>/<id>.jsonl`,

@@ -4,7 +4,7 @@
  * repairs and validates. Every write goes through a `SessionWriter`, which holds the single-writer lease.
  */
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
-import type { LeaseHolder } from '../session-error.js';
+import type { LeaseHolder } from './session-error.js';
 
 /**
  * A stored log as the backend keeps it: raw JSONL text (any format version, possibly with a torn

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl, validate } from 'dsh-codec';
 import { openSessionStore, SessionError, type Session, type SessionStore } from 'dsh-session';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { killAllStoreProcesses, spawnStoreProcess } from '../../__fixtures__/spawn-store-process.js';
+import { killAllStoreProcesses, spawnStoreProcess } from '../__fixtures__/spawn-store-process.js';
 
 async function failure(promise: Promise<unknown>): Promise<SessionError> {
   try {

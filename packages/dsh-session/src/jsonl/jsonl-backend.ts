@@ -24,10 +24,10 @@ import { matchesStamp, readVerifiedStamp, removeStampTemps, removeVerifiedStamp 
 import { makeJsonlWriter } from './jsonl-writer.js';
 import { LineEnds } from './line-ends.js';
 import type { SessionBackend, SessionWriter, StoredSessionRef } from '../session-backend.js';
-import { SessionError } from '../../session-error.js';
-import { isValidSessionId } from '../../session-id.js';
+import { SessionError } from '../session-error.js';
+import { isValidSessionId } from '../session-id.js';
 import { SESSION_TEMP_NAME, sessionTempName } from './session-temp-name.js';
-import { existsError, notFoundError, writeFailed } from '../../store-errors.js';
+import { existsError, notFoundError, writeFailed } from '../store-errors.js';
 
 /** Options of the JSONL backend; `writeChunk` lets tests inject write failures. */
 export type JsonlBackendOptions = { dir: string; now?: () => number; writeChunk?: WriteChunk };

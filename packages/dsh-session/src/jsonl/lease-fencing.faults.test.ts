@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl } from 'dsh-codec';
 import { openSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import { faultTrials, makeTempDir, printSkip, reportFaults, type TempDir } from '@dsh/test-utils';
-import { killAllStoreProcesses, spawnStoreProcess, type StoreProcess } from '../../__fixtures__/spawn-store-process.js';
+import { killAllStoreProcesses, spawnStoreProcess, type StoreProcess } from '../__fixtures__/spawn-store-process.js';
 
 const UNSHARE = ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child'];
 const unshareProbe = spawnSync(UNSHARE[0] as string, [...UNSHARE.slice(1), 'true'], { stdio: 'ignore' });

@@ -3,8 +3,8 @@
  */
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import type { SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from '../session-backend.js';
-import { SessionError, type LeaseHolder } from '../../session-error.js';
-import { busyError, notFoundError, existsError } from '../../store-errors.js';
+import { SessionError, type LeaseHolder } from '../session-error.js';
+import { busyError, notFoundError, existsError } from '../store-errors.js';
 
 type MemoryLog = { header: SessionHeader; events: SessionEvent[]; version: number; holder: LeaseHolder | undefined };
 
