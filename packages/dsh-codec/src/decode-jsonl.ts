@@ -5,14 +5,15 @@ import { migrateToCurrent } from './migrate.js';
 import { migrateOwnedV0 } from './migrate-owned-v0.js';
 import { LineCursor, type LineEndings } from './split-lines.js';
 import type { FormatVersion, SessionEvent, SessionHeader, ValidationIssue } from './types.js';
-import { describeValue } from './v0/describe-value.js';
+import { describeValue } from './shared/describe-value.js';
+import { LogValidation } from './shared/log-validation.js';
 import type { V0Event } from './v0/schemas.js';
 import { validateParsed } from './validate.js';
 import type { V4Header } from './v4/types.js';
-import { V4LogValidation } from './v4/validate-v4.js';
+import { V4_LOG_RULES } from './v4/validate-v4.js';
 import { checkV5Header } from './v5/check-header.js';
 import { migrateV4ToV5 } from './v5/migrate-v4-to-v5.js';
-import { V5LogValidation } from './v5/validate-v5.js';
+import { V5_LOG_RULES } from './v5/validate-v5.js';
 
 /** Where a torn final line starts: UTF-8 byte offset into the text, and its 1-based line number. */
 export type TornTail = { offset: number; line: number };
@@ -91,7 +92,7 @@ export function decodeJsonl(text: string, options: DecodeOptions = {}): DecodedL
   const events: unknown[] = version === 0 ? [first] : [];
   // The current version and V4 (every stored log of the previous release) are validated as they are
   // parsed: one pass, nothing serialised again.
-  const validation = version === NEWEST ? new V5LogValidation(first) : version === 4 ? new V4LogValidation(first) : undefined;
+  const validation = version === NEWEST ? new LogValidation(V5_LOG_RULES, first) : version === 4 ? new LogValidation(V4_LOG_RULES, first) : undefined;
   if (validation !== undefined && validation.issues.length > 0) throw errorFromIssues(validation.issues, { lineOf });
   for (let line = cursor.next(); line !== undefined; line = cursor.next()) {
     let value: unknown;
@@ -153,7 +154,7 @@ function decodeOlder(
   const migrated = version === 0 ? migrateOwnedV0(artifact.events as V0Event[], options) : migrateToCurrent(artifact, version, options);
   // Migrations build plain objects around values fresh from JSON.parse (already found lossless), so
   // the V5 check may use its cheap lossless test for parsed values.
-  const validation = new V5LogValidation(migrated.header);
+  const validation = new LogValidation(V5_LOG_RULES, migrated.header);
   for (const event of migrated.events) validation.event(event, true);
   const migratedIssues = validation.finish();
   if (migratedIssues.length > 0) throw errorFromIssues(migratedIssues, { lineOf, context: `(after migrating from V${String(version)})` });

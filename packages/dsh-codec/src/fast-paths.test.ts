@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { copyLosslessJson, createEventChecker, encodeEvent, encodeJsonl, isLosslessJson, serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { arbitraryLog } from '@dsh/test-utils';
 // The frozen rule `isLosslessJson` must agree with; internal, so it is imported directly.
-import { findLossyJson } from './v0/find-lossy-json.js';
+import { findLossyJson } from './shared/find-lossy-json.js';
 
 const header: SessionHeader = { format: 'dsh-session', version: 5, id: 's', createdAt: 0, inheritedEventCount: 0 };
 

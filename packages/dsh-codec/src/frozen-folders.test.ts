@@ -17,7 +17,7 @@ function specifiers(file: string): string[] {
 
 describe('frozen version folders', () => {
   for (const version of [0, 1, 2, 3]) {
-    it(`src/v${String(version)} imports only zod and the same or older version folders`, () => {
+    it(`src/v${String(version)} imports only zod, src/shared and the same or older version folders`, () => {
       const files = sources(`v${String(version)}`);
       expect(files.length).toBeGreaterThan(0);
       for (const file of files) {
@@ -26,8 +26,9 @@ describe('frozen version folders', () => {
             expect(specifier, relative(src, file)).toBe('zod');
             continue;
           }
-          const target = relative(src, resolve(dirname(file), specifier));
-          const folder = /^v(\d)\//.exec(target.split('\\').join('/'));
+          const target = relative(src, resolve(dirname(file), specifier)).split('\\').join('/');
+          if (target.startsWith('shared/')) continue;
+          const folder = /^v(\d)\//.exec(target);
           expect(folder, `${relative(src, file)} imports ${specifier}`).not.toBeNull();
           expect(Number(folder?.[1]), `${relative(src, file)} imports ${specifier}`).toBeLessThanOrEqual(version);
         }
@@ -36,7 +37,7 @@ describe('frozen version folders', () => {
   }
 
   for (const version of [4, 5]) {
-    it(`src/v${String(version)} imports zod, older or same version folders, and the current types (types only)`, () => {
+    it(`src/v${String(version)} imports zod, src/shared, older or same version folders, and the current types (types only)`, () => {
       for (const file of sources(`v${String(version)}`)) {
         const text = readFileSync(file, 'utf8');
         for (const specifier of specifiers(file)) {
@@ -45,6 +46,7 @@ describe('frozen version folders', () => {
             continue;
           }
           const target = relative(src, resolve(dirname(file), specifier)).split('\\').join('/');
+          if (target.startsWith('shared/')) continue;
           if (target === 'types.js') {
             expect(text, `${relative(src, file)} imports ../types.js for types only`).toMatch(/import type \{[^}]*\} from '\.\.\/types\.js'/);
             continue;
@@ -56,4 +58,26 @@ describe('frozen version folders', () => {
       }
     });
   }
+
+  // The version-free machinery every folder configures: it may never reach into a version folder,
+  // so no version's rules leak into another through it (validator-outputs.test.ts pins its answers).
+  it('src/shared imports only zod, src/shared and the current types (types only), never a version folder', () => {
+    const files = sources('shared');
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const specifier of specifiers(file)) {
+        if (!specifier.startsWith('.')) {
+          expect(specifier, relative(src, file)).toBe('zod');
+          continue;
+        }
+        const target = relative(src, resolve(dirname(file), specifier)).split('\\').join('/');
+        if (target === 'types.js') {
+          expect(text, `${relative(src, file)} imports ../types.js for types only`).toMatch(/import type \{[^}]*\} from '\.\.\/types\.js'/);
+          continue;
+        }
+        expect(target, `${relative(src, file)} imports ${specifier}`).toMatch(/^shared\//);
+      }
+    }
+  });
 });

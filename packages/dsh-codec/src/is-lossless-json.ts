@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from './v0/find-lossy-json.js';
+import { MAX_JSON_DEPTH } from './shared/find-lossy-json.js';
 import type { JsonValue } from './types.js';
 
 /**

@@ -2,7 +2,7 @@ import { CodecError } from './codec-error.js';
 import { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 import { errorFromIssues } from './error-from-issues.js';
 import type { SessionEvent, SessionHeader } from './types.js';
-import { describeValue } from './v0/describe-value.js';
+import { describeValue } from './shared/describe-value.js';
 import type { V0Event } from './v0/schemas.js';
 import { migrateV0ToV1 } from './v1/migrate-v0-to-v1.js';
 import type { V1Event, V1Header } from './v1/schemas.js';

@@ -1,5 +1,5 @@
 import type { FormatVersion, ValidationIssue } from './types.js';
-import { describeValue } from './v0/describe-value.js';
+import { describeValue } from './shared/describe-value.js';
 import { validateV0 } from './v0/validate-v0.js';
 import { validateV1 } from './v1/validate-v1.js';
 import { validateV2 } from './v2/validate-v2.js';

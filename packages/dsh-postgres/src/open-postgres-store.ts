@@ -1,13 +1,16 @@
+/**
+ * @module `openPostgresStore` (SPEC §14): a `SessionStore` on PostgreSQL, over a given pool or its own.
+ */
 import { hostname } from 'node:os';
 import { createSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import pg from 'pg';
-import { AppendBatcher } from './append-batcher.js';
-import { LeaseRenewer } from './lease-renewer.js';
-import { migrateSchema } from './migrate-schema.js';
+import { AppendBatcher } from './write/append-batcher.js';
+import { LeaseRenewer } from './lease/lease-renewer.js';
+import { migrateSchema } from './schema/migrate-schema.js';
 import { createPostgresBackend } from './postgres-backend.js';
 import type { PostgresContext, PostgresSettings } from './postgres-context.js';
-import { ReadCache } from './read-cache.js';
-import { channelOf, quoteSchema } from './schema-name.js';
+import { ReadCache } from './read/read-cache.js';
+import { channelOf, quoteSchema } from './schema/schema-name.js';
 import { describeTarget, storageError } from './storage-error.js';
 
 /** Options of `openPostgresStore`. */

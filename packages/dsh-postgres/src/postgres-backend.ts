@@ -3,16 +3,16 @@
  * generation as fencing token; group-committed appends; forks that refer to their parent's segment.
  */
 import type { SessionBackend, StoredSessionRef } from 'dsh-session';
-import { acquireLease } from './acquire-lease.js';
-import { collectSegments } from './collect-segments.js';
-import { createSessionRows } from './create-session-rows.js';
-import { findForkChild } from './find-fork-child.js';
-import { busyError, notFoundError } from './lease-errors.js';
-import { holderOf } from './lease-holder.js';
+import { acquireLease } from './lease/acquire-lease.js';
+import { collectSegments } from './read/collect-segments.js';
+import { createSessionRows } from './write/create-session-rows.js';
+import { findForkChild } from './read/find-fork-child.js';
+import { busyError, notFoundError } from './lease/lease-errors.js';
+import { holderOf } from './lease/lease-holder.js';
 import type { PostgresContext } from './postgres-context.js';
-import { readStoredLog } from './read-stored-log.js';
-import { readSummaryRows } from './read-summary-rows.js';
-import { SessionWatcher } from './session-watcher.js';
+import { readStoredLog } from './read/read-stored-log.js';
+import { readSummaryRows } from './read/read-summary-rows.js';
+import { SessionWatcher } from './watch/session-watcher.js';
 
 type HolderRow = { holder_host: string | null; holder_pid: number | null; holder_since: string | null };
 

@@ -1,7 +1,10 @@
+/**
+ * @module `PostgresSettings` / `PostgresContext`: what every operation of the PostgreSQL backend is given.
+ */
 import type { Pool } from 'pg';
-import type { AppendBatcher } from './append-batcher.js';
-import type { LeaseRenewer } from './lease-renewer.js';
-import type { ReadCache } from './read-cache.js';
+import type { AppendBatcher } from './write/append-batcher.js';
+import type { LeaseRenewer } from './lease/lease-renewer.js';
+import type { ReadCache } from './read/read-cache.js';
 
 /** Where and how the backend stores: the pool, the schema, the lease settings. @internal */
 export type PostgresSettings = {

@@ -1,3 +1,6 @@
+/**
+ * @module `STORAGE_ERROR` for PostgreSQL failures: where the pool connects (never the password) and why it failed.
+ */
 import { SessionError } from 'dsh-session';
 
 /** Where a pool connects, for error messages: `host:port` (never the password). */

@@ -4,10 +4,15 @@
  * (create, open with crash repair, inspect, exact forks, list, delete) over in-memory or JSONL storage.
  * Fork seeds without a store come from the `dsh-session/fork` entry.
  */
-export type { AppendOptions, Session } from './session.js';
+export type { AppendOptions, Session } from './session/session.js';
 export { SESSION_ERROR_CODES, SessionError, type LeaseHolder, type SessionErrorCode } from './session-error.js';
-export type { SessionObservation } from './session-observation.js';
-export { LATEST_CLOSED_TURN, selectForkCut } from './fork-cut.js';
+export type { SessionObservation } from './store/session-observation.js';
+export { LATEST_CLOSED_TURN, selectForkCut } from './store/fork-cut.js';
+/**
+ * The latest title, config (whole) and cwd (the latest config naming one, else the header's) of an
+ * observation or an array of events: the one reader of "what a log says about itself now".
+ */
+export { latestMetadata, type SessionMetadata } from './sources/latest-metadata.js';
 export {
   createSessionStore,
   type CreateSessionOptions,
@@ -15,17 +20,17 @@ export {
   type SessionInspection,
   type SessionStore,
   type SessionStoreOptions,
-} from './session-store.js';
-export type { SessionSummary } from './summarize.js';
+} from './store/session-store.js';
+export type { SessionSummary } from './store/summarize.js';
 export type { InheritedRecords, SessionBackend, SessionWriter, StoredLog, StoredSessionRef, StoredSummary } from './session-backend.js';
-export { createMemoryBackend } from './memory-backend.js';
-export { createMemoryStore } from './create-memory-store.js';
-export { openSessionStore } from './open-session-store.js';
+export { createMemoryBackend } from './memory/memory-backend.js';
+export { createMemoryStore } from './memory/create-memory-store.js';
+export { openSessionStore } from './jsonl/open-session-store.js';
 export { isValidSessionId } from './session-id.js';
-export { checkTitle, isPrintableTitle } from './check-title.js';
-export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './rewrite-log-file.js';
+export { checkTitle, isPrintableTitle } from './store/check-title.js';
+export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './jsonl/rewrite-log-file.js';
 /**
  * This process's identity (pid, host, start time, PID namespace, boot id) and whether a recorded
  * process is known to be gone: for dsh-postgres's lease, which records holders the same way. @internal
  */
-export { currentProcess, isProcessAlive, type ProcessIdentity } from './process-identity.js';
+export { currentProcess, isProcessAlive, type ProcessIdentity } from './jsonl/process-identity.js';

@@ -1,3 +1,6 @@
+/**
+ * @module `SessionError` and its one code table (`SESSION_ERROR_CODES`), for every sub-system of the package.
+ */
 import { CODEC_ERROR_CODES } from 'dsh-codec';
 
 /**

@@ -1,3 +1,6 @@
+/**
+ * @module Session ids (SPEC §8): `[A-Za-z0-9_-]{1,128}`, checked before an id can reach storage.
+ */
 import { SessionError } from './session-error.js';
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;

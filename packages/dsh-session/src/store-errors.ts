@@ -1,3 +1,6 @@
+/**
+ * @module The store's common refusals (`SESSION_NOT_FOUND`, `SESSION_EXISTS`, `SESSION_BUSY`, …) worded once for every backend.
+ */
 import { SessionError, type LeaseHolder } from './session-error.js';
 
 /** `SESSION_NOT_FOUND` for `id`. */

@@ -30,6 +30,7 @@ describe('dsh/layers', () => {
         { filename: `${root}/packages/dsh-host/src/a.ts`, code: "import { x } from 'dsh-session/src/session.js';", options: [{ root }], errors: [{ messageId: 'intoSrc' }] },
         { filename: `${root}/packages/dsh-host/src/a.ts`, code: "import { x } from '../../dsh-session/src/session.js';", options: [{ root }], errors: [{ messageId: 'outside' }] },
         { filename: `${root}/packages/dsh-session/src/index.ts`, code: "export { buildForkSeed } from './fork.js';", options: [{ root }], errors: [{ messageId: 'forkEntry' }] },
+        { filename: `${root}/packages/dsh-session/src/store/fork-session.ts`, code: "import { buildForkSeed } from '../fork.js';", options: [{ root }], errors: [{ messageId: 'forkEntry' }] },
         { filename: `${root}/packages/dsh-session/src/a.ts`, code: "import { makeTempDir } from '@dsh/test-utils';", options: [{ root }], errors: [{ messageId: 'tooling' }] },
         // A test-only import stays out of the package's own files.
         { filename: `${root}/packages/dsh-claude-agent-sdk/src/a.ts`, code: "import { openPostgresStore } from 'dsh-postgres';", options: [{ root }], errors: [{ messageId: 'upward' }] },

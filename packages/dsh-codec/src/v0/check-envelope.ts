@@ -2,9 +2,9 @@
  * The envelope of V0–V2 events: exactly `{seq, type, time, data}`, contiguous seq, integer time,
  * lossless data. Frozen with V0 (V3 added `surfaceOp` and `ignorable` in its own check).
  */
-import { describeValue } from './describe-value.js';
-import { findLossyJson, parsedJsonIsLossless } from './find-lossy-json.js';
-import { eventIssue, formatPath, type Issue } from './issue.js';
+import { describeValue } from '../shared/describe-value.js';
+import { findLossyJson, parsedJsonIsLossless } from '../shared/find-lossy-json.js';
+import { eventIssue, formatPath, type Issue } from '../shared/issue.js';
 
 const KEYS: ReadonlySet<string> = new Set(['seq', 'type', 'time', 'data']);
 

@@ -3,7 +3,7 @@
  * to a `RelationshipView`; there are no synthetic results before V3, so every result answers a
  * `tool/call` of its step.
  */
-import { relationshipIssue, type Issue } from './issue.js';
+import { relationshipIssue, type Issue } from '../shared/issue.js';
 
 type Path = (string | number)[];
 

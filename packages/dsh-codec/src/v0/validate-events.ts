@@ -4,9 +4,9 @@
  */
 import type { z } from 'zod';
 import { checkV0Envelope, v0EnvelopeIsValid } from './check-envelope.js';
-import { eventIssue, type Issue } from './issue.js';
+import { eventIssue, type Issue } from '../shared/issue.js';
 import { V0RelationshipChecker, type RelationshipView } from './relationship-checker.js';
-import { fromZodIssues } from './zod-issues.js';
+import { fromZodIssues } from '../shared/zod-issues.js';
 
 /** How one version reads its events: payload schemas by type and the relationship view of each. */
 export type LegacyEventRules = {

@@ -1,7 +1,7 @@
 /**
  * The V0 validator, frozen: no header, flat messages, every result answers a `tool/call`.
  */
-import { headerIssue, type Issue } from './issue.js';
+import { headerIssue, type Issue } from '../shared/issue.js';
 import { isValidV0Payload } from './is-valid-v0-payload.js';
 import type { RelationshipView } from './relationship-checker.js';
 import { v0DataSchemas, type V0Data } from './schemas.js';

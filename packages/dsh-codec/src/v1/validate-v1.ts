@@ -2,11 +2,11 @@
  * The V1 validator, frozen: header line, structured messages, every result answers a `tool/call`.
  */
 import type { z } from 'zod';
-import { describeValue } from '../v0/describe-value.js';
-import { findLossyJson } from '../v0/find-lossy-json.js';
-import { formatPath, headerIssue, type Issue } from '../v0/issue.js';
+import { describeValue } from '../shared/describe-value.js';
+import { findLossyJson } from '../shared/find-lossy-json.js';
+import { formatPath, headerIssue, type Issue } from '../shared/issue.js';
 import { validateLegacyEvents } from '../v0/validate-events.js';
-import { fromZodIssues } from '../v0/zod-issues.js';
+import { fromZodIssues } from '../shared/zod-issues.js';
 import { v1RelationshipView } from './relationship-view.js';
 import { v1DataSchemas, v1HeaderSchema } from './schemas.js';
 

@@ -2,7 +2,7 @@
  * Fork lineage in the header (since V2) and its tie to the events: a fork child inherits
  * `inheritedEventCount` events and its own inherited marker sits right after them. Frozen with V2.
  */
-import { headerIssue, relationshipIssue, type Issue } from '../v0/issue.js';
+import { headerIssue, relationshipIssue, type Issue } from '../shared/issue.js';
 
 /** The lineage fields of a V2+ header. */
 export type ForkLineage = { parentSession?: string; forkCut?: number; inheritedEventCount: number };

@@ -2,7 +2,7 @@
  * The V2 validator, frozen: V1's rules plus fork lineage (header fields and the inherited marker
  * at seq `inheritedEventCount`) and session events that may stand anywhere.
  */
-import type { Issue } from '../v0/issue.js';
+import type { Issue } from '../shared/issue.js';
 import { validateLegacyEvents } from '../v0/validate-events.js';
 import { v1RelationshipView } from '../v1/relationship-view.js';
 import { checkHeaderShape } from '../v1/validate-v1.js';

@@ -2,9 +2,9 @@
  * The V3 event envelope (exact keys, contiguous seq, integer time, lossless data, `surfaceOp`
  * only on surface events, `ignorable` only `true`). Frozen with V3; V4 kept the same envelope.
  */
-import { describeValue } from '../v0/describe-value.js';
-import { findLossyJson } from '../v0/find-lossy-json.js';
-import { eventIssue, formatPath, type Issue } from '../v0/issue.js';
+import { describeValue } from '../shared/describe-value.js';
+import { findLossyJson } from '../shared/find-lossy-json.js';
+import { eventIssue, formatPath, type Issue } from '../shared/issue.js';
 import { V3_SURFACE_TYPES } from './types.js';
 
 const KEYS: ReadonlySet<string> = new Set(['seq', 'type', 'time', 'data', 'surfaceOp', 'ignorable']);

@@ -3,6 +3,7 @@
  * `error: {message, code: "UNKNOWN"}`; error results gain `error: {name: "ToolError",
  * code: "TOOL_FAILED"}`; tool calls gain `effect: "unknown"`.
  */
+import { headerAtVersion } from '../shared/header-at-version.js';
 import type { V2Event, V2Header } from '../v2/schemas.js';
 import type { V3CoreEvent } from './types.js';
 import type { V3Header } from './schemas.js';
@@ -35,16 +36,6 @@ function migrateEvent(event: V2Event): V3CoreEvent {
 
 /** A valid V2 log as V3; lineage is kept as it was. */
 export function migrateV2ToV3(artifact: { header: V2Header; events: readonly V2Event[] }): { header: V3Header; events: V3CoreEvent[] } {
-  const { id, createdAt, cwd, parentSession, forkCut, inheritedEventCount } = artifact.header;
-  const header: V3Header = {
-    format: 'dsh-session',
-    version: 3,
-    id,
-    createdAt,
-    ...(cwd === undefined ? {} : { cwd }),
-    ...(parentSession === undefined ? {} : { parentSession }),
-    ...(forkCut === undefined ? {} : { forkCut }),
-    inheritedEventCount,
-  };
+  const header: V3Header = headerAtVersion(artifact.header, 3);
   return { header, events: artifact.events.map(migrateEvent) };
 }

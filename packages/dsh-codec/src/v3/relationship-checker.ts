@@ -2,7 +2,7 @@
  * The V3 relationship rules (SPEC §3.4), frozen with V3, as an incremental checker over
  * shape-valid V3 events. V4 runs it on a private interrupted view of its fork closers.
  */
-import { relationshipIssue, type Issue } from '../v0/issue.js';
+import { relationshipIssue, type Issue } from '../shared/issue.js';
 import {
   INTERRUPTED_NOT_STARTED_TEXT,
   INTERRUPTED_RESULT_PREFIX,

@@ -3,8 +3,8 @@
  * events, tool effects and errors, and crash-recovery closers. It knows nothing of forks'
  * closers: a `forked` reason or a forked synthetic result is invalid here.
  */
-import { eventIssue, type Issue } from '../v0/issue.js';
-import { fromZodIssues } from '../v0/zod-issues.js';
+import { eventIssue, type Issue } from '../shared/issue.js';
+import { fromZodIssues } from '../shared/zod-issues.js';
 import { checkHeaderShape } from '../v1/validate-v1.js';
 import { ForkMarkerCheck, checkForkLineage, type ForkLineage } from '../v2/fork-header-check.js';
 import { checkV3Envelope } from './check-envelope.js';

@@ -4,9 +4,9 @@
  * Same rules as V3's frozen check, tuned for the open path: nothing is built unless it fails,
  * and values fresh from `JSON.parse` only need their numbers checked.
  */
-import { describeValue } from '../v0/describe-value.js';
-import { findLossyJson, parsedJsonIsLossless } from '../v0/find-lossy-json.js';
-import { eventIssue, formatPath, type Issue } from '../v0/issue.js';
+import { describeValue } from '../shared/describe-value.js';
+import { findLossyJson, parsedJsonIsLossless } from '../shared/find-lossy-json.js';
+import { eventIssue, formatPath, type Issue } from '../shared/issue.js';
 
 const KEYS: ReadonlySet<string> = new Set(['seq', 'type', 'time', 'data', 'surfaceOp', 'ignorable']);
 const SURFACE_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'tool/result']);

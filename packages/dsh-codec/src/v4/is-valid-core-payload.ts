@@ -3,41 +3,13 @@
  * It must never accept what the zod schemas in `schemas.ts` reject (a property test pins this);
  * when it says no, the zod schemas decide and explain. Expects lossless JSON (checked before).
  */
+import { isContentOf, isId, isObject, isOrdinal, isTextBlock, isToolCallBlock, keysWithin, type JsonRecord } from '../shared/payload-guards.js';
 import type { CoreEventType } from '../types.js';
 
-type Obj = Record<string, unknown>;
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function keysWithin(value: Obj, allowed: ReadonlySet<string>): boolean {
-  for (const key in value) if (!allowed.has(key)) return false;
-  return true;
-}
-
-function isOrdinal(value: unknown): boolean {
-  return Number.isSafeInteger(value) && (value as number) >= 1;
-}
-
-function isId(value: unknown): boolean {
-  return typeof value === 'string' && value !== '';
-}
-
-const TEXT_KEYS: ReadonlySet<string> = new Set(['type', 'text']);
-const CALL_KEYS: ReadonlySet<string> = new Set(['type', 'id', 'name', 'arguments']);
+const isV4Block = (block: JsonRecord): boolean => isTextBlock(block) || isToolCallBlock(block);
 
 function isContent(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (const block of value) {
-    if (!isObject(block)) return false;
-    if (block.type === 'text') {
-      if (typeof block.text !== 'string' || !keysWithin(block, TEXT_KEYS)) return false;
-    } else if (block.type === 'tool-call') {
-      if (!isId(block.id) || !isId(block.name) || typeof block.arguments !== 'string' || !keysWithin(block, CALL_KEYS)) return false;
-    } else return false;
-  }
-  return true;
+  return isContentOf(value, isV4Block);
 }
 
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(['id', 'role', 'content']);

@@ -2,6 +2,7 @@
  * Migration V3 → V4 (SPEC §7), pure: the header says `version: 4`; events are preserved
  * unchanged (the very same objects).
  */
+import { headerAtVersion } from '../shared/header-at-version.js';
 import type { V3Header } from '../v3/schemas.js';
 import type { V3Event } from '../v3/types.js';
 import type { SessionEvent } from '../types.js';
@@ -9,18 +10,7 @@ import type { V4Header } from './types.js';
 
 /** A valid V3 log as V4. */
 export function migrateV3ToV4(artifact: { header: V3Header; events: readonly V3Event[] }): { header: V4Header; events: SessionEvent[] } {
-  const { id, createdAt, cwd, parentSession, forkCut, inheritedEventCount } = artifact.header;
-  // Rebuilt in the documented key order, so a migrated header encodes like a written one.
-  const header: V4Header = {
-    format: 'dsh-session',
-    version: 4,
-    id,
-    createdAt,
-    ...(cwd === undefined ? {} : { cwd }),
-    ...(parentSession === undefined ? {} : { parentSession }),
-    ...(forkCut === undefined ? {} : { forkCut }),
-    inheritedEventCount,
-  };
+  const header: V4Header = headerAtVersion(artifact.header, 4);
   // A valid V3 event is a valid V4 event: V4 only added fork closers.
   return { header, events: [...artifact.events] as SessionEvent[] };
 }

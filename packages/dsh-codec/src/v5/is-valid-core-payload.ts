@@ -3,48 +3,22 @@
  * may also hold reasoning blocks. Like V4's, it never accepts what the zod schemas reject (a
  * property test pins this); `false` means "ask the zod schema". Expects lossless JSON.
  */
+import { isContentOf, isId, isObject, isOrdinal, isTextBlock, isToolCallBlock, keysWithin, type JsonRecord } from '../shared/payload-guards.js';
 import type { CoreEventType } from '../types.js';
 import { isValidCorePayload as isValidV4CorePayload } from '../v4/is-valid-core-payload.js';
 
-type Obj = Record<string, unknown>;
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function keysWithin(value: Obj, allowed: ReadonlySet<string>): boolean {
-  for (const key in value) if (!allowed.has(key)) return false;
-  return true;
-}
-
-function isOrdinal(value: unknown): boolean {
-  return Number.isSafeInteger(value) && (value as number) >= 1;
-}
-
-function isId(value: unknown): boolean {
-  return typeof value === 'string' && value !== '';
-}
-
-const TEXT_KEYS: ReadonlySet<string> = new Set(['type', 'text']);
-const CALL_KEYS: ReadonlySet<string> = new Set(['type', 'id', 'name', 'arguments']);
 const REASONING_KEYS: ReadonlySet<string> = new Set(['type', 'text', 'providerData']);
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(['id', 'role', 'content']);
 const ASSISTANT_KEYS: ReadonlySet<string> = new Set(['turn', 'step', 'message', 'usage']);
 
+function isReasoningBlock(block: JsonRecord): boolean {
+  return block.type === 'reasoning' && typeof block.text === 'string' && keysWithin(block, REASONING_KEYS) && (!('providerData' in block) || isObject(block.providerData));
+}
+
+const isV5AssistantBlock = (block: JsonRecord): boolean => isTextBlock(block) || isToolCallBlock(block) || isReasoningBlock(block);
+
 function isAssistantContent(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (const block of value) {
-    if (!isObject(block)) return false;
-    if (block.type === 'text') {
-      if (typeof block.text !== 'string' || !keysWithin(block, TEXT_KEYS)) return false;
-    } else if (block.type === 'tool-call') {
-      if (!isId(block.id) || !isId(block.name) || typeof block.arguments !== 'string' || !keysWithin(block, CALL_KEYS)) return false;
-    } else if (block.type === 'reasoning') {
-      if (typeof block.text !== 'string' || !keysWithin(block, REASONING_KEYS)) return false;
-      if ('providerData' in block && !isObject(block.providerData)) return false;
-    } else return false;
-  }
-  return true;
+  return isContentOf(value, isV5AssistantBlock);
 }
 
 function isAssistantPayload(data: unknown): boolean {

@@ -1,48 +1,18 @@
 /**
  * The V5 validator (current): header, every event's shape and the relationships of SPEC §3.4,
- * reporting every issue with its path and seq.
+ * reporting every issue with its path and seq (the machinery is `shared/log-validation.ts`).
  */
-import type { Issue } from '../v0/issue.js';
-import { ForkMarkerCheck } from '../v2/fork-header-check.js';
-import type { SessionHeader } from '../types.js';
+import type { Issue } from '../shared/issue.js';
+import { validateLog, type LogRules } from '../shared/log-validation.js';
+import type { V3Event } from '../v3/types.js';
+import { lineageLogRules } from '../v4/validate-v4.js';
 import { checkV5Header } from './check-header.js';
-import { V5EventValidator } from './v5-event-validator.js';
+import { V5_EVENT_RULES } from './event-rules.js';
 
-/**
- * A V5 log validated as it is read, event by event: the decoder feeds lines as it parses them,
- * `validateV5` feeds an array. Issues accumulate in `issues`.
- */
-export class V5LogValidation {
-  readonly issues: Issue[];
-  private readonly events = new V5EventValidator();
-  private readonly marker: ForkMarkerCheck | undefined;
-  private count = 0;
-
-  constructor(header: unknown) {
-    this.issues = checkV5Header(header);
-    this.marker = this.issues.length === 0 ? new ForkMarkerCheck(header as SessionHeader) : undefined;
-  }
-
-  /** Validates the next event (its expected seq is its position); `parsed`: fresh from `JSON.parse`. */
-  event(event: unknown, parsed = false): void {
-    const index = this.count++;
-    const view = this.events.checkInto(event, index, parsed, this.issues);
-    if (view !== undefined) this.events.apply(view);
-    if (this.marker === undefined || !this.marker.concerns(index)) return;
-    const marker = view === undefined ? this.marker.event(index, '', undefined, false) : this.marker.event(index, view.type, view.data);
-    for (const issue of marker) this.issues.push(issue);
-  }
-
-  /** Checks what needs the whole log; call once after the last event. */
-  finish(): Issue[] {
-    if (this.marker !== undefined) for (const issue of this.marker.finish(this.count)) this.issues.push(issue);
-    return this.issues;
-  }
-}
+/** How a V5 log is validated: the V5 header and event rules, checked the V4 way. */
+export const V5_LOG_RULES: LogRules<V3Event> = lineageLogRules(checkV5Header, V5_EVENT_RULES);
 
 /** Every issue of `artifact` as a V5 log; `[]` when valid. */
 export function validateV5(artifact: { header?: unknown; events: readonly unknown[] }): Issue[] {
-  const validation = new V5LogValidation(artifact.header);
-  for (const event of artifact.events) validation.event(event);
-  return validation.finish();
+  return validateLog(V5_LOG_RULES, artifact);
 }

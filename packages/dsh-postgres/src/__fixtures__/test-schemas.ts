@@ -8,7 +8,7 @@ import { afterAll } from 'vitest';
 import { uniqueSchemaName } from '@dsh/test-utils';
 import { OWN_POOL_SETTINGS } from '../open-postgres-store.js';
 import type { PostgresSettings } from '../postgres-context.js';
-import { channelOf, quoteSchema } from '../schema-name.js';
+import { channelOf, quoteSchema } from '../schema/schema-name.js';
 
 export type TestSchemas = {
   /**

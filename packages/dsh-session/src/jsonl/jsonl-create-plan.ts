@@ -1,0 +1,152 @@
+/**
+ * How the JSONL backend writes a new log (create, fork): the header, the inherited lines — copied
+ * as bytes from a source file this backend holds, or taken from text the store validated — then the
+ * other events, into a new file that is fsynced before it is published.
+ */
+import type { FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { encodeLog, NEWLINE, serializeEvents } from './jsonl-log-bytes.js';
+import type { JsonlState } from './jsonl-state.js';
+import { LineEnds } from './line-ends.js';
+import type { InheritedRecords } from '../session-backend.js';
+
+/** No bytes. */
+export const EMPTY = Buffer.alloc(0);
+/** The largest piece of a stored range copied at once. */
+const COPY_CHUNK = 4 * 1024 * 1024;
+
+/**
+ * Where a held session's first events lie in its file: `ends` holds the offset after each line (the
+ * header's first), `size` the writer's durable size and `writing` whether a batch is being written.
+ */
+export type StoredRange = { handle: FileHandle; start: number; end: number; ends: LineEnds; count: number; size: number; writing: boolean };
+
+/** A new log to write: the header (or the whole encoded log), inherited lines, the other events. */
+export type CreatePlan = { head: Buffer; inherited?: { bytes: Buffer; ends: LineEnds } | { range: StoredRange }; rest: Buffer };
+
+/**
+ * Whether a held session's file still is what its writer wrote: a size other than the durable size
+ * (or more, while a batch is being written) means it was changed behind the lease.
+ */
+async function storedRangeIsIntact(range: StoredRange): Promise<boolean> {
+  const { size } = await range.handle.stat();
+  return size === range.size || (range.writing && size > range.size);
+}
+
+/** Fills `bytes` from `position` of an open file. */
+async function readExactly(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesRead } = await handle.read(bytes, offset, bytes.length - offset, position + offset);
+    if (bytesRead === 0) throw new Error(`expected ${String(bytes.length)} bytes at offset ${String(position)}, the file ended after ${String(offset)}`);
+    offset += bytesRead;
+  }
+}
+
+/** The line ends and size of a planned log (a copied range shares its source's line ends). */
+export function lineEndsOf(plan: CreatePlan): { ends: LineEnds; size: number } {
+  let size = plan.head.length;
+  let ends: LineEnds;
+  if (plan.inherited !== undefined && 'range' in plan.inherited) {
+    const { range } = plan.inherited;
+    ends = LineEnds.inheriting(size, range.ends, range.count, size - range.start);
+    size += range.end - range.start;
+  } else {
+    if (plan.inherited === undefined) {
+      ends = new LineEnds();
+      ends.scan(plan.head, 0);
+    } else {
+      // The inherited lines were scanned once when planned: their ends are shared, shifted by the header.
+      ends = LineEnds.inheriting(size, plan.inherited.ends, plan.inherited.ends.length - 1, size);
+      size += plan.inherited.bytes.length;
+    }
+  }
+  ends.scan(plan.rest, size);
+  return { ends, size: size + plan.rest.length };
+}
+
+/**
+ * How a new log is written: the header, then the inherited lines — copied from the source's durable
+ * file held here, or taken from the text the store validated — when possible, then the other events.
+ */
+export async function planCreated(
+state: JsonlState,
+header: SessionHeader,
+events: readonly SessionEvent[],
+inherited: InheritedRecords | undefined,
+): Promise<CreatePlan> {
+  const count = inherited?.count ?? 0;
+  const encoded = (): CreatePlan => ({ head: encodeLog(header, inherited === undefined ? events : [...inherited.events(), ...events]), rest: EMPTY });
+  // A `source` names a records read of another backend: this one never gives one.
+  if (inherited === undefined || inherited.kind === 'source' || inherited.kind === 'events' || count <= 0) return encoded();
+  const head = Buffer.from(encodeHeader(header), 'utf8');
+  const rest = Buffer.from(serializeEvents(events), 'utf8');
+  if (inherited.kind === 'jsonl') {
+    const { bytes } = inherited;
+    // Line 0 stands for the header: line i is inherited event i - 1, as in a stored range.
+    const ends = LineEnds.after(0);
+    ends.scan(bytes, 0);
+    if (bytes[bytes.length - 1] !== NEWLINE || ends.length !== count + 1) return encoded();
+    return { head, inherited: { bytes, ends }, rest };
+  }
+  const range = state.storedRanges.get(inherited.sourceId)?.(count);
+  // A source released, rewritten or changed behind its lease is not copied: its events are encoded.
+  if (range === undefined || !(await storedRangeIsIntact(range).catch(() => false))) return encoded();
+  return { head, inherited: { range }, rest };
+}
+
+/** Below this size the header and the other events are written as one buffer (one write instead of two). */
+const JOIN_BELOW = 1 << 20;
+
+/**
+ * Writes a planned log to a new file and fsyncs it; copies a stored range through the spare buffer.
+ * Returns the file, still open for reading and writing (the writer keeps it: the same inode once
+ * published), and the CRC-32 of the bytes written (the writer's running checksum,
+ * `jsonl-verified-stamp.ts`). The file is closed when writing fails.
+ */
+export async function writeCreated(state: JsonlState, path: string, plan: CreatePlan): Promise<{ handle: FileHandle; crc: number }> {
+const { write } = state;
+  const handle = await open(path, 'wx+');
+  try {
+    if (plan.inherited === undefined && plan.rest.length > 0 && plan.head.length + plan.rest.length < JOIN_BELOW) {
+      plan = { head: Buffer.concat([plan.head, plan.rest]), rest: EMPTY };
+    }
+    let position = 0;
+    await write(handle, plan.head, position);
+    let crc = crc32(plan.head);
+    position += plan.head.length;
+    if (plan.inherited !== undefined && 'bytes' in plan.inherited) {
+      await write(handle, plan.inherited.bytes, position);
+      crc = crc32(plan.inherited.bytes, crc);
+      position += plan.inherited.bytes.length;
+    } else if (plan.inherited !== undefined) {
+      const { range } = plan.inherited;
+      const total = range.end - range.start;
+      let buffer = state.spareCopyBuffer;
+      state.spareCopyBuffer = undefined;
+      if (buffer === undefined || buffer.length < Math.min(total, COPY_CHUNK)) buffer = Buffer.allocUnsafe(Math.min(Math.max(total, 1 << 16), COPY_CHUNK));
+      try {
+        for (let offset = 0; offset < total; ) {
+          const chunk = buffer.subarray(0, Math.min(buffer.length, total - offset));
+          await readExactly(range.handle, chunk, range.start + offset);
+          if (offset + chunk.length === total && chunk[chunk.length - 1] !== NEWLINE) throw new Error('the copied lines do not end with a newline');
+          await write(handle, chunk, position);
+          crc = crc32(chunk, crc);
+          position += chunk.length;
+          offset += chunk.length;
+        }
+      } finally {
+        state.spareCopyBuffer = buffer;
+      }
+    }
+    if (plan.rest.length > 0) await write(handle, plan.rest, position);
+    crc = crc32(plan.rest, crc);
+    await handle.sync();
+    return { handle, crc };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The JSONL backend's writer of one held session: appends (positional write + fdatasync, rolled
+ * back on failure), rewrites (temp file + backup + rename), torn-tail removal, all fenced by the
+ * lease generation, and the line index that lets forks copy its durable lines as bytes.
+ */
+import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { readWholeFile, syncDirectory, writeFileDurably } from './durable-files.js';
+import type { FileLease } from './file-lease.js';
+import { CARRIAGE_RETURN, encodeLog, lineOffset, NEWLINE, serializeEvents, startsWithV4Header } from './jsonl-log-bytes.js';
+import type { JsonlState } from './jsonl-state.js';
+import { writeVerifiedStamp } from './jsonl-verified-stamp.js';
+import { LineEnds } from './line-ends.js';
+import { keepBackup, keepTornTail } from './log-backups.js';
+import type { SessionWriter, StoredLog } from '../session-backend.js';
+import { SessionError } from '../session-error.js';
+import { sessionTempName } from './session-temp-name.js';
+import { leaseLost, writeFailed } from '../store-errors.js';
+
+/**
+ * A writer over an open file; `size` and `lines` describe the durable bytes, `ends` the offset after
+ * each durable line (the header's first), `v4` whether those lines are V4 records, `crc` the CRC-32
+ * of the durable bytes and `verified` whether every one of them was validated (then release stamps them).
+ */
+export function makeJsonlWriter(
+state: JsonlState,
+id: string,
+path: string,
+lease: FileLease,
+initial: { handle: FileHandle; size: number; lines: number; ends: LineEnds; v4: boolean; crc: number; verified: boolean },
+): SessionWriter {
+const { dir, now, write, held, storedRanges } = state;
+  let { handle, size, lines, ends, v4, crc, verified } = initial;
+  let endsWithNewline = true;
+  let dirty = false;
+  let released = false;
+  let lost = false;
+  const owned = (): void => {
+    if (released) throw new SessionError('SESSION_CLOSED', `The lease on session ${id} was released; reopen it to write.`, { sessionId: id });
+    if (lost) throw leaseLost(id, path);
+  };
+  /** The fencing check: throws `SESSION_BUSY` once a newer lease generation exists. */
+  const fenced = async (): Promise<void> => {
+    owned();
+    if (await lease.stillHeld()) return;
+    lost = true;
+    throw leaseLost(id, path);
+  };
+  const writer: SessionWriter = {
+    async read(): Promise<StoredLog> {
+      owned();
+      const bytes = await readWholeFile(path);
+      size = bytes.length;
+      ends = new LineEnds();
+      ends.scan(bytes, 0);
+      lines = ends.length;
+      // Lines ending in CR are rewritten in LF at the first write, never copied into a fork child.
+      v4 = lines > 0 && startsWithV4Header(bytes, ends.at(0) - 1) && !bytes.includes(CARRIAGE_RETURN);
+      endsWithNewline = size === 0 || bytes[size - 1] === NEWLINE;
+      crc = crc32(bytes);
+      verified = false;
+      return { kind: 'jsonl', text: bytes.toString('utf8') };
+    },
+    markValidated() {
+      verified = true;
+    },
+    async append(expectedNextSeq, events) {
+      await fenced();
+      const storedEvents = lines - 1;
+      if (!endsWithNewline || storedEvents !== expectedNextSeq || events[0]?.seq !== expectedNextSeq) {
+        throw new SessionError(
+          'CORRUPT',
+          `Append to ${path}: expected the file to end with a complete line at seq ${expectedNextSeq - 1} and the batch to start at seq ${expectedNextSeq}; the file holds ${storedEvents} events${endsWithNewline ? '' : ' and a torn line'}, the batch starts at ${String(events[0]?.seq)}.`,
+          { sessionId: id },
+        );
+      }
+      const bytes = Buffer.from(serializeEvents(events), 'utf8');
+      try {
+        // A previous failed write may have left bytes past the durable end: cut them first.
+        if (dirty) await handle.truncate(size);
+        dirty = true;
+        await write(handle, bytes, size);
+        await handle.datasync();
+        dirty = false;
+      } catch (error) {
+        // Roll back: the file must never keep a partial batch that a later batch would follow.
+        try {
+          await handle.truncate(size);
+          await handle.datasync();
+          dirty = false;
+        } catch {
+          // Still dirty: the next append truncates before writing.
+        }
+        throw writeFailed(id, `append ${events.length} events to`, error);
+      }
+      // Taken over while writing: the batch went to the old inode (or was copied as unacknowledged
+      // bytes the new holder repairs); either way it does not count as written.
+      await fenced();
+      ends.scan(bytes, size);
+      size += bytes.length;
+      lines += events.length;
+      crc = crc32(bytes, crc);
+    },
+    async replace(header, events) {
+      await fenced();
+      const bytes = encodeLog(header, events);
+      const temp = join(dir, sessionTempName(id));
+      let backup: string | undefined;
+      let renamed = false;
+      try {
+        await writeFileDurably(temp, bytes, write);
+        // The log as it was stays beside the new one (a link to its inode: no copy).
+        backup = await keepBackup(path, now());
+        // Checked again just before the rename: a takeover meanwhile moved the log, which we must not replace.
+        await fenced();
+        await rename(temp, path);
+        renamed = true;
+        await syncDirectory(dir);
+      } catch (error) {
+        await unlink(temp).catch(() => undefined);
+        // Not replaced: the backup would only be a second name of the unchanged log.
+        if (backup !== undefined && !renamed) await unlink(backup).catch(() => undefined);
+        if (SessionError.is(error)) throw error;
+        throw writeFailed(id, 'rewrite', error);
+      }
+      await handle.close().catch(() => undefined);
+      handle = await open(path, 'r+');
+      size = bytes.length;
+      lines = events.length + 1;
+      ends = new LineEnds();
+      ends.scan(bytes, 0);
+      v4 = true;
+      endsWithNewline = true;
+      dirty = false;
+      crc = crc32(bytes);
+      verified = true;
+    },
+    async discardTornTail(line) {
+      await fenced();
+      const bytes = await readFile(path);
+      const offset = lineOffset(bytes, line);
+      try {
+        // The dropped bytes stay beside the log, durable before they leave it.
+        if (offset < bytes.length) {
+          await keepTornTail(path, bytes.subarray(offset), now());
+          await syncDirectory(dir);
+        }
+        await handle.truncate(offset);
+        await handle.datasync();
+      } catch (error) {
+        throw writeFailed(id, 'truncate the torn tail of', error);
+      }
+      size = offset;
+      crc = crc32(bytes.subarray(0, offset));
+      ends = new LineEnds();
+      ends.scan(bytes, 0, offset);
+      lines = ends.length;
+      endsWithNewline = true;
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      held.delete(writer);
+      if (storedRanges.get(id) === range) storedRanges.delete(id);
+      await handle.close().catch(() => undefined);
+      // Still under the lease: nobody else changed these bytes since they were validated.
+      if (verified && v4 && endsWithNewline && !dirty && !lost) await writeVerifiedStamp(dir, id, { size, crc32: crc });
+      await lease.release();
+    },
+  };
+  // Lines are only handed out for copying while this writer holds the lease and they are durable V4.
+  const range = (count: number) => {
+    if (released || !v4 || !endsWithNewline || count < 0 || count >= ends.length) return undefined;
+    return { handle, start: ends.at(0), end: ends.at(count), ends, count, size, writing: dirty };
+  };
+  held.add(writer);
+  storedRanges.set(id, range);
+  return writer;
+}

@@ -1,0 +1,281 @@
+/**
+ * @module `Session` (SPEC §11): appends checked against the log's invariants, seeds and counters, group-committed
+ * through its sink; what the store hands out for create, open and fork.
+ */
+import { copyLosslessJson, type FormatVersion, type JsonValue, type SessionConfig, type SessionEvent, type SessionHeader, type SurfaceOp } from 'dsh-codec';
+import { deepFreeze } from '../deep-freeze.js';
+import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
+import { arraySource, type EventSource } from '../sources/event-source.js';
+import { GroupCommit } from './group-commit.js';
+import { SessionError } from '../session-error.js';
+import { issueText, SessionLog } from './session-log.js';
+import type { SessionSink } from './session-sink.js';
+
+/** @internal How the store reads a Session's log without copying or decoding it (not exported from the package). */
+export const LOG_SNAPSHOT: unique symbol = Symbol('dsh-session.log-snapshot');
+
+/** Options of `Session.append`. */
+export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
+
+/**
+ * What a Session is built from (SPEC §5.3): a new session's standalone events (title, config), a
+ * fork seed with its cut, or a stored log plus its repair closers with the stored prefix length.
+ */
+export type SessionSeed =
+  | { kind: 'new'; events: readonly SessionEvent[] }
+  /** A whole fork seed in memory (`buildForkSeed`'s output): taken as `fork-of` its own prefix. */
+  | { kind: 'fork'; events: readonly SessionEvent[]; cut: number }
+  /**
+   * A fork seed whose inherited events are not copied: the source's first `cut + 1` events, read
+   * through `inherited` (decoded only when someone reads them), then `events`, the seed's own events
+   * from the inherited marker at `cut + 1` on. They count as durable (`durableCount` is ignored): the
+   * sink's first write creates the log from the inherited records it was given, then these.
+   */
+  | { kind: 'fork-of'; inherited: EventSource; cut: number; events: readonly SessionEvent[] }
+  | { kind: 'restored'; events: readonly SessionEvent[]; storedLength: number };
+
+/** Everything the store hands a Session: its header, seed, durable prefix, sink and clock. */
+export type SessionInit = {
+  header: SessionHeader;
+  seed: SessionSeed;
+  /** How many leading events are already durable. */
+  durableCount: number;
+  /**
+   * How many leading seed events this package already validated, in order from seq 0 (a live log, a
+   * log the codec decoded): the Session only advances its checker past them and checks the rest.
+   */
+  validatedCount: number;
+  /** The format version the log was read from (`CURRENT_FORMAT_VERSION` for a new session or fork child). */
+  formatVersion: FormatVersion;
+  sink: SessionSink;
+  now: () => number;
+};
+
+/**
+ * An append-only session log in memory, bound to its store. `append` assigns seq and time, checks the
+ * event against V5 shapes and relationships and freezes it; `flush` makes every appended event durable
+ * (appends are group-committed); `close` flushes and releases the single-writer lease.
+ */
+export class Session {
+  readonly id: string;
+  readonly header: SessionHeader;
+  /** The first seq the live loop writes: the length of the complete constructor input. */
+  readonly firstLiveSeq: number;
+  /** The first seq owned by this lifecycle (fork: the inherited marker; restored: the stored length). */
+  readonly firstLifecycleSeq: number;
+  /** The format version this session's log was read from when it was opened (current for new ones). */
+  readonly formatVersion: FormatVersion;
+  readonly #log: SessionLog;
+  readonly #sink: SessionSink;
+  readonly #now: () => number;
+  readonly #listeners = new Set<(event: SessionEvent) => void>();
+  #closed = false;
+  #closing: Promise<void> | undefined;
+  readonly #commits: GroupCommit;
+
+  /** Internal: sessions come from a `SessionStore`. Validates the seed and counters of SPEC §5.3. */
+  constructor(init: SessionInit) {
+    const { header, seed } = init;
+    this.id = header.id;
+    this.header = deepFreeze({ ...header });
+    this.#sink = init.sink;
+    this.#now = init.now;
+    this.formatVersion = init.formatVersion;
+    this.#log = new SessionLog(this.id);
+    const taken = this.#takeSeed(seed, init.validatedCount, init.durableCount);
+    this.firstLifecycleSeq = taken.firstLifecycleSeq;
+    this.firstLiveSeq = this.#log.length;
+    this.#commits = new GroupCommit(
+      () => this.#log.length,
+      (from, to) => this.#write(from, to),
+      Math.min(taken.durableCount, this.#log.length),
+    );
+  }
+
+  /**
+   * The log so far; every event is frozen. Take `slice()` for a snapshot. A fork child's inherited
+   * events are decoded on the first read of this property (a fork copies them as bytes and reads only
+   * its cut); `nextSeq`, `latest()` and `eventsFrom()` never decode them.
+   */
+  get events(): readonly SessionEvent[] {
+    return this.#log.all();
+  }
+
+  /** The seq the next append gets: the log's length. */
+  get nextSeq(): number {
+    return this.#log.length;
+  }
+
+  /** The latest event whose type is one of `types` (e.g. `'turn/start', 'turn/end'`), if any. */
+  latest(...types: string[]): SessionEvent | undefined {
+    return this.#log.findLast(types);
+  }
+
+  /** A new array of the events from `seq` on (all of them for `seq` ≤ 0). */
+  eventsFrom(seq: number): SessionEvent[] {
+    const length = this.#log.length;
+    return this.#log.range(Math.min(Math.max(0, Math.trunc(seq)), length), length);
+  }
+
+  /** @internal The log as it is now, without copying or decoding it (a live fork's source). */
+  [LOG_SNAPSHOT](): EventSource {
+    return this.#log.snapshot();
+  }
+
+  /** Copied parent events (durable in the header); 0 unless this session is a fork child. */
+  get inheritedEventCount(): number {
+    return this.header.inheritedEventCount;
+  }
+
+  /** The latest `session/title`, if any. */
+  get title(): string | undefined {
+    return this.#log.title;
+  }
+
+  /** The latest `session/config`, if any. */
+  get config(): SessionConfig | undefined {
+    return this.#log.config;
+  }
+
+  /** True once `close()` was called; appends then fail with `SESSION_CLOSED`. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Appends one event: seq is the next index, time is `Date.now()` but never earlier than the previous
+   * event's. Throws `INVALID_EVENT` (appending nothing) when the event breaks a V5 shape or relationship.
+   */
+  append(type: string, data: JsonValue, options: AppendOptions = {}): SessionEvent {
+    if (this.#closed) {
+      throw new SessionError('SESSION_CLOSED', `Cannot append ${type} to session ${this.id}: it is closed.`, {
+        sessionId: this.id,
+      });
+    }
+    const seq = this.#log.length;
+    if (type === 'session/end-seed') this.#refuse(type, seq, 'session/end-seed is written only by the Session constructor and buildForkSeed.');
+    // A frozen copy (the caller's value is never kept), made by the walk that checks it is lossless.
+    const copy = copyLosslessJson(data);
+    if (copy === undefined) {
+      this.#refuse(type, seq, 'expected lossless JSON data (no undefined, NaN, ±Infinity, -0, sparse arrays or non-plain objects).');
+    }
+    if (type === 'turn/end' && typeof data === 'object' && data !== null && !Array.isArray(data)) {
+      const reason = data.reason;
+      const kind = typeof reason === 'object' && reason !== null && !Array.isArray(reason) ? reason.kind : undefined;
+      if (kind === 'interrupted' || kind === 'forked') {
+        this.#refuse(type, seq, `turn/end reason "${kind}" is written only by the shared closer (crash repair and forks).`);
+      }
+    }
+    const previous = this.#log.last;
+    const time = Math.max(this.#now(), previous?.time ?? Number.MIN_SAFE_INTEGER);
+    const event: { -readonly [K in keyof SessionEvent]: SessionEvent[K] } = { seq, type, time, data: copy };
+    if (options.surfaceOp !== undefined) {
+      event.surfaceOp = Object.freeze({ op: options.surfaceOp.op, start: options.surfaceOp.start, end: options.surfaceOp.end });
+    }
+    if (options.ignorable === true) event.ignorable = true;
+    // The copy is plain and was found lossless above: the checker need not walk it for that again.
+    // Its data and surfaceOp are frozen already: freezing the envelope freezes the whole event.
+    const issues = this.#log.accept(Object.freeze(event), true);
+    if (issues.length > 0) this.#refuse(type, seq, issueText(issues));
+    this.#commits.schedule();
+    if (this.#listeners.size === 0) return event;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        // A listener's bug must not undo an accepted append (nor crash a server): report it loudly.
+        process.emitWarning(error instanceof Error ? error : new Error(String(error)), {
+          code: 'DSH_SESSION_LISTENER',
+          detail: `A subscriber of session ${this.id} threw on the event at seq ${seq}; the event stays appended.`,
+        });
+      }
+    }
+    return event;
+  }
+
+  /**
+   * Calls `listener` synchronously after each append, in order; returns the unsubscribe function.
+   * A throwing listener does not affect the append or other listeners (it is reported as a process warning).
+   */
+  subscribe(listener: (event: SessionEvent) => void): () => void {
+    const wrapped = (event: SessionEvent) => {
+      listener(event);
+    };
+    this.#listeners.add(wrapped);
+    return () => {
+      this.#listeners.delete(wrapped);
+    };
+  }
+
+  /** Resolves when every event appended so far is durable; immediate when nothing is pending. */
+  flush(): Promise<void> {
+    return this.#commits.flush();
+  }
+
+  /** Flushes, then releases the single-writer lease. Idempotent; appends fail afterwards. */
+  close(): Promise<void> {
+    this.#closed = true;
+    // One close at a time; a failed flush leaves the lease held so close() can be retried.
+    this.#closing ??= this.flush()
+      .then(() => this.#sink.release())
+      .catch((error: unknown) => {
+        this.#closing = undefined;
+        throw error;
+      });
+    return this.#closing;
+  }
+
+  #refuse(type: string, seq: number, why: string): never {
+    throw new SessionError('INVALID_EVENT', `Cannot append ${type} at seq ${String(seq)} of session ${this.id}: ${why}`, {
+      sessionId: this.id,
+    });
+  }
+
+  #marker(): SessionEvent {
+    const previous = this.#log.last;
+    const time = Math.max(this.#now(), previous?.time ?? Number.MIN_SAFE_INTEGER);
+    return { seq: this.#log.length, type: 'session/end-seed', time, data: {} };
+  }
+
+  /** Admits the seed (SPEC §5.3); returns how many of its events are durable and the first seq of this lifecycle. */
+  #takeSeed(seed: SessionSeed, validatedCount: number, durableCount: number): { durableCount: number; firstLifecycleSeq: number } {
+    if (seed.kind === 'fork') {
+      // A whole seed in memory is taken as a fork of its own prefix: one admission path for forks.
+      checkForkSeed(this.id, this.header, seed.events, seed.cut);
+      const count = seed.cut + 1;
+      return this.#takeSeed({ kind: 'fork-of', inherited: arraySource(seed.events, count), cut: seed.cut, events: seed.events.slice(count) }, validatedCount, durableCount);
+    }
+    if (seed.kind === 'fork-of') {
+      const count = seed.cut + 1;
+      this.#log.inherit(seed.inherited, count, validatedCount >= count);
+      for (const event of seed.events) this.#log.admit(event);
+      checkForkSeed(this.id, this.header, seed.events, seed.cut, count);
+      // The inherited events count as durable: the sink creates the log from their records.
+      return { durableCount: count, firstLifecycleSeq: count };
+    }
+    // A prefix this package already validated (live parent, codec-decoded log) only advances the checker.
+    const trustedCount = Math.min(Math.max(0, validatedCount), seed.events.length);
+    this.#log.adopt(seed.events, trustedCount);
+    for (let index = trustedCount; index < seed.events.length; index++) this.#log.admit(seed.events[index] as SessionEvent);
+    if (seed.kind === 'restored') {
+      if (!isEndSeed(seed.events.at(-1))) this.#log.admit(this.#marker());
+      return { durableCount, firstLifecycleSeq: seed.storedLength };
+    }
+    this.#log.admit(this.#marker());
+    return { durableCount, firstLifecycleSeq: 0 };
+  }
+
+  /** Makes events `from..to-1` durable through the sink, as one batch; failures become `WRITE_FAILED` unless typed. */
+  async #write(from: number, to: number): Promise<void> {
+    const batch = this.#log.range(from, to);
+    try {
+      await this.#sink.write(batch, from, () => this.#log.all());
+    } catch (error) {
+      if (SessionError.is(error)) throw error;
+      throw new SessionError('WRITE_FAILED', `Could not make events ${from}–${to - 1} of session ${this.id} durable; they stay pending and the next flush retries.`, {
+        sessionId: this.id,
+        cause: error,
+      });
+    }
+  }
+}

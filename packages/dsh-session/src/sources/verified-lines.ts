@@ -1,0 +1,92 @@
+/**
+ * The events of a JSONL log whose bytes this store verified (`jsonl-verified-stamp.ts`: written by a
+ * dsh writer from validated events, unchanged since), decoded line by line only when read: a fork of a
+ * 100,000-event log reads its cut, its latest turn and finds its latest title without decoding the rest.
+ */
+import type { SessionEvent } from 'dsh-codec';
+import { deepFreeze } from '../deep-freeze.js';
+import type { EventSource } from './event-source.js';
+import type { LineEnds } from '../jsonl/line-ends.js';
+import { SessionError } from '../session-error.js';
+
+/**
+ * @internal The events of `bytes`, whose line `i + 1` (line 0 is the header) holds event `i`; `ends`
+ * gives the offset after each line. Decoded events are frozen and kept, so each line is parsed once.
+ */
+export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): EventSource {
+  const length = ends.length - 1;
+  const decoded = new Map<number, SessionEvent>();
+  let all: SessionEvent[] | undefined;
+
+  const decodeLine = (index: number): SessionEvent => {
+    const text = bytes.toString('utf8', ends.at(index), ends.at(index + 1) - 1);
+    let event: unknown;
+    try {
+      event = JSON.parse(text);
+    } catch {
+      // Only a stamp forged beside a changed file gets here: the stamp matched these bytes.
+    }
+    // The stamp vouches for the bytes; a line at the wrong place would be a bug of the writer.
+    if (typeof event !== 'object' || event === null || (event as { seq?: unknown }).seq !== index) {
+      throw new SessionError('CORRUPT', `Cannot read session ${id}: expected the event at seq ${String(index)} on line ${String(index + 2)}, received ${JSON.stringify(text.slice(0, 60))}.`, {
+        sessionId: id,
+      });
+    }
+    return deepFreeze(event as SessionEvent);
+  };
+
+  const at = (index: number): SessionEvent => {
+    const known = all?.[index] ?? decoded.get(index);
+    if (known !== undefined) return known;
+    const event = decodeLine(index);
+    decoded.set(index, event);
+    return event;
+  };
+
+  /** The event index whose line holds byte `offset` (binary search over the line ends). */
+  const lineAt = (offset: number): number => {
+    let low = 1;
+    let high = ends.length - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (ends.at(middle) <= offset) low = middle + 1;
+      else high = middle;
+    }
+    return low - 1;
+  };
+
+  /** The latest event of `type` before index `end`: the envelope's `"type":"…"` is searched in the bytes, then confirmed by decoding its line. */
+  const findLastOf = (type: string, end: number): number => {
+    const needle = `"type":${JSON.stringify(type)}`;
+    const start = ends.at(0);
+    for (let position = ends.at(end) - 1; position >= start; ) {
+      const found = bytes.lastIndexOf(needle, position, 'utf8');
+      if (found < start) return -1;
+      const index = lineAt(found);
+      // The text may also stand inside an event's data (a nested object): only the envelope counts.
+      if (at(index).type === type) return index;
+      position = ends.at(index) - 1;
+    }
+    return -1;
+  };
+
+  return {
+    length,
+    at,
+    findLast(types, end = length) {
+      let latest = -1;
+      for (const type of types) latest = Math.max(latest, findLastOf(type, Math.min(end, length)));
+      return latest;
+    },
+    slice(count) {
+      if (all === undefined || all.length < count) {
+        const events = new Array<SessionEvent>(count);
+        for (let index = 0; index < count; index++) events[index] = all?.[index] ?? decoded.get(index) ?? decodeLine(index);
+        all = events;
+        decoded.clear();
+        return events.slice();
+      }
+      return all.slice(0, count);
+    },
+  };
+}

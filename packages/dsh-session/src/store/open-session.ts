@@ -1,0 +1,57 @@
+/** `SessionStore.open`: resume under the single-writer lease, closing an interrupted turn (SPEC §6). */
+import { closeOpenTail } from '../close-open-tail.js';
+import { decodeStored } from './decode-stored.js';
+import type { SessionWriter } from '../session-backend.js';
+import { assertSessionId } from '../session-id.js';
+import { Session } from '../session/session.js';
+import { assertStoreOpen, forgetOnRelease, heldHereError, type StoreContext } from './store-context.js';
+import { resumingSink } from './store-sinks.js';
+
+/**
+ * Takes the lease, reads and decodes the log once, persists the repair closers and the new marker,
+ * and returns the Session (its `formatVersion` is the version the log was read from). A failure at
+ * any step releases the lease and the reservation.
+ */
+export async function openSession(context: StoreContext, id: string): Promise<Session> {
+  assertStoreOpen(context);
+  assertSessionId(id);
+  if (context.live.has(id) || context.reserved.has(id)) throw heldHereError(context, id);
+  context.reserved.add(id);
+  let writer: SessionWriter | undefined;
+  let session: Session | undefined;
+  try {
+    writer = await context.backend.acquire(id);
+    const read = await writer.read();
+    const decoded = decodeStored(id, read);
+    // Every complete line was validated: the writer may stamp what it leaves as verified.
+    writer.markValidated?.();
+    // An older version or legacy line endings: the first write rewrites the whole file (with a backup).
+    const transition = decoded.rewrite;
+    if (decoded.tornTail !== undefined && !transition) await writer.discardTornTail(decoded.tornTail.line);
+    const closers = closeOpenTail(decoded.events, 'interrupted');
+    const stored = decoded.events.length;
+    const seed = decoded.events.concat(closers);
+    // A log the codec decoded was validated event by event: the Session only advances past it.
+    const validated = read.kind !== 'records' || read.validated === true ? stored : 0;
+    session = new Session({
+      header: decoded.header,
+      seed: { kind: 'restored', events: seed, storedLength: stored },
+      durableCount: stored,
+      validatedCount: validated,
+      formatVersion: decoded.sourceVersion,
+      sink: resumingSink(writer, decoded.header, transition, forgetOnRelease(context, id, () => session)),
+      now: context.now,
+    });
+    // Repair closers and the new marker are durable before the session is handed out.
+    await session.flush();
+  } catch (error) {
+    context.reserved.delete(id);
+    await writer?.release();
+    throw error;
+  }
+  context.reserved.delete(id);
+  context.live.set(id, session);
+  context.openedAt.set(id, context.now());
+  context.summaries.delete(id);
+  return session;
+}

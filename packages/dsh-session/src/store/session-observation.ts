@@ -1,0 +1,97 @@
+/**
+ * Observations (SPEC §12): one immutable value per look at a session, produced by a store's
+ * `observe()` and consumed by its `fork()`. What the store knows about the events — how many it
+ * validated, which stored bytes a child may copy — travels inside the value, in private fields only
+ * the producing store can read.
+ */
+import type { FormatVersion, SessionEvent, SessionHeader } from 'dsh-codec';
+import type { EventSource } from '../sources/event-source.js';
+import type { InheritedRecords } from '../session-backend.js';
+
+/** One immutable observation of a session: live from memory, cold from storage; observing never writes. */
+export interface SessionObservation {
+  readonly sessionId: string;
+  readonly header: SessionHeader;
+  /**
+   * Frozen; a live session's snapshot at the time of `observe()`. Built when first read: a fork of the
+   * observation reads only the events it needs (its cut, the latest turn) and never builds it.
+   */
+  readonly events: readonly SessionEvent[];
+  /** The format version the log was read from (a live session: the version its file had when opened). */
+  readonly formatVersion: FormatVersion;
+  /** True when `open` would repair: an open turn to close or a torn final line to drop (never for a live session). */
+  readonly needsRepair: boolean;
+  /** True when the producing store holds the session open for writing. */
+  readonly live: boolean;
+  /** A torn final line of a cold log, if it has one. */
+  readonly tornTail?: { readonly offset: number; readonly line: number };
+}
+
+/**
+ * @internal What the producing store knows about an observation's events: the events themselves as a
+ * source read by position (`events` is built from it), how many leading events this package already
+ * validated (so a fork child's Session only advances past them), and how the first `count` events may
+ * be written for a child without encoding them again.
+ */
+export type ObservationProvenance = {
+  readonly source: EventSource;
+  readonly validated: number;
+  readonly copy: (count: number) => InheritedRecords;
+};
+
+type ObservationFields = Omit<SessionObservation, 'tornTail' | 'events'> & { tornTail?: { offset: number; line: number } | undefined };
+
+class StoreObservation implements SessionObservation {
+  readonly sessionId: string;
+  readonly header: SessionHeader;
+  readonly formatVersion: FormatVersion;
+  readonly needsRepair: boolean;
+  readonly live: boolean;
+  readonly tornTail?: { readonly offset: number; readonly line: number };
+  readonly #origin: object;
+  readonly #provenance: ObservationProvenance;
+  #events: readonly SessionEvent[] | undefined;
+
+  constructor(fields: ObservationFields, origin: object, provenance: ObservationProvenance) {
+    this.sessionId = fields.sessionId;
+    this.header = fields.header;
+    this.formatVersion = fields.formatVersion;
+    this.needsRepair = fields.needsRepair;
+    this.live = fields.live;
+    if (fields.tornTail !== undefined) this.tornTail = Object.freeze({ ...fields.tornTail });
+    this.#origin = origin;
+    this.#provenance = provenance;
+    Object.freeze(this);
+  }
+
+  get events(): readonly SessionEvent[] {
+    const { source } = this.#provenance;
+    this.#events ??= Object.freeze(source.slice(source.length));
+    return this.#events;
+  }
+
+  static sourceOf(candidate: unknown): EventSource | undefined {
+    if (typeof candidate !== 'object' || candidate === null || !(#provenance in candidate)) return undefined;
+    return candidate.#provenance.source;
+  }
+
+  static provenanceOf(candidate: unknown, origin: object): ObservationProvenance | undefined {
+    if (typeof candidate !== 'object' || candidate === null || !(#origin in candidate)) return undefined;
+    return candidate.#origin === origin ? candidate.#provenance : undefined;
+  }
+}
+
+/** @internal Builds an observation owned by the store whose private `origin` token is given. */
+export function makeObservation(fields: ObservationFields, origin: object, provenance: ObservationProvenance): SessionObservation {
+  return new StoreObservation(fields, origin, provenance);
+}
+
+/** @internal The provenance of `candidate` when the store owning `origin` produced it, else undefined. */
+export function provenanceOf(candidate: unknown, origin: object): ObservationProvenance | undefined {
+  return StoreObservation.provenanceOf(candidate, origin);
+}
+
+/** @internal The events of an observation this package built, as a source read by position (nothing decoded up front). */
+export function eventSourceOf(candidate: unknown): EventSource | undefined {
+  return StoreObservation.sourceOf(candidate);
+}
