@@ -12,6 +12,7 @@ import type { Model } from './model.js';
 import { runTurn, type TurnResult } from './run-turn.js';
 import { defaultSystemPrompt, recordedSystemPrompt, systemPromptText } from './system-prompt.js';
 import { queuedInput, toolsByName, type AgentInput } from './turn-messages.js';
+import { TurnModels } from './turn-models.js';
 
 type Operation = { run: () => Promise<void>; fail: (error: unknown) => void };
 type Active = { kind: 'turn' | 'operation'; turn?: number; controller: AbortController };
@@ -29,8 +30,7 @@ export class Agent {
   readonly #system: string | undefined;
   readonly #maxSteps: number;
   readonly #cwd: string | undefined;
-  readonly #resolveModel: ((spec: string) => Promise<Model>) | undefined;
-  readonly #models = new Map<string, Promise<Model>>();
+  readonly #models: TurnModels;
   readonly #deltas = new DeltaFanOut();
   readonly #pending: PendingInput[];
   readonly #operations: Operation[] = [];
@@ -55,7 +55,7 @@ export class Agent {
     this.#system = options.system;
     this.#maxSteps = maxStepsOf(options);
     this.#cwd = options.cwd;
-    this.#resolveModel = options.resolveModel;
+    this.#models = new TurnModels(options.model, options.resolveModel);
     if (options.onDelta !== undefined) this.#deltas.subscribe(options.onDelta);
     assertNoOpenTurn(this.session);
     // Only events from inheritedEventCount on can be pending: a fork child's inherited ones are not read.
@@ -113,8 +113,7 @@ export class Agent {
    * when a `resolveModel` option can resolve it, else the agent's `model`.
    */
   modelName(): string {
-    const recorded = this.session.config?.model;
-    return recorded !== undefined && this.#resolveModel !== undefined ? recorded : this.model.name;
+    return this.#models.specFor(this.session.config?.model);
   }
 
   /** The system prompt the next request sends: the recorded one, else the `system` option, else the default. */
@@ -122,24 +121,6 @@ export class Agent {
     const recorded = recordedSystemPrompt(this.session.events);
     if (recorded !== undefined) return systemPromptText(recorded);
     return this.#system ?? defaultSystemPrompt({ cwd: this.cwd(), tools: this.availableTools().map((tool) => tool.name) });
-  }
-
-  /** The model of the next turn; a spec that cannot be resolved becomes a model whose every request fails with why. */
-  async #turnModel(): Promise<Model> {
-    const spec = this.modelName();
-    if (spec === this.model.name || this.#resolveModel === undefined) return this.model;
-    let pending = this.#models.get(spec);
-    if (pending === undefined) {
-      pending = this.#resolveModel(spec);
-      this.#models.set(spec, pending);
-    }
-    try {
-      return await pending;
-    } catch (error) {
-      // Never another model in its place: the turn ends with the resolver's error (e.g. MODEL_CONFIG).
-      this.#models.delete(spec);
-      return { name: spec, complete: () => Promise.reject(error instanceof Error ? error : new Error(String(error))) };
-    }
   }
 
   /**
@@ -245,7 +226,10 @@ export class Agent {
    * this agent's model (or `options.summarize`) and replaces it; see `compactSession`.
    */
   compact(options: Omit<CompactOptions, 'model' | 'signal'> = {}): Promise<CompactionResult> {
-    return this.betweenTurns(async (signal) => compactSession(this.session, { model: await this.#turnModel(), ...options, signal }));
+    return this.betweenTurns(async (signal) => {
+      const model = await this.#models.modelFor(this.session.config?.model);
+      return compactSession(this.session, { model, ...options, signal });
+    });
   }
 
   /**
@@ -318,7 +302,7 @@ export class Agent {
     const turn = nextTurnOf(this.session);
     const controller = new AbortController();
     this.#active = { kind: 'turn', turn, controller };
-    const model = await this.#turnModel();
+    const model = await this.#models.modelFor(this.session.config?.model);
     const cwd = this.cwd();
     const result = await runTurn({
       session: this.session,
