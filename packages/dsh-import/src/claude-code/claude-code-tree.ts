@@ -47,7 +47,8 @@ export function claudeCodeTree(lines: readonly SourceLine[], quiet: ReadonlySet<
   const allSidechain = treed > 0 && sidechain === treed;
   const entries = new Map<string, ClaudeCodeEntry>();
   const nodes: TreeNode[] = [];
-  for (const { line, value } of lines) {
+  for (const entry of lines) {
+    const { line, value } = entry;
     const type = asString(value.type) ?? '';
     if (CLAUDE_CODE_TITLE_TYPES.has(type)) continue;
     const uuid = asString(value.uuid);
@@ -60,7 +61,7 @@ export function claudeCodeTree(lines: readonly SourceLine[], quiet: ReadonlySet<
       continue;
     }
     if (type !== 'user' && type !== 'assistant' && !quiet.has(type)) tally?.add(`lines of unknown type "${type}" skipped`, line);
-    entries.set(uuid, { line, value });
+    entries.set(uuid, entry);
     const parent = asString(value.parentUuid) ?? asString(value.logicalParentUuid);
     nodes.push({ key: uuid, parent, order: nodes.length, message: type === 'user' || type === 'assistant' });
   }

@@ -69,6 +69,11 @@ export function field(value: Record<string, unknown> | undefined, key: string): 
  */
 export function replaceIdFields(raw: string, keys: readonly string[], from: string, to: string): string {
   let out = raw;
-  for (const key of keys) out = out.split(`${JSON.stringify(key)}:${JSON.stringify(from)}`).join(`${JSON.stringify(key)}:${JSON.stringify(to)}`);
+  const value = JSON.stringify(from);
+  for (const key of keys) {
+    const name = JSON.stringify(key);
+    const pair = `${name}:${value}`;
+    if (out.includes(pair)) out = out.replaceAll(pair, `${name}:${JSON.stringify(to)}`);
+  }
   return out;
 }
