@@ -36,7 +36,11 @@ export function splitNativeLines(text: string): NativeLine[] {
 
 /** The lines joined back into a file's text, each ending in `\n`. */
 export function joinNativeLines(raws: readonly string[]): string {
-  return raws.length === 0 ? '' : `${raws.join('\n')}\n`;
+  if (raws.length === 0) return '';
+  // One flat string: a trailing `+ '\n'` would make a rope the writer flattens again.
+  const all = raws.slice();
+  all.push('');
+  return all.join('\n');
 }
 
 /**
