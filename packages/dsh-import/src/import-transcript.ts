@@ -68,8 +68,22 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
     throw new ImportError('INVALID_OPTION', `sessionId: expected 1–128 characters of [A-Za-z0-9_-], received ${JSON.stringify(options.sessionId)}`);
   }
   const { lines, warnings } = readLines(text);
+  return importSourceLines(lines, warnings, text.length, requested, options.sessionId);
+}
+
+/**
+ * `importTranscript` after its lines are parsed (options already checked): what the native fork
+ * runs on lines it holds parsed, so they are not joined and parsed again. @internal
+ */
+export function importSourceLines(
+  lines: readonly SourceLine[],
+  warnings: readonly string[],
+  characters: number,
+  requested: 'auto' | TranscriptFormat,
+  requestedId: string | undefined,
+): ImportResult {
   const first = lines[0];
-  if (first === undefined) throw new ImportError('EMPTY_TRANSCRIPT', `expected at least one JSON line, received ${text.length} characters without one`);
+  if (first === undefined) throw new ImportError('EMPTY_TRANSCRIPT', `expected at least one JSON line, received ${characters} characters without one`);
   const detected = detectFormat(lines);
   let format: TranscriptFormat;
   if (requested === 'auto') {
@@ -86,7 +100,7 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
   }
   const read = READERS[format](lines);
   const source = sourceOf(format, read);
-  const sessionId = options.sessionId ?? toSessionId(source.agentId !== undefined && format === 'claude-code' ? `${source.mainSession ?? 'imported'}-agent-${source.agentId}` : source.sourceId);
+  const sessionId = requestedId ?? toSessionId(source.agentId !== undefined && format === 'claude-code' ? `${source.mainSession ?? 'imported'}-agent-${source.agentId}` : source.sourceId);
   const time = read.createdAt ?? 0;
   const head: SourceItem[] = [{ kind: 'source', key: IMPORT_SOURCE_EVENT, time, data: sourceData(source) }];
   const main = read.lines[0] ?? [];

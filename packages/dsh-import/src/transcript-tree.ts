@@ -12,17 +12,22 @@ export type TreeNode = { key: string; parent: string | undefined; order: number;
  */
 export type Absorbs = (node: TreeNode, line: ReadonlySet<string>) => boolean;
 
+/** `nodes` in file order: the array itself when the readers built it so (they do), else a sorted copy. */
+function inFileOrder(nodes: readonly TreeNode[]): readonly TreeNode[] {
+  for (let i = 1; i < nodes.length; i++) if ((nodes[i - 1] as TreeNode).order > (nodes[i] as TreeNode).order) return [...nodes].sort((a, b) => a.order - b.order);
+  return nodes;
+}
+
 /** Every line of the tree, main line first; each is the keys of its entries in file order. */
 export function linesOfTree(nodes: readonly TreeNode[], absorbs: Absorbs = () => false): string[][] {
   if (nodes.length === 0) return [[]];
   const byKey = new Map<string, TreeNode>();
   for (const node of nodes) byKey.set(node.key, node);
-  const sorted = [...nodes].sort((a, b) => a.order - b.order);
+  const sorted = inFileOrder(nodes);
 
   const lineOf = (leaf: TreeNode): string[] => lineOfLeaf(sorted, byKey, leaf, absorbs);
 
-  const messages = sorted.filter((node) => node.message);
-  const mainLeaf = mainLeafOf(sorted);
+  const mainLeaf = lastMessage(sorted);
   if (mainLeaf === undefined) return [[]];
   const main = lineOf(mainLeaf);
   const covered = new Set(main);
@@ -36,8 +41,9 @@ export function linesOfTree(nodes: readonly TreeNode[], absorbs: Absorbs = () =>
   }
   // Newest leaf first, so a branch's own last entry claims the structural siblings along it.
   const branches: { order: number; line: string[] }[] = [];
-  for (const node of [...messages].reverse()) {
-    if (covered.has(node.key) || hasMessageBelow.has(node.key)) continue;
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const node = sorted[i] as TreeNode;
+    if (!node.message || covered.has(node.key) || hasMessageBelow.has(node.key)) continue;
     const line = lineOf(node);
     for (const key of line) covered.add(key);
     branches.push({ order: node.order, line });
@@ -68,7 +74,7 @@ function lineOfLeaf(sorted: readonly TreeNode[], byKey: ReadonlyMap<string, Tree
 export function lineEndingAt(nodes: readonly TreeNode[], leafKey: string, absorbs: Absorbs = () => false): string[] | undefined {
   const leaf = nodes.find((node) => node.key === leafKey);
   if (leaf === undefined) return undefined;
-  const upTo = [...nodes].sort((a, b) => a.order - b.order).filter((node) => node.order <= leaf.order);
+  const upTo = inFileOrder(nodes).filter((node) => node.order <= leaf.order);
   const byKey = new Map<string, TreeNode>();
   for (const node of upTo) byKey.set(node.key, node);
   return lineOfLeaf(upTo, byKey, leaf, absorbs);
@@ -76,6 +82,10 @@ export function lineEndingAt(nodes: readonly TreeNode[], leafKey: string, absorb
 
 /** The main line's leaf: the most recently written message (else the last entry). */
 export function mainLeafOf(nodes: readonly TreeNode[]): TreeNode | undefined {
-  const sorted = [...nodes].sort((a, b) => a.order - b.order);
-  return sorted.filter((node) => node.message).pop() ?? sorted[sorted.length - 1];
+  return lastMessage(inFileOrder(nodes));
+}
+
+function lastMessage(sorted: readonly TreeNode[]): TreeNode | undefined {
+  for (let i = sorted.length - 1; i >= 0; i--) if ((sorted[i] as TreeNode).message) return sorted[i];
+  return sorted[sorted.length - 1];
 }

@@ -18,8 +18,17 @@ export type ClaudeCodeTree = { entries: Map<string, ClaudeCodeEntry>; nodes: Tre
 /** Line types that carry a title, not an entry. */
 export const CLAUDE_CODE_TITLE_TYPES: ReadonlySet<string> = new Set(['summary', 'ai-title', 'custom-title']);
 
-function blocks(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.map(asRecord).filter((block): block is Record<string, unknown> => block !== undefined) : [];
+/** Whether `content` holds blocks (objects), all of them `tool_result`s whose call `owned` accepts. */
+function everyResultOwnedBy(content: unknown, owned: (callId: string) => boolean): boolean {
+  if (!Array.isArray(content)) return false;
+  let blocks = 0;
+  for (const item of content as unknown[]) {
+    const block = asRecord(item);
+    if (block === undefined) continue;
+    blocks++;
+    if (block.type !== 'tool_result' || !owned(String(block.tool_use_id))) return false;
+  }
+  return blocks > 0;
 }
 
 /**
@@ -27,12 +36,19 @@ function blocks(value: unknown): Record<string, unknown>[] {
  * subagent's sidechain line in a main file, an entry of a type dsh does not know).
  */
 export function claudeCodeTree(lines: readonly SourceLine[], quiet: ReadonlySet<string>, tally?: WarningTally): ClaudeCodeTree {
-  const treed = lines.filter((l) => typeof l.value.uuid === 'string');
   // A subagent's own file is all sidechain: import it; a main file's sidechain lines belong to subagents.
-  const allSidechain = treed.length > 0 && treed.every((l) => l.value.isSidechain === true);
+  let treed = 0;
+  let sidechain = 0;
+  for (const { value } of lines) {
+    if (typeof value.uuid !== 'string') continue;
+    treed++;
+    if (value.isSidechain === true) sidechain++;
+  }
+  const allSidechain = treed > 0 && sidechain === treed;
   const entries = new Map<string, ClaudeCodeEntry>();
   const nodes: TreeNode[] = [];
-  for (const { line, value } of lines) {
+  for (const entry of lines) {
+    const { line, value } = entry;
     const type = asString(value.type) ?? '';
     if (CLAUDE_CODE_TITLE_TYPES.has(type)) continue;
     const uuid = asString(value.uuid);
@@ -45,7 +61,7 @@ export function claudeCodeTree(lines: readonly SourceLine[], quiet: ReadonlySet<
       continue;
     }
     if (type !== 'user' && type !== 'assistant' && !quiet.has(type)) tally?.add(`lines of unknown type "${type}" skipped`, line);
-    entries.set(uuid, { line, value });
+    entries.set(uuid, entry);
     const parent = asString(value.parentUuid) ?? asString(value.logicalParentUuid);
     nodes.push({ key: uuid, parent, order: nodes.length, message: type === 'user' || type === 'assistant' });
   }
@@ -69,7 +85,12 @@ export function claudeCodeTree(lines: readonly SourceLine[], quiet: ReadonlySet<
       if (same === undefined) linesOfMessage.set(id, [uuid]);
       else same.push(uuid);
     }
-    for (const block of blocks(message.content)) if (block.type === 'tool_use') callOwner.set(String(block.id), uuid);
+    const content = message.content;
+    if (!Array.isArray(content)) continue;
+    for (const block of content as unknown[]) {
+      const record = asRecord(block);
+      if (record !== undefined && record.type === 'tool_use') callOwner.set(String(record.id), uuid);
+    }
   }
   const absorbs: Absorbs = (node, line) => {
     const entry = entries.get(node.key);
@@ -80,8 +101,7 @@ export function claudeCodeTree(lines: readonly SourceLine[], quiet: ReadonlySet<
       if (id === undefined) return false;
       return (linesOfMessage.get(id) ?? []).some((key) => key !== node.key && line.has(key));
     }
-    const content = blocks(message.content);
-    return content.length > 0 && content.every((block) => block.type === 'tool_result' && line.has(callOwner.get(String(block.tool_use_id)) ?? ''));
+    return everyResultOwnedBy(message.content, (callId) => line.has(callOwner.get(callId) ?? ''));
   };
   return { entries, nodes, absorbs, allSidechain };
 }

@@ -186,7 +186,6 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
     if (title !== undefined) titles.push({ title, rank: type === 'custom-title' ? 2 : type === 'ai-title' ? 1 : 0 });
   }
   const { entries, nodes, absorbs, allSidechain } = claudeCodeTree(lines, CLAUDE_CODE_QUIET_TYPES, tally);
-  const treed = lines.filter((l) => typeof l.value.uuid === 'string');
   for (const { value } of entries.values()) {
     sessionId ??= asString(value.sessionId);
     cwd ??= asString(value.cwd);
@@ -204,7 +203,7 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
     return best === undefined ? items : [{ kind: 'title' as const, key: 'title', time: createdAt ?? 0, title: best.title }, ...items];
   });
   warnings.push(...tally.messages());
-  const agentId = allSidechain ? asString(treed.find((l) => typeof l.value.agentId === 'string')?.value.agentId) : undefined;
+  const agentId = allSidechain ? asString(lines.find((l) => typeof l.value.uuid === 'string' && typeof l.value.agentId === 'string')?.value.agentId) : undefined;
   const links = {
     ...(agentId === undefined ? {} : { agentId, ...(sessionId === undefined ? {} : { mainSourceId: sessionId }) }),
     ...(Object.keys(spawned).length === 0 ? {} : { spawned }),

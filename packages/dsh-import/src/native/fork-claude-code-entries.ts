@@ -26,9 +26,11 @@ export function forkClaudeCodeEntries(
   entries: readonly (Record<string, unknown> | string)[],
   options: { at: string; sessionId: string; now: number },
 ): ClaudeCodeEntriesFork {
-  const lines: NativeLine[] = entries.map((entry, index) =>
-    typeof entry === 'string' ? { index, raw: entry, value: JSON.parse(entry) as Record<string, unknown> } : { index, raw: JSON.stringify(entry), value: entry },
-  );
+  const lines: NativeLine[] = entries.map((entry, index) => {
+    // Read as the file holding these entries would be: the JSON text of each.
+    const raw = typeof entry === 'string' ? entry : JSON.stringify(entry);
+    return { index, raw, value: JSON.parse(raw) as Record<string, unknown> };
+  });
   const { raws, sessionId, parentSessionId, cut, inheritedEntryCount, closedCalls } = forkNativeLines(CLAUDE_CODE_NATIVE, lines, { ...options, format: 'claude-code' });
   return { sessionId, entries: raws.map((raw) => JSON.parse(raw) as Record<string, unknown>), parentSessionId, cut, inheritedEntryCount, closedCalls };
 }

@@ -6,9 +6,9 @@
 import type { SessionEvent } from 'dsh-codec';
 import { IMPORT_SOURCE_EVENT } from '../import-source.js';
 import { ImportError } from '../import-error.js';
-import { importTranscript } from '../import-transcript.js';
+import { importSourceLines } from '../import-transcript.js';
 import type { NativeFormat } from './native-format.js';
-import { joinNativeLines, type NativeLine } from './native-line.js';
+import type { NativeLine } from './native-line.js';
 
 /** The lines a cut keeps and dsh's events through it (`cut` = the last event's seq, -1 for none). */
 export type NativeCut = { kept: NativeLine[]; events: SessionEvent[]; cut: number };
@@ -16,7 +16,14 @@ export type NativeCut = { kept: NativeLine[]; events: SessionEvent[]; cut: numbe
 /** dsh's events of one chain of lines (the main line of their import). */
 export function eventsOfLines(format: NativeFormat, lines: readonly NativeLine[]): SessionEvent[] {
   if (lines.length === 0) return [];
-  const imported = importTranscript(joinNativeLines(lines.map((line) => line.raw)), { format: format.format, sessionId: 'native-cut' });
+  // The lines are parsed already: read as the joined text would be (numbered 1.. in this order).
+  const imported = importSourceLines(
+    lines.map((line, position) => ({ line: position + 1, value: line.value })),
+    [],
+    1,
+    format.format,
+    'native-cut',
+  );
   return imported.sessions[0]?.events ?? [];
 }
 
@@ -56,16 +63,24 @@ function agrees(events: readonly SessionEvent[], reference: readonly SessionEven
  */
 export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at: string): NativeCut {
   const seq = /^seq:(\d+)$/.exec(at);
-  const leaf = format.mainLeaf(lines);
-  const chain = leaf < 0 ? [] : format.chainTo(lines, leaf);
+  // The main line's chain, read once and only where it is needed.
+  let chainRead: NativeLine[] | undefined;
+  const mainChain = (): NativeLine[] => {
+    if (chainRead === undefined) {
+      const leaf = format.mainLeaf(lines);
+      chainRead = leaf < 0 ? [] : format.chainTo(lines, leaf);
+    }
+    return chainRead;
+  };
   if (seq === null) {
     const position = format.findRef(lines, at);
     if (position === undefined) throw new ImportError('INVALID_CUT', `--at ${JSON.stringify(at)} names no entry of this ${format.format} file: ${format.refHint(lines, at)}`);
     const kept = format.chainTo(lines, position);
     const events = eventsOfLines(format, kept);
-    return { kept, events, cut: cutInReading(format, kept, events, chain) };
+    return { kept, events, cut: cutInReading(format, kept, events, mainChain) };
   }
   const n = Number(seq[1]);
+  const chain = mainChain();
   const reference = eventsOfLines(format, chain);
   if (n >= reference.length) {
     throw new ImportError('INVALID_CUT', `--at seq:${String(n)} is past the end: dsh reads this file's main line as seqs 0..${String(reference.length - 1)}`);
@@ -99,9 +114,11 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
  * title can stand in a different place (pi names a session in an entry that may come after the
  * cut, and a reading without one titles it first), so the two readings are matched without titles.
  */
-function cutInReading(format: NativeFormat, kept: readonly NativeLine[], events: readonly SessionEvent[], chain: readonly NativeLine[]): number {
+function cutInReading(format: NativeFormat, kept: readonly NativeLine[], events: readonly SessionEvent[], mainChain: () => readonly NativeLine[]): number {
+  if (format.format !== 'pi') return events.length - 1;
+  const chain = mainChain();
   const onChain = new Set(chain);
-  if (format.format !== 'pi' || kept.some((line) => !onChain.has(line))) return events.length - 1;
+  if (kept.some((line) => !onChain.has(line))) return events.length - 1;
   const core = corePositions(events);
   const referenceCore = corePositions(eventsOfLines(format, chain));
   const lastTitle = events[events.length - 1]?.type === TITLE;

@@ -36,7 +36,11 @@ export function splitNativeLines(text: string): NativeLine[] {
 
 /** The lines joined back into a file's text, each ending in `\n`. */
 export function joinNativeLines(raws: readonly string[]): string {
-  return raws.length === 0 ? '' : `${raws.join('\n')}\n`;
+  if (raws.length === 0) return '';
+  // One flat string: a trailing `+ '\n'` would make a rope the writer flattens again.
+  const all = raws.slice();
+  all.push('');
+  return all.join('\n');
 }
 
 /**
@@ -69,6 +73,11 @@ export function field(value: Record<string, unknown> | undefined, key: string): 
  */
 export function replaceIdFields(raw: string, keys: readonly string[], from: string, to: string): string {
   let out = raw;
-  for (const key of keys) out = out.split(`${JSON.stringify(key)}:${JSON.stringify(from)}`).join(`${JSON.stringify(key)}:${JSON.stringify(to)}`);
+  const value = JSON.stringify(from);
+  for (const key of keys) {
+    const name = JSON.stringify(key);
+    const pair = `${name}:${value}`;
+    if (out.includes(pair)) out = out.replaceAll(pair, `${name}:${JSON.stringify(to)}`);
+  }
   return out;
 }
