@@ -35,7 +35,9 @@ function rawRequest(port: number, hostHeader: string): Promise<string> {
     const socket = connect(port, '127.0.0.1');
     let answer = '';
     socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
     socket.on('end', () => resolve(answer));
     socket.on('error', reject);
     socket.write(`GET /api/sessions HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
@@ -47,7 +49,10 @@ describe('§22 SSE streams are bounded', () => {
     const { host, server } = await served(2);
     const { sessionId } = await host.create({ title: 'watched' });
     const controller = new AbortController();
-    cleanups.push(() => Promise.resolve(controller.abort()));
+    cleanups.push(() => {
+      controller.abort();
+      return Promise.resolve();
+    });
     const streams = [];
     for (let index = 0; index < 2; index++) {
       const response = await fetch(`${server.url}/api/sessions/${sessionId}/events`, { signal: controller.signal });
