@@ -38,7 +38,9 @@ function rawRequest(port: number, hostHeader: string): Promise<string> {
     socket.on('data', (chunk: string) => {
       answer += chunk;
     });
-    socket.on('end', () => resolve(answer));
+    socket.on('end', () => {
+      resolve(answer);
+    });
     socket.on('error', reject);
     socket.write(`GET /api/sessions HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
   });
