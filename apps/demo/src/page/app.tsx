@@ -236,6 +236,12 @@ export function App() {
               onPeers={() => {
                 peersForm.ask(view.id);
               }}
+              onDelete={async () => {
+                const { sessionId } = await api.delete(view.id);
+                notify(`Deleted ${sessionId}; its forks keep their copies of its history.`);
+                window.location.hash = '';
+                await refreshList();
+              }}
               notify={notify}
             />
             {view.observation.needsRepair && (

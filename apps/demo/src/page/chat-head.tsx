@@ -1,7 +1,8 @@
 /**
  * The open session's heading: its name, id, parent and cut, the format it was read from, whether it
- * is live or running, and its actions (Fork, Peers…, Cancel turn).
+ * is live or running, and its actions (Fork, Peers…, Delete, Cancel turn).
  */
+import { useState } from 'preact/hooks';
 import { api } from './api.js';
 import { describeError, type View } from './use-session-view.js';
 
@@ -13,11 +14,15 @@ type Props = {
   running: boolean;
   onFork: () => Promise<void>;
   onPeers: () => void;
+  /** Deletes the session; asked for after a second, confirming click. */
+  onDelete: () => Promise<void>;
   notify: (text: string, tone?: 'info' | 'error') => void;
 };
 
 /** The heading block above the transcript. */
-export function ChatHead({ view, heading, formatVersion, running, onFork, onPeers, notify }: Props) {
+export function ChatHead({ view, heading, formatVersion, running, onFork, onPeers, onDelete, notify }: Props) {
+  // Delete takes two clicks: the first only asks (the button turns into “Confirm delete”).
+  const [confirming, setConfirming] = useState<string | undefined>();
   return (
     <div class="chat-head">
       <div>
@@ -55,6 +60,26 @@ export function ChatHead({ view, heading, formatVersion, running, onFork, onPeer
           title="Fork several peers of this session at its latest closed turn and run a prompt in each at once"
         >
           Peers…
+        </button>
+        <button
+          type="button"
+          class={confirming === view.id ? 'danger' : undefined}
+          onClick={() => {
+            if (confirming !== view.id) {
+              setConfirming(view.id);
+              return;
+            }
+            setConfirming(undefined);
+            onDelete().catch((error: unknown) => {
+              notify(describeError(error), 'error');
+            });
+          }}
+          onBlur={() => {
+            setConfirming(undefined);
+          }}
+          title="Delete this session from the store (its forks keep their copies); refused while a turn runs"
+        >
+          {confirming === view.id ? 'Confirm delete' : 'Delete'}
         </button>
         {running && (
           <button
