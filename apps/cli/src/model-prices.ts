@@ -7,8 +7,17 @@
 /** Prices of one model family in USD per million tokens. */
 export type ModelPrice = { input: number; output: number; cacheRead: number; cacheWrite: number };
 
-/** Model name prefixes (after `anthropic:` / `openai:`) and their prices; the longest matching prefix wins. */
+/**
+ * Model name prefixes (after `anthropic:` / `openai:`) and their prices; the longest matching prefix wins.
+ * Checked 2026-12-02 (docs/cli.md names the source and status of each row).
+ */
 export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
+  // Opus 4.5 and later cost a third of Opus 4 / 4.1; each later Opus 4.x needs its own row, or the
+  // `claude-opus-4` prefix would price it at the old rate.
+  'anthropic:claude-opus-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+  'anthropic:claude-opus-4-8': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+  'anthropic:claude-opus-4-7': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+  'anthropic:claude-opus-4-6': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
   'anthropic:claude-opus-4-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
   'anthropic:claude-opus-4': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
   'anthropic:claude-sonnet-4': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },

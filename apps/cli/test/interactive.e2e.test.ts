@@ -2,7 +2,8 @@
  * Interactive mode as a person uses it: the real bin in a tmux pane, keys sent with `send-keys`,
  * the screen read with `capture-pane`.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isRunning, makeTempDir, startModelServer, waitFor, type ModelServer, type TempDir } from '@dsh/test-utils';
@@ -74,7 +75,7 @@ function dshPid(): number {
   return Number(/\[dsh pid (\d+)\]/.exec(screen())?.[1]);
 }
 
-type LoggedEvent = { type: string; data: { reason?: { kind: string }; message?: { content: { type: string; text?: string }[] } } };
+type LoggedEvent = { type: string; data: { reason?: { kind: string }; message?: { content: { type: string; text?: string }[] }; cwd?: string; tools?: string[] } };
 
 async function eventsOf(id: string): Promise<LoggedEvent[]> {
   const lines = (await readFile(join(data.path, 'sessions', `${id}.jsonl`), 'utf8')).trim().split('\n').slice(1);
@@ -196,6 +197,33 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
     release();
     await waitFor(`the branch's turn to end\n${screen()}`, () => /turn \d+ completed/.test(screen()), 60_000);
     await type('/exit', /\[exited 0\]/);
+  });
+
+  it('/branch and /fork take --cwd DIR, --tools a,b and --worktree, as dsh fork does', { timeout: 240_000 }, async () => {
+    const work = join(data.path, 'work');
+    await mkdir(work);
+    await mkdir(join(data.path, 'other'));
+    await writeFile(join(work, 'readme.md'), 'hello\n');
+    for (const args of [['init', '-q'], ['add', '.'], ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'start']]) {
+      expect(spawnSync('git', ['-C', work, ...args]).status).toBe(0);
+    }
+    start(['--data', 'sessions', '--cwd', 'work']);
+    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+    await type('list files', /turn 1 completed/);
+    await type('/branch wt --worktree', /now in branch \S+ {2}"wt"/);
+    await type('/fork 3 narrow --cwd other --tools read_file', /now in fork \S+ {2}"narrow"/);
+    await type('/branch odd --bogus', /does not take --bogus/);
+    await type('/exit', /\[exited 0\]/);
+
+    const listed = JSON.parse((await runDsh(['sessions', '--json', '--data', join(data.path, 'sessions')])).stdout) as { id: string; title?: string; cwd?: string }[];
+    const byTitle = new Map(listed.map((item) => [item.title, item]));
+    const wt = join(data.path, 'sessions', 'worktrees', 'wt');
+    expect(byTitle.get('wt')?.cwd).toBe(wt);
+    expect(spawnSync('git', ['-C', wt, 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8' }).stdout.trim()).toBe('dsh/wt');
+    expect(byTitle.get('narrow')?.cwd).toBe(join(data.path, 'other'));
+    const configs = (await eventsOf(byTitle.get('narrow')?.id ?? '')).filter((event) => event.type === 'session/config');
+    expect(configs.at(-1)?.data).toMatchObject({ cwd: join(data.path, 'other'), tools: ['read_file'] });
+    expect(byTitle.has('odd')).toBe(false);
   });
 
   it('/resume without an argument lists recent sessions with their first prompt and updated time; a number picks one', { timeout: 180_000 }, async () => {

@@ -1,5 +1,6 @@
 import { createKeylessModel } from 'dsh-agent';
 import { createHttpApp } from './create-http-app.js';
+import { deleteSession } from './delete-session.js';
 import { forkPeers, turnResult } from './fork-peers.js';
 import { fork } from './fork-requests.js';
 import { HostError } from './host-error.js';
@@ -104,13 +105,7 @@ export function createHost(options: HostOptions): Host {
         assertOpen(context);
         return importIntoStore(store, inputs, importOptions);
       }),
-    delete: (ref) =>
-      guarded(async () => {
-        assertOpen(context);
-        const sessionId = await resolveRef(context, ref);
-        await store.delete(sessionId);
-        return { sessionId };
-      }),
+    delete: (ref) => guarded(() => deleteSession(context, ref)),
     fetch: async (request) => {
       app ??= createHttpApp(host, options.http);
       return app.fetch(request);

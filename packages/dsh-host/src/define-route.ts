@@ -26,7 +26,7 @@ export type RouteParameter = { name: string; in: 'query' | 'header'; description
  * @internal
  */
 export type RouteDefinition<Body = unknown> = {
-  method: 'get' | 'post' | 'patch';
+  method: 'get' | 'post' | 'patch' | 'delete';
   /** hono path, `:id` for the session id or name. */
   path: string;
   operationId: string;

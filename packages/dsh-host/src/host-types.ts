@@ -184,7 +184,8 @@ export interface Host {
   query(options: QueryOptions): Promise<QueryResult>;
   /**
    * Deletes a stored session (its forks keep their copied history; their lineage shows it missing).
-   * `SESSION_BUSY` while a process, this one included, holds it. Resolves with the id deleted.
+   * A session live here and idle is released first; `SESSION_BUSY` while it runs a turn or has queued
+   * input here, or while another process holds it. Resolves with the id deleted.
    */
   delete(ref: string): Promise<{ sessionId: string }>;
   /** Closes a live session (flushing it and releasing its lease); it stays in the store. */

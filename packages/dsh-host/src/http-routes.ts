@@ -1,11 +1,11 @@
 import { defineRoute, type RouteDefinition } from './define-route.js';
 import { HostError } from './host-error.js';
+import { idempotencyKeyOf, idempotencyKeyParameter, stripUndefined } from './route-helpers.js';
 import type { HostErrorCode } from './host-error-codes.js';
 import {
   createSessionBodySchema,
   eventsQuerySchema,
   forkBodySchema,
-  idempotencyKeySchema,
   importBodySchema,
   messageBodySchema,
   peersBodySchema,
@@ -24,27 +24,6 @@ const STORED: readonly HostErrorCode[] = ['CORRUPT', 'MALFORMED_JSON', 'INVALID_
 const LIVE: readonly HostErrorCode[] = [...STORED, 'SESSION_BUSY', 'SESSION_CLOSED', 'AGENT_CLOSED', 'WRITE_FAILED'];
 /** Codes of a route with a JSON body. */
 const BODY: readonly HostErrorCode[] = ['BAD_REQUEST'];
-
-const idempotencyKeyParameter = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  description: 'Repeating a key returns the first child; the same key for a different request is 422 IDEMPOTENCY_MISMATCH',
-  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
-} as const;
-
-/** zod's optional fields may hold `undefined`; the host's types (exactOptionalPropertyTypes) may not. */
-function stripUndefined<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
-}
-
-function idempotencyKeyOf(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const key = idempotencyKeySchema.safeParse(raw);
-  if (key.success) return key.data;
-  throw new HostError('BAD_REQUEST', 'Invalid Idempotency-Key header: expected 1-255 visible ASCII characters.', {
-    details: { issues: [{ path: ['headers', 'idempotency-key'], message: 'expected 1-255 visible ASCII characters' }] },
-  });
-}
 
 /**
  * Every operation of the HTTP API (SPEC §10), in one table: `createHttpApp` registers them and
@@ -126,6 +105,16 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       await host.rename(sessionId, body.title);
       return context.json({ sessionId, title: body.title });
     },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/api/sessions/:id',
+    operationId: 'deleteSession',
+    summary:
+      'Delete a stored session (its forks keep their copies). Live here and idle: released, then deleted; 409 SESSION_BUSY while it runs a turn or has queued input here, or another process holds it',
+    success: { status: 200, description: 'Deleted', schema: { type: 'object', required: ['sessionId', 'deleted'], properties: { sessionId: { type: 'string' }, deleted: { const: true } } } },
+    errors: [...REF, 'SESSION_BUSY', 'WRITE_FAILED'],
+    handle: async ({ context, host }) => context.json({ ...(await host.delete(context.req.param('id') ?? '')), deleted: true }),
   }),
   defineRoute({
     method: 'post',

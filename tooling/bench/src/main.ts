@@ -15,6 +15,7 @@ import { renderSectionText } from './harness/render-table.js';
 import type { Report, Section } from './harness/report.js';
 import { runAppendWorkload } from './workloads/run-append-workload.js';
 import { runClaudeStoreWorkload } from './workloads/run-claude-store-workload.js';
+import { runForkPeersWorkload } from './workloads/run-fork-peers-workload.js';
 import { runForkWorkload } from './workloads/run-fork-workload.js';
 import { runHostWorkload } from './workloads/run-host-workload.js';
 import { runNativeForkWorkload } from './workloads/run-native-fork-workload.js';
@@ -33,6 +34,7 @@ const RUNNERS: Record<WorkloadName, (context: BenchContext) => Promise<Section>>
   import: runImportWorkload,
   'native-fork': runNativeForkWorkload,
   'claude-store': runClaudeStoreWorkload,
+  'fork-peers': runForkPeersWorkload,
 };
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');

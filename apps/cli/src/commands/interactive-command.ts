@@ -3,8 +3,9 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { SessionEvent } from 'dsh-codec';
 import { sessionForest, type Host } from 'dsh-host';
-import type { CliContext } from '../cli-context.js';
+import { resolveDataDir, type CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';
+import { forkWithOptions, slashForkRequest } from '../fork-with-options.js';
 import { paintFor } from '../interactive-output.js';
 import { BRACKETED_PASTE, pasteFilter } from '../paste-filter.js';
 import type { OptionValues } from '../parse-command-line.js';
@@ -12,12 +13,12 @@ import { storeArguments } from '../store-arguments.js';
 import { terminalPrinter } from '../terminal-printer.js';
 import { pickerEntries, pickerLines, type PickerEntry } from '../resume-picker.js';
 import { withHost } from '../with-host.js';
-import { parseSeq } from './print-command.js';
 import { treeLines } from './sessions-command.js';
 
 const HELP = [
   '/branch [NAME]      fork after the latest closed turn and switch to the branch',
   '/fork SEQ [NAME]    fork exactly at event SEQ and switch to the child',
+  '                    both take --cwd DIR, --tools a,b (only those config fields change) or --worktree',
   '/rename NAME        name this session',
   '/resume [NAME|ID]   switch to another session (without one: pick from the recent ones)',
   '/compact            summarise history for the model (the log keeps everything)',
@@ -144,10 +145,10 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
             return;
           case 'branch':
           case 'fork': {
-            const atSeq = name === 'fork' ? parseSeq('/fork', args[0] ?? '') : undefined;
-            const title = (name === 'fork' ? args.slice(1).join(' ') : rest) || undefined;
-            const forked = await host.fork(current, { ...(atSeq === undefined ? {} : { atSeq }), ...(title === undefined ? {} : { title }) });
+            const request = slashForkRequest(name, args, context.cwd);
+            const { result: forked, warning } = await forkWithOptions(host, resolveDataDir(context, values.data), current, request);
             printer.endLine();
+            if (warning !== undefined) out(paint.error(warning.trimEnd()));
             out(paint.dim(`forked ${forked.parentSession} at seq ${String(forked.forkCut)} (${String(forked.inheritedEventCount)} events inherited)`));
             if (running) out(paint.dim(`the running turn goes on in ${forked.parentSession} (/resume ${forked.parentSession} to return)`));
             current = forked.sessionId;

@@ -3,12 +3,13 @@
  * concurrently, each reported side by side; `--worktree` gives each peer its own git worktree and
  * `--remove` takes those worktrees down again.
  */
-import { resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { SessionConfig, SessionEvent } from 'dsh-codec';
 import { defaultPeerNames, type Host } from 'dsh-host';
 import { CliError } from '../cli-error.js';
 import { resolveDataDir, type CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
+import { comparedSession, compareSessions, comparisonText } from '../peer-compare.js';
 import { peerBlock, peerReport, writtenPaths, type PeerReport } from '../peer-report.js';
 import { addWorktree, changedFiles, checkoutOf, checkWorktreesFree, removeWorktree } from '../peer-worktrees.js';
 import { sharedCwdWarning } from '../shared-cwd-warning.js';
@@ -30,6 +31,31 @@ async function removePeers(context: CliContext, values: OptionValues, names: rea
     const path = await removeWorktree(dataDir, name, values.force === true);
     context.stderr.write(`dsh: removed ${name}'s worktree ${path} and branch dsh/${name} (the session stays)\n`);
   }
+  return 0;
+}
+
+/** `dsh peers --compare A B [--output-format text|json]`: two existing sessions side by side (nothing is written). */
+async function comparePeers(context: CliContext, values: OptionValues, refs: readonly string[]): Promise<number> {
+  if (refs.length !== 2) {
+    throw new CliError('USAGE', `dsh peers --compare expects two sessions (ids or names); received ${String(refs.length)}.`, { hint: 'dsh peers --compare base-1 base-2' });
+  }
+  const format = typeof values['output-format'] === 'string' ? values['output-format'] : 'text';
+  if (format !== 'text' && format !== 'json') throw new CliError('USAGE', `--output-format expects text or json; received '${format}'.`);
+  const worktrees = join(resolveDataDir(context, values.data), 'worktrees') + sep;
+  const [first, second] = refs as [string, string];
+  const sides = await withHost(context, { ...values, model: 'keyless' }, async (host) => {
+    const listed = await host.list();
+    const side = async (ref: string) => {
+      const observed = await host.observe(await host.resolve(ref));
+      const name = listed.find((item) => item.id === observed.header.id)?.title ?? observed.header.id;
+      // A peer in its own worktree: git knows what it changed, whatever tool changed it.
+      const inWorktree = observed.cwd?.startsWith(worktrees) === true;
+      return comparedSession(name, observed, inWorktree && observed.cwd !== undefined ? await changedFiles(observed.cwd) : undefined);
+    };
+    return Promise.all([side(first), side(second)]);
+  });
+  const comparison = compareSessions(...sides);
+  context.stdout.write(format === 'json' ? `${JSON.stringify(comparison)}\n` : comparisonText(comparison));
   return 0;
 }
 
@@ -104,6 +130,7 @@ async function warnSharedCwds(context: CliContext, host: Host, peers: readonly {
  */
 export async function peersCommand(context: CliContext, values: OptionValues, positionals: readonly string[]): Promise<number> {
   if (values.remove === true) return removePeers(context, values, positionals);
+  if (values.compare === true) return comparePeers(context, values, positionals);
   const plan = planOf(context, values, positionals);
   const model = await modelOf(context, values, plan.baseline);
   const appended = new Map<string, SessionEvent[]>();

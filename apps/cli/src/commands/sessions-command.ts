@@ -50,12 +50,32 @@ export function displayNames(items: readonly SessionListItem[], inherited: Reado
   return names;
 }
 
-/** The fork forest as indented lines: `name  id  @forkCut  status`. */
+/** `[peer of NAME @ CUT]` for each of `siblings` that shares its parent and cut with another of them (SPEC §20 peers). */
+function peerMarks(siblings: readonly LineageTree[], items: Map<string, SessionListItem>, names: ReadonlyMap<string, string>): Map<string, string> {
+  const keyOf = (tree: LineageTree) => (tree.parentSession === undefined || tree.forkCut === undefined ? undefined : `${tree.parentSession}\u0000${String(tree.forkCut)}`);
+  const counts = new Map<string, number>();
+  for (const tree of siblings) {
+    const key = keyOf(tree);
+    if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const marks = new Map<string, string>();
+  for (const tree of siblings) {
+    const key = keyOf(tree);
+    if (key === undefined || (counts.get(key) ?? 0) < 2 || tree.parentSession === undefined) continue;
+    const parent = names.get(tree.parentSession) || items.get(tree.parentSession)?.title || tree.parentSession;
+    marks.set(tree.id, `[peer of ${parent} @ ${String(tree.forkCut)}]`);
+  }
+  return marks;
+}
+
+/** The fork forest as indented lines: `name  id  @forkCut  [peer of P @ cut]  status`. */
 export function treeLines(trees: readonly LineageTree[], items: Map<string, SessionListItem>, prefix = '', names: ReadonlyMap<string, string> = new Map()): string[] {
+  const marks = peerMarks(trees, items, names);
   return trees.flatMap((tree, index) => {
     const last = index === trees.length - 1;
     const item = items.get(tree.id);
-    const label = `${names.get(tree.id) || tree.title || '(unnamed)'}  ${tree.id}${tree.forkCut === undefined ? '' : `  @${tree.forkCut}`}  ${item?.status ?? ''}`.trimEnd();
+    const mark = marks.get(tree.id);
+    const label = `${names.get(tree.id) || tree.title || '(unnamed)'}  ${tree.id}${tree.forkCut === undefined ? '' : `  @${tree.forkCut}`}${mark === undefined ? '' : `  ${mark}`}  ${item?.status ?? ''}`.trimEnd();
     const branch = prefix === '' && tree.parentSession === undefined ? '' : last ? '└─ ' : '├─ ';
     const childPrefix = prefix + (branch === '' ? '' : last ? '   ' : '│  ');
     return [`${prefix}${branch}${label}`, ...treeLines(tree.children, items, childPrefix, names)];

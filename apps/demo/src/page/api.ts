@@ -63,6 +63,8 @@ export const api = {
   peers: (id: string, options: { atSeq?: number; peers: { prompt: string; title?: string }[] }) =>
     call<{ baseline: string; cut: number; peers: { sessionId: string; title: string }[] }>('POST', `${at(id)}/peers`, options),
   rename: (id: string, title: string) => call<unknown>('PATCH', at(id), { title }),
+  /** Deletes a stored session (409 `SESSION_BUSY` while it runs a turn or another process holds it). */
+  delete: (id: string) => call<{ sessionId: string; deleted: true }>('DELETE', at(id)),
   cancel: (id: string) => call<unknown>('POST', `${at(id)}/cancel`),
   /** Imports a transcript file's text (the demo's own route; the host has none). */
   importTranscript: (text: string) => call<ImportAnswer>('POST', '/api/import', { text }),

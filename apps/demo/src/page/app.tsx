@@ -4,11 +4,12 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from './api.js';
+import { ChatHead } from './chat-head.js';
 import { Composer } from './composer.js';
 import { ImportDrop, importTreeLines } from './import-drop.js';
 import { Inspector } from './inspector.js';
 import { COMMAND_HELP, parseCommand } from './parse-command.js';
-import { parsePeersHash, peersHash } from './peer-summary.js';
+import { parsePeersHash } from './peer-summary.js';
 import { PeersBoard } from './peers-board.js';
 import { PeersForm } from './peers-form.js';
 import { sessionLabel } from './lineage-tree.js';
@@ -16,6 +17,7 @@ import { repairRange } from './repair-range.js';
 import { SessionList } from './session-list.js';
 import { Transcript } from './transcript.js';
 import { hasOpenTurn, latestTitle, transcriptItems } from './transcript-items.js';
+import { usePeersForm } from './use-peers-form.js';
 import { describeError, useSessionView } from './use-session-view.js';
 import { Welcome } from './welcome.js';
 import type { SessionRow } from './wire.js';
@@ -27,7 +29,6 @@ function idFromHash(): string | undefined {
   return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
 }
 
-
 /** The whole page. */
 export function App() {
   const [sessions, setSessions] = useState<SessionRow[]>([]);
@@ -36,8 +37,6 @@ export function App() {
   const [selectedSeq, setSelectedSeq] = useState<number | undefined>();
   const [notices, setNotices] = useState<Notice[]>([]);
   const [board, setBoard] = useState(() => parsePeersHash(window.location.hash));
-  // The baseline (and exact cut) the “Peers…” form forks from, while it is open.
-  const [peersOf, setPeersOf] = useState<{ baseline: string; atSeq?: number } | undefined>();
   const noticeId = useRef(0);
 
   const notify = useCallback((text: string, tone: Notice['tone'] = 'info') => {
@@ -53,6 +52,8 @@ export function App() {
       notify(`Could not list sessions: ${describeError(error)}`, 'error');
     }
   }, [notify]);
+  // The “Peers…” form: open while `peersForm.request` names a baseline.
+  const peersForm = usePeersForm(notify, refreshList);
 
   const open = useCallback((id: string) => {
     if (idFromHash() !== id) window.location.hash = `#/s/${encodeURIComponent(id)}`;
@@ -123,22 +124,6 @@ export function App() {
       );
     },
     [notify, open, refreshList],
-  );
-
-  const forkPeers = useCallback(
-    async (peers: { prompt: string; title?: string }[]) => {
-      if (peersOf === undefined) return;
-      try {
-        const result = await api.peers(peersOf.baseline, { ...(peersOf.atSeq === undefined ? {} : { atSeq: peersOf.atSeq }), peers });
-        notify(`Forked ${String(result.peers.length)} peers of ${result.baseline} at seq ${String(result.cut)}: ${result.peers.map((peer) => peer.title).join(', ')}.`);
-        setPeersOf(undefined);
-        await refreshList();
-        window.location.hash = peersHash(result.baseline, result.peers.map((peer) => peer.sessionId));
-      } catch (error) {
-        notify(describeError(error), 'error');
-      }
-    },
-    [notify, peersOf, refreshList],
   );
 
   const submit = useCallback(
@@ -226,14 +211,12 @@ export function App() {
         <PeersBoard baseline={board.baseline} name={sessions.find((session) => session.id === board.baseline)?.title ?? board.baseline} ids={board.ids} refreshList={refreshList} notify={notify} onOpen={open} />
       ) : (
       <main class="chat" aria-label="Chat">
-        {peersOf !== undefined && (
+        {peersForm.request !== undefined && (
           <PeersForm
-            baseline={sessions.find((session) => session.id === peersOf.baseline)?.title ?? peersOf.baseline}
-            atSeq={peersOf.atSeq}
-            onSubmit={forkPeers}
-            onCancel={() => {
-              setPeersOf(undefined);
-            }}
+            baseline={sessions.find((session) => session.id === peersForm.request?.baseline)?.title ?? peersForm.request.baseline}
+            atSeq={peersForm.request.atSeq}
+            onSubmit={peersForm.submit}
+            onCancel={peersForm.cancel}
           />
         )}
         {currentId === undefined ? (
@@ -244,57 +227,23 @@ export function App() {
           <p aria-busy="true">Loading {currentId}…</p>
         ) : (
           <>
-            <div class="chat-head">
-              <div>
-                <h2>{heading}</h2>
-                <p class="muted">
-                  <span>{view.id}</span>
-                  {view.observation.header.parentSession !== undefined && (
-                    <>
-                      {' · fork of '}
-                      <a href={`#/s/${encodeURIComponent(view.observation.header.parentSession)}`}>{view.observation.header.parentSession}</a>
-                      {` at seq ${view.observation.header.forkCut ?? '?'}`}
-                    </>
-                  )}
-                  <span>{` · read from format V${row?.formatVersion ?? view.observation.formatVersion}`}</span>
-                  <span>{` · ${running ? 'turn running' : view.observation.live ? 'live' : 'stored'}`}</span>
-                </p>
-              </div>
-              <div class="actions">
-                <button
-                  type="button"
-                  onClick={() => {
-                    branch(view.id).catch((error: unknown) => {
-                      notify(describeError(error), 'error');
-                    });
-                  }}
-                  title="Fork at the latest closed turn (the chat rule); to fork at an exact event, select it and use Fork here in the inspector"
-                >
-                  Fork
-                </button>
-                <button
-                  type="button"
-                  onClick={() => {
-                    setPeersOf({ baseline: view.id });
-                  }}
-                  title="Fork several peers of this session at its latest closed turn and run a prompt in each at once"
-                >
-                  Peers…
-                </button>
-                {running && (
-                  <button
-                    type="button"
-                    onClick={() => {
-                      api.cancel(view.id).catch((error: unknown) => {
-                        notify(describeError(error), 'error');
-                      });
-                    }}
-                  >
-                    Cancel turn
-                  </button>
-                )}
-              </div>
-            </div>
+            <ChatHead
+              view={view}
+              heading={heading}
+              formatVersion={row?.formatVersion}
+              running={running}
+              onFork={() => branch(view.id)}
+              onPeers={() => {
+                peersForm.ask(view.id);
+              }}
+              onDelete={async () => {
+                const { sessionId } = await api.delete(view.id);
+                notify(`Deleted ${sessionId}; its forks keep their copies of its history.`);
+                window.location.hash = '';
+                await refreshList();
+              }}
+              notify={notify}
+            />
             {view.observation.needsRepair && (
               <p class="banner warn" role="note">
                 This log ends inside an open turn: the process that wrote it stopped mid-step, or another process is still
@@ -333,7 +282,7 @@ export function App() {
             forkHere(view.id, seq);
           }}
           onPeersHere={(seq) => {
-            setPeersOf({ baseline: view.id, atSeq: seq });
+            peersForm.ask(view.id, seq);
           }}
         />
       )}

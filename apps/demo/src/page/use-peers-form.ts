@@ -1,0 +1,43 @@
+/**
+ * The “Peers…” form's state, apart from the page: which baseline (and exact cut) it forks from while
+ * open, and what submitting it does — `POST /api/sessions/:id/peers`, a notice, then the peers board.
+ */
+import { useCallback, useState } from 'preact/hooks';
+import { api } from './api.js';
+import { peersHash } from './peer-summary.js';
+import { describeError } from './use-session-view.js';
+
+/** What the form forks from: a baseline, and the exact seq when a selected event was chosen. */
+export type PeersRequest = { baseline: string; atSeq?: number };
+
+type Notify = (text: string, tone?: 'info' | 'error') => void;
+
+/**
+ * `request` is set while the form is open (`ask`), cleared by `cancel` and by a successful `submit`,
+ * which then shows the new peers' board; a refused submit keeps the form open and notifies the error.
+ */
+export function usePeersForm(notify: Notify, refreshList: () => Promise<void>) {
+  const [request, setRequest] = useState<PeersRequest | undefined>();
+  const ask = useCallback((baseline: string, atSeq?: number) => {
+    setRequest(atSeq === undefined ? { baseline } : { baseline, atSeq });
+  }, []);
+  const cancel = useCallback(() => {
+    setRequest(undefined);
+  }, []);
+  const submit = useCallback(
+    async (peers: { prompt: string; title?: string }[]) => {
+      if (request === undefined) return;
+      try {
+        const result = await api.peers(request.baseline, { ...(request.atSeq === undefined ? {} : { atSeq: request.atSeq }), peers });
+        notify(`Forked ${String(result.peers.length)} peers of ${result.baseline} at seq ${String(result.cut)}: ${result.peers.map((peer) => peer.title).join(', ')}.`);
+        setRequest(undefined);
+        await refreshList();
+        window.location.hash = peersHash(result.baseline, result.peers.map((peer) => peer.sessionId));
+      } catch (error) {
+        notify(describeError(error), 'error');
+      }
+    },
+    [notify, refreshList, request],
+  );
+  return { request, ask, cancel, submit };
+}
