@@ -30,13 +30,13 @@ async function importThenExport(file: string, format: 'codex' | 'pi', home: { ho
 }
 
 /** The tool_use block `callId` and the tool_result answering it in an Anthropic Messages request. */
-function callAndResult(body: Record<string, unknown>, callId: string): { call?: Block; result?: Block } {
+function callAndResult(body: Record<string, unknown>, callId: string): { call: Block | undefined; result: Block | undefined } {
   const blocks = (body.messages as { content: unknown }[]).flatMap((message) => (Array.isArray(message.content) ? (message.content as Block[]) : []));
   return { call: blocks.find((block) => block.type === 'tool_use' && block.id === callId), result: blocks.find((block) => block.type === 'tool_result' && block.tool_use_id === callId) };
 }
 
 /** The function_call item `callId` and its function_call_output in a Responses request. */
-function codexCallAndOutput(body: Record<string, unknown> | undefined, callId: string): { call?: Block; output?: Block } {
+function codexCallAndOutput(body: Record<string, unknown> | undefined, callId: string): { call: Block | undefined; output: Block | undefined } {
   const input = (body?.input ?? []) as Block[];
   return { call: input.find((item) => item.type === 'function_call' && item.call_id === callId), output: input.find((item) => item.type === 'function_call_output' && item.call_id === callId) };
 }
