@@ -66,6 +66,24 @@ function ackedAbove(host: HostProcess, acked: { seq: number }, seq: number): Pro
   });
 }
 
+/**
+ * Resolves once no process is left in the PID namespace `namespace` (as `/proc/PID/ns/pid` names it).
+ * Killing the wrapper that started a holder ends the holder itself only a moment later (the kernel's
+ * parent-death signal), and until then it may still renew its lease.
+ */
+async function namespaceEmptied(namespace: string): Promise<void> {
+  const inNamespace = (pid: string): boolean => {
+    try {
+      return readlinkSync(`/proc/${pid}/ns/pid`) === namespace;
+    } catch {
+      return false; // gone meanwhile, or not ours to read
+    }
+  };
+  while (readdirSync('/proc').some((name) => /^\d+$/.test(name) && inNamespace(name))) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe.skipIf(url === undefined)('a lease holder in another PID namespace under the same host id', () => {
   const made = testSchemas(connectionString);
   afterEach(async () => {
@@ -95,7 +113,8 @@ describe.skipIf(url === undefined)('a lease holder in another PID namespace unde
       expect(existsSync(`/proc/${String(innerPid)}`), `pid ${String(innerPid)} of the holder's namespace also exists outside it`).toBe(false);
       const { rows } = await made.query(schema, `SELECT holder_pid, holder_pid_namespace FROM S.sessions WHERE id = $1`, [id]);
       expect(rows[0]).toMatchObject({ holder_pid: innerPid });
-      expect(rows[0]?.holder_pid_namespace).not.toBe(readlinkSync('/proc/self/ns/pid'));
+      const holderNamespace = rows[0]?.holder_pid_namespace as string;
+      expect(holderNamespace).not.toBe(readlinkSync('/proc/self/ns/pid'));
 
       const acked = { seq: -1, titles: new Map<number, string>() };
       holder.lines.on('line', (line) => {
@@ -118,6 +137,9 @@ describe.skipIf(url === undefined)('a lease holder in another PID namespace unde
         void holder.exited.then(resolve);
         holder.child.kill('SIGKILL');
       });
+      // The wrapper is gone; wait for the holder itself, or its last renewal could land after the
+      // expiry this test sets below (seen once on a loaded machine: SESSION_BUSY after "expiry").
+      await namespaceEmptied(holderNamespace);
       // Dead now, but nothing outside its namespace can know that: busy until the lease expires.
       await expect(store.open(id)).rejects.toMatchObject({ code: 'SESSION_BUSY' });
       const stored = (await store.inspect(id)).events;
