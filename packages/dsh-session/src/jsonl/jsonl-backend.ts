@@ -55,7 +55,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
   const assertOpen = (): void => {
     if (closed) throw new SessionError('STORE_CLOSED', `The session store at ${dir} is closed.`);
   };
-  // Synchronous on purpose: one stat costs less than a thread-pool round trip (a create asks twice).
+  // Synchronous on purpose: one stat costs less than a thread-pool round trip (a create asks once, before its lease).
   // eslint-disable-next-line @typescript-eslint/require-await -- async for its callers
   const exists = async (path: string): Promise<boolean> => {
     try {
@@ -85,8 +85,9 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       let plan: CreatePlan;
       let created: { handle: FileHandle; crc: number } | undefined;
       try {
+        // No second `exists` here: the link below never overwrites, so a log published meanwhile is
+        // still refused (SESSION_EXISTS), and the store asked once already when it reserved the id.
         plan = await planCreated(state, header, events, inherited);
-        if (await exists(path)) throw existsError(id);
         try {
           created = await writeCreated(state, temp, plan);
         } catch (error) {
