@@ -8,7 +8,7 @@ import { importIntoStore } from './import-into-store.js';
 import type { HostContext, HostOptions } from './host-context.js';
 import type { Host } from './host-types.js';
 import { lineageOf } from './lineage.js';
-import { listSessions, resolveRef } from './list-sessions.js';
+import { listSessions, mostRecentForCwd, resolveRef } from './list-sessions.js';
 import { observation } from './observe-session.js';
 import { runQuery } from './run-query.js';
 import { appendTitle, assertOpen, liveEntry, publish, release } from './session-registry.js';
@@ -58,6 +58,7 @@ export function createHost(options: HostOptions): Host {
       }),
     list: () => guarded(() => listSessions(context)),
     resolve: (ref) => guarded(() => resolveRef(context, ref)),
+    mostRecentForCwd: (cwd) => guarded(() => mostRecentForCwd(context, cwd)),
     observe: (ref) => guarded(async () => observation(context, await resolveRef(context, ref))),
     open: (ref) =>
       guarded(async () => {

@@ -146,6 +146,12 @@ export interface Host {
   list(): Promise<SessionListItem[]>;
   /** Resolves an id or name (`NAME_AMBIGUOUS` when a name matches several sessions). */
   resolve(ref: string): Promise<string>;
+  /**
+   * The most recently updated session whose working directory is `cwd` (both resolved to absolute
+   * paths, so `/a/b/` matches `/a/b`) — what `query({ continue: true })` and `dsh --continue` pick;
+   * `SESSION_NOT_FOUND` if none has it.
+   */
+  mostRecentForCwd(cwd: string): Promise<string>;
   /** Reads a session without writing: a snapshot if live, else its stored events with no repair applied. */
   observe(ref: string): Promise<Observation>;
   /**

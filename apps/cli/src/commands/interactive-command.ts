@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { SessionEvent } from 'dsh-codec';
-import { sessionForest, type Host } from 'dsh-host';
+import { sessionForest } from 'dsh-host';
 import { resolveDataDir, type CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';
 import { forkWithOptions, slashForkRequest } from '../fork-with-options.js';
@@ -12,6 +12,7 @@ import type { OptionValues } from '../parse-command-line.js';
 import { storeArguments } from '../store-arguments.js';
 import { terminalPrinter } from '../terminal-printer.js';
 import { pickerEntries, pickerLines, type PickerEntry } from '../resume-picker.js';
+import { startSession } from '../interactive/start-session.js';
 import { withHost } from '../with-host.js';
 import { treeLines } from './sessions-command.js';
 
@@ -29,17 +30,6 @@ const HELP = [
   'Ctrl-C during a turn cancels it (recorded as cancelled). Lines typed during a turn wait for it to end;',
   '/branch typed during a turn acts at once (the running turn goes on in the session it started in).',
 ].join('\n');
-
-/** Where interactive mode starts: `--resume REF`, `--continue` (latest of the cwd), else a new session. */
-async function startSession(host: Host, values: OptionValues, cwd: string): Promise<string> {
-  if (typeof values.resume === 'string') return host.resolve(values.resume);
-  if (values.continue === true) {
-    const here = (await host.list()).filter((item) => item.cwd === cwd).sort((a, b) => b.updatedAt - a.updatedAt)[0];
-    if (here !== undefined) return here.id;
-  }
-  const model = typeof values.model === 'string' ? values.model : 'keyless';
-  return (await host.create({ ...(typeof values.name === 'string' ? { title: values.name } : {}), config: { cwd, model } })).sessionId;
-}
 
 /**
  * Interactive mode (`dsh` on a terminal, or `dsh --resume REF` / `--continue`): a prompt that runs a
