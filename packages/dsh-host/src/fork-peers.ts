@@ -1,27 +1,17 @@
 /**
  * @module fork-peers
- * `host.peers` (SPEC §20): one observation of a baseline, one cut selected from it, and N children
- * forked from that same observation (one read, one validation), each with its own title and config,
- * each prompt queued as its peer's first turn. `host.turnResult` waits for such a turn.
+ * `host.peers` (SPEC §20): one observation of a baseline, one cut (the store's rule, applied once),
+ * and N children forked from that same observation (one read, one validation), each with its own
+ * title and config, each prompt queued as its peer's first turn. `host.turnResult` waits for such a turn.
  */
 import { resolve as resolvePath } from 'node:path';
-import type { SessionConfig, SessionEvent } from 'dsh-codec';
-import { checkTitle } from 'dsh-session';
+import type { SessionConfig } from 'dsh-codec';
+import { checkTitle, LATEST_CLOSED_TURN } from 'dsh-session';
 import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
 import type { PeerRequest, PeersOptions, PeersResult, QueryResult } from './host-types.js';
 import { listSessions, resolveRef } from './list-sessions.js';
 import { assertOpen, liveEntry, publish } from './session-registry.js';
-import { selectForkCut } from './select-fork-cut.js';
-
-/** The latest `session/config` through the cut (latest wins whole), or `{}`. */
-function configAtCut(events: readonly SessionEvent[], cut: number): SessionConfig {
-  for (let index = cut; index >= 0; index--) {
-    const event = events[index];
-    if (event?.type === 'session/config') return event.data as SessionConfig;
-  }
-  return {};
-}
 
 /**
  * Names for `count` peers of a baseline called `baseName`: `<baseName>-1`, `-2`, … skipping every
@@ -56,9 +46,10 @@ function peerTitles(requests: readonly PeerRequest[], baseName: string, taken: R
 
 /**
  * Forks `options.peers.length` siblings of one baseline at one cut: the baseline is observed once,
- * the cut (`atSeq` exactly, else SPEC §5.4's omitted rule) selected once, and every child forked from
- * that observation. Each child is live and its prompt queued before the next is forked, so the
- * prompts run concurrently; each child's seed is durable before its prompt is queued.
+ * the cut (`atSeq` exactly, else SPEC §5.4's omitted rule) selected once by the store as it forks the
+ * first child, and every child forked from that observation at that cut. Each child is live and its
+ * prompt queued before the next is forked, so the prompts run concurrently; each child's seed is
+ * durable before its prompt is queued.
  * @internal
  */
 export async function forkPeers(context: HostContext, baselineRef: string, options: PeersOptions): Promise<PeersResult> {
@@ -73,16 +64,20 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
   const baseName = sessions.find((item) => item.id === baseline)?.title ?? baseline;
   const titles = peerTitles(options.peers, baseName, taken);
 
-  // One observation: the cut is selected from it and every child is seeded from it.
+  // One observation: every child is seeded from it. The store selects the cut for the first child
+  // (reading only the events its rule needs) and the others take that cut exactly; each child's
+  // config is the baseline's at the cut with the peer's own fields over it, applied by the store.
   const source = await store.observe(baseline);
-  const cut = selectForkCut(source.events, options.atSeq);
-  const inherited = configAtCut(source.events, cut);
+  let cut = -1;
   const peers: PeersResult['peers'] = [];
   for (const [index, request] of options.peers.entries()) {
-    const config: SessionConfig = { ...inherited, ...request.config };
-    if (config.cwd !== undefined) config.cwd = resolvePath(config.cwd);
+    const configPatch: SessionConfig = { ...request.config };
+    if (configPatch.cwd !== undefined) configPatch.cwd = resolvePath(configPatch.cwd);
     const title = titles[index] as string;
-    const child = await store.fork(source, { atSeq: cut, title, config });
+    // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
+    const atSeq = index === 0 || cut === -1 ? (options.atSeq ?? LATEST_CLOSED_TURN) : cut;
+    const child = await store.fork(source, { atSeq, title, configPatch });
+    cut = child.header.forkCut ?? -1;
     const entry = await publish(context, child);
     const { inputId } = entry.agent.enqueue(request.prompt);
     peers.push({ sessionId: child.id, title, inputId, cwd: entry.agent.cwd() });

@@ -1,4 +1,4 @@
-import type { ForkRequest, SessionConfig, SessionEvent } from 'dsh-codec';
+import type { ForkRequest } from 'dsh-codec';
 import { LATEST_CLOSED_TURN, SessionError } from 'dsh-session';
 import { forkRequestDigest } from './fork-request-digest.js';
 import { HostError } from './host-error.js';
@@ -6,43 +6,26 @@ import type { HostContext } from './host-context.js';
 import type { ForkOptions, ForkResult } from './host-types.js';
 import { resolveRef } from './list-sessions.js';
 import { assertOpen, publish } from './session-registry.js';
-import { selectForkCut } from './select-fork-cut.js';
 
 /** Remembered idempotent fork requests; the oldest are forgotten beyond this many. */
 const IDEMPOTENCY_CAPACITY = 10_000;
 
-/** The latest `session/config` in `events` (latest wins whole), or `{}`. */
-function latestConfig(events: readonly SessionEvent[]): SessionConfig {
-  for (let index = events.length - 1; index >= 0; index--) {
-    const event = events[index];
-    if (event?.type === 'session/config') return event.data as SessionConfig;
-  }
-  return {};
-}
-
 /**
  * One observation, handed as is to `store.fork`: the store checks the cut once against it (or
- * applies the omitted rule to it), builds the seed once and copies the validated prefix as bytes;
- * the child is published live once the store persisted its seed. `configPatch` is merged over the
- * config the child inherits at the cut (a `config` option replaces it).
+ * applies the omitted rule to it), builds the seed once, applies the config at the cut (`config`
+ * replaces it, `configPatch` is merged over it) and copies the validated prefix as bytes; the child
+ * is published live once the store persisted its seed.
  * @internal
  */
-export async function forkOnce(
-  context: HostContext,
-  sourceId: string,
-  forkOptions: ForkOptions,
-  configPatch?: SessionConfig,
-  forkRequest?: ForkRequest,
-): Promise<ForkResult> {
+export async function forkOnce(context: HostContext, sourceId: string, forkOptions: ForkOptions, forkRequest?: ForkRequest): Promise<ForkResult> {
   const { store } = context;
   const source = await store.observe(sourceId);
-  configPatch ??= forkOptions.config === undefined ? forkOptions.configPatch : undefined;
-  const config = configPatch === undefined ? forkOptions.config : { ...latestConfig(source.events.slice(0, selectForkCut(source.events, forkOptions.atSeq) + 1)), ...configPatch };
   const child = await store.fork(source, {
     atSeq: forkOptions.atSeq ?? LATEST_CLOSED_TURN,
     ...(forkOptions.id === undefined ? {} : { id: forkOptions.id }),
     ...(forkOptions.title === undefined ? {} : { title: forkOptions.title }),
-    ...(config === undefined ? {} : { config }),
+    ...(forkOptions.config === undefined ? {} : { config: forkOptions.config }),
+    ...(forkOptions.config !== undefined || forkOptions.configPatch === undefined ? {} : { configPatch: forkOptions.configPatch }),
     ...(forkRequest === undefined ? {} : { forkRequest }),
   });
   // The store persisted the whole seed before returning; only now does the child go live.
@@ -94,7 +77,7 @@ async function forkUnderKey(context: HostContext, sourceRef: string, request: Fo
   }
   const sourceId = await resolveRef(context, sourceRef);
   try {
-    return await forkOnce(context, sourceId, { ...request }, undefined, { key, digest });
+    return await forkOnce(context, sourceId, { ...request }, { key, digest });
   } catch (error) {
     // Another host forked under this key meanwhile and a store that keeps keys unique (PostgreSQL)
     // refused a second child: answer as if that child had been found first.

@@ -1,27 +1,9 @@
-import type { SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
+import type { SessionEvent } from 'dsh-codec';
+import { latestMetadata } from 'dsh-session';
 import { pendingInputsOf } from 'dsh-agent';
 import type { HostContext } from './host-context.js';
 import type { Observation } from './host-types.js';
 import { liveCwd, sharingCwd } from './list-sessions.js';
-
-/** The latest `session/config` cwd in `events`, else the header's. */
-function configuredCwd(header: SessionHeader, events: readonly SessionEvent[]): string | undefined {
-  for (let index = events.length - 1; index >= 0; index--) {
-    const event = events[index];
-    if (event?.type !== 'session/config') continue;
-    const cwd = (event.data as SessionConfig).cwd;
-    if (cwd !== undefined) return cwd;
-  }
-  return header.cwd;
-}
-
-function latestTitle(events: readonly SessionEvent[]): string | undefined {
-  for (let index = events.length - 1; index >= 0; index--) {
-    const event = events[index];
-    if (event?.type === 'session/title') return (event.data as { title: string }).title;
-  }
-  return undefined;
-}
 
 /**
  * One immutable observation (SPEC §5.4, §12): the store's observation — a snapshot of a live log or
@@ -52,7 +34,8 @@ export async function observation(context: HostContext, id: string): Promise<Obs
     if (title !== undefined) observed.title = title;
     return observed;
   }
-  const cwd = configuredCwd(header, events);
+  // Title and cwd as the store's one derivation reads them: from the log's end, not a scan of `events`.
+  const { title, cwd } = latestMetadata(source);
   const observed: Observation = {
     header,
     events,
@@ -64,7 +47,6 @@ export async function observation(context: HostContext, id: string): Promise<Obs
     formatVersion: readFrom.get(id) ?? source.formatVersion,
     sharesCwdWith: sharingCwd(context, id, cwd),
   };
-  const title = latestTitle(events);
   if (title !== undefined) observed.title = title;
   if (cwd !== undefined) observed.cwd = cwd;
   return observed;

@@ -61,8 +61,8 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
           ...(queryOptions.resumeSessionAt === undefined ? {} : { atSeq: queryOptions.resumeSessionAt }),
           ...(queryOptions.sessionId === undefined ? {} : { id: queryOptions.sessionId }),
           ...(queryOptions.title === undefined ? {} : { title: queryOptions.title }),
+          ...(configured ? { configPatch: config } : {}),
         },
-        configured ? config : undefined,
       );
       sessionId = forked.sessionId;
     } else {

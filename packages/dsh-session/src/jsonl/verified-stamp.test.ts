@@ -132,6 +132,20 @@ describe('verified stamps of JSONL logs', () => {
     await expect(store.fork('forged', { atSeq: 6, id: 'forged-child-2' })).rejects.toMatchObject({ code: 'MALFORMED_JSON' });
   });
 
+  it('merges a fork’s configPatch over the config at the cut read from the bytes, decoding no other event of the prefix', async () => {
+    const log = new LogBuilder().turnStart().user('one').turnEnd().turnStart().user('two').turnEnd().events;
+    const config: SessionEvent = { seq: log.length, type: 'session/config', time: 5, data: { tools: ['read'], model: 'm1' } };
+    const lines = [...log, config].map((event) => JSON.stringify(event));
+    // A line no reader could decode, in the first turn: only a reader of every event meets it.
+    lines[1] = '{"seq":1, not json';
+    await forgeStamped('configured', `${JSON.stringify(header('configured'))}\n${lines.join('\n')}\n`);
+    const child = await store.fork('configured', { atSeq: config.seq, id: 'configured-child', configPatch: { model: 'm2' } });
+    expect(child.config).toEqual({ tools: ['read'], model: 'm2' });
+    expect(child.latest('session/config')?.data).toEqual({ tools: ['read'], model: 'm2' });
+    expect(() => child.events).toThrow(/expected the event at seq 1 on line 3/);
+    await child.close();
+  });
+
   it('validates a stamped log in full again once one byte of it changed', async () => {
     const session = await store.create({ id: 'edited' });
     session.append('turn/start', { turn: 1 });

@@ -9,6 +9,7 @@ import { SessionError } from '../session-error.js';
 import { assertSessionId } from '../session-id.js';
 import { provenanceOf, type ObservationProvenance, type SessionObservation } from './session-observation.js';
 import { Session } from '../session/session.js';
+import type { EventSource } from '../sources/event-source.js';
 import { configData } from './config-data.js';
 import { assertStoreOpen, forgetOnRelease, persistNew, reserveNewId, type StoreContext } from './store-context.js';
 import { creatingSink } from './store-sinks.js';
@@ -22,7 +23,13 @@ export type ForkSessionOptions = {
   atSeq: number | typeof LATEST_CLOSED_TURN;
   id?: string;
   title?: string;
+  /** The child's config, whole: it replaces the config in force at the cut. */
   config?: SessionConfig;
+  /**
+   * Merged over the config in force at the cut (the latest `session/config` at or before it, read
+   * from the source without decoding its prefix), e.g. only a new `cwd`; ignored with `config`.
+   */
+  configPatch?: SessionConfig;
   /**
    * Stored in the child's header (format V5 `forkRequest`): the idempotency key the fork was asked
    * under and a digest of the request, so a caller can find this child again after a restart.
@@ -59,6 +66,14 @@ async function observedSource(context: StoreContext, source: string | SessionObs
   return { observation, provenance };
 }
 
+/** The config in force at `cut`: the latest `session/config` at or before it (latest wins whole), or `{}`; only that event is read. */
+function configAtCut(source: EventSource, cut: number): SessionConfig {
+  const at = source.findLast(CONFIG, cut + 1);
+  return at === -1 ? {} : (source.at(at).data as SessionConfig);
+}
+
+const CONFIG = ['session/config'];
+
 /**
  * Forks `source` (an id, or an observation this store produced — then nothing is read or decoded
  * again). Child identity is checked first, then the source, then the cut; the child's whole seed is
@@ -81,7 +96,8 @@ export async function forkSession(context: StoreContext, source: string | Sessio
     const cut = selectCut(provenance.source, options.atSeq, sourceId);
     const time = context.now();
     const own = forkSeedTail(provenance.source, cut, time);
-    const cwd = options.config?.cwd ?? observation.header.cwd;
+    const config = options.config ?? (options.configPatch === undefined ? undefined : { ...configAtCut(provenance.source, cut), ...options.configPatch });
+    const cwd = config?.cwd ?? observation.header.cwd;
     const header: SessionHeader = {
       format: 'dsh-session',
       version: CURRENT_FORMAT_VERSION,
@@ -104,7 +120,7 @@ export async function forkSession(context: StoreContext, source: string | Sessio
       now: context.now,
     });
     if (options.title !== undefined) session.append('session/title', { title: options.title });
-    if (options.config !== undefined) session.append('session/config', configData(options.config));
+    if (config !== undefined) session.append('session/config', configData(config));
   } catch (error) {
     context.reserved.delete(childId);
     throw error;

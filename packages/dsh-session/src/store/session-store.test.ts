@@ -232,6 +232,26 @@ describe.each(storeKinds)('$name', (kind) => {
       expect((await (await kit.another()).inspect('child')).events).toEqual(child.events);
     });
 
+    it('merges a configPatch over the config in force at the cut (not the latest), and a config replaces it, as one session/config', async () => {
+      const source = await kit.store.create({ id: 'p', config: { cwd: '/base', tools: ['read'], model: 'm1' } });
+      appendTurn(source, 1);
+      const cut = source.nextSeq - 1;
+      source.append('session/config', { cwd: '/later', model: 'm9' });
+      await source.close();
+      const patched = await kit.store.fork('p', { atSeq: cut, id: 'patched', configPatch: { model: 'm2' } });
+      expect(patched.events.slice(cut + 1).filter((event) => event.type === 'session/config').map((event) => event.data)).toEqual([
+        { tools: ['read'], cwd: '/base', model: 'm2' },
+      ]);
+      expect(patched.config).toEqual({ tools: ['read'], cwd: '/base', model: 'm2' });
+      expect(patched.header.cwd).toBe('/base');
+      const replaced = await kit.store.fork('p', { atSeq: cut, id: 'replaced', config: { model: 'm2' }, configPatch: { cwd: '/ignored' } });
+      expect(replaced.config).toEqual({ model: 'm2' });
+      const moved = await kit.store.fork('p', { atSeq: cut, id: 'moved', configPatch: { cwd: '/elsewhere' } });
+      expect(moved.header.cwd).toBe('/elsewhere');
+      for (const child of [patched, replaced, moved]) await child.close();
+      expect((await (await kit.another()).inspect('patched')).events).toEqual(patched.events);
+    });
+
     it('checks the child id first (against live and stored sessions), then the source, then the cut; nothing is created on refusal', async () => {
       await kit.store.create({ id: 'p' });
       await kit.store.create({ id: 'live-child' });
