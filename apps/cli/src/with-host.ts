@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { createHost, demoTools, openSessionStore, resolveModel, type Host, type HostOptions } from 'dsh-host';
+import { createHost, demoTools, openSessionStore, resolveModel, type Host, type HostOptions, type SessionStore } from 'dsh-host';
 import { openPostgresStore } from 'dsh-postgres';
 import type { CliContext } from './cli-context.js';
 import { resolveDataDir } from './cli-context.js';
@@ -29,6 +29,18 @@ function withoutPassword(url: string): string {
 }
 
 /**
+ * The store of a command: PostgreSQL with `--database-url`/`$DSH_DATABASE_URL`, else the data
+ * directory's JSONL store (created if missing); `where` names it for messages (no password).
+ */
+export async function openCliStore(context: CliContext, values: OptionValues): Promise<{ store: SessionStore; where: string }> {
+  const databaseUrl = resolveDatabaseUrl(context, values['database-url']);
+  if (databaseUrl !== undefined) return { store: await openPostgresStore({ connectionString: databaseUrl }), where: withoutPassword(databaseUrl) };
+  const dataDir = resolveDataDir(context, values.data);
+  await mkdir(dataDir, { recursive: true });
+  return { store: await openSessionStore({ dir: dataDir }), where: dataDir };
+}
+
+/**
  * Runs `use` with a host over the data directory's JSONL store (created if missing) — or PostgreSQL
  * with `--database-url`/`$DSH_DATABASE_URL` — and the `--model` model for sessions that record none, each
  * other session on the model it recorded (plus `extra` host options: a telemetry sink, max steps, a workspace), then releases every session it opened and closes the store, even on failure.
@@ -40,13 +52,10 @@ export async function withHost<T>(
   use: (host: Host, dataDir: string) => Promise<T>,
   extra: Pick<HostOptions, 'telemetry' | 'maxSteps' | 'cwd'> = {},
 ): Promise<T> {
-  const databaseUrl = resolveDatabaseUrl(context, values['database-url']);
-  const dataDir = databaseUrl === undefined ? resolveDataDir(context, values.data) : withoutPassword(databaseUrl);
   const spec = typeof values.model === 'string' ? values.model : 'keyless';
   // A --model that cannot be resolved is refused before anything is opened or written.
   const model = await resolveModel(spec, { cwd: context.cwd, env: context.env });
-  if (databaseUrl === undefined) await mkdir(dataDir, { recursive: true });
-  const store = databaseUrl === undefined ? await openSessionStore({ dir: dataDir }) : await openPostgresStore({ connectionString: databaseUrl });
+  const { store, where: dataDir } = await openCliStore(context, values);
   // Each session runs on the model it recorded; `model` answers those that record none (or record it).
   // No `cwd`: a session without a working directory never runs its tools in the process's cwd.
   const host = createHost({

@@ -1,12 +1,14 @@
 /**
  * A Claude Code, Codex or pi user's own sessions, by id: `dsh sessions --claude|--codex|--pi` lists
  * them from the tools' folders ($CLAUDE_CONFIG_DIR, ~/.claude, $CODEX_HOME, $PI_CODING_AGENT_DIR),
- * and `dsh show|export|fork ID` reads that file when no dsh session has the id.
+ * and `dsh show|export|fork ID` reads that file when no dsh session has the id — in a JSONL data
+ * directory and on PostgreSQL; `dsh show ID` says whether the file has calls open at its end.
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { claudeCodeTranscript, codexTranscript, makeTempDir, piTranscript, type TempDir } from '@dsh/test-utils';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_STORES, makeTestStore, type TestStore } from './test-store.js';
 import { runDsh } from './run-dsh.js';
 
 const CLAUDE_ID = '5f0c3a52-1111-4222-8333-444455556666';
@@ -59,27 +61,66 @@ it('dsh sessions --claude|--codex|--pi lists each tool\'s sessions with id, cwd,
   expect(both.stderr).toContain('received --claude and --pi');
 });
 
-it('dsh show|export|fork ID read the tool\'s file when no dsh session has the id; once imported, the dsh session is used', { timeout: 180_000 }, async () => {
-  const shown = await runDsh(['show', CODEX_ID], { env });
-  expect(shown.code, shown.stderr).toBe(0);
-  expect(shown.stdout).toContain(`not stored in dsh: the codex session file ${files.codex}`);
-  const fromFile = await runDsh(['export', CLAUDE_ID, '--format', 'messages'], { env });
-  expect(fromFile.code, fromFile.stderr).toBe(0);
+for (const { kind, skip } of TEST_STORES) {
+  describe.skipIf(skip)(`with a ${kind} store`, () => {
+    let store: TestStore;
+    beforeEach(async () => {
+      store = await makeTestStore(kind);
+      env = { ...env, ...store.env };
+    });
+    afterEach(async () => {
+      await store[Symbol.asyncDispose]();
+    });
 
-  const forked = await runDsh(['fork', PI_ID, '--at', 'seq:5', '--json'], { env });
-  expect(forked.code, forked.stderr).toBe(0);
-  const child = JSON.parse(forked.stdout) as { file: string; parent_session: string; cut: number };
-  expect(child).toMatchObject({ parent_session: PI_ID, cut: 5 });
-  expect((await readdir(join(dir.path, 'pi-agent', 'sessions', '--work-app--'))).length).toBe(2);
-  expect(child.file.startsWith(join(dir.path, 'pi-agent', 'sessions', '--work-app--'))).toBe(true);
+    it('dsh show|export|fork ID read the tool\'s file when no dsh session has the id; once imported, the dsh session is used', { timeout: 180_000 }, async () => {
+      const shown = await runDsh(['show', CODEX_ID], { env });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain(`not stored in dsh: the codex session file ${files.codex}`);
+      const fromFile = await runDsh(['export', CLAUDE_ID, '--format', 'messages'], { env });
+      expect(fromFile.code, fromFile.stderr).toBe(0);
 
-  expect((await runDsh(['import', files.claude], { env })).code).toBe(0);
-  const fromStore = await runDsh(['export', CLAUDE_ID, '--format', 'messages'], { env });
-  expect(fromStore.stdout).toBe(fromFile.stdout);
-  const storedShow = await runDsh(['show', CLAUDE_ID], { env });
-  expect(storedShow.stdout).not.toContain('not stored in dsh');
-  const storedFork = await runDsh(['fork', CLAUDE_ID, '--json'], { env });
-  expect(storedFork.code, storedFork.stderr).toBe(0);
-  expect(JSON.parse(storedFork.stdout)).toMatchObject({ parentSession: CLAUDE_ID });
-  expect(await readdir(join(dir.path, 'home', '.claude', 'projects', '-work-app'))).toEqual([`${CLAUDE_ID}.jsonl`]);
-});
+      const forked = await runDsh(['fork', PI_ID, '--at', 'seq:5', '--json'], { env });
+      expect(forked.code, forked.stderr).toBe(0);
+      const child = JSON.parse(forked.stdout) as { file: string; parent_session: string; cut: number };
+      expect(child).toMatchObject({ parent_session: PI_ID, cut: 5 });
+      expect((await readdir(join(dir.path, 'pi-agent', 'sessions', '--work-app--'))).length).toBe(2);
+      expect(child.file.startsWith(join(dir.path, 'pi-agent', 'sessions', '--work-app--'))).toBe(true);
+
+      expect((await runDsh(['import', files.claude], { env })).code).toBe(0);
+      const fromStore = await runDsh(['export', CLAUDE_ID, '--format', 'messages'], { env });
+      expect(fromStore.stdout).toBe(fromFile.stdout);
+      const storedShow = await runDsh(['show', CLAUDE_ID], { env });
+      expect(storedShow.stdout).not.toContain('not stored in dsh');
+      const storedFork = await runDsh(['fork', CLAUDE_ID, '--json'], { env });
+      expect(storedFork.code, storedFork.stderr).toBe(0);
+      expect(JSON.parse(storedFork.stdout)).toMatchObject({ parentSession: CLAUDE_ID });
+      expect(await readdir(join(dir.path, 'home', '.claude', 'projects', '-work-app'))).toEqual([`${CLAUDE_ID}.jsonl`]);
+    });
+
+    it('dsh show <tool session id> reports needsRepair exactly when the file ends with calls without results, names them and the dsh repair that closes them', { timeout: 180_000 }, async () => {
+      for (const [tool, id] of [['claude', CLAUDE_ID], ['codex', CODEX_ID], ['pi', PI_ID]] as const) {
+        const whole = JSON.parse((await runDsh(['show', id, '--json'], { env })).stdout) as { needsRepair: boolean };
+        expect(whole.needsRepair, tool).toBe(false);
+        expect((await runDsh(['show', id], { env })).stdout, tool).not.toContain('needs repair');
+      }
+      await writeFile(files.claude, claudeCodeTranscript({ turns: 2, sessionId: CLAUDE_ID, endMidCall: true }).text);
+      await writeFile(files.codex, codexTranscript({ turns: 2, endMidCall: true }).text);
+      await writeFile(files.pi, piTranscript({ turns: 2, endMidCall: true }).text);
+      const open = { claude: 2, codex: 1, pi: 1 };
+      for (const [tool, id] of [['claude', CLAUDE_ID], ['codex', CODEX_ID], ['pi', PI_ID]] as const) {
+        const shown = await runDsh(['show', id, '--json'], { env });
+        expect(shown.code, shown.stderr).toBe(0);
+        expect((JSON.parse(shown.stdout) as { needsRepair: boolean }).needsRepair, tool).toBe(true);
+        const text = await runDsh(['show', id], { env });
+        expect(text.stdout, tool).toContain(`needs repair: its last step has ${String(open[tool])} call(s) without a result (`);
+        expect(text.stdout, tool).toContain(`\`dsh repair ${files[tool]}\` closes them with dsh's interrupted result`);
+
+        const repaired = await runDsh(['repair', files[tool]], { env });
+        expect(repaired.code, repaired.stderr).toBe(0);
+        expect(repaired.stderr, tool).toContain(`${String(open[tool])} call(s) closed`);
+        const after = JSON.parse((await runDsh(['show', id, '--json'], { env })).stdout) as { needsRepair: boolean };
+        expect(after.needsRepair, tool).toBe(false);
+      }
+    });
+  });
+}

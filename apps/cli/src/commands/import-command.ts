@@ -1,15 +1,15 @@
-import { readdir, mkdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { HostError, importIntoStore, openSessionStore, type ImportedFile, type ImportedSessionSummary, type SessionStore } from 'dsh-host';
+import { HostError, importIntoStore, type ImportedFile, type ImportedSessionSummary } from 'dsh-host';
 import { IMPORT_ERROR_CODES, TRANSCRIPT_FORMATS } from 'dsh-import';
 import type { CliContext } from '../cli-context.js';
-import { resolveDataDir } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { claudeProjectDirName, findClaudeProjectFolder, physicalPath } from './claude-project-folder.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { progressLine } from '../progress-line.js';
 import { maxBytesOption, readInputFile } from '../read-input-file.js';
+import { openCliStore } from '../with-host.js';
 
 const FORMATS = ['auto', ...TRANSCRIPT_FORMATS] as const;
 const IMPORT_CODES: ReadonlySet<string> = new Set(Object.keys(IMPORT_ERROR_CODES));
@@ -95,9 +95,8 @@ export async function importCommand(context: CliContext, values: OptionValues, f
   // NOT_A_FILE / FILE_TOO_LARGE before a byte is read: a FIFO never hangs the import.
   for (const path of paths) inputs.push({ text: await readInputFile(context, path, maxBytes), name: path });
 
-  const dataDir = resolveDataDir(context, values.data);
-  await mkdir(dataDir, { recursive: true });
-  const store: SessionStore = await openSessionStore({ dir: dataDir });
+  // The command's store: the data directory, or PostgreSQL with --database-url / $DSH_DATABASE_URL.
+  const { store } = await openCliStore(context, values);
   let report: ImportedFile[];
   const progress = progressLine(context);
   try {

@@ -3,6 +3,7 @@ import type { CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { observeSessionOrFile } from '../observe-session-or-file.js';
+import { shellQuote } from '../store-arguments.js';
 
 /** `dsh show ID|NAME [--json]`: the header, then each event as `seq type summary` (a tool's session file by its id too). */
 export async function showCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
@@ -23,7 +24,10 @@ export async function showCommand(context: CliContext, values: OptionValues, ref
   if (observed.formatVersion < CURRENT_FORMAT_VERSION) {
     lines.push(`stored as V${observed.formatVersion}; read as V${CURRENT_FORMAT_VERSION}, and the next write upgrades the file`);
   }
-  if (observed.needsRepair) lines.push('needs repair: its last turn was interrupted; the next resume closes it');
+  if (native !== undefined && native.openCalls.length > 0) {
+    const ids = native.openCalls.map((call) => call.callId).join(', ');
+    lines.push(`needs repair: its last step has ${String(native.openCalls.length)} call(s) without a result (${ids}); \`dsh repair ${shellQuote(native.file)}\` closes them with dsh's interrupted result`);
+  } else if (observed.needsRepair) lines.push('needs repair: its last turn was interrupted; the next resume closes it');
   if (observed.pendingInputs.length > 0) lines.push(`pending input: ${observed.pendingInputs.map((event) => event.seq).join(', ')}`);
   lines.push('');
   const width = String(Math.max(0, observed.events.length - 1)).length;
