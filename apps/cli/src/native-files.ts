@@ -7,16 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { link, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError } from './cli-error.js';
-import { sameStamp, sourceChanged, type InputRead } from './read-input-file.js';
+import { sameStamp, sourceChanged, type FileStamp } from './read-input-file.js';
 
 /** Refuses when `path` no longer has the stamp it was read with (another process appended to it). */
-export async function assertUnchanged(path: string, read: InputRead): Promise<void> {
+export async function assertUnchanged(path: string, read: { stamp: FileStamp }): Promise<void> {
   const info = await stat(path);
   const now = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
   if (!sameStamp(read.stamp, now)) throw sourceChanged(path, read.stamp, now);
 }
 
-async function writeTemp(dir: string, name: string, text: string): Promise<string> {
+async function writeTemp(dir: string, name: string, text: string | Uint8Array): Promise<string> {
   const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', 0o600);
   try {
@@ -38,10 +38,11 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /**
- * Writes `text` as the new file `path`: temp file + fsync, then a hard link to the final name (which
- * never replaces an existing file: `TARGET_EXISTS`), then the directory fsync. Never a partial file.
+ * Writes `text` (or bytes) as the new file `path`: temp file + fsync, then a hard link to the final
+ * name (which never replaces an existing file: `TARGET_EXISTS`), then the directory fsync. Never a
+ * partial file.
  */
-export async function publishNewFile(path: string, text: string): Promise<void> {
+export async function publishNewFile(path: string, text: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   const temp = await writeTemp(dir, basename(path), text);
   try {

@@ -90,6 +90,18 @@ export async function readInputFile(context: CliContext, file: string, maxBytes:
 
 /** `readInputFile` with the file's stamp; `{ stable: true }` adds `SOURCE_CHANGED` when it changed during the read. */
 export async function readInputFileStamped(context: CliContext, file: string, maxBytes: number, options: InputReadOptions = {}): Promise<InputRead> {
+  const read = await readInputBytesStamped(context, file, maxBytes, options);
+  return { text: Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8'), stamp: read.stamp };
+}
+
+/** A file's bytes and the stamp it had after the read. */
+export type InputBytesRead = { bytes: Uint8Array; stamp: FileStamp };
+
+/**
+ * `readInputFileStamped` without decoding: the file's bytes (for `dsh fork FILE`, which copies
+ * lines as bytes). Same checks and errors.
+ */
+export async function readInputBytesStamped(context: CliContext, file: string, maxBytes: number, options: InputReadOptions = {}): Promise<InputBytesRead> {
   let handle: FileHandle;
   try {
     // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer.
@@ -111,7 +123,7 @@ export async function readInputFileStamped(context: CliContext, file: string, ma
     const before = stampOf(info);
     const after = stampOf(await handle.stat());
     if (options.stable === true && (!sameStamp(before, after) || bytes.length !== before.size)) throw sourceChanged(file, before, { ...after, size: Math.max(after.size, bytes.length) });
-    return { text: bytes.toString('utf8'), stamp: after };
+    return { bytes, stamp: after };
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError('READ_FAILED', `Cannot read ${file}: ${(error as Error).message}`, { cause: error });

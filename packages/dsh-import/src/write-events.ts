@@ -1,6 +1,7 @@
 /**
- * Turns the format-neutral item stream into V4 events: a user prompt opens a turn, one model response
- * is one step, each declared call gets its `tool/call` right after the response, results answer them.
+ * Turns the format-neutral item stream into current-format `SessionEvent`s: a user prompt opens a
+ * turn, one model response is one step, each declared call gets its `tool/call` right after the
+ * response, results answer them.
  * Nothing is invented: calls without a result at the end are left open for the store's closer.
  */
 import type { ContentBlock, JsonValue, SessionConfig, SessionEvent, SurfaceOp, ToolEffect, TurnEndReason } from 'dsh-codec';
@@ -252,7 +253,7 @@ class EventWriter {
   }
 }
 
-/** The V4 events of `items` in order; `effectOf` is the format's known-tool table. */
+/** The `SessionEvent`s (current format) of `items` in order; `effectOf` is the format's known-tool table. */
 export function writeEvents(items: Iterable<SourceItem>, effectOf: (name: string) => ToolEffect): WrittenEvents {
   const writer = new EventWriter(effectOf);
   for (const item of items) writer.feed(item);

@@ -4,11 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { forkNativeTranscript, ImportError, nativeResumeCommand, type TranscriptFormat } from 'dsh-import';
+import { forkNativeFile, ImportError, nativeResumeCommand, type TranscriptFormat } from 'dsh-import';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { assertUnchanged, publishNewFile, uuidV7 } from '../native-files.js';
-import { maxBytesOption, readInputFileStamped } from '../read-input-file.js';
+import { maxBytesOption, readInputBytesStamped } from '../read-input-file.js';
 import type { OptionValues } from '../parse-command-line.js';
 
 const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
@@ -44,18 +44,18 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   if (dshOnly.length > 0) throw new CliError('USAGE', `${dshOnly.map((option) => `--${option}`).join(', ')} apply to dsh sessions, not to a session FILE.`);
   const format = nativeFormatOption(values);
   const chosen = childIdOption(values);
-  const read = await readInputFileStamped(context, file, maxBytesOption(values['max-bytes']), { stable: true });
+  const read = await readInputBytesStamped(context, file, maxBytesOption(values['max-bytes']), { stable: true });
   const now = Date.now();
   let fork;
   try {
     const sessionId = (detected: TranscriptFormat) => chosen ?? (detected === 'claude-code' ? randomUUID() : uuidV7(now));
-    fork = forkNativeTranscript(read.text, { format, at: values.at, sessionId, now, parentFile: file });
+    fork = forkNativeFile(read.bytes, { format, at: values.at, sessionId, now, parentFile: file });
   } catch (error) {
     throw asCliError(error, file);
   }
   const child = join(dirname(file), fork.fileName);
   await assertUnchanged(file, read);
-  await publishNewFile(child, fork.text);
+  await publishNewFile(child, fork.bytes);
   const resume = nativeResumeCommand(fork.format, fork.sessionId, child);
   if (values.json === true) {
     context.stdout.write(

@@ -9,14 +9,25 @@ import type { NativeFormat } from './native-format.js';
 import { isoTime } from './native-format.js';
 import { derivedUuid, field, replaceIdFields, type NativeLine } from './native-line.js';
 
-const TREES = new WeakMap<readonly NativeLine[], { tree: ClaudeCodeTree; positionOfLine: Map<number, number> }>();
+type LineTree = { tree: ClaudeCodeTree; positionOfLine: { get(line: number): number | undefined } };
+
+const TREES = new WeakMap<readonly NativeLine[], LineTree>();
 
 /** The import's tree of `lines` (computed once per array), and each source line's position in it. */
-function treeOf(lines: readonly NativeLine[]): { tree: ClaudeCodeTree; positionOfLine: Map<number, number> } {
+function treeOf(lines: readonly NativeLine[]): LineTree {
   let found = TREES.get(lines);
   if (found === undefined) {
-    const positionOfLine = new Map<number, number>();
-    lines.forEach((line, position) => positionOfLine.set(line.index + 1, position));
+    // Line numbers are small integers: an array indexed by them, -1 where no line stands.
+    const positions = new Int32Array((lines.length === 0 ? 0 : (lines[lines.length - 1] as NativeLine).index) + 2).fill(-1);
+    lines.forEach((line, position) => {
+      if (line.index + 1 < positions.length) positions[line.index + 1] = position;
+    });
+    const positionOfLine = {
+      get: (line: number): number | undefined => {
+        const position = positions[line];
+        return position === undefined || position < 0 ? undefined : position;
+      },
+    };
     found = { tree: claudeCodeTree(lines.map((line) => ({ line: line.index + 1, value: line.value })), CLAUDE_CODE_QUIET_TYPES), positionOfLine };
     TREES.set(lines, found);
   }
@@ -49,7 +60,11 @@ export const CLAUDE_CODE_NATIVE: NativeFormat = {
     }
     return undefined;
   },
-  findRef: (lines, ref) => uuidIndex(lines).get(ref),
+  findRef: (lines, ref) => {
+    // The first entry with that uuid, as the index of all of them would give (without building it).
+    const position = lines.findIndex((line) => field(line.value, 'uuid') === ref);
+    return position < 0 ? undefined : position;
+  },
   refHint: (lines, ref) => {
     const uuids = [...uuidIndex(lines).keys()];
     const near = uuids.filter((uuid) => ref.length >= 4 && uuid.startsWith(ref.slice(0, 4)));

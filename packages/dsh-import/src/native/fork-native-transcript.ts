@@ -4,8 +4,10 @@
  * fields changed), then one error result per call open at the cut, holding exactly the text dsh's
  * shared closer stores for it. Pure: the caller supplies the new session id and the time.
  */
+import { Buffer } from 'node:buffer';
 import type { TranscriptFormat } from '../detect-format.js';
 import { codexCallKind } from './codex-native.js';
+import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
 import type { NativeFormat } from './native-format.js';
 import { joinNativeLines, splitNativeLines, type NativeLine } from './native-line.js';
 import { nativeCut } from './native-cut.js';
@@ -81,6 +83,22 @@ export function forkNativeTranscript(text: string, options: NativeForkOptions): 
   const format = nativeFormatOf(lines, options.format);
   const { raws, ...fork } = forkNativeLines(format, lines, options);
   return { ...fork, text: joinNativeLines(raws) };
+}
+
+/** A native fork of a file's bytes: the child as bytes (what `dsh fork FILE` writes). */
+export type NativeFileFork = Omit<NativeFork, 'text'> & { bytes: Uint8Array };
+
+/**
+ * `forkNativeTranscript` of a session file's bytes (decoded as UTF-8), the child returned as bytes.
+ * A Claude Code file cut at an entry uuid is forked without parsing every line (see
+ * `fork-claude-code-file.ts`); the child is byte for byte what `forkNativeTranscript` gives for the
+ * decoded text. Same errors.
+ */
+export function forkNativeFile(bytes: Uint8Array, options: NativeForkOptions): NativeFileFork {
+  const fast = forkClaudeCodeBytes(bytes, options);
+  if (fast !== undefined) return fast;
+  const { text, ...fork } = forkNativeTranscript(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), options);
+  return { ...fork, bytes: Buffer.from(text, 'utf8') };
 }
 
 /** The argv that resumes a native child with the tool's own command (`file`: where it was written). */

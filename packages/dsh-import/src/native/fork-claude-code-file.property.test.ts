@@ -1,0 +1,217 @@
+/**
+ * Property: the byte path of the native fork (`forkNativeFile` on a Claude Code file: lines read
+ * through their skeleton, the chain copied as byte ranges) gives exactly the child, cut, closers and
+ * counts of the text path (`forkNativeTranscript`: every line parsed), on generated Claude Code files
+ * whose lines are varied the ways the scanner must not be fooled by — escaped quotes and unicode in
+ * strings, keys in other orders or spelled with escapes, nested objects holding keys named like the
+ * scanned ones, duplicate keys, whitespace, ids that are not strings.
+ */
+import { Buffer } from 'node:buffer';
+import fc from 'fast-check';
+import { claudeCodeTranscript } from '@dsh/test-utils';
+import { describe, expect, it } from 'vitest';
+import { forkNativeFile, forkNativeTranscript } from '../index.js';
+import { claudeCodeSkeletonOf, scanClaudeCodeSkeleton } from './claude-code-skeleton.js';
+import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
+
+/** Ways to rewrite one line that keep it a Claude Code line (or make it one the scanner declines). */
+const MUTATIONS = ['none', 'reorder', 'strings', 'nested', 'escapedKey', 'duplicate', 'spaced', 'numberId', 'interruptedEscape', 'blankBefore'] as const;
+type Mutation = (typeof MUTATIONS)[number];
+
+const TRICKY = 'say "uuid":"fake" \\ back\\slash é ü 😀 \u2028 end';
+
+function reorder(value: Record<string, unknown>, seed: number): Record<string, unknown> {
+  const keys = Object.keys(value);
+  // A deterministic shuffle by the seed.
+  for (let i = keys.length - 1; i > 0; i--) {
+    const j = (seed * 7919 + i * 104729) % (i + 1);
+    [keys[i], keys[j]] = [keys[j] as string, keys[i] as string];
+  }
+  return Object.fromEntries(keys.map((key) => [key, value[key]]));
+}
+
+function blocksOf(value: Record<string, unknown>): Record<string, unknown>[] | undefined {
+  const message = value.message as { content?: unknown } | undefined;
+  return Array.isArray(message?.content) ? (message.content as Record<string, unknown>[]) : undefined;
+}
+
+/** `raw` rewritten by `mutation` (seeded), as one or more lines. */
+function mutate(raw: string, mutation: Mutation, seed: number): string[] {
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(raw) as Record<string, unknown>;
+  } catch {
+    return [raw];
+  }
+  switch (mutation) {
+    case 'none':
+      return [raw];
+    case 'reorder':
+      return [JSON.stringify(reorder(value, seed))];
+    case 'strings': {
+      const blocks = blocksOf(value);
+      for (const block of blocks ?? []) {
+        if (typeof block.text === 'string') block.text = `${block.text} ${TRICKY}`;
+        if (block.type === 'tool_result') block.content = TRICKY;
+      }
+      if (typeof (value.message as { content?: unknown } | undefined)?.content === 'string') (value.message as { content: string }).content += TRICKY;
+      return [JSON.stringify(value)];
+    }
+    case 'nested': {
+      // Keys named like the scanned ones, nested where the scanner must skip them.
+      const decoy = { uuid: 'decoy-uuid', parentUuid: 'decoy-parent', type: 'assistant', isSidechain: true, sessionId: value.sessionId, message: { id: 'decoy', content: [{ type: 'tool_use', id: 'decoy-call', name: 'Bash' }] } };
+      const blocks = blocksOf(value);
+      const call = blocks?.find((block) => block.type === 'tool_use');
+      if (call !== undefined) call.input = { ...(call.input as object), decoy };
+      return [JSON.stringify({ toolUseResult: decoy, ...value, extra: [decoy, [decoy], { deeper: decoy }] })];
+    }
+    case 'escapedKey':
+      // `\u0075uid` is the key "uuid"; `\u0074ype` the key "type".
+      return [raw.replace('"uuid":', '"\\u0075uid":').replace('"type":', '"\\u0074ype":')];
+    case 'duplicate':
+      // JSON.parse keeps the last value of a key written twice.
+      return [raw.replace(/^\{/, '{"isSidechain":true,"cwd":"/first",').replace(/\}$/, ',"cwd":"/elsewhere"}')];
+    case 'spaced':
+      return [raw.replace(/^\{/, '{ ').replace(/\}$/, ' }')];
+    case 'numberId': {
+      const blocks = blocksOf(value);
+      const call = blocks?.find((block) => block.type === 'tool_use' || block.type === 'tool_result');
+      if (call?.type === 'tool_use') call.id = 1e3 + seed;
+      else if (call !== undefined) call.tool_use_id = 1e3 + seed;
+      return [JSON.stringify(value)];
+    }
+    case 'interruptedEscape':
+      // An escaped `[` still spells Claude Code's interruption marker once decoded.
+      if (value.type === 'user' && typeof (value.message as { content?: unknown } | undefined)?.content === 'string') {
+        return [JSON.stringify(value).replace(/"content":"(?:[^"\\]|\\.)*"/, '"content":"\\u005bRequest interrupted by user]"')];
+      }
+      return [raw];
+    case 'blankBefore':
+      return ['   ', raw];
+  }
+}
+
+type FileOptions = { turns: number; branchAtTurn: number | undefined; compactInTurn: number | undefined; endMidCall: boolean; tornTail: boolean; currentLineTypes: boolean; mutations: [Mutation, number][] };
+
+const file: fc.Arbitrary<FileOptions> = fc.record({
+  turns: fc.integer({ min: 1, max: 6 }),
+  branchAtTurn: fc.option(fc.integer({ min: 2, max: 6 }), { nil: undefined }),
+  compactInTurn: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
+  endMidCall: fc.boolean(),
+  tornTail: fc.boolean(),
+  currentLineTypes: fc.boolean(),
+  mutations: fc.array(fc.tuple(fc.constantFrom(...MUTATIONS), fc.nat({ max: 1000 })), { minLength: 1, maxLength: 40 }),
+});
+
+/** A generated file with each line rewritten by the next mutation (cycling). */
+function generated(options: FileOptions): string {
+  const { mutations, ...shape } = options;
+  const { text } = claudeCodeTranscript({ ...shape, ...(shape.branchAtTurn === undefined || shape.branchAtTurn > shape.turns ? { branchAtTurn: undefined } : {}) } as Parameters<typeof claudeCodeTranscript>[0]);
+  const torn = !text.endsWith('\n');
+  const lines = text.split('\n');
+  const last = torn ? lines.pop() : undefined;
+  if (!torn) lines.pop();
+  const out = lines.flatMap((line, index) => {
+    const [mutation, seed] = mutations[index % mutations.length] as [Mutation, number];
+    return mutate(line, mutation, seed);
+  });
+  return `${out.join('\n')}\n${last ?? ''}`;
+}
+
+function uuidsOf(text: string): string[] {
+  const uuids: string[] = [];
+  for (const line of text.split('\n')) {
+    try {
+      const value = JSON.parse(line) as { uuid?: unknown };
+      if (typeof value.uuid === 'string') uuids.push(value.uuid);
+    } catch {
+      // a blank or torn line
+    }
+  }
+  return uuids;
+}
+
+describe('forkNativeFile (Claude Code, byte path)', () => {
+  it('gives byte for byte the child, cut, closers and counts of forkNativeTranscript, at any entry uuid', () => {
+    fc.assert(
+      fc.property(file, fc.nat(), (options, pick) => {
+        const text = generated(options);
+        const uuids = uuidsOf(text);
+        fc.pre(uuids.length > 0);
+        const at = uuids[pick % uuids.length] as string;
+        const bytes = Buffer.from(text, 'utf8');
+        const forkOptions = { at, sessionId: 'c0ffee00-0000-4000-8000-000000000001', now: 1_800_000_000_000 };
+        const reference = forkNativeTranscript(text, forkOptions);
+        // The byte path itself made this fork (it did not hand it to the text path).
+        const fast = forkClaudeCodeBytes(bytes, forkOptions);
+        expect(fast).toBeDefined();
+        const { text: referenceText, ...referenceFacts } = reference;
+        const { bytes: fastBytes, ...fastFacts } = fast ?? forkNativeFile(bytes, forkOptions);
+        expect(Buffer.from(fastBytes).toString('utf8')).toBe(referenceText);
+        expect(Buffer.from(fastBytes).equals(Buffer.from(referenceText, 'utf8'))).toBe(true);
+        expect(fastFacts).toStrictEqual(referenceFacts);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reads a line the scanner accepts to the same skeleton as JSON.parse, and accepts the lines Claude Code writes', () => {
+    let scanned = 0;
+    let lines = 0;
+    fc.assert(
+      fc.property(file, (options) => {
+        const text = generated(options);
+        const src = Buffer.from(text, 'utf8').toString('latin1');
+        const buffer = Buffer.from(text, 'utf8');
+        const decode = (start: number, end: number): string => JSON.parse(buffer.toString('utf8', start, end)) as string;
+        let start = 0;
+        for (let end = src.indexOf('\n'); end >= 0; start = end + 1, end = src.indexOf('\n', start)) {
+          const raw = buffer.toString('utf8', start, end);
+          if (raw.trim() === '') continue;
+          lines++;
+          const skeleton = scanClaudeCodeSkeleton(src, start, end, decode);
+          if (skeleton === undefined) continue;
+          scanned++;
+          expect(skeleton).toStrictEqual(claudeCodeSkeletonOf(JSON.parse(raw) as Record<string, unknown>));
+        }
+      }),
+      { numRuns: 40 },
+    );
+    // Most lines are read by the scanner, not handed to JSON.parse.
+    expect(scanned).toBeGreaterThan(lines / 2);
+  });
+});
+
+describe('scanClaudeCodeSkeleton', () => {
+  const scan = (raw: string) => {
+    const buffer = Buffer.from(raw, 'utf8');
+    return scanClaudeCodeSkeleton(buffer.toString('latin1'), 0, buffer.length, (start, end) => JSON.parse(buffer.toString('utf8', start, end)) as string);
+  };
+
+  it('takes top-level keys only, whatever nested objects and string contents hold', () => {
+    const raw = JSON.stringify({
+      toolUseResult: { uuid: 'nested', type: 'assistant', message: { id: 'nested-message' } },
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call-1', content: '"uuid":"in-text"' }], meta: { id: 'deep', content: 'x' } },
+      type: 'user',
+      uuid: 'top',
+      sessionId: 's-1',
+    });
+    expect(scan(raw)).toMatchObject({ type: 'user', uuid: 'top', sessionId: 's-1', message: { id: undefined, content: [{ type: 'tool_result', tool_use_id: 'call-1' }] } });
+  });
+
+  it('decodes escaped keys and values, keeps the last of a duplicated key, marks an escaped interruption', () => {
+    expect(scan('{"\\u0075uid":"a\\"b","uuid":"c\\u00e9","type":"user","message":{"content":"\\u005bRequest interrupted by user]"}}')).toMatchObject({
+      uuid: 'cé',
+      message: { content: '[Request interrupted by user' },
+    });
+  });
+
+  it('declines what it does not read itself: whitespace between tokens, an id that is not a string, text that is not JSON', () => {
+    expect(scan('{ "uuid":"a"}')).toBeUndefined();
+    expect(scan('{"message":{"content":[{"type":"tool_use","id":7}]}}')).toBeUndefined();
+    expect(scan('{"uuid":"a",}')).toBeUndefined();
+    expect(scan('{"uuid":"a","n":01}')).toBeUndefined();
+    expect(scan('{"uuid":"a","b":tru}')).toBeUndefined();
+    expect(scan('{"uuid":"a"')).toBeUndefined();
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * The native fork of a Claude Code file held as bytes, without parsing every line: each line is
+ * read through its skeleton (`scanClaudeCodeSkeleton`, `JSON.parse` only for a line the scanner
+ * declines), the chain to the cut and dsh's reading of it come from the same tree and reader as
+ * `forkNativeTranscript`'s, and the child is the chain's own bytes (the `sessionId` pairs replaced)
+ * followed by the closers. Only the last kept line is parsed whole (the closers copy its context).
+ * Declines — returns undefined, and `forkNativeFile` takes the text path — for a file that is not
+ * valid UTF-8, not a Claude Code file, or a cut it does not make (`seq:N`, an unknown REF).
+ * @module
+ */
+import { Buffer, isUtf8 } from 'node:buffer';
+import { ImportError } from '../import-error.js';
+import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
+import { claudeCodeSkeletonOf, claudeCodeSkeletonScanner } from './claude-code-skeleton.js';
+import type { NativeFileFork, NativeForkOptions } from './fork-native-transcript.js';
+import { nativeCut } from './native-cut.js';
+import { nativeFormatOf } from './native-formats.js';
+import { malformedLine, type NativeLine } from './native-line.js';
+import { closerText, openCallsAt } from './open-calls.js';
+
+/** A line read by its bytes: `raw` stays empty, `[start, end)` is where it stands in the file. */
+type ByteLine = NativeLine & { start: number; end: number };
+
+// Where a string may hold what `JSON.parse` refuses (a raw control character, an escape it does
+// not know): such a line is parsed, not scanned. A superset (`\\d` matches too): only slower.
+// eslint-disable-next-line no-control-regex -- control characters are what is looked for
+const SUSPECT = /[\u0000-\u0009\u000b-\u001f]|\\(?:[^"\\/bfnrtu]|u(?![0-9a-fA-F]{4}))/g;
+
+const NEWLINE = Buffer.from('\n');
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The positions in `src` where `SUSPECT` matches, in order. */
+function suspectPositions(src: string): number[] {
+  const positions: number[] = [];
+  const pattern = new RegExp(SUSPECT.source, 'g');
+  for (let match = pattern.exec(src); match !== null; match = pattern.exec(src)) positions.push(match.index);
+  return positions;
+}
+
+/**
+ * The file's lines as `splitNativeLines` keeps them (blank lines skipped, a torn last line dropped,
+ * any other line that is not a JSON object `MALFORMED_LINE`), each valued by its skeleton.
+ */
+function byteLines(buffer: Buffer, src: string): ByteLine[] {
+  const decode = (start: number, end: number): string => JSON.parse(buffer.toString('utf8', start, end)) as string;
+  const scan = claudeCodeSkeletonScanner(src, decode);
+  const suspects = suspectPositions(src);
+  const lines: ByteLine[] = [];
+  let suspect = 0;
+  for (let pos = 0, index = 0; ; index++) {
+    const newline = src.indexOf('\n', pos);
+    if (newline < 0 && pos === src.length) break;
+    const end = newline < 0 ? src.length : newline;
+    while (suspect < suspects.length && (suspects[suspect] as number) < pos) suspect++;
+    const clean = suspect >= suspects.length || (suspects[suspect] as number) >= end;
+    let value: Record<string, unknown> | undefined = clean && src.charCodeAt(pos) === 123 ? scan(pos, end) : undefined;
+    if (value === undefined) {
+      const line = buffer.toString('utf8', pos, end);
+      if (line.trim() !== '') {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(line);
+        } catch {
+          parsed = undefined;
+        }
+        if (isRecord(parsed)) value = claudeCodeSkeletonOf(parsed);
+        // The last line of a file without a final newline may be torn: dropped, as the text path does.
+        else if (newline >= 0) throw malformedLine(index, line);
+      }
+    }
+    if (value !== undefined) lines.push({ index, raw: '', value, start: pos, end });
+    if (newline < 0) break;
+    pos = newline + 1;
+  }
+  return lines;
+}
+
+/** A line parsed whole: its text and object. */
+function parsedLine(buffer: Buffer, line: ByteLine): NativeLine {
+  const raw = buffer.toString('utf8', line.start, line.end);
+  return { index: line.index, raw, value: JSON.parse(raw) as Record<string, unknown> };
+}
+
+/**
+ * The child's bytes: each kept line as written, every `"sessionId":"<from>"` in it (only in lines
+ * `rewrite` accepts) replaced by `"sessionId":"<to>"` exactly as `replaceIdFields` does on text,
+ * each line ending in `\n`; then `tail`.
+ */
+function childBytes(buffer: Buffer, src: string, kept: readonly ByteLine[], rewrite: (line: ByteLine) => boolean, from: string, to: string, tail: Buffer): Buffer {
+  const pattern = Buffer.from(`"sessionId":${JSON.stringify(from)}`, 'utf8').toString('latin1');
+  const replacement = Buffer.from(`"sessionId":${JSON.stringify(to)}`, 'utf8');
+  const chunks: Uint8Array[] = [];
+  let runStart = -1;
+  let runEnd = -1;
+  const copy = (start: number, end: number): void => {
+    if (start === runEnd) {
+      runEnd = end;
+      return;
+    }
+    if (runStart >= 0 && runEnd > runStart) chunks.push(buffer.subarray(runStart, runEnd));
+    runStart = start;
+    runEnd = end;
+  };
+  const insert = (bytes: Uint8Array): void => {
+    if (runStart >= 0 && runEnd > runStart) chunks.push(buffer.subarray(runStart, runEnd));
+    runStart = -1;
+    runEnd = -1;
+    chunks.push(bytes);
+  };
+  // The next occurrence at or after the line being copied (Infinity: none left in the file).
+  const next = (from: number): number => {
+    const at = src.indexOf(pattern, from);
+    return at < 0 ? Number.POSITIVE_INFINITY : at;
+  };
+  let found = -1;
+  for (const line of kept) {
+    let from = line.start;
+    if (rewrite(line)) {
+      if (found < from) found = next(from);
+      while (found < line.end) {
+        copy(from, found);
+        insert(replacement);
+        from = found + pattern.length;
+        found = next(from);
+      }
+    }
+    // The line's own newline is copied with it when the file has one there.
+    if (line.end < src.length) copy(from, line.end + 1);
+    else {
+      copy(from, line.end);
+      insert(NEWLINE);
+    }
+  }
+  if (runStart >= 0 && runEnd > runStart) chunks.push(buffer.subarray(runStart, runEnd));
+  chunks.push(tail);
+  return Buffer.concat(chunks);
+}
+
+/** The fork of the Claude Code file `bytes`, or undefined when this path does not make it (see the module comment). */
+export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOptions): NativeFileFork | undefined {
+  if (/^seq:(\d+)$/.test(options.at)) return undefined;
+  if (options.format !== undefined && options.format !== 'auto' && options.format !== 'claude-code') return undefined;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!isUtf8(buffer)) return undefined;
+  const src = buffer.toString('latin1');
+  const lines = byteLines(buffer, src);
+  let format;
+  try {
+    format = nativeFormatOf(
+      lines.slice(0, 20).map((line) => parsedLine(buffer, line)),
+      options.format,
+    );
+  } catch {
+    return undefined;
+  }
+  if (format !== CLAUDE_CODE_NATIVE) return undefined;
+  let cut;
+  try {
+    cut = nativeCut(format, lines, options.at);
+  } catch (error) {
+    if (ImportError.is(error)) return undefined;
+    throw error;
+  }
+  const kept = cut.kept as ByteLine[];
+  const parentSessionId = format.sessionIdOf(lines);
+  const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId(format.format);
+  const closedCalls = openCallsAt(cut.events);
+  let previous = parsedLine(buffer, kept[kept.length - 1] as ByteLine);
+  const closers: string[] = [];
+  for (const call of closedCalls) {
+    previous = format.closer({ callId: call.callId, name: call.name, text: closerText('forked', call), isError: true }, { previous, sessionId, now: options.now, salt: `fork:${options.at}` });
+    closers.push(`${previous.raw}\n`);
+  }
+  const rewrite = (line: ByteLine): boolean => parentSessionId !== undefined || line.index === 0;
+  return {
+    format: format.format,
+    sessionId,
+    fileName: format.fileName(sessionId, options.now),
+    parentSessionId,
+    cut: cut.cut,
+    inheritedEntryCount: kept.length,
+    closedCalls,
+    bytes: childBytes(buffer, src, kept, rewrite, parentSessionId ?? '', sessionId, Buffer.from(closers.join(''), 'utf8')),
+  };
+}
