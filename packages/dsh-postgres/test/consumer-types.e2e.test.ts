@@ -35,6 +35,7 @@ async function buildInto(name: string, outDir: string, built: Map<string, string
   for (const [dependency, dist] of built) {
     paths[dependency] = [join(dist, 'index.d.ts')];
     paths[`${dependency}/fork`] = [join(dist, 'fork.d.ts')];
+    paths[`${dependency}/internal`] = [join(dist, 'internal.d.ts')];
   }
   const config = join(outDir, '..', `tsconfig.${name}.json`);
   await writeFile(

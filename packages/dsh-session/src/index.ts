@@ -29,8 +29,3 @@ export { openSessionStore } from './jsonl/open-session-store.js';
 export { isValidSessionId } from './session-id.js';
 export { checkTitle, isPrintableTitle } from './store/check-title.js';
 export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './jsonl/rewrite-log-file.js';
-/**
- * This process's identity (pid, host, start time, PID namespace, boot id) and whether a recorded
- * process is known to be gone: for dsh-postgres's lease, which records holders the same way. @internal
- */
-export { currentProcess, isProcessAlive, type ProcessIdentity } from './jsonl/process-identity.js';

@@ -1,11 +1,12 @@
 /**
  * ESLint rule `dsh/layers`: fails an import that goes against the arrows
  * `dsh-codec ← dsh-session ← dsh-agent ← dsh-host ← apps`, reaches into another unit's
- * files (its `src/` or any relative path outside the importing unit), or pulls
- * `dsh-session`'s fork entry into anything but its tests.
+ * files (its `src/` or any relative path outside the importing unit), pulls
+ * `dsh-session`'s fork entry into anything but its tests, or imports `dsh-session/internal` from
+ * anywhere but dsh-postgres and dsh-session's tests.
  */
 import { dirname, relative, resolve, sep } from 'node:path';
-import { LAYERS, TEST_IMPORTS, WORKSPACE_PACKAGES } from './layers.js';
+import { INTERNAL_ENTRY_USERS, LAYERS, TEST_IMPORTS, WORKSPACE_PACKAGES } from './layers.js';
 
 const UNIT_PATTERN = /^(packages|apps|tooling)\/([^/]+)(?:\/|$)/;
 
@@ -33,6 +34,8 @@ export const layerRule = {
       outside: "'{{source}}' leaves {{unit}}; import other units by package name, never by relative path.",
       tooling: "{{unit}} source may not import the private tooling package '{{target}}' (only tests and configs may).",
       forkEntry: "'{{source}}' imports dsh-session's fork entry; only `dsh-session/fork` users and its tests may, never the main entry's files.",
+      internalEntry:
+        "{{unit}} may not import dsh-session's internal entry ('{{source}}'): only {{allowed}} and dsh-session's tests may; use the public entry 'dsh-session'.",
     },
   },
   create(context) {
@@ -56,6 +59,9 @@ export const layerRule = {
         if (unit === 'packages/dsh-session' && !test && /(^|\/)fork\.(js|ts)$/.test(source)) {
           context.report({ node, messageId: 'forkEntry', data: { source } });
         }
+        if (unit === 'packages/dsh-session' && !test && /(^|\/)internal\.(js|ts)$/.test(source)) {
+          context.report({ node, messageId: 'internalEntry', data: { unit, source, allowed: INTERNAL_ENTRY_USERS.join(', ') } });
+        }
         return;
       }
       const parts = source.split('/');
@@ -68,6 +74,10 @@ export const layerRule = {
       if (!WORKSPACE_PACKAGES.includes(name)) return;
       if (subpath === 'src' || subpath.startsWith('src/') || subpath.startsWith('dist/')) {
         context.report({ node, messageId: 'intoSrc', data: { source } });
+        return;
+      }
+      if (name === 'dsh-session' && subpath === 'internal' && !INTERNAL_ENTRY_USERS.includes(unit ?? '') && !(unit === 'packages/dsh-session' && test)) {
+        context.report({ node, messageId: 'internalEntry', data: { unit, source, allowed: INTERNAL_ENTRY_USERS.join(', ') } });
         return;
       }
       if (`packages/${name}` === unit) return;

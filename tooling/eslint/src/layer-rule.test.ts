@@ -20,6 +20,9 @@ describe('dsh/layers', () => {
         { filename: `${root}/packages/dsh-session/src/fork.test.ts`, code: "import { buildForkSeed } from './fork.js';", options: [{ root }] },
         { filename: `${root}/packages/dsh-codec/src/a.ts`, code: "import { z } from 'zod';", options: [{ root }] },
         { filename: `${root}/packages/dsh-claude-agent-sdk/src/a.test.ts`, code: "import { openPostgresStore } from 'dsh-postgres';", options: [{ root }] },
+        { filename: `${root}/packages/dsh-postgres/src/lease/lease-holder.ts`, code: "import { currentProcess } from 'dsh-session/internal';", options: [{ root }] },
+        { filename: `${root}/packages/dsh-session/src/store/a.test.ts`, code: "import { currentProcess } from '../internal.js';", options: [{ root }] },
+        { filename: `${root}/packages/dsh-session/test/a.test.ts`, code: "import { currentProcess } from 'dsh-session/internal';", options: [{ root }] },
       ],
       invalid: [
         { filename: `${root}/packages/dsh-codec/src/a.ts`, code: "import { Session } from 'dsh-session';", options: [{ root }], errors: [{ messageId: 'upward' }] },
@@ -32,6 +35,12 @@ describe('dsh/layers', () => {
         { filename: `${root}/packages/dsh-session/src/index.ts`, code: "export { buildForkSeed } from './fork.js';", options: [{ root }], errors: [{ messageId: 'forkEntry' }] },
         { filename: `${root}/packages/dsh-session/src/store/fork-session.ts`, code: "import { buildForkSeed } from '../fork.js';", options: [{ root }], errors: [{ messageId: 'forkEntry' }] },
         { filename: `${root}/packages/dsh-session/src/a.ts`, code: "import { makeTempDir } from '@dsh/test-utils';", options: [{ root }], errors: [{ messageId: 'tooling' }] },
+        // dsh-session/internal: dsh-postgres only (and dsh-session's tests), never a user of the store.
+        { filename: `${root}/packages/dsh-host/src/a.ts`, code: "import { currentProcess } from 'dsh-session/internal';", options: [{ root }], errors: [{ messageId: 'internalEntry' }] },
+        { filename: `${root}/packages/dsh-agent/src/a.test.ts`, code: "import { currentProcess } from 'dsh-session/internal';", options: [{ root }], errors: [{ messageId: 'internalEntry' }] },
+        { filename: `${root}/apps/cli/src/a.ts`, code: "export { currentProcess } from 'dsh-session/internal';", options: [{ root }], errors: [{ messageId: 'internalEntry' }] },
+        { filename: `${root}/packages/dsh-session/src/index.ts`, code: "export { currentProcess } from './internal.js';", options: [{ root }], errors: [{ messageId: 'internalEntry' }] },
+        { filename: `${root}/packages/dsh-session/src/store/a.ts`, code: "import { currentProcess } from 'dsh-session/internal';", options: [{ root }], errors: [{ messageId: 'internalEntry' }] },
         // A test-only import stays out of the package's own files.
         { filename: `${root}/packages/dsh-claude-agent-sdk/src/a.ts`, code: "import { openPostgresStore } from 'dsh-postgres';", options: [{ root }], errors: [{ messageId: 'upward' }] },
       ],

@@ -26,6 +26,13 @@ export const TEST_IMPORTS = {
   'apps/cli': ['dsh-claude-agent-sdk'],
 };
 
+/**
+ * Who may import `dsh-session/internal` (the backend fast paths and lease helpers): dsh's own storage
+ * packages. dsh-session's tests may too; its other files never do (the main entry stays free of it).
+ */
+/** @type {readonly string[]} */
+export const INTERNAL_ENTRY_USERS = ['packages/dsh-postgres'];
+
 /** Workspace package names, so a bare import can be recognised as one of ours. */
 /** @type {readonly string[]} */
 export const WORKSPACE_PACKAGES = ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-import', 'dsh-postgres', 'dsh-claude-agent-sdk'];

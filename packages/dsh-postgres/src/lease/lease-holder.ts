@@ -6,7 +6,8 @@
  * does the pid name a process this one can see. Any other holder is taken over only once its lease
  * expires.
  */
-import { currentProcess, isProcessAlive, type LeaseHolder, type ProcessIdentity } from 'dsh-session';
+import type { LeaseHolder } from 'dsh-session';
+import { currentProcess, isProcessAlive, type ProcessIdentity } from 'dsh-session/internal';
 
 /** The holder columns of a session row, as read. @internal */
 export type HolderRow = {

@@ -8,7 +8,7 @@
  * that is not canonical V5 — comes back as JSONL text, which the store decodes and validates in full.
  */
 import type { SessionHeader } from 'dsh-codec';
-import type { StoredLog } from 'dsh-session';
+import type { StoredLog } from 'dsh-session/internal';
 import { eachRow } from './each-row.js';
 import { readSealedChunks } from './read-sealed-chunks.js';
 import { canonicalHeader, placeHead, placeLine, sealedResult, sealedRows, type SealedForm, type SealedRead } from './sealed-rows.js';

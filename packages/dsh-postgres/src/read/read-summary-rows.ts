@@ -4,7 +4,7 @@
  * turn start and end — never its other rows. Possible when every segment of its chain was written
  * with landmarks (schema step 5); the rows read must still carry their seals (sealed-rows.ts).
  */
-import type { StoredSummary } from 'dsh-session';
+import type { StoredSummary } from 'dsh-session/internal';
 import { canonicalHeader, isSealedLine } from './sealed-rows.js';
 import { notFoundError } from '../lease/lease-errors.js';
 import type { PostgresSettings } from '../postgres-context.js';

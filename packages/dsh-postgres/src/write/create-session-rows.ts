@@ -4,7 +4,8 @@
  * copying it — fork cost does not grow with the prefix.
  */
 import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
-import { SessionError, type InheritedRecords, type SessionWriter } from 'dsh-session';
+import { SessionError, type SessionWriter } from 'dsh-session';
+import type { InheritedRecords } from 'dsh-session/internal';
 import type { PoolClient } from 'pg';
 import { existsError } from '../lease/lease-errors.js';
 import { identityColumns } from '../lease/lease-holder.js';

@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 /**
  * A process as recorded in a lease: pid and host, and where Linux tells them, its start time
  * (`/proc/PID/stat` field 22), its PID namespace (`pid:[inode]`) and the kernel's boot id.
- * @internal Exported for dsh-postgres's lease rows.
+ * For dsh-postgres's lease rows (`dsh-session/internal`).
  */
 export type ProcessIdentity = { pid: number; host: string; start?: string; pidNamespace?: string; bootId?: string };
 
@@ -42,7 +42,7 @@ function readOptional(read: () => string): string | undefined {
 
 let self: ProcessIdentity | undefined;
 
-/** This process. @internal Exported for dsh-postgres's lease rows. */
+/** This process (for dsh-postgres's lease rows, through `dsh-session/internal`). */
 export function currentProcess(): ProcessIdentity {
   if (self === undefined) {
     const identity: ProcessIdentity = { pid: process.pid, host: hostname() };
@@ -102,7 +102,7 @@ function aliveInOtherNamespace(identity: ProcessIdentity, observer: ProcessIdent
  * boot and namespace, and no such pid, a zombie, or a pid now used by a process that started at
  * another time; or another namespace that the initial namespace no longer shows it in. A holder on
  * another host, or in a namespace this process cannot see into, counts as alive. `observer` is this
- * process (tests pass another to play a process elsewhere). @internal Exported for dsh-postgres.
+ * process (tests pass another to play a process elsewhere). For dsh-postgres, through `dsh-session/internal`.
  */
 export function isProcessAlive(identity: ProcessIdentity, observer: ProcessIdentity = currentProcess()): boolean {
   const me = observer;

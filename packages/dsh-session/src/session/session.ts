@@ -18,7 +18,7 @@ export const LOG_SNAPSHOT: unique symbol = Symbol('dsh-session.log-snapshot');
 export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
 
 /**
- * What a Session is built from (SPEC §5.3): a new session's standalone events (title, config), a
+ * @internal What a Session is built from (SPEC §5.3): a new session's standalone events (title, config), a
  * fork seed with its cut, or a stored log plus its repair closers with the stored prefix length.
  */
 export type SessionSeed =
@@ -34,7 +34,7 @@ export type SessionSeed =
   | { kind: 'fork-of'; inherited: EventSource; cut: number; events: readonly SessionEvent[] }
   | { kind: 'restored'; events: readonly SessionEvent[]; storedLength: number };
 
-/** Everything the store hands a Session: its header, seed, durable prefix, sink and clock. */
+/** @internal Everything the store hands a Session: its header, seed, durable prefix, sink and clock. */
 export type SessionInit = {
   header: SessionHeader;
   seed: SessionSeed;
@@ -73,7 +73,7 @@ export class Session {
   #closing: Promise<void> | undefined;
   readonly #commits: GroupCommit;
 
-  /** Internal: sessions come from a `SessionStore`. Validates the seed and counters of SPEC §5.3. */
+  /** @internal Sessions come from a `SessionStore`. Validates the seed and counters of SPEC §5.3. */
   constructor(init: SessionInit) {
     const { header, seed } = init;
     this.id = header.id;

@@ -11,7 +11,7 @@ import { creatingSink } from './store-sinks.js';
 /** Options of `SessionStore.create`. */
 export type CreateSessionOptions = { id?: string; title?: string; config?: SessionConfig };
 
-/** Creates and persists a session; `SESSION_EXISTS` for a taken id; a failure releases the id. */
+/** @internal Creates and persists a session; `SESSION_EXISTS` for a taken id; a failure releases the id. */
 export async function createSession(context: StoreContext, options: CreateSessionOptions): Promise<Session> {
   assertStoreOpen(context);
   const id = options.id ?? randomUUID();

@@ -75,7 +75,7 @@ function configAtCut(source: EventSource, cut: number): SessionConfig {
 const CONFIG = ['session/config'];
 
 /**
- * Forks `source` (an id, or an observation this store produced — then nothing is read or decoded
+ * @internal Forks `source` (an id, or an observation this store produced — then nothing is read or decoded
  * again). Child identity is checked first, then the source, then the cut; the child's whole seed is
  * durable before it is returned; every failure releases what it took.
  */

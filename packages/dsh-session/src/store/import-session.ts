@@ -36,7 +36,7 @@ async function assertInheritsExactly(context: StoreContext, header: SessionHeade
 }
 
 /**
- * Validates `artifact` as a current-format log (`INVALID_EVENT`), checks a fork child's parent is here
+ * @internal Validates `artifact` as a current-format log (`INVALID_EVENT`), checks a fork child's parent is here
  * (`SESSION_NOT_FOUND`) and that its inherited events are exactly the parent's (`INVALID_EVENT`, naming
  * the first differing seq), then creates it atomically (`SESSION_EXISTS` for a taken id) without opening it.
  */
