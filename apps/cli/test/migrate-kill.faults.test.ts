@@ -2,7 +2,7 @@
 // before the rename): the log is always either the original or the migrated file (the same events),
 // never half-written, and a store opening the directory removes the leftovers. Kills right after each
 // step of the rewrite (temp half-written, fsynced, backup kept, renamed, directory fsynced) are in
-// packages/dsh-session/src/rewrite-kill.faults.test.ts.
+// packages/dsh-session/src/jsonl/rewrite-kill.faults.test.ts.
 import { spawn } from 'node:child_process';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
