@@ -1,20 +1,25 @@
-import { isAbsolute, resolve } from 'node:path';
+/**
+ * @module agent
+ * The `Agent` class: the loop of SPEC §9 over one live session. What a turn runs with lives in
+ * `turn-settings.ts`, one turn's events in `run-turn.ts`, the per-input results in
+ * `input-results.ts` and the between-turns operations in `between-turns-queue.ts`.
+ */
 import type { SessionConfig } from 'dsh-codec';
 import type { Session } from 'dsh-session';
 import { AgentError, agentClosed } from './agent-error.js';
 import { maxStepsOf, type AgentOptions } from './agent-options.js';
+import { BetweenTurnsQueue } from './between-turns-queue.js';
 import { compactSession, type CompactionResult, type CompactOptions } from './compaction/compact-session.js';
 import type { Tool } from './define-tool.js';
-import { defer, type Deferred } from './deferred.js';
 import { DeltaFanOut, type AgentDelta } from './delta-fan-out.js';
+import { IdleWaiters } from './idle-waiters.js';
+import { InputResults } from './input-results.js';
 import { assertNoOpenTurn, nextTurnOf, pendingInputsOf, type PendingInput } from './log-state.js';
 import type { Model } from './model.js';
 import { runTurn, type TurnResult } from './run-turn.js';
-import { defaultSystemPrompt, recordedSystemPrompt, systemPromptText } from './system-prompt.js';
-import { queuedInput, toolsByName, type AgentInput } from './turn-messages.js';
-import { TurnModels } from './turn-models.js';
+import { queuedInput, type AgentInput } from './turn-messages.js';
+import { TurnSettings } from './turn-settings.js';
 
-type Operation = { run: () => Promise<void>; fail: (error: unknown) => void };
 type Active = { kind: 'turn' | 'operation'; turn?: number; controller: AbortController };
 
 /**
@@ -26,16 +31,13 @@ type Active = { kind: 'turn' | 'operation'; turn?: number; controller: AbortCont
 export class Agent {
   readonly session: Session;
   readonly model: Model;
-  readonly #tools: ReadonlyMap<string, Tool>;
-  readonly #system: string | undefined;
+  readonly #settings: TurnSettings;
   readonly #maxSteps: number;
-  readonly #cwd: string | undefined;
-  readonly #models: TurnModels;
   readonly #deltas = new DeltaFanOut();
   readonly #pending: PendingInput[];
-  readonly #operations: Operation[] = [];
-  readonly #results = new Map<string, Deferred<TurnResult>>();
-  #idleWaiters: Deferred<TurnResult | undefined>[] = [];
+  readonly #operations = new BetweenTurnsQueue();
+  readonly #results = new InputResults();
+  readonly #idleWaiters = new IdleWaiters();
   #active: Active | undefined;
   #draining = false;
   #scheduled = false;
@@ -51,11 +53,8 @@ export class Agent {
   constructor(options: AgentOptions) {
     this.session = options.session;
     this.model = options.model;
-    this.#tools = toolsByName(options.tools ?? []);
-    this.#system = options.system;
+    this.#settings = new TurnSettings(options);
     this.#maxSteps = maxStepsOf(options);
-    this.#cwd = options.cwd;
-    this.#models = new TurnModels(options.model, options.resolveModel);
     if (options.onDelta !== undefined) this.#deltas.subscribe(options.onDelta);
     assertNoOpenTurn(this.session);
     // Only events from inheritedEventCount on can be pending: a fork child's inherited ones are not read.
@@ -93,9 +92,7 @@ export class Agent {
 
   /** The tools the model may call now: the agent's tools narrowed by the latest `session/config.tools`. */
   availableTools(): Tool[] {
-    const listed = this.session.config?.tools;
-    const all = [...this.#tools.values()];
-    return listed === undefined ? all : all.filter((tool) => listed.includes(tool.name));
+    return this.#settings.availableTools(this.session);
   }
 
   /**
@@ -103,9 +100,7 @@ export class Agent {
    * undefined when none names one (the session has no workspace; its tool calls are refused).
    */
   cwd(): string | undefined {
-    const configured = this.session.config?.cwd ?? this.session.header.cwd ?? this.#cwd;
-    if (configured === undefined) return undefined;
-    return isAbsolute(configured) ? configured : resolve(configured);
+    return this.#settings.cwd(this.session);
   }
 
   /**
@@ -113,14 +108,12 @@ export class Agent {
    * when a `resolveModel` option can resolve it, else the agent's `model`.
    */
   modelName(): string {
-    return this.#models.specFor(this.session.config?.model);
+    return this.#settings.modelName(this.session);
   }
 
   /** The system prompt the next request sends: the recorded one, else the `system` option, else the default. */
   systemPrompt(): string {
-    const recorded = recordedSystemPrompt(this.session.events);
-    if (recorded !== undefined) return systemPromptText(recorded);
-    return this.#system ?? defaultSystemPrompt({ cwd: this.cwd(), tools: this.availableTools().map((tool) => tool.name) });
+    return this.#settings.systemPrompt(this.session);
   }
 
   /**
@@ -141,7 +134,7 @@ export class Agent {
 
   /** Starts turns for pending input (needed only after `autoStart: false`); a no-op when none is pending. */
   start(): void {
-    if (this.#pending.length > 0 || this.#operations.length > 0) this.#schedule();
+    if (this.#pending.length > 0 || this.#operations.size > 0) this.#schedule();
   }
 
   /**
@@ -149,17 +142,14 @@ export class Agent {
    * Refuses (`INVALID_OPTION`) an id that is neither pending nor claimed by this agent.
    */
   result(inputId: string): Promise<TurnResult> {
-    const known = this.#results.get(inputId);
-    if (known !== undefined) return known.promise;
+    const known = this.#results.known(inputId);
+    if (known !== undefined) return known;
     if (!this.#pending.some((input) => input.inputId === inputId)) {
       return Promise.reject(
         new AgentError('INVALID_OPTION', `expected the id of input pending or claimed in this agent's lifetime, received ${inputId}`),
       );
     }
-    const deferred = defer<TurnResult>();
-    this.#results.set(inputId, deferred);
-    if (this.#closed || this.#failure !== undefined) deferred.reject(this.#closedError());
-    return deferred.promise;
+    return this.#results.expect(inputId, this.#closed || this.#failure !== undefined ? this.#closedError() : undefined);
   }
 
   /**
@@ -168,12 +158,8 @@ export class Agent {
    */
   idle(): Promise<TurnResult | undefined> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    if (!this.#draining && !this.#scheduled) {
-      return Promise.resolve(this.#lastResult);
-    }
-    const waiter = defer<TurnResult | undefined>();
-    this.#idleWaiters.push(waiter);
-    return waiter.promise;
+    if (!this.#draining && !this.#scheduled) return Promise.resolve(this.#lastResult);
+    return this.#idleWaiters.wait();
   }
 
   /**
@@ -194,23 +180,9 @@ export class Agent {
    */
   betweenTurns<T>(operation: (signal: AbortSignal) => T | Promise<T>): Promise<T> {
     this.#assertOpen();
-    const deferred = defer<T>();
-    this.#operations.push({
-      run: async () => {
-        const controller = new AbortController();
-        this.#active = { kind: 'operation', controller };
-        try {
-          deferred.resolve(await operation(controller.signal));
-        } catch (error) {
-          deferred.reject(error);
-        } finally {
-          this.#active = undefined;
-        }
-      },
-      fail: deferred.reject,
-    });
+    const result = this.#operations.add(operation);
     this.#schedule();
-    return deferred.promise;
+    return result;
   }
 
   /** Records a standalone `session/config` between turns; from the next turn on, it is in force. */
@@ -227,7 +199,7 @@ export class Agent {
    */
   compact(options: Omit<CompactOptions, 'model' | 'signal'> = {}): Promise<CompactionResult> {
     return this.betweenTurns(async (signal) => {
-      const model = await this.#models.modelFor(this.session.config?.model);
+      const model = await this.#settings.modelFor(this.session);
       return compactSession(this.session, { model, ...options, signal });
     });
   }
@@ -240,7 +212,7 @@ export class Agent {
     if (!this.#closed) {
       this.#closed = true;
       this.cancel();
-      for (const deferred of this.#results.values()) deferred.reject(this.#closedError());
+      this.#results.rejectAll(() => this.#closedError());
     }
     await this.idle().catch(() => undefined);
   }
@@ -272,37 +244,32 @@ export class Agent {
   async #loop(): Promise<void> {
     try {
       for (;;) {
-        const operation = this.#operations.shift();
-        if (operation !== undefined) {
-          await operation.run();
-          continue;
-        }
+        const ran = await this.#operations.runNext(
+          (controller) => (this.#active = { kind: 'operation', controller }),
+          () => (this.#active = undefined),
+        );
+        if (ran) continue;
         if (this.#pending.length === 0 || this.#closed) break;
         await this.#runTurn();
       }
     } catch (error) {
       this.#failure = error instanceof Error ? error : new Error(String(error));
-      for (const deferred of this.#results.values()) deferred.reject(this.#closedError());
-      for (const operation of this.#operations.splice(0)) operation.fail(this.#closedError());
+      this.#results.rejectAll(() => this.#closedError());
+      this.#operations.failAll(() => this.#closedError());
     } finally {
       this.#draining = false;
       this.#active = undefined;
-      const waiters = this.#idleWaiters;
-      this.#idleWaiters = [];
-      for (const waiter of waiters) {
-        if (this.#failure === undefined) waiter.resolve(this.#lastResult);
-        else waiter.reject(this.#failure);
-      }
+      this.#idleWaiters.release(this.#failure, this.#lastResult);
     }
   }
 
   async #runTurn(): Promise<void> {
     const claimed = this.#pending.splice(0);
-    for (const input of claimed) if (!this.#results.has(input.inputId)) this.#results.set(input.inputId, defer<TurnResult>());
+    this.#results.claim(claimed);
     const turn = nextTurnOf(this.session);
     const controller = new AbortController();
     this.#active = { kind: 'turn', turn, controller };
-    const model = await this.#models.modelFor(this.session.config?.model);
+    const model = await this.#settings.modelFor(this.session);
     const cwd = this.cwd();
     const result = await runTurn({
       session: this.session,
@@ -320,6 +287,6 @@ export class Agent {
     });
     this.#lastResult = result;
     this.#active = undefined;
-    for (const inputId of result.inputIds) this.#results.get(inputId)?.resolve(result);
+    this.#results.settle(result);
   }
 }
