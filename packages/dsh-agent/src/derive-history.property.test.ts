@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
-import { deriveSurface } from 'dsh-agent';
+import { deriveSurface } from './derive-history.js';
 
 type Step = { kind: 'append' } | { kind: 'replace'; a: number; b: number } | { kind: 'other' };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SurfaceOp } from 'dsh-codec';
-import { deriveHistory, deriveSurface } from 'dsh-agent';
+import { deriveHistory } from 'dsh-agent';
+import { deriveSurface } from './derive-history.js';
 
 function user(seq: number, text: string, surfaceOp?: SurfaceOp): SessionEvent {
   return {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { createMemoryStore, openSessionStore, type SessionStore } from 'dsh-session';
-import { Agent, AgentError, compactSession, createKeylessModel, createScriptedModel, deriveHistory, openCompaction, type Model } from 'dsh-agent';
+import { Agent, AgentError, createKeylessModel, createScriptedModel, deriveHistory, type Model } from 'dsh-agent';
+import { compactSession, openCompaction } from './compact-session.js';
 import { gate, heldScriptedModel, until } from '../__fixtures__/agent-fixtures.js';
 
 const stores: SessionStore[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createKeylessModel, demoTools, toToolSpec, type ModelMessage } from 'dsh-agent';
+import { createKeylessModel, demoTools, type ModelMessage } from 'dsh-agent';
+import { toToolSpec } from '../to-tool-spec.js';
 
 const tools = demoTools().map(toToolSpec);
 const user = (text: string, id = 'u'): ModelMessage => ({ id, role: 'user', content: [{ type: 'text', text }] });

@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '@dsh/test-utils';
-import { AgentError, createScriptedModel, loadScriptedModel, parseScript, resolveModel, type ModelRequest } from 'dsh-agent';
+import { AgentError, createScriptedModel, resolveModel, type ModelRequest } from 'dsh-agent';
+import { loadScriptedModel, parseScript } from './scripted-model.js';
 
 const request: ModelRequest = { messages: [{ id: 'u', role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] };
 

@@ -4,7 +4,9 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentError, makeDirTool, writeFileTool, type ToolContext } from 'dsh-agent';
+import { AgentError, type ToolContext } from 'dsh-agent';
+import { makeDirTool } from './make-dir-tool.js';
+import { writeFileTool } from './write-file-tool.js';
 import { faultTrials, makeTempDir, reportFaults, type TempDir } from '@dsh/test-utils';
 
 let root: TempDir;

@@ -3,7 +3,12 @@ import { link, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { AgentError, demoTools, listFilesTool, makeDirTool, readFileTool, toToolSpec, writeFileTool, type ToolContext } from 'dsh-agent';
+import { AgentError, demoTools, type ToolContext } from 'dsh-agent';
+import { toToolSpec } from '../to-tool-spec.js';
+import { listFilesTool } from './list-files-tool.js';
+import { makeDirTool } from './make-dir-tool.js';
+import { readFileTool } from './read-file-tool.js';
+import { writeFileTool } from './write-file-tool.js';
 
 let root: TempDir;
 let cwd: string;

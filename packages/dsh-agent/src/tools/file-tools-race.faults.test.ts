@@ -5,7 +5,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentError, listFilesTool, makeDirTool, readFileTool, writeFileTool, type ToolContext, type ToolOutput } from 'dsh-agent';
+import { AgentError, type ToolContext, type ToolOutput } from 'dsh-agent';
+import { listFilesTool } from './list-files-tool.js';
+import { makeDirTool } from './make-dir-tool.js';
+import { readFileTool } from './read-file-tool.js';
+import { writeFileTool } from './write-file-tool.js';
 import { faultTrials, makeTempDir, reportFaults, type TempDir } from '@dsh/test-utils';
 
 const SECRET = 'OUTSIDE SECRET';

@@ -2,7 +2,12 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { AgentError, makeDirTool, PATH_LIMITS, readFileTool, resolveInCwd, writeFileTool, type ToolContext } from 'dsh-agent';
+import { AgentError, type ToolContext } from 'dsh-agent';
+import { PATH_LIMITS } from '../check-path-limits.js';
+import { resolveInCwd } from '../resolve-in-cwd.js';
+import { makeDirTool } from './make-dir-tool.js';
+import { readFileTool } from './read-file-tool.js';
+import { writeFileTool } from './write-file-tool.js';
 
 let root: TempDir;
 let cwd: string;
