@@ -1,4 +1,9 @@
 /**
+ * @module agent-error
+ * `AgentError` and its code table (`AGENT_ERROR_CODES`): every refusal and failure dsh-agent
+ * throws or records, and `agentClosed`.
+ */
+/**
  * Every code an `AgentError` carries, with when it is thrown. The code union is the keys of this
  * table; dsh-host gives each an HTTP status.
  */

@@ -1,4 +1,7 @@
-/** The options of `new Agent()` and how they are checked. */
+/**
+ * @module agent-options
+ * The options of `new Agent()` and how they are checked.
+ */
 import type { Session } from 'dsh-session';
 import { AgentError } from './agent-error.js';
 import type { Tool } from './define-tool.js';

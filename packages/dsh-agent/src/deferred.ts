@@ -1,3 +1,7 @@
+/**
+ * @module deferred
+ * `Deferred` / `defer`: a promise with its settle functions, for the results the agent hands out.
+ */
 /** A promise with its settle functions, for results handed out before the work that settles them runs. */
 export type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void };
 

@@ -1,4 +1,5 @@
 /**
+ * @module define-tool
  * The `Tool` interface: a name, a description, a zod schema for its arguments, a declared
  * `effect` (what re-running it risks), and `run()`.
  */

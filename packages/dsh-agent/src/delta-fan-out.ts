@@ -1,4 +1,7 @@
-/** The ephemeral streaming pieces of an agent's model requests, handed to every subscribed listener. */
+/**
+ * @module delta-fan-out
+ * The ephemeral streaming pieces of an agent's model requests, handed to every subscribed listener.
+ */
 import type { ModelDelta } from './model.js';
 
 /**

@@ -1,4 +1,5 @@
 /**
+ * @module derive-history
  * Model history from events (SPEC §3.5): surface events in log order, where a
  * `surfaceOp: replace` swaps the surface nodes `start..end` (by seq, inclusive) for itself.
  */

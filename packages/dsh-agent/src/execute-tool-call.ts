@@ -1,4 +1,5 @@
 /**
+ * @module execute-tool-call
  * Runs one tool call's body and turns every way it can end into a result: output, a tool-reported
  * error, invalid arguments, an unknown tool, a throw, or a cancellation while it ran.
  */

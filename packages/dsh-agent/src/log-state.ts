@@ -1,4 +1,5 @@
 /**
+ * @module log-state
  * Small readers of a session log that the loop needs: the next turn number, whether a turn is
  * open (and the refusal of a log that ends in one), and the input still waiting for a turn.
  */

@@ -1,4 +1,5 @@
 /**
+ * @module model
  * The `Model` interface: one request (system prompt, history derived from events, tool specs)
  * in, one assistant response out. Streaming deltas are optional and never persisted.
  */

@@ -1,3 +1,8 @@
+/**
+ * @module resolve-in-cwd
+ * `resolveInCwd`: a tool's path argument resolved inside the session's cwd (`PATH_OUTSIDE_CWD`,
+ * `PATH_TOO_LONG`), with the path shown to the model and the file-kind check the tools share.
+ */
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { AgentError } from './agent-error.js';

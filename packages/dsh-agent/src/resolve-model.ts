@@ -1,3 +1,8 @@
+/**
+ * @module resolve-model
+ * `resolveModel`: a CLI model spec (`keyless`, `scripted:FILE`, `openai:NAME`, `anthropic:NAME`)
+ * turned into a `Model`, reading keys and endpoints from the environment.
+ */
 import { resolve } from 'node:path';
 import { AgentError } from './agent-error.js';
 import type { Model } from './model.js';

@@ -1,4 +1,5 @@
 /**
+ * @module run-turn
  * One turn of SPEC §9 over a live session: `turn/start`, the claimed user messages, then steps —
  * a model request, its `assistant/message`, each tool call started and answered — until the model
  * stops calling tools, `maxSteps` is reached, the model fails or `signal` aborts; then `turn/end`.

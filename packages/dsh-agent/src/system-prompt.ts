@@ -1,4 +1,5 @@
 /**
+ * @module system-prompt
  * A session's system prompt: the default one (its working directory and the rules its tools keep),
  * and the `agent/system-prompt` event that records the prompt a session runs with. The event is an
  * ignorable plugin event, so every V5 reader accepts it (docs/decisions/2026-12-02-system-prompt-event.md).

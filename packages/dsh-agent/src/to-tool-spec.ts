@@ -1,3 +1,7 @@
+/**
+ * @module to-tool-spec
+ * `toToolSpec`: the spec a model sees of a tool (name, description, JSON Schema from its zod input).
+ */
 import { z } from 'zod';
 import type { JsonObject } from 'dsh-codec';
 import type { Tool } from './define-tool.js';

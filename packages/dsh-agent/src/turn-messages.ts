@@ -1,4 +1,5 @@
 /**
+ * @module turn-messages
  * The records an agent writes for queued input, a model response and a tool outcome, how a model
  * failure is reported, and the tool names it accepts.
  */

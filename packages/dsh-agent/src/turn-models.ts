@@ -1,4 +1,5 @@
 /**
+ * @module turn-models
  * Which model answers a turn (SPEC §21): the session's recorded `session/config.model` when the
  * agent was given a resolver, else the agent's own model. Resolved models are kept per spec; a spec
  * that cannot be resolved answers every request with the resolver's error — never another model.

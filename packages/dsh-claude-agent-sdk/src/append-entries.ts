@@ -1,4 +1,5 @@
 /**
+ * @module append-entries
  * `append(key, entries)`: checks the key and every entry first (nothing stored on a refusal), drops
  * what a retry repeats (`uuid` is the idempotency key), then writes the rest as one batch under the
  * session's lease and resolves once it is durable. The first batch of a key creates its dsh session

@@ -1,4 +1,5 @@
 /**
+ * @module check-entries
  * A batch's entries, checked before anything is stored: each a plain JSON object with a string
  * `type` (and a string `uuid` when it has one), JSON all the way down. What the SDK's own JSONL round
  * trip changes without loss of meaning (`undefined` members, -0) is stored as that round trip leaves it.

@@ -1,4 +1,5 @@
 /**
+ * @module claude-store-context
  * What the operations of a Claude session store share: the dsh store, the hold and wait settings,
  * the sessions this process holds open, a queue per dsh session (one operation at a time per key
  * inside this process), and the keys already read from stored sessions.

@@ -1,4 +1,5 @@
 /**
+ * @module claude-store-error
  * The one error class of dsh-claude-agent-sdk. Codes come from one table; the code union is its keys.
  * Failures of the dsh store underneath (storage, corruption) stay `SessionError`s from dsh-session.
  */

@@ -1,4 +1,5 @@
 /**
+ * @module claude-types
  * The Claude Agent SDK's session-store types, matched structurally so this package has no runtime
  * dependency on the SDK. `sdk-types.test.ts` compares them with the pinned SDK's own `.d.ts`, so
  * drift fails the type check.

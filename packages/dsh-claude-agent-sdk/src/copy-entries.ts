@@ -1,4 +1,5 @@
 /**
+ * @module copy-entries
  * Fresh, mutable copies of stored entries for `load`: dsh keeps logged events frozen and shares
  * them, and the SDK owns what it loads. One walk over plain JSON (objects, arrays, primitives), about
  * twice as fast as a `JSON.stringify` + `JSON.parse` round trip of the same entries.

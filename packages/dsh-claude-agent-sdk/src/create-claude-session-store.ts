@@ -1,4 +1,5 @@
 /**
+ * @module create-claude-session-store
  * `createClaudeSessionStore({ store })` (SPEC §19): the Claude Agent SDK's `SessionStore` over any
  * dsh `SessionStore` — a JSONL directory or PostgreSQL. This file wires the operation modules.
  */

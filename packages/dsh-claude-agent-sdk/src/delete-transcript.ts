@@ -1,4 +1,5 @@
 /**
+ * @module delete-transcript
  * The SDK's `delete`: a main key removes its transcript and every subkey's; a key with a subpath
  * removes only that subkey. A session this process holds is released first; one another process
  * holds is waited for (as appends wait). A key never written is nothing to do.

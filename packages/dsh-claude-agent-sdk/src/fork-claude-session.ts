@@ -1,4 +1,5 @@
 /**
+ * @module fork-claude-session
  * `forkClaudeSession(claudeStore, key, { at, sessionId? })` (SPEC §19): a new transcript under the
  * same projectKey holding the parent's chain to the entry `at`, then dsh's forked closers for the
  * calls open there; stored atomically as its own dsh session, recording its parent (`claude/fork`).

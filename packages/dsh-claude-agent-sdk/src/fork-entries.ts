@@ -1,4 +1,5 @@
 /**
+ * @module fork-entries
  * The entries of a fork child, from dsh-import's native Claude Code fork (`forkClaudeCodeEntries`,
  * the same cut and closers as `dsh fork FILE --at UUID`): the chain from the root to the cut entry
  * with the child's `sessionId`, then one `is_error` tool_result per call open there holding the text

@@ -1,4 +1,5 @@
 /**
+ * @module hold-session
  * How this process writes a key while other processes may write it too: dsh's single-writer lease.
  * A session is opened (taking the lease) for an append, kept open while appends keep coming, and
  * released once none came for `holdMs`, or right after an append once held for `maxHoldMs`. Opening

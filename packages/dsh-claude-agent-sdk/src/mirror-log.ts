@@ -1,4 +1,5 @@
 /**
+ * @module mirror-log
  * How a transcript lives in a dsh session: the seed (title, `session/end-seed`), one `claude/key`
  * event recording the key, an optional `claude/fork` (lineage of a fork), then one ignorable
  * `claude/entry` per entry holding it verbatim, in append order; `session/title` when it changes.

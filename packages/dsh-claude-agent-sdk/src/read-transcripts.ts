@@ -1,4 +1,5 @@
 /**
+ * @module read-transcripts
  * The reading operations: `load` (one observation of the key's dsh session, its entries copied out
  * in append order), `listSessions` and `listSubkeys` (the dsh store's list, narrowed by the id
  * prefixes keys hash to, each key read once and remembered), `listSessionSummaries` (the SDK's fold

@@ -1,4 +1,5 @@
 /**
+ * @module session-key
  * Keys → dsh session ids. A key is checked (no empty, path-like or control-character parts) and then
  * only ever hashed: the dsh id is `claude-<project>-<session>[-<subpath>]` of SHA-256 hex digests, so
  * nothing a caller passes becomes a file or row name. The key itself is recorded inside the session.

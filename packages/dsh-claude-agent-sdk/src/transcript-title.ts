@@ -1,4 +1,5 @@
 /**
+ * @module transcript-title
  * A title for `dsh sessions` from a transcript's entries: the latest custom title, else AI title or
  * summary, else the first user prompt; printable (control characters become spaces) and short.
  */

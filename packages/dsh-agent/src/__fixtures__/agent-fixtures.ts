@@ -1,4 +1,7 @@
-/** Test helpers for the agent loop: tools that count their invocations, gates, small readers. */
+/**
+ * @module __fixtures__/agent-fixtures
+ * Test helpers for the agent loop: tools that count their invocations, gates, small readers.
+ */
 import { z } from 'zod';
 import type { SessionEvent } from 'dsh-codec';
 import { createScriptedModel, defineTool, type Model, type Tool } from 'dsh-agent';

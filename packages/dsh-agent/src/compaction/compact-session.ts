@@ -1,4 +1,5 @@
 /**
+ * @module compaction/compact-session
  * The manual compaction plugin (`/compact` between turns). It writes, all `ignorable`:
  * `compaction/start {turn: null}` → `compaction/summary` → the replacing `user/message`
  * (`surfaceOp: replace` over the whole current history) → `compaction/end`.

@@ -1,3 +1,7 @@
+/**
+ * @module compaction/compaction-prompt
+ * The texts of a compaction request: the instruction, the system prompt and the summary's prefix.
+ */
 /** The instruction the compaction plugin appends to the history when it asks a model for a summary. */
 export const COMPACTION_INSTRUCTION =
   'Summarize the conversation so far for your own future use: the user’s goals, what was done, ' +

@@ -1,3 +1,8 @@
+/**
+ * @module models/anthropic-model
+ * The Anthropic Messages API adapter (`createAnthropicModel`): request body, streamed or whole
+ * response, thinking kept as reasoning, retries and time bounds shared with the OpenAI adapter.
+ */
 import { AgentError } from '../agent-error.js';
 import type { Model, ModelDelta, ModelRequest, ModelResponse } from '../model.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';

@@ -1,4 +1,5 @@
 /**
+ * @module models/anthropic-stream-assembler
  * Assembles a streamed Messages API response (`message_start`, `content_block_start/delta/stop`,
  * `message_delta`, `message_stop`, `ping`, `error`) into one `ModelResponse`.
  */

@@ -1,4 +1,5 @@
 /**
+ * @module models/anthropic-wire
  * Translation between dsh's derived history and the Anthropic Messages API: roles alternate,
  * tool results travel in the user message right after the assistant message declaring their
  * calls, signed thinking and redacted thinking go back verbatim, ids are made unique per request.

@@ -1,4 +1,5 @@
 /**
+ * @module models/chat-stream-assembler
  * Assembles a streamed Chat Completions response (`chat.completion.chunk` frames) into one
  * `ModelResponse`: text and reasoning deltas concatenated, tool calls assembled by `index`, the
  * usage chunk (`stream_options.include_usage`) read, `[DONE]` ending the stream.

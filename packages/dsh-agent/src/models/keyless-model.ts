@@ -1,3 +1,8 @@
+/**
+ * @module models/keyless-model
+ * The keyless model (`createKeylessModel`): deterministic answers from a small rule set
+ * (docs/agent.md) that call the demo tools over several steps, so a demo needs no key.
+ */
 import type { ContentBlock } from 'dsh-codec';
 import { COMPACTION_INSTRUCTION } from '../compaction/compaction-prompt.js';
 import type { Model, ModelMessage, ModelRequest, ModelResponse } from '../model.js';

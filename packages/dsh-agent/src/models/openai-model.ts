@@ -1,3 +1,8 @@
+/**
+ * @module models/openai-model
+ * The OpenAI-compatible Chat Completions adapter (`createOpenAIModel`): request body, streamed or
+ * whole response, DeepSeek reasoning, retries and time bounds.
+ */
 import { AgentError } from '../agent-error.js';
 import type { Model, ModelDelta, ModelRequest, ModelResponse } from '../model.js';
 import { ChatStreamAssembler } from './chat-stream-assembler.js';

@@ -1,4 +1,5 @@
 /**
+ * @module models/openai-wire
  * Translation between dsh's derived history and the OpenAI Chat Completions wire format.
  * Kept apart from the HTTP code so the mapping can be read (and tested) on its own.
  */

@@ -1,4 +1,5 @@
 /**
+ * @module models/post-model-request
  * One HTTP attempt of a model adapter: POST a JSON body, map every failure to an `AgentError`
  * (`MODEL_HTTP_ERROR` with the provider's message, `MODEL_UNREACHABLE`, `MODEL_TIMEOUT`), and let
  * the caller read the body while timers bound the silence between chunks, the wait for the headers,

@@ -1,3 +1,8 @@
+/**
+ * @module models/read-server-sent-events
+ * `readServerSentEvents`: a `text/event-stream` body read event by event under an idle timer, for
+ * both HTTP adapters.
+ */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ModelHttpBody } from './post-model-request.js';
 

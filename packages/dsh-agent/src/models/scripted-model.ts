@@ -1,3 +1,8 @@
+/**
+ * @module models/scripted-model
+ * The scripted model (`createScriptedModel`, `loadScriptedModel`): one SPEC §11 script entry per
+ * request, the requests it saw kept for tests; `parseScript` checks a script (`INVALID_SCRIPT`).
+ */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { AgentError } from '../agent-error.js';

@@ -1,4 +1,8 @@
 /**
+ * @module models/stream-pieces
+ * `streamPieces`: a finished text cut into a few deltas, for models that know their answer at once.
+ */
+/**
  * Cuts a finished text into at most `count` consecutive pieces at word boundaries (each piece keeps
  * its trailing whitespace), so a model that knows its whole answer at once can still stream it as a
  * few deltas. The pieces joined are exactly `text`; an empty text has no pieces.

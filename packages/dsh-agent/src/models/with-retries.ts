@@ -1,4 +1,5 @@
 /**
+ * @module models/with-retries
  * Retries of one model request: transient failures (HTTP 408/409/429/5xx, connection failures,
  * timeouts) are tried again after a capped exponential backoff with jitter, honouring `Retry-After`.
  */

@@ -1,3 +1,7 @@
+/**
+ * @module tools/demo-tools
+ * `demoTools`: the built-in file tools confined to the session's cwd, one per effect class or more.
+ */
 import type { Tool } from '../define-tool.js';
 import { listFilesTool } from './list-files-tool.js';
 import { makeDirTool } from './make-dir-tool.js';

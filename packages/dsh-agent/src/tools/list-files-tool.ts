@@ -1,3 +1,7 @@
+/**
+ * @module tools/list-files-tool
+ * `listFilesTool` (`list_files`, read-only): a directory's entries inside the session's cwd.
+ */
 import { readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';

@@ -1,3 +1,7 @@
+/**
+ * @module tools/make-dir-tool
+ * `makeDirTool` (`make_dir`, idempotent): a directory and its parents inside the session's cwd.
+ */
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { directoryStillInside, outsideCwd, targetInCwd, walkToDirectory } from '../open-in-cwd.js';

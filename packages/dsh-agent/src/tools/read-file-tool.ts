@@ -1,3 +1,7 @@
+/**
+ * @module tools/read-file-tool
+ * `readFileTool` (`read_file`, read-only): a UTF-8 text file inside the session's cwd.
+ */
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { openFileInCwd, targetInCwd } from '../open-in-cwd.js';

@@ -1,3 +1,7 @@
+/**
+ * @module tools/write-file-tool
+ * `writeFileTool` (`write_file`, side-effect): UTF-8 text written to a file inside the session's cwd.
+ */
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { openFileInCwd, targetInCwd } from '../open-in-cwd.js';

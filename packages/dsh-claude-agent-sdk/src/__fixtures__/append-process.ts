@@ -1,4 +1,5 @@
 /**
+ * @module __fixtures__/append-process
  * A real process appending to one key, for the two-process tests: argv[2] is JSON
  * `{ dir?, postgres?: { url, schema }, key, writer, batches, size }`. Prints `{"event":"ready"}`,
  * waits for "go" on stdin (so both writers start together), appends its batches one after another,

@@ -1,4 +1,5 @@
 /**
+ * @module __fixtures__/claude-store-contract
  * SPEC §19's store behaviours as one suite, run against this package over each dsh store and, as a
  * reference that the suite asks what the SDK means, against the SDK's own `InMemorySessionStore`.
  */

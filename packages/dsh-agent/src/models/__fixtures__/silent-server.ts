@@ -1,4 +1,5 @@
 /**
+ * @module models/__fixtures__/silent-server
  * Model servers that never finish an answer, on a real TCP socket on 127.0.0.1: `no-headers` accepts
  * and never writes, `headers-then-silence` sends an event-stream's headers and then nothing, `drip`
  * sends the headers and then an SSE comment every few milliseconds forever (so no idle timer fires).

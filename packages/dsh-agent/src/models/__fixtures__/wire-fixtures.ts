@@ -1,4 +1,5 @@
 /**
+ * @module models/__fixtures__/wire-fixtures
  * Wire-format helpers for adapter tests: the recorded streams beside this file, builders that
  * write further streams in the providers' exact framing, and the pairing rules strict providers
  * enforce on requests (checked by the local servers so a bad history fails like it would live).
