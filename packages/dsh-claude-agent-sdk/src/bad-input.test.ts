@@ -1,28 +1,16 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSessionStore } from 'dsh-session';
-import { makeTempDir } from '@dsh/test-utils';
-import { ClaudeStoreError, createClaudeSessionStore, type SessionKey, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
+import { createClaudeSessionStore, type SessionKey, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
+import { claudeRefusal } from './__fixtures__/claude-refusal.js';
 import { userEntry } from './__fixtures__/claude-store-contract.js';
+import { openTempJsonlStore } from './__fixtures__/temp-jsonl-store.js';
 
-const dir = await makeTempDir('dsh-claude-bad-');
-const store = await openSessionStore({ dir: dir.path });
+const { dir, store, close } = await openTempJsonlStore('dsh-claude-bad-');
 const claude = createClaudeSessionStore({ store });
 afterAll(async () => {
   await claude.close();
-  await store.close();
-  await dir.remove();
+  await close();
 });
-
-async function refusal(action: Promise<unknown>): Promise<ClaudeStoreError> {
-  try {
-    await action;
-  } catch (error) {
-    if (ClaudeStoreError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ClaudeStoreError');
-}
 
 async function storedFiles(): Promise<string[]> {
   return (await readdir(dir.path)).filter((name) => !name.startsWith('.'));
@@ -57,7 +45,7 @@ describe('bad input is refused with a typed error before anything is stored', ()
       claude.listSubkeys(key as SessionKey),
       claude.delete(key as SessionKey),
     ]) {
-      const error = await refusal(action);
+      const error = await claudeRefusal(action);
       expect(error.code).toBe('INVALID_KEY');
       expect(error.message).toMatch(/^Invalid session key: expected .+, received .+\.$/);
     }
@@ -65,8 +53,8 @@ describe('bad input is refused with a typed error before anything is stored', ()
   });
 
   it('listSessions refuses a path-like projectKey too', async () => {
-    expect((await refusal(claude.listSessions('a/b'))).code).toBe('INVALID_KEY');
-    expect((await refusal(claude.listSessionSummaries(''))).code).toBe('INVALID_KEY');
+    expect((await claudeRefusal(claude.listSessions('a/b'))).code).toBe('INVALID_KEY');
+    expect((await claudeRefusal(claude.listSessionSummaries(''))).code).toBe('INVALID_KEY');
   });
 
   it('accepts the keys the SDK really uses: a sanitized cwd, a uuid, subagents/agent-<id>', async () => {
@@ -91,7 +79,7 @@ describe('bad input is refused with a typed error before anything is stored', ()
 
   it.each(badEntries)('an entry that is %s: INVALID_ENTRY, and no entry of its batch is stored', async (_name, entries) => {
     const key = { projectKey: '-work-entries', sessionId: 'e1' };
-    const error = await refusal(claude.append(key, [userEntry('before', 'valid first'), ...(entries as never[])]));
+    const error = await claudeRefusal(claude.append(key, [userEntry('before', 'valid first'), ...(entries as never[])]));
     expect(error.code).toBe('INVALID_ENTRY');
     expect(error.message).toMatch(/^Invalid entry at index 1 of the batch: expected .+, received .+; nothing of the batch was stored\.$/);
     expect(await claude.load(key)).toBeNull();
@@ -99,7 +87,7 @@ describe('bad input is refused with a typed error before anything is stored', ()
   });
 
   it('a batch that is not an array is INVALID_ENTRY', async () => {
-    expect((await refusal(claude.append(good, { type: 'user' } as never))).code).toBe('INVALID_ENTRY');
+    expect((await claudeRefusal(claude.append(good, { type: 'user' } as never))).code).toBe('INVALID_ENTRY');
   });
 
   it('load hands out mutable copies, an own "__proto__" member included, and the stored entries stay as they were', async () => {

@@ -1,27 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSessionStore } from 'dsh-session';
-import { makeTempDir } from '@dsh/test-utils';
-import { CLAUDE_STORE_ERROR_CODES, ClaudeStoreError, createClaudeSessionStore } from 'dsh-claude-agent-sdk';
+import { CLAUDE_STORE_ERROR_CODES, createClaudeSessionStore } from 'dsh-claude-agent-sdk';
+import { claudeRefusal } from './__fixtures__/claude-refusal.js';
 import { freshProject, userEntry } from './__fixtures__/claude-store-contract.js';
+import { openTempJsonlStore } from './__fixtures__/temp-jsonl-store.js';
 
-const dir = await makeTempDir('dsh-claude-edges-');
-const store = await openSessionStore({ dir: dir.path });
-afterAll(async () => {
-  await store.close();
-  await dir.remove();
-});
-
-async function refusal(action: Promise<unknown>): Promise<ClaudeStoreError> {
-  try {
-    await action;
-  } catch (error) {
-    if (ClaudeStoreError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ClaudeStoreError');
-}
+const { store, close } = await openTempJsonlStore('dsh-claude-edges-');
+afterAll(close);
 
 /** The dsh session id of the only session `store.list()` gained while `action` ran. */
 async function newSessionId(action: () => Promise<unknown>): Promise<string> {
@@ -46,7 +32,7 @@ describe('createClaudeSessionStore at its edges', () => {
     // Another writer (here: the dsh store itself) holds the session and never lets go during the call.
     const holder = await store.open(id);
     const waiting = createClaudeSessionStore({ store, busyTimeoutMs: 50 });
-    const error = await refusal(waiting.append(key, [userEntry('h2', 'second')]));
+    const error = await claudeRefusal(waiting.append(key, [userEntry('h2', 'second')]));
     expect(error.code).toBe('SESSION_BUSY');
     expect(error.message).toMatch(/stayed held by another writer for \d+ ms \(busyTimeoutMs 50\)/);
     // Once the holder is gone, the same append goes through.
@@ -80,7 +66,7 @@ describe('createClaudeSessionStore at its edges', () => {
       { seq: 2, type: 'claude/entry', time: 1, data: { type: 'user', uuid: 'x' }, ignorable: true as const },
     ];
     await store.import({ header: { format: 'dsh-session', version: 5, id, createdAt: 1, inheritedEventCount: 0 }, events: forged });
-    for (const action of [claude.load(key), claude.append(key, [userEntry('f2', 'more')])]) expect((await refusal(action)).code).toBe('KEY_MISMATCH');
+    for (const action of [claude.load(key), claude.append(key, [userEntry('f2', 'more')])]) expect((await claudeRefusal(action)).code).toBe('KEY_MISMATCH');
     expect((await store.observe(id)).events).toHaveLength(3);
     await claude.close();
     await store.delete(id);
@@ -101,7 +87,7 @@ describe('createClaudeSessionStore at its edges', () => {
     await claude.append(key, [userEntry('c1', 'x')]);
     await claude.close();
     for (const action of [claude.append(key, [userEntry('c2', 'y')]), claude.load(key), claude.listSessions(key.projectKey), claude.delete(key), claude.listSubkeys(key)]) {
-      expect((await refusal(action)).code).toBe('STORE_CLOSED');
+      expect((await claudeRefusal(action)).code).toBe('STORE_CLOSED');
     }
     expect(await createClaudeSessionStore({ store }).load(key)).toEqual([userEntry('c1', 'x')]);
   });

@@ -4,7 +4,8 @@ import { syntheticResultText } from 'dsh-codec';
 import { openPostgresStore } from 'dsh-postgres';
 import { openSessionStore, type SessionStore } from 'dsh-session';
 import { makeTempDir, postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
-import { ClaudeStoreError, createClaudeSessionStore, forkClaudeSession, type ClaudeSessionStore, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
+import { createClaudeSessionStore, forkClaudeSession, type ClaudeSessionStore, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
+import { claudeRefusal } from './__fixtures__/claude-refusal.js';
 import { assistantEntry, freshProject, userEntry } from './__fixtures__/claude-store-contract.js';
 
 const url = postgresTestUrl();
@@ -13,16 +14,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-async function refusal(action: Promise<unknown>): Promise<ClaudeStoreError> {
-  try {
-    await action;
-  } catch (error) {
-    if (ClaudeStoreError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ClaudeStoreError');
-}
 
 const stores: [string, () => Promise<{ store: SessionStore; claude: ClaudeSessionStore }>][] = [
   [
@@ -137,7 +128,7 @@ describe.each(stores)('forkClaudeSession on %s', (_name, open) => {
     await claude.append({ ...parent, subpath: 'subagents/agent-1' }, [userEntry('sub-1', 'sub')]);
     const listed = (await store.list()).length;
     for (const at of ['nope', 'sub-1', '']) {
-      const error = await refusal(forkClaudeSession(claude, parent, { at, sessionId: 'never-made' }));
+      const error = await claudeRefusal(forkClaudeSession(claude, parent, { at, sessionId: 'never-made' }));
       expect(error.code).toBe('INVALID_CUT');
     }
     expect((await store.list()).length).toBe(listed);
@@ -147,11 +138,11 @@ describe.each(stores)('forkClaudeSession on %s', (_name, open) => {
   it('refuses a parent never written (SESSION_NOT_FOUND) and a child id already written (SESSION_EXISTS)', async () => {
     const { claude } = await open();
     const projectKey = freshProject();
-    expect((await refusal(forkClaudeSession(claude, { projectKey, sessionId: 'ghost' }, { at: 'u1' }))).code).toBe('SESSION_NOT_FOUND');
+    expect((await claudeRefusal(forkClaudeSession(claude, { projectKey, sessionId: 'ghost' }, { at: 'u1' }))).code).toBe('SESSION_NOT_FOUND');
     await claude.append({ projectKey, sessionId: 'p' }, transcript('p'));
     await claude.append({ projectKey, sessionId: 'taken' }, [userEntry('t1', 'mine')]);
-    expect((await refusal(forkClaudeSession(claude, { projectKey, sessionId: 'p' }, { at: 'u1', sessionId: 'taken' }))).code).toBe('SESSION_EXISTS');
+    expect((await claudeRefusal(forkClaudeSession(claude, { projectKey, sessionId: 'p' }, { at: 'u1', sessionId: 'taken' }))).code).toBe('SESSION_EXISTS');
     expect(await claude.load({ projectKey, sessionId: 'taken' })).toEqual([userEntry('t1', 'mine')]);
-    expect((await refusal(forkClaudeSession({ ...claude }, { projectKey, sessionId: 'p' }, { at: 'u1' }))).code).toBe('INVALID_STORE');
+    expect((await claudeRefusal(forkClaudeSession({ ...claude }, { projectKey, sessionId: 'p' }, { at: 'u1' }))).code).toBe('INVALID_STORE');
   });
 });

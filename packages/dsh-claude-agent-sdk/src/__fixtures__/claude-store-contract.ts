@@ -5,17 +5,10 @@
  */
 import { foldSessionSummary } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
-import type { SessionKey, SessionStoreEntry, SessionSummaryEntry } from '../index.js';
+import type { ClaudeSessionStore, SessionStoreEntry } from '../index.js';
 
-/** The part of a store the suite calls (the SDK's `SessionStore` with every optional method). */
-export type ContractStore = {
-  append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void>;
-  load(key: SessionKey): Promise<SessionStoreEntry[] | null>;
-  listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>>;
-  listSessionSummaries(projectKey: string): Promise<SessionSummaryEntry[]>;
-  delete(key: SessionKey): Promise<void>;
-  listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]>;
-};
+/** The part of a store the suite calls (the SDK's `SessionStore` with every optional method): this package's store without `close`. */
+export type ContractStore = Omit<ClaudeSessionStore, 'close'>;
 
 let counter = 0;
 /** A project key no other test uses. */
