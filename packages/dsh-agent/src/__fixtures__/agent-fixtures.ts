@@ -1,10 +1,11 @@
 /**
  * @module __fixtures__/agent-fixtures
- * Test helpers for the agent loop: tools that count their invocations, gates, small readers.
+ * Test helpers for the agent loop: tools that count their invocations, gates, small readers, the
+ * error a promise rejects with (or its `AgentError` code) and a tool context for calling a tool directly.
  */
 import { z } from 'zod';
 import type { SessionEvent } from 'dsh-codec';
-import { createScriptedModel, defineTool, type Model, type Tool } from 'dsh-agent';
+import { AgentError, createScriptedModel, defineTool, type Model, type Tool, type ToolContext } from 'dsh-agent';
 
 export type Invocation = { name: string; callId: string; args: unknown };
 
@@ -87,4 +88,29 @@ export function typesFrom(events: readonly SessionEvent[], from: number): string
 /** The data of the events of one type. */
 export function dataOf<T>(events: readonly SessionEvent[], type: string): T[] {
   return events.filter((event) => event.type === type).map((event) => event.data as T);
+}
+
+/** The code of the `AgentError` `promise` rejects with: undefined when it resolves, `'not an AgentError'` for any other error. */
+export async function agentErrorCode(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return AgentError.is(error) ? error.code : 'not an AgentError';
+  }
+}
+
+/** What `promise` rejects with; fails the test when it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** The context a tool body gets, for calling a tool directly in `cwd` (turn 1, step 1, a fresh signal). */
+export function toolContext(cwd: string): ToolContext {
+  return { cwd, signal: new AbortController().signal, sessionId: 's', callId: 'c', turn: 1, step: 1 };
 }

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { createMemoryStore, openSessionStore, type SessionStore } from 'dsh-session';
-import { Agent, AgentError, createKeylessModel, createScriptedModel, deriveHistory, type Model } from 'dsh-agent';
+import { Agent, createKeylessModel, createScriptedModel, deriveHistory, type Model } from 'dsh-agent';
 import { compactSession, openCompaction } from './compact-session.js';
-import { gate, heldScriptedModel, until } from '../__fixtures__/agent-fixtures.js';
+import { agentErrorCode, gate, heldScriptedModel, until } from '../__fixtures__/agent-fixtures.js';
 
 const stores: SessionStore[] = [];
 const dirs: TempDir[] = [];
@@ -15,15 +15,6 @@ function memoryStore(): SessionStore {
   const store = createMemoryStore();
   stores.push(store);
   return store;
-}
-
-async function code(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return AgentError.is(error) ? error.code : 'not an AgentError';
-  }
 }
 
 describe('manual compaction', () => {
@@ -76,7 +67,7 @@ describe('manual compaction', () => {
     agent.enqueue('hello');
     await agent.idle();
     const history = deriveHistory(session.events);
-    expect(await code(agent.compact())).toBe('COMPACTION_FAILED');
+    expect(await agentErrorCode(agent.compact())).toBe('COMPACTION_FAILED');
     expect(session.events.slice(-2).map((event) => [event.type, event.data])).toEqual([
       ['compaction/start', expect.anything()],
       ['compaction/end', { startSeq: session.events.length - 2, status: 'failed', error: { message: 'scripted: no summary today' } }],
@@ -104,7 +95,7 @@ describe('manual compaction', () => {
     const agent = new Agent({ session, model });
     agent.enqueue('hello');
     await agent.idle();
-    const compaction = code(agent.compact());
+    const compaction = agentErrorCode(agent.compact());
     await asked.promise;
     expect(agent.cancel()).toBe(true);
     expect(await compaction).toBe('COMPACTION_FAILED');
@@ -117,7 +108,7 @@ describe('manual compaction', () => {
     const agent = new Agent({ session, model });
     agent.enqueue('first');
     await until(() => agent.running);
-    expect(await code(compactSession(session, { model }))).toBe('TURN_IN_PROGRESS');
+    expect(await agentErrorCode(compactSession(session, { model }))).toBe('TURN_IN_PROGRESS');
     const compacted = agent.compact();
     hold.open();
     expect(await compacted).toMatchObject({ compacted: true, summary: 'SUMMARY' });
@@ -133,7 +124,7 @@ describe('manual compaction', () => {
     await agent.idle();
     const start = session.append('compaction/start', { turn: null }, { ignorable: true });
     expect(openCompaction(session.events)).toBe(start.seq);
-    expect(await code(agent.compact())).toBe('COMPACTION_IN_PROGRESS');
+    expect(await agentErrorCode(agent.compact())).toBe('COMPACTION_IN_PROGRESS');
 
     const child = await store.fork('p', { atSeq: start.seq, id: 'c' });
     expect(openCompaction(child.events)).toBeUndefined();

@@ -1,24 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { CURRENT_FORMAT_VERSION, validate, type SessionEvent } from 'dsh-codec';
 import { createMemoryStore, type Session } from 'dsh-session';
 import { splitStream, startModelServer, type ModelServer, type ModelServerReply } from '@dsh/test-utils';
-import { Agent, AgentError, createAnthropicModel, defineTool, type AgentDelta, type AnthropicModelOptions, type ModelDelta, type ModelMessage, type Tool } from 'dsh-agent';
-import { dataOf, typesFrom } from '../__fixtures__/agent-fixtures.js';
+import { Agent, AgentError, createAnthropicModel, type AgentDelta, type AnthropicModelOptions, type ModelDelta, type ModelMessage } from 'dsh-agent';
+import { dataOf, rejectionOf, typesFrom } from '../__fixtures__/agent-fixtures.js';
 import { anthropicPairingViolation, anthropicStream, readWireFixture } from './__fixtures__/wire-fixtures.js';
+import { readFileStub } from './__fixtures__/read-file-stub.js';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
-});
-
-const readFile: Tool = defineTool({
-  name: 'read_file',
-  description: 'Read a file.',
-  input: z.strictObject({ path: z.string() }),
-  effect: 'read-only',
-  run: (args) => (args.path === 'a.txt' ? 'héllo' : `no such file ${args.path}`),
 });
 
 /** A Messages endpoint that refuses (400, Anthropic's wording) what the real API refuses, else replies. */
@@ -35,15 +27,6 @@ async function strictServer(answer: (index: number) => ModelServerReply, options
     retry: { sleep: () => Promise.resolve() },
     ...options,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 function bodyOf(index: number): { messages: { role: string; content: { type: string; [key: string]: unknown }[] }[]; [key: string]: unknown } {
@@ -101,7 +84,7 @@ describe('Anthropic Messages adapter (recorded streams over real HTTP)', () => {
 
   it('retries an overloaded_error event before any output, then gives up with its message', async () => {
     const model = await strictServer(() => ({ chunks: [readWireFixture('anthropic-stream-overloaded.sse')] }), { retry: { sleep: () => Promise.resolve(), maxAttempts: 2 } });
-    const error = await failure(model.complete({ messages: [{ id: 'u', role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] }));
+    const error = await rejectionOf(model.complete({ messages: [{ id: 'u', role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] }));
     expect(AgentError.is(error) && error.code).toBe('MODEL_STREAM_ERROR');
     expect((error as AgentError).status).toBe(529);
     expect((error as Error).message).toBe('anthropic: the stream reported an error: Overloaded (overloaded_error) (after 2 attempts)');
@@ -149,7 +132,7 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
   it('runs a two-step tool-using turn from recorded streams, pairing the result with its tool_use', async () => {
     const model = await strictServer((index) => ({ chunks: splitStream(index === 0 ? thinkingTool : redactedText, 21) }));
     const session = await createMemoryStore().create();
-    const agent = new Agent({ session, model, tools: [readFile], system: 'be brief', cwd: process.cwd() });
+    const agent = new Agent({ session, model, tools: [readFileStub], system: 'be brief', cwd: process.cwd() });
     const deltas: AgentDelta[] = [];
     agent.subscribeDeltas((delta) => deltas.push(delta));
     agent.enqueue('read a.txt');
@@ -174,7 +157,7 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
       chunks: [index % 2 === 0 ? anthropicStream({ id: `msg_${index}`, toolCalls: [{ id: 'toolu_same', name: 'read_file', input: '{"path":"a.txt"}' }] }) : anthropicStream({ id: `msg_${index}`, text: `done ${index}` })],
     }));
     const session = await createMemoryStore().create();
-    const agent = new Agent({ session, model, tools: [readFile], cwd: process.cwd() });
+    const agent = new Agent({ session, model, tools: [readFileStub], cwd: process.cwd() });
     for (const prompt of ['one', 'two', 'three']) {
       agent.enqueue(prompt);
       expect(await agent.idle()).toMatchObject({ isError: false });
@@ -198,7 +181,7 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
   it('cancels mid-stream: the turn ends cancelled and the log stays valid', async () => {
     const model = await strictServer(() => ({ chunks: splitStream(thinkingTool.slice(0, thinkingTool.indexOf('signature_delta')), 200), after: 'hang' }));
     const session = await createMemoryStore().create();
-    const agent = new Agent({ session, model, tools: [readFile], cwd: process.cwd() });
+    const agent = new Agent({ session, model, tools: [readFileStub], cwd: process.cwd() });
     agent.subscribeDeltas(() => agent.cancel());
     agent.enqueue('read a.txt');
     expect((await agent.idle())?.reason).toEqual({ kind: 'cancelled' });
@@ -211,13 +194,13 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
     const model = await strictServer((index) => ({ chunks: [index === 0 ? thinkingTool : redactedText] }));
     const store = createMemoryStore();
     const parent = await store.create({ id: 'parent' });
-    const agent = new Agent({ session: parent, model, tools: [readFile], cwd: process.cwd() });
+    const agent = new Agent({ session: parent, model, tools: [readFileStub], cwd: process.cwd() });
     agent.enqueue('read a.txt');
     await agent.idle();
     // Cut at the tool/call: started, no result in the child.
     const started = parent.events.find((event: SessionEvent) => event.type === 'tool/call');
     const child = await store.fork('parent', { atSeq: started!.seq, id: 'child' });
-    const childAgent = new Agent({ session: child, model, tools: [readFile], cwd: process.cwd() });
+    const childAgent = new Agent({ session: child, model, tools: [readFileStub], cwd: process.cwd() });
     childAgent.enqueue('go on');
     expect(await childAgent.idle()).toMatchObject({ isError: false, turn: 2 });
     const sent = bodyOf(2).messages;

@@ -1,21 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { CURRENT_FORMAT_VERSION, decodeJsonl, validate, type SessionEvent } from 'dsh-codec';
-import { openSessionStore, type SessionStore } from 'dsh-session';
-import { makeTempDir, splitStream, startModelServer, type ModelServer, type TempDir } from '@dsh/test-utils';
-import { Agent, AgentError, createAnthropicModel, defineTool, type Model, type ModelMessage, type Tool } from 'dsh-agent';
+import { describe, expect, it } from 'vitest';
+import { splitStream } from '@dsh/test-utils';
+import { Agent, AgentError, createAnthropicModel, type Model, type ModelMessage } from 'dsh-agent';
 import { dataOf } from '../__fixtures__/agent-fixtures.js';
+import { readFileStub } from './__fixtures__/read-file-stub.js';
+import { strictServerSuite } from './__fixtures__/strict-server-suite.js';
 import { anthropicPairingViolation, anthropicThinkingViolation, IssuedReasoning, readWireFixture } from './__fixtures__/wire-fixtures.js';
-
-const readFileTool: Tool = defineTool({
-  name: 'read_file',
-  description: 'Read a file.',
-  input: z.strictObject({ path: z.string() }),
-  effect: 'read-only',
-  run: (args) => (args.path === 'a.txt' ? 'héllo' : `no such file ${args.path}`),
-});
 
 const thinkingTool = readWireFixture('anthropic-stream-thinking-tool.sse');
 const redactedText = readWireFixture('anthropic-stream-redacted-text.sse');
@@ -23,23 +12,8 @@ const THINKING = 'The user wants a.txt; I will read it withread_file.';
 const SIGNATURE = /^EqQBCkgIBxABGAIiQL2h.*==$/;
 const TOOL_USE = 'toolu_01T1x1fJ34qAmk2tNTrN7Up6';
 
-let dir: TempDir;
-let store: SessionStore;
-let server: ModelServer | undefined;
+const suite = strictServerSuite();
 let issued: IssuedReasoning;
-
-beforeAll(async () => {
-  dir = await makeTempDir();
-  store = await openSessionStore({ dir: dir.path });
-});
-afterAll(async () => {
-  await store.close();
-  await dir.remove();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 /**
  * A Messages endpoint with thinking enabled that refuses (400, Anthropic's wording) a thinking
@@ -49,7 +23,7 @@ afterEach(async () => {
  */
 async function anthropicServer(): Promise<Model> {
   issued = new IssuedReasoning();
-  server = await startModelServer((request, index) => {
+  const server = await suite.serve((request, index) => {
     const violation = anthropicPairingViolation(request.body) ?? anthropicThinkingViolation(request.body, issued);
     if (violation !== undefined) return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: violation } } };
     return { chunks: splitStream(issued.record(index === 0 ? thinkingTool : redactedText), 29) };
@@ -58,15 +32,7 @@ async function anthropicServer(): Promise<Model> {
 }
 
 type SentBlock = { type: string; thinking?: string; signature?: string; data?: string };
-function sent(index: number): { role: string; content: SentBlock[] }[] {
-  return (server!.requests[index]!.body as { messages: never[] }).messages;
-}
-
-async function storedLog(id: string): Promise<SessionEvent[]> {
-  const decoded = decodeJsonl(await readFile(join(dir.path, `${id}.jsonl`), 'utf8'));
-  expect(validate(CURRENT_FORMAT_VERSION, { header: decoded.header, events: decoded.events })).toEqual([]);
-  return decoded.events;
-}
+const sent = (index: number) => suite.sent<{ role: string; content: SentBlock[] }>(index);
 
 /** The history after request 0: the user's prompt, the signed tool-use step as `content`, its result. */
 function toolCycle(content: ModelMessage['content']): ModelMessage[] {
@@ -103,8 +69,8 @@ describe('Anthropic thinking signatures across a tool-using turn (strict local s
 
   it('persists signed and redacted thinking first and sends both back verbatim, in the turn and after it', async () => {
     const model = await anthropicServer();
-    const session = await store.create({ id: 'anthropic-parent' });
-    const agent = new Agent({ session, model, tools: [readFileTool], cwd: process.cwd() });
+    const session = await suite.store.create({ id: 'anthropic-parent' });
+    const agent = new Agent({ session, model, tools: [readFileStub], cwd: process.cwd() });
     agent.enqueue('read a.txt');
     expect(await agent.idle()).toMatchObject({ isError: false, text: 'a.txt says “héllo”.' });
     agent.enqueue('thanks');
@@ -120,31 +86,17 @@ describe('Anthropic thinking signatures across a tool-using turn (strict local s
     const later = sent(2);
     expect(later.map((message) => message.content[0]?.type)).toEqual(['text', 'thinking', 'tool_result', 'redacted_thinking', 'text']);
     expect(later[3]?.content[0]?.data).toBe(assistants[1]?.message.content[0]?.providerData?.redactedData);
-    expect(await storedLog('anthropic-parent')).toEqual(session.events);
+    expect(await suite.storedLog('anthropic-parent')).toEqual(session.events);
   });
 
   for (const cut of ['assistant/message', 'tool/call'] as const) {
     it(`forks at the ${cut} of the signed step and continues the child, accepted`, async () => {
-      const model = await anthropicServer();
-      const parent = await store.create({ id: `an-fork-parent-${cut.replace('/', '-')}` });
-      const agent = new Agent({ session: parent, model, tools: [readFileTool], cwd: process.cwd() });
-      agent.enqueue('read a.txt');
-      await agent.idle();
-      await parent.close();
-      const at = parent.events.find((event) => event.type === cut)!.seq;
-      const childId = `an-fork-child-${cut.replace('/', '-')}`;
-      const child = await store.fork(parent.id, { atSeq: at, id: childId });
-      expect(child.events.slice(0, at + 1)).toEqual(parent.events.slice(0, at + 1));
-      const childAgent = new Agent({ session: child, model, tools: [readFileTool], cwd: process.cwd() });
-      childAgent.enqueue('go on');
-      expect(await childAgent.idle()).toMatchObject({ isError: false, turn: 2 });
-      const request = sent(server!.requests.length - 1);
+      const run = await suite.forkAndContinue(await anthropicServer(), 'an', cut, {});
+      const request = sent(-1);
       expect(request.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
       expect(request[1]?.content[0]).toMatchObject({ type: 'thinking', thinking: THINKING, signature: expect.stringMatching(SIGNATURE) as unknown });
       expect(request[2]?.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: TOOL_USE, is_error: true });
-      await child.close();
-      const stored = await storedLog(childId);
-      expect(stored.find((event) => event.type === 'assistant/message')).toEqual(parent.events.find((event) => event.type === 'assistant/message'));
+      await suite.expectChildKeepsAssistant(run);
     });
   }
 });

@@ -1,42 +1,16 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { CURRENT_FORMAT_VERSION, decodeJsonl, validate, type SessionEvent } from 'dsh-codec';
-import { openSessionStore, type SessionStore } from 'dsh-session';
-import { makeTempDir, splitStream, startModelServer, type ModelServer, type TempDir } from '@dsh/test-utils';
-import { Agent, AgentError, createOpenAIModel, defineTool, type Model, type Tool } from 'dsh-agent';
+import { describe, expect, it } from 'vitest';
+import { splitStream } from '@dsh/test-utils';
+import { Agent, AgentError, createOpenAIModel, type Model } from 'dsh-agent';
 import { dataOf } from '../__fixtures__/agent-fixtures.js';
+import { readFileStub } from './__fixtures__/read-file-stub.js';
+import { strictServerSuite } from './__fixtures__/strict-server-suite.js';
 import { deepSeekReasoningViolation, IssuedReasoning, openAIPairingViolation, openAIStream, readWireFixture } from './__fixtures__/wire-fixtures.js';
-
-const readFileTool: Tool = defineTool({
-  name: 'read_file',
-  description: 'Read a file.',
-  input: z.strictObject({ path: z.string() }),
-  effect: 'read-only',
-  run: (args) => (args.path === 'a.txt' ? 'héllo' : `no such file ${args.path}`),
-});
 
 const FIRST_REASONING = 'The user wants the contents of a.txt. I should call read_file.';
 const FIRST_CALL = 'call_00_x7Qd2mRk9LpT4sVb1NcZ8aYe';
 
-let dir: TempDir;
-let store: SessionStore;
-let server: ModelServer | undefined;
+const suite = strictServerSuite();
 let issued: IssuedReasoning;
-
-beforeAll(async () => {
-  dir = await makeTempDir();
-  store = await openSessionStore({ dir: dir.path });
-});
-afterAll(async () => {
-  await store.close();
-  await dir.remove();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 /**
  * A DeepSeek thinking-mode endpoint: refuses (400, DeepSeek's wording) a request that drops or
@@ -45,7 +19,7 @@ afterEach(async () => {
  */
 async function deepSeekServer(): Promise<Model> {
   issued = new IssuedReasoning();
-  server = await startModelServer((request, index) => {
+  const server = await suite.serve((request, index) => {
     const violation = openAIPairingViolation(request.body) ?? deepSeekReasoningViolation(request.body, issued.deepSeek);
     if (violation !== undefined) return { status: 400, json: { error: { message: violation, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } };
     const stream = index === 0 ? readWireFixture('deepseek-stream-reasoning-tool.sse') : openAIStream({ id: `ds-${index}`, reasoning: `Answer ${index}.`, text: `answer ${index}` });
@@ -54,17 +28,7 @@ async function deepSeekServer(): Promise<Model> {
   return createOpenAIModel({ model: 'deepseek-reasoner', baseUrl: server.origin, apiKey: 'sk-test', retry: { sleep: () => Promise.resolve(), maxAttempts: 1 } });
 }
 
-function sent(index: number): { role: string; reasoning_content?: string; tool_calls?: { id: string }[]; content: unknown }[] {
-  return (server!.requests[index]!.body as { messages: never[] }).messages;
-}
-
-/** The stored file decoded and validated as the current version (what a later `open` reads). */
-async function storedLog(id: string): Promise<SessionEvent[]> {
-  const decoded = decodeJsonl(await readFile(join(dir.path, `${id}.jsonl`), 'utf8'));
-  expect(decoded.header.version).toBe(CURRENT_FORMAT_VERSION);
-  expect(validate(CURRENT_FORMAT_VERSION, { header: decoded.header, events: decoded.events })).toEqual([]);
-  return decoded.events;
-}
+const sent = (index: number) => suite.sent<{ role: string; reasoning_content?: string; tool_calls?: { id: string }[]; content: unknown }>(index);
 
 describe('DeepSeek reasoning_content across a tool-using turn (strict local server)', () => {
   it('the strict server refuses a history that drops the reasoning of a tool call it issued', async () => {
@@ -83,8 +47,8 @@ describe('DeepSeek reasoning_content across a tool-using turn (strict local serv
 
   it('persists reasoning first in the assistant message and sends it back in the turn and in later turns', async () => {
     const model = await deepSeekServer();
-    const session = await store.create({ id: 'deepseek-parent' });
-    const agent = new Agent({ session, model, tools: [readFileTool], cwd: process.cwd(), system: '' });
+    const session = await suite.store.create({ id: 'deepseek-parent' });
+    const agent = new Agent({ session, model, tools: [readFileStub], cwd: process.cwd(), system: '' });
     agent.enqueue('read a.txt');
     expect(await agent.idle()).toMatchObject({ isError: false, text: 'answer 1' });
     agent.enqueue('thanks');
@@ -107,7 +71,7 @@ describe('DeepSeek reasoning_content across a tool-using turn (strict local serv
       ['assistant', 'Answer 1.'],
       ['user', undefined],
     ]);
-    expect(await storedLog('deepseek-parent')).toEqual(session.events);
+    expect(await suite.storedLog('deepseek-parent')).toEqual(session.events);
     await session.close();
   });
 
@@ -115,7 +79,7 @@ describe('DeepSeek reasoning_content across a tool-using turn (strict local serv
     const model = await deepSeekServer();
     // Skip request 0 (the tool-call stream): ask something answered in one step.
     await model.complete({ messages: [{ id: 'u0', role: 'user', content: [{ type: 'text', text: 'warm up' }] }], tools: [] });
-    const session = await store.create({ id: 'deepseek-plain' });
+    const session = await suite.store.create({ id: 'deepseek-plain' });
     const agent = new Agent({ session, model, system: '' });
     agent.enqueue('hi');
     await agent.idle();
@@ -131,26 +95,12 @@ describe('DeepSeek reasoning_content across a tool-using turn (strict local serv
 
   for (const cut of ['assistant/message', 'tool/call'] as const) {
     it(`forks at the ${cut} of the reasoning-bearing step and continues the child, accepted`, async () => {
-      const model = await deepSeekServer();
-      const parent = await store.create({ id: `ds-fork-parent-${cut.replace('/', '-')}` });
-      const agent = new Agent({ session: parent, model, tools: [readFileTool], cwd: process.cwd(), system: '' });
-      agent.enqueue('read a.txt');
-      await agent.idle();
-      await parent.close();
-      const at = parent.events.find((event) => event.type === cut)!.seq;
-      const childId = `ds-fork-child-${cut.replace('/', '-')}`;
-      const child = await store.fork(parent.id, { atSeq: at, id: childId });
-      expect(child.events.slice(0, at + 1)).toEqual(parent.events.slice(0, at + 1));
-      const childAgent = new Agent({ session: child, model, tools: [readFileTool], cwd: process.cwd(), system: '' });
-      childAgent.enqueue('go on');
-      expect(await childAgent.idle()).toMatchObject({ isError: false, turn: 2 });
-      const request = sent(server!.requests.length - 1);
+      const run = await suite.forkAndContinue(await deepSeekServer(), 'ds', cut, { system: '' });
+      const request = sent(-1);
       expect(request.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user']);
       expect(request[1]).toMatchObject({ reasoning_content: FIRST_REASONING, tool_calls: [{ id: FIRST_CALL }] });
       expect(String(request[2]?.content)).toMatch(/^Error: .*forked/);
-      await child.close();
-      const stored = await storedLog(childId);
-      expect(stored.find((event) => event.type === 'assistant/message')).toEqual(parent.events.find((event) => event.type === 'assistant/message'));
+      await suite.expectChildKeepsAssistant(run);
     });
   }
 });

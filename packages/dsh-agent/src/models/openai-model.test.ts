@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChatCompletionsServer, type ChatCompletionsServer, type ChatReply } from '@dsh/test-utils';
 import { AgentError, createOpenAIModel, type ModelMessage, type ModelRequest } from 'dsh-agent';
+import { rejectionOf } from '../__fixtures__/agent-fixtures.js';
 
 let server: ChatCompletionsServer | undefined;
 afterEach(async () => {
@@ -11,15 +12,6 @@ afterEach(async () => {
 async function serve(handler: (body: unknown, index: number) => ChatReply) {
   server = await startChatCompletionsServer((request, index) => handler(request.body, index));
   return createOpenAIModel({ model: 'test-model', env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-test' } });
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 const completion = (message: object, usage?: object) => ({
@@ -106,7 +98,7 @@ describe('OpenAI-compatible model over real HTTP (JSON answers)', () => {
 
   it('maps a non-2xx answer to MODEL_HTTP_ERROR with the status and the endpoint message', async () => {
     const model = await serve(() => ({ status: 401, json: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }));
-    const error = await failure(model.complete(request()));
+    const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_HTTP_ERROR');
     expect((error as AgentError).status).toBe(401);
     expect((error as Error).message).toContain('answered 401: Incorrect API key provided');
@@ -114,16 +106,16 @@ describe('OpenAI-compatible model over real HTTP (JSON answers)', () => {
 
   it('maps a body that is not a completion to MODEL_BAD_RESPONSE', async () => {
     const model = await serve((_, index) => (index === 0 ? { text: '<html>gateway</html>' } : { json: { choices: [] } }));
-    const first = await failure(model.complete(request()));
+    const first = await rejectionOf(model.complete(request()));
     expect(AgentError.is(first) && first.code).toBe('MODEL_BAD_RESPONSE');
-    const second = await failure(model.complete(request()));
+    const second = await rejectionOf(model.complete(request()));
     expect(AgentError.is(second) && second.code).toBe('MODEL_BAD_RESPONSE');
   });
 
   it('aborts the HTTP request when the signal fires', async () => {
     const model = await serve(() => 'hang');
     const controller = new AbortController();
-    const pending = failure(model.complete(request({ signal: controller.signal })));
+    const pending = rejectionOf(model.complete(request({ signal: controller.signal })));
     while (server!.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     const error = await pending;
@@ -134,7 +126,7 @@ describe('OpenAI-compatible model over real HTTP (JSON answers)', () => {
   it('gives up on an endpoint that does not answer in time with MODEL_TIMEOUT', async () => {
     server = await startChatCompletionsServer(() => 'hang');
     const model = createOpenAIModel({ model: 'm', baseUrl: server.baseUrl, timeoutMs: 100, retry: { maxAttempts: 1 } });
-    const error = await failure(model.complete(request()));
+    const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_TIMEOUT');
     await server.aborted;
   });
@@ -144,7 +136,7 @@ describe('OpenAI-compatible model over real HTTP (JSON answers)', () => {
     const baseUrl = closed.baseUrl;
     await closed.close();
     const model = createOpenAIModel({ model: 'm', baseUrl, retry: { maxAttempts: 1 } });
-    const error = await failure(model.complete(request()));
+    const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_UNREACHABLE');
   });
 

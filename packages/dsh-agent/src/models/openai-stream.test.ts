@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { splitStream, startModelServer, type ModelServer, type ModelServerReply, type ModelServerRequest } from '@dsh/test-utils';
 import { AgentError, createOpenAIModel, type ModelDelta, type ModelRequest, type OpenAIModelOptions } from 'dsh-agent';
 import { readWireFixture } from './__fixtures__/wire-fixtures.js';
+import { rejectionOf } from '../__fixtures__/agent-fixtures.js';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -22,15 +23,6 @@ async function serve(
 ) {
   server = await startModelServer(handler);
   return createOpenAIModel({ model: 'gpt-4o-mini', baseUrl: `${server.origin}/v1`, apiKey: 'sk-test', ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
@@ -126,7 +118,7 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
     const model = await serve(() => ({ status: 500, json: { error: { message: 'The server had an error while processing your request.', type: 'server_error' } } }), {
       retry: { sleep, maxAttempts: 3, initialDelayMs: 100, maxDelayMs: 150, random: () => 0.5 },
     });
-    const error = await failure(model.complete(request()));
+    const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_HTTP_ERROR');
     expect((error as AgentError).status).toBe(500);
     expect((error as Error).message).toBe(
@@ -139,7 +131,7 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
 
   it('does not retry a 400: the request itself is wrong', async () => {
     const model = await serve(() => ({ status: 400, json: { error: { message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", type: 'invalid_request_error' } } }));
-    const error = await failure(model.complete(request()));
+    const error = await rejectionOf(model.complete(request()));
     expect((error as AgentError).status).toBe(400);
     expect(server!.requests).toHaveLength(1);
   });
@@ -156,7 +148,7 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
 
     const streamed = await serve(() => ({ chunks: [toolCallsStream.slice(0, toolCallsStream.indexOf('data: ', cut + 10))], after: 'reset' }), { retry: { sleep } });
     const deltas: ModelDelta[] = [];
-    const error = await failure(streamed.complete(request({ onDelta: (delta) => deltas.push(delta) })));
+    const error = await rejectionOf(streamed.complete(request({ onDelta: (delta) => deltas.push(delta) })));
     expect(deltas).toEqual([{ text: "I'll" }]);
     expect(AgentError.is(error) && error.code).toBe('MODEL_UNREACHABLE');
     expect((error as Error).message).toContain('not retried: part of the answer had already streamed');
@@ -165,7 +157,7 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
 
   it('reports a stream that ends before [DONE] or a finish reason as broken off', async () => {
     const model = await serve(() => ({ chunks: [toolCallsStream.slice(0, toolCallsStream.indexOf('"finish_reason":"tool_calls"') - 300)] }), { retry: { maxAttempts: 1 } });
-    const error = await failure(model.complete(request()));
+    const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_UNREACHABLE');
     expect((error as Error).message).toContain('ended before the response was complete');
   });
@@ -174,7 +166,7 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
     const model = await serve(() => ({
       chunks: [`${textStream.split('\n\n')[0]!}\n\ndata: {"error":{"message":"Upstream model crashed","type":"server_error","code":null}}\n\n`],
     }), { retry: { maxAttempts: 1 } });
-    const error = await failure(model.complete(request()));
+    const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_STREAM_ERROR');
     expect((error as Error).message).toBe('openai: the stream reported an error: Upstream model crashed (server_error)');
   });
@@ -182,7 +174,7 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
   it('aborts mid-stream when the signal fires, without retrying', async () => {
     const controller = new AbortController();
     const model = await serve(() => ({ chunks: [toolCallsStream.slice(0, toolCallsStream.indexOf('" read"') + 200)], after: 'hang' }));
-    const pending = failure(
+    const pending = rejectionOf(
       model.complete(
         request({
           signal: controller.signal,
@@ -200,7 +192,7 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
 
   it('fails an attempt that goes silent mid-stream with MODEL_TIMEOUT', async () => {
     const model = await serve(() => ({ chunks: [textStream.slice(0, 100)], after: 'hang' }), { timeoutMs: 50, retry: { maxAttempts: 1 } });
-    const error = await failure(model.complete(request()));
+    const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_TIMEOUT');
     expect((error as Error).message).toContain('sent nothing for 0.05 s');
   });

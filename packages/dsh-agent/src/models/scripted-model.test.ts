@@ -4,17 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '@dsh/test-utils';
 import { AgentError, createScriptedModel, resolveModel, type ModelRequest } from 'dsh-agent';
 import { loadScriptedModel, parseScript } from './scripted-model.js';
+import { agentErrorCode } from '../__fixtures__/agent-fixtures.js';
 
 const request: ModelRequest = { messages: [{ id: 'u', role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] };
-
-async function code(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return AgentError.is(error) ? error.code : 'not an AgentError';
-  }
-}
 
 describe('scripted model', () => {
   it('answers one response per request; arguments objects become their JSON text', async () => {
@@ -41,7 +33,7 @@ describe('scripted model', () => {
   it('passes raw string arguments through and can script a failure', async () => {
     const model = createScriptedModel([{ toolCalls: [{ name: 't', arguments: '{not json' }] }, { error: { message: 'boom' } }]);
     expect((await model.complete(request)).toolCalls[0]?.arguments).toBe('{not json');
-    expect(await code(model.complete(request))).toBe('SCRIPTED_FAILURE');
+    expect(await agentErrorCode(model.complete(request))).toBe('SCRIPTED_FAILURE');
   });
 
   it('refuses a script that is not the SPEC §11 format, naming the entry', () => {
@@ -58,8 +50,8 @@ describe('scripted model', () => {
     const resolved = await resolveModel('scripted:script.json', { cwd: dir.path });
     expect(resolved.name).toBe('scripted:script.json');
     expect((await resolved.complete(request)).text).toBe('from file');
-    expect(await code(resolveModel('scripted:broken.json', { cwd: dir.path }))).toBe('INVALID_SCRIPT');
-    expect(await code(resolveModel('scripted:missing.json', { cwd: dir.path }))).toBe('INVALID_SCRIPT');
+    expect(await agentErrorCode(resolveModel('scripted:broken.json', { cwd: dir.path }))).toBe('INVALID_SCRIPT');
+    expect(await agentErrorCode(resolveModel('scripted:missing.json', { cwd: dir.path }))).toBe('INVALID_SCRIPT');
   });
 });
 
@@ -67,14 +59,14 @@ describe('resolveModel', () => {
   it('knows keyless, scripted:FILE, openai:NAME and anthropic:NAME, and nothing else', async () => {
     expect((await resolveModel('keyless')).name).toBe('keyless');
     expect((await resolveModel('openai:gpt-x', { env: { OPENAI_API_KEY: 'k' } })).name).toBe('openai:gpt-x');
-    expect(await code(resolveModel('openai:gpt-x', { env: {} }))).toBe('MODEL_CONFIG');
+    expect(await agentErrorCode(resolveModel('openai:gpt-x', { env: {} }))).toBe('MODEL_CONFIG');
     expect((await resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k' } })).name).toBe('anthropic:claude-x');
-    expect(await code(resolveModel('anthropic:claude-x', { env: {} }))).toBe('MODEL_CONFIG');
-    expect(await code(resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: 'lots' } }))).toBe('MODEL_CONFIG');
-    expect(await code(resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: '100' } }))).toBe('MODEL_CONFIG');
+    expect(await agentErrorCode(resolveModel('anthropic:claude-x', { env: {} }))).toBe('MODEL_CONFIG');
+    expect(await agentErrorCode(resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: 'lots' } }))).toBe('MODEL_CONFIG');
+    expect(await agentErrorCode(resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: '100' } }))).toBe('MODEL_CONFIG');
     expect((await resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: '4000' } })).name).toBe('anthropic:claude-x');
     for (const spec of ['', 'gpt-4', 'openai:', 'scripted:', 'anthropic:', 'claude:opus']) {
-      expect(await code(resolveModel(spec))).toBe('INVALID_MODEL_SPEC');
+      expect(await agentErrorCode(resolveModel(spec))).toBe('INVALID_MODEL_SPEC');
     }
   });
 });

@@ -4,10 +4,11 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentError, type ToolContext } from 'dsh-agent';
+import { AgentError } from 'dsh-agent';
 import { makeDirTool } from './make-dir-tool.js';
 import { writeFileTool } from './write-file-tool.js';
 import { faultTrials, makeTempDir, reportFaults, type TempDir } from '@dsh/test-utils';
+import { toolContext } from '../__fixtures__/agent-fixtures.js';
 
 let root: TempDir;
 let cwd: string;
@@ -20,7 +21,6 @@ afterAll(async () => {
   await root.remove();
 });
 
-const context = (): ToolContext => ({ cwd, signal: new AbortController().signal, sessionId: 's', callId: 'c', turn: 1, step: 1 });
 
 /** One attacking path per trial: deep chains of short names, long names, long detours that resolve short. */
 function attack(index: number): string {
@@ -46,7 +46,7 @@ describe('deep and long tool paths', () => {
     for (let index = 0; index < trials; index++) {
       const path = attack(index);
       try {
-        await (index % 2 === 0 ? makeDirTool.run({ path }, context()) : writeFileTool.run({ path, content: 'x' }, context()));
+        await (index % 2 === 0 ? makeDirTool.run({ path }, toolContext(cwd)) : writeFileTool.run({ path, content: 'x' }, toolContext(cwd)));
         escapes += 1;
       } catch (error) {
         if (AgentError.is(error) && error.code === 'PATH_TOO_LONG') refused += 1;

@@ -3,17 +3,17 @@ import { link, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { AgentError, demoTools, type ToolContext } from 'dsh-agent';
+import { demoTools } from 'dsh-agent';
 import { toToolSpec } from '../to-tool-spec.js';
 import { listFilesTool } from './list-files-tool.js';
 import { makeDirTool } from './make-dir-tool.js';
 import { readFileTool } from './read-file-tool.js';
 import { writeFileTool } from './write-file-tool.js';
+import { agentErrorCode, toolContext } from '../__fixtures__/agent-fixtures.js';
 
 let root: TempDir;
 let cwd: string;
 let outside: string;
-const context = (): ToolContext => ({ cwd, signal: new AbortController().signal, sessionId: 's', callId: 'c', turn: 1, step: 1 });
 
 beforeEach(async () => {
   root = await makeTempDir();
@@ -29,15 +29,6 @@ afterEach(async () => {
   await root.remove();
 });
 
-async function refusal(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return AgentError.is(error) ? error.code : 'not an AgentError';
-  }
-}
-
 describe('demo tools', () => {
   it('declare their effects', () => {
     expect(demoTools().map((tool) => [tool.name, tool.effect])).toEqual([
@@ -49,35 +40,35 @@ describe('demo tools', () => {
   });
 
   it('list_files lists sorted entries, directories with a slash', async () => {
-    expect(await listFilesTool.run({}, context())).toBe('a.txt\nb.txt\nsrc/');
-    expect(await listFilesTool.run({ path: 'src' }, context())).toBe('src is empty.');
+    expect(await listFilesTool.run({}, toolContext(cwd))).toBe('a.txt\nb.txt\nsrc/');
+    expect(await listFilesTool.run({ path: 'src' }, toolContext(cwd))).toBe('src is empty.');
   });
 
   it('read_file reads a file in the cwd', async () => {
-    expect(await readFileTool.run({ path: 'a.txt' }, context())).toBe('ay\nsecond\n');
-    expect(await refusal(Promise.resolve(readFileTool.run({ path: 'missing.txt' }, context())))).toBe('FILE_NOT_FOUND');
-    expect(await refusal(Promise.resolve(readFileTool.run({ path: 'src' }, context())))).toBe('WRONG_FILE_KIND');
+    expect(await readFileTool.run({ path: 'a.txt' }, toolContext(cwd))).toBe('ay\nsecond\n');
+    expect(await agentErrorCode(Promise.resolve(readFileTool.run({ path: 'missing.txt' }, toolContext(cwd))))).toBe('FILE_NOT_FOUND');
+    expect(await agentErrorCode(Promise.resolve(readFileTool.run({ path: 'src' }, toolContext(cwd))))).toBe('WRONG_FILE_KIND');
   });
 
   it('write_file creates parents and reports create versus replace', async () => {
-    expect(await writeFileTool.run({ path: 'new/dir/x.txt', content: 'héllo' }, context())).toBe('Created new/dir/x.txt (6 bytes).');
+    expect(await writeFileTool.run({ path: 'new/dir/x.txt', content: 'héllo' }, toolContext(cwd))).toBe('Created new/dir/x.txt (6 bytes).');
     expect(await readFile(join(cwd, 'new/dir/x.txt'), 'utf8')).toBe('héllo');
-    expect(await writeFileTool.run({ path: 'a.txt', content: '' }, context())).toBe('Replaced a.txt (0 bytes).');
+    expect(await writeFileTool.run({ path: 'a.txt', content: '' }, toolContext(cwd))).toBe('Replaced a.txt (0 bytes).');
   });
 
   it('make_dir creates a directory with its parents, and running it again succeeds and changes nothing', async () => {
-    expect(await makeDirTool.run({ path: 'docs/api/v1' }, context())).toBe('Created docs/api/v1/.');
+    expect(await makeDirTool.run({ path: 'docs/api/v1' }, toolContext(cwd))).toBe('Created docs/api/v1/.');
     expect((await stat(join(cwd, 'docs/api/v1'))).isDirectory()).toBe(true);
     await writeFile(join(cwd, 'docs/api/v1/keep.txt'), 'kept');
-    expect(await makeDirTool.run({ path: 'docs/api/v1' }, context())).toBe('docs/api/v1/ already exists.');
-    expect(await makeDirTool.run({ path: './docs/api/v1/' }, context())).toBe('docs/api/v1/ already exists.');
+    expect(await makeDirTool.run({ path: 'docs/api/v1' }, toolContext(cwd))).toBe('docs/api/v1/ already exists.');
+    expect(await makeDirTool.run({ path: './docs/api/v1/' }, toolContext(cwd))).toBe('docs/api/v1/ already exists.');
     expect(await readdir(join(cwd, 'docs/api/v1'))).toEqual(['keep.txt']);
-    expect(await makeDirTool.run({ path: 'src' }, context())).toBe('src/ already exists.');
+    expect(await makeDirTool.run({ path: 'src' }, toolContext(cwd))).toBe('src/ already exists.');
   });
 
   it('make_dir refuses a path that is a file or runs through one, with WRONG_FILE_KIND', async () => {
-    expect(await refusal(Promise.resolve(makeDirTool.run({ path: 'a.txt' }, context())))).toBe('WRONG_FILE_KIND');
-    expect(await refusal(Promise.resolve(makeDirTool.run({ path: 'a.txt/sub' }, context())))).toBe('WRONG_FILE_KIND');
+    expect(await agentErrorCode(Promise.resolve(makeDirTool.run({ path: 'a.txt' }, toolContext(cwd))))).toBe('WRONG_FILE_KIND');
+    expect(await agentErrorCode(Promise.resolve(makeDirTool.run({ path: 'a.txt/sub' }, toolContext(cwd))))).toBe('WRONG_FILE_KIND');
     expect(await readFile(join(cwd, 'a.txt'), 'utf8')).toBe('ay\nsecond\n');
     expect(makeDirTool.input.safeParse({ path: '' }).success).toBe(false);
   });
@@ -86,43 +77,43 @@ describe('demo tools', () => {
     await symlink(outside, join(cwd, 'escape'));
     await symlink(join(outside, 'nothing-yet.txt'), join(cwd, 'dangling'));
     for (const path of ['../outside/secret.txt', join(outside, 'secret.txt'), 'escape/secret.txt', 'src/../../outside/secret.txt']) {
-      expect(await refusal(Promise.resolve(readFileTool.run({ path }, context())))).toBe('PATH_OUTSIDE_CWD');
+      expect(await agentErrorCode(Promise.resolve(readFileTool.run({ path }, toolContext(cwd))))).toBe('PATH_OUTSIDE_CWD');
     }
-    expect(await refusal(Promise.resolve(listFilesTool.run({ path: '..' }, context())))).toBe('PATH_OUTSIDE_CWD');
-    expect(await refusal(Promise.resolve(writeFileTool.run({ path: 'escape/new.txt', content: 'x' }, context())))).toBe(
+    expect(await agentErrorCode(Promise.resolve(listFilesTool.run({ path: '..' }, toolContext(cwd))))).toBe('PATH_OUTSIDE_CWD');
+    expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'escape/new.txt', content: 'x' }, toolContext(cwd))))).toBe(
       'PATH_OUTSIDE_CWD',
     );
-    expect(await refusal(Promise.resolve(writeFileTool.run({ path: 'dangling', content: 'x' }, context())))).toBe('PATH_OUTSIDE_CWD');
+    expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'dangling', content: 'x' }, toolContext(cwd))))).toBe('PATH_OUTSIDE_CWD');
     for (const path of ['..', '../made', join(outside, 'made'), 'escape/made', 'dangling', 'src/../../made']) {
-      expect(await refusal(Promise.resolve(makeDirTool.run({ path }, context())))).toBe('PATH_OUTSIDE_CWD');
+      expect(await agentErrorCode(Promise.resolve(makeDirTool.run({ path }, toolContext(cwd))))).toBe('PATH_OUTSIDE_CWD');
     }
     expect((await readdir(root.path)).sort()).toEqual(['outside', 'work']);
     expect(await readdir(outside)).toEqual(['secret.txt']);
-    expect(await refusal(readFile(join(outside, 'nothing-yet.txt'), 'utf8'))).toBe('not an AgentError');
+    expect(await agentErrorCode(readFile(join(outside, 'nothing-yet.txt'), 'utf8'))).toBe('not an AgentError');
   });
 
   it('refuse to read or write a file with another hard link (it may be any file on the disk), with HARD_LINKED_FILE', async () => {
     await link(join(outside, 'secret.txt'), join(cwd, 'linked.txt'));
-    expect(await refusal(Promise.resolve(readFileTool.run({ path: 'linked.txt' }, context())))).toBe('HARD_LINKED_FILE');
-    expect(await refusal(Promise.resolve(writeFileTool.run({ path: 'linked.txt', content: 'overwritten' }, context())))).toBe('HARD_LINKED_FILE');
+    expect(await agentErrorCode(Promise.resolve(readFileTool.run({ path: 'linked.txt' }, toolContext(cwd))))).toBe('HARD_LINKED_FILE');
+    expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'linked.txt', content: 'overwritten' }, toolContext(cwd))))).toBe('HARD_LINKED_FILE');
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
   });
 
   it('follow a symbolic link that stays inside the cwd, for reading, writing, listing and making directories', async () => {
     await symlink(join(cwd, 'src'), join(cwd, 'source'));
     await symlink('a.txt', join(cwd, 'alias.txt'));
-    expect(await readFileTool.run({ path: 'alias.txt' }, context())).toBe('ay\nsecond\n');
-    expect(await writeFileTool.run({ path: 'alias.txt', content: 'new' }, context())).toBe('Replaced alias.txt (3 bytes).');
+    expect(await readFileTool.run({ path: 'alias.txt' }, toolContext(cwd))).toBe('ay\nsecond\n');
+    expect(await writeFileTool.run({ path: 'alias.txt', content: 'new' }, toolContext(cwd))).toBe('Replaced alias.txt (3 bytes).');
     expect(await readFile(join(cwd, 'a.txt'), 'utf8')).toBe('new');
-    expect(await makeDirTool.run({ path: 'source/deeper' }, context())).toBe('Created source/deeper/.');
-    expect(await listFilesTool.run({ path: 'source' }, context())).toBe('deeper/');
+    expect(await makeDirTool.run({ path: 'source/deeper' }, toolContext(cwd))).toBe('Created source/deeper/.');
+    expect(await listFilesTool.run({ path: 'source' }, toolContext(cwd))).toBe('deeper/');
   });
 
   it('refuse a special file (a FIFO) with WRONG_FILE_KIND instead of hanging on it', async () => {
     const made = spawnSync('mkfifo', [join(cwd, 'pipe')]);
     expect(made.status).toBe(0);
-    expect(await refusal(Promise.resolve(readFileTool.run({ path: 'pipe' }, context())))).toBe('WRONG_FILE_KIND');
-    expect(await refusal(Promise.resolve(writeFileTool.run({ path: 'pipe', content: 'x' }, context())))).toBe('WRONG_FILE_KIND');
+    expect(await agentErrorCode(Promise.resolve(readFileTool.run({ path: 'pipe' }, toolContext(cwd))))).toBe('WRONG_FILE_KIND');
+    expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'pipe', content: 'x' }, toolContext(cwd))))).toBe('WRONG_FILE_KIND');
   });
 
   it('expose JSON Schemas of their arguments', () => {

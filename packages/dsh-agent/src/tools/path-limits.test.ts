@@ -2,16 +2,16 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { AgentError, type ToolContext } from 'dsh-agent';
+import { AgentError } from 'dsh-agent';
 import { PATH_LIMITS } from '../check-path-limits.js';
 import { resolveInCwd } from '../resolve-in-cwd.js';
 import { makeDirTool } from './make-dir-tool.js';
 import { readFileTool } from './read-file-tool.js';
 import { writeFileTool } from './write-file-tool.js';
+import { toolContext } from '../__fixtures__/agent-fixtures.js';
 
 let root: TempDir;
 let cwd: string;
-const context = (): ToolContext => ({ cwd, signal: new AbortController().signal, sessionId: 's', callId: 'c', turn: 1, step: 1 });
 
 beforeEach(async () => {
   root = await makeTempDir();
@@ -43,8 +43,8 @@ const deep = (levels: number) => Array.from({ length: levels }, () => 'd').join(
 describe('file tool path limits (PATH_TOO_LONG)', () => {
   it('write_file and make_dir refuse a 3000-level path before creating anything', async () => {
     const before = await tree(cwd);
-    const write = await refusal(() => writeFileTool.run({ path: `${deep(3000)}/x.txt`, content: 'x' }, context()));
-    const make = await refusal(() => makeDirTool.run({ path: deep(3000) }, context()));
+    const write = await refusal(() => writeFileTool.run({ path: `${deep(3000)}/x.txt`, content: 'x' }, toolContext(cwd)));
+    const make = await refusal(() => makeDirTool.run({ path: deep(3000) }, toolContext(cwd)));
     for (const error of [write, make]) {
       expect(error.code).toBe('PATH_TOO_LONG');
       // The message names the limit and what came.
@@ -54,7 +54,7 @@ describe('file tool path limits (PATH_TOO_LONG)', () => {
   });
 
   it('refuses a path deeper than the depth cap even when it is short, and creates nothing', async () => {
-    const error = await refusal(() => makeDirTool.run({ path: deep(PATH_LIMITS.depth + 1) }, context()));
+    const error = await refusal(() => makeDirTool.run({ path: deep(PATH_LIMITS.depth + 1) }, toolContext(cwd)));
     expect(error.code).toBe('PATH_TOO_LONG');
     expect(error.message).toContain(`at most ${String(PATH_LIMITS.depth)} directories deep`);
     expect(error.message).toContain(`${String(PATH_LIMITS.depth + 1)} levels`);
@@ -62,20 +62,20 @@ describe('file tool path limits (PATH_TOO_LONG)', () => {
   });
 
   it('make_dir creates a path exactly at the depth cap', async () => {
-    expect(await makeDirTool.run({ path: deep(PATH_LIMITS.depth) }, context())).toMatch(/^Created d\/d/);
+    expect(await makeDirTool.run({ path: deep(PATH_LIMITS.depth) }, toolContext(cwd))).toMatch(/^Created d\/d/);
   });
 
   it('refuses a name over NAME_MAX, counted in bytes, and takes one of exactly 255 bytes', async () => {
-    const error = await refusal(() => writeFileTool.run({ path: `sub/${'é'.repeat(128)}`, content: 'x' }, context()));
+    const error = await refusal(() => writeFileTool.run({ path: `sub/${'é'.repeat(128)}`, content: 'x' }, toolContext(cwd)));
     expect(error.code).toBe('PATH_TOO_LONG');
     expect(error.message).toContain('at most 255 bytes (NAME_MAX)');
     expect(error.message).toContain('a name of 256 bytes');
     expect(await tree(cwd)).toEqual([]);
-    expect(await writeFileTool.run({ path: `sub/${'n'.repeat(255)}`, content: 'x' }, context())).toMatch(/^Created sub\//);
+    expect(await writeFileTool.run({ path: `sub/${'n'.repeat(255)}`, content: 'x' }, toolContext(cwd))).toMatch(/^Created sub\//);
   });
 
   it('refuses an argument over PATH_MAX even when it resolves to a short path', async () => {
-    const error = await refusal(() => readFileTool.run({ path: `${'a/../'.repeat(1000)}x.txt` }, context()));
+    const error = await refusal(() => readFileTool.run({ path: `${'a/../'.repeat(1000)}x.txt` }, toolContext(cwd)));
     expect(error.code).toBe('PATH_TOO_LONG');
   });
 
