@@ -27,6 +27,11 @@ function expectRefused(spec: Spec): SessionError {
 
 const ENVELOPE = ['data', 'seq', 'time', 'type'];
 
+/** The one `INVALID_EVENT` issue at `path` (a validator issue names the field the §3.1 rule is about). */
+function invalidEventAt(path: (string | number)[]): unknown {
+  return expect.objectContaining({ code: 'INVALID_EVENT', path, seq: path[1] });
+}
+
 describe('§3.1 envelope', () => {
   it('§3.1 an appended event has exactly the keys seq, type, time, data', () => {
     const event = session.append('session/title', { title: 'hello' });
@@ -60,14 +65,14 @@ describe('§3.1 envelope', () => {
   it('§3.1 the V4 validator refuses an extra envelope key, a missing key, a non-integer time and a seq that is not its index', () => {
     const good = toEvents([ev.title('t'), ev.config({ cwd: '/w' })]);
     expect(validate(4, { header: v4Header(), events: good })).toEqual([]);
-    const variants: unknown[][] = [
-      [good[0], { ...good[1], extra: 1 }],
-      [good[0], { seq: 1, type: 'session/config', time: 1 }],
-      [good[0], { ...good[1], time: 1.5 }],
-      [good[0], { ...good[1], seq: 2 }],
-      [{ ...good[0], seq: -1 }],
+    const variants: [unknown[], (string | number)[]][] = [
+      [[good[0], { ...good[1], extra: 1 }], ['events', 1, 'extra']],
+      [[good[0], { seq: 1, type: 'session/config', time: 1 }], ['events', 1, 'data']],
+      [[good[0], { ...good[1], time: 1.5 }], ['events', 1, 'time']],
+      [[good[0], { ...good[1], seq: 2 }], ['events', 1, 'seq']],
+      [[{ ...good[0], seq: -1 }], ['events', 0, 'seq']],
     ];
-    for (const events of variants) expect(validate(4, { header: v4Header(), events }), JSON.stringify(events)).not.toEqual([]);
+    for (const [events, path] of variants) expect(validate(4, { header: v4Header(), events }), JSON.stringify(events)).toEqual([invalidEventAt(path)]);
   });
 });
 
@@ -78,17 +83,18 @@ describe('§3.1 lossless JSON data', () => {
   const sparse: JsonValue[] = [1, 2, 3];
   // eslint-disable-next-line @typescript-eslint/no-array-delete -- a sparse array is the point
   delete sparse[1];
-  const lossy: [string, unknown][] = [
-    ['NaN', { value: Number.NaN }],
-    ['Infinity', { value: Number.POSITIVE_INFINITY }],
-    ['-Infinity', { value: Number.NEGATIVE_INFINITY }],
-    ['-0', { value: -0 }],
-    ['undefined property', { value: undefined }],
-    ['undefined array item', { value: [undefined] }],
-    ['sparse array', { value: sparse }],
-    ['class instance', { value: new Point() }],
-    ['Date', { value: new Date(0) }],
-    ['Map', { value: new Map() }],
+  /** Each lossy value, and where in `data` the validator finds it. */
+  const lossy: [string, unknown, (string | number)[]][] = [
+    ['NaN', { value: Number.NaN }, ['value']],
+    ['Infinity', { value: Number.POSITIVE_INFINITY }, ['value']],
+    ['-Infinity', { value: Number.NEGATIVE_INFINITY }, ['value']],
+    ['-0', { value: -0 }, ['value']],
+    ['undefined property', { value: undefined }, ['value']],
+    ['undefined array item', { value: [undefined] }, ['value', 0]],
+    ['sparse array', { value: sparse }, ['value']],
+    ['class instance', { value: new Point() }, ['value']],
+    ['Date', { value: new Date(0) }, ['value']],
+    ['Map', { value: new Map() }, ['value']],
   ];
 
   it.each(lossy)('§3.1 append refuses non-lossless data: %s', (_name, data) => {
@@ -96,9 +102,9 @@ describe('§3.1 lossless JSON data', () => {
     expect(session.append('acme/note', { value: 1 }, { ignorable: true }).data).toEqual({ value: 1 });
   });
 
-  it.each(lossy)('§3.1 the V4 validator refuses non-lossless data: %s', (_name, data) => {
+  it.each(lossy)('§3.1 the V4 validator refuses non-lossless data: %s', (_name, data, at) => {
     const events = [{ seq: 0, type: 'acme/note', time: 1, data, ignorable: true }];
-    expect(validate(4, { header: v4Header(), events })).not.toEqual([]);
+    expect(validate(4, { header: v4Header(), events })).toEqual([invalidEventAt(['events', 0, 'data', ...at])]);
     expect(validate(4, { header: v4Header(), events: [{ ...events[0], data: { value: 0 } }] })).toEqual([]);
   });
 
@@ -119,7 +125,10 @@ describe('§3.1 surfaceOp only on surface events', () => {
 
   it('§3.1 the V4 validator refuses surfaceOp on a non-surface event', () => {
     const events = [{ seq: 0, type: 'session/title', time: 1, data: { title: 't' }, surfaceOp: op }];
-    expect(validate(4, { header: v4Header(), events })).not.toEqual([]);
+    // The issue of the rule itself (not only the one about the range this first event cannot replace).
+    expect(validate(4, { header: v4Header(), events })).toContainEqual(
+      expect.objectContaining({ code: 'INVALID_EVENT', path: ['events', 0, 'surfaceOp'], message: expect.stringContaining('only allowed on surface events') as unknown }),
+    );
   });
 
   it('§3.1 surfaceOp must be { op: "replace", start, end }', () => {
@@ -132,9 +141,10 @@ describe('§3.1 ignorable', () => {
   it('§3.1 an unknown type without ignorable is refused by append, the validator and the reader', () => {
     expectRefused({ type: 'acme/unknown', data: {} });
     const events = [{ seq: 0, type: 'acme/unknown', time: 1, data: {} }];
-    expect(validate(4, { header: v4Header(), events })).not.toEqual([]);
+    expect(validate(4, { header: v4Header(), events })).toEqual([invalidEventAt(['events', 0, 'type'])]);
     const error = thrown(() => decodeJsonl(jsonl(v4Header(), events)));
     expect(CodecError.is(error)).toBe(true);
+    expect({ code: error.code, line: CodecError.is(error) ? error.line : undefined }).toEqual({ code: 'INVALID_EVENT', line: 2 });
   });
 
   it('§3.1 an unknown type with ignorable: true is accepted by append, the validator and the reader', () => {
@@ -146,7 +156,7 @@ describe('§3.1 ignorable', () => {
 
   it('§3.1 ignorable is optional `true`: the validator refuses ignorable: false', () => {
     const events = [{ seq: 0, type: 'acme/unknown', time: 1, data: {}, ignorable: false }];
-    expect(validate(4, { header: v4Header(), events })).not.toEqual([]);
+    expect(validate(4, { header: v4Header(), events })).toEqual([invalidEventAt(['events', 0, 'ignorable'])]);
   });
 });
 

@@ -366,7 +366,15 @@ describe('§7 frozen validators', () => {
   it('§7 a V3 log that contains fork closers is refused when read (the header must first become V4)', () => {
     const seed = buildForkSeed(toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a'])]), 2);
     const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
-    codecError(() => decodeJsonl(jsonl(header, seed)));
+    const error = codecError(() => decodeJsonl(jsonl(header, seed)));
+    // The V3 validator's refusals of both closers: the forked result (seq 4, line 6) and the forked reason.
+    expect({ code: error.code, line: error.line }).toEqual({ code: 'INVALID_RELATIONSHIP', line: 6 });
+    expect(error.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'INVALID_RELATIONSHIP', seq: 4, path: ['events', 4, 'data', 'message', 'id'] }),
+        expect.objectContaining({ code: 'INVALID_EVENT', seq: 6, path: ['events', 6, 'data', 'reason', 'kind'] }),
+      ]),
+    );
   });
 });
 
