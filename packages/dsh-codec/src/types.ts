@@ -20,9 +20,7 @@ export type ReasoningBlock = { type: 'reasoning'; text: string; providerData?: J
  * or a reasoning block (the validator admits it in assistant messages only).
  */
 export type ContentBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool-call'; id: string; name: string; arguments: string }
-  | ReasoningBlock;
+  { type: 'text'; text: string } | { type: 'tool-call'; id: string; name: string; arguments: string } | ReasoningBlock;
 
 export type UserMessage = { id: string; role: 'user'; content: ContentBlock[] };
 export type AssistantMessage = { id: string; role: 'assistant'; content: ContentBlock[] };
@@ -56,7 +54,11 @@ export type SessionConfig = { tools?: string[]; cwd?: string; model?: string };
 /** An idempotent fork request stored with the child it created (SPEC §12): the key and a digest of the request. */
 export type ForkRequest = { key: string; digest: string };
 
-/** The V5 header, line 1 of every file written by this version. */
+/**
+ * The V5 header, line 1 of every file written by this version. Spelled out whole rather than built
+ * on the frozen `V4Header` (`v4/types.ts`), which repeats its first fields on purpose
+ * (docs/decisions/2026-12-02-codec-copies.md).
+ */
 export type SessionHeader = {
   format: 'dsh-session';
   version: 5;

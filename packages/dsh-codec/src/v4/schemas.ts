@@ -1,7 +1,8 @@
 /**
- * The V4 shapes (zod) — the documented current format (SPEC §3). The validator checks every
- * header and core payload against these; the envelope rules are checked by hand (see
- * `check-event-shape.ts`) and described here by `sessionEventSchema`.
+ * The V4 shapes (zod), frozen with V4 (SPEC §3). The V4 validator checks every header and core
+ * payload against these; the envelope rules are checked by hand (see `check-event-shape.ts`) and
+ * described here by `sessionEventSchema`. V5 builds its shapes on these (`v5/schemas.ts`), so the
+ * object schemas it extends are exported as zod objects.
  */
 import { z } from 'zod';
 import type {
@@ -21,16 +22,18 @@ const id = z.string().min(1);
 /** Turns and steps are numbered from 1. */
 const ordinal = z.int().min(1);
 
-/** `{ type: "text", text }` or `{ type: "tool-call", id, name, arguments }` (`arguments`: raw JSON text). */
-export const contentBlockSchema: z.ZodType<V4ContentBlock> = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('text'), text: z.string() }),
-  z.strictObject({ type: z.literal('tool-call'), id, name: z.string().min(1), arguments: z.string() }),
-]);
+/** `{ type: "text", text }`. */
+export const textBlockSchema = z.strictObject({ type: z.literal('text'), text: z.string() });
+/** `{ type: "tool-call", id, name, arguments }` (`arguments`: raw JSON text). */
+export const toolCallBlockSchema = z.strictObject({ type: z.literal('tool-call'), id, name: z.string().min(1), arguments: z.string() });
+
+/** A text block or a tool-call block. */
+export const contentBlockSchema: z.ZodType<V4ContentBlock> = z.discriminatedUnion('type', [textBlockSchema, toolCallBlockSchema]);
 
 const content = z.array(contentBlockSchema);
 
 export const userMessageSchema: z.ZodType<UserMessage> = z.strictObject({ id, role: z.literal('user'), content });
-export const assistantMessageSchema: z.ZodType<AssistantMessage> = z.strictObject({ id, role: z.literal('assistant'), content });
+export const assistantMessageSchema = z.strictObject({ id, role: z.literal('assistant'), content }) satisfies z.ZodType<AssistantMessage>;
 export const toolResultMessageSchema: z.ZodType<ToolResultMessage> = z.strictObject({
   id,
   role: z.literal('tool'),
@@ -55,12 +58,13 @@ export const sessionConfigSchema: z.ZodType<SessionConfig> = z.strictObject({
   model: z.string().exactOptional(),
 });
 
-const jsonObject = z.custom<JsonObject>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+/** Any JSON object (lossless JSON is checked before). */
+export const jsonObjectSchema = z.custom<JsonObject>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
   error: 'expected a JSON object',
 });
 
 /** The V4 header (line 1). Lineage rules beyond shape: see `docs/format.md`. */
-export const sessionHeaderSchema: z.ZodType<V4Header> = z.strictObject({
+export const sessionHeaderSchema = z.strictObject({
   format: z.literal('dsh-session'),
   version: z.literal(4),
   id,
@@ -69,7 +73,7 @@ export const sessionHeaderSchema: z.ZodType<V4Header> = z.strictObject({
   parentSession: id.exactOptional(),
   forkCut: z.int().min(-1).exactOptional(),
   inheritedEventCount: z.int().min(0),
-});
+}) satisfies z.ZodType<V4Header>;
 
 /** `{ op: "replace", start, end }`: replaces surface nodes `start..end` (inclusive, by seq). */
 export const surfaceOpSchema: z.ZodType<SurfaceOp> = z.strictObject({
@@ -77,6 +81,14 @@ export const surfaceOpSchema: z.ZodType<SurfaceOp> = z.strictObject({
   start: z.int().min(0),
   end: z.int().min(0),
 });
+
+/** The `assistant/message` payload: the step's assistant message and optional usage. */
+export const assistantMessagePayloadSchema = z.strictObject({
+  turn: ordinal,
+  step: ordinal,
+  message: assistantMessageSchema,
+  usage: jsonObjectSchema.exactOptional(),
+}) satisfies z.ZodType<CoreEventDataMap['assistant/message']>;
 
 /** Payload schema of every core event type (SPEC §3.3). */
 export const coreEventDataSchemas: { readonly [K in CoreEventType]: z.ZodType<CoreEventDataMap[K]> } = {
@@ -87,12 +99,7 @@ export const coreEventDataSchemas: { readonly [K in CoreEventType]: z.ZodType<Co
   'turn/start': z.strictObject({ turn: ordinal }),
   'user/message': z.strictObject({ message: userMessageSchema, inputId: id.exactOptional() }),
   'step/start': z.strictObject({ turn: ordinal, step: ordinal }),
-  'assistant/message': z.strictObject({
-    turn: ordinal,
-    step: ordinal,
-    message: assistantMessageSchema,
-    usage: jsonObject.exactOptional(),
-  }),
+  'assistant/message': assistantMessagePayloadSchema,
   'tool/call': z.strictObject({
     turn: ordinal,
     step: ordinal,

@@ -1,6 +1,9 @@
 /**
  * Frozen V4 written shapes that differ from the current in-memory types: the V4 header and V4's
  * content blocks (no reasoning). Added when V5 arrived, so V4 stays typed as it was released.
+ * `V4Header` repeats most of the current `SessionHeader` (`../types.ts`) on purpose: a frozen
+ * snapshot, which must not follow the current type when it moves, and the current header is read
+ * whole in one place (docs/decisions/2026-12-02-codec-copies.md).
  */
 
 /** The V4 header, line 1 of a file written by a V4 dsh. */
