@@ -18,6 +18,11 @@ type Raw = { seq: number; type: string; time: number; data: JsonValue; surfaceOp
 const raw = (entries: [string, JsonValue][], start = 0): Raw[] =>
   entries.map(([type, data], index) => ({ seq: start + index, type, time: 5_000 + 100 * (start + index), data }));
 
+/** The validator issue with `code` at `path` (`['events', seq, …]`), as a matcher. */
+function issueAt(code: 'INVALID_EVENT' | 'INVALID_RELATIONSHIP', path: (string | number)[]): unknown {
+  return expect.objectContaining({ code, path, seq: path[1] });
+}
+
 function codecError(action: () => unknown): CodecError {
   const error = thrown(action);
   if (!CodecError.is(error)) throw new Error(`expected a CodecError, got ${String(error)}`);
@@ -292,16 +297,19 @@ describe('§7 frozen validators', () => {
 
   it('§7 validators are frozen per version: older ones refuse later additions', () => {
     // V1 has no session/title; V2 has no input/queued; V3 has no forked reason.
-    expect(validate(1, { header: V1_HEADER, events: raw([['session/title', { title: 'x' }]]) })).not.toEqual([]);
-    expect(validate(2, { header: V2_HEADER, events: [...V2, ...raw([['input/queued', { inputId: 'i', message: userV1('m', 'x') }]], V2.length)] })).not.toEqual([]);
-    expect(validate(0, { events: V1 })).not.toEqual([]);
+    expect(validate(1, { header: V1_HEADER, events: raw([['session/title', { title: 'x' }]]) })).toEqual([issueAt('INVALID_EVENT', ['events', 0, 'type'])]);
+    expect(validate(2, { header: V2_HEADER, events: [...V2, ...raw([['input/queued', { inputId: 'i', message: userV1('m', 'x') }]], V2.length)] })).toEqual([
+      issueAt('INVALID_EVENT', ['events', V2.length, 'type']),
+    ]);
+    // V1's user/message carries a message where V0's carries text.
+    expect(validate(0, { events: V1 })).toContainEqual(issueAt('INVALID_EVENT', ['events', 1, 'data', 'text']));
   });
 
   it('§7 the V3 validator rejects the forked turn-end reason', () => {
     const events = buildForkSeed(toEvents([ev.turnStart(1), ev.user('u', 'q')]), 1);
     expect(events.at(-1)?.data).toEqual({ turn: 1, reason: { kind: 'forked' } });
     const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 1, inheritedEventCount: 2 });
-    expect(validate(3, { header, events })).not.toEqual([]);
+    expect(validate(3, { header, events })).toEqual([issueAt('INVALID_EVENT', ['events', 3, 'data', 'reason', 'kind'])]);
     expect(validate(4, { header: { ...header, version: 4 }, events })).toEqual([]);
   });
 
@@ -310,7 +318,11 @@ describe('§7 frozen validators', () => {
     // Keep the forked result but end the turn with a V3 reason, so only the result is forked.
     const onlyResult = [...events.slice(0, -1), { ...events.at(-1)!, data: { turn: 1, reason: { kind: 'cancelled' } } }];
     const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
-    expect(validate(3, { header, events: onlyResult })).not.toEqual([]);
+    // The forked result is not V3's canonical interrupted one: neither its id nor its wording.
+    expect(validate(3, { header, events: onlyResult })).toEqual([
+      issueAt('INVALID_RELATIONSHIP', ['events', 4, 'data', 'message', 'id']),
+      issueAt('INVALID_RELATIONSHIP', ['events', 4, 'data', 'message', 'content']),
+    ]);
   });
 
   it('§7 the V3 validator rejects a forked started result too (one answering a tool/call)', () => {
@@ -318,7 +330,10 @@ describe('§7 frozen validators', () => {
     expect(events.map((event) => event.type).slice(5)).toEqual(['tool/result', 'step/end', 'turn/end']);
     const v3Ending = [...events.slice(0, -1), { ...events.at(-1)!, data: { turn: 1, reason: { kind: 'cancelled' } } }];
     const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 3, inheritedEventCount: 4 });
-    expect(validate(3, { header, events: v3Ending })).not.toEqual([]);
+    expect(validate(3, { header, events: v3Ending })).toEqual([
+      issueAt('INVALID_RELATIONSHIP', ['events', 5, 'data', 'message', 'id']),
+      issueAt('INVALID_RELATIONSHIP', ['events', 5, 'data', 'message', 'content']),
+    ]);
     expect(validate(4, { header: { ...header, version: 4 }, events })).toEqual([]);
   });
 
@@ -340,15 +355,17 @@ describe('§7 frozen validators', () => {
     const header = v4Header('child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
     const result = seed[4]!;
     const data = result.data as { message: { id: string; content: { type: string; text: string }[] }; error: JsonValue };
-    const variants = [
-      { ...data, message: { ...data.message, content: [{ type: 'text', text: 'Something else.' }] } },
-      { ...data, message: { ...data.message, id: 'forked-tool-result-a-99' } },
-      { ...data, message: { ...data.message, id: 'tool-result-a-4' } },
-      { ...data, error: { name: 'ToolError', code: 'TOOL_FAILED' } },
+    const at = (field: string) => issueAt('INVALID_RELATIONSHIP', ['events', 4, 'data', 'message', field]);
+    // Each alteration, and the issues naming it (an id that is no fork id is checked as an interrupted one).
+    const variants: [unknown, unknown[]][] = [
+      [{ ...data, message: { ...data.message, content: [{ type: 'text', text: 'Something else.' }] } }, [at('content')]],
+      [{ ...data, message: { ...data.message, id: 'forked-tool-result-a-99' } }, [at('id')]],
+      [{ ...data, message: { ...data.message, id: 'tool-result-a-4' } }, [at('id'), at('content')]],
+      [{ ...data, error: { name: 'ToolError', code: 'TOOL_FAILED' } }, [at('callId')]],
     ];
-    for (const variant of variants) {
-      const events = [...seed.slice(0, 4), { ...result, data: variant as unknown as JsonValue }, ...seed.slice(5)];
-      expect(validate(4, { header, events }), JSON.stringify(variant)).not.toEqual([]);
+    for (const [variant, issues] of variants) {
+      const events = [...seed.slice(0, 4), { ...result, data: variant as JsonValue }, ...seed.slice(5)];
+      expect(validate(4, { header, events }), JSON.stringify(variant)).toEqual(issues);
     }
   });
 
@@ -360,7 +377,7 @@ describe('§7 frozen validators', () => {
     const data = events[notStarted]!.data as { message: Record<string, JsonValue> };
     const altered = { ...data, message: { ...data.message, content: [{ type: 'text', text: 'It did not run.' }] } };
     const broken = events.map((event, index) => (index === notStarted ? { ...event, data: altered } : event));
-    expect(validate(3, { header: headerOf(3, 'v3'), events: broken })).not.toEqual([]);
+    expect(validate(3, { header: headerOf(3, 'v3'), events: broken })).toEqual([issueAt('INVALID_RELATIONSHIP', ['events', notStarted, 'data', 'message', 'content'])]);
   });
 
   it('§7 a V3 log that contains fork closers is refused when read (the header must first become V4)', () => {
