@@ -7,10 +7,11 @@
 import { resolve } from 'node:path';
 import type { SessionConfig } from 'dsh-codec';
 import { defaultPeerNames, type ForkResult, type Host } from 'dsh-host';
+import type { SlashCommand } from 'dsh-host/commands';
 import { CliError } from './cli-error.js';
 import { addWorktree, checkoutOf, checkWorktreesFree, removeWorktree } from './peer-worktrees.js';
 import { sharedCwdWarning } from './shared-cwd-warning.js';
-import { parseSeq, parseTools } from './commands/print-command.js';
+import { checkTools } from './commands/print-command.js';
 
 /** What to fork and how: the cut (omitted: after the latest closed turn), name, config changes. */
 export type ForkRequest = { atSeq?: number; title?: string; cwd?: string; tools?: string[]; worktree: boolean; idempotencyKey?: string };
@@ -58,29 +59,18 @@ export async function forkWithOptions(host: Host, dataDir: string, ref: string, 
   return warning === undefined ? { result } : { result, warning };
 }
 
+/** `/branch` or `/fork` as the grammar (`dsh-host/commands`) parsed it. */
+export type SlashForkCommand = Extract<SlashCommand, { name: 'branch' | 'fork' }>;
+
 /**
- * The arguments of `/branch [NAME] [--cwd DIR] [--tools a,b] [--worktree]` and `/fork SEQ [NAME] […]`
- * (the same options as `dsh fork`; the other words are the name). `--cwd` is resolved against `cwd`.
+ * The request of `/branch [NAME] [--cwd DIR] [--tools a,b] [--worktree]` or `/fork SEQ [NAME] […]`
+ * (the same options as `dsh fork`): `--cwd` is resolved against `cwd`, `--tools` names are checked.
  */
-export function slashForkRequest(command: 'branch' | 'fork', words: readonly string[], cwd: string): ForkRequest {
-  const request: ForkRequest = { worktree: false };
-  const rest = [...words];
-  if (command === 'fork') request.atSeq = parseSeq('/fork', rest.shift() ?? '');
-  const name: string[] = [];
-  while (rest.length > 0) {
-    const word = rest.shift() as string;
-    const [flag, inline] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
-    const value = () => {
-      const next = inline ?? rest.shift();
-      if (next === undefined || next === '') throw new CliError('USAGE', `/${command} ${flag} expects a value; received none.`);
-      return next;
-    };
-    if (flag === '--cwd') request.cwd = resolve(cwd, value());
-    else if (flag === '--tools') request.tools = parseTools(value());
-    else if (flag === '--worktree' && inline === undefined) request.worktree = true;
-    else if (flag.startsWith('--')) throw new CliError('USAGE', `/${command} does not take ${word}: expected --cwd DIR, --tools a,b or --worktree.`);
-    else name.push(word);
-  }
-  if (name.length > 0) request.title = name.join(' ');
+export function slashForkRequest(command: SlashForkCommand, cwd: string): ForkRequest {
+  const request: ForkRequest = { worktree: command.worktree };
+  if (command.name === 'fork') request.atSeq = command.atSeq;
+  if (command.title !== undefined) request.title = command.title;
+  if (command.cwd !== undefined) request.cwd = resolve(cwd, command.cwd);
+  if (command.tools !== undefined) request.tools = checkTools(command.tools);
   return request;
 }

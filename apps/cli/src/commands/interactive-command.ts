@@ -3,6 +3,8 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { SessionEvent } from 'dsh-codec';
 import { sessionForest } from 'dsh-host';
+import { parseSlashCommand, slashCommandHelp, SLASH_COMMAND_NAMES, type SlashCommand, type SlashInput } from 'dsh-host/commands';
+import { CliError } from '../cli-error.js';
 import { resolveDataDir, type CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';
 import { forkWithOptions, slashForkRequest } from '../fork-with-options.js';
@@ -16,17 +18,13 @@ import { startSession } from '../interactive/start-session.js';
 import { withHost } from '../with-host.js';
 import { treeLines } from './sessions-command.js';
 
+/** The commands interactive mode offers: all of the grammar's (`dsh-host/commands`). */
+const OFFERED = SLASH_COMMAND_NAMES;
+
 const HELP = [
-  '/branch [NAME]      fork after the latest closed turn and switch to the branch',
-  '/fork SEQ [NAME]    fork exactly at event SEQ and switch to the child',
-  '                    both take --cwd DIR, --tools a,b (only those config fields change) or --worktree',
-  '/rename NAME        name this session',
-  '/resume [NAME|ID]   switch to another session (without one: pick from the recent ones)',
-  '/compact            summarise history for the model (the log keeps everything)',
-  '/tree               the fork tree (* marks this session)',
-  '/events             every event of this session with its seq',
-  '/help               this list',
-  '/exit               quit (also Ctrl-D, or Ctrl-C twice)',
+  ...slashCommandHelp(OFFERED.slice(0, 2)),
+  `${''.padEnd(20)}both take --cwd DIR, --tools a,b (only those config fields change) or --worktree`,
+  ...slashCommandHelp(OFFERED.slice(2)),
   'Ctrl-C during a turn cancels it (recorded as cancelled). Lines typed during a turn wait for it to end;',
   '/branch typed during a turn acts at once (the running turn goes on in the session it started in).',
 ].join('\n');
@@ -122,20 +120,18 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
         }
       });
 
-      const command = async (line: string): Promise<void> => {
-        const [name = '', ...args] = line.slice(1).trim().split(/\s+/);
-        const rest = args.join(' ');
+      const command = async (parsed: SlashCommand): Promise<void> => {
+        const name = parsed.name;
         switch (name) {
           case 'help':
             out(HELP);
             return;
           case 'exit':
-          case 'quit':
             quit();
             return;
           case 'branch':
           case 'fork': {
-            const request = slashForkRequest(name, args, context.cwd);
+            const request = slashForkRequest(parsed, context.cwd);
             const { result: forked, warning } = await forkWithOptions(host, resolveDataDir(context, values.data), current, request);
             printer.endLine();
             if (warning !== undefined) out(paint.error(warning.trimEnd()));
@@ -149,12 +145,11 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
             return;
           }
           case 'rename':
-            if (rest === '') throw new Error('/rename expects a NAME.');
-            await host.rename(current, rest);
-            out(paint.dim(`renamed ${current} to "${rest}"`));
+            await host.rename(current, parsed.title);
+            out(paint.dim(`renamed ${current} to "${parsed.title}"`));
             return;
           case 'resume': {
-            if (rest === '') {
+            if (parsed.ref === undefined) {
               const entries = await pickerEntries(host, await host.list());
               if (entries.length === 0) throw new Error('/resume found no sessions to pick from.');
               out(pickerLines(entries, current).join('\n'));
@@ -162,7 +157,7 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
               picking = entries;
               return;
             }
-            const next = await host.resolve(rest);
+            const next = await host.resolve(parsed.ref);
             await host.open(next);
             const previous = current;
             current = next;
@@ -186,9 +181,11 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
             out(observed.events.map((event) => `${paint.dim(String(event.seq).padStart(4))}  ${event.type.padEnd(18)} ${describeEvent(event)}`).join('\n'));
             return;
           }
-          default:
-            throw new Error(`Unknown command '/${name}': expected one of /branch /fork /rename /resume /compact /tree /events /help /exit.`);
         }
+      };
+      const run = async (input: SlashInput): Promise<void> => {
+        if (input.kind === 'invalid') throw new CliError('USAGE', input.message);
+        if (input.kind === 'command') await command(input.command);
       };
 
       const handle = async (line: string): Promise<void> => {
@@ -199,16 +196,17 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
         if (offered !== undefined && /^\d+$/.test(typed)) {
           const picked = offered[Number(typed) - 1];
           if (picked === undefined) throw new Error(`/resume expects a number from 1 to ${String(offered.length)}; received ${typed}.`);
-          await command(`/resume ${picked.id}`);
+          await command({ name: 'resume', ref: picked.id });
           return;
         }
-        if (typed === '') return;
         // A command is what was typed; pasted text (a placeholder on the line) is always a prompt.
-        if (typed.startsWith('/') && !typed.startsWith('//')) {
-          await command(typed);
+        const input = parseSlashCommand(typed, OFFERED);
+        if (input.kind !== 'message') {
+          await run(input);
           return;
         }
-        const text = filter.expand(typed.startsWith('//') ? typed.slice(1) : typed);
+        if (input.text === '') return;
+        const text = filter.expand(input.text);
         running = true;
         // The turn's text is shown as it streams; its events (with their seqs) follow through telemetry.
         const deltas = await host.watchDeltas(current, (delta) => {
@@ -241,9 +239,10 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
       let queue = Promise.resolve();
       rl.on('line', (line) => {
         const typedDuringTurn = running;
-        if (typedDuringTurn && /^\/branch(\s|$)/.test(line.trim())) {
+        const input = parseSlashCommand(line, OFFERED);
+        if (typedDuringTurn && input.kind !== 'message' && (input.kind === 'command' ? input.command.name : input.command) === 'branch') {
           // /branch acts at once, as the demo's does: the fork is cut after the latest closed turn.
-          void command(line.trim()).catch(failed);
+          void run(input).catch(failed);
           return;
         }
         queue = queue.then(async () => {

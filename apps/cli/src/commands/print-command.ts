@@ -18,7 +18,11 @@ export function parseSeq(flag: string, value: string): number {
 
 /** The `--tools a,b` list, refusing names the CLI does not offer. */
 export function parseTools(value: string): string[] {
-  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  return checkTools(value.split(',').map((name) => name.trim()).filter((name) => name !== ''));
+}
+
+/** Tool names as given, refusing those the CLI does not offer. */
+export function checkTools(names: string[]): string[] {
   const known = cliTools().map((tool) => tool.name);
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0) {

@@ -27,4 +27,9 @@ describe('parseCommand', () => {
       message: 'Unknown command /fork. Commands: /branch, /rename, /resume, /compact, /help',
     });
   });
+
+  test('the CLI-only /branch options and extra words after /compact get the page usage', () => {
+    expect(parseCommand('/branch wt --worktree')).toEqual({ kind: 'invalid', message: 'Usage: /branch [name]' });
+    expect(parseCommand('/compact now')).toEqual({ kind: 'invalid', message: 'Usage: /compact (no arguments)' });
+  });
 });
