@@ -7,7 +7,8 @@ import type { Issue } from '../shared/issue.js';
 import type { RelationshipRules } from '../shared/event-validator.js';
 import { V3RelationshipChecker } from '../v3/relationship-checker.js';
 import type { V3Event } from '../v3/types.js';
-import { forkedWording, interruptedViewOf } from './interrupted-view.js';
+import { forkedWording } from './forked-wording.js';
+import { interruptedViewOf } from './interrupted-view.js';
 
 /** The relationship state of one V4 (or V5) log. */
 export class ForkViewRelationships implements RelationshipRules<V3Event> {

@@ -1,7 +1,8 @@
 /**
  * The private canonical interrupted-result view (SPEC §7): V4 checks relationships with the
  * frozen V3 checker by showing it each canonical fork closer as the interrupted closer it mirrors.
- * The view is never returned; callers keep the original event.
+ * The view is never returned; callers keep the original event (issues about a mapped event are
+ * reworded by `forked-wording.ts`).
  */
 import {
   INTERRUPTED_NOT_STARTED_TEXT,
@@ -62,9 +63,4 @@ export function interruptedViewOf(event: V3Event): V3Event {
   });
   const id = INTERRUPTED_RESULT_PREFIX + data.message.id.slice(FORKED_RESULT_PREFIX.length);
   return { ...event, data: { ...data, message: { ...data.message, id, content } } };
-}
-
-/** Rewords a V3 issue about a mapped event so it names the forked record the user wrote. */
-export function forkedWording(message: string): string {
-  return message.replaceAll('interrupted', 'forked');
 }
