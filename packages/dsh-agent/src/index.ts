@@ -25,6 +25,10 @@ export type {
 export { deriveHistory } from './derive-history.js';
 export { pendingInputsOf, type PendingInput } from './log-state.js';
 export { defineTool, type DeclaredToolEffect, type Tool, type ToolContext, type ToolOutput } from './define-tool.js';
+/** The confinement check for your own file tools: `path` resolved inside `cwd`, through symbolic links (`PATH_OUTSIDE_CWD`). */
+export { resolveInCwd } from './resolve-in-cwd.js';
+/** The bounds every file tool checks a path against before it opens or creates anything (`PATH_TOO_LONG`). */
+export { PATH_LIMITS } from './check-path-limits.js';
 export { SYSTEM_PROMPT_EVENT, defaultSystemPrompt, recordedSystemPrompt, type SystemPromptRecord } from './system-prompt.js';
 export { demoTools } from './tools/demo-tools.js';
 export { createKeylessModel } from './models/keyless-model.js';
