@@ -1,3 +1,8 @@
+/**
+ * @module codec-error
+ * The one error dsh-codec throws, `CodecError`, and the table of its codes (`CODEC_ERROR_CODES`)
+ * that the code union, the README and the host's HTTP statuses are checked against.
+ */
 import type { ValidationIssue } from './types.js';
 
 /**

@@ -1,3 +1,9 @@
+/**
+ * @module decode-jsonl
+ * Reading a JSONL log of any released version (V0–V5) as the current format: version detection,
+ * that version's frozen validator, step-by-step migration, torn-tail and line-ending detection
+ * (`decodeJsonl`, `DecodedLog`, `DecodeOptions`, `TornTail`).
+ */
 import { CodecError } from './codec-error.js';
 import { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 import { errorFromIssues } from './error-from-issues.js';

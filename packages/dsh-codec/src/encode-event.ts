@@ -1,3 +1,8 @@
+/**
+ * @module encode-event
+ * One event as one JSONL line: `encodeEvent` checks its current (V5) shape first,
+ * `serializeEvent` writes an event already validated.
+ */
 import { CodecError } from './codec-error.js';
 import { errorFromIssues } from './error-from-issues.js';
 import type { SessionEvent } from './types.js';

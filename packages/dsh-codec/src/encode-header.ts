@@ -1,3 +1,7 @@
+/**
+ * @module encode-header
+ * A current (V5) header as its JSONL line (`encodeHeader`), keys in the documented order.
+ */
 import { CodecError } from './codec-error.js';
 import { errorFromIssues } from './error-from-issues.js';
 import type { SessionHeader } from './types.js';

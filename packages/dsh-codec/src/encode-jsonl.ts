@@ -1,3 +1,7 @@
+/**
+ * @module encode-jsonl
+ * A whole current (V5) log as JSONL (`encodeJsonl`), validated as V5 before anything is written.
+ */
 import { CodecError } from './codec-error.js';
 import { serializeEvent } from './encode-event.js';
 import { encodeHeader } from './encode-header.js';

@@ -1,3 +1,8 @@
+/**
+ * @module is-lossless-json
+ * The lossless-JSON rule of SPEC §3.1 on the hot path: `isLosslessJson` (a check) and
+ * `copyLosslessJson` (check and fresh copy in one walk), with the verdicts of `shared/find-lossy-json.ts`.
+ */
 import { MAX_JSON_DEPTH } from './shared/find-lossy-json.js';
 import type { JsonValue } from './types.js';
 

@@ -1,3 +1,8 @@
+/**
+ * @module migrate
+ * Migration to the current format: `migrateToCurrent` runs the version steps in order on a valid
+ * artifact; `migrate` validates before and after.
+ */
 import { CodecError } from './codec-error.js';
 import { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 import { errorFromIssues } from './error-from-issues.js';

@@ -1,3 +1,7 @@
+/**
+ * @module safe-decode-jsonl
+ * `safeDecodeJsonl`: `decodeJsonl` returning its `CodecError` instead of throwing it.
+ */
 import { CodecError } from './codec-error.js';
 import { decodeJsonl, type DecodedLog } from './decode-jsonl.js';
 

@@ -1,3 +1,8 @@
+/**
+ * @module validate
+ * The public `validate`: each format version's frozen validator (V0–V5) by version number, and
+ * `validateParsed` for the decoder's freshly parsed artifacts.
+ */
 import type { FormatVersion, ValidationIssue } from './types.js';
 import { describeValue } from './shared/describe-value.js';
 import { validateV0 } from './v0/validate-v0.js';
