@@ -52,7 +52,7 @@ export const HOST_ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, when: 'body over the limit (1 MiB by default)' },
   // 422: well-formed, but not possible on this session.
   INVALID_CUT: { status: 422, when: '`atSeq` is not a seq of the observation; nothing was created' },
-  INVALID_EVENT: { status: 422, when: 'an append would break a V5 invariant' },
+  INVALID_EVENT: { status: 422, when: 'an append would break an invariant of the current format' },
   IDEMPOTENCY_MISMATCH: { status: 422, when: 'an `Idempotency-Key` reused for a different fork request' },
   PATH_OUTSIDE_CWD: { status: 422, when: 'a tool path outside the session’s working directory' },
   NO_WORKSPACE: { status: 422, when: 'a tool call in a session without a working directory (no config or header cwd, no host workspace)' },
