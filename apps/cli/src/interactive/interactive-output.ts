@@ -1,5 +1,5 @@
 import type { ContentBlock, SessionEvent } from 'dsh-codec';
-import type { CliContext } from './cli-context.js';
+import type { CliContext } from '../cli-context.js';
 
 /** Terminal styling: ANSI colours only when stdout is a terminal and `NO_COLOR` is unset. */
 export type Paint = { dim(text: string): string; tool(text: string): string; error(text: string): string; bold(text: string): string };

@@ -1,0 +1,89 @@
+/**
+ * @module run-slash-command
+ * What each slash command does in interactive mode, once `dsh-host/commands` has parsed it: fork and
+ * switch (`/branch`, `/fork`, with `dsh fork`'s options), `/rename`, `/resume` (the picker without a
+ * ref), `/compact`, `/tree`, `/events`, `/help` and `/exit`. A refusal of the grammar is a `USAGE` error.
+ */
+import type { SlashCommand, SlashInput } from 'dsh-host/commands';
+import { resolveDataDir } from '../cli-context.js';
+import { CliError } from '../cli-error.js';
+import { forkWithOptions, slashForkRequest, type SlashForkCommand } from '../fork-with-options.js';
+import { INTERACTIVE_HELP } from './interactive-help.js';
+import type { InteractiveSession } from './interactive-session.js';
+import { pickerEntries, pickerLines } from './resume-picker.js';
+import { eventListing, markedTree, showSession } from './session-lines.js';
+
+/** `/branch` and `/fork`: fork the current session and switch to the child (even during a turn). */
+async function forkAndSwitch(session: InteractiveSession, command: SlashForkCommand): Promise<void> {
+  const { context, values, host, paint, out } = session;
+  const request = slashForkRequest(command, context.cwd);
+  const { result: forked, warning } = await forkWithOptions(host, resolveDataDir(context, values.data), session.current, request);
+  session.printer.endLine();
+  if (warning !== undefined) out(paint.error(warning.trimEnd()));
+  out(paint.dim(`forked ${forked.parentSession} at seq ${String(forked.forkCut)} (${String(forked.inheritedEventCount)} events inherited)`));
+  if (session.running) out(paint.dim(`the running turn goes on in ${forked.parentSession} (/resume ${forked.parentSession} to return)`));
+  session.current = forked.sessionId;
+  await host.open(session.current);
+  await showSession(session, command.name === 'fork' ? 'now in fork' : 'now in branch');
+  // Lines held back during the parent's turn now run in the branch.
+  session.switched();
+}
+
+/** `/resume REF` switches; `/resume` alone lists the picker, whose number the next line may type. */
+async function resume(session: InteractiveSession, ref: string | undefined): Promise<void> {
+  const { host, paint, out } = session;
+  if (ref === undefined) {
+    const entries = await pickerEntries(host, await host.list());
+    if (entries.length === 0) throw new Error('/resume found no sessions to pick from.');
+    out(pickerLines(entries, session.current).join('\n'));
+    out(paint.dim('type a number to resume that session (anything else cancels)'));
+    session.picking = entries;
+    return;
+  }
+  const next = await host.resolve(ref);
+  await host.open(next);
+  const previous = session.current;
+  session.current = next;
+  if (previous !== next) await host.release(previous);
+  await showSession(session, 'resumed');
+}
+
+/** Runs one parsed command on the current session. */
+export async function runSlashCommand(session: InteractiveSession, command: SlashCommand): Promise<void> {
+  const { host, paint, out } = session;
+  switch (command.name) {
+    case 'help':
+      out(INTERACTIVE_HELP);
+      return;
+    case 'exit':
+      session.terminal.rl.close();
+      return;
+    case 'branch':
+    case 'fork':
+      await forkAndSwitch(session, command);
+      return;
+    case 'rename':
+      await host.rename(session.current, command.title);
+      out(paint.dim(`renamed ${session.current} to "${command.title}"`));
+      return;
+    case 'resume':
+      await resume(session, command.ref);
+      return;
+    case 'compact':
+      await host.compact(session.current);
+      out(paint.dim('compacted: the model now sees a summary; every event stays in the log'));
+      return;
+    case 'tree':
+      out(markedTree(await host.list(), session.current));
+      return;
+    case 'events':
+      out(eventListing((await host.observe(session.current)).events, paint));
+      return;
+  }
+}
+
+/** Runs a parsed command, or throws the grammar's refusal as a `USAGE` error; a message is not its job. */
+export async function runSlashInput(session: InteractiveSession, input: SlashInput): Promise<void> {
+  if (input.kind === 'invalid') throw new CliError('USAGE', input.message);
+  if (input.kind === 'command') await runSlashCommand(session, input.command);
+}
