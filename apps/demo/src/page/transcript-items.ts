@@ -244,7 +244,12 @@ export function transcriptItems(events: readonly WireEvent[], header: WireHeader
   return items;
 }
 
-/** The latest `session/title` in the log, if any (latest wins). */
+/**
+ * The latest `session/title` in the log, if any (latest wins): dsh-session's `latestMetadata` rule,
+ * read here because the page can use neither it (dsh-session's main entry brings the JSONL backend's
+ * node built-ins, and the demo's layer row does not include dsh-session) nor the observation's
+ * `title`, a snapshot taken at load, while this follows the `session/title` events streamed after it.
+ */
 export function latestTitle(events: readonly WireEvent[]): string | undefined {
   for (let index = events.length - 1; index >= 0; index--) {
     const event = events[index];
