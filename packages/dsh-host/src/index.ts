@@ -47,6 +47,9 @@ export { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './creat
 export { checkRequest, httpGuard, type HttpGuardOptions } from './http-guard.js';
 export { openApiDocument } from './openapi-document.js';
 export { isLoopbackAddress, serveHost, type HostServer, type ServeOptions } from './serve-host.js';
+/** Serving under `npm run`: binding and closing a Node server, and stopping when the launcher dies. */
+export { listenHttpServer } from './listen-http-server.js';
+export { whenLauncherExits } from './when-launcher-exits.js';
 
 // What apps need to build a host without importing the lower layers themselves.
 export { createMemoryStore, openSessionStore, rewriteLogFile, SessionError, type SessionStore, type SessionSummary } from 'dsh-session';

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
 import { errorBody } from './error-body.js';
 import { HostError } from './host-error.js';
 import { badHostHeader } from './http-guard.js';
 import type { Host } from './host-types.js';
+import { listenHttpServer } from './listen-http-server.js';
 import { parseHostHeader } from './parse-host-header.js';
 
 /**
@@ -65,27 +65,7 @@ export async function serveHost(host: Host, options: ServeOptions = {}): Promise
     }
     void listener(incoming, outgoing);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, hostname, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const listening = await listenHttpServer(server, hostname, options.port ?? 0);
   const shown = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
-  return {
-    url: `http://${shown}:${port}`,
-    hostname,
-    port,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => {
-          if (error === undefined) resolve();
-          else reject(error);
-        });
-        // Open SSE streams would keep close() waiting forever.
-        server.closeAllConnections();
-      }),
-  };
+  return { url: `http://${shown}:${listening.port}`, hostname, port: listening.port, close: listening.close };
 }

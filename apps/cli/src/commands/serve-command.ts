@@ -1,10 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { serveHost } from 'dsh-host';
+import { serveHost, whenLauncherExits } from 'dsh-host';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
-import { whenLauncherExits } from '../when-launcher-exits.js';
 import { withHost } from '../with-host.js';
 
 const DEFAULT_PORT = 4317;

@@ -10,9 +10,8 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { checkRequest, httpStatusOf } from 'dsh-host';
+import { checkRequest, httpStatusOf, listenHttpServer } from 'dsh-host';
 
 /** The part of a dsh host this server needs. */
 export type FetchHandler = { fetch(request: Request): Promise<Response> };
@@ -168,25 +167,7 @@ export async function serveDemo(options: {
       response.end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal server error; the demo logged the details.' } }));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.hostname, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  origin = `http://${options.hostname}:${port}`;
-  return {
-    url: `${origin}/`,
-    port,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => {
-          if (error === undefined) resolve();
-          else reject(error);
-        });
-        server.closeAllConnections();
-      }),
-  };
+  const listening = await listenHttpServer(server, options.hostname, options.port);
+  origin = `http://${options.hostname}:${listening.port}`;
+  return { url: `${origin}/`, port: listening.port, close: listening.close };
 }

@@ -1,4 +1,10 @@
 /**
+ * @module when-launcher-exits
+ * The launcher watch of `dsh serve` and the demo server: a server started by `npm run` or `pnpm run`
+ * stops when that launcher dies without passing a signal on.
+ */
+
+/**
  * Calls `onExit` once if this process was started by a package-manager script (`npm run`, `pnpm run`:
  * `npm_lifecycle_event` is set) and that launcher dies without passing a signal on — e.g. `kill -9`
  * of npm — so a server never keeps serving as an orphan. Returns a function that stops watching.
