@@ -1,3 +1,4 @@
+/** The demo's vitest project; browser assertions poll for up to 15 s. */
 import { defineDshProject } from '@dsh/test-utils/vitest';
 
 // Browser tests poll the page; on a loaded 2-core CI machine the default 1 s poll is too tight.

@@ -1,3 +1,8 @@
+/**
+ * @module cli-context
+ * What every command is given instead of touching `process`: the output streams, stdin, the
+ * environment and the working directory; and the data directory those resolve to.
+ */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 

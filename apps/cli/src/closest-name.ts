@@ -1,3 +1,7 @@
+/**
+ * @module closest-name
+ * "Did you mean" for a mistyped command or option: the candidate nearest by edit distance.
+ */
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i += 1) {

@@ -1,3 +1,8 @@
+/**
+ * @module command-spec
+ * The table of `dsh`'s commands and their options, in `node:util` `parseArgs` form with a help
+ * line each: what parsing, dispatch and `--help` all read.
+ */
 import type { ParseArgsConfig } from 'node:util';
 import { TRANSCRIPT_FORMATS } from 'dsh-import';
 

@@ -1,3 +1,8 @@
+/**
+ * @module describe-event
+ * One short line per event (`dsh show`, `/events`), including the Claude Agent SDK entries
+ * dsh-claude-agent-sdk stores.
+ */
 import type { ContentBlock, SessionEvent } from 'dsh-codec';
 
 function clip(text: string, max = 72): string {

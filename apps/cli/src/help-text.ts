@@ -1,3 +1,7 @@
+/**
+ * @module help-text
+ * `dsh --help` and `dsh COMMAND --help`, built from the command table.
+ */
 import { COMMANDS, PRINT_COMMAND, type CommandSpec } from './command-spec.js';
 
 function optionLines(spec: CommandSpec): string[] {

@@ -1,3 +1,8 @@
+/**
+ * @module parse-command-line
+ * `dsh`'s arguments → help, the version, or one command with its options; mistakes are `USAGE`
+ * errors naming what was expected and the nearest valid option.
+ */
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 import { closestName } from './closest-name.js';

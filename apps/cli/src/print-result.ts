@@ -1,3 +1,7 @@
+/**
+ * @module print-result
+ * Print mode's result object: dsh's fields plus the ones `claude -p --output-format json` prints.
+ */
 import { randomUUID } from 'node:crypto';
 import type { SessionEvent } from 'dsh-codec';
 import type { QueryResult } from 'dsh-host';

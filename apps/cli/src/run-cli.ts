@@ -1,3 +1,8 @@
+/**
+ * @module run-cli
+ * One `dsh` invocation: parse, dispatch to the command module (loaded on demand), and report a
+ * failure with its code, a hint and the exit code.
+ */
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
 import type { CliContext } from './cli-context.js';

@@ -1,3 +1,7 @@
+/**
+ * @module store-arguments
+ * The `--data` / `--database-url` a printed `dsh …` command must repeat to reach the same sessions.
+ */
 import { resolve } from 'node:path';
 import type { CliContext } from './cli-context.js';
 import type { OptionValues } from './parse-command-line.js';

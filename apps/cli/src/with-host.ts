@@ -1,3 +1,8 @@
+/**
+ * @module with-host
+ * The host every command runs on: the store (PostgreSQL or the JSONL data directory), the CLI's
+ * tools and model, closed when the command ends.
+ */
 import { mkdir } from 'node:fs/promises';
 import { createHost, demoTools, openSessionStore, resolveModel, type Host, type HostOptions, type SessionStore } from 'dsh-host';
 import { openPostgresStore } from 'dsh-postgres';

@@ -1,3 +1,7 @@
+/**
+ * @module delete-command
+ * `dsh delete ID|NAME`.
+ */
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { withHost } from '../with-host.js';

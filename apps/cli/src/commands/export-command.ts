@@ -1,3 +1,8 @@
+/**
+ * @module export-command
+ * `dsh export`: a session's model-visible history as Markdown or messages, or as a session file
+ * Claude Code, Codex or pi resumes.
+ */
 import { deriveHistory } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';

@@ -1,3 +1,8 @@
+/**
+ * @module fork-command
+ * `dsh fork`: a dsh session at an exact event (with `--cwd`, `--tools`, `--worktree`), or a native
+ * fork of a tool's session file.
+ */
 import { resolve } from 'node:path';
 import { CliError } from '../cli-error.js';
 import { resolveDataDir, type CliContext } from '../cli-context.js';

@@ -1,3 +1,8 @@
+/**
+ * @module import-command
+ * `dsh import`: transcript files, or a project's Claude Code sessions, into the store through
+ * dsh-host's `importIntoStore`.
+ */
 import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

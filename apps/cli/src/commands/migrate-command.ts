@@ -1,3 +1,7 @@
+/**
+ * @module migrate-command
+ * `dsh migrate`: a log of any version as current-format JSONL, printed or written in place.
+ */
 import { CURRENT_FORMAT_VERSION, encodeJsonl } from 'dsh-codec';
 import { rewriteLogFile } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';

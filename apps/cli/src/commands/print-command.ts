@@ -1,3 +1,8 @@
+/**
+ * @module print-command
+ * Print mode (`dsh -p`, SPEC §21): the query its options ask for, the turn, and its output formats;
+ * also the `--at`-style seq and `--tools` checks other commands share.
+ */
 import { resolve } from 'node:path';
 import type { SessionEvent } from 'dsh-codec';
 import type { QueryOptions } from 'dsh-host';

@@ -1,3 +1,7 @@
+/**
+ * @module rename-command
+ * `dsh rename ID|NAME NAME`.
+ */
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { withHost } from '../with-host.js';

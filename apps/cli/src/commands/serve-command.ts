@@ -1,3 +1,7 @@
+/**
+ * @module serve-command
+ * `dsh serve`: the host's HTTP API until a signal, or until its `npm run` launcher dies.
+ */
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { serveHost, whenLauncherExits } from 'dsh-host';

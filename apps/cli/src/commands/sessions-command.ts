@@ -1,3 +1,8 @@
+/**
+ * @module sessions-command
+ * `dsh sessions`: every session (or the fork forest with `--tree`), the names forks list under,
+ * peer marks; or a tool's own session files with `--claude|--codex|--pi`.
+ */
 import { sessionForest, type Host, type LineageTree, type SessionListItem } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';

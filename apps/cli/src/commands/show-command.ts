@@ -1,3 +1,7 @@
+/**
+ * @module show-command
+ * `dsh show ID|NAME`: a session's header and every event with its seq.
+ */
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import type { CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';

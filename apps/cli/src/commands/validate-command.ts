@@ -1,3 +1,7 @@
+/**
+ * @module validate-command
+ * `dsh validate FILE`, and the bounded read and decode of a log file other commands share.
+ */
 import { basename } from 'node:path';
 import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl } from 'dsh-codec';
 import { CliError } from '../cli-error.js';

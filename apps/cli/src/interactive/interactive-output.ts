@@ -1,3 +1,8 @@
+/**
+ * @module interactive-output
+ * How interactive mode styles its output (colour only on a terminal, never with `NO_COLOR`) and
+ * what a person sees of each appended event.
+ */
 import type { ContentBlock, SessionEvent } from 'dsh-codec';
 import type { CliContext } from '../cli-context.js';
 

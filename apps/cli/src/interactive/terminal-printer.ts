@@ -1,3 +1,7 @@
+/**
+ * @module terminal-printer
+ * Interactive mode's printer of one turn: streamed text as it arrives, then each appended event.
+ */
 import type { SessionEvent } from 'dsh-codec';
 import type { AgentDelta } from 'dsh-host';
 import { describeForTerminal, type Paint } from './interactive-output.js';
