@@ -16,6 +16,7 @@ import { openSessionStore, type SessionStore } from 'dsh-session';
 import { postgresTestUrl, printSkip, uniqueSchemaName } from '@dsh/test-utils';
 import { createClaudeSessionStore, forkClaudeSession, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
 import { findSessionFiles, installTool, interopSkipReason, makeInteropHome, scriptReplies, startFakeModelServer, toolEnvironment } from '../src/index.js';
+import { messageBlocks, textOf } from './request-readers.js';
 
 /** The part of the SDK this test calls (loaded from the interop cache, not a workspace dependency). */
 type SdkMessage = { type: string; subtype?: string; session_id?: string; result?: string };
@@ -36,18 +37,6 @@ afterAll(async () => {
 async function loadSdk(): Promise<Sdk> {
   const installed = await installTool('claude-agent-sdk');
   return (await import(pathToFileURL(join(installed.packageDir, 'sdk.mjs')).href)) as Sdk;
-}
-
-type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
-/** Every content block of every message of a recorded Messages request. */
-function blocksOf(request: Record<string, unknown> | undefined): Block[] {
-  const messages = (request?.messages ?? []) as { content: string | Block[] }[];
-  return messages.flatMap((message) => (typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content));
-}
-function resultText(block: Block | undefined): string {
-  const content = block?.content;
-  if (typeof content === 'string') return content;
-  return Array.isArray(content) ? (content as { text?: string }[]).map((part) => part.text ?? '').join('') : '';
 }
 
 async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<void> {
@@ -116,9 +105,9 @@ async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<v
   await rm(sessionsDir, { recursive: true, force: true });
   const resumed = await run('and again', { resume: first.sessionId });
   expect(resumed.result).toBe('Resumed from dsh.');
-  const resumedRequest = blocksOf(server.modelRequests('anthropic').at(-1));
+  const resumedRequest = messageBlocks(server.modelRequests('anthropic').at(-1));
   expect(resumedRequest.find((block) => block.type === 'tool_result' && block.tool_use_id === 'toolu_mirror_1')).toBeDefined();
-  expect(resultText(resumedRequest.find((block) => block.tool_use_id === 'toolu_mirror_1'))).toContain('mirrored-output');
+  expect(textOf(resumedRequest.find((block) => block.tool_use_id === 'toolu_mirror_1')?.content)).toContain('mirrored-output');
   const afterResume = (await claude.load(key)) ?? [];
   expect(afterResume.slice(0, mirrored.length)).toEqual(mirrored);
   expect(afterResume.length).toBeGreaterThan(mirrored.length);
@@ -129,13 +118,13 @@ async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<v
   expect(fork.inheritedEntryCount).toBeLessThanOrEqual(mirrored.indexOf(toolUse as SessionStoreEntry) + 1);
   const forked = await run('what happened to the listing?', { resume: fork.sessionId });
   expect(forked.result).toBe('Forked and told.');
-  const forkRequest = blocksOf(server.modelRequests('anthropic').at(-1));
+  const forkRequest = messageBlocks(server.modelRequests('anthropic').at(-1));
   const closer = forkRequest.filter((block) => block.type === 'tool_result' && block.tool_use_id === 'toolu_mirror_1');
   expect(closer).toHaveLength(1);
-  expect(resultText(closer[0])).toBe(syntheticResultText('forked', true, 'side-effect'));
+  expect(textOf(closer[0]?.content)).toBe(syntheticResultText('forked', true, 'side-effect'));
   expect(closer[0]?.is_error).toBe(true);
   // The parent's real result stays in the parent: the child never saw the command's output.
-  expect(forkRequest.filter((block) => block.type === 'tool_result').map(resultText).join('\n')).not.toContain('mirrored-output');
+  expect(forkRequest.filter((block) => block.type === 'tool_result').map((block) => textOf(block.content)).join('\n')).not.toContain('mirrored-output');
   expect(await claude.load(key)).toEqual(beforeFork);
   expect(server.proxied).toEqual([]);
   await claude.close();
