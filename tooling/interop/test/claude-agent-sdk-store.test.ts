@@ -15,7 +15,15 @@ import { openPostgresStore } from 'dsh-postgres';
 import { openSessionStore, type SessionStore } from 'dsh-session';
 import { postgresTestUrl, printSkip, uniqueSchemaName } from '@dsh/test-utils';
 import { createClaudeSessionStore, forkClaudeSession, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
-import { findSessionFiles, installTool, interopSkipReason, makeInteropHome, scriptReplies, startFakeModelServer, toolEnvironment } from '../src/index.js';
+import {
+  findSessionFiles,
+  installTool,
+  interopSkipReason,
+  makeInteropHome,
+  scriptReplies,
+  startFakeModelServer,
+  toolEnvironment,
+} from '../src/index.js';
 import { messageBlocks, textOf } from './request-readers.js';
 
 /** The part of the SDK this test calls (loaded from the interop cache, not a workspace dependency). */
@@ -64,7 +72,13 @@ async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<v
     delete: (...args: Parameters<typeof claude.delete>) => claude.delete(...args),
     listSubkeys: (...args: Parameters<typeof claude.listSubkeys>) => claude.listSubkeys(...args),
   };
-  const options = { cwd: home.cwd, env, sessionStore, allowedTools: ['Bash'], ...(flush === 'eager' ? { sessionStoreFlush: 'eager' as const } : {}) };
+  const options = {
+    cwd: home.cwd,
+    env,
+    sessionStore,
+    allowedTools: ['Bash'],
+    ...(flush === 'eager' ? { sessionStoreFlush: 'eager' as const } : {}),
+  };
   const run = async (prompt: string, extra: Record<string, unknown> = {}): Promise<{ sessionId: string; result: string }> => {
     let sessionId = '';
     let result = '';
@@ -81,7 +95,10 @@ async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<v
   expect(first.result).toBe('Listed.');
   const firstTurnAppends = appends;
   const [file] = await findSessionFiles(sessionsDir);
-  const local = (await readFile(file ?? '', 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as SessionStoreEntry);
+  const local = (await readFile(file ?? '', 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as SessionStoreEntry);
   const key = { projectKey: basename(dirname(file ?? '')), sessionId: first.sessionId };
   const mirrored = (await claude.load(key)) ?? [];
   // The SDK mirrors the transcript's entries (not the CLI's own bookkeeping lines): each one exactly
@@ -124,7 +141,12 @@ async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<v
   expect(textOf(closer[0]?.content)).toBe(syntheticResultText('forked', true, 'side-effect'));
   expect(closer[0]?.is_error).toBe(true);
   // The parent's real result stays in the parent: the child never saw the command's output.
-  expect(forkRequest.filter((block) => block.type === 'tool_result').map((block) => textOf(block.content)).join('\n')).not.toContain('mirrored-output');
+  expect(
+    forkRequest
+      .filter((block) => block.type === 'tool_result')
+      .map((block) => textOf(block.content))
+      .join('\n'),
+  ).not.toContain('mirrored-output');
   expect(await claude.load(key)).toEqual(beforeFork);
   expect(server.proxied).toEqual([]);
   await claude.close();

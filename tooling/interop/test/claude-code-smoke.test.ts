@@ -22,10 +22,13 @@ describe.skipIf(skip !== undefined)('Claude Code (real binary, offline)', () => 
 
     expect(session.files.map((file) => file.endsWith(`/${result.session_id}.jsonl`))).toEqual([true]);
     const lines = await jsonlLines(session.file);
-    const contentOf = (line: Record<string, unknown>) => ((line.message as { content?: unknown } | undefined)?.content ?? []) as Record<string, unknown>[];
+    const contentOf = (line: Record<string, unknown>) =>
+      ((line.message as { content?: unknown } | undefined)?.content ?? []) as Record<string, unknown>[];
     const toolUse = lines.find((line) => line.type === 'assistant' && contentOf(line).some((block) => block.type === 'tool_use'));
     expect(contentOf(toolUse ?? {})[0]).toMatchObject({ id: 'toolu_smoke_1', name: 'Bash' });
-    const toolResult = lines.find((line) => line.type === 'user' && Array.isArray(contentOf(line)) && contentOf(line).some((block) => block.type === 'tool_result'));
+    const toolResult = lines.find(
+      (line) => line.type === 'user' && Array.isArray(contentOf(line)) && contentOf(line).some((block) => block.type === 'tool_result'),
+    );
     expect(contentOf(toolResult ?? {})[0]).toMatchObject({ tool_use_id: 'toolu_smoke_1', content: 'interop-smoke', is_error: false });
     // The tool result went back to the model, and nothing left the machine.
     expect(JSON.stringify(session.modelRequests().at(-1))).toContain('interop-smoke');

@@ -12,7 +12,11 @@ if (skip !== undefined) printSkip('interop codex smoke', skip);
 
 describe.skipIf(skip !== undefined)('Codex (real binary, offline)', () => {
   it('runs an exec_command call against the fake server and writes a rollout holding the call and its output', async () => {
-    await using session = await startNativeSession('codex', { call: shellCall('codex', 'call_codex_1', 'echo interop-smoke'), replies: ['All done.'], prompt: 'say it' });
+    await using session = await startNativeSession('codex', {
+      call: shellCall('codex', 'call_codex_1', 'echo interop-smoke'),
+      replies: ['All done.'],
+      prompt: 'say it',
+    });
 
     expect(session.files.map((file) => /\/rollout-[^/]+\.jsonl$/.test(file))).toEqual([true]);
     const lines = (await jsonlLines(session.file)) as { type: string; payload: Record<string, unknown> }[];

@@ -69,7 +69,8 @@ export function makeDshStore(kind: DshStoreKind, home: { home: string; cwd: stri
     expect(run.code, `dsh ${command.join(' ')}: ${run.stderr}`).toBe(0);
     return run;
   };
-  const events = async (id: string): Promise<Event[]> => (JSON.parse((await dsh(['show', id, '--json'])).stdout) as { events: Event[] }).events;
+  const events = async (id: string): Promise<Event[]> =>
+    (JSON.parse((await dsh(['show', id, '--json'])).stdout) as { events: Event[] }).events;
   return {
     kind,
     args,
@@ -81,9 +82,14 @@ export function makeDshStore(kind: DshStoreKind, home: { home: string; cwd: stri
     async forkAtCall(id, callId) {
       const call = (await events(id)).find((event) => event.type === 'tool/call' && event.data.callId === callId);
       expect(call, `the stored session holds the call ${callId}`).toBeDefined();
-      const forked = JSON.parse((await dsh(['fork', id, '--at', String(call?.seq), '--json'])).stdout) as { sessionId: string; forkCut: number };
+      const forked = JSON.parse((await dsh(['fork', id, '--at', String(call?.seq), '--json'])).stdout) as {
+        sessionId: string;
+        forkCut: number;
+      };
       expect(forked.forkCut).toBe(call?.seq);
-      const results = (await events(forked.sessionId)).filter((event) => event.type === 'tool/result').map((event) => event.data as unknown as ToolResultData);
+      const results = (await events(forked.sessionId))
+        .filter((event) => event.type === 'tool/result')
+        .map((event) => event.data as unknown as ToolResultData);
       const closer = results.filter((data) => data.message.callId === callId);
       expect(closer, 'the child stores one closer for the open call').toHaveLength(1);
       const text = closer[0]?.message.content.map((part) => part.text ?? '').join('') ?? '';

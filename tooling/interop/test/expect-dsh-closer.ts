@@ -25,7 +25,12 @@ export function expectDshCloser(tool: NativeTool, request: Record<string, unknow
 }
 
 /** `request` answers `callId` once, right after the call, with `text` (and `isError`, where the wire has the flag), and patches nothing. */
-export function expectResultAfterCall(tool: NativeTool, request: Record<string, unknown>, callId: string, result: { text: string; isError: boolean }): void {
+export function expectResultAfterCall(
+  tool: NativeTool,
+  request: Record<string, unknown>,
+  callId: string,
+  result: { text: string; isError: boolean },
+): void {
   const { text, isError } = result;
   if (tool === 'codex') {
     const input = responsesInput(request);
@@ -33,12 +38,16 @@ export function expectResultAfterCall(tool: NativeTool, request: Record<string, 
     expect(at, 'the request carries the inherited function_call').toBeGreaterThanOrEqual(0);
     expect(input[at + 1]).toMatchObject({ type: 'function_call_output', call_id: callId });
     // Codex's function_call_output has no error flag: the text alone says it.
-    expect(input.filter((item) => item.type === 'function_call_output' && item.call_id === callId).map((item) => item.output)).toEqual([text]);
+    expect(input.filter((item) => item.type === 'function_call_output' && item.call_id === callId).map((item) => item.output)).toEqual([
+      text,
+    ]);
   } else {
     const after = anthropicResultsAfter(request, callId);
     expect(anthropicResults(request, callId), 'no other result answers the call').toEqual(after);
     // Claude Code sends the text as the block's string content; pi as text parts.
-    expect(after.map((block) => ({ text: tool === 'claude-code' ? block.content : textOf(block.content), isError: block.is_error }))).toEqual([{ text, isError }]);
+    expect(
+      after.map((block) => ({ text: tool === 'claude-code' ? block.content : textOf(block.content), isError: block.is_error })),
+    ).toEqual([{ text, isError }]);
   }
   const raw = JSON.stringify(request);
   for (const patch of TOOL_PATCHES[tool]) expect(raw).not.toContain(patch);

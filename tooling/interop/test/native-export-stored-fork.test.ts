@@ -22,25 +22,31 @@ if (skip !== undefined) printSkip('interop export of a stored fork', skip);
 describe.skipIf(skip !== undefined)('the real tools resume the export of a dsh session forked at an open call (offline)', () => {
   for (const { kind, skip: noStore } of DSH_STORES) {
     for (const tool of NATIVE_TOOLS) {
-      it.skipIf(noStore)(`${tool} on a ${kind} store: dsh fork ID --at <call seq>, dsh export CHILD --format ${tool}, the resume sends dsh's stored closer verbatim after the call`, async () => {
-        const callId = `call_stored_${tool.replace('-', '_')}`;
-        await using session = await startNativeSession(tool, { call: shellCall(tool, callId, 'echo parent-ran-it'), replies: ['Parent done.', 'Child goes on.'] });
-        await using store = makeDshStore(kind, session.home);
-        const id = await store.importFile(session.file);
+      it.skipIf(noStore)(
+        `${tool} on a ${kind} store: dsh fork ID --at <call seq>, dsh export CHILD --format ${tool}, the resume sends dsh's stored closer verbatim after the call`,
+        async () => {
+          const callId = `call_stored_${tool.replace('-', '_')}`;
+          await using session = await startNativeSession(tool, {
+            call: shellCall(tool, callId, 'echo parent-ran-it'),
+            replies: ['Parent done.', 'Child goes on.'],
+          });
+          await using store = makeDshStore(kind, session.home);
+          const id = await store.importFile(session.file);
 
-        const fork = await store.forkAtCall(id, callId);
-        expect(fork.closer).toBe(syntheticResultText('forked', true, 'side-effect'));
-        expect(fork.closerError).toMatchObject({ code: 'TOOL_OUTCOME_UNKNOWN' });
-        const exported = await store.exportBeside(fork.child, tool, session.file);
-        const resume = resumeOf(tool, exported);
-        expect(exported.file).toMatch(childFilePattern(tool, exported.id));
-        expect(exported.stderr).toContain(`resume it with: ${resume.argv.join(' ')}`);
+          const fork = await store.forkAtCall(id, callId);
+          expect(fork.closer).toBe(syntheticResultText('forked', true, 'side-effect'));
+          expect(fork.closerError).toMatchObject({ code: 'TOOL_OUTCOME_UNKNOWN' });
+          const exported = await store.exportBeside(fork.child, tool, session.file);
+          const resume = resumeOf(tool, exported);
+          expect(exported.file).toMatch(childFilePattern(tool, exported.id));
+          expect(exported.stderr).toContain(`resume it with: ${resume.argv.join(' ')}`);
 
-        const request = await session.resume(resume.ref, 'and now?');
-        expectDshCloser(tool, request, callId, fork.closer);
-        expect(JSON.stringify(request)).not.toContain('parent-ran-it\\n'); // the parent's own result lies after the cut
-        expect(session.server.proxied).toEqual([]);
-      });
+          const request = await session.resume(resume.ref, 'and now?');
+          expectDshCloser(tool, request, callId, fork.closer);
+          expect(JSON.stringify(request)).not.toContain('parent-ran-it\\n'); // the parent's own result lies after the cut
+          expect(session.server.proxied).toEqual([]);
+        },
+      );
     }
   }
 });

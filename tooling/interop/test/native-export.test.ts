@@ -32,7 +32,11 @@ describe.skipIf(skip !== undefined)('Claude Code, Codex and pi resume what dsh e
         expect(after, target).toEqual(before);
       }
       // What the tool itself sent after running the call: the oracle for the resumed export.
-      const original = sentResult(wire, session.modelRequests().findLast((body) => sentResult(wire, body, callId).text !== undefined), callId);
+      const original = sentResult(
+        wire,
+        session.modelRequests().findLast((body) => sentResult(wire, body, callId).text !== undefined),
+        callId,
+      );
       expect(original.text).toContain('exported-result');
       // Claude Code sends a Bash result as the command's output alone.
       if (tool === 'claude-code') expect(original.text).toBe('exported-result');

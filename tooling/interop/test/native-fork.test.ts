@@ -29,7 +29,10 @@ describe.skipIf(skip !== undefined)('Claude Code, Codex and pi resume what dsh f
   for (const tool of NATIVE_TOOLS) {
     it(`${tool}: dsh fork FILE --at <${ENTRY[tool]}>, the resumed child sends dsh's forked result verbatim after the call, and no patch of its own`, async () => {
       const callId = `call_fork_${tool.replace('-', '_')}`;
-      await using session = await startNativeSession(tool, { call: shellCall(tool, callId, 'echo parent-ran-it'), replies: ['Parent done.', 'Child goes on.'] });
+      await using session = await startNativeSession(tool, {
+        call: shellCall(tool, callId, 'echo parent-ran-it'),
+        replies: ['Parent done.', 'Child goes on.'],
+      });
       const sourceBytes = await readFile(session.file);
       const lines = await jsonlLines(session.file);
       const parent = sourceSessionId(tool, lines);
@@ -47,10 +50,12 @@ describe.skipIf(skip !== undefined)('Claude Code, Codex and pi resume what dsh f
         // The chain to the tool_use as written (only sessionId changed), then dsh's result.
         const sourceRaw = sourceBytes.toString('utf8').trimEnd().split('\n');
         const inherited = (await readFile(result.file, 'utf8')).trimEnd().split('\n').slice(0, -1);
-        for (const line of inherited) expect(sourceRaw).toContain(line.split(`"sessionId":"${result.session_id}"`).join(`"sessionId":"${parent}"`));
+        for (const line of inherited)
+          expect(sourceRaw).toContain(line.split(`"sessionId":"${result.session_id}"`).join(`"sessionId":"${parent}"`));
         expect(inherited.at(-1)).toContain(entry.ref);
       }
-      if (tool === 'pi') expect((await jsonlLines(result.file))[0]).toMatchObject({ type: 'session', id: result.session_id, parentSession: session.file });
+      if (tool === 'pi')
+        expect((await jsonlLines(result.file))[0]).toMatchObject({ type: 'session', id: result.session_id, parentSession: session.file });
 
       const request = await session.resume(resume.ref, 'and now?');
       expectDshCloser(tool, request, callId, syntheticResultText('forked', true, 'side-effect'));

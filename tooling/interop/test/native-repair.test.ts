@@ -18,10 +18,22 @@ const skip = interopSkipReason();
 if (skip !== undefined) printSkip('interop native repair', skip);
 
 /** The call each tool makes before the kill, and its effect (which chooses the closer's advice). */
-const CALLS: Record<NativeTool, { callId: string; call: ScriptedToolCall | ((cwd: string) => ScriptedToolCall); effect: ToolEffect; output?: string }> = {
-  'claude-code': { callId: 'toolu_repair_1', call: (cwd) => ({ id: 'toolu_repair_1', name: 'Read', input: { file_path: `${cwd}/missing.txt` } }), effect: 'read-only' },
+const CALLS: Record<
+  NativeTool,
+  { callId: string; call: ScriptedToolCall | ((cwd: string) => ScriptedToolCall); effect: ToolEffect; output?: string }
+> = {
+  'claude-code': {
+    callId: 'toolu_repair_1',
+    call: (cwd) => ({ id: 'toolu_repair_1', name: 'Read', input: { file_path: `${cwd}/missing.txt` } }),
+    effect: 'read-only',
+  },
   codex: { callId: 'call_codex_repair', call: shellCall('codex', 'call_codex_repair', 'echo x'), effect: 'side-effect' },
-  pi: { callId: 'call_pi_repair', call: shellCall('pi', 'call_pi_repair', 'echo ran-before-the-kill'), effect: 'side-effect', output: 'ran-before-the-kill\\n' },
+  pi: {
+    callId: 'call_pi_repair',
+    call: shellCall('pi', 'call_pi_repair', 'echo ran-before-the-kill'),
+    effect: 'side-effect',
+    output: 'ran-before-the-kill\\n',
+  },
 };
 
 describe.skipIf(skip !== undefined)('Claude Code, Codex and pi resume a session dsh repaired (real tools, offline)', () => {

@@ -30,14 +30,25 @@ const CODEX_FLAGS = ['--skip-git-repo-check', '--dangerously-bypass-approvals-an
 const PI_FLAGS = ['--provider', 'fake', '--model', 'fake-model'];
 
 /** How each tool takes a prompt and resumes a session, and which API of the fake server it speaks. */
-const DRIVERS: Record<NativeTool, { api: 'anthropic' | 'responses'; run(prompt: string): string[]; resume(ref: string, prompt: string): string[] }> = {
+const DRIVERS: Record<
+  NativeTool,
+  { api: 'anthropic' | 'responses'; run(prompt: string): string[]; resume(ref: string, prompt: string): string[] }
+> = {
   'claude-code': {
     api: 'anthropic',
     run: (prompt) => ['-p', prompt, '--allowedTools', 'Bash', '--output-format', 'json'],
     resume: (ref, prompt) => ['-p', prompt, '--resume', ref, '--allowedTools', 'Bash', '--output-format', 'json'],
   },
-  codex: { api: 'responses', run: (prompt) => ['exec', ...CODEX_FLAGS, prompt], resume: (ref, prompt) => ['exec', ...CODEX_FLAGS, 'resume', ref, prompt] },
-  pi: { api: 'anthropic', run: (prompt) => [...PI_FLAGS, '-p', prompt], resume: (ref, prompt) => [...PI_FLAGS, '--session', ref, '-p', prompt] },
+  codex: {
+    api: 'responses',
+    run: (prompt) => ['exec', ...CODEX_FLAGS, prompt],
+    resume: (ref, prompt) => ['exec', ...CODEX_FLAGS, 'resume', ref, prompt],
+  },
+  pi: {
+    api: 'anthropic',
+    run: (prompt) => [...PI_FLAGS, '-p', prompt],
+    resume: (ref, prompt) => [...PI_FLAGS, '--session', ref, '-p', prompt],
+  },
 };
 
 /** Each tool's shell call as the fake model makes it: Claude Code's `Bash`, Codex's `exec_command`, pi's `bash`. */
@@ -85,7 +96,11 @@ export async function startNativeSession(tool: NativeTool, options: NativeSessio
   let server: FakeModelServer | undefined;
   try {
     server = await startFakeModelServer(api === 'chat' ? { anthropic: script, chat: script } : { [api]: script });
-    const { env, sessionsDir } = await toolEnvironment(tool, { home: home.home, server: server.origin, ...(options.piApi === undefined ? {} : { piApi: options.piApi }) });
+    const { env, sessionsDir } = await toolEnvironment(tool, {
+      home: home.home,
+      server: server.origin,
+      ...(options.piApi === undefined ? {} : { piApi: options.piApi }),
+    });
     const first = await runTool(tool, driver.run(options.prompt ?? 'run it'), { cwd: home.cwd, env });
     expect(first.code, first.stderr).toBe(0);
     const files = await findSessionFiles(sessionsDir);

@@ -13,7 +13,12 @@ if (skip !== undefined) printSkip('interop pi smoke', skip);
 describe.skipIf(skip !== undefined)('pi (real package, offline)', () => {
   for (const api of ['anthropic-messages', 'openai-completions'] as const) {
     it(`runs a bash call through ${api} and writes a session file holding the call and its result`, async () => {
-      await using session = await startNativeSession('pi', { call: shellCall('pi', 'call_pi_1', 'echo interop-smoke'), replies: ['All done.'], prompt: 'say it', piApi: api });
+      await using session = await startNativeSession('pi', {
+        call: shellCall('pi', 'call_pi_1', 'echo interop-smoke'),
+        replies: ['All done.'],
+        prompt: 'say it',
+        piApi: api,
+      });
       expect(session.first.stdout.trim()).toBe('All done.');
 
       expect(session.files).toHaveLength(1);
