@@ -11,7 +11,8 @@ import fc from 'fast-check';
 import { claudeCodeTranscript } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import { forkNativeFile, forkNativeTranscript } from '../index.js';
-import { claudeCodeSkeletonOf, scanClaudeCodeSkeleton } from './claude-code-skeleton.js';
+import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
+import { scanClaudeCodeSkeleton } from './scan-claude-code-skeleton.js';
 import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
 
 /** Ways to rewrite one line that keep it a Claude Code line (or make it one the scanner declines). */

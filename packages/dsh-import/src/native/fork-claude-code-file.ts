@@ -11,12 +11,16 @@
 import { Buffer, isUtf8 } from 'node:buffer';
 import { ImportError } from '../import-error.js';
 import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
-import { claudeCodeSkeletonOf, claudeCodeSkeletonScanner } from './claude-code-skeleton.js';
+import { claudeCodeSkeletonOf, type ClaudeCodeSkeleton } from './claude-code-skeleton.js';
+import { claudeCodeSkeletonScanner } from './scan-claude-code-skeleton.js';
 import type { NativeFileFork, NativeForkOptions } from './fork-native-transcript.js';
 import { nativeCut } from './native-cut.js';
 import { nativeFormatOf } from './native-formats.js';
 import { malformedLine, type NativeLine } from './native-line.js';
-import { closerText, openCallsAt } from './open-calls.js';
+import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
+import type { NativeFormat } from './native-format.js';
+import { claudeCodeEventCount } from './claude-code-event-count.js';
+import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
 
 /** A line read by its bytes: `raw` stays empty, `[start, end)` is where it stands in the file. */
 type ByteLine = NativeLine & { start: number; end: number };
@@ -139,6 +143,30 @@ function childBytes(buffer: Buffer, src: string, kept: readonly ByteLine[], rewr
   return Buffer.concat(chunks);
 }
 
+/** A cut's kept lines, its seq in dsh's reading and the calls open there. */
+type ByteCut = { kept: ByteLine[]; cut: number; closedCalls: OpenCall[] };
+
+/**
+ * The cut at the entry uuid `at`: on the file's one entry index (`claudeCodeSkeletonChain`) with the
+ * reading counted from skeletons (`claudeCodeEventCount`) — or, for a file or cut that index does
+ * not take, through `nativeCut`'s reading of the kept lines. Undefined for an unknown REF.
+ */
+function cutOf(format: NativeFormat, lines: readonly ByteLine[], at: string): ByteCut | undefined {
+  const position = lines.findIndex((line) => (line.value as ClaudeCodeSkeleton).uuid === at);
+  const chain = position < 0 ? undefined : claudeCodeSkeletonChain(lines.map((line) => line.value as ClaudeCodeSkeleton), position);
+  if (chain !== undefined) {
+    const reading = claudeCodeEventCount(chain.main.map((index) => (lines[index] as ByteLine).value as ClaudeCodeSkeleton));
+    return { kept: chain.kept.map((index) => lines[index] as ByteLine), cut: reading.count - 1, closedCalls: reading.openCalls };
+  }
+  try {
+    const cut = nativeCut(format, lines, at);
+    return { kept: cut.kept as ByteLine[], cut: cut.cut, closedCalls: openCallsAt(cut.events) };
+  } catch (error) {
+    if (ImportError.is(error)) return undefined;
+    throw error;
+  }
+}
+
 /** The fork of the Claude Code file `bytes`, or undefined when this path does not make it (see the module comment). */
 export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOptions): NativeFileFork | undefined {
   if (/^seq:(\d+)$/.test(options.at)) return undefined;
@@ -157,17 +185,11 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     return undefined;
   }
   if (format !== CLAUDE_CODE_NATIVE) return undefined;
-  let cut;
-  try {
-    cut = nativeCut(format, lines, options.at);
-  } catch (error) {
-    if (ImportError.is(error)) return undefined;
-    throw error;
-  }
-  const kept = cut.kept as ByteLine[];
+  const cut = cutOf(format, lines, options.at);
+  if (cut === undefined) return undefined;
+  const { kept, closedCalls } = cut;
   const parentSessionId = format.sessionIdOf(lines);
   const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId(format.format);
-  const closedCalls = openCallsAt(cut.events);
   let previous = parsedLine(buffer, kept[kept.length - 1] as ByteLine);
   const closers: string[] = [];
   for (const call of closedCalls) {

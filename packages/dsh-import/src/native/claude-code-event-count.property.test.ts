@@ -1,0 +1,93 @@
+/**
+ * Property: the native fork's one-index cut (`claudeCodeSkeletonChain`) and its count of the
+ * import's events (`claudeCodeEventCount`, from skeletons, no events built) give exactly what the
+ * general path gives (`nativeCut`: the tree built by claudeCodeTree, the kept lines read by
+ * `importTranscript`'s reader and writer) — the kept lines, the cut seq and the calls open at the
+ * cut — at every entry of generated Claude Code files and of the real files in the shared data
+ * folder (read where they lie, never copied).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { claudeCodeTranscript } from '@dsh/test-utils';
+import { describe, expect, it } from 'vitest';
+import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
+import { claudeCodeEventCount } from './claude-code-event-count.js';
+import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
+import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
+import { nativeCut } from './native-cut.js';
+import { splitNativeLines, type NativeLine } from './native-line.js';
+import { openCallsAt } from './open-calls.js';
+
+const ROOT =
+  [process.env.DSH_TRANSCRIPTS, join(import.meta.dirname, '../../../../../shared/data/transcripts'), '/work/shared/data/transcripts'].find(
+    (dir): dir is string => dir !== undefined && dir !== '' && existsSync(dir),
+  ) ?? '';
+const REAL = ROOT === '' ? [] : readdirSync(join(ROOT, 'claude-code')).filter((file) => file.endsWith('.jsonl'));
+
+/** What the general path gives for a cut at line `at` of `lines`, next to what the one-index path gives (undefined: it declines). */
+function both(lines: readonly NativeLine[], at: number) {
+  const ref = lines[at]?.value.uuid as string;
+  const general = nativeCut(CLAUDE_CODE_NATIVE, lines, ref);
+  const reference = { kept: general.kept.map((line) => line.index), cut: general.cut, openCalls: openCallsAt(general.events) };
+  const skeletons = lines.map((line) => claudeCodeSkeletonOf(line.value));
+  const position = lines.findIndex((line) => line.value.uuid === ref);
+  const chain = claudeCodeSkeletonChain(skeletons, position);
+  if (chain === undefined) return { reference, fast: undefined };
+  const reading = claudeCodeEventCount(chain.main.map((index) => skeletons[index] as (typeof skeletons)[number]));
+  return { reference, fast: { kept: chain.kept.map((index) => (lines[index] as NativeLine).index), cut: reading.count - 1, openCalls: reading.openCalls } };
+}
+
+/** The positions of the lines holding a string uuid. */
+function entryPositions(lines: readonly NativeLine[]): number[] {
+  return lines.flatMap((line, position) => (typeof line.value.uuid === 'string' ? [position] : []));
+}
+
+const shape = fc.record({
+  turns: fc.integer({ min: 1, max: 6 }),
+  branchAtTurn: fc.option(fc.integer({ min: 2, max: 6 }), { nil: undefined }),
+  compactInTurn: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
+  endMidCall: fc.boolean(),
+  tornTail: fc.boolean(),
+  currentLineTypes: fc.boolean(),
+  subagent: fc.boolean(),
+});
+
+describe('claudeCodeEventCount and claudeCodeSkeletonChain', () => {
+  it('give the kept lines, cut seq and open calls of the import reading of the chain, at every entry of generated files', () => {
+    let taken = 0;
+    let cuts = 0;
+    fc.assert(
+      fc.property(shape, ({ subagent, branchAtTurn, turns, ...rest }) => {
+        const options = { turns, ...rest, ...(branchAtTurn !== undefined && branchAtTurn <= turns ? { branchAtTurn } : {}), ...(subagent ? { agentId: 'a1b2c3' } : {}) };
+        const { text } = claudeCodeTranscript(options as Parameters<typeof claudeCodeTranscript>[0]);
+        const lines = splitNativeLines(text);
+        for (const at of entryPositions(lines)) {
+          const { reference, fast } = both(lines, at);
+          cuts++;
+          if (fast === undefined) continue;
+          taken++;
+          expect(fast).toStrictEqual(reference);
+        }
+      }),
+      { numRuns: 40 },
+    );
+    // The one-index path takes the generated files' cuts, except at lines that are not entries.
+    expect(taken).toBeGreaterThan(cuts * 0.8);
+  });
+
+  it.skipIf(REAL.length === 0).each(REAL)('give what the import reading gives at every entry of %s', (file) => {
+    const lines = splitNativeLines(readFileSync(join(ROOT, 'claude-code', file), 'utf8'));
+    const positions = entryPositions(lines);
+    // Every entry of a small file; about 60 spread over a large one.
+    const step = Math.max(1, Math.floor(positions.length / 60));
+    let taken = 0;
+    for (let i = 0; i < positions.length; i += step) {
+      const { reference, fast } = both(lines, positions[i] as number);
+      if (fast === undefined) continue;
+      taken++;
+      expect(fast).toStrictEqual(reference);
+    }
+    expect(taken).toBeGreaterThan(0);
+  });
+});
