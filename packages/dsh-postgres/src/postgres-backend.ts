@@ -3,6 +3,7 @@
  * generation as fencing token; group-committed appends; forks that refer to their parent's segment.
  */
 import type { SessionBackend, StoredSessionRef } from 'dsh-session';
+import { asSessionBackend } from 'dsh-session/internal';
 import { acquireLease } from './lease/acquire-lease.js';
 import { collectSegments } from './read/collect-segments.js';
 import { createSessionRows } from './write/create-session-rows.js';
@@ -16,12 +17,12 @@ import { SessionWatcher } from './watch/session-watcher.js';
 
 type HolderRow = { holder_host: string | null; holder_pid: number | null; holder_since: string | null };
 
-/** A `SessionBackend` over `context`; `close` ends the pool only when `ownsPool`. @internal */
+/** A `SessionBackend` over `context` (dsh's fast paths behind it); `close` ends the pool only when `ownsPool`. @internal */
 export function createPostgresBackend(context: PostgresContext, options: { now: () => number; onClose: () => Promise<void> }): SessionBackend {
   const s = context.schema;
   const { now } = options;
   const watcher = new SessionWatcher(context);
-  return {
+  return asSessionBackend({
     create: (id, header, events, inherited) => createSessionRows(context, id, header, events, inherited, now),
     acquire: (id) => acquireLease(context, id, now),
     async read(id) {
@@ -69,5 +70,5 @@ export function createPostgresBackend(context: PostgresContext, options: { now: 
       await watcher.close();
       await options.onClose();
     },
-  };
+  });
 }

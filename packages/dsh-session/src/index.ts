@@ -22,7 +22,8 @@ export {
   type SessionStoreOptions,
 } from './store/session-store.js';
 export type { SessionSummary } from './store/summarize.js';
-export type { InheritedRecords, SessionBackend, SessionWriter, StoredLog, StoredSessionRef, StoredSummary } from './session-backend.js';
+/** The storage interface a third-party backend implements (dsh's own backends' faster forms are in `dsh-session/internal`). */
+export type { SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from './session-backend.js';
 export { createMemoryBackend } from './memory/memory-backend.js';
 export { createMemoryStore } from './memory/create-memory-store.js';
 export { openSessionStore } from './jsonl/open-session-store.js';

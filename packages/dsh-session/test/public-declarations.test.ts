@@ -109,6 +109,14 @@ describe('the published declarations', () => {
     const publicNames = new Set([...exportedNames(readFileSync(join(dist, 'index.d.ts'), 'utf8')), ...exportedNames(readFileSync(join(dist, 'fork.d.ts'), 'utf8'))]);
     const onlyInternal = [...exportedNames(internal)].filter((name) => !publicNames.has(name));
     expect(onlyInternal).toContain('currentProcess');
+    // The storage seam: a third-party backend sees only the public interface, never dsh's fast forms.
+    expect([...exportedNames(readFileSync(join(dist, 'index.d.ts'), 'utf8'))].filter((name) => /^(Session(Backend|Writer)|Stored|Inherited|Fast)/.test(name)).sort()).toEqual([
+      'SessionBackend',
+      'SessionWriter',
+      'StoredLog',
+      'StoredSessionRef',
+    ]);
+    for (const name of ['FastBackend', 'FastWriter', 'StoredRead', 'InheritedRecords', 'StoredSummary', 'asSessionBackend']) expect(onlyInternal).toContain(name);
     const files = new Map([...closureOf(dist, 'index.d.ts'), ...closureOf(dist, 'fork.d.ts')]);
     expect(leaks(dist, files, onlyInternal)).toEqual([]);
   });
@@ -143,6 +151,8 @@ describe('the published declarations', () => {
   it('of the internal entry still declare what dsh-postgres imports from it', () => {
     const files = closureOf(dist, 'internal.d.ts');
     const text = [...files.values()].join('\n');
-    for (const declaration of ['declare function currentProcess', 'declare function isProcessAlive', 'type ProcessIdentity']) expect(text).toContain(declaration);
+    for (const declaration of ['declare function currentProcess', 'declare function isProcessAlive', 'type ProcessIdentity', 'declare function asSessionBackend', 'interface FastBackend', 'interface FastWriter', 'type StoredRead', 'type InheritedRecords', 'type StoredSummary']) {
+      expect(text).toContain(declaration);
+    }
   });
 });

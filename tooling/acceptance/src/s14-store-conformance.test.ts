@@ -1,15 +1,24 @@
-/** SPEC §14: one store contract, three backends — memory, the JSONL directory, PostgreSQL. */
+/**
+ * SPEC §14: one store contract, four backends — memory, the JSONL directory, PostgreSQL, and a
+ * third-party backend written against dsh-session's public entry only (`public-backend.ts`).
+ */
 import { join } from 'node:path';
-import { createMemoryBackend, createMemoryStore, openSessionStore } from 'dsh-session';
+import { createMemoryBackend, createMemoryStore, createSessionStore, openSessionStore } from 'dsh-session';
 import { openPostgresStore } from 'dsh-postgres';
 import pg from 'pg';
 import { makeTempDir, postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
 import { describe } from 'vitest';
+import { PublicBackend, type PublicStorage } from './public-backend.js';
 import { defineStoreContract } from './store-contract.js';
 
 defineStoreContract('memory', () => {
   const backend = createMemoryBackend();
   return Promise.resolve({ open: () => Promise.resolve(createMemoryStore({ backend })), cleanup: () => Promise.resolve() });
+});
+
+defineStoreContract('a third-party backend (the public interface only)', () => {
+  const storage: PublicStorage = new Map();
+  return Promise.resolve({ open: () => Promise.resolve(createSessionStore({ backend: new PublicBackend(storage) })), cleanup: () => Promise.resolve() });
 });
 
 defineStoreContract('JSONL directory', async () => {

@@ -6,7 +6,7 @@
  * A generation taken from a holder that had not released it records how (`taken_over`), so that
  * holder's writer is told the true reason when its next write is refused.
  */
-import type { SessionWriter } from 'dsh-session';
+import type { FastWriter } from 'dsh-session/internal';
 import { busyError, notFoundError } from './lease-errors.js';
 import { HOLDER_COLUMNS, holderIsGone, holderOf, identityColumns, type HolderRow } from './lease-holder.js';
 import type { PostgresContext } from '../postgres-context.js';
@@ -15,7 +15,7 @@ import { createPostgresWriter } from '../write/postgres-writer.js';
 type LeaseRow = HolderRow & { generation: string; live: boolean };
 
 /** Acquires the lease of `id`: `SESSION_NOT_FOUND`, or `SESSION_BUSY` naming a live holder. @internal */
-export async function acquireLease(context: PostgresContext, id: string, now: () => number): Promise<SessionWriter> {
+export async function acquireLease(context: PostgresContext, id: string, now: () => number): Promise<FastWriter> {
   const s = context.schema;
   // The generation of a gone same-host holder we may replace; -1 matches no row.
   let goneGeneration = '-1';

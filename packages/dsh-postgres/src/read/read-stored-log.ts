@@ -8,7 +8,7 @@
  * that is not canonical V5 — comes back as JSONL text, which the store decodes and validates in full.
  */
 import type { SessionHeader } from 'dsh-codec';
-import type { StoredLog } from 'dsh-session/internal';
+import type { StoredRead } from 'dsh-session/internal';
 import { eachRow } from './each-row.js';
 import { readSealedChunks } from './read-sealed-chunks.js';
 import { canonicalHeader, placeHead, placeLine, sealedResult, sealedRows, type SealedForm, type SealedRead } from './sealed-rows.js';
@@ -57,7 +57,7 @@ async function readSealed(context: PostgresSettings, id: string, form: SealedFor
 }
 
 /** A sealed read's log in `form`, when its rows and header can be trusted as validated (`lines`: the first `count` are this read's). */
-function sealedLog(read: SealedRead, form: SealedForm, header: SessionHeader, lines: readonly string[] | undefined, count = read.nextSeq): StoredLog | undefined {
+function sealedLog(read: SealedRead, form: SealedForm, header: SessionHeader, lines: readonly string[] | undefined, count = read.nextSeq): StoredRead | undefined {
   const source = `${read.segment}:${String(read.nextSeq)}`;
   if (form === 'lines') return lines === undefined ? undefined : { kind: 'validated-lines', header, lines, count, source };
   return read.rows === undefined ? undefined : { kind: 'records', header, events: read.rows.events, validated: true, source };
@@ -69,7 +69,7 @@ function sealedLog(read: SealedRead, form: SealedForm, header: SessionHeader, li
  * cached count can have changed); undefined when the cached lines cannot be extended (then they are
  * dropped and the caller reads in full), `null` when the session no longer exists.
  */
-async function readFromCache(context: PostgresSettings, cache: ReadCache, id: string): Promise<StoredLog | null | undefined> {
+async function readFromCache(context: PostgresSettings, cache: ReadCache, id: string): Promise<StoredRead | null | undefined> {
   const cached = cache.get(id);
   if (cached === undefined) return undefined;
   const from = cached.lines.length;
@@ -90,7 +90,7 @@ async function readFromCache(context: PostgresSettings, cache: ReadCache, id: st
 }
 
 /** The log as JSONL text in seq order, for the codec to decode and validate in full. */
-async function readText(context: PostgresSettings, id: string): Promise<StoredLog | undefined> {
+async function readText(context: PostgresSettings, id: string): Promise<StoredRead | undefined> {
   const s = context.schema;
   const { rows } = await context.pool.query<{ header: string; segment: string; next_seq: number; body: string | null }>(
     `WITH RECURSIVE row AS (
@@ -113,7 +113,7 @@ async function readText(context: PostgresSettings, id: string): Promise<StoredLo
  * ancestors' segments, each up to where the child refers to it. `source` names the segment and the
  * count read, for a no-copy fork of this read. Undefined when the session does not exist. @internal
  */
-export async function readStoredLog(context: PostgresSettings, id: string, form: SealedForm = 'lines'): Promise<StoredLog | undefined> {
+export async function readStoredLog(context: PostgresSettings, id: string, form: SealedForm = 'lines'): Promise<StoredRead | undefined> {
   const cache = form === 'lines' ? context.readCache : undefined;
   if (cache !== undefined) {
     const extended = await readFromCache(context, cache, id);

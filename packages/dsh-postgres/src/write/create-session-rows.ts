@@ -4,8 +4,8 @@
  * copying it — fork cost does not grow with the prefix.
  */
 import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
-import { SessionError, type SessionWriter } from 'dsh-session';
-import type { InheritedRecords } from 'dsh-session/internal';
+import { SessionError } from 'dsh-session';
+import type { FastWriter, InheritedRecords } from 'dsh-session/internal';
 import type { PoolClient } from 'pg';
 import { existsError } from '../lease/lease-errors.js';
 import { identityColumns } from '../lease/lease-holder.js';
@@ -63,7 +63,7 @@ export async function createSessionRows(
   events: readonly SessionEvent[],
   inherited: InheritedRecords | undefined,
   now: () => number,
-): Promise<SessionWriter> {
+): Promise<FastWriter> {
   const s = context.schema;
   const generation = await inTransaction(context.pool, async (client) => {
     const base = await baseOf(client, s, inherited);

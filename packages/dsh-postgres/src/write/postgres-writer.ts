@@ -1,10 +1,11 @@
 /**
- * A `SessionWriter` over one lease generation. Every write is fenced: appends go through the group
+ * A `FastWriter` over one lease generation. Every write is fenced: appends go through the group
  * committer conditional on (session, generation, expected next seq); a writer whose lease was taken
  * over writes nothing and fails with `SESSION_BUSY` (lease lost).
  */
 import { encodeHeader, serializeEvent, type SessionEvent } from 'dsh-codec';
-import { SessionError, type SessionWriter } from 'dsh-session';
+import { SessionError } from 'dsh-session';
+import type { FastWriter } from 'dsh-session/internal';
 import { leaseLostError, notFoundError, type Takeover } from '../lease/lease-errors.js';
 import { holderOf } from '../lease/lease-holder.js';
 import { collectSegments } from '../read/collect-segments.js';
@@ -17,7 +18,7 @@ import { storageError } from '../storage-error.js';
 type LeaseRow = { generation: string; next_seq: number; holder_host: string | null; holder_pid: number | null; holder_since: string | null; taken_over: Takeover | null; live: boolean };
 
 /** The writer of session `id` under lease `generation`. @internal */
-export function createPostgresWriter(context: PostgresContext, id: string, generation: string): SessionWriter {
+export function createPostgresWriter(context: PostgresContext, id: string, generation: string): FastWriter {
   const s = context.schema;
   let released = false;
   let lost = false;

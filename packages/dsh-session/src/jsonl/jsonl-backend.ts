@@ -23,7 +23,9 @@ import type { JsonlState } from './jsonl-state.js';
 import { matchesStamp, readVerifiedStamp, removeStampTemps, removeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { makeJsonlWriter } from './jsonl-writer.js';
 import { LineEnds } from './line-ends.js';
-import type { SessionBackend, SessionWriter, StoredSessionRef } from '../session-backend.js';
+import type { FastWriter } from '../fast-backend.js';
+import type { SessionBackend, StoredSessionRef } from '../session-backend.js';
+import { asSessionBackend } from '../store/backend-views.js';
 import { SessionError } from '../session-error.js';
 import { isValidSessionId } from '../session-id.js';
 import { SESSION_TEMP_NAME, sessionTempName } from './session-temp-name.js';
@@ -34,7 +36,7 @@ export type JsonlBackendOptions = { dir: string; now?: () => number; writeChunk?
 
 const LEASES = '.leases';
 
-/** Opens (creating if needed) a JSONL session directory as a `SessionBackend`. */
+/** Opens (creating if needed) a JSONL session directory as a `SessionBackend` (with dsh's fast paths behind it). */
 export async function createJsonlBackend(options: JsonlBackendOptions): Promise<SessionBackend> {
   const { dir } = options;
   const now = options.now ?? Date.now;
@@ -43,7 +45,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
   await mkdir(leases, { recursive: true });
   await removeOrphanTemps(dir, leases);
   await removeStampTemps(dir);
-  const held = new Set<SessionWriter>();
+  const held = new Set<FastWriter>();
   const state: JsonlState = { dir, now, write, held, storedRanges: new Map(), spareCopyBuffer: undefined };
   let closed = false;
 
@@ -67,7 +69,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
     }
   };
 
-  return {
+  return asSessionBackend({
     async create(id, header, events, inherited) {
       assertOpen();
       const path = fileOf(id);
@@ -191,7 +193,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       closed = true;
       for (const writer of [...held]) await writer.release();
     },
-  };
+  });
 }
 
 /** Copies the log to a new file (fsynced) and renames it over the old one: same bytes, new inode. */

@@ -10,7 +10,7 @@ import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { encodeLog, NEWLINE, serializeEvents } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
 import { LineEnds } from './line-ends.js';
-import type { InheritedRecords } from '../session-backend.js';
+import type { InheritedRecords } from '../fast-backend.js';
 
 /** No bytes. */
 export const EMPTY = Buffer.alloc(0);

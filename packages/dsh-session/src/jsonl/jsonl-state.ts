@@ -3,7 +3,7 @@
  */
 import type { WriteChunk } from './durable-files.js';
 import type { StoredRange } from './jsonl-create-plan.js';
-import type { SessionWriter } from '../session-backend.js';
+import type { FastWriter } from '../fast-backend.js';
 
 /** What the JSONL backend's modules share: its directory, clock, write function and held writers. */
 export type JsonlState = {
@@ -11,7 +11,7 @@ export type JsonlState = {
   readonly now: () => number;
   readonly write: WriteChunk;
   /** Writers of the sessions this backend holds (released on close). */
-  readonly held: Set<SessionWriter>;
+  readonly held: Set<FastWriter>;
   /** For each session held here: where its first `count` durable current-format event lines lie in its file. */
   readonly storedRanges: Map<string, (count: number) => StoredRange | undefined>;
   /** One reusable copy buffer: already-touched memory copies far faster than a fresh allocation. */

@@ -13,7 +13,7 @@ import type { JsonlState } from './jsonl-state.js';
 import { writeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { LineEnds } from './line-ends.js';
 import { keepBackup, keepTornTail } from './log-backups.js';
-import type { SessionWriter, StoredLog } from '../session-backend.js';
+import type { FastWriter, StoredRead } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
 import { sessionTempName } from './session-temp-name.js';
 import { leaseLost, writeFailed } from '../store-errors.js';
@@ -29,7 +29,7 @@ id: string,
 path: string,
 lease: FileLease,
 initial: { handle: FileHandle; size: number; lines: number; ends: LineEnds; v4: boolean; crc: number; verified: boolean },
-): SessionWriter {
+): FastWriter {
 const { dir, now, write, held, storedRanges } = state;
   let { handle, size, lines, ends, v4, crc, verified } = initial;
   let endsWithNewline = true;
@@ -47,8 +47,8 @@ const { dir, now, write, held, storedRanges } = state;
     lost = true;
     throw leaseLost(id, path);
   };
-  const writer: SessionWriter = {
-    async read(): Promise<StoredLog> {
+  const writer: FastWriter = {
+    async read(): Promise<StoredRead> {
       owned();
       const bytes = await readWholeFile(path);
       size = bytes.length;

@@ -2,7 +2,9 @@
  * @module `createMemoryBackend()`: a `SessionBackend` in process memory (tests, ephemeral hosts).
  */
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
-import type { SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from '../session-backend.js';
+import type { FastWriter, StoredRead } from '../fast-backend.js';
+import type { SessionBackend, StoredSessionRef } from '../session-backend.js';
+import { asSessionBackend } from '../store/backend-views.js';
 import { SessionError, type LeaseHolder } from '../session-error.js';
 import { busyError, notFoundError, existsError } from '../store-errors.js';
 
@@ -21,7 +23,7 @@ export function createMemoryBackend(): SessionBackend {
     return log;
   };
 
-  const lease = (id: string, log: MemoryLog): SessionWriter => {
+  const lease = (id: string, log: MemoryLog): FastWriter => {
     const holder: LeaseHolder = { pid: process.pid, host: 'memory', since: Date.now() };
     log.holder = holder;
     let released = false;
@@ -60,7 +62,7 @@ export function createMemoryBackend(): SessionBackend {
     };
   };
 
-  return {
+  return asSessionBackend({
     create(id, header, events, inherited) {
       if (logs.has(id)) return Promise.reject(existsError(id));
       const log: MemoryLog = { header, events: [...(inherited?.events() ?? []), ...events], version: 0, holder: undefined };
@@ -95,10 +97,10 @@ export function createMemoryBackend(): SessionBackend {
       // Stores may share one memory backend; each releases its own leases, the memory stays.
       return Promise.resolve();
     },
-  };
+  });
 }
 
-function snapshot(log: MemoryLog): StoredLog {
+function snapshot(log: MemoryLog): StoredRead {
   // Only Sessions of a store write here, and they validated every event they appended.
   return { kind: 'records', header: log.header, events: log.events.slice(), validated: true };
 }

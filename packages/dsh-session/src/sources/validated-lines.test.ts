@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
-import { createMemoryStore, SessionError, type SessionBackend, type SessionStore, type StoredLog, type StoredSummary } from 'dsh-session';
+import { createMemoryStore, SessionError, type SessionBackend, type SessionStore } from 'dsh-session';
+import { asSessionBackend, fastBackendOf, type StoredRead, type StoredSummary } from 'dsh-session/internal';
 import { arbitraryLogWithSeq } from '@dsh/test-utils';
 import { createMemoryBackend } from '../memory/memory-backend.js';
 import { sparseLinesSource, validatedLinesSource } from './validated-lines.js';
@@ -13,14 +14,14 @@ const header = (id: string): SessionHeader => ({ format: 'dsh-session', version:
 
 /** A memory backend whose reads — with and without the lease — come back as `validated-lines` (with or without a prefix reference). */
 function linesBackend(withSource: boolean): SessionBackend {
-  const backend = createMemoryBackend();
-  const asLines = (id: string, log: StoredLog): StoredLog => {
+  const backend = fastBackendOf(createMemoryBackend());
+  const asLines = (id: string, log: StoredRead): StoredRead => {
     if (log.kind !== 'records') throw new Error(`expected records from the memory backend, received ${log.kind}`);
     // The array runs past this read, as a backend sharing one growing array may hand it out: only `count` are this read's.
     const lines = [...log.events.map((event) => serializeEvent(event)), '{"seq":-1,"type":"not/this-read","time":0,"data":{}}\n'];
     return { kind: 'validated-lines', header: log.header, lines, count: log.events.length, ...(withSource ? { source: `${id}:${String(log.events.length)}` } : {}) };
   };
-  return {
+  return asSessionBackend({
     ...backend,
     read: async (id) => asLines(id, await backend.read(id)),
     async acquire(id) {
@@ -33,13 +34,13 @@ function linesBackend(withSource: boolean): SessionBackend {
         release: () => writer.release(),
       };
     },
-  };
+  });
 }
 
 /** A memory backend that also answers `readSummary` with the parts a backend may read by index (as dsh-postgres does). */
 function partsBackend(): SessionBackend {
-  const backend = createMemoryBackend();
-  return {
+  const backend = fastBackendOf(createMemoryBackend());
+  return asSessionBackend({
     ...backend,
     async readSummary(id): Promise<StoredSummary> {
       const log = await backend.read(id);
@@ -58,7 +59,7 @@ function partsBackend(): SessionBackend {
         latestTurnEnd: latest((event) => event.type === 'turn/end'),
       };
     },
-  };
+  });
 }
 
 async function plant(store: SessionStore, id: string, events: readonly SessionEvent[]): Promise<void> {

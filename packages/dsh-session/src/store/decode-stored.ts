@@ -4,7 +4,7 @@
 import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, type DecodedLog as CodecDecodedLog, type FormatVersion, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { checkTornTail } from './check-torn-tail.js';
 import { deepFreeze } from '../deep-freeze.js';
-import type { StoredLog } from '../session-backend.js';
+import type { StoredRead } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
 import { parseValidatedLines } from '../sources/validated-lines.js';
 
@@ -36,7 +36,7 @@ export function assertHeaderNames(id: string, header: SessionHeader): void {
  * the `CodecError` as cause; a header naming another session, or a torn tail that is more than one
  * unfinished line (`checkTornTail`), is `CORRUPT`. Never writes.
  */
-export function decodeStored(id: string, stored: StoredLog): DecodedLog {
+export function decodeStored(id: string, stored: StoredRead): DecodedLog {
   let decoded: DecodedLog;
   if (stored.kind === 'records') {
     decoded = { header: stored.header, events: stored.events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined, lineEndings: undefined, rewrite: false };

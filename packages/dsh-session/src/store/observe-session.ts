@@ -5,7 +5,7 @@ import { assertHeaderNames, decodeStored } from './decode-stored.js';
 import { deepFreeze } from '../deep-freeze.js';
 import { arraySource, latestTurnOf } from '../sources/event-source.js';
 import { LineEnds } from '../jsonl/line-ends.js';
-import type { InheritedRecords, StoredLog } from '../session-backend.js';
+import type { InheritedRecords, StoredRead } from '../fast-backend.js';
 import { makeObservation, type ObservationProvenance, type SessionObservation } from './session-observation.js';
 import { assertSessionId } from '../session-id.js';
 import { LOG_SNAPSHOT } from '../session/session.js';
@@ -81,7 +81,7 @@ function observeVerified(context: StoreContext, id: string, bytes: Buffer): Sess
  * the events are parsed one by one when someone reads them. A fork child refers to the stored prefix
  * the lines came from when the backend named it, else it is written from the lines as they are.
  */
-function observeValidatedLines(context: StoreContext, id: string, stored: StoredLog & { kind: 'validated-lines' }): SessionObservation {
+function observeValidatedLines(context: StoreContext, id: string, stored: StoredRead & { kind: 'validated-lines' }): SessionObservation {
   const { header, lines, count, source: origin } = stored;
   assertHeaderNames(id, header);
   const source = validatedLinesSource(id, lines, count);
@@ -101,7 +101,7 @@ function observeValidatedLines(context: StoreContext, id: string, stored: Stored
 export async function observeStored(context: StoreContext, id: string): Promise<SessionObservation> {
   assertStoreOpen(context);
   assertSessionId(id);
-  let stored: StoredLog = await context.backend.read(id);
+  let stored: StoredRead = await context.backend.read(id);
   if (stored.kind === 'verified-jsonl') {
     const verified = observeVerified(context, id, stored.bytes);
     if (verified !== undefined) return verified;

@@ -1,7 +1,7 @@
 /** `SessionStore.open`: resume under the single-writer lease, closing an interrupted turn (SPEC §6). */
 import { closeOpenTail } from '../close-open-tail.js';
 import { decodeStored } from './decode-stored.js';
-import type { SessionWriter } from '../session-backend.js';
+import type { FastWriter } from '../fast-backend.js';
 import { assertSessionId } from '../session-id.js';
 import { Session } from '../session/session.js';
 import { assertStoreOpen, forgetOnRelease, heldHereError, type StoreContext } from './store-context.js';
@@ -17,7 +17,7 @@ export async function openSession(context: StoreContext, id: string): Promise<Se
   assertSessionId(id);
   if (context.live.has(id) || context.reserved.has(id)) throw heldHereError(context, id);
   context.reserved.add(id);
-  let writer: SessionWriter | undefined;
+  let writer: FastWriter | undefined;
   let session: Session | undefined;
   try {
     writer = await context.backend.acquire(id);

@@ -6,7 +6,7 @@
  */
 import type { FormatVersion, SessionEvent, SessionHeader } from 'dsh-codec';
 import type { EventSource } from '../sources/event-source.js';
-import type { InheritedRecords } from '../session-backend.js';
+import type { InheritedRecords } from '../fast-backend.js';
 
 /** One immutable observation of a session: live from memory, cold from storage; observing never writes. */
 export interface SessionObservation {

@@ -12,6 +12,7 @@ import { listSessions } from './list-sessions.js';
 import { observeSession, observeStored } from './observe-session.js';
 import { openSession } from './open-session.js';
 import type { SessionBackend } from '../session-backend.js';
+import { fastBackendOf } from './backend-views.js';
 import { SessionError } from '../session-error.js';
 import { assertSessionId, isValidSessionId } from '../session-id.js';
 import type { SessionObservation } from './session-observation.js';
@@ -132,7 +133,7 @@ async function closeStore(context: StoreContext): Promise<void> {
 /** A `SessionStore` over any `SessionBackend`. */
 export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const context: StoreContext = {
-    backend: options.backend,
+    backend: fastBackendOf(options.backend),
     now: options.now ?? Date.now,
     origin: {},
     live: new Map(),
@@ -157,9 +158,9 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       }),
     delete: (id) => guard(() => deleteSession(context, id)),
     close: () => guard(() => closeStore(context)),
-    ...(options.backend.watch === undefined
+    ...(context.backend.watch === undefined
       ? {}
       : { watch: (id: string, fromSeq: number, listener: (events: readonly SessionEvent[]) => void) => guard(() => watchSession(context, id, fromSeq, listener)) }),
-    ...(options.backend.findForkChild === undefined ? {} : { findForkChild: (key: string) => guard(() => findForkChild(context, key)) }),
+    ...(context.backend.findForkChild === undefined ? {} : { findForkChild: (key: string) => guard(() => findForkChild(context, key)) }),
   };
 }

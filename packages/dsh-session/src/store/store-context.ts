@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os';
 import type { SessionEvent } from 'dsh-codec';
-import type { SessionBackend } from '../session-backend.js';
+import type { FastBackend } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
 import type { Session } from '../session/session.js';
 import { busyError, existsError } from '../store-errors.js';
@@ -12,7 +12,8 @@ import type { SessionSummary } from './summarize.js';
 
 /** @internal */
 export type StoreContext = {
-  readonly backend: SessionBackend;
+  /** The backend as the store works against it (`fastBackendOf`). */
+  readonly backend: FastBackend;
   readonly now: () => number;
   /** The private token marking observations this store produced (see `session-observation.ts`). */
   readonly origin: object;

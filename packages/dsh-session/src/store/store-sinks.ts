@@ -3,7 +3,7 @@
  * creates it atomically, and a resumed session writing through the writer it acquired.
  */
 import type { SessionHeader } from 'dsh-codec';
-import type { InheritedRecords, SessionBackend, SessionWriter } from '../session-backend.js';
+import type { FastBackend, FastWriter, InheritedRecords } from '../fast-backend.js';
 import type { SessionSink } from '../session/session-sink.js';
 
 /**
@@ -12,13 +12,13 @@ import type { SessionSink } from '../session/session-sink.js';
  * child's sink hands the backend its `inherited` prefix so it can be copied rather than encoded.
  */
 export function creatingSink(
-  backend: SessionBackend,
+  backend: FastBackend,
   id: string,
   header: SessionHeader,
   onRelease: () => void,
   inherited?: InheritedRecords,
 ): SessionSink {
-  let writer: SessionWriter | undefined;
+  let writer: FastWriter | undefined;
   let failed: Error | undefined;
   return {
     async write(batch, expectedNextSeq, log) {
@@ -46,7 +46,7 @@ export function creatingSink(
  * write replaces the whole log with the V5 header, the stored events and the batch, atomically:
  * never V5 records under an older header.
  */
-export function resumingSink(writer: SessionWriter, header: SessionHeader, transition: boolean, onRelease: () => void): SessionSink {
+export function resumingSink(writer: FastWriter, header: SessionHeader, transition: boolean, onRelease: () => void): SessionSink {
   let pendingTransition = transition;
   return {
     async write(batch, expectedNextSeq, log) {
