@@ -31,11 +31,13 @@ function both(lines: readonly NativeLine[], at: number) {
   const general = nativeCut(CLAUDE_CODE_NATIVE, lines, ref);
   const reference = { kept: general.kept.map((line) => line.index), cut: general.cut, openCalls: openCallsAt(general.events) };
   const skeletons = lines.map((line) => claudeCodeSkeletonOf(line.value));
-  const position = lines.findIndex((line) => line.value.uuid === ref);
-  const chain = claudeCodeSkeletonChain(skeletons, position);
+  const chain = claudeCodeSkeletonChain(skeletons, ref);
   if (chain === undefined) return { reference, fast: undefined };
   const reading = claudeCodeEventCount(chain.main.map((index) => skeletons[index] as (typeof skeletons)[number]));
-  return { reference, fast: { kept: chain.kept.map((index) => (lines[index] as NativeLine).index), cut: reading.count - 1, openCalls: reading.openCalls } };
+  return {
+    reference,
+    fast: { kept: chain.kept.map((index) => (lines[index] as NativeLine).index), cut: reading.count - 1, openCalls: reading.openCalls },
+  };
 }
 
 /** The positions of the lines holding a string uuid. */
@@ -59,7 +61,12 @@ describe('claudeCodeEventCount and claudeCodeSkeletonChain', () => {
     let cuts = 0;
     fc.assert(
       fc.property(shape, ({ subagent, branchAtTurn, turns, ...rest }) => {
-        const options = { turns, ...rest, ...(branchAtTurn !== undefined && branchAtTurn <= turns ? { branchAtTurn } : {}), ...(subagent ? { agentId: 'a1b2c3' } : {}) };
+        const options = {
+          turns,
+          ...rest,
+          ...(branchAtTurn !== undefined && branchAtTurn <= turns ? { branchAtTurn } : {}),
+          ...(subagent ? { agentId: 'a1b2c3' } : {}),
+        };
         const { text } = claudeCodeTranscript(options as Parameters<typeof claudeCodeTranscript>[0]);
         const lines = splitNativeLines(text);
         for (const at of entryPositions(lines)) {

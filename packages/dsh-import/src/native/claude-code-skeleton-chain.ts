@@ -14,85 +14,135 @@ import type { ClaudeCodeSkeleton } from './claude-code-skeleton.js';
 export type ClaudeCodeSkeletonChain = { kept: number[]; main: number[] };
 
 /**
- * Entries as the tree holds them: `entries[i]` the skeleton of entry i (file order), `parent[i]`
- * the entry its line hangs off (-1: a root), `uuid` each entry's index by uuid.
+ * The file's entries on integers: `parentKey[i]` the entry whose uuid entry i's parent key names
+ * (-1: no key, -2: a key no entry has), `group[i]` entry i's response (message id) number (-1:
+ * none), and the calls each entry declares (`calls[callStart[i]..callStart[i + 1])`, call numbers).
  */
-type Entries = { entries: readonly ClaudeCodeSkeleton[]; parent: Int32Array };
+type Index = {
+  entries: readonly ClaudeCodeSkeleton[];
+  parentKey: Int32Array;
+  group: Int32Array;
+  /** The entries of each response number, in file order. */
+  groups: number[][];
+  callStart: Int32Array;
+  calls: Int32Array;
+  callNumber: Map<string, number>;
+};
 
-/** The sibling rule's lookups: the entries of each response id and the entry declaring each call. */
-type Siblings = { ofMessage: Map<string, number[]>; callOwner: Map<string, number> };
-
-function siblingsOf(entries: readonly ClaudeCodeSkeleton[]): Siblings {
-  const ofMessage = new Map<string, number[]>();
-  const callOwner = new Map<string, number>();
-  entries.forEach((entry, index) => {
+function indexOf(entries: readonly ClaudeCodeSkeleton[], byUuid: ReadonlyMap<string, number>): Index {
+  const n = entries.length;
+  const parentKey = new Int32Array(n);
+  const group = new Int32Array(n).fill(-1);
+  const groups: number[][] = [];
+  const groupNumber = new Map<string, number>();
+  const callStart = new Int32Array(n + 1);
+  const calls: number[] = [];
+  const callNumber = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const entry = entries[i] as ClaudeCodeSkeleton;
+    const key = entry.parentUuid ?? entry.logicalParentUuid;
+    parentKey[i] = key === undefined ? -1 : (byUuid.get(key) ?? -2);
+    callStart[i] = calls.length;
     const message = entry.message;
-    if (entry.type !== 'assistant' || message === undefined) return;
+    if (entry.type !== 'assistant' || message === undefined) continue;
     if (message.id !== undefined) {
-      const same = ofMessage.get(message.id);
-      if (same === undefined) ofMessage.set(message.id, [index]);
-      else same.push(index);
+      let number = groupNumber.get(message.id);
+      if (number === undefined) {
+        number = groups.length;
+        groupNumber.set(message.id, number);
+        groups.push([]);
+      }
+      group[i] = number;
+      (groups[number] as number[]).push(i);
     }
-    if (Array.isArray(message.content)) for (const block of message.content) if (block.type === 'tool_use') callOwner.set(block.id ?? 'undefined', index);
-  });
-  return { ofMessage, callOwner };
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content) {
+      if (block.type !== 'tool_use') continue;
+      const id = block.id ?? 'undefined';
+      let number = callNumber.get(id);
+      if (number === undefined) {
+        number = callNumber.size;
+        callNumber.set(id, number);
+      }
+      calls.push(number);
+    }
+  }
+  callStart[n] = calls.length;
+  return { entries, parentKey, group, groups, callStart, calls: Int32Array.from(calls), callNumber };
 }
 
-/** `absorbs` of claudeCodeTree: whether entry `index`, off the line `marks`, belongs to it. */
-function absorbs(entries: readonly ClaudeCodeSkeleton[], siblings: Siblings, index: number, marks: Uint8Array): boolean {
-  const entry = entries[index] as ClaudeCodeSkeleton;
+/** For each call number, the last of `members` (entry indices, file order) declaring it (-1: none): claudeCodeTree's `callOwner`. */
+function callOwners(index: Index, members: Iterable<number>): Int32Array {
+  const owner = new Int32Array(index.callNumber.size).fill(-1);
+  for (const i of members)
+    for (let c = index.callStart[i] as number; c < (index.callStart[i + 1] as number); c++) owner[index.calls[c] as number] = i;
+  return owner;
+}
+
+/** `absorbs` of claudeCodeTree: whether entry `i`, off the line `marks`, belongs to it. */
+function absorbs(index: Index, owner: Int32Array, i: number, marks: Uint8Array): boolean {
+  const entry = index.entries[i] as ClaudeCodeSkeleton;
   const message = entry.message;
   if (message === undefined) return false;
   if (entry.type === 'assistant') {
-    if (message.id === undefined) return false;
-    return (siblings.ofMessage.get(message.id) ?? []).some((other) => other !== index && marks[other] === 1);
+    const number = index.group[i] as number;
+    if (number < 0) return false;
+    return (index.groups[number] as number[]).some((other) => other !== i && marks[other] === 1);
   }
   const content = message.content;
   if (!Array.isArray(content) || content.length === 0) return false;
   return content.every((block) => {
     if (block.type !== 'tool_result') return false;
-    const owner = siblings.callOwner.get(block.tool_use_id ?? 'undefined');
-    return owner !== undefined && marks[owner] === 1;
+    const number = index.callNumber.get(block.tool_use_id ?? 'undefined');
+    const by = number === undefined ? -1 : (owner[number] as number);
+    return by >= 0 && marks[by] === 1;
   });
 }
 
 /**
- * `lineOfLeaf` over the entries `0..limit`: the leaf's ancestors (a parent past `limit` is none),
- * then, in file order, each entry whose parent is on the line and that the line absorbs.
+ * `lineOfLeaf` over the entries `members` (indices in file order; `parent` of each, -1: none):
+ * the leaf's ancestors, then, in file order, each member whose parent is on the line and that the
+ * line absorbs (with `owner` as its call owners).
  */
-function lineMarks({ entries, parent }: Entries, siblings: Siblings, leaf: number, limit: number): Uint8Array {
-  const marks = new Uint8Array(entries.length);
-  for (let node = leaf; marks[node] !== 1; ) {
+function lineMarks(index: Index, members: readonly number[], parent: Int32Array, owner: Int32Array, leaf: number): Uint8Array {
+  const marks = new Uint8Array(index.entries.length);
+  for (let node = leaf; marks[node] !== 1;) {
     marks[node] = 1;
     const up = parent[node] as number;
-    if (up < 0 || up > limit) break;
+    if (up < 0) break;
     node = up;
   }
-  for (let i = 0; i <= limit; i++) {
+  for (const i of members) {
     const up = parent[i] as number;
-    if (marks[i] === 1 || up < 0 || up > limit || marks[up] !== 1) continue;
-    if (absorbs(entries, siblings, i, marks)) marks[i] = 1;
+    if (marks[i] === 1 || up < 0 || marks[up] !== 1) continue;
+    if (absorbs(index, owner, i, marks)) marks[i] = 1;
   }
   return marks;
 }
 
 /**
- * The parents of `entries` as claudeCodeTree links them: `parentUuid`, else `logicalParentUuid`; a
- * parent no entry has links to the entry written just before. `indexOf` gives an entry's index by
- * uuid (undefined: not an entry).
+ * The parents of `members` as claudeCodeTree links them in a tree of those entries alone:
+ * `parentUuid`, else `logicalParentUuid`; a parent that is no entry links to the member written
+ * just before, and so does an entry that is not a member when `linkOutside` (the tree holds only
+ * the members), else it is none (the tree holds it, but the line is cut before it). Indexed by
+ * entry; -1 for none.
  */
-function parentsOf(entries: readonly ClaudeCodeSkeleton[], indexOf: (uuid: string) => number | undefined): Int32Array {
-  const parent = new Int32Array(entries.length);
-  entries.forEach((entry, index) => {
-    const key = entry.parentUuid ?? entry.logicalParentUuid;
-    const found = key === undefined ? -1 : indexOf(key);
-    parent[index] = found ?? index - 1;
+function parentsOf(index: Index, members: readonly number[], isMember: (i: number) => boolean, linkOutside: boolean): Int32Array {
+  const parent = new Int32Array(index.entries.length).fill(-1);
+  members.forEach((i, position) => {
+    const key = index.parentKey[i] as number;
+    if (key === -1) return;
+    const previous = position > 0 ? (members[position - 1] as number) : -1;
+    parent[i] = key >= 0 && isMember(key) ? key : key === -2 || linkOutside ? previous : -1;
   });
   return parent;
 }
 
-/** The chain to the entry at `at` (a position in `skeletons`) and its reading's main line, or undefined (see the module comment). */
-export function claudeCodeSkeletonChain(skeletons: readonly ClaudeCodeSkeleton[], at: number): ClaudeCodeSkeletonChain | undefined {
+/**
+ * The chain to the entry REF names (the first line whose uuid is `ref`) and its reading's main
+ * line, or undefined (see the module comment; also for a `ref` no line has).
+ */
+export function claudeCodeSkeletonChain(skeletons: readonly ClaudeCodeSkeleton[], ref: string): ClaudeCodeSkeletonChain | undefined {
   // A subagent's own file is all sidechain: its lines are entries; a main file's sidechain lines are not.
   let treed = 0;
   let sidechain = 0;
@@ -105,42 +155,49 @@ export function claudeCodeSkeletonChain(skeletons: readonly ClaudeCodeSkeleton[]
   const entries: ClaudeCodeSkeleton[] = [];
   const lineOf: number[] = [];
   const byUuid = new Map<string, number>();
-  let leaf = -1;
-  skeletons.forEach((skeleton, position) => {
+  let distinct = true;
+  for (let position = 0; position < skeletons.length; position++) {
+    const skeleton = skeletons[position] as ClaudeCodeSkeleton;
     const uuid = skeleton.uuid;
-    if (uuid === undefined || CLAUDE_CODE_TITLE_TYPES.has(skeleton.type ?? '') || (skeleton.isSidechain === true && !allSidechain)) return;
-    if (position === at) leaf = entries.length;
-    // A repeated or empty uuid: marked, and the general path takes the file.
-    byUuid.set(uuid, byUuid.has(uuid) || uuid === '' ? -1 : entries.length);
+    if (uuid === undefined || CLAUDE_CODE_TITLE_TYPES.has(skeleton.type ?? '') || (skeleton.isSidechain === true && !allSidechain))
+      continue;
+    const size = byUuid.size;
+    byUuid.set(uuid, entries.length);
+    // A repeated or empty uuid: the general path takes the file.
+    if (byUuid.size === size || uuid === '') distinct = false;
     entries.push(skeleton);
     lineOf.push(position);
-  });
-  if (leaf < 0) return undefined;
-  for (const index of byUuid.values()) if (index < 0) return undefined;
-  const tree: Entries = { entries, parent: parentsOf(entries, (uuid) => byUuid.get(uuid)) };
-  const marks = lineMarks(tree, siblingsOf(entries), leaf, leaf);
-  const keptEntries: ClaudeCodeSkeleton[] = [];
-  const kept: number[] = [];
-  const keptIndex = new Int32Array(leaf + 1).fill(-1);
-  for (let i = 0; i <= leaf; i++) {
-    if (marks[i] !== 1) continue;
-    keptIndex[i] = kept.length;
-    kept.push(lineOf[i] as number);
-    keptEntries.push(entries[i] as ClaudeCodeSkeleton);
   }
+  if (!distinct) return undefined;
+  // The first line with that uuid (compared after the map has hashed the uuids: quick to tell apart).
+  const at = skeletons.findIndex((skeleton) => skeleton.uuid === ref);
+  const leaf = at < 0 ? -1 : (byUuid.get(ref) as number);
+  if (leaf < 0 || lineOf[leaf] !== at) return undefined;
+  const index = indexOf(entries, byUuid);
+  // The chain as lineEndingAt picks it: the entries up to the leaf.
+  const upTo = Array.from({ length: leaf + 1 }, (_, i) => i);
+  const marks = lineMarks(
+    index,
+    upTo,
+    parentsOf(index, upTo, (i) => i <= leaf, false),
+    callOwners(index, index.entries.keys()),
+    leaf,
+  );
+  const keptEntries = upTo.filter((i) => marks[i] === 1);
   // The reading of the kept lines: their own tree (every kept line is an entry of it), main line first.
-  const keptTree: Entries = {
-    entries: keptEntries,
-    parent: parentsOf(keptEntries, (uuid) => {
-      const index = byUuid.get(uuid);
-      const inKept = index === undefined || index > leaf ? -1 : (keptIndex[index] as number);
-      return inKept < 0 ? undefined : inKept;
-    }),
-  };
   let mainLeaf = keptEntries.length - 1;
-  while (mainLeaf > 0 && keptEntries[mainLeaf]?.type !== 'user' && keptEntries[mainLeaf]?.type !== 'assistant') mainLeaf--;
-  if (keptEntries[mainLeaf]?.type !== 'user' && keptEntries[mainLeaf]?.type !== 'assistant') mainLeaf = keptEntries.length - 1;
-  const mainMarks = lineMarks(keptTree, siblingsOf(keptEntries), mainLeaf, keptEntries.length - 1);
-  const main = kept.filter((_, index) => mainMarks[index] === 1);
-  return { kept, main };
+  const isMessage = (i: number): boolean => entries[i]?.type === 'user' || entries[i]?.type === 'assistant';
+  while (mainLeaf > 0 && !isMessage(keptEntries[mainLeaf] as number)) mainLeaf--;
+  if (!isMessage(keptEntries[mainLeaf] as number)) mainLeaf = keptEntries.length - 1;
+  const mainMarks = lineMarks(
+    index,
+    keptEntries,
+    parentsOf(index, keptEntries, (i) => marks[i] === 1, true),
+    callOwners(index, keptEntries),
+    keptEntries[mainLeaf] as number,
+  );
+  return {
+    kept: keptEntries.map((i) => lineOf[i] as number),
+    main: keptEntries.filter((i) => mainMarks[i] === 1).map((i) => lineOf[i] as number),
+  };
 }

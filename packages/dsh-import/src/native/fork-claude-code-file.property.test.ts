@@ -156,6 +156,21 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
     );
   });
 
+  it('gives the bytes of forkNativeTranscript when the child id is not as long as the source id (the replacement moves the bytes after it)', () => {
+    fc.assert(
+      fc.property(file, fc.nat(), fc.constantFrom('c1', 'child-session-with-a-much-longer-id-than-a-uuid-has'), (options, pick, sessionId) => {
+        const text = generated(options);
+        const uuids = uuidsOf(text);
+        fc.pre(uuids.length > 0);
+        const forkOptions = { at: uuids[pick % uuids.length] as string, sessionId, now: 1_800_000_000_000 };
+        const fast = forkClaudeCodeBytes(Buffer.from(text, 'utf8'), forkOptions);
+        expect(fast).toBeDefined();
+        expect(Buffer.from(fast?.bytes ?? []).toString('utf8')).toBe(forkNativeTranscript(text, forkOptions).text);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it('reads a line the scanner accepts to the same skeleton as JSON.parse, and accepts the lines Claude Code writes', () => {
     let scanned = 0;
     let lines = 0;

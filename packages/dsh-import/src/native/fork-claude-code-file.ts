@@ -30,7 +30,7 @@ type ByteLine = NativeLine & { start: number; end: number };
 // eslint-disable-next-line no-control-regex -- control characters are what is looked for
 const SUSPECT = /[\u0000-\u0009\u000b-\u001f]|\\(?:[^"\\/bfnrtu]|u(?![0-9a-fA-F]{4}))/g;
 
-const NEWLINE = Buffer.from('\n');
+const NEWLINE = 10;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -91,56 +91,82 @@ function parsedLine(buffer: Buffer, line: ByteLine): NativeLine {
 /**
  * The child's bytes: each kept line as written, every `"sessionId":"<from>"` in it (only in lines
  * `rewrite` accepts) replaced by `"sessionId":"<to>"` exactly as `replaceIdFields` does on text,
- * each line ending in `\n`; then `tail`.
+ * each line ending in `\n`; then `tail`. Runs of adjacent kept lines are copied in one piece; a
+ * replacement of the same length (a UUID for a UUID) is written over the copy, so it does not
+ * split the run.
  */
-function childBytes(buffer: Buffer, src: string, kept: readonly ByteLine[], rewrite: (line: ByteLine) => boolean, from: string, to: string, tail: Buffer): Buffer {
+function childBytes(
+  buffer: Buffer,
+  src: string,
+  kept: readonly ByteLine[],
+  rewrite: (line: ByteLine) => boolean,
+  from: string,
+  to: string,
+  tail: Buffer,
+): Buffer {
   const pattern = Buffer.from(`"sessionId":${JSON.stringify(from)}`, 'utf8').toString('latin1');
   const replacement = Buffer.from(`"sessionId":${JSON.stringify(to)}`, 'utf8');
-  const chunks: Uint8Array[] = [];
-  let runStart = -1;
-  let runEnd = -1;
+  const inPlace = replacement.length === pattern.length;
+  // Pieces of the output in order: a source range [start, end) when start >= 0, else an inserted piece (-1: the replacement, -2: a newline).
+  const starts: number[] = [];
+  const ends: number[] = [];
+  // Output offsets where the replacement is written over the copied bytes.
+  const patches: number[] = [];
+  let size = 0;
   const copy = (start: number, end: number): void => {
-    if (start === runEnd) {
-      runEnd = end;
-      return;
+    const last = starts.length - 1;
+    if (last >= 0 && (starts[last] as number) >= 0 && ends[last] === start) ends[last] = end;
+    else if (end > start) {
+      starts.push(start);
+      ends.push(end);
     }
-    if (runStart >= 0 && runEnd > runStart) chunks.push(buffer.subarray(runStart, runEnd));
-    runStart = start;
-    runEnd = end;
+    size += end - start;
   };
-  const insert = (bytes: Uint8Array): void => {
-    if (runStart >= 0 && runEnd > runStart) chunks.push(buffer.subarray(runStart, runEnd));
-    runStart = -1;
-    runEnd = -1;
-    chunks.push(bytes);
+  const insert = (code: number, length: number): void => {
+    starts.push(code);
+    ends.push(code);
+    size += length;
   };
   // The next occurrence at or after the line being copied (Infinity: none left in the file).
-  const next = (from: number): number => {
-    const at = src.indexOf(pattern, from);
-    return at < 0 ? Number.POSITIVE_INFINITY : at;
+  const next = (at: number): number => {
+    const found = src.indexOf(pattern, at);
+    return found < 0 ? Number.POSITIVE_INFINITY : found;
   };
   let found = -1;
   for (const line of kept) {
-    let from = line.start;
+    let at = line.start;
     if (rewrite(line)) {
-      if (found < from) found = next(from);
+      if (found < at) found = next(at);
       while (found < line.end) {
-        copy(from, found);
-        insert(replacement);
-        from = found + pattern.length;
-        found = next(from);
+        if (inPlace) patches.push(size + found - at);
+        else {
+          copy(at, found);
+          insert(-1, replacement.length);
+          at = found + pattern.length;
+        }
+        found = next(found + pattern.length);
       }
     }
     // The line's own newline is copied with it when the file has one there.
-    if (line.end < src.length) copy(from, line.end + 1);
+    if (line.end < src.length) copy(at, line.end + 1);
     else {
-      copy(from, line.end);
-      insert(NEWLINE);
+      copy(at, line.end);
+      insert(-2, 1);
     }
   }
-  if (runStart >= 0 && runEnd > runStart) chunks.push(buffer.subarray(runStart, runEnd));
-  chunks.push(tail);
-  return Buffer.concat(chunks);
+  const out = Buffer.allocUnsafe(size + tail.length);
+  let offset = 0;
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i] as number;
+    if (start >= 0) offset += buffer.copy(out, offset, start, ends[i]);
+    else if (start === -1) {
+      out.set(replacement, offset);
+      offset += replacement.length;
+    } else out[offset++] = NEWLINE;
+  }
+  for (const patch of patches) out.set(replacement, patch);
+  out.set(tail, offset);
+  return out;
 }
 
 /** A cut's kept lines, its seq in dsh's reading and the calls open there. */
@@ -152,8 +178,10 @@ type ByteCut = { kept: ByteLine[]; cut: number; closedCalls: OpenCall[] };
  * not take, through `nativeCut`'s reading of the kept lines. Undefined for an unknown REF.
  */
 function cutOf(format: NativeFormat, lines: readonly ByteLine[], at: string): ByteCut | undefined {
-  const position = lines.findIndex((line) => (line.value as ClaudeCodeSkeleton).uuid === at);
-  const chain = position < 0 ? undefined : claudeCodeSkeletonChain(lines.map((line) => line.value as ClaudeCodeSkeleton), position);
+  const chain = claudeCodeSkeletonChain(
+    lines.map((line) => line.value as ClaudeCodeSkeleton),
+    at,
+  );
   if (chain !== undefined) {
     const reading = claudeCodeEventCount(chain.main.map((index) => (lines[index] as ByteLine).value as ClaudeCodeSkeleton));
     return { kept: chain.kept.map((index) => lines[index] as ByteLine), cut: reading.count - 1, closedCalls: reading.openCalls };
@@ -193,7 +221,10 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   let previous = parsedLine(buffer, kept[kept.length - 1] as ByteLine);
   const closers: string[] = [];
   for (const call of closedCalls) {
-    previous = format.closer({ callId: call.callId, name: call.name, text: closerText('forked', call), isError: true }, { previous, sessionId, now: options.now, salt: `fork:${options.at}` });
+    previous = format.closer(
+      { callId: call.callId, name: call.name, text: closerText('forked', call), isError: true },
+      { previous, sessionId, now: options.now, salt: `fork:${options.at}` },
+    );
     closers.push(`${previous.raw}\n`);
   }
   const rewrite = (line: ByteLine): boolean => parentSessionId !== undefined || line.index === 0;
