@@ -1,4 +1,6 @@
+/** @module The digest an idempotent fork stores with its child, so the same request is recognised after a restart. */
 import { createHash } from 'node:crypto';
+import { PrintableTitle } from 'dsh-session';
 import type { ForkOptions } from './host-types.js';
 
 /** JSON with object keys in code-unit order at every depth: equal requests give equal text. */
@@ -19,6 +21,6 @@ function canonicalJson(value: unknown): string {
  * @internal
  */
 export function forkRequestDigest(sourceRef: string, request: Omit<ForkOptions, 'idempotencyKey'>): string {
-  const text = canonicalJson({ source: sourceRef, atSeq: request.atSeq, id: request.id, title: request.title, config: request.config, configPatch: request.configPatch });
+  const text = canonicalJson({ source: sourceRef, atSeq: request.atSeq, id: request.id, title: PrintableTitle.is(request.title) ? request.title.text : request.title, config: request.config, configPatch: request.configPatch });
   return `sha256-${createHash('sha256').update(text).digest('hex')}`;
 }

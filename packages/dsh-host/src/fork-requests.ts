@@ -1,3 +1,7 @@
+/**
+ * @module `host.fork` (and `POST /api/sessions/:id/fork`): the source resolved once, one `store.fork`,
+ * the child published; with an `Idempotency-Key`, the request joined or found again instead of repeated.
+ */
 import type { ForkRequest } from 'dsh-codec';
 import { LATEST_CLOSED_TURN, SessionError } from 'dsh-session';
 import { forkRequestDigest } from './fork-request-digest.js';
@@ -11,16 +15,15 @@ import { assertOpen, publish } from './session-registry.js';
 const IDEMPOTENCY_CAPACITY = 10_000;
 
 /**
- * One observation, handed as is to `store.fork`: the store checks the cut once against it (or
- * applies the omitted rule to it), builds the seed once, applies the config at the cut (`config`
- * replaces it, `configPatch` is merged over it) and copies the validated prefix as bytes; the child
- * is published live once the store persisted its seed.
+ * One fork: the resolved source id goes to `store.fork`, which observes it once (from memory when
+ * live), checks the cut once against that observation (or applies the omitted rule to it), builds the
+ * seed once, applies the config at the cut (`config` replaces it, `configPatch` is merged over it)
+ * and copies the validated prefix as bytes; a `PrintableTitle` (checked at the HTTP edge) is not
+ * checked again. The child is published live once the store persisted its seed.
  * @internal
  */
 export async function forkOnce(context: HostContext, sourceId: string, forkOptions: ForkOptions, forkRequest?: ForkRequest): Promise<ForkResult> {
-  const { store } = context;
-  const source = await store.observe(sourceId);
-  const child = await store.fork(source, {
+  const child = await context.store.fork(sourceId, {
     atSeq: forkOptions.atSeq ?? LATEST_CLOSED_TURN,
     ...(forkOptions.id === undefined ? {} : { id: forkOptions.id }),
     ...(forkOptions.title === undefined ? {} : { title: forkOptions.title }),
@@ -77,7 +80,7 @@ async function forkUnderKey(context: HostContext, sourceRef: string, request: Fo
   }
   const sourceId = await resolveRef(context, sourceRef);
   try {
-    return await forkOnce(context, sourceId, { ...request }, { key, digest });
+    return await forkOnce(context, sourceId, request, { key, digest });
   } catch (error) {
     // Another host forked under this key meanwhile and a store that keeps keys unique (PostgreSQL)
     // refused a second child: answer as if that child had been found first.

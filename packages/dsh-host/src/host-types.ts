@@ -1,5 +1,7 @@
+/** @module The public types of dsh-host: `Host`, its options and results, observations and list items. */
 import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
 import type { AgentDelta, CompactionResult } from 'dsh-agent';
+import type { PrintableTitle } from 'dsh-session';
 import type { ImportInput, ImportIntoStoreOptions, ImportReport } from './import-into-store.js';
 import type { Lineage } from './lineage.js';
 import type { QueryStart } from './run-query.js';
@@ -56,7 +58,8 @@ export type ForkResult = { sessionId: string; parentSession: string; forkCut: nu
 export type ForkOptions = {
   atSeq?: number;
   id?: string;
-  title?: string;
+  /** The child's title: a string is checked by the store, a `PrintableTitle` (dsh-session) was checked where it entered. */
+  title?: string | PrintableTitle;
   /** Replaces the config the child inherits at the cut. */
   config?: SessionConfig;
   /** Merged over the config the child inherits at the cut (e.g. only a new `cwd`); ignored with `config`. */

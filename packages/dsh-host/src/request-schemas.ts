@@ -1,6 +1,7 @@
+/** @module The zod schemas of the HTTP request bodies, query strings and headers (the OpenAPI document is generated from them). */
 import { z } from 'zod';
 import { TRANSCRIPT_FORMATS } from 'dsh-import';
-import { isPrintableTitle } from 'dsh-session';
+import { isPrintableTitle, printableTitle } from 'dsh-session';
 
 /** A session's configuration as a request may set it: tool availability, working directory, model. */
 export const sessionConfigSchema = z
@@ -11,12 +12,21 @@ export const sessionConfigSchema = z
   })
   .strict();
 
-const title = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .refine(isPrintableTitle, 'expected printable text: control characters (U+0000–U+001F, U+007F–U+009F, line separators, bidi overrides) are refused');
+const PRINTABLE = 'expected printable text: control characters (U+0000–U+001F, U+007F–U+009F, line separators, bidi overrides) are refused';
+
+const titleText = z.string().trim().min(1).max(200);
+
+const title = titleText.refine(isPrintableTitle, PRINTABLE);
+
+/**
+ * The same rule as `title`, run once and carried on as a `PrintableTitle`, so the store does not check
+ * the title again (the fork route).
+ */
+const checkedTitle = titleText.transform((text, context) => {
+  const checked = printableTitle(text);
+  if (checked === undefined) context.issues.push({ code: 'custom', message: PRINTABLE, input: text });
+  return checked ?? z.NEVER;
+});
 
 /** `POST /api/sessions`. */
 export const createSessionBodySchema = z.object({ title: title.optional(), config: sessionConfigSchema.optional() }).strict();
@@ -35,7 +45,9 @@ export const forkBodySchema = z
       .number()
       .transform((value) => (Object.is(value, -0) ? 0 : value))
       .optional(),
-    title: title.optional(), config: sessionConfigSchema.optional() })
+    title: checkedTitle.optional(),
+    config: sessionConfigSchema.optional(),
+  })
   .strict();
 
 /** `POST /api/sessions/:id/peers`: a cut (as `fork`'s) and 1–32 peers, each with its first prompt. */

@@ -28,5 +28,5 @@ export { createMemoryBackend } from './memory/memory-backend.js';
 export { createMemoryStore } from './memory/create-memory-store.js';
 export { openSessionStore } from './jsonl/open-session-store.js';
 export { isValidSessionId } from './session-id.js';
-export { checkTitle, isPrintableTitle } from './store/check-title.js';
+export { checkTitle, isPrintableTitle, printableTitle, PrintableTitle } from './store/check-title.js';
 export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './jsonl/rewrite-log-file.js';

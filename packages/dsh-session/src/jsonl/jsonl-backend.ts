@@ -88,7 +88,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       let created: { handle: FileHandle; crc: number } | undefined;
       try {
         // No second `exists` here: the link below never overwrites, so a log published meanwhile is
-        // still refused (SESSION_EXISTS), and the store asked once already when it reserved the id.
+        // still refused (SESSION_EXISTS). The store asks first only for an id its caller named.
         plan = await planCreated(state, header, events, inherited);
         try {
           created = await writeCreated(state, temp, plan);

@@ -1,7 +1,7 @@
-/** `SessionStore.create`: a new session persisted atomically with its title and config. */
+/** @module `SessionStore.create`: a new session persisted atomically with its title and config. */
 import { randomUUID } from 'node:crypto';
 import { CURRENT_FORMAT_VERSION, type SessionConfig, type SessionEvent, type SessionHeader } from 'dsh-codec';
-import { checkTitle } from './check-title.js';
+import { titleText, type PrintableTitle } from './check-title.js';
 import { configData } from './config-data.js';
 import { assertSessionId } from '../session-id.js';
 import { Session } from '../session/session.js';
@@ -9,15 +9,20 @@ import { assertStoreOpen, forgetOnRelease, persistNew, reserveNewId, standaloneE
 import { creatingSink } from './store-sinks.js';
 
 /** Options of `SessionStore.create`. */
-export type CreateSessionOptions = { id?: string; title?: string; config?: SessionConfig };
+export type CreateSessionOptions = {
+  id?: string;
+  /** A string is checked here (`INVALID_TITLE`); a `PrintableTitle` was checked where it entered. */
+  title?: string | PrintableTitle;
+  config?: SessionConfig;
+};
 
 /** @internal Creates and persists a session; `SESSION_EXISTS` for a taken id; a failure releases the id. */
 export async function createSession(context: StoreContext, options: CreateSessionOptions): Promise<Session> {
   assertStoreOpen(context);
   const id = options.id ?? randomUUID();
   assertSessionId(id);
-  if (options.title !== undefined) checkTitle(options.title);
-  await reserveNewId(context, id);
+  const title = options.title === undefined ? undefined : titleText(options.title);
+  await reserveNewId(context, id, options.id === undefined ? 'generated' : 'named');
   let session: Session | undefined;
   try {
     const time = context.now();
@@ -30,7 +35,7 @@ export async function createSession(context: StoreContext, options: CreateSessio
       inheritedEventCount: 0,
     };
     const events: SessionEvent[] = [];
-    if (options.title !== undefined) events.push(standaloneEvent(events.length, time, 'session/title', { title: options.title }));
+    if (title !== undefined) events.push(standaloneEvent(events.length, time, 'session/title', { title }));
     if (options.config !== undefined) events.push(standaloneEvent(events.length, time, 'session/config', configData(options.config)));
     session = new Session({
       header,

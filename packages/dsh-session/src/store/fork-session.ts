@@ -1,8 +1,12 @@
-/** `SessionStore.fork`: one observation, one cut check, one seed, the inherited prefix copied as bytes. */
+/**
+ * @module `SessionStore.fork`: one observation, one cut check, one seed, the inherited prefix copied as
+ * bytes. The title is checked here only when the caller did not (a string, not a `PrintableTitle`); a
+ * generated child id is not looked up in the backend: the atomic create refuses a taken one.
+ */
 import { randomUUID } from 'node:crypto';
 import { CURRENT_FORMAT_VERSION, type ForkRequest, type SessionConfig, type SessionHeader } from 'dsh-codec';
 import { forkSeedTail } from '../build-fork-seed.js';
-import { checkTitle } from './check-title.js';
+import { titleText, type PrintableTitle } from './check-title.js';
 import { LATEST_CLOSED_TURN, selectCut } from './fork-cut.js';
 import { observeSession } from './observe-session.js';
 import { SessionError } from '../session-error.js';
@@ -22,7 +26,8 @@ export type ForkSessionOptions = {
    */
   atSeq: number | typeof LATEST_CLOSED_TURN;
   id?: string;
-  title?: string;
+  /** The child's title: a string is checked here (`INVALID_TITLE`), a `PrintableTitle` was checked where it entered. */
+  title?: string | PrintableTitle;
   /** The child's config, whole: it replaces the config in force at the cut. */
   config?: SessionConfig;
   /**
@@ -83,10 +88,11 @@ export async function forkSession(context: StoreContext, source: string | Sessio
   assertStoreOpen(context);
   const childId = options.id ?? randomUUID();
   assertSessionId(childId);
-  if (options.title !== undefined) checkTitle(options.title);
+  const title = options.title === undefined ? undefined : titleText(options.title);
   if (options.forkRequest !== undefined) checkForkRequest(options.forkRequest);
-  // Child identity first: nothing else is looked at when the id is taken.
-  await reserveNewId(context, childId);
+  // Child identity first: nothing else is looked at when a named id is taken (a generated one is
+  // left to the atomic create, which refuses a taken id with the same SESSION_EXISTS).
+  await reserveNewId(context, childId, options.id === undefined ? 'generated' : 'named');
   let session: Session | undefined;
   try {
     // Read through the observation's source: the cut, the latest turn, nothing else (a stored log's
@@ -119,7 +125,7 @@ export async function forkSession(context: StoreContext, source: string | Sessio
       sink: creatingSink(context.backend, childId, header, forgetOnRelease(context, childId, () => session), inherited),
       now: context.now,
     });
-    if (options.title !== undefined) session.append('session/title', { title: options.title });
+    if (title !== undefined) session.append('session/title', { title });
     if (config !== undefined) session.append('session/config', configData(config));
   } catch (error) {
     context.reserved.delete(childId);

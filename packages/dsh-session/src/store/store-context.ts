@@ -39,12 +39,15 @@ export function heldHereError(context: StoreContext, id: string): SessionError {
 }
 
 /**
- * @internal Reserves a new id for a create or fork: `SESSION_EXISTS` when it is live or reserved here or
- * stored. Release it with `context.reserved.delete(id)` on every failure path.
+ * @internal Reserves a new id for a create or fork: `SESSION_EXISTS` when it is live or reserved here,
+ * or — for an id the caller `named` — stored. A `generated` id (a random UUID) is not looked up: the
+ * backend's atomic `create` refuses a taken id with the same `SESSION_EXISTS`, so asking first would
+ * only cost one more `exists`. Release it with `context.reserved.delete(id)` on every failure path.
  */
-export async function reserveNewId(context: StoreContext, id: string): Promise<void> {
+export async function reserveNewId(context: StoreContext, id: string, origin: 'named' | 'generated' = 'named'): Promise<void> {
   if (context.live.has(id) || context.reserved.has(id)) throw existsError(id);
   context.reserved.add(id);
+  if (origin === 'generated') return;
   try {
     if (await context.backend.exists(id)) throw existsError(id);
   } catch (error) {
