@@ -3,20 +3,12 @@
  * default, then --system-prompt/--append-system-prompt, kept on resume) reaches a fake Anthropic
  * Messages server on 127.0.0.1 as the request's `system`, and its usage is priced by the table.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, startModelServer, type ModelServer, type TempDir } from '@dsh/test-utils';
+import { describe, expect, it } from 'vitest';
+import { startModelServer } from '@dsh/test-utils';
 import { printJson } from './run-dsh.js';
+import { useCliTestDirs } from './cli-test-dirs.js';
 
-let data: TempDir;
-let server: ModelServer | undefined;
-beforeEach(async () => {
-  data = await makeTempDir('dsh-cli-anthropic-');
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await data.remove();
-});
+const dirs = useCliTestDirs('dsh-cli-anthropic');
 
 const sse = (name: string, payload: object) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...payload })}\n\n`;
 
@@ -34,32 +26,32 @@ function messagesAnswer(text: string, usage = { input_tokens: 10, output_tokens:
   };
 }
 
-const systemOf = (index: number) => (server?.requests[index]?.body as { system?: unknown } | undefined)?.system;
+const systemOf = (index: number) => (dirs.server?.requests[index]?.body as { system?: unknown } | undefined)?.system;
 
 describe('the Anthropic adapter sends the session system prompt (SPEC §21)', () => {
   it('the default prompt names the cwd and tools; --system-prompt + --append-system-prompt replace it and are kept on resume', { timeout: 120_000 }, async () => {
-    server = await startModelServer((request) => (request.path === '/v1/messages' ? messagesAnswer('ok') : { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: request.path } } }));
-    const env = { ANTHROPIC_BASE_URL: server.origin, ANTHROPIC_API_KEY: 'sk-ant-test' };
-    const dir = `${data.path}/d`;
-    await printJson(['-p', 'one', '--model', 'anthropic:claude-test', '--name', 'a', '--data', dir, '--cwd', data.path], { env });
+    dirs.server = await startModelServer((request) => (request.path === '/v1/messages' ? messagesAnswer('ok') : { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: request.path } } }));
+    const env = { ANTHROPIC_BASE_URL: dirs.server.origin, ANTHROPIC_API_KEY: 'sk-ant-test' };
+    const dir = `${dirs.data.path}/d`;
+    await printJson(['-p', 'one', '--model', 'anthropic:claude-test', '--name', 'a', '--data', dir, '--cwd', dirs.data.path], { env });
     const defaultPrompt = systemOf(0);
     expect(typeof defaultPrompt).toBe('string');
-    expect(String(defaultPrompt)).toContain(`Your working directory is ${data.path}`);
+    expect(String(defaultPrompt)).toContain(`Your working directory is ${dirs.data.path}`);
     expect(String(defaultPrompt)).toContain('list_files');
     // Anthropic takes the prompt beside the messages, never as a message of its own.
-    const messages = (server.requests[0]?.body as { messages: { role: string }[] }).messages;
+    const messages = (dirs.server.requests[0]?.body as { messages: { role: string }[] }).messages;
     expect(messages.map((message) => message.role)).toEqual(['user']);
 
     await printJson(['-p', 'two', '--resume', 'a', '--system-prompt', 'You are terse.', '--append-system-prompt', 'Answer in French.', '--data', dir], { env });
     await printJson(['-p', 'three', '--resume', 'a', '--data', dir], { env });
     expect([systemOf(1), systemOf(2)]).toEqual(['You are terse.\n\nAnswer in French.', 'You are terse.\n\nAnswer in French.']);
-    expect(server.requests.map((request) => (request.body as { model: string }).model)).toEqual(['claude-test', 'claude-test', 'claude-test']);
+    expect(dirs.server.requests.map((request) => (request.body as { model: string }).model)).toEqual(['claude-test', 'claude-test', 'claude-test']);
   });
 
   it('total_cost_usd prices an anthropic: model from the table', { timeout: 60_000 }, async () => {
-    server = await startModelServer(() => messagesAnswer('ok', { input_tokens: 1_000_000, output_tokens: 100_000 }));
-    const env = { ANTHROPIC_BASE_URL: server.origin, ANTHROPIC_API_KEY: 'sk-ant-test' };
-    const result = await printJson(['-p', 'hi', '--model', 'anthropic:claude-sonnet-4-5', '--tools', '', '--data', `${data.path}/d`], { env });
+    dirs.server = await startModelServer(() => messagesAnswer('ok', { input_tokens: 1_000_000, output_tokens: 100_000 }));
+    const env = { ANTHROPIC_BASE_URL: dirs.server.origin, ANTHROPIC_API_KEY: 'sk-ant-test' };
+    const result = await printJson(['-p', 'hi', '--model', 'anthropic:claude-sonnet-4-5', '--tools', '', '--data', `${dirs.data.path}/d`], { env });
     // 1M input at $3 + 0.1M output at $15 per million.
     expect(result.total_cost_usd).toBeCloseTo(4.5, 6);
   });

@@ -1,47 +1,28 @@
-import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, startModelServer, type ModelServer, type TempDir } from '@dsh/test-utils';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, startModelServer } from '@dsh/test-utils';
 import { printJson, runDsh, spawnDsh } from './run-dsh.js';
+import { useCliTestDirs } from './cli-test-dirs.js';
+import { git } from './run-git.js';
 
-let data: TempDir;
-let work: TempDir;
-let server: ModelServer | undefined;
-beforeEach(async () => {
-  data = await makeTempDir('dsh-fork-data-');
-  work = await makeTempDir('dsh-fork-work-');
-  await writeFile(join(work.path, 'notes.md'), 'remember the milk\n');
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await data.remove();
-  await work.remove();
-});
+const dirs = useCliTestDirs('dsh-fork', { work: true });
 
 type Event = { type: string; data: Record<string, unknown> };
 
 async function latestConfig(ref: string): Promise<Record<string, unknown> | undefined> {
-  const shown = await runDsh(['show', ref, '--json', '--data', data.path]);
+  const shown = await runDsh(['show', ref, '--json', '--data', dirs.data.path]);
   return (JSON.parse(shown.stdout) as { events: Event[] }).events.findLast((event) => event.type === 'session/config')?.data;
-}
-
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-C', cwd, ...args], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
 }
 
 describe('dsh fork --cwd, --tools, --worktree', () => {
   it('changes only the given config fields of what the child inherits', { timeout: 120_000 }, async () => {
-    await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
+    await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     const other = await makeTempDir('dsh-fork-other-');
     try {
-      const forked = await runDsh(['fork', 'base', '--name', 'moved', '--cwd', other.path, '--tools', 'read_file', '--json', '--data', data.path]);
+      const forked = await runDsh(['fork', 'base', '--name', 'moved', '--cwd', other.path, '--tools', 'read_file', '--json', '--data', dirs.data.path]);
       expect(forked.code, forked.stderr).toBe(0);
       expect(await latestConfig('moved')).toEqual({ cwd: other.path, tools: ['read_file'], model: 'keyless' });
-      const answer = await printJson(['-p', 'list files', '--resume', 'moved', '--data', data.path], { cwd: work.path });
+      const answer = await printJson(['-p', 'list files', '--resume', 'moved', '--data', dirs.data.path], { cwd: dirs.work.path });
       // list_files does not exist for the child: only read_file was made available.
       expect(answer.result).not.toContain('notes.md');
     } finally {
@@ -50,42 +31,42 @@ describe('dsh fork --cwd, --tools, --worktree', () => {
   });
 
   it('--worktree puts the child in its own git worktree on dsh/<name>', { timeout: 120_000 }, async () => {
-    git(work.path, 'init', '-q');
-    git(work.path, 'add', '.');
-    git(work.path, 'commit', '-qm', 'start');
-    await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
-    const forked = await runDsh(['fork', 'base', '--worktree', '--data', data.path]);
+    git(dirs.work.path, 'init', '-q');
+    git(dirs.work.path, 'add', '.');
+    git(dirs.work.path, 'commit', '-qm', 'start');
+    await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
+    const forked = await runDsh(['fork', 'base', '--worktree', '--data', dirs.data.path]);
     expect(forked.code, forked.stderr).toBe(0);
-    const path = join(data.path, 'worktrees', 'base-1');
+    const path = join(dirs.data.path, 'worktrees', 'base-1');
     expect(await latestConfig('base-1')).toMatchObject({ cwd: path });
     expect(git(path, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('dsh/base-1');
-    const refused = await runDsh(['fork', 'base', '--worktree', '--cwd', work.path, '--data', data.path]);
+    const refused = await runDsh(['fork', 'base', '--worktree', '--cwd', dirs.work.path, '--data', dirs.data.path]);
     expect(refused.code).toBe(2);
   });
 
   it('warns, naming it, when the new fork works in a directory a live session of another process uses', { timeout: 120_000 }, async () => {
-    await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
+    await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     let asked: () => void = () => undefined;
     const requested = new Promise<void>((resolve) => {
       asked = resolve;
     });
-    server = await startModelServer(() => {
+    dirs.server = await startModelServer(() => {
       asked();
       return 'hang';
     });
-    const holder = spawnDsh(['-p', 'think', '--name', 'holder', '--model', 'openai:m', '--tools', '', '--data', data.path], {
-      cwd: work.path,
-      env: { OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'sk-test' },
+    const holder = spawnDsh(['-p', 'think', '--name', 'holder', '--model', 'openai:m', '--tools', '', '--data', dirs.data.path], {
+      cwd: dirs.work.path,
+      env: { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' },
     });
     const exited = new Promise((resolve) => holder.on('exit', resolve));
     try {
       await requested;
-      const forked = await runDsh(['fork', 'base', '--name', 'next', '--data', data.path]);
+      const forked = await runDsh(['fork', 'base', '--name', 'next', '--data', dirs.data.path]);
       expect(forked.code, forked.stderr).toBe(0);
-      expect(forked.stderr).toMatch(new RegExp(`warning: ${work.path} is also the working directory of live session holder \\(`));
+      expect(forked.stderr).toMatch(new RegExp(`warning: ${dirs.work.path} is also the working directory of live session holder \\(`));
       const elsewhere = await makeTempDir('dsh-fork-elsewhere-');
       try {
-        const quiet = await runDsh(['fork', 'base', '--cwd', elsewhere.path, '--data', data.path]);
+        const quiet = await runDsh(['fork', 'base', '--cwd', elsewhere.path, '--data', dirs.data.path]);
         expect(quiet.stderr).not.toContain('warning');
       } finally {
         await elsewhere.remove();

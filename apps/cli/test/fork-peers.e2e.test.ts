@@ -1,47 +1,38 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir } from '@dsh/test-utils';
 import { openSessionStore } from 'dsh-host';
 import { hintCommand, printJson, runDsh, runPrinted } from './run-dsh.js';
+import { useCliTestDirs } from './cli-test-dirs.js';
 
-let data: TempDir;
-let work: TempDir;
-beforeEach(async () => {
-  data = await makeTempDir('dsh-cli-data-');
-  work = await makeTempDir('dsh-cli-work-');
-  await writeFile(join(work.path, 'notes.md'), 'remember the milk\n');
-});
-afterEach(async () => {
-  await data.remove();
-  await work.remove();
-});
+const dirs = useCliTestDirs('dsh-cli', { work: true });
 
 type Event = { seq: number; type: string; data: Record<string, unknown> };
 
 async function events(ref: string): Promise<Event[]> {
-  const shown = await runDsh(['show', ref, '--json', '--data', data.path]);
+  const shown = await runDsh(['show', ref, '--json', '--data', dirs.data.path]);
   expect(shown.code).toBe(0);
   return (JSON.parse(shown.stdout) as { events: Event[] }).events;
 }
 
 describe('dsh print mode: the fork-peers story, end to end through the real CLI', () => {
   it('named baseline → two peer forks → resuming a peer continues it; the baseline is unchanged', { timeout: 180_000 }, async () => {
-    const opts = { cwd: work.path };
-    const baseline = await printJson(['-p', 'hello', '--name', 'baseline', '--data', data.path], opts);
+    const opts = { cwd: dirs.work.path };
+    const baseline = await printJson(['-p', 'hello', '--name', 'baseline', '--data', dirs.data.path], opts);
     expect(baseline).toMatchObject({ sessionId: expect.any(String), result: expect.any(String), isError: false });
     expect(baseline.parentSession).toBeUndefined();
     const before = await events('baseline');
 
-    const peerA = await printJson(['-p', 'list files', '--resume', 'baseline', '--fork-session', '--name', 'peer-a', '--data', data.path], opts);
-    const peerB = await printJson(['-p', 'read notes.md', '--resume', 'baseline', '--fork-session', '--name', 'peer-b', '--data', data.path], opts);
+    const peerA = await printJson(['-p', 'list files', '--resume', 'baseline', '--fork-session', '--name', 'peer-a', '--data', dirs.data.path], opts);
+    const peerB = await printJson(['-p', 'read notes.md', '--resume', 'baseline', '--fork-session', '--name', 'peer-b', '--data', dirs.data.path], opts);
     expect(peerA).toMatchObject({ parentSession: baseline.sessionId, isError: false });
     expect(peerB).toMatchObject({ parentSession: baseline.sessionId, isError: false });
     expect(peerA.sessionId).not.toBe(peerB.sessionId);
     expect(peerA.result).toContain('notes.md');
     expect(peerB.result).toContain('remember the milk');
 
-    const resumed = await printJson(['-p', 'list files', '--resume', 'peer-a', '--data', data.path], opts);
+    const resumed = await printJson(['-p', 'list files', '--resume', 'peer-a', '--data', dirs.data.path], opts);
     expect(resumed.sessionId).toBe(peerA.sessionId);
     expect(resumed.parentSession).toBeUndefined();
     const peerEvents = await events('peer-a');
@@ -50,7 +41,7 @@ describe('dsh print mode: the fork-peers story, end to end through the real CLI'
     expect(await events('baseline')).toEqual(before);
     expect(await events(String(baseline.sessionId))).toEqual(before);
 
-    const tree = await runDsh(['sessions', '--tree', '--data', data.path]);
+    const tree = await runDsh(['sessions', '--tree', '--data', dirs.data.path]);
     expect(tree.code).toBe(0);
     const lines = tree.stdout.trimEnd().split('\n');
     expect(lines[0]).toContain(String(baseline.sessionId));
@@ -59,21 +50,21 @@ describe('dsh print mode: the fork-peers story, end to end through the real CLI'
   });
 
   it('prints the answer as text, with the session id on stderr', { timeout: 60_000 }, async () => {
-    const result = await runDsh(['-p', 'list files', '--data', data.path], { cwd: work.path });
+    const result = await runDsh(['-p', 'list files', '--data', dirs.data.path], { cwd: dirs.work.path });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('notes.md');
     expect(result.stderr).toMatch(/^dsh: session [\w-]+/);
   });
 
   it('forks exactly at --resume-at and refuses a seq outside the session with INVALID_CUT', { timeout: 90_000 }, async () => {
-    const base = await printJson(['-p', 'read notes.md', '--name', 'base', '--data', data.path], { cwd: work.path });
+    const base = await printJson(['-p', 'read notes.md', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     const toolCall = (await events('base')).find((event) => event.type === 'tool/call')!;
-    const child = await printJson(['-p', 'continue', '--resume', 'base', '--fork-session', '--resume-at', String(toolCall.seq), '--data', data.path], { cwd: work.path });
+    const child = await printJson(['-p', 'continue', '--resume', 'base', '--fork-session', '--resume-at', String(toolCall.seq), '--data', dirs.data.path], { cwd: dirs.work.path });
     expect(child).toMatchObject({ parentSession: base.sessionId, forkCut: toolCall.seq });
     const childEvents = await events(String(child.sessionId));
     expect(childEvents[toolCall.seq + 2]).toMatchObject({ type: 'tool/result', data: { error: { code: 'TOOL_OUTCOME_UNKNOWN' } } });
 
-    const bad = await runDsh(['-p', 'x', '--resume', 'base', '--fork-session', '--resume-at', '999', '--data', data.path], { cwd: work.path });
+    const bad = await runDsh(['-p', 'x', '--resume', 'base', '--fork-session', '--resume-at', '999', '--data', dirs.data.path], { cwd: dirs.work.path });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('INVALID_CUT');
     expect(bad.stderr).toContain('dsh show');
@@ -82,9 +73,9 @@ describe('dsh print mode: the fork-peers story, end to end through the real CLI'
   it('--continue picks the most recent session of the working directory', { timeout: 90_000 }, async () => {
     const other = await makeTempDir('dsh-cli-other-');
     try {
-      const here = await printJson(['-p', 'hello', '--data', data.path], { cwd: work.path });
-      await printJson(['-p', 'hello', '--data', data.path], { cwd: other.path });
-      const continued = await printJson(['-p', 'list files', '--continue', '--data', data.path], { cwd: work.path });
+      const here = await printJson(['-p', 'hello', '--data', dirs.data.path], { cwd: dirs.work.path });
+      await printJson(['-p', 'hello', '--data', dirs.data.path], { cwd: other.path });
+      const continued = await printJson(['-p', 'list files', '--continue', '--data', dirs.data.path], { cwd: dirs.work.path });
       expect(continued.sessionId).toBe(here.sessionId);
     } finally {
       await other.remove();
@@ -94,11 +85,11 @@ describe('dsh print mode: the fork-peers story, end to end through the real CLI'
 
 describe('dsh print mode: tool availability', () => {
   it('--tools restricts which tools exist for the model', { timeout: 90_000 }, async () => {
-    const script = join(work.path, 'script.json');
+    const script = join(dirs.work.path, 'script.json');
     const response = [{ text: 'listing', toolCalls: [{ name: 'list_files', arguments: {} }] }, { text: 'done' }];
     await writeFile(script, JSON.stringify(response));
-    const allowed = await printJson(['-p', 'go', '--model', `scripted:${script}`, '--tools', 'list_files', '--data', data.path], { cwd: work.path });
-    const denied = await printJson(['-p', 'go', '--model', `scripted:${script}`, '--tools', 'read_file', '--data', data.path], { cwd: work.path });
+    const allowed = await printJson(['-p', 'go', '--model', `scripted:${script}`, '--tools', 'list_files', '--data', dirs.data.path], { cwd: dirs.work.path });
+    const denied = await printJson(['-p', 'go', '--model', `scripted:${script}`, '--tools', 'read_file', '--data', dirs.data.path], { cwd: dirs.work.path });
     const resultOf = async (id: unknown) => (await events(String(id))).find((event) => event.type === 'tool/result')!.data as { message: { isError: boolean; content: { text: string }[] } };
     expect((await resultOf(allowed.sessionId)).message).toMatchObject({ isError: false });
     expect((await resultOf(allowed.sessionId)).message.content[0]?.text).toContain('notes.md');
@@ -106,7 +97,7 @@ describe('dsh print mode: tool availability', () => {
     expect(refused.isError).toBe(true);
     expect(refused.content[0]?.text).not.toContain('notes.md');
 
-    const unknown = await runDsh(['-p', 'go', '--tools', 'rm_rf', '--data', data.path], { cwd: work.path });
+    const unknown = await runDsh(['-p', 'go', '--tools', 'rm_rf', '--data', dirs.data.path], { cwd: dirs.work.path });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown tool 'rm_rf'");
   });
@@ -114,25 +105,25 @@ describe('dsh print mode: tool availability', () => {
 
 describe('dsh and a session busy in another process', () => {
   it('refuses to resume it, naming the holder and suggesting a fork; forking it works', { timeout: 90_000 }, async () => {
-    const base = await printJson(['-p', 'hello', '--name', 'held', '--data', data.path], { cwd: work.path });
-    const store = await openSessionStore({ dir: data.path });
+    const base = await printJson(['-p', 'hello', '--name', 'held', '--data', dirs.data.path], { cwd: dirs.work.path });
+    const store = await openSessionStore({ dir: dirs.data.path });
     const session = await store.open(String(base.sessionId));
     try {
-      const refused = await runDsh(['-p', 'more', '--resume', 'held', '--data', data.path], { cwd: work.path });
+      const refused = await runDsh(['-p', 'more', '--resume', 'held', '--data', dirs.data.path], { cwd: dirs.work.path });
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('SESSION_BUSY');
       expect(refused.stderr).toContain(`pid ${process.pid}`);
-      expect(refused.stderr).toContain(`--resume ${String(base.sessionId)} --fork-session --data ${data.path}`);
+      expect(refused.stderr).toContain(`--resume ${String(base.sessionId)} --fork-session --data ${dirs.data.path}`);
       // The suggested command, pasted as printed, forks the busy session.
-      const forked = await runPrinted(`${hintCommand(refused.stderr)} --output-format json`, work.path, { cwd: work.path });
+      const forked = await runPrinted(`${hintCommand(refused.stderr)} --output-format json`, dirs.work.path, { cwd: dirs.work.path });
       expect(forked.code).toBe(0);
       expect(JSON.parse(forked.stdout)).toMatchObject({ parentSession: base.sessionId, isError: false });
 
       // `dsh fork` prints how to continue the child; that command works as printed too.
-      const child = await runDsh(['fork', 'held', '--data', data.path], { cwd: work.path });
+      const child = await runDsh(['fork', 'held', '--data', dirs.data.path], { cwd: dirs.work.path });
       const next = /continue it with (dsh .+)$/m.exec(child.stderr)?.[1] ?? '';
-      expect(next).toBe(`dsh -p "…" --resume ${child.stdout.trim()} --data ${data.path}`);
-      const continued = await runPrinted(`${next} --output-format json`, work.path, { cwd: work.path });
+      expect(next).toBe(`dsh -p "…" --resume ${child.stdout.trim()} --data ${dirs.data.path}`);
+      const continued = await runPrinted(`${next} --output-format json`, dirs.work.path, { cwd: dirs.work.path });
       expect(JSON.parse(continued.stdout)).toMatchObject({ sessionId: child.stdout.trim(), isError: false });
     } finally {
       await session.close();

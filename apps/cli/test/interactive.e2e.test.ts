@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isRunning, makeTempDir, startModelServer, waitFor, type ModelServer, type TempDir } from '@dsh/test-utils';
+import { chatCompletionChunk, isRunning, makeTempDir, startModelServer, waitFor, type ModelServer, type TempDir } from '@dsh/test-utils';
 import { DSH_BIN, runDsh } from './run-dsh.js';
 import { HAS_TMUX, openPane, type Pane } from './tmux-pane.js';
 
@@ -50,10 +50,8 @@ function press(key: string): void {
 
 /** An OpenAI-compatible server streaming `pieces` of text; a promise among them holds the stream there. */
 async function slowModel(pieces: (string | Promise<unknown>)[]): Promise<Record<string, string>> {
-  const chunk = (delta: object, finish: string | null = null) =>
-    `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
   server = await startModelServer(() => ({
-    chunks: [chunk({ role: 'assistant', content: '' }), ...pieces.map((piece) => (typeof piece === 'string' ? chunk({ content: piece }) : piece)), chunk({}, 'stop'), 'data: [DONE]\n\n'],
+    chunks: [chatCompletionChunk({ role: 'assistant', content: '' }), ...pieces.map((piece) => (typeof piece === 'string' ? chatCompletionChunk({ content: piece }) : piece)), chatCompletionChunk({}, 'stop'), 'data: [DONE]\n\n'],
   }));
   return { OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
 }

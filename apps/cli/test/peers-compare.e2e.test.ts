@@ -3,32 +3,20 @@
  * by side with a diff of their final answers, and `dsh sessions --tree` marks peers (siblings that
  * share their parent and cut).
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { describe, expect, it } from 'vitest';
 import { printJson, runDsh } from './run-dsh.js';
+import { useCliTestDirs } from './cli-test-dirs.js';
 
-let data: TempDir;
-let work: TempDir;
-beforeEach(async () => {
-  data = await makeTempDir('dsh-compare-data-');
-  work = await makeTempDir('dsh-compare-work-');
-  await writeFile(join(work.path, 'notes.md'), 'remember the milk\n');
-});
-afterEach(async () => {
-  await data.remove();
-  await work.remove();
-});
+const dirs = useCliTestDirs('dsh-compare', { work: true });
 
 type Side = { name: string; session_id: string; parent_session: string | null; fork_cut: number | null; result: string; num_turns: number; tool_calls: string[]; files_changed: string[] };
 type Comparison = { peers: boolean; sessions: [Side, Side]; answer_diff: { kind: string; text: string }[] | null };
 
-const dsh = (args: string[]) => runDsh([...args, '--data', data.path], { cwd: work.path, timeoutMs: 120_000 });
+const dsh = (args: string[]) => runDsh([...args, '--data', dirs.data.path], { cwd: dirs.work.path, timeoutMs: 120_000 });
 
 describe('dsh peers --compare and peers in the tree', () => {
   it('compares two peers: what each did since the fork, their answers, and a line diff of the answers', { timeout: 240_000 }, async () => {
-    const base = await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
+    const base = await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     const made = await dsh(['peers', 'base', '--prompt', 'read notes.md', '--prompt', 'write x.txt: hi', '--output-format', 'json']);
     expect(made.code, made.stderr).toBe(0);
     const cut = (JSON.parse(made.stdout) as { baseline: { cut: number } }).baseline.cut;
@@ -61,7 +49,7 @@ describe('dsh peers --compare and peers in the tree', () => {
   });
 
   it('dsh sessions --tree marks siblings at one parent and cut as peers, and not a lone fork at another cut', { timeout: 240_000 }, async () => {
-    await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
+    await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     const made = await dsh(['peers', 'base', '--prompt', 'list files', '--prompt', 'read notes.md', '--output-format', 'json']);
     expect(made.code, made.stderr).toBe(0);
     const cut = (JSON.parse(made.stdout) as { baseline: { cut: number } }).baseline.cut;

@@ -1,48 +1,33 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, startModelServer, type ModelServer, type ModelServerRequest, type TempDir } from '@dsh/test-utils';
+import { describe, expect, it } from 'vitest';
+import { chatCompletionChunk, makeTempDir, startModelServer, type ModelServerRequest } from '@dsh/test-utils';
 import { printJson, runDsh, spawnDsh } from './run-dsh.js';
+import { useCliTestDirs } from './cli-test-dirs.js';
+import { git } from './run-git.js';
 
-let data: TempDir;
-let work: TempDir;
-let server: ModelServer | undefined;
-beforeEach(async () => {
-  data = await makeTempDir('dsh-peers-data-');
-  work = await makeTempDir('dsh-peers-work-');
-  await writeFile(join(work.path, 'notes.md'), 'remember the milk\n');
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await data.remove();
-  await work.remove();
-});
+const dirs = useCliTestDirs('dsh-peers', { work: true });
 
 type Peer = { name: string; session_id: string; cwd: string; result: string; is_error: boolean; subtype: string; num_turns: number; files_changed: string[]; error_code?: string };
 type PeersOutput = { baseline: { session_id: string; cut: number }; peers: Peer[] };
 type Listed = { id: string; title?: string; parentSession?: string; forkCut?: number };
 
 async function peersJson(args: readonly string[], expectedCode = 0, env: Record<string, string> = {}): Promise<PeersOutput> {
-  const result = await runDsh(['peers', ...args, '--output-format', 'json', '--data', data.path], { cwd: work.path, env, timeoutMs: 120_000 });
+  const result = await runDsh(['peers', ...args, '--output-format', 'json', '--data', dirs.data.path], { cwd: dirs.work.path, env, timeoutMs: 120_000 });
   expect(result.code, result.stderr).toBe(expectedCode);
   return JSON.parse(result.stdout) as PeersOutput;
 }
 
 async function sessions(): Promise<Listed[]> {
-  const listed = await runDsh(['sessions', '--json', '--data', data.path]);
+  const listed = await runDsh(['sessions', '--json', '--data', dirs.data.path]);
   return JSON.parse(listed.stdout) as Listed[];
 }
 
 async function header(id: string): Promise<Record<string, unknown>> {
-  const shown = await runDsh(['show', id, '--json', '--data', data.path]);
+  const shown = await runDsh(['show', id, '--json', '--data', dirs.data.path]);
   return (JSON.parse(shown.stdout) as { header: Record<string, unknown> }).header;
 }
-
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
 
 /** The text of the last user message of an OpenAI-shaped request body. */
 function lastUserText(request: ModelServerRequest): string {
@@ -51,26 +36,20 @@ function lastUserText(request: ModelServerRequest): string {
   return typeof content === 'string' ? content : JSON.stringify(content);
 }
 
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-C', cwd, ...args], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
-
 describe('dsh peers: one baseline, several alternatives at one cut, run at once', () => {
   it('forks every peer at the same cut of the baseline, reports them in prompt order, and a peer resumes by name without forking', { timeout: 240_000 }, async () => {
-    const base = await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
+    const base = await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     const output = await peersJson(['base', '--prompt', 'read notes.md', '--prompt', 'list files']);
     expect(output.baseline.session_id).toBe(base.sessionId);
     expect(output.peers.map((peer) => peer.name)).toEqual(['base-1', 'base-2']);
-    expect(output.peers[0]).toMatchObject({ is_error: false, subtype: 'success', cwd: work.path, files_changed: [] });
+    expect(output.peers[0]).toMatchObject({ is_error: false, subtype: 'success', cwd: dirs.work.path, files_changed: [] });
     expect(output.peers[0]!.result).toContain('remember the milk');
     expect(output.peers[1]!.result).toContain('notes.md');
     for (const peer of output.peers) {
       expect(await header(peer.session_id)).toMatchObject({ parentSession: base.sessionId, forkCut: output.baseline.cut, inheritedEventCount: output.baseline.cut + 1 });
     }
 
-    const resumed = await printJson(['-p', 'list files', '--resume', 'base-1', '--data', data.path], { cwd: work.path });
+    const resumed = await printJson(['-p', 'list files', '--resume', 'base-1', '--data', dirs.data.path], { cwd: dirs.work.path });
     expect(resumed.sessionId).toBe(output.peers[0]!.session_id);
     expect(resumed.parentSession).toBeUndefined();
 
@@ -82,91 +61,91 @@ describe('dsh peers: one baseline, several alternatives at one cut, run at once'
   });
 
   it('runs the prompts concurrently: the first answer is held until the second request has arrived', { timeout: 240_000 }, async () => {
-    await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
+    await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     let secondArrived: () => void = () => undefined;
     const second = new Promise<void>((resolve) => {
       secondArrived = resolve;
     });
-    server = await startModelServer((request, index) => {
+    dirs.server = await startModelServer((request, index) => {
       if (index === 1) secondArrived();
       const text = `answer to ${lastUserText(request)}`;
-      return { chunks: [chunk({ role: 'assistant', content: '' }), ...(index === 0 ? [second] : []), chunk({ content: text }), chunk({}, 'stop'), 'data: [DONE]\n\n'] };
+      return { chunks: [chatCompletionChunk({ role: 'assistant', content: '' }), ...(index === 0 ? [second] : []), chatCompletionChunk({ content: text }), chatCompletionChunk({}, 'stop'), 'data: [DONE]\n\n'] };
     });
-    const env = { OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
+    const env = { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
     const output = await peersJson(['base', '--prompt', 'alpha', '--prompt', 'beta', '--model', 'openai:m', '--tools', ''], 0, env);
-    expect(server.requests).toHaveLength(2);
+    expect(dirs.server.requests).toHaveLength(2);
     expect(output.peers.map((peer) => peer.result)).toEqual([expect.stringContaining('alpha'), expect.stringContaining('beta')]);
   });
 
   it('reports a peer whose model fails beside the one that succeeded, and exits 1', { timeout: 240_000 }, async () => {
-    await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
-    server = await startModelServer((request) => {
+    await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
+    dirs.server = await startModelServer((request) => {
       if (lastUserText(request).includes('fail')) return { status: 400, json: { error: { message: 'this prompt is refused', type: 'invalid_request_error' } } };
-      return { chunks: [chunk({ role: 'assistant', content: 'fine' }), chunk({}, 'stop'), 'data: [DONE]\n\n'] };
+      return { chunks: [chatCompletionChunk({ role: 'assistant', content: 'fine' }), chatCompletionChunk({}, 'stop'), 'data: [DONE]\n\n'] };
     });
-    const env = { OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
+    const env = { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
     const output = await peersJson(['base', '--prompt', 'please fail', '--prompt', 'succeed', '--model', 'openai:m', '--tools', ''], 1, env);
     expect(output.peers[0]).toMatchObject({ name: 'base-1', is_error: true, subtype: 'error_during_execution', error_code: 'MODEL_HTTP_ERROR' });
     expect(output.peers[1]).toMatchObject({ name: 'base-2', is_error: false, result: 'fine' });
 
-    const text = await runDsh(['peers', 'base', '--prompt', 'fail again', '--prompt', 'fine again', '--model', 'openai:m', '--tools', '', '--data', data.path], { cwd: work.path, env });
+    const text = await runDsh(['peers', 'base', '--prompt', 'fail again', '--prompt', 'fine again', '--model', 'openai:m', '--tools', '', '--data', dirs.data.path], { cwd: dirs.work.path, env });
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/── base-3[\s\S]*error: +error \(MODEL_HTTP_ERROR\)[\s\S]*this prompt is refused/);
     expect(text.stdout).toMatch(/── base-4[\s\S]*error: +none[\s\S]*fine/);
   });
 
   it('--worktree gives each peer its own checkout: nothing one writes appears in the baseline or the other', { timeout: 240_000 }, async () => {
-    git(work.path, 'init', '-q');
-    git(work.path, 'add', '.');
-    git(work.path, 'commit', '-qm', 'start');
-    await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
+    git(dirs.work.path, 'init', '-q');
+    git(dirs.work.path, 'add', '.');
+    git(dirs.work.path, 'commit', '-qm', 'start');
+    await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     // Keyless answers "write PATH: TEXT" with one write_file call, whichever peer asks first.
     const output = await peersJson(['base', '--prompt', 'write a.txt: from A', '--prompt', 'write b.txt: from B', '--name', 'pa', '--name', 'pb', '--worktree']);
     const [a, b] = output.peers as [Peer, Peer];
-    expect(a.cwd).toBe(join(data.path, 'worktrees', 'pa'));
-    expect(b.cwd).toBe(join(data.path, 'worktrees', 'pb'));
+    expect(a.cwd).toBe(join(dirs.data.path, 'worktrees', 'pa'));
+    expect(b.cwd).toBe(join(dirs.data.path, 'worktrees', 'pb'));
     expect([a.files_changed, b.files_changed]).toEqual([['a.txt'], ['b.txt']]);
     expect(await readFile(join(a.cwd, 'a.txt'), 'utf8')).toBe('from A');
     expect(existsSync(join(a.cwd, 'b.txt'))).toBe(false);
     expect(existsSync(join(b.cwd, 'a.txt'))).toBe(false);
-    expect(git(work.path, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(git(dirs.work.path, 'status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(git(a.cwd, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('dsh/pa');
-    expect(git(work.path, 'rev-parse', 'HEAD')).toBe(git(b.cwd, 'rev-parse', 'HEAD'));
+    expect(git(dirs.work.path, 'rev-parse', 'HEAD')).toBe(git(b.cwd, 'rev-parse', 'HEAD'));
 
     // Removal never drops uncommitted work silently.
-    const refused = await runDsh(['peers', '--remove', 'pa', '--data', data.path]);
+    const refused = await runDsh(['peers', '--remove', 'pa', '--data', dirs.data.path]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('WORKTREE_HAS_CHANGES');
     expect(existsSync(a.cwd)).toBe(true);
     git(b.cwd, 'add', '.');
     git(b.cwd, 'commit', '-qm', 'peer b');
-    const unmerged = await runDsh(['peers', '--remove', 'pb', '--data', data.path]);
+    const unmerged = await runDsh(['peers', '--remove', 'pb', '--data', dirs.data.path]);
     expect(unmerged.code).toBe(1);
     expect(unmerged.stderr).toContain('BRANCH_NOT_MERGED');
-    const forced = await runDsh(['peers', '--remove', 'pa', 'pb', '--force', '--data', data.path]);
+    const forced = await runDsh(['peers', '--remove', 'pa', 'pb', '--force', '--data', dirs.data.path]);
     expect(forced.code, forced.stderr).toBe(0);
     expect(existsSync(a.cwd) || existsSync(b.cwd)).toBe(false);
-    expect(git(work.path, 'branch', '--list', 'dsh/*')).toBe('');
+    expect(git(dirs.work.path, 'branch', '--list', 'dsh/*')).toBe('');
   });
 
   it('refuses --worktree outside a git repository (NOT_A_GIT_REPOSITORY), a taken name, and a --cwd count that does not match, creating nothing', { timeout: 240_000 }, async () => {
-    await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
+    await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     const before = (await sessions()).length;
-    const notGit = await runDsh(['peers', 'base', '--prompt', 'x', '--worktree', '--data', data.path], { cwd: work.path });
+    const notGit = await runDsh(['peers', 'base', '--prompt', 'x', '--worktree', '--data', dirs.data.path], { cwd: dirs.work.path });
     expect([notGit.code, notGit.stderr]).toEqual([1, expect.stringContaining('NOT_A_GIT_REPOSITORY')]);
-    const taken = await runDsh(['peers', 'base', '--prompt', 'x', '--prompt', 'y', '--name', 'base', '--data', data.path], { cwd: work.path });
+    const taken = await runDsh(['peers', 'base', '--prompt', 'x', '--prompt', 'y', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     expect([taken.code, taken.stderr]).toEqual([1, expect.stringContaining("NAME_TAKEN: Peer name 'base' is taken")]);
-    const cwdCount = await runDsh(['peers', 'base', '--prompt', 'x', '--prompt', 'y', '--cwd', work.path, '--data', data.path], { cwd: work.path });
+    const cwdCount = await runDsh(['peers', 'base', '--prompt', 'x', '--prompt', 'y', '--cwd', dirs.work.path, '--data', dirs.data.path], { cwd: dirs.work.path });
     expect([cwdCount.code, cwdCount.stderr]).toEqual([2, expect.stringContaining('expected one --cwd DIR per prompt')]);
-    const noPrompt = await runDsh(['peers', 'base', '--data', data.path], { cwd: work.path });
+    const noPrompt = await runDsh(['peers', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     expect([noPrompt.code, noPrompt.stderr]).toEqual([2, expect.stringContaining('--prompt')]);
-    const both = await runDsh(['peers', 'base', '--prompt', 'x', '--worktree', '--cwd', work.path, '--data', data.path], { cwd: work.path });
+    const both = await runDsh(['peers', 'base', '--prompt', 'x', '--worktree', '--cwd', dirs.work.path, '--data', dirs.data.path], { cwd: dirs.work.path });
     expect(both.code).toBe(2);
     expect(await sessions()).toHaveLength(before);
   });
 
   it('--cwd gives each peer its own directory', { timeout: 240_000 }, async () => {
-    await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
+    await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     const one = await makeTempDir('dsh-peers-one-');
     const two = await makeTempDir('dsh-peers-two-');
     try {
@@ -180,18 +159,18 @@ describe('dsh peers: one baseline, several alternatives at one cut, run at once'
   });
 
   it('killed with SIGKILL while its peers run, leaves every created peer valid and resumable', { timeout: 240_000 }, async () => {
-    await printJson(['-p', 'list files', '--name', 'base', '--data', data.path], { cwd: work.path });
+    await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     let bothAsked: () => void = () => undefined;
     const asked = new Promise<void>((resolve) => {
       bothAsked = resolve;
     });
-    server = await startModelServer((_request, index) => {
+    dirs.server = await startModelServer((_request, index) => {
       if (index === 1) bothAsked();
       return 'hang';
     });
-    const child = spawnDsh(['peers', 'base', '--prompt', 'one', '--prompt', 'two', '--model', 'openai:m', '--tools', '', '--data', data.path], {
-      cwd: work.path,
-      env: { OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'sk-test' },
+    const child = spawnDsh(['peers', 'base', '--prompt', 'one', '--prompt', 'two', '--model', 'openai:m', '--tools', '', '--data', dirs.data.path], {
+      cwd: dirs.work.path,
+      env: { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' },
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     await asked;
@@ -201,11 +180,11 @@ describe('dsh peers: one baseline, several alternatives at one cut, run at once'
     const peers = (await sessions()).filter((item) => item.title?.startsWith('base-') === true);
     expect(peers.map((peer) => peer.title).sort()).toEqual(['base-1', 'base-2']);
     for (const peer of peers) {
-      const valid = await runDsh(['validate', join(data.path, `${peer.id}.jsonl`)]);
+      const valid = await runDsh(['validate', join(dirs.data.path, `${peer.id}.jsonl`)]);
       expect(valid.code, valid.stdout + valid.stderr).toBe(0);
-      const resumed = await printJson(['-p', 'list files', '--resume', peer.title!, '--model', 'keyless', '--data', data.path], { cwd: work.path });
+      const resumed = await printJson(['-p', 'list files', '--resume', peer.title!, '--model', 'keyless', '--data', dirs.data.path], { cwd: dirs.work.path });
       expect(resumed).toMatchObject({ sessionId: peer.id, isError: false });
-      const shown = await runDsh(['show', peer.id, '--json', '--data', data.path]);
+      const shown = await runDsh(['show', peer.id, '--json', '--data', dirs.data.path]);
       const events = (JSON.parse(shown.stdout) as { events: { type: string; data: { reason?: { kind: string } } }[] }).events;
       expect(events.filter((event) => event.type === 'turn/end').map((event) => event.data.reason?.kind).slice(-2)).toEqual(['interrupted', 'completed']);
     }

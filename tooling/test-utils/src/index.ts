@@ -6,6 +6,7 @@
 export { makeTempDir, type TempDir } from './make-temp-dir.js';
 export { startChatCompletionsServer, type ChatCompletionsServer, type ChatReply, type ReceivedChatRequest } from './start-chat-completions-server.js';
 export { splitStream, startModelServer, type ModelServer, type ModelServerReply, type ModelServerRequest } from './start-model-server.js';
+export { chatCompletionChunk, chatCompletionStream } from './chat-completion-stream.js';
 export { LogBuilder, type LogEvent, type LogJson, type LogToolCall, type LogToolEffect, type LogTurnEnd } from './log-builder.js';
 export { arbitraryLog, arbitraryLogWithSeq, buildGeneratedLog, type ArbitraryLogOptions } from './arbitrary-log.js';
 export { acceptsConnections, commandLineOf, descendantsOf, isRunning, waitFor } from './process-tree.js';
