@@ -1,3 +1,4 @@
+/** @module `createHost`: builds one `HostContext` and maps each `Host` method to its operation module, every failure leaving as a `HostError` (see AGENTS.md "Inside dsh-host"). */
 import { createKeylessModel } from 'dsh-agent';
 import { createHttpApp } from './create-http-app.js';
 import { deleteSession } from './delete-session.js';

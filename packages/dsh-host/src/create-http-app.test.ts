@@ -5,6 +5,7 @@ import { createMemoryStore, SessionError, type SessionStore } from 'dsh-session'
 import { createHost, INTERNAL_ERROR_BODY, openApiDocument, type Host } from 'dsh-host';
 import { createCrashedSession } from './__fixtures__/crashed-session.js';
 import { createGatedModel } from './__fixtures__/gated-model.js';
+import { call } from './__fixtures__/http-call.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -24,37 +25,6 @@ function setup(options: { model?: Parameters<typeof createHost>[0]['model']; sto
     await store.close();
   });
   return host;
-}
-
-async function call(host: Host, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
-  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-  const response = await host.fetch(new Request(`http://dsh.test${path}`, init));
-  const text = await response.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by assertions, not types
-  const parsed = text === '' ? undefined : (JSON.parse(text) as Record<string, any>);
-  expectDocumented(method, path, response.status, parsed?.error?.code as string | undefined);
-  return { status: response.status, body: parsed };
-}
-
-type DocumentedResponse = { content?: Record<string, { schema: { allOf?: { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }[] } }> };
-const documentedPaths = openApiDocument().paths as Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>;
-
-/** Every answer these tests provoke must be documented: its status under its operation, its code under that status. */
-function expectDocumented(method: string, path: string, status: number, code: string | undefined): void {
-  const pathname = new URL(path, 'http://dsh.test').pathname;
-  const match = Object.entries(documentedPaths).find(([template]) => new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`).test(pathname));
-  const operation = match?.[1][method.toLowerCase()];
-  if (operation === undefined) {
-    expect([status, code], `${method} ${pathname} has no operation`).toEqual([404, 'NOT_FOUND']);
-    return;
-  }
-  const response = operation.responses[String(status)];
-  expect(response, `${method} ${pathname} answered ${status}, which its operation does not document`).toBeDefined();
-  if (status >= 400) {
-    const codes = response?.content?.['application/json']?.schema.allOf?.[1]?.properties?.error?.properties?.code?.enum;
-    expect(codes, `${method} ${pathname} answered ${status} ${code ?? ''}`).toContain(code);
-  }
 }
 
 async function sessionWithTurn(host: Host, title?: string): Promise<string> {

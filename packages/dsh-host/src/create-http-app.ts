@@ -1,3 +1,4 @@
+/** @module `createHttpApp`: the hono app of SPEC §10 over a `Host`: the request guard, per-path body limits, one handler per row of the route table, JSON bodies read through their zod schemas. */
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';

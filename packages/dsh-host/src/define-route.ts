@@ -1,3 +1,4 @@
+/** @module `defineRoute`: the shape of one row of the route table (method, path, body schema, documented answers, handler), shared by the app and the OpenAPI document. */
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { HostErrorCode } from './host-error-codes.js';

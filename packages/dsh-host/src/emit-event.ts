@@ -1,3 +1,4 @@
+/** @module `emitEvent`: one appended event handed to the telemetry sink and to this host's watchers of its session. */
 import type { SessionEvent } from 'dsh-codec';
 import type { HostContext } from './host-context.js';
 

@@ -1,3 +1,4 @@
+/** @module `createEventSequencer`: merges stored and new events into one stream, each seq once and in order (behind `host.watch` and SSE). */
 import type { SessionEvent } from 'dsh-codec';
 
 /** Feeds events of one session to a listener from a seq on, each once and in seq order. @internal */

@@ -1,3 +1,4 @@
+/** @module `HostOptions` and the `HostContext` every host operation takes: the store, options, live entries, watchers, idempotency keys, versions read. */
 import type { FormatVersion, SessionEvent } from 'dsh-codec';
 import type { Agent, AgentDelta, Model, Tool } from 'dsh-agent';
 import type { Session, SessionStore } from 'dsh-session';

@@ -1,3 +1,4 @@
+/** @module The one error table of dsh-host: every code's HTTP status and wire code (`HOST_ERROR_CODES`), from which `HostErrorCode`, the OpenAPI document and the README follow. */
 import type { AgentErrorCode } from 'dsh-agent';
 import type { ImportErrorCode } from 'dsh-import';
 import type { SessionErrorCode } from 'dsh-session';

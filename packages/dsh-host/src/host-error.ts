@@ -1,4 +1,8 @@
+/** @module `HostError`: what every host method throws; `HostError.wrap` carries a coded store, codec, agent or import error across unchanged. */
 import { CodecError } from 'dsh-codec';
+import { AgentError } from 'dsh-agent';
+import { ImportError } from 'dsh-import';
+import { SessionError } from 'dsh-session';
 import { isHostErrorCode, type HostErrorCode } from './host-error-codes.js';
 
 export type { HostErrorCode } from './host-error-codes.js';
@@ -58,6 +62,7 @@ export class HostError extends Error {
   }
 }
 
+/** A store, agent or import error (recognised by its class's own `is`, across copies of the package) whose code is in the host's table. */
 function hasKnownCode(error: Error): error is Error & { code: HostErrorCode } {
-  return (error.name === 'SessionError' || error.name === 'AgentError' || error.name === 'ImportError') && isHostErrorCode((error as { code?: unknown }).code);
+  return (SessionError.is(error) || AgentError.is(error) || ImportError.is(error)) && isHostErrorCode(error.code);
 }

@@ -1,3 +1,4 @@
+/** @module `HTTP_ROUTES`: the route table of the HTTP API (SPEC §10), one row per operation; the app and the OpenAPI document are built from it. */
 import { defineRoute, type RouteDefinition } from './define-route.js';
 import { HostError } from './host-error.js';
 import { idempotencyKeyOf, idempotencyKeyParameter, stripUndefined } from './route-helpers.js';

@@ -1,5 +1,5 @@
 /**
- * `importIntoStore`: the one way transcripts get into a store — the CLI's `dsh import`, `host.importTranscripts`
+ * @module `importIntoStore`: the one way transcripts get into a store — the CLI's `dsh import`, `host.importTranscripts`
  * and `POST /api/import` all call it. Every file is read first (nothing is stored when one is
  * refused), then linked (subagents to their spawning call, Codex forks to their parent, also when the
  * parent is stored), then each session is stored atomically, parents first.

@@ -1,3 +1,4 @@
+/** @module `lineageOf` and `sessionForest`: a session's ancestors and descendants, and the whole fork forest, from list items. */
 import { HostError } from './host-error.js';
 
 /** What lineage needs from a session summary. */

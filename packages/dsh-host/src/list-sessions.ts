@@ -1,3 +1,4 @@
+/** @module `listSessions`, `resolveRef` (ids and names), `mostRecentForCwd` and the live sessions sharing a working directory. */
 import { resolve as resolvePath } from 'node:path';
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import type { SessionSummary } from 'dsh-session';

@@ -1,3 +1,4 @@
+/** @module `observation`: one immutable `Observation` of a session (a live snapshot, or its stored events). */
 import type { SessionEvent } from 'dsh-codec';
 import { latestMetadata } from 'dsh-session';
 import { pendingInputsOf } from 'dsh-agent';

@@ -1,3 +1,4 @@
+/** @module `openApiDocument`: the OpenAPI 3.1 document generated from the route table, the request schemas and the error table. */
 import { z } from 'zod';
 import type { RouteDefinition } from './define-route.js';
 import { HOST_ERROR_CODES, wireCodeOf, type HostErrorCode, type HostErrorRow } from './host-error-codes.js';

@@ -1,3 +1,4 @@
+/** @module `resolveSessionRef`: an id or a name to one session id (`SESSION_NOT_FOUND`, `NAME_AMBIGUOUS`), a name set by a session preferred over forks that inherited it. */
 import { HostError } from './host-error.js';
 
 /** What name resolution needs of a session: its id, latest title, and whether that title was inherited. */

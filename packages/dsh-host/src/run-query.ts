@@ -1,3 +1,4 @@
+/** @module `runQuery`: the Claude-Agent-SDK-shaped `host.query()`: a new, resumed or forked session, its prompt run as one turn. */
 import { resolve as resolvePath } from 'node:path';
 import type { SessionConfig } from 'dsh-codec';
 import type { TurnResult } from 'dsh-agent';

@@ -1,3 +1,4 @@
+/** @module `selectForkCut`: the cut a fork of an event array takes (an exact seq, or the latest closed turn and its standalone tail), for callers holding events. */
 import type { SessionEvent } from 'dsh-codec';
 import { LATEST_CLOSED_TURN, selectForkCut as selectStoreForkCut } from 'dsh-session';
 import { HostError } from './host-error.js';

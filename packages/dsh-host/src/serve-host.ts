@@ -1,3 +1,4 @@
+/** @module `serveHost`: the host's HTTP app on a Node listener that refuses a malformed `Host` header before hono builds a URL; `isLoopbackAddress`. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';

@@ -1,3 +1,4 @@
+/** @module `watchEvents` and `watchDeltas`: a session's stored then new events (this host's appends and other hosts' commits), and its live deltas. */
 import type { SessionEvent } from 'dsh-codec';
 import type { AgentDelta } from 'dsh-agent';
 import type { HostContext } from './host-context.js';

@@ -1,3 +1,4 @@
+/** @module `echoTool`: a tool that answers with its input, for tests that need a tool call. */
 import { z } from 'zod';
 import { defineTool, type Tool } from 'dsh-agent';
 
