@@ -57,37 +57,52 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** The start of the last line of `text` holding anything but whitespace (-1: none): a torn tail can only be there. */
+function lastLineStart(text: string): number {
+  for (let end = text.length; ; ) {
+    const start = end === 0 ? 0 : text.lastIndexOf('\n', end - 1) + 1;
+    if (text.slice(start, end).trim() !== '') return start;
+    if (start === 0) return -1;
+    end = start - 1;
+  }
+}
+
 /** Parses every non-empty line of `text`; refuses a malformed line that is not the last one (`MALFORMED_LINE`). */
 export function readLines(text: string): ReadLines {
   const lines: SourceLine[] = [];
   const warnings: string[] = [];
-  const raw = text.split('\n');
-  // The index of the last line holding anything: a torn tail can only be there.
-  let last = raw.length - 1;
-  while (last >= 0 && (raw[last] as string).trim() === '') last--;
-  for (let index = 0; index <= last; index++) {
-    let source = raw[index] as string;
+  const lastStart = lastLineStart(text);
+  const read = (raw: string, index: number, isLast: boolean): void => {
+    let source = raw;
     if (source.charCodeAt(source.length - 1) === 13) source = source.slice(0, -1);
     // Almost every line starts with `{`: only the others pay for a whitespace check.
-    if (source.charCodeAt(0) !== 123 && source.trim() === '') continue;
+    if (source.charCodeAt(0) !== 123 && source.trim() === '') return;
     const line = index + 1;
     const value = parseObject(source);
     if (value !== undefined) {
       lines.push({ line, value });
-      continue;
+      return;
     }
     const parts = splitConcatenated(source.trim());
     const values = parts?.map(parseObject);
     if (values !== undefined && values.every((v) => v !== undefined)) {
       for (const v of values) lines.push({ line, value: v });
       warnings.push(`line ${line}: ${values.length} JSON objects written without a newline between them; read as ${values.length} lines`);
-      continue;
+      return;
     }
-    if (index === last) {
+    if (isLast) {
       warnings.push(`line ${line}: torn final line (${source.length} characters that are not a whole JSON object) dropped, as a writer that died mid-line leaves it`);
-      continue;
+      return;
     }
     throw new ImportError('MALFORMED_LINE', `line ${line}: expected one JSON object per line, received ${show(source)}`, { line });
+  };
+  // Line by line up to the last that holds anything (no array of every line's text).
+  for (let start = 0, index = 0; lastStart >= 0; index++) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    read(text.slice(start, end), index, start === lastStart);
+    if (start === lastStart) break;
+    start = end + 1;
   }
   return { lines, warnings };
 }

@@ -34,7 +34,10 @@ type Entry = ClaudeCodeEntry;
 
 function blocksOf(value: unknown): Record<string, unknown>[] {
   if (!Array.isArray(value)) return [];
-  return value.map(asRecord).filter((block): block is Record<string, unknown> => block !== undefined);
+  const items = value as unknown[];
+  // Content arrays hold objects only, as Claude Code writes them: the array itself, not a copy.
+  for (const item of items) if (asRecord(item) === undefined) return items.map(asRecord).filter((block): block is Record<string, unknown> => block !== undefined);
+  return items as Record<string, unknown>[];
 }
 
 /** A non-text block as a placeholder text, counted in the warnings. */
@@ -54,19 +57,22 @@ function resultContent(value: unknown, line: number, tally: WarningTally): Conte
   return blocksOf(value).map((block) => (block.type === 'text' && typeof block.text === 'string' ? text(block.text) : placeholder(block, line, tally)));
 }
 
+const USAGE_FIELDS: readonly (readonly [string, string])[] = [
+  ['input_tokens', 'inputTokens'],
+  ['output_tokens', 'outputTokens'],
+  ['cache_read_input_tokens', 'cacheReadTokens'],
+  ['cache_creation_input_tokens', 'cacheWriteTokens'],
+];
+
 function usageOf(value: unknown): JsonObject | undefined {
   const usage = asRecord(value);
   if (usage === undefined) return undefined;
-  const out: JsonObject = {};
-  const pick = (from: string, to: string) => {
+  let out: JsonObject | undefined;
+  for (const [from, to] of USAGE_FIELDS) {
     const n = usage[from];
-    if (typeof n === 'number' && Number.isFinite(n)) out[to] = n;
-  };
-  pick('input_tokens', 'inputTokens');
-  pick('output_tokens', 'outputTokens');
-  pick('cache_read_input_tokens', 'cacheReadTokens');
-  pick('cache_creation_input_tokens', 'cacheWriteTokens');
-  return Object.keys(out).length === 0 ? undefined : out;
+    if (typeof n === 'number' && Number.isFinite(n)) (out ??= {})[to] = n;
+  }
+  return out;
 }
 
 /** The items of one line of the tree (its entries in file order). */
