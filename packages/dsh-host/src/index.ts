@@ -46,22 +46,13 @@ export { resolveSessionRef, type NamedEntry } from './resolve-session-ref.js';
 export { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
 export { checkRequest, httpGuard, type HttpGuardOptions } from './http-guard.js';
 export { openApiDocument } from './openapi-document.js';
-export { isLoopbackAddress, serveHost, type HostServer, type ServeOptions } from './serve-host.js';
+export { serveHost, type HostServer, type ServeOptions } from './serve-host.js';
 /** Serving under `npm run`: binding and closing a Node server, and stopping when the launcher dies. */
 export { listenHttpServer } from './listen-http-server.js';
 export { whenLauncherExits } from './when-launcher-exits.js';
 
-// What apps need to build a host without importing the lower layers themselves.
-export { createMemoryStore, openSessionStore, rewriteLogFile, SessionError, type SessionStore, type SessionSummary } from 'dsh-session';
-export {
-  AgentError,
-  createKeylessModel,
-  createScriptedModel,
-  defineTool,
-  demoTools,
-  deriveHistory,
-  resolveModel,
-  type AgentDelta,
-  type Model,
-  type Tool,
-} from 'dsh-agent';
+// What an app needs to build a host and read its failures without importing the lower layers (apps
+// may not: the layer table), and nothing else: test doubles and the default model come from
+// dsh-agent. Who uses each export: packages/dsh-host/README.md.
+export { createMemoryStore, openSessionStore, rewriteLogFile, SessionError, type SessionStore } from 'dsh-session';
+export { AgentError, defineTool, demoTools, deriveHistory, resolveModel, type AgentDelta, type Model, type Tool } from 'dsh-agent';

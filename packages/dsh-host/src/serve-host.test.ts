@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScriptedModel } from 'dsh-agent';
 import { createMemoryStore } from 'dsh-session';
-import { createHost, HostError, isLoopbackAddress, serveHost, type HostServer } from 'dsh-host';
+import { createHost, HostError, serveHost, type HostServer } from 'dsh-host';
+import { isLoopbackAddress } from './serve-host.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -6,7 +6,8 @@
  */
 import { claudeCodeTranscript, codexTranscript } from '@dsh/test-utils';
 import type { SessionEvent } from 'dsh-codec';
-import { createHost, createMemoryStore, SessionError } from 'dsh-host';
+import { SessionError } from 'dsh-session';
+import { createHost, createMemoryStore } from 'dsh-host';
 import { importSourceOf, importTranscript } from 'dsh-import';
 import { describe, expect, it } from 'vitest';
 

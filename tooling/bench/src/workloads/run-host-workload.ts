@@ -1,7 +1,8 @@
 import { copyFile, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionEvent } from 'dsh-codec';
-import { createHost, createKeylessModel, demoTools, openSessionStore, serveHost, type Host } from 'dsh-host';
+import { createKeylessModel } from 'dsh-agent';
+import { createHost, demoTools, openSessionStore, serveHost, type Host } from 'dsh-host';
 import type { BenchContext } from '../harness/bench-context.js';
 import { figureOf, type Figure } from '../harness/figure.js';
 import { fsyncPath } from '../harness/fs-baselines.js';
