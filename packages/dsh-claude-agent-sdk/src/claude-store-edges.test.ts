@@ -66,7 +66,10 @@ describe('createClaudeSessionStore at its edges', () => {
       { seq: 2, type: 'claude/entry', time: 1, data: { type: 'user', uuid: 'x' }, ignorable: true as const },
     ];
     await store.import({ header: { format: 'dsh-session', version: 5, id, createdAt: 1, inheritedEventCount: 0 }, events: forged });
-    for (const action of [claude.load(key), claude.append(key, [userEntry('f2', 'more')])]) expect((await claudeRefusal(action)).code).toBe('KEY_MISMATCH');
+    // One at a time: a second promise started before the first is awaited would reject unobserved.
+    for (const action of [() => claude.load(key), () => claude.append(key, [userEntry('f2', 'more')])]) {
+      expect((await claudeRefusal(action())).code).toBe('KEY_MISMATCH');
+    }
     expect((await store.observe(id)).events).toHaveLength(3);
     await claude.close();
     await store.delete(id);
