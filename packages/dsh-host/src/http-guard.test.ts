@@ -1,25 +1,16 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScriptedModel } from 'dsh-agent';
-import { createMemoryStore } from 'dsh-session';
-import { checkRequest, createHost, serveHost, type HostServer } from 'dsh-host';
+import { checkRequest, type serveHost, type HostServer } from 'dsh-host';
+import { servedHost } from './__fixtures__/served-host.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function start(options: Parameters<typeof serveHost>[1] = {}) {
-  const store = createMemoryStore();
-  const host = createHost({ store, model: createScriptedModel([{ text: 'ok' }]) });
-  cleanups.push(async () => {
-    await host.close();
-    await store.close();
-  });
-  const server: HostServer = await serveHost(host, options);
-  cleanups.push(() => server.close());
-  return { host, server };
+function start(options: Parameters<typeof serveHost>[1] = {}) {
+  return servedHost(cleanups, options);
 }
 
 /** A raw request, so `Host` can be anything a browser under DNS rebinding would send. */

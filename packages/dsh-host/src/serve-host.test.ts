@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScriptedModel } from 'dsh-agent';
 import { createMemoryStore } from 'dsh-session';
-import { createHost, HostError, serveHost, type HostServer } from 'dsh-host';
+import { createHost, HostError, serveHost } from 'dsh-host';
+import { servedHost } from './__fixtures__/served-host.js';
 import { isLoopbackAddress } from './serve-host.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -9,16 +9,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function start(options: Parameters<typeof serveHost>[1] = {}) {
-  const store = createMemoryStore();
-  const host = createHost({ store, model: createScriptedModel([{ text: 'over the wire' }]) });
-  cleanups.push(async () => {
-    await host.close();
-    await store.close();
-  });
-  const server: HostServer = await serveHost(host, options);
-  cleanups.push(() => server.close());
-  return { host, server };
+function start(options: Parameters<typeof serveHost>[1] = {}) {
+  return servedHost(cleanups, options, 'over the wire');
 }
 
 describe('serveHost (a real listening server)', () => {
