@@ -11,6 +11,7 @@ import { createPostgresBackend } from './postgres-backend.js';
 import type { PostgresContext, PostgresSettings } from './postgres-context.js';
 import { ReadCache } from './read/read-cache.js';
 import { channelOf, quoteSchema } from './schema/schema-name.js';
+import { OWN_POOL_SETTINGS } from './own-pool-settings.js';
 import { describeTarget, storageError } from './storage-error.js';
 
 /** Options of `openPostgresStore`. */
@@ -38,15 +39,6 @@ export type PostgresStoreOptions = {
 const DEFAULT_LEASE_MS = 10_000;
 const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 
-/**
- * The pool the store opens for itself: its connections start with JIT compilation off. dsh's
- * statements are lookups by key whose cost estimates (recursive segment chains, a series of chunks)
- * can pass `jit_above_cost` on a default server, and compiling them costs more than they take to run
- * — hundreds of milliseconds for the chunked read of a 100,000-event log. A `?options=` in the URL
- * takes precedence; a pool passed in is used as configured (docs/storage.md says what to set).
- * @internal Exported for the test that checks the setting reaches the server.
- */
-export const OWN_POOL_SETTINGS = { max: 10, connectionTimeoutMillis: 10_000, options: '-c jit=off' } as const;
 
 /** A `?schema=NAME` parameter of a postgres:// URL is dsh's, not the server's: taken out of the URL. */
 function splitSchemaParameter(connectionString: string | undefined): { connectionString?: string; schema?: string } {

@@ -16,7 +16,7 @@ export const SESSION_ERROR_CODES = {
   INVALID_CUT: 'fork atSeq is not an existing integer seq of the source; nothing is created',
   INVALID_OBSERVATION: "fork from a value this store's observe() did not produce; nothing is created",
   SESSION_BUSY: 'another writer holds the session; holder names pid, host and since: fork it instead',
-  INVALID_EVENT: 'an append (or a stored event) breaks a V4 shape or relationship; nothing is appended',
+  INVALID_EVENT: 'an append (or a stored event) breaks a shape or relationship of the current format; nothing is appended',
   INVALID_SESSION_ID: 'an id outside [A-Za-z0-9_-]{1,128}',
   SESSION_CLOSED: 'append to a closed session',
   STORE_CLOSED: 'any call on a closed store',

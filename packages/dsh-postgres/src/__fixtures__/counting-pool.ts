@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { OWN_POOL_SETTINGS } from '../open-postgres-store.js';
+import { OWN_POOL_SETTINGS } from '../own-pool-settings.js';
 
 /** A real pool whose connections count the queries they run and the rows those queries bring back. */
 export type CountingPool = {

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import { uniqueSchemaName } from '@dsh/test-utils';
-import { OWN_POOL_SETTINGS } from '../open-postgres-store.js';
+import { OWN_POOL_SETTINGS } from '../own-pool-settings.js';
 import type { PostgresSettings } from '../postgres-context.js';
 import { channelOf, quoteSchema } from '../schema/schema-name.js';
 

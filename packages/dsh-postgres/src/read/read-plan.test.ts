@@ -3,7 +3,7 @@ import { openPostgresStore } from 'dsh-postgres';
 import pg from 'pg';
 import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
 import { sealedChunksReadText } from './read-sealed-chunks.js';
-import { sealedReadText } from './read-stored-log.js';
+import { sealedReadText } from './segment-chain.js';
 import { summaryReadText } from './read-summary-rows.js';
 import { quoteSchema } from '../schema/schema-name.js';
 

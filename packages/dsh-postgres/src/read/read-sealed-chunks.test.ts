@@ -6,7 +6,7 @@ import type { SessionStore } from 'dsh-session';
 import pg from 'pg';
 import { postgresTestUrl } from '@dsh/test-utils';
 import { readerSettings, testSchemas } from '../__fixtures__/test-schemas.js';
-import { OWN_POOL_SETTINGS } from '../open-postgres-store.js';
+import { OWN_POOL_SETTINGS } from '../own-pool-settings.js';
 import type { PostgresSettings } from '../postgres-context.js';
 import { readSealedChunks } from './read-sealed-chunks.js';
 import { readStoredLog } from './read-stored-log.js';

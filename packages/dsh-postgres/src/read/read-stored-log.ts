@@ -14,20 +14,11 @@ import { readSealedChunks } from './read-sealed-chunks.js';
 import { canonicalHeader, placeHead, placeLine, sealedResult, sealedRows, type SealedForm, type SealedRead } from './sealed-rows.js';
 import type { PostgresSettings } from '../postgres-context.js';
 import type { ReadCache } from './read-cache.js';
-import { chainCte, chainRows, sessionReadText } from './segment-chain.js';
+import { chainCte, chainRows, sealedReadText } from './segment-chain.js';
 import { statementName } from '../schema/statement-name.js';
 
 /** `[seq, body, sealed, source]`: the header row has seq null and the source; event rows a seal verdict. */
 type LogRow = [seq: number | null, body: string, sealed: boolean | null, source: string | null];
-
-/**
- * The sealed read's statement (`$1` the session id, `$2` the first seq wanted): the session's row as
- * `[null, header, null, 'segment:next_seq']`, then `[seq, body, seal holds, null]` per event row.
- * @internal Exported for the plan test.
- */
-export function sealedReadText(s: string): string {
-  return sessionReadText(s, `SELECT e.seq, e.body, e.checksum = hashtextextended(e.body, e.segment), NULL FROM ${chainRows(s, '$2')}`);
-}
 
 /**
  * The sealed read row by row: the session's row and its chain's event rows from seq `from` on, in one

@@ -66,3 +66,11 @@ export function chainChunks(s: string, from: string, rows: string, bytes: string
           OFFSET 0
        ) a`;
 }
+
+/**
+ * The sealed read's statement (`$1` the session id, `$2` the first seq wanted): the session's row as
+ * `[null, header, null, 'segment:next_seq']`, then `[seq, body, seal holds, null]` per event row.
+ */
+export function sealedReadText(s: string): string {
+  return sessionReadText(s, `SELECT e.seq, e.body, e.checksum = hashtextextended(e.body, e.segment), NULL FROM ${chainRows(s, '$2')}`);
+}

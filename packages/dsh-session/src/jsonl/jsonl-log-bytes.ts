@@ -25,12 +25,23 @@ export function countNewlines(bytes: Buffer): number {
   return count;
 }
 
-/** Whether the first line of `bytes` (ending at `end`) is a V4 or V5 header, so the lines after it are V5 events (V4's are unchanged in V5). */
-export function startsWithV4Header(bytes: Buffer, end: number): boolean {
+/**
+ * The first format version whose event lines are current-format records: every version from it up
+ * to the current one changed only the header, so such a log's event lines may be copied as they are.
+ */
+export const CURRENT_RECORDS_SINCE = 4;
+
+/** Whether a log of format `version` holds current-format records after its header line. */
+export function holdsCurrentRecords(version: unknown): boolean {
+  return typeof version === 'number' && version >= CURRENT_RECORDS_SINCE && version <= CURRENT_FORMAT_VERSION;
+}
+
+/** Whether the first line of `bytes` (ending at `end`) is the header of a log whose event lines are current-format records. */
+export function startsWithCurrentRecordsHeader(bytes: Buffer, end: number): boolean {
   try {
     const header = JSON.parse(bytes.toString('utf8', 0, end)) as unknown;
     const version = typeof header === 'object' && header !== null ? (header as { version?: unknown }).version : undefined;
-    return version === 4 || version === CURRENT_FORMAT_VERSION;
+    return holdsCurrentRecords(version);
   } catch {
     return false;
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { readWholeFile, syncDirectory, writeFileDurably } from './durable-files.js';
 import type { FileLease } from './file-lease.js';
-import { CARRIAGE_RETURN, encodeLog, lineOffset, NEWLINE, serializeEvents, startsWithV4Header } from './jsonl-log-bytes.js';
+import { CARRIAGE_RETURN, encodeLog, lineOffset, NEWLINE, serializeEvents, startsWithCurrentRecordsHeader } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
 import { writeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { LineEnds } from './line-ends.js';
@@ -20,7 +20,7 @@ import { leaseLost, writeFailed } from '../store-errors.js';
 
 /**
  * A writer over an open file; `size` and `lines` describe the durable bytes, `ends` the offset after
- * each durable line (the header's first), `v4` whether those lines are V4 records, `crc` the CRC-32
+ * each durable line (the header's first), `current` whether those lines are current-format records, `crc` the CRC-32
  * of the durable bytes and `verified` whether every one of them was validated (then release stamps them).
  */
 export function makeJsonlWriter(
@@ -28,10 +28,10 @@ state: JsonlState,
 id: string,
 path: string,
 lease: FileLease,
-initial: { handle: FileHandle; size: number; lines: number; ends: LineEnds; v4: boolean; crc: number; verified: boolean },
+initial: { handle: FileHandle; size: number; lines: number; ends: LineEnds; current: boolean; crc: number; verified: boolean },
 ): FastWriter {
 const { dir, now, write, held, storedRanges } = state;
-  let { handle, size, lines, ends, v4, crc, verified } = initial;
+  let { handle, size, lines, ends, current, crc, verified } = initial;
   let endsWithNewline = true;
   let dirty = false;
   let released = false;
@@ -56,7 +56,7 @@ const { dir, now, write, held, storedRanges } = state;
       ends.scan(bytes, 0);
       lines = ends.length;
       // Lines ending in CR are rewritten in LF at the first write, never copied into a fork child.
-      v4 = lines > 0 && startsWithV4Header(bytes, ends.at(0) - 1) && !bytes.includes(CARRIAGE_RETURN);
+      current = lines > 0 && startsWithCurrentRecordsHeader(bytes, ends.at(0) - 1) && !bytes.includes(CARRIAGE_RETURN);
       endsWithNewline = size === 0 || bytes[size - 1] === NEWLINE;
       crc = crc32(bytes);
       verified = false;
@@ -130,7 +130,7 @@ const { dir, now, write, held, storedRanges } = state;
       lines = events.length + 1;
       ends = new LineEnds();
       ends.scan(bytes, 0);
-      v4 = true;
+      current = true;
       endsWithNewline = true;
       dirty = false;
       crc = crc32(bytes);
@@ -165,13 +165,13 @@ const { dir, now, write, held, storedRanges } = state;
       if (storedRanges.get(id) === range) storedRanges.delete(id);
       await handle.close().catch(() => undefined);
       // Still under the lease: nobody else changed these bytes since they were validated.
-      if (verified && v4 && endsWithNewline && !dirty && !lost) await writeVerifiedStamp(dir, id, { size, crc32: crc });
+      if (verified && current && endsWithNewline && !dirty && !lost) await writeVerifiedStamp(dir, id, { size, crc32: crc });
       await lease.release();
     },
   };
-  // Lines are only handed out for copying while this writer holds the lease and they are durable V4.
+  // Lines are only handed out for copying while this writer holds the lease and they are durable current-format records.
   const range = (count: number) => {
-    if (released || !v4 || !endsWithNewline || count < 0 || count >= ends.length) return undefined;
+    if (released || !current || !endsWithNewline || count < 0 || count >= ends.length) return undefined;
     return { handle, start: ends.at(0), end: ends.at(count), ends, count, size, writing: dirty };
   };
   held.add(writer);

@@ -98,7 +98,7 @@ export class SessionLog {
     return issues;
   }
 
-  /** Appends a seed event, refusing it (`INVALID_EVENT` / `INVALID_RELATIONSHIP`) when it breaks a V5 rule. */
+  /** Appends a seed event, refusing it (`INVALID_EVENT` / `INVALID_RELATIONSHIP`) when it breaks a rule of the current format. */
   admit(event: SessionEvent): void {
     const issues = this.accept(event);
     if (issues.length === 0) return;

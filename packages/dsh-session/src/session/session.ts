@@ -144,7 +144,7 @@ export class Session {
 
   /**
    * Appends one event: seq is the next index, time is `Date.now()` but never earlier than the previous
-   * event's. Throws `INVALID_EVENT` (appending nothing) when the event breaks a V5 shape or relationship.
+   * event's. Throws `INVALID_EVENT` (appending nothing) when the event breaks a shape or relationship of the current format.
    */
   append(type: string, data: JsonValue, options: AppendOptions = {}): SessionEvent {
     if (this.#closed) {

@@ -4,6 +4,7 @@ import { closeOpenTail } from '../close-open-tail.js';
 import { assertHeaderNames, decodeStored } from './decode-stored.js';
 import { deepFreeze } from '../deep-freeze.js';
 import { arraySource, latestTurnOf } from '../sources/event-source.js';
+import { holdsCurrentRecords } from '../jsonl/jsonl-log-bytes.js';
 import { LineEnds } from '../jsonl/line-ends.js';
 import type { InheritedRecords, StoredRead } from '../fast-backend.js';
 import { makeObservation, type ObservationProvenance, type SessionObservation } from './session-observation.js';
@@ -117,8 +118,8 @@ export async function observeStored(context: StoreContext, id: string): Promise<
   const asEvents = (count: number): InheritedRecords => ({ kind: 'events', count, events: () => source.slice(count) });
   let provenance: ObservationProvenance;
   if (stored.kind === 'jsonl') {
-    // The codec validated every event it returned; from V4 on, stored event lines are current records.
-    const copyable = decoded.sourceVersion >= 4 && decoded.sourceVersion <= CURRENT_FORMAT_VERSION && decoded.lineEndings === undefined;
+    // The codec validated every event it returned; its lines are copied when they are current records.
+    const copyable = holdsCurrentRecords(decoded.sourceVersion) && decoded.lineEndings === undefined;
     const { text } = stored;
     provenance = {
       source,
