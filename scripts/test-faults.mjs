@@ -35,7 +35,11 @@ const skipped = reports.filter((report) => report.figures.skipped !== undefined)
 
 process.stdout.write(`\nfaults summary (${scale}): ${reports.length - skipped.length} suites reported\n`);
 for (const { name, figures } of reports) {
-  process.stdout.write(`  ${name.padEnd(28)} ${Object.entries(figures).map(([key, value]) => `${key}=${value}`).join(' ')}\n`);
+  process.stdout.write(
+    `  ${name.padEnd(28)} ${Object.entries(figures)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(' ')}\n`,
+  );
 }
 process.stdout.write(
   `  trials=${totals.trials} acknowledged=${totals.acknowledged} lost=${totals.lost} half-written=${totals.halfWritten} escapes=${totals.escapes} 5xx=${totals.status5xx} unbounded=${totals.unbounded}` +

@@ -10,9 +10,7 @@ import type { QueryStart } from 'dsh-host';
 
 /** One content block of an assistant line, as the Messages API spells it. */
 type ClaudeBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'thinking'; thinking: string };
+  { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'thinking'; thinking: string };
 
 function parseArguments(text: string): unknown {
   try {

@@ -36,7 +36,11 @@ const model: OptionSpec = {
   help: 'keyless (default, offline and deterministic) | scripted:FILE | openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) | anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_THINKING_BUDGET)',
 };
 const json: OptionSpec = { type: 'boolean', help: 'print JSON instead of text' };
-const maxBytes: OptionSpec = { type: 'string', value: 'N', help: 'refuse a FILE over N bytes (default 268435456, 256 MiB): FILE_TOO_LARGE; what is not a regular file is NOT_A_FILE' };
+const maxBytes: OptionSpec = {
+  type: 'string',
+  value: 'N',
+  help: 'refuse a FILE over N bytes (default 268435456, 256 MiB): FILE_TOO_LARGE; what is not a regular file is NOT_A_FILE',
+};
 
 /** Print mode: `dsh -p PROMPT`, shaped like `claude -p`. */
 export const PRINT_COMMAND: CommandSpec = {
@@ -59,14 +63,22 @@ export const PRINT_COMMAND: CommandSpec = {
     'resume-at': { type: 'string', value: 'SEQ', help: 'with --fork-session: fork exactly at this event seq' },
     name: { type: 'string', value: 'NAME', help: 'name the new session or fork (renames a continued session)' },
     tools: { type: 'string', value: 'a,b', help: 'tools the model may use; others do not exist for it' },
-    cwd: { type: 'string', value: 'DIR', help: 'working directory of the session (default: a new session\'s is the current directory; a resumed one keeps its own)' },
+    cwd: {
+      type: 'string',
+      value: 'DIR',
+      help: "working directory of the session (default: a new session's is the current directory; a resumed one keeps its own)",
+    },
     model,
     'output-format': {
       type: 'string',
       value: 'FORMAT',
       help: "text (default): the answer | json: one result object (Claude Code's fields too) | stream-json: Claude Code's message lines (system init, assistant, user tool_result), then the result | events: each dsh event as a JSON line, then the result",
     },
-    'max-turns': { type: 'string', value: 'N', help: 'at most N model requests in this turn; reaching it ends the turn (subtype error_max_turns)' },
+    'max-turns': {
+      type: 'string',
+      value: 'N',
+      help: 'at most N model requests in this turn; reaching it ends the turn (subtype error_max_turns)',
+    },
     'session-id': { type: 'string', value: 'UUID', help: 'id of the new session (or of the fork); SESSION_EXISTS if taken' },
     'system-prompt': { type: 'string', value: 'TEXT', help: "replace the session's system prompt (recorded; kept on resume)" },
     'append-system-prompt': { type: 'string', value: 'TEXT', help: 'append TEXT to the system prompt (recorded; kept on resume)' },
@@ -93,7 +105,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'dsh sessions [--tree] [--json] | dsh sessions --claude|--codex|--pi [--json]',
     summary: "list sessions (newest first), or their fork tree, or a Claude Code / Codex / pi user's own sessions",
     description:
-      '--claude, --codex and --pi list that tool\'s session files (id, updated, cwd, title or first prompt,\n' +
+      "--claude, --codex and --pi list that tool's session files (id, updated, cwd, title or first prompt,\n" +
       'file) from $CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex, $PI_CODING_AGENT_DIR or ~/.pi/agent.\n' +
       'Such an id works wherever dsh takes a session (fork, export, show) when no dsh session has it.',
     options: {
@@ -124,13 +136,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'delete',
     usage: 'dsh delete ID|NAME [--json]',
     summary: 'delete a stored session (refused SESSION_BUSY while a process holds it)',
-    description: 'Removes the session from the data directory. Its forks keep their own copies of the history\nthey inherited; their lineage shows the parent as missing.',
+    description:
+      'Removes the session from the data directory. Its forks keep their own copies of the history\nthey inherited; their lineage shows the parent as missing.',
     options: { json: { type: 'boolean', help: 'print { sessionId, deleted } as JSON' }, ...data },
     positionals: 1,
   },
   {
     name: 'fork',
-    usage: 'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--format F] [--session-id UUID] [--max-bytes N] [--json]',
+    usage:
+      'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--format F] [--session-id UUID] [--max-bytes N] [--json]',
     summary: 'fork a session (or a Claude Code / Codex / pi session file, in place) and print the child id',
     description:
       'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
@@ -147,7 +161,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       at: { type: 'string', value: 'SEQ|REF', help: 'fork exactly at this event seq (FILE: an entry id, or seq:N)' },
       format: { type: 'string', value: 'F', help: 'FILE only: auto (default) | claude-code | codex | pi' },
-      'session-id': { type: 'string', value: 'UUID', help: "FILE only: the child's id (default: a new one); TARGET_EXISTS if its file exists" },
+      'session-id': {
+        type: 'string',
+        value: 'UUID',
+        help: "FILE only: the child's id (default: a new one); TARGET_EXISTS if its file exists",
+      },
       'max-bytes': maxBytes,
       name: { type: 'string', value: 'NAME', help: 'name of the child' },
       cwd: { type: 'string', value: 'DIR', help: "the child's working directory" },
@@ -171,11 +189,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       '--at SEQ), never one peer from another, and runs the prompts concurrently. Peers are named\n' +
       '<baseline>-1, -2, … unless --name is given once per prompt (a name in use is refused). --worktree\n' +
       'gives each peer its own git worktree on branch dsh/<name> at HEAD (the baseline must be in a git\n' +
-      'repository); --cwd DIR once per prompt sets each peer\'s directory instead. Exits 0 when every\n' +
-      "peer's turn completed, else 1. Continue a peer with dsh -p \"…\" --resume NAME; running dsh peers\n" +
+      "repository); --cwd DIR once per prompt sets each peer's directory instead. Exits 0 when every\n" +
+      'peer\'s turn completed, else 1. Continue a peer with dsh -p "…" --resume NAME; running dsh peers\n' +
       'again forks new peers. --compare A B shows two existing sessions side by side (turns, tool calls,\n' +
       'files changed since their fork, final answers) and a line diff of their final answers.\n' +
-      '--remove deletes a peer\'s worktree and branch, refusing uncommitted changes or unmerged commits\n' +
+      "--remove deletes a peer's worktree and branch, refusing uncommitted changes or unmerged commits\n" +
       'unless --force.',
     options: {
       prompt: { type: 'string', multiple: true, value: 'TEXT', help: "one peer's first prompt (repeat for each peer)" },
@@ -223,18 +241,26 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     positionals: 0,
     variadic: true,
-    examples: ['dsh import ~/.claude/projects/-work-app/5f0c3a52-….jsonl', 'dsh import --from-claude', 'dsh import rollout-2026-05-11T11-26-55-….jsonl --name codex-run'],
+    examples: [
+      'dsh import ~/.claude/projects/-work-app/5f0c3a52-….jsonl',
+      'dsh import --from-claude',
+      'dsh import rollout-2026-05-11T11-26-55-….jsonl --name codex-run',
+    ],
   },
   {
     name: 'export',
     usage: 'dsh export ID|NAME [--format markdown|messages|claude-code|codex|pi] [--out FILE|DIR]',
     summary: 'print the model-visible history of a session, or write it as a Claude Code / Codex / pi session file',
     description:
-      'markdown and messages print the history. claude-code, codex and pi write it as that tool\'s session\n' +
+      "markdown and messages print the history. claude-code, codex and pi write it as that tool's session\n" +
       'file under a new id (printed): to stdout, or with --out to FILE, or into DIR under the name the tool\n' +
       "gives it (e.g. ~/.claude/projects/<dir>/), never over an existing file; the tool's own resume continues it.",
     options: {
-      format: { type: 'string', value: 'F', help: 'markdown (default) | messages (a JSON array of {role, content, …}) | claude-code | codex | pi' },
+      format: {
+        type: 'string',
+        value: 'F',
+        help: 'markdown (default) | messages (a JSON array of {role, content, …}) | claude-code | codex | pi',
+      },
       out: { type: 'string', value: 'FILE|DIR', help: 'with claude-code/codex/pi: write the session file here' },
       ...data,
     },
@@ -248,7 +274,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       'When the last step of FILE has tool calls without results (the tool was killed mid-call), appends\n' +
       "one error result per call in the tool's own format, holding dsh's interrupted wording, atomically;\n" +
       'the original is kept as FILE.bak. A file with nothing open is left untouched (exit 0).',
-    options: { format: { type: 'string', value: 'F', help: 'auto (default) | claude-code | codex | pi' }, 'max-bytes': maxBytes, help: data.help as OptionSpec },
+    options: {
+      format: { type: 'string', value: 'F', help: 'auto (default) | claude-code | codex | pi' },
+      'max-bytes': maxBytes,
+      help: data.help as OptionSpec,
+    },
     positionals: 1,
     examples: ['dsh repair ~/.codex/sessions/2026/12/02/rollout-….jsonl'],
   },
@@ -284,7 +314,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       host: { type: 'string', value: 'ADDR', help: 'bind address (default 127.0.0.1)' },
       token: { type: 'string', value: 'TOKEN', help: 'bearer token clients must send (default $DSH_TOKEN)' },
       'allowed-host': { type: 'string', value: 'NAMES', help: 'comma-separated host names clients may use (default $DSH_ALLOWED_HOSTS)' },
-      workspace: { type: 'string', value: 'DIR', help: 'working directory of sessions that name none (default: none; their tools are refused NO_WORKSPACE)' },
+      workspace: {
+        type: 'string',
+        value: 'DIR',
+        help: 'working directory of sessions that name none (default: none; their tools are refused NO_WORKSPACE)',
+      },
       'max-streams': { type: 'string', value: 'N', help: 'concurrent event streams (default 256); one more is 503 TOO_MANY_STREAMS' },
       model,
       ...data,

@@ -14,7 +14,15 @@ function textOf(content: readonly ContentBlock[] | undefined): string {
   return (content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(' ');
 }
 
-type ClaudeBlock = { type?: unknown; text?: unknown; name?: unknown; id?: unknown; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
+type ClaudeBlock = {
+  type?: unknown;
+  text?: unknown;
+  name?: unknown;
+  id?: unknown;
+  tool_use_id?: unknown;
+  content?: unknown;
+  is_error?: unknown;
+};
 
 /**
  * A Claude Agent SDK transcript entry stored by dsh-claude-agent-sdk (`claude/entry`): who spoke and
@@ -29,7 +37,12 @@ function describeClaudeEntry(entry: Record<string, unknown>): string {
     if (block.type === 'text' && typeof block.text === 'string') return [block.text];
     if (block.type === 'tool_use') return [`→ calls ${String(block.name)}#${String(block.id)}`];
     if (block.type === 'tool_result') {
-      const text = typeof block.content === 'string' ? block.content : Array.isArray(block.content) ? (block.content as ClaudeBlock[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join(' ') : '';
+      const text =
+        typeof block.content === 'string'
+          ? block.content
+          : Array.isArray(block.content)
+            ? (block.content as ClaudeBlock[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join(' ')
+            : '';
       return [`result of ${String(block.tool_use_id)}${block.is_error === true ? ' (error)' : ''}: ${text}`];
     }
     return block.type === 'thinking' ? ['(thinking)'] : [];
@@ -60,12 +73,13 @@ export function describeEvent(event: SessionEvent): string {
       return clip(`${String(data.name)}#${String(data.callId)} ${String(data.arguments)} (${String(data.effect)})`);
     case 'tool/result': {
       const error = data.error as { code?: string } | undefined;
-      return clip(`${message?.isError === true ? `error${error?.code === undefined ? '' : ` ${error.code}`}: ` : ''}${textOf(message?.content)}`);
+      return clip(
+        `${message?.isError === true ? `error${error?.code === undefined ? '' : ` ${error.code}`}: ` : ''}${textOf(message?.content)}`,
+      );
     }
     case 'turn/start':
     case 'step/start':
-    case 'step/end':
-    {
+    case 'step/end': {
       const { turn, step } = data as { turn: number; step?: number };
       return step === undefined ? `turn ${turn}` : `turn ${turn} step ${step}`;
     }
@@ -81,7 +95,10 @@ export function describeEvent(event: SessionEvent): string {
     }
     case 'claude/fork': {
       const parent = (data.parent ?? {}) as { sessionId?: unknown };
-      return clip(`forked from Claude session ${String(parent.sessionId)} at entry ${String(data.at)} (${String(data.inheritedEntryCount)} entries inherited)`, 160);
+      return clip(
+        `forked from Claude session ${String(parent.sessionId)} at entry ${String(data.at)} (${String(data.inheritedEntryCount)} entries inherited)`,
+        160,
+      );
     }
     default:
       return clip(JSON.stringify(event.data));

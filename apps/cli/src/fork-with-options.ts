@@ -29,8 +29,14 @@ async function forkWorktree(host: Host, dataDir: string, ref: string, title: str
 }
 
 /** Forks `ref` as asked; a worktree made for a fork that then fails is removed again. */
-export async function forkWithOptions(host: Host, dataDir: string, ref: string, request: ForkRequest): Promise<{ result: ForkResult; warning?: string }> {
-  if (request.worktree && request.cwd !== undefined) throw new CliError('USAGE', "--worktree and --cwd both choose the child's directory: use one of them.");
+export async function forkWithOptions(
+  host: Host,
+  dataDir: string,
+  ref: string,
+  request: ForkRequest,
+): Promise<{ result: ForkResult; warning?: string }> {
+  if (request.worktree && request.cwd !== undefined)
+    throw new CliError('USAGE', "--worktree and --cwd both choose the child's directory: use one of them.");
   const patch: SessionConfig = {};
   if (request.cwd !== undefined) patch.cwd = request.cwd;
   if (request.tools !== undefined) patch.tools = request.tools;

@@ -13,7 +13,10 @@ describe('lineDiff', () => {
   });
 
   it('diffs against an empty text as all added or all removed, and equal texts as all kept', () => {
-    expect(lineDiff('', 'one\ntwo')).toEqual([{ kind: '+', text: 'one' }, { kind: '+', text: 'two' }]);
+    expect(lineDiff('', 'one\ntwo')).toEqual([
+      { kind: '+', text: 'one' },
+      { kind: '+', text: 'two' },
+    ]);
     expect(lineDiff('one', '')).toEqual([{ kind: '-', text: 'one' }]);
     expect(lineDiff('same\ntext', 'same\ntext')?.every((line) => line.kind === ' ')).toBe(true);
   });

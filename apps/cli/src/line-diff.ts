@@ -20,7 +20,10 @@ export function lineDiff(a: string, b: string): DiffLine[] | undefined {
   const common = new Uint32Array((left.length + 1) * width);
   for (let i = left.length - 1; i >= 0; i -= 1) {
     for (let j = right.length - 1; j >= 0; j -= 1) {
-      common[i * width + j] = left[i] === right[j] ? (common[(i + 1) * width + j + 1] ?? 0) + 1 : Math.max(common[(i + 1) * width + j] ?? 0, common[i * width + j + 1] ?? 0);
+      common[i * width + j] =
+        left[i] === right[j]
+          ? (common[(i + 1) * width + j + 1] ?? 0) + 1
+          : Math.max(common[(i + 1) * width + j] ?? 0, common[i * width + j + 1] ?? 0);
     }
   }
   const lines: DiffLine[] = [];

@@ -8,10 +8,11 @@ describe('the price table', () => {
     for (const model of ['claude-opus-4-5-20251101', 'claude-opus-4-6', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5']) {
       expect(priceOf(`anthropic:${model}`)?.input, model).toBe(5);
     }
-    for (const model of ['claude-opus-4-20250514', 'claude-opus-4-1-20250805']) expect(priceOf(`anthropic:${model}`)?.input, model).toBe(15);
+    for (const model of ['claude-opus-4-20250514', 'claude-opus-4-1-20250805'])
+      expect(priceOf(`anthropic:${model}`)?.input, model).toBe(15);
   });
 
-  it('costs 0 for a model it does not list, never a neighbour\'s price', () => {
+  it("costs 0 for a model it does not list, never a neighbour's price", () => {
     expect(costUsd('anthropic:claude-sonnet-5', million)).toBe(0);
     expect(costUsd('openai:gpt-5.4', million)).toBe(0);
     expect(costUsd('keyless', million)).toBe(0);

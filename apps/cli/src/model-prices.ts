@@ -34,7 +34,12 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
 };
 
 /** Token counts of a turn, as the result object's `usage` carries them. */
-export type TokenCounts = { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+export type TokenCounts = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+};
 
 /** The price of a model spec: the longest table prefix it starts with, if any. */
 export function priceOf(model: string): ModelPrice | undefined {

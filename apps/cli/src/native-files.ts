@@ -49,7 +49,9 @@ export async function publishNewFile(path: string, text: string | Uint8Array): P
     await link(temp, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new CliError('TARGET_EXISTS', `${path} already exists; dsh never overwrites a session file. Nothing was written.`, { hint: 'choose another --out, or remove that file first' });
+      throw new CliError('TARGET_EXISTS', `${path} already exists; dsh never overwrites a session file. Nothing was written.`, {
+        hint: 'choose another --out, or remove that file first',
+      });
     }
     throw error;
   } finally {

@@ -41,7 +41,12 @@ export function nativeSessionsDir(context: CliContext, tool: NativeTool): string
 /** The session id a file name gives, or undefined when the name is not one of `tool`'s session files. */
 export function sessionIdOfName(tool: NativeTool, name: string): string | undefined {
   const uuid = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
-  const pattern = tool === 'claude' ? new RegExp(`^${uuid}\\.jsonl$`) : tool === 'codex' ? new RegExp(`^rollout-.*-${uuid}\\.jsonl$`) : new RegExp(`^.*_${uuid}\\.jsonl$`);
+  const pattern =
+    tool === 'claude'
+      ? new RegExp(`^${uuid}\\.jsonl$`)
+      : tool === 'codex'
+        ? new RegExp(`^rollout-.*-${uuid}\\.jsonl$`)
+        : new RegExp(`^.*_${uuid}\\.jsonl$`);
   return pattern.exec(name)?.[1];
 }
 
@@ -81,17 +86,22 @@ export async function findNativeSessionFile(context: CliContext, id: string): Pr
   return undefined;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what a listing may not print
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]+/g;
+
 function oneLine(text: string): string | undefined {
-  // eslint-disable-next-line no-control-regex -- control characters are what a listing may not print
-  const words = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
-  if (words === '' || words.startsWith('<') || words.startsWith('# AGENTS.md') || words.startsWith('[Request interrupted')) return undefined;
+  const words = text.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
+  if (words === '' || words.startsWith('<') || words.startsWith('# AGENTS.md') || words.startsWith('[Request interrupted'))
+    return undefined;
   return words.length > TITLE_LENGTH ? `${words.slice(0, TITLE_LENGTH - 1)}…` : words;
 }
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((block: { type?: string; text?: string }) => (block.type === 'text' || block.type === 'input_text' ? (block.text ?? '') : '')).join(' ');
+  return content
+    .map((block: { type?: string; text?: string }) => (block.type === 'text' || block.type === 'input_text' ? (block.text ?? '') : ''))
+    .join(' ');
 }
 
 /** The cwd and a title (a title line, else the first prompt in the user's own words) from a file's first lines. */
@@ -108,7 +118,8 @@ function summarise(tool: NativeTool, head: string): { cwd?: string; title?: stri
     }
     const payload = (typeof value.payload === 'object' && value.payload !== null ? value.payload : {}) as Record<string, unknown>;
     if (cwd === undefined) cwd = [value.cwd, payload.cwd].find((candidate): candidate is string => typeof candidate === 'string');
-    if (tool === 'claude' && typeof (value.customTitle ?? value.aiTitle ?? value.summary) === 'string') title = String(value.customTitle ?? value.aiTitle ?? value.summary);
+    if (tool === 'claude' && typeof (value.customTitle ?? value.aiTitle ?? value.summary) === 'string')
+      title = String(value.customTitle ?? value.aiTitle ?? value.summary);
     if (tool === 'pi' && value.type === 'session_info' && typeof value.name === 'string') title = value.name;
     if (prompt !== undefined) continue;
     const message = (typeof value.message === 'object' && value.message !== null ? value.message : {}) as Record<string, unknown>;

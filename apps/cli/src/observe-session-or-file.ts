@@ -21,7 +21,11 @@ function notFound(error: unknown): boolean {
 }
 
 /** The session file of `ref` when `ref` is a tool's session id that names no dsh session; else undefined. */
-export async function nativeFileUnlessStored(context: CliContext, values: OptionValues, ref: string): Promise<{ tool: NativeTool; file: string } | undefined> {
+export async function nativeFileUnlessStored(
+  context: CliContext,
+  values: OptionValues,
+  ref: string,
+): Promise<{ tool: NativeTool; file: string } | undefined> {
   const native = await findNativeSessionFile(context, ref);
   if (native === undefined) return undefined;
   try {
@@ -34,7 +38,11 @@ export async function nativeFileUnlessStored(context: CliContext, values: Option
 }
 
 /** The observation of `ref`: the stored dsh session, else a tool's session file of that id, read (not stored). */
-export async function observeSessionOrFile(context: CliContext, values: OptionValues, ref: string): Promise<{ observed: Observation; native?: NativeSource }> {
+export async function observeSessionOrFile(
+  context: CliContext,
+  values: OptionValues,
+  ref: string,
+): Promise<{ observed: Observation; native?: NativeSource }> {
   try {
     return { observed: await withHost(context, values, (host) => host.observe(ref)) };
   } catch (error) {
@@ -47,7 +55,9 @@ export async function observeSessionOrFile(context: CliContext, values: OptionVa
     // The calls `dsh repair FILE` would close: the same reading of the file's main line.
     const openCalls = repairNativeTranscript(text, { now: Date.now() }).closedCalls;
     const title = session.events.findLast((event) => event.type === 'session/title')?.data as { title?: string } | undefined;
-    const config = session.events.findLast((event) => event.type === 'session/config' && typeof (event.data as { cwd?: unknown }).cwd === 'string');
+    const config = session.events.findLast(
+      (event) => event.type === 'session/config' && typeof (event.data as { cwd?: unknown }).cwd === 'string',
+    );
     const cwd = (config?.data as { cwd?: string } | undefined)?.cwd ?? session.header.cwd;
     const observed: Observation = {
       header: session.header,

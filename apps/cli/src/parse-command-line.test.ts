@@ -16,7 +16,11 @@ function usageError(argv: string[]): CliError {
 describe('parseCommandLine', () => {
   it('gives every command a --help (and `help COMMAND`) listing its usage and options', () => {
     for (const spec of COMMANDS) {
-      for (const argv of [[spec.name, '--help'], [spec.name, '-h'], ['help', spec.name]]) {
+      for (const argv of [
+        [spec.name, '--help'],
+        [spec.name, '-h'],
+        ['help', spec.name],
+      ]) {
         const parsed = parseCommandLine(argv);
         if (parsed.kind !== 'help') return expect.fail(`${argv.join(' ')} did not ask for help`);
         expect(parsed.text).toContain(`Usage: ${spec.usage}`);
@@ -29,7 +33,19 @@ describe('parseCommandLine', () => {
   });
 
   it('parses print mode with its options', () => {
-    const parsed = parseCommandLine(['-p', 'hi', '--resume', 'base', '--fork-session', '--resume-at', '4', '--tools', 'a,b', '--output-format', 'json']);
+    const parsed = parseCommandLine([
+      '-p',
+      'hi',
+      '--resume',
+      'base',
+      '--fork-session',
+      '--resume-at',
+      '4',
+      '--tools',
+      'a,b',
+      '--output-format',
+      'json',
+    ]);
     expect(parsed).toMatchObject({
       kind: 'command',
       spec: { name: 'print' },
@@ -46,7 +62,9 @@ describe('parseCommandLine', () => {
   });
 
   it('names the nearest valid option for an unknown one', () => {
-    expect(usageError(['-p', 'hi', '--output-fromat', 'json']).message).toBe("Unknown option '--output-fromat' for print mode; did you mean '--output-format'?");
+    expect(usageError(['-p', 'hi', '--output-fromat', 'json']).message).toBe(
+      "Unknown option '--output-fromat' for print mode; did you mean '--output-format'?",
+    );
     expect(usageError(['-p', 'hi', '--resum', 'x']).message).toContain("did you mean '--resume'?");
     expect(usageError(['sessions', '--tre']).message).toContain("did you mean '--tree'?");
     expect(usageError(['-p', 'hi', '--zzzzzzzz']).message).not.toContain('did you mean');

@@ -36,14 +36,20 @@ function usageOf(spec: CommandSpec, error: unknown): CliError {
     const bare = unknown.replace(/^-+/, '').split('=')[0] ?? '';
     const nearest = closestName(bare, names);
     const where = spec === PRINT_COMMAND ? 'print mode' : `dsh ${spec.name}`;
-    return new CliError('USAGE', `Unknown option '${unknown}' for ${where}${nearest === undefined ? '' : `; did you mean '--${nearest}'?`}`, {
-      hint: `see \`${helpRef}\` for every option`,
-    });
+    return new CliError(
+      'USAGE',
+      `Unknown option '${unknown}' for ${where}${nearest === undefined ? '' : `; did you mean '--${nearest}'?`}`,
+      {
+        hint: `see \`${helpRef}\` for every option`,
+      },
+    );
   }
   const missing = /Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message)?.[1];
   if (missing !== undefined) {
     const option = spec.options[missing.slice(2)];
-    return new CliError('USAGE', `${missing} expects a value (${option?.value ?? 'VALUE'}); received none.`, { hint: `see \`${helpRef}\`` });
+    return new CliError('USAGE', `${missing} expects a value (${option?.value ?? 'VALUE'}); received none.`, {
+      hint: `see \`${helpRef}\``,
+    });
   }
   const ambiguous = /Option '(?:-\w, )?(--[\w-]+) <value>' argument is ambiguous/.exec(message)?.[1];
   if (ambiguous !== undefined) {
@@ -109,7 +115,9 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   // Options without -p (`dsh --resume X`, `dsh --continue`) open interactive mode on that session.
   if (parsed.kind === 'command' && parsed.values.print !== true) {
     if (parsed.positionals.length > 0) {
-      throw new CliError('USAGE', `Expected -p for a prompt given as an argument; received '${parsed.positionals.join(' ')}' without it.`, { hint: 'dsh -p "…" runs one turn; dsh alone opens interactive mode' });
+      throw new CliError('USAGE', `Expected -p for a prompt given as an argument; received '${parsed.positionals.join(' ')}' without it.`, {
+        hint: 'dsh -p "…" runs one turn; dsh alone opens interactive mode',
+      });
     }
     return { kind: 'interactive', values: parsed.values };
   }

@@ -34,7 +34,13 @@ export function writtenPaths(events: readonly SessionEvent[], turn: number): str
   const calls = new Map<string, string>();
   const paths = new Set<string>();
   for (const event of events) {
-    const data = event.data as { turn?: unknown; callId?: string; name?: string; arguments?: string; message?: { callId?: string; isError?: boolean } };
+    const data = event.data as {
+      turn?: unknown;
+      callId?: string;
+      name?: string;
+      arguments?: string;
+      message?: { callId?: string; isError?: boolean };
+    };
     if (data.turn !== turn) continue;
     if (event.type === 'tool/call' && WRITING_TOOLS.has(data.name ?? '')) {
       try {
@@ -62,7 +68,9 @@ export function peerReport(
   model: string,
 ): PeerReport {
   const printed = printResult(result, events, 0, model);
-  const toolCalls = events.filter((event) => event.type === 'tool/call' && (event.data as { turn?: unknown }).turn === result.turn).map((event) => (event.data as { name: string }).name);
+  const toolCalls = events
+    .filter((event) => event.type === 'tool/call' && (event.data as { turn?: unknown }).turn === result.turn)
+    .map((event) => (event.data as { name: string }).name);
   const report: PeerReport = {
     name,
     session_id: result.sessionId,
@@ -90,7 +98,9 @@ function counted(names: readonly string[]): string {
 
 /** One peer's text block: name and id, cwd, turns, tool calls, files changed, error, then the final answer indented. */
 export function peerBlock(report: PeerReport): string {
-  const error = report.is_error ? `${report.stop_reason}${report.error_code === undefined ? '' : ` (${report.error_code})`}${report.error_message === undefined ? '' : `: ${report.error_message}`}` : 'none';
+  const error = report.is_error
+    ? `${report.stop_reason}${report.error_code === undefined ? '' : ` (${report.error_code})`}${report.error_message === undefined ? '' : `: ${report.error_message}`}`
+    : 'none';
   const answer = report.result.trimEnd() === '' ? '(no answer)' : report.result.trimEnd();
   return [
     `── ${report.name}  ${report.session_id}`,

@@ -40,19 +40,31 @@ export type Checkout = { root: string; subdir: string };
 /** The git checkout holding `cwd` (`NOT_A_GIT_REPOSITORY` when there is none, or no commit to branch from). */
 export async function checkoutOf(cwd: string | undefined, baseline: string): Promise<Checkout> {
   if (cwd === undefined || !existsSync(cwd)) {
-    throw new CliError('NOT_A_GIT_REPOSITORY', `--worktree needs the baseline's working directory inside a git repository; ${baseline} ${cwd === undefined ? 'records no working directory' : `runs in ${cwd}, which does not exist`}.`, {
-      hint: 'give each peer a directory with --cwd DIR instead',
-    });
+    throw new CliError(
+      'NOT_A_GIT_REPOSITORY',
+      `--worktree needs the baseline's working directory inside a git repository; ${baseline} ${cwd === undefined ? 'records no working directory' : `runs in ${cwd}, which does not exist`}.`,
+      {
+        hint: 'give each peer a directory with --cwd DIR instead',
+      },
+    );
   }
   const top = await git(cwd, ['rev-parse', '--show-toplevel']);
   if (!top.ok) {
-    throw new CliError('NOT_A_GIT_REPOSITORY', `--worktree needs the baseline's working directory inside a git repository; ${cwd} is not in one.`, {
-      hint: 'run `git init` there and commit, or give each peer a directory with --cwd DIR',
-    });
+    throw new CliError(
+      'NOT_A_GIT_REPOSITORY',
+      `--worktree needs the baseline's working directory inside a git repository; ${cwd} is not in one.`,
+      {
+        hint: 'run `git init` there and commit, or give each peer a directory with --cwd DIR',
+      },
+    );
   }
   const root = top.stdout.trim();
   if (!(await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD'])).ok) {
-    throw new CliError('NOT_A_GIT_REPOSITORY', `--worktree branches each peer from HEAD, but the repository at ${root} has no commit yet.`, { hint: 'commit once, then run dsh peers again' });
+    throw new CliError(
+      'NOT_A_GIT_REPOSITORY',
+      `--worktree branches each peer from HEAD, but the repository at ${root} has no commit yet.`,
+      { hint: 'commit once, then run dsh peers again' },
+    );
   }
   return { root, subdir: relative(root, resolve(cwd)) };
 }
@@ -62,15 +74,25 @@ export async function checkWorktreesFree(checkout: Checkout, dataDir: string, na
   for (const name of names) {
     const branch = `dsh/${name}`;
     if (!(await git(checkout.root, ['check-ref-format', '--branch', branch])).ok) {
-      throw new CliError('INVALID_BRANCH_NAME', `Peer name '${name}' does not make a git branch name (${branch}): expected letters, digits, '-', '_', '.' or '/'.`);
+      throw new CliError(
+        'INVALID_BRANCH_NAME',
+        `Peer name '${name}' does not make a git branch name (${branch}): expected letters, digits, '-', '_', '.' or '/'.`,
+      );
     }
     if ((await git(checkout.root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok) {
-      throw new CliError('BRANCH_EXISTS', `Branch ${branch} already exists in ${checkout.root}: expected a new branch for peer '${name}'.`, {
-        hint: `remove the old peer's worktree with \`dsh peers --remove ${name}\`, or choose another --name`,
-      });
+      throw new CliError(
+        'BRANCH_EXISTS',
+        `Branch ${branch} already exists in ${checkout.root}: expected a new branch for peer '${name}'.`,
+        {
+          hint: `remove the old peer's worktree with \`dsh peers --remove ${name}\`, or choose another --name`,
+        },
+      );
     }
     const path = worktreePath(dataDir, name);
-    if (existsSync(path)) throw new CliError('WORKTREE_EXISTS', `A worktree for peer '${name}' already exists at ${path}: expected none.`, { hint: `dsh peers --remove ${name}` });
+    if (existsSync(path))
+      throw new CliError('WORKTREE_EXISTS', `A worktree for peer '${name}' already exists at ${path}: expected none.`, {
+        hint: `dsh peers --remove ${name}`,
+      });
   }
 }
 
@@ -105,7 +127,10 @@ export async function changedFiles(cwd: string): Promise<string[]> {
  */
 export async function removeWorktree(dataDir: string, name: string, force: boolean): Promise<string> {
   const path = worktreePath(dataDir, name);
-  if (!existsSync(path)) throw new CliError('WORKTREE_NOT_FOUND', `No worktree for peer '${name}': expected one at ${path}.`, { hint: 'list them with `git worktree list`' });
+  if (!existsSync(path))
+    throw new CliError('WORKTREE_NOT_FOUND', `No worktree for peer '${name}': expected one at ${path}.`, {
+      hint: 'list them with `git worktree list`',
+    });
   const common = await git(path, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
   if (!common.ok) throw gitFailed(`git rev-parse in ${path}`, common);
   const repository = common.stdout.trim();
@@ -113,15 +138,23 @@ export async function removeWorktree(dataDir: string, name: string, force: boole
   if (!force) {
     const changed = await changedFiles(path);
     if (changed.length > 0) {
-      throw new CliError('WORKTREE_HAS_CHANGES', `The worktree of peer '${name}' (${path}) has uncommitted changes (${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}): expected a clean worktree.`, {
-        hint: `commit them on ${branch} (git -C ${path} commit -am …) or discard them with --force`,
-      });
+      throw new CliError(
+        'WORKTREE_HAS_CHANGES',
+        `The worktree of peer '${name}' (${path}) has uncommitted changes (${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}): expected a clean worktree.`,
+        {
+          hint: `commit them on ${branch} (git -C ${path} commit -am …) or discard them with --force`,
+        },
+      );
     }
     const unmerged = await git(repository, ['rev-list', '--count', `refs/heads/${branch}`, '--not', `--exclude=${branch}`, '--branches']);
     if (unmerged.ok && Number(unmerged.stdout.trim()) > 0) {
-      throw new CliError('BRANCH_NOT_MERGED', `Branch ${branch} has ${unmerged.stdout.trim()} commit(s) no other branch has: expected them merged before it is deleted.`, {
-        hint: `merge ${branch} first, or delete it anyway with --force`,
-      });
+      throw new CliError(
+        'BRANCH_NOT_MERGED',
+        `Branch ${branch} has ${unmerged.stdout.trim()} commit(s) no other branch has: expected them merged before it is deleted.`,
+        {
+          hint: `merge ${branch} first, or delete it anyway with --force`,
+        },
+      );
     }
   }
   const removed = await git(repository, ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), path]);

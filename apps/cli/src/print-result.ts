@@ -83,7 +83,12 @@ export function printResult(result: QueryResult, appended: readonly SessionEvent
     if (event.type === 'step/start') stepStarts.set(step, event.time);
     if (event.type === 'assistant/message') apiMs += Math.max(0, event.time - (stepStarts.get(step) ?? event.time));
   }
-  const subtype = result.stopReason === 'completed' && !result.isError ? 'success' : result.stopReason === 'max-steps' ? 'error_max_turns' : 'error_during_execution';
+  const subtype =
+    result.stopReason === 'completed' && !result.isError
+      ? 'success'
+      : result.stopReason === 'max-steps'
+        ? 'error_max_turns'
+        : 'error_during_execution';
   return {
     type: 'result',
     subtype,

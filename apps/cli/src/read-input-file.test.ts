@@ -18,11 +18,20 @@ import { DEFAULT_MAX_INPUT_BYTES, readInputFileStamped } from './read-input-file
 const LINE = '{"type":"user","uuid":"u1"}\n';
 let dir: TempDir;
 let file: string;
-const context = (): CliContext => ({ stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {}, cwd: dir.path });
+const context = (): CliContext => ({
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  stdin: new PassThrough(),
+  env: {},
+  cwd: dir.path,
+});
 
 /** Another process (a real one, as the tool writing its session would be) appends a line to `path`. */
 async function appendFromAnotherProcess(path: string): Promise<void> {
-  await promisify(execFile)(process.execPath, ['-e', `require('node:fs').appendFileSync(${JSON.stringify(path)}, ${JSON.stringify(LINE)})`]);
+  await promisify(execFile)(process.execPath, [
+    '-e',
+    `require('node:fs').appendFileSync(${JSON.stringify(path)}, ${JSON.stringify(LINE)})`,
+  ]);
 }
 
 async function refusal(promise: Promise<unknown>): Promise<CliError> {
@@ -46,13 +55,19 @@ afterEach(async () => {
 
 describe('readInputFileStamped', () => {
   it('a stable read of a file that another process appends to before its first byte is read is SOURCE_CHANGED', async () => {
-    const error = await refusal(readInputFileStamped(context(), file, DEFAULT_MAX_INPUT_BYTES, { stable: true, beforeRead: () => appendFromAnotherProcess(file) }));
+    const error = await refusal(
+      readInputFileStamped(context(), file, DEFAULT_MAX_INPUT_BYTES, { stable: true, beforeRead: () => appendFromAnotherProcess(file) }),
+    );
     expect(error.code).toBe('SOURCE_CHANGED');
-    expect(error.message).toBe(`${file} changed while dsh read it (expected ${String(LINE.length)} bytes, found ${String(2 * LINE.length)}): another process is writing to it. Nothing was written.`);
+    expect(error.message).toBe(
+      `${file} changed while dsh read it (expected ${String(LINE.length)} bytes, found ${String(2 * LINE.length)}): another process is writing to it. Nothing was written.`,
+    );
   });
 
   it('the plain read (import, validate) takes what is there; a stable read of a quiet file returns its text and stamp', async () => {
-    const plain = await readInputFileStamped(context(), file, DEFAULT_MAX_INPUT_BYTES, { beforeRead: () => appendFromAnotherProcess(file) });
+    const plain = await readInputFileStamped(context(), file, DEFAULT_MAX_INPUT_BYTES, {
+      beforeRead: () => appendFromAnotherProcess(file),
+    });
     expect(plain.text).toBe(LINE + LINE);
     const stable = await readInputFileStamped(context(), file, DEFAULT_MAX_INPUT_BYTES, { stable: true });
     expect(stable).toMatchObject({ text: LINE + LINE, stamp: { size: 2 * LINE.length } });

@@ -20,7 +20,8 @@ const CHUNK_BYTES = 1024 * 1024;
 /** `--max-bytes N` as a number of bytes, or the default; a `USAGE` error for anything but a positive integer. */
 export function maxBytesOption(value: string | boolean | string[] | undefined): number {
   if (value === undefined || typeof value === 'boolean' || Array.isArray(value)) return DEFAULT_MAX_INPUT_BYTES;
-  if (!/^\d+$/.test(value.trim()) || Number(value) === 0) throw new CliError('USAGE', `--max-bytes expects a positive number of bytes, received '${value}'.`);
+  if (!/^\d+$/.test(value.trim()) || Number(value) === 0)
+    throw new CliError('USAGE', `--max-bytes expects a positive number of bytes, received '${value}'.`);
   return Number(value);
 }
 
@@ -34,9 +35,13 @@ function kindOf(info: Stats): string {
 }
 
 function tooLarge(file: string, maxBytes: number, size: string): CliError {
-  return new CliError('FILE_TOO_LARGE', `${file}: expected a file of at most ${String(maxBytes)} bytes (${formatBytes(maxBytes)}), received ${size}.`, {
-    hint: 'raise the bound with --max-bytes N if the file is what you meant',
-  });
+  return new CliError(
+    'FILE_TOO_LARGE',
+    `${file}: expected a file of at most ${String(maxBytes)} bytes (${formatBytes(maxBytes)}), received ${size}.`,
+    {
+      hint: 'raise the bound with --max-bytes N if the file is what you meant',
+    },
+  );
 }
 
 async function readChunks(handle: FileHandle, file: string, size: number, maxBytes: number, progress: ProgressLine): Promise<Buffer> {
@@ -74,10 +79,17 @@ export function sameStamp(a: FileStamp, b: FileStamp): boolean {
 
 /** `SOURCE_CHANGED`: `file` had `before` when dsh started reading and `after` later. */
 export function sourceChanged(file: string, before: FileStamp, after: FileStamp): CliError {
-  const what = before.size === after.size ? `its modification time or inode changed (size ${String(after.size)} bytes)` : `expected ${String(before.size)} bytes, found ${String(after.size)}`;
-  return new CliError('SOURCE_CHANGED', `${file} changed while dsh read it (${what}): another process is writing to it. Nothing was written.`, {
-    hint: 'wait until the tool has finished writing (or stop it), then run the command again',
-  });
+  const what =
+    before.size === after.size
+      ? `its modification time or inode changed (size ${String(after.size)} bytes)`
+      : `expected ${String(before.size)} bytes, found ${String(after.size)}`;
+  return new CliError(
+    'SOURCE_CHANGED',
+    `${file} changed while dsh read it (${what}): another process is writing to it. Nothing was written.`,
+    {
+      hint: 'wait until the tool has finished writing (or stop it), then run the command again',
+    },
+  );
 }
 
 /**
@@ -89,7 +101,12 @@ export async function readInputFile(context: CliContext, file: string, maxBytes:
 }
 
 /** `readInputFile` with the file's stamp; `{ stable: true }` adds `SOURCE_CHANGED` when it changed during the read. */
-export async function readInputFileStamped(context: CliContext, file: string, maxBytes: number, options: InputReadOptions = {}): Promise<InputRead> {
+export async function readInputFileStamped(
+  context: CliContext,
+  file: string,
+  maxBytes: number,
+  options: InputReadOptions = {},
+): Promise<InputRead> {
   const read = await readInputBytesStamped(context, file, maxBytes, options);
   return { text: Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8'), stamp: read.stamp };
 }
@@ -101,7 +118,12 @@ export type InputBytesRead = { bytes: Uint8Array; stamp: FileStamp };
  * `readInputFileStamped` without decoding: the file's bytes (for `dsh fork FILE`, which copies
  * lines as bytes). Same checks and errors.
  */
-export async function readInputBytesStamped(context: CliContext, file: string, maxBytes: number, options: InputReadOptions = {}): Promise<InputBytesRead> {
+export async function readInputBytesStamped(
+  context: CliContext,
+  file: string,
+  maxBytes: number,
+  options: InputReadOptions = {},
+): Promise<InputBytesRead> {
   let handle: FileHandle;
   try {
     // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer.
@@ -115,14 +137,17 @@ export async function readInputBytesStamped(context: CliContext, file: string, m
   try {
     const info = await handle.stat();
     if (!info.isFile()) {
-      throw new CliError('NOT_A_FILE', `${file}: expected a regular file, received ${kindOf(info)}; nothing was read.`, { hint: 'pass the path of a session file' });
+      throw new CliError('NOT_A_FILE', `${file}: expected a regular file, received ${kindOf(info)}; nothing was read.`, {
+        hint: 'pass the path of a session file',
+      });
     }
     if (info.size > maxBytes) throw tooLarge(file, maxBytes, `a file of ${String(info.size)} bytes (${formatBytes(info.size)})`);
     await options.beforeRead?.();
     const bytes = await readChunks(handle, file, info.size, maxBytes, progress);
     const before = stampOf(info);
     const after = stampOf(await handle.stat());
-    if (options.stable === true && (!sameStamp(before, after) || bytes.length !== before.size)) throw sourceChanged(file, before, { ...after, size: Math.max(after.size, bytes.length) });
+    if (options.stable === true && (!sameStamp(before, after) || bytes.length !== before.size))
+      throw sourceChanged(file, before, { ...after, size: Math.max(after.size, bytes.length) });
     return { bytes, stamp: after };
   } catch (error) {
     if (error instanceof CliError) throw error;

@@ -44,7 +44,9 @@ function readIfPiped(context: CliContext): Promise<string> {
     };
     const timer = setTimeout(() => {
       if (chunks.length > 0) return;
-      context.stderr.write(`dsh: stdin sent nothing for ${String(SILENT_STDIN_MS / 1000)} s; running the prompt without it (redirect stdin from /dev/null to skip the wait)\n`);
+      context.stderr.write(
+        `dsh: stdin sent nothing for ${String(SILENT_STDIN_MS / 1000)} s; running the prompt without it (redirect stdin from /dev/null to skip the wait)\n`,
+      );
       stdin.pause();
       // An open pipe nobody writes to must not keep the process alive after the answer.
       (stdin as Partial<{ unref(): void }>).unref?.();

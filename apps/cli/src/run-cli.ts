@@ -67,7 +67,13 @@ async function classify(context: CliContext, error: unknown, argv: readonly stri
   if (known !== undefined) {
     const cause = HostError.is(known) ? known.cause : undefined;
     const sessionId = SessionError.is(cause) ? cause.sessionId : undefined;
-    return { code: known.code, message: known.message, hint: hintFor(context, known.code, sessionId, argv), exitCode: 1, ...(sessionId === undefined ? {} : { sessionId }) };
+    return {
+      code: known.code,
+      message: known.message,
+      hint: hintFor(context, known.code, sessionId, argv),
+      exitCode: 1,
+      ...(sessionId === undefined ? {} : { sessionId }),
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'INTERNAL', message, hint: 'this is a bug in dsh; rerun with DSH_DEBUG=1 for the stack', exitCode: 1 };
@@ -89,12 +95,15 @@ async function report(context: CliContext, error: unknown, argv: readonly string
   const reported = await classify(context, error, argv);
   context.stderr.write(`dsh: ${reported.code}: ${reported.message}\n`);
   if (reported.hint !== undefined) context.stderr.write(`  hint: ${reported.hint}\n`);
-  if (reported.code === 'INTERNAL' && context.env.DSH_DEBUG !== undefined && error instanceof Error && error.stack !== undefined) context.stderr.write(`${error.stack}\n`);
+  if (reported.code === 'INTERNAL' && context.env.DSH_DEBUG !== undefined && error instanceof Error && error.stack !== undefined)
+    context.stderr.write(`${error.stack}\n`);
   // A script reading JSON gets a result object for every outcome, the turn never started included (SPEC §21).
   const format = outputFormatOf(argv);
   if (format === 'json' || format === 'stream-json' || format === 'events') {
     const { errorResult } = await import('./print-result.js');
-    context.stdout.write(`${JSON.stringify(errorResult(reported.code, reported.message, performance.now() - startedAt, reported.sessionId))}\n`);
+    context.stdout.write(
+      `${JSON.stringify(errorResult(reported.code, reported.message, performance.now() - startedAt, reported.sessionId))}\n`,
+    );
   }
   return reported.exitCode;
 }
@@ -119,7 +128,9 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
           context.stdout.write(mainHelp());
           return 0;
         }
-        throw new CliError('USAGE', 'Interactive mode needs a terminal, and stdin is not one; expected -p for print mode.', { hint: 'dsh -p --resume ID "prompt", or pipe the prompt: echo … | dsh -p --resume ID' });
+        throw new CliError('USAGE', 'Interactive mode needs a terminal, and stdin is not one; expected -p for print mode.', {
+          hint: 'dsh -p --resume ID "prompt", or pipe the prompt: echo … | dsh -p --resume ID',
+        });
       }
       return await (await import('./commands/interactive-command.js')).interactiveCommand(context, parsed.values);
     }
@@ -151,9 +162,13 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
       case 'repair':
         return await (await import('./commands/repair-command.js')).repairCommand(context, values, first);
       case 'validate':
-        return await (await import('./commands/validate-command.js')).validateCommand(context, first, (await import('./read-input-file.js')).maxBytesOption(values['max-bytes']));
+        return await (
+          await import('./commands/validate-command.js')
+        ).validateCommand(context, first, (await import('./read-input-file.js')).maxBytesOption(values['max-bytes']));
       case 'migrate':
-        return await (await import('./commands/migrate-command.js')).migrateCommand(context, first, values.write === true, (await import('./read-input-file.js')).maxBytesOption(values['max-bytes']));
+        return await (
+          await import('./commands/migrate-command.js')
+        ).migrateCommand(context, first, values.write === true, (await import('./read-input-file.js')).maxBytesOption(values['max-bytes']));
       case 'serve':
         return await (await import('./commands/serve-command.js')).serveCommand(context, values);
       default:

@@ -9,7 +9,8 @@ import type { Host } from 'dsh-host';
 export async function sharedCwdWarning(host: Host, sessionIds: readonly string[], cwd: string): Promise<string | undefined> {
   const absolute = resolve(cwd);
   const others = (await host.list()).filter(
-    (item) => !sessionIds.includes(item.id) && (item.live || item.status === 'busy') && item.cwd !== undefined && resolve(item.cwd) === absolute,
+    (item) =>
+      !sessionIds.includes(item.id) && (item.live || item.status === 'busy') && item.cwd !== undefined && resolve(item.cwd) === absolute,
   );
   if (others.length === 0) return undefined;
   const named = others.map((item) => (item.title === undefined ? item.id : `${item.title} (${item.id})`)).join(', ');

@@ -12,15 +12,20 @@ test('a --data given on the command line is repeated, absolute; the environment 
 });
 
 test('a --database-url is repeated unless it holds a password, which stays out of printed commands', () => {
-  expect(storeArguments(context, { 'database-url': 'postgres://dsh@127.0.0.1:5432/dsh' })).toBe(' --database-url postgres://dsh@127.0.0.1:5432/dsh');
+  expect(storeArguments(context, { 'database-url': 'postgres://dsh@127.0.0.1:5432/dsh' })).toBe(
+    ' --database-url postgres://dsh@127.0.0.1:5432/dsh',
+  );
   expect(storeArguments(context, { 'database-url': 'postgres://dsh:secret@127.0.0.1/dsh' })).toBe(' --database-url "$DSH_DATABASE_URL"');
 });
 
 test('any quoted word reaches a real shell unchanged', () => {
   fc.assert(
-    fc.property(fc.string({ minLength: 1, maxLength: 30 }).filter((word) => !word.includes('\u0000')), (word) => {
-      expect(execFileSync('sh', ['-c', `printf %s ${shellQuote(word)}`], { encoding: 'utf8' })).toBe(word);
-    }),
+    fc.property(
+      fc.string({ minLength: 1, maxLength: 30 }).filter((word) => !word.includes('\u0000')),
+      (word) => {
+        expect(execFileSync('sh', ['-c', `printf %s ${shellQuote(word)}`], { encoding: 'utf8' })).toBe(word);
+      },
+    ),
     { numRuns: 60 },
   );
 });

@@ -39,7 +39,8 @@ function withoutPassword(url: string): string {
  */
 export async function openCliStore(context: CliContext, values: OptionValues): Promise<{ store: SessionStore; where: string }> {
   const databaseUrl = resolveDatabaseUrl(context, values['database-url']);
-  if (databaseUrl !== undefined) return { store: await openPostgresStore({ connectionString: databaseUrl }), where: withoutPassword(databaseUrl) };
+  if (databaseUrl !== undefined)
+    return { store: await openPostgresStore({ connectionString: databaseUrl }), where: withoutPassword(databaseUrl) };
   const dataDir = resolveDataDir(context, values.data);
   await mkdir(dataDir, { recursive: true });
   return { store: await openSessionStore({ dir: dataDir }), where: dataDir };

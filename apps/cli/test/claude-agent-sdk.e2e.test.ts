@@ -13,35 +13,61 @@ afterEach(async () => {
 });
 
 describe('Claude Agent SDK transcripts stored by dsh-claude-agent-sdk', () => {
-  it('dsh sessions lists them by title; dsh show shows the key, the conversation, the calls and a fork with its closer', { timeout: 120_000 }, async () => {
-    const store = await openSessionStore({ dir: data.path });
-    const claude = createClaudeSessionStore({ store });
-    const key = { projectKey: '-work-app', sessionId: '5e55a0a0-0000-4000-8000-000000000001' };
-    await claude.append(key, [
-      { type: 'user', uuid: 'u1', parentUuid: null, sessionId: key.sessionId, message: { role: 'user', content: 'Count the files' } },
-      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: key.sessionId, message: { role: 'assistant', content: [{ type: 'text', text: 'Counting.' }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls | wc -l' } }] } },
-      { type: 'user', uuid: 'r1', parentUuid: 'a1', sessionId: key.sessionId, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '3', is_error: false }] } },
-    ]);
-    await forkClaudeSession(claude, key, { at: 'a1', sessionId: 'f0f0f0f0-0000-4000-8000-000000000002' });
-    await claude.close();
-    await store.close();
+  it(
+    'dsh sessions lists them by title; dsh show shows the key, the conversation, the calls and a fork with its closer',
+    { timeout: 120_000 },
+    async () => {
+      const store = await openSessionStore({ dir: data.path });
+      const claude = createClaudeSessionStore({ store });
+      const key = { projectKey: '-work-app', sessionId: '5e55a0a0-0000-4000-8000-000000000001' };
+      await claude.append(key, [
+        { type: 'user', uuid: 'u1', parentUuid: null, sessionId: key.sessionId, message: { role: 'user', content: 'Count the files' } },
+        {
+          type: 'assistant',
+          uuid: 'a1',
+          parentUuid: 'u1',
+          sessionId: key.sessionId,
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: 'Counting.' },
+              { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls | wc -l' } },
+            ],
+          },
+        },
+        {
+          type: 'user',
+          uuid: 'r1',
+          parentUuid: 'a1',
+          sessionId: key.sessionId,
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '3', is_error: false }] },
+        },
+      ]);
+      await forkClaudeSession(claude, key, { at: 'a1', sessionId: 'f0f0f0f0-0000-4000-8000-000000000002' });
+      await claude.close();
+      await store.close();
 
-    const listed = await runDsh(['sessions', '--data', data.path]);
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/^claude-[0-9a-f]{16}-[0-9a-f]{32} {2}Count the files {2}/m);
-    expect(listed.stdout).toMatch(/^claude-[0-9a-f]{16}-[0-9a-f]{32} {2}Count the files \(fork\) {2}/m);
+      const listed = await runDsh(['sessions', '--data', data.path]);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toMatch(/^claude-[0-9a-f]{16}-[0-9a-f]{32} {2}Count the files {2}/m);
+      expect(listed.stdout).toMatch(/^claude-[0-9a-f]{16}-[0-9a-f]{32} {2}Count the files \(fork\) {2}/m);
 
-    const parent = await runDsh(['show', 'Count the files', '--data', data.path]);
-    expect(parent.code, parent.stderr).toBe(0);
-    expect(parent.stdout).toMatch(/claude\/key +Claude Agent SDK transcript 5e55a0a0-0000-4000-8000-000000000001 \(project -work-app\)$/m);
-    expect(parent.stdout).toMatch(/claude\/entry +user: Count the files$/m);
-    expect(parent.stdout).toMatch(/claude\/entry +assistant: Counting\. → calls Bash#toolu_1$/m);
-    expect(parent.stdout).toMatch(/claude\/entry +user: result of toolu_1: 3$/m);
+      const parent = await runDsh(['show', 'Count the files', '--data', data.path]);
+      expect(parent.code, parent.stderr).toBe(0);
+      expect(parent.stdout).toMatch(
+        /claude\/key +Claude Agent SDK transcript 5e55a0a0-0000-4000-8000-000000000001 \(project -work-app\)$/m,
+      );
+      expect(parent.stdout).toMatch(/claude\/entry +user: Count the files$/m);
+      expect(parent.stdout).toMatch(/claude\/entry +assistant: Counting\. → calls Bash#toolu_1$/m);
+      expect(parent.stdout).toMatch(/claude\/entry +user: result of toolu_1: 3$/m);
 
-    const child = await runDsh(['show', 'Count the files (fork)', '--data', data.path]);
-    expect(child.code, child.stderr).toBe(0);
-    expect(child.stdout).toMatch(/claude\/fork +forked from Claude session 5e55a0a0-0000-4000-8000-000000000001 at entry a1 \(2 entries inherited\)$/m);
-    expect(child.stdout).toMatch(/claude\/entry +user: result of toolu_1 \(error\): This session was forked/);
-    expect(child.stdout).not.toContain('result of toolu_1: 3');
-  });
+      const child = await runDsh(['show', 'Count the files (fork)', '--data', data.path]);
+      expect(child.code, child.stderr).toBe(0);
+      expect(child.stdout).toMatch(
+        /claude\/fork +forked from Claude session 5e55a0a0-0000-4000-8000-000000000001 at entry a1 \(2 entries inherited\)$/m,
+      );
+      expect(child.stdout).toMatch(/claude\/entry +user: result of toolu_1 \(error\): This session was forked/);
+      expect(child.stdout).not.toContain('result of toolu_1: 3');
+    },
+  );
 });

@@ -19,7 +19,19 @@ describe('dsh --help', () => {
   it('documents print mode and every command, each with its own --help', { timeout: 120_000 }, async () => {
     const main = await runDsh(['--help']);
     expect(main.code).toBe(0);
-    for (const flag of ['-p, --print', '--resume', '--continue', '--fork-session', '--resume-at', '--name', '--tools', '--cwd', '--model', '--output-format', '--data']) {
+    for (const flag of [
+      '-p, --print',
+      '--resume',
+      '--continue',
+      '--fork-session',
+      '--resume-at',
+      '--name',
+      '--tools',
+      '--cwd',
+      '--model',
+      '--output-format',
+      '--data',
+    ]) {
       expect(main.stdout).toContain(flag);
     }
     for (const command of COMMANDS) expect(main.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
@@ -67,7 +79,9 @@ describe('dsh management commands', () => {
     const childId = forked.stdout.trim();
     expect(forked.stderr).toContain(`forked ${String(first.sessionId)} at seq 2`);
     const list = await runDsh(['sessions', '--json', '--data', data.path]);
-    expect((JSON.parse(list.stdout) as { id: string; parentSession?: string; forkCut?: number }[]).find((item) => item.id === childId)).toMatchObject({
+    expect(
+      (JSON.parse(list.stdout) as { id: string; parentSession?: string; forkCut?: number }[]).find((item) => item.id === childId),
+    ).toMatchObject({
       parentSession: first.sessionId,
       forkCut: 2,
     });
@@ -78,21 +92,25 @@ describe('dsh management commands', () => {
     expect(missing.stderr).toContain('dsh sessions');
   });
 
-  it('fork --idempotency-key prints the same child when run again, and refuses a different fork under the key', { timeout: 120_000 }, async () => {
-    const parent = await printJson(['-p', 'hello', '--data', data.path]);
-    const args = ['fork', String(parent.sessionId), '--at', '2', '--idempotency-key', 'ci-retry-7', '--data', data.path];
-    const first = await runDsh(args);
-    expect(first.code).toBe(0);
-    // A second process: nothing shared with the first but the data directory.
-    const again = await runDsh(args);
-    expect(again.code).toBe(0);
-    expect(again.stdout.trim()).toBe(first.stdout.trim());
-    const other = await runDsh(['fork', String(parent.sessionId), '--at', '1', '--idempotency-key', 'ci-retry-7', '--data', data.path]);
-    expect(other.code).toBe(1);
-    expect(other.stderr).toContain('IDEMPOTENCY_MISMATCH');
-    const list = JSON.parse((await runDsh(['sessions', '--json', '--data', data.path])).stdout) as { parentSession?: string }[];
-    expect(list.filter((item) => item.parentSession === parent.sessionId)).toHaveLength(1);
-  });
+  it(
+    'fork --idempotency-key prints the same child when run again, and refuses a different fork under the key',
+    { timeout: 120_000 },
+    async () => {
+      const parent = await printJson(['-p', 'hello', '--data', data.path]);
+      const args = ['fork', String(parent.sessionId), '--at', '2', '--idempotency-key', 'ci-retry-7', '--data', data.path];
+      const first = await runDsh(args);
+      expect(first.code).toBe(0);
+      // A second process: nothing shared with the first but the data directory.
+      const again = await runDsh(args);
+      expect(again.code).toBe(0);
+      expect(again.stdout.trim()).toBe(first.stdout.trim());
+      const other = await runDsh(['fork', String(parent.sessionId), '--at', '1', '--idempotency-key', 'ci-retry-7', '--data', data.path]);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain('IDEMPOTENCY_MISMATCH');
+      const list = JSON.parse((await runDsh(['sessions', '--json', '--data', data.path])).stdout) as { parentSession?: string }[];
+      expect(list.filter((item) => item.parentSession === parent.sessionId)).toHaveLength(1);
+    },
+  );
 
   it('uses --data, else $DSH_HOME, else ~/.dsh', { timeout: 90_000 }, async () => {
     const home = await makeTempDir('dsh-cli-home-');
@@ -128,13 +146,19 @@ describe('dsh serve', () => {
           }
         });
       });
-      const created = await fetch(`${url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"served"}' });
+      const created = await fetch(`${url}/api/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"title":"served"}',
+      });
       expect(created.status).toBe(201);
       const list = (await (await fetch(`${url}/api/sessions`)).json()) as { sessions: { title?: string }[] };
       expect(list.sessions.map((item) => item.title)).toEqual(['served']);
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
-        resolve(code);
-      }));
+      const exited = new Promise<number | null>((resolve) =>
+        child.on('exit', (code) => {
+          resolve(code);
+        }),
+      );
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {
@@ -142,44 +166,50 @@ describe('dsh serve', () => {
     }
   });
 
-  it('streams to at most --max-streams clients (one more is 503 TOO_MANY_STREAMS) and refuses a malformed Host with 400', { timeout: 120_000 }, async () => {
-    const child = spawnDsh(['serve', '--port', '0', '--max-streams', '1', '--data', data.path]);
-    const controller = new AbortController();
-    try {
-      const url = await new Promise<string>((resolve) => {
-        let out = '';
-        child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-          out += chunk;
-          const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (match?.[1] !== undefined) resolve(match[1]);
-        });
-      });
-      const created = (await (await fetch(`${url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { sessionId: string };
-      const first = await fetch(`${url}/api/sessions/${created.sessionId}/events`, { signal: controller.signal });
-      expect(first.status).toBe(200);
-      const second = await fetch(`${url}/api/sessions/${created.sessionId}/events`);
-      expect(second.status).toBe(503);
-      expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(((await second.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_STREAMS');
-      expect((await fetch(`${url}/api/sessions`)).status).toBe(200);
-      const badHost = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const request = httpRequest(`${url}/api/sessions`, { headers: { host: '999.999.999.999' } }, (response) => {
-          let text = '';
-          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-          response.on('end', () => {
-            resolve({ status: response.statusCode ?? 0, text });
+  it(
+    'streams to at most --max-streams clients (one more is 503 TOO_MANY_STREAMS) and refuses a malformed Host with 400',
+    { timeout: 120_000 },
+    async () => {
+      const child = spawnDsh(['serve', '--port', '0', '--max-streams', '1', '--data', data.path]);
+      const controller = new AbortController();
+      try {
+        const url = await new Promise<string>((resolve) => {
+          let out = '';
+          child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+            out += chunk;
+            const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+            if (match?.[1] !== undefined) resolve(match[1]);
           });
         });
-        request.on('error', reject);
-        request.end();
-      });
-      expect(badHost.status).toBe(400);
-      expect(badHost.text).toContain('"BAD_REQUEST"');
-    } finally {
-      controller.abort();
-      child.kill('SIGKILL');
-    }
-  });
+        const created = (await (
+          await fetch(`${url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+        ).json()) as { sessionId: string };
+        const first = await fetch(`${url}/api/sessions/${created.sessionId}/events`, { signal: controller.signal });
+        expect(first.status).toBe(200);
+        const second = await fetch(`${url}/api/sessions/${created.sessionId}/events`);
+        expect(second.status).toBe(503);
+        expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(((await second.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_STREAMS');
+        expect((await fetch(`${url}/api/sessions`)).status).toBe(200);
+        const badHost = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const request = httpRequest(`${url}/api/sessions`, { headers: { host: '999.999.999.999' } }, (response) => {
+            let text = '';
+            response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+            response.on('end', () => {
+              resolve({ status: response.statusCode ?? 0, text });
+            });
+          });
+          request.on('error', reject);
+          request.end();
+        });
+        expect(badHost.status).toBe(400);
+        expect(badHost.text).toContain('"BAD_REQUEST"');
+      } finally {
+        controller.abort();
+        child.kill('SIGKILL');
+      }
+    },
+  );
 
   it('refuses --max-streams that is not a positive integer', { timeout: 60_000 }, async () => {
     const result = await runDsh(['serve', '--max-streams', '0', '--port', '0', '--data', data.path]);

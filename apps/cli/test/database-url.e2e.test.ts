@@ -26,23 +26,29 @@ describe.skipIf(url === undefined)('dsh on PostgreSQL', () => {
     await client.end();
   });
 
-  it('print mode, --resume --fork-session and sessions --tree work with --database-url and $DSH_DATABASE_URL', { timeout: 120_000 }, async () => {
-    const first = await printJson(['-p', 'hello there', '--name', 'base', '--database-url', database.toString()]);
-    expect(first).toMatchObject({ isError: false });
-    const forked = await printJson(['-p', 'again', '--resume', 'base', '--fork-session'], { env: { DSH_DATABASE_URL: database.toString() } });
-    expect(forked.sessionId).not.toBe(first.sessionId);
-    const tree = await runDsh(['sessions', '--tree', '--json'], { env: { DSH_DATABASE_URL: database.toString() } });
-    expect(tree.code).toBe(0);
-    expect(tree.stdout).toContain(String(first.sessionId));
-    expect(tree.stdout).toContain(String(forked.sessionId));
-    const home = await makeTempDir('dsh-cli-home-');
-    try {
-      // Without a database URL the JSONL directory stays the default: it holds none of them.
-      const onDisk = await runDsh(['sessions', '--json'], { env: { DSH_DATABASE_URL: undefined, DSH_HOME: home.path } });
-      expect(onDisk.code).toBe(0);
-      expect(onDisk.stdout).not.toContain(String(first.sessionId));
-    } finally {
-      await home.remove();
-    }
-  });
+  it(
+    'print mode, --resume --fork-session and sessions --tree work with --database-url and $DSH_DATABASE_URL',
+    { timeout: 120_000 },
+    async () => {
+      const first = await printJson(['-p', 'hello there', '--name', 'base', '--database-url', database.toString()]);
+      expect(first).toMatchObject({ isError: false });
+      const forked = await printJson(['-p', 'again', '--resume', 'base', '--fork-session'], {
+        env: { DSH_DATABASE_URL: database.toString() },
+      });
+      expect(forked.sessionId).not.toBe(first.sessionId);
+      const tree = await runDsh(['sessions', '--tree', '--json'], { env: { DSH_DATABASE_URL: database.toString() } });
+      expect(tree.code).toBe(0);
+      expect(tree.stdout).toContain(String(first.sessionId));
+      expect(tree.stdout).toContain(String(forked.sessionId));
+      const home = await makeTempDir('dsh-cli-home-');
+      try {
+        // Without a database URL the JSONL directory stays the default: it holds none of them.
+        const onDisk = await runDsh(['sessions', '--json'], { env: { DSH_DATABASE_URL: undefined, DSH_HOME: home.path } });
+        expect(onDisk.code).toBe(0);
+        expect(onDisk.stdout).not.toContain(String(first.sessionId));
+      } finally {
+        await home.remove();
+      }
+    },
+  );
 });

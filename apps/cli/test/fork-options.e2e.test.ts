@@ -19,7 +19,19 @@ describe('dsh fork --cwd, --tools, --worktree', () => {
     await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     const other = await makeTempDir('dsh-fork-other-');
     try {
-      const forked = await runDsh(['fork', 'base', '--name', 'moved', '--cwd', other.path, '--tools', 'read_file', '--json', '--data', dirs.data.path]);
+      const forked = await runDsh([
+        'fork',
+        'base',
+        '--name',
+        'moved',
+        '--cwd',
+        other.path,
+        '--tools',
+        'read_file',
+        '--json',
+        '--data',
+        dirs.data.path,
+      ]);
       expect(forked.code, forked.stderr).toBe(0);
       expect(await latestConfig('moved')).toEqual({ cwd: other.path, tools: ['read_file'], model: 'keyless' });
       const answer = await printJson(['-p', 'list files', '--resume', 'moved', '--data', dirs.data.path], { cwd: dirs.work.path });

@@ -24,8 +24,14 @@ describe('dsh print mode: the fork-peers story, end to end through the real CLI'
     expect(baseline.parentSession).toBeUndefined();
     const before = await events('baseline');
 
-    const peerA = await printJson(['-p', 'list files', '--resume', 'baseline', '--fork-session', '--name', 'peer-a', '--data', dirs.data.path], opts);
-    const peerB = await printJson(['-p', 'read notes.md', '--resume', 'baseline', '--fork-session', '--name', 'peer-b', '--data', dirs.data.path], opts);
+    const peerA = await printJson(
+      ['-p', 'list files', '--resume', 'baseline', '--fork-session', '--name', 'peer-a', '--data', dirs.data.path],
+      opts,
+    );
+    const peerB = await printJson(
+      ['-p', 'read notes.md', '--resume', 'baseline', '--fork-session', '--name', 'peer-b', '--data', dirs.data.path],
+      opts,
+    );
     expect(peerA).toMatchObject({ parentSession: baseline.sessionId, isError: false });
     expect(peerB).toMatchObject({ parentSession: baseline.sessionId, isError: false });
     expect(peerA.sessionId).not.toBe(peerB.sessionId);
@@ -59,12 +65,17 @@ describe('dsh print mode: the fork-peers story, end to end through the real CLI'
   it('forks exactly at --resume-at and refuses a seq outside the session with INVALID_CUT', { timeout: 90_000 }, async () => {
     const base = await printJson(['-p', 'read notes.md', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     const toolCall = (await events('base')).find((event) => event.type === 'tool/call')!;
-    const child = await printJson(['-p', 'continue', '--resume', 'base', '--fork-session', '--resume-at', String(toolCall.seq), '--data', dirs.data.path], { cwd: dirs.work.path });
+    const child = await printJson(
+      ['-p', 'continue', '--resume', 'base', '--fork-session', '--resume-at', String(toolCall.seq), '--data', dirs.data.path],
+      { cwd: dirs.work.path },
+    );
     expect(child).toMatchObject({ parentSession: base.sessionId, forkCut: toolCall.seq });
     const childEvents = await events(String(child.sessionId));
     expect(childEvents[toolCall.seq + 2]).toMatchObject({ type: 'tool/result', data: { error: { code: 'TOOL_OUTCOME_UNKNOWN' } } });
 
-    const bad = await runDsh(['-p', 'x', '--resume', 'base', '--fork-session', '--resume-at', '999', '--data', dirs.data.path], { cwd: dirs.work.path });
+    const bad = await runDsh(['-p', 'x', '--resume', 'base', '--fork-session', '--resume-at', '999', '--data', dirs.data.path], {
+      cwd: dirs.work.path,
+    });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('INVALID_CUT');
     expect(bad.stderr).toContain('dsh show');
@@ -88,9 +99,16 @@ describe('dsh print mode: tool availability', () => {
     const script = join(dirs.work.path, 'script.json');
     const response = [{ text: 'listing', toolCalls: [{ name: 'list_files', arguments: {} }] }, { text: 'done' }];
     await writeFile(script, JSON.stringify(response));
-    const allowed = await printJson(['-p', 'go', '--model', `scripted:${script}`, '--tools', 'list_files', '--data', dirs.data.path], { cwd: dirs.work.path });
-    const denied = await printJson(['-p', 'go', '--model', `scripted:${script}`, '--tools', 'read_file', '--data', dirs.data.path], { cwd: dirs.work.path });
-    const resultOf = async (id: unknown) => (await events(String(id))).find((event) => event.type === 'tool/result')!.data as { message: { isError: boolean; content: { text: string }[] } };
+    const allowed = await printJson(['-p', 'go', '--model', `scripted:${script}`, '--tools', 'list_files', '--data', dirs.data.path], {
+      cwd: dirs.work.path,
+    });
+    const denied = await printJson(['-p', 'go', '--model', `scripted:${script}`, '--tools', 'read_file', '--data', dirs.data.path], {
+      cwd: dirs.work.path,
+    });
+    const resultOf = async (id: unknown) =>
+      (await events(String(id))).find((event) => event.type === 'tool/result')!.data as {
+        message: { isError: boolean; content: { text: string }[] };
+      };
     expect((await resultOf(allowed.sessionId)).message).toMatchObject({ isError: false });
     expect((await resultOf(allowed.sessionId)).message.content[0]?.text).toContain('notes.md');
     const refused = (await resultOf(denied.sessionId)).message;

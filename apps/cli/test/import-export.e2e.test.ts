@@ -17,7 +17,12 @@ afterEach(async () => {
 });
 
 type Event = { seq: number; type: string; data: Record<string, unknown> };
-type Imported = { file: string; format: string; warnings: string[]; sessions: { id: string; parentSession: string | null; forkCut: number | null; events: number }[] }[];
+type Imported = {
+  file: string;
+  format: string;
+  warnings: string[];
+  sessions: { id: string; parentSession: string | null; forkCut: number | null; events: number }[];
+}[];
 
 describe('dsh import / dsh export through the real CLI', () => {
   it('imports a branched Claude Code file as a tree, refuses it again, and exports its history', { timeout: 400_000 }, async () => {
@@ -34,7 +39,10 @@ describe('dsh import / dsh export through the real CLI', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('SESSION_EXISTS');
 
-    const shown = JSON.parse((await runDsh(['show', 'imported', '--json', '--data', data.path])).stdout) as { events: Event[]; needsRepair: boolean };
+    const shown = JSON.parse((await runDsh(['show', 'imported', '--json', '--data', data.path])).stdout) as {
+      events: Event[];
+      needsRepair: boolean;
+    };
     expect(shown.needsRepair).toBe(true);
     expect(shown.events[shown.events.length - 1]?.type).toBe('session/title');
 
@@ -59,7 +67,9 @@ describe('dsh import / dsh export through the real CLI', () => {
     await writeFile(script, JSON.stringify([{ text: 'I will check whether npm test already ran.' }]));
     const forked = await runDsh(['fork', id, '--at', String(lastCall?.seq), '--json', '--data', data.path]);
     const child = (JSON.parse(forked.stdout) as { sessionId: string }).sessionId;
-    const result = await printJson(['-p', 'continue', '--resume', child, '--model', `scripted:${script}`, '--data', data.path], { cwd: work.path });
+    const result = await printJson(['-p', 'continue', '--resume', child, '--model', `scripted:${script}`, '--data', data.path], {
+      cwd: work.path,
+    });
     expect(result.result).toBe('I will check whether npm test already ran.');
     const childEvents = (JSON.parse((await runDsh(['show', child, '--json', '--data', data.path])).stdout) as { events: Event[] }).events;
     const closer = childEvents.find((e) => e.type === 'tool/result' && JSON.stringify(e.data).includes('forked-tool-result-call_FxOpen'));
@@ -95,30 +105,45 @@ describe('dsh import / dsh export through the real CLI', () => {
     expect(missing.stderr).toContain('NO_CLAUDE_SESSIONS');
   });
 
-  it('imports a main session and its subagent file in either order without SESSION_EXISTS, and a Codex fork rollout as a fork child of its parent', { timeout: 400_000 }, async () => {
-    const mainFile = join(work.path, '5f0c3a52.jsonl');
-    const agentFile = join(work.path, 'agent-a77aa77.jsonl');
-    await writeFile(mainFile, claudeCodeTranscript({ turns: 2, spawnsAgent: 'a77aa77' }).text);
-    await writeFile(agentFile, claudeCodeTranscript({ turns: 2, agentId: 'a77aa77' }).text);
-    const agent = await runDsh(['import', agentFile, '--json', '--data', data.path]);
-    expect(agent.code).toBe(0);
-    const main = await runDsh(['import', mainFile, '--json', '--data', data.path]);
-    expect(main.code).toBe(0);
-    const ids = [agent, main].map((run) => (JSON.parse(run.stdout) as Imported)[0]?.sessions[0]?.id);
-    expect(ids).toEqual(['5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-agent-a77aa77', '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d']);
-    // Every import is titled (a title line, else its first prompt).
-    const rows = JSON.parse((await runDsh(['sessions', '--json', '--data', data.path])).stdout) as { id: string; title?: string }[];
-    expect(rows.map((row) => typeof row.title)).toEqual(['string', 'string']);
+  it(
+    'imports a main session and its subagent file in either order without SESSION_EXISTS, and a Codex fork rollout as a fork child of its parent',
+    { timeout: 400_000 },
+    async () => {
+      const mainFile = join(work.path, '5f0c3a52.jsonl');
+      const agentFile = join(work.path, 'agent-a77aa77.jsonl');
+      await writeFile(mainFile, claudeCodeTranscript({ turns: 2, spawnsAgent: 'a77aa77' }).text);
+      await writeFile(agentFile, claudeCodeTranscript({ turns: 2, agentId: 'a77aa77' }).text);
+      const agent = await runDsh(['import', agentFile, '--json', '--data', data.path]);
+      expect(agent.code).toBe(0);
+      const main = await runDsh(['import', mainFile, '--json', '--data', data.path]);
+      expect(main.code).toBe(0);
+      const ids = [agent, main].map((run) => (JSON.parse(run.stdout) as Imported)[0]?.sessions[0]?.id);
+      expect(ids).toEqual(['5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-agent-a77aa77', '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d']);
+      // Every import is titled (a title line, else its first prompt).
+      const rows = JSON.parse((await runDsh(['sessions', '--json', '--data', data.path])).stdout) as { id: string; title?: string }[];
+      expect(rows.map((row) => typeof row.title)).toEqual(['string', 'string']);
 
-    const parent = codexTranscript({ turns: 3, ordinals: true });
-    const end = (JSON.parse(parent.text.split('\n').find((l) => l.includes('"task_started"') && l.includes('-000000000003"')) ?? '{}') as { ordinal: number }).ordinal;
-    const forkFile = join(work.path, 'rollout-fork.jsonl');
-    const parentFile = join(work.path, 'rollout-parent.jsonl');
-    await writeFile(forkFile, codexTranscript({ turns: 1, sessionId: '019e3000-2222-7333-8444-555566667777', forkOf: { threadId: parent.sessionId, endOrdinalExclusive: end } }).text);
-    await writeFile(parentFile, parent.text);
-    const both = await runDsh(['import', forkFile, parentFile, '--data', data.path]);
-    expect(both.code).toBe(0);
-    expect(both.stdout).toMatch(new RegExp(`019e3000-2222-7333-8444-555566667777  forked from ${parent.sessionId} at seq \\d+`));
-    expect(both.stdout.indexOf(parentFile)).toBeLessThan(both.stdout.indexOf(forkFile));
-  });
+      const parent = codexTranscript({ turns: 3, ordinals: true });
+      const end = (
+        JSON.parse(parent.text.split('\n').find((l) => l.includes('"task_started"') && l.includes('-000000000003"')) ?? '{}') as {
+          ordinal: number;
+        }
+      ).ordinal;
+      const forkFile = join(work.path, 'rollout-fork.jsonl');
+      const parentFile = join(work.path, 'rollout-parent.jsonl');
+      await writeFile(
+        forkFile,
+        codexTranscript({
+          turns: 1,
+          sessionId: '019e3000-2222-7333-8444-555566667777',
+          forkOf: { threadId: parent.sessionId, endOrdinalExclusive: end },
+        }).text,
+      );
+      await writeFile(parentFile, parent.text);
+      const both = await runDsh(['import', forkFile, parentFile, '--data', data.path]);
+      expect(both.code).toBe(0);
+      expect(both.stdout).toMatch(new RegExp(`019e3000-2222-7333-8444-555566667777  forked from ${parent.sessionId} at seq \\d+`));
+      expect(both.stdout.indexOf(parentFile)).toBeLessThan(both.stdout.indexOf(forkFile));
+    },
+  );
 });

@@ -54,7 +54,9 @@ describe.each(COMMANDS)('dsh $name FILE', ({ args }) => {
     await writeFile(log, 'x'.repeat(200));
     const result = await runDsh([...args(log), '--max-bytes', '100']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`dsh: FILE_TOO_LARGE: ${log}: expected a file of at most 100 bytes (100 B), received a file of 200 bytes (200 B).`);
+    expect(result.stderr).toContain(
+      `dsh: FILE_TOO_LARGE: ${log}: expected a file of at most 100 bytes (100 B), received a file of 200 bytes (200 B).`,
+    );
     expect(result.stderr).toContain('--max-bytes N');
   });
 });
@@ -83,7 +85,9 @@ const HAS_SCRIPT = (() => {
 describe.skipIf(!HAS_SCRIPT)('progress on a terminal', () => {
   it('validate draws a progress line on stderr when it is a terminal, and erases it', { timeout: 60_000 }, async () => {
     // `script` runs dsh on a pseudo-terminal (stdout and stderr both) and relays what it wrote.
-    const { stdout } = await promisify(execFile)('script', ['-qec', `${process.execPath} ${DSH_BIN} validate ${V4_LOG}`, '/dev/null'], { env: { ...process.env, DSH_HOME: dir.path } });
+    const { stdout } = await promisify(execFile)('script', ['-qec', `${process.execPath} ${DSH_BIN} validate ${V4_LOG}`, '/dev/null'], {
+      env: { ...process.env, DSH_HOME: dir.path },
+    });
     expect(stdout).toContain(`\rreading ${V4_LOG}: `);
     expect(stdout).toContain('\r\u001B[K');
     expect(stdout).toContain('valid V4 log');

@@ -39,7 +39,10 @@ beforeAll(async () => {
   work = await makeTempDir('dsh-installed-');
   expect(work.path.startsWith(tmpdir())).toBe(true);
   const tarballs = join(work.path, 'tarballs');
-  await run('pnpm', ['turbo', 'run', 'build', '--output-logs=errors-only', ...publishedPackages().map((pkg) => `--filter=${pkg.name}`)], { cwd: REPO_ROOT, env });
+  await run('pnpm', ['turbo', 'run', 'build', '--output-logs=errors-only', ...publishedPackages().map((pkg) => `--filter=${pkg.name}`)], {
+    cwd: REPO_ROOT,
+    env,
+  });
   for (const pkg of publishedPackages()) await run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: pkg.dir, env });
   app = join(work.path, 'app');
   await run('mkdir', ['-p', app]);
@@ -80,7 +83,7 @@ describe('the packed packages installed with npm outside the workspace', () => {
         "await claude.append(key, [{ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } }]);",
         'const loaded = await claude.load(key);',
         'await claude.close();',
-        "console.log(JSON.stringify({ id: again.header.id, types: again.events.map((event) => event.type), claude: loaded }));",
+        'console.log(JSON.stringify({ id: again.header.id, types: again.events.map((event) => event.type), claude: loaded }));',
         'await store.close();',
       ].join('\n'),
     );

@@ -30,7 +30,10 @@ afterEach(async () => {
 /** Starts `dsh ARGS` in a fresh pane; dsh's pid is printed first (`sh` prints its own, then execs node in its place). */
 function start(args: string[], env: Record<string, string> = {}): Pane {
   pane?.close();
-  pane = openPane(`sh -c 'echo "[dsh pid $$]"; exec ${process.execPath} ${DSH_BIN} ${args.join(' ')}'`, { cwd: data.path, env: { NO_COLOR: '1', ...env } });
+  pane = openPane(`sh -c 'echo "[dsh pid $$]"; exec ${process.execPath} ${DSH_BIN} ${args.join(' ')}'`, {
+    cwd: data.path,
+    env: { NO_COLOR: '1', ...env },
+  });
   return pane;
 }
 
@@ -51,7 +54,12 @@ function press(key: string): void {
 /** An OpenAI-compatible server streaming `pieces` of text; a promise among them holds the stream there. */
 async function slowModel(pieces: (string | Promise<unknown>)[]): Promise<Record<string, string>> {
   server = await startModelServer(() => ({
-    chunks: [chatCompletionChunk({ role: 'assistant', content: '' }), ...pieces.map((piece) => (typeof piece === 'string' ? chatCompletionChunk({ content: piece }) : piece)), chatCompletionChunk({}, 'stop'), 'data: [DONE]\n\n'],
+    chunks: [
+      chatCompletionChunk({ role: 'assistant', content: '' }),
+      ...pieces.map((piece) => (typeof piece === 'string' ? chatCompletionChunk({ content: piece }) : piece)),
+      chatCompletionChunk({}, 'stop'),
+      'data: [DONE]\n\n',
+    ],
   }));
   return { OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
 }
@@ -73,7 +81,10 @@ function dshPid(): number {
   return Number(/\[dsh pid (\d+)\]/.exec(screen())?.[1]);
 }
 
-type LoggedEvent = { type: string; data: { reason?: { kind: string }; message?: { content: { type: string; text?: string }[] }; cwd?: string; tools?: string[] } };
+type LoggedEvent = {
+  type: string;
+  data: { reason?: { kind: string }; message?: { content: { type: string; text?: string }[] }; cwd?: string; tools?: string[] };
+};
 
 async function eventsOf(id: string): Promise<LoggedEvent[]> {
   const lines = (await readFile(join(data.path, 'sessions', `${id}.jsonl`), 'utf8')).trim().split('\n').slice(1);
@@ -88,32 +99,36 @@ function pasteText(bytes: number): string {
 }
 
 describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
-  it('talks to the keyless model, /branch, /fork 7, /tree, quits with Ctrl-C twice, then --resume the branch', { timeout: 300_000 }, async () => {
-    start(['--data', 'sessions']);
-    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
-    await type('list files', /turn 1 completed/);
-    expect(screen()).toMatch(/\[\d+\] ⚙ list_files \(read-only\)/);
-    await type('/branch side', /now in branch \S+ {2}"side"/);
-    await type('/fork 7 exact', /forked \S+ at seq 7 .*\n.*now in fork \S+ {2}"exact"/);
-    await type('/tree', /└─ exact .*@7.*\*/);
-    expect(screen()).toMatch(/└─ side .*@\d+/);
-    press('C-c');
-    await waitFor('the first Ctrl-C notice', () => screen().includes('Ctrl-C again'));
-    press('C-c');
-    await waitFor(`dsh to exit\n${screen()}`, () => screen().includes('[exited 0]'));
-    expect(screen(true)).not.toContain('\u001B[2m');
-    // The goodbye names the command that resumes here, with the --data this run was given.
-    expect(screen()).toMatch(/bye — resume with: dsh --resume \S+ --data \S+/);
-    expect(screen()).toContain(`--data ${join(data.path, 'sessions')}`);
+  it(
+    'talks to the keyless model, /branch, /fork 7, /tree, quits with Ctrl-C twice, then --resume the branch',
+    { timeout: 300_000 },
+    async () => {
+      start(['--data', 'sessions']);
+      await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+      await type('list files', /turn 1 completed/);
+      expect(screen()).toMatch(/\[\d+\] ⚙ list_files \(read-only\)/);
+      await type('/branch side', /now in branch \S+ {2}"side"/);
+      await type('/fork 7 exact', /forked \S+ at seq 7 .*\n.*now in fork \S+ {2}"exact"/);
+      await type('/tree', /└─ exact .*@7.*\*/);
+      expect(screen()).toMatch(/└─ side .*@\d+/);
+      press('C-c');
+      await waitFor('the first Ctrl-C notice', () => screen().includes('Ctrl-C again'));
+      press('C-c');
+      await waitFor(`dsh to exit\n${screen()}`, () => screen().includes('[exited 0]'));
+      expect(screen(true)).not.toContain('\u001B[2m');
+      // The goodbye names the command that resumes here, with the --data this run was given.
+      expect(screen()).toMatch(/bye — resume with: dsh --resume \S+ --data \S+/);
+      expect(screen()).toContain(`--data ${join(data.path, 'sessions')}`);
 
-    start(['--resume', 'side', '--data', 'sessions'], { NO_COLOR: '' });
-    await waitFor(`the resumed branch\n${screen()}`, () => /session \S+ {2}"side"/.test(screen()), 60_000);
-    await type('hello', /turn 2 completed/);
-    // On a terminal without NO_COLOR, seqs are dimmed.
-    expect(screen(true)).toContain('\u001B[2m');
-    await type('/events', /user\/message +hello/);
-    await type('/exit', /\[exited 0\]/);
-  });
+      start(['--resume', 'side', '--data', 'sessions'], { NO_COLOR: '' });
+      await waitFor(`the resumed branch\n${screen()}`, () => /session \S+ {2}"side"/.test(screen()), 60_000);
+      await type('hello', /turn 2 completed/);
+      // On a terminal without NO_COLOR, seqs are dimmed.
+      expect(screen(true)).toContain('\u001B[2m');
+      await type('/events', /user\/message +hello/);
+      await type('/exit', /\[exited 0\]/);
+    },
+  );
 
   it('prints assistant text as it streams, before the turn ends, then closes it with its seq', { timeout: 180_000 }, async () => {
     const env = await slowModel(['Once upon', ' a time', gate(), ', the end.']);
@@ -128,34 +143,38 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
     await type('/exit', /\[exited 0\]/);
   });
 
-  it('Ctrl-C during a streaming turn records it cancelled and returns the prompt; a second Ctrl-C exits and releases the lease', { timeout: 180_000 }, async () => {
-    const env = await slowModel(['Thinking about it', gate()]);
-    start(['--data', 'sessions', '--model', 'openai:slow'], env);
-    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
-    const id = sessionOnScreen();
-    await type('take your time', /Thinking about it/);
-    press('C-c');
-    await waitFor(`turn 1 cancelled\n${screen()}`, () => /turn 1 cancelled/.test(screen()), 60_000);
-    expect(screen()).toContain('Ctrl-C again exits');
-    // The prompt is back, and the log says the turn was cancelled (not an error, not left open).
-    await waitFor(`the prompt after the cancel\n${screen()}`, () => screen().trimEnd().endsWith('>'));
-    const ends = (await eventsOf(id)).filter((event) => event.type === 'turn/end');
-    expect(ends.map((event) => event.data.reason?.kind)).toEqual(['cancelled']);
-    await server?.aborted;
+  it(
+    'Ctrl-C during a streaming turn records it cancelled and returns the prompt; a second Ctrl-C exits and releases the lease',
+    { timeout: 180_000 },
+    async () => {
+      const env = await slowModel(['Thinking about it', gate()]);
+      start(['--data', 'sessions', '--model', 'openai:slow'], env);
+      await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+      const id = sessionOnScreen();
+      await type('take your time', /Thinking about it/);
+      press('C-c');
+      await waitFor(`turn 1 cancelled\n${screen()}`, () => /turn 1 cancelled/.test(screen()), 60_000);
+      expect(screen()).toContain('Ctrl-C again exits');
+      // The prompt is back, and the log says the turn was cancelled (not an error, not left open).
+      await waitFor(`the prompt after the cancel\n${screen()}`, () => screen().trimEnd().endsWith('>'));
+      const ends = (await eventsOf(id)).filter((event) => event.type === 'turn/end');
+      expect(ends.map((event) => event.data.reason?.kind)).toEqual(['cancelled']);
+      await server?.aborted;
 
-    const pid = dshPid();
-    expect(isRunning(pid)).toBe(true);
-    press('C-c');
-    await waitFor(`dsh to exit\n${screen()}`, () => screen().includes('[exited 0]'));
-    expect(isRunning(pid)).toBe(false);
-    // Its lease was released on the way out (not merely abandoned by a dead process).
-    const leases = join(data.path, 'sessions', '.leases', id);
-    const newest = Math.max(...(await readdir(leases)).filter((name) => /^\d+$/.test(name)).map(Number));
-    expect(JSON.parse(await readFile(join(leases, String(newest)), 'utf8'))).toMatchObject({ released: true });
-    // The session recorded openai:slow; --model keyless switches it, since this run has no endpoint.
-    const resumed = await runDsh(['-p', 'again', '--resume', id, '--model', 'keyless', '--data', join(data.path, 'sessions')]);
-    expect(resumed.code).toBe(0);
-  });
+      const pid = dshPid();
+      expect(isRunning(pid)).toBe(true);
+      press('C-c');
+      await waitFor(`dsh to exit\n${screen()}`, () => screen().includes('[exited 0]'));
+      expect(isRunning(pid)).toBe(false);
+      // Its lease was released on the way out (not merely abandoned by a dead process).
+      const leases = join(data.path, 'sessions', '.leases', id);
+      const newest = Math.max(...(await readdir(leases)).filter((name) => /^\d+$/.test(name)).map(Number));
+      expect(JSON.parse(await readFile(join(leases, String(newest)), 'utf8'))).toMatchObject({ released: true });
+      // The session recorded openai:slow; --model keyless switches it, since this run has no endpoint.
+      const resumed = await runDsh(['-p', 'again', '--resume', id, '--model', 'keyless', '--data', join(data.path, 'sessions')]);
+      expect(resumed.code).toBe(0);
+    },
+  );
 
   it('takes a 10 MB paste of many lines as one prompt whose user message is exactly the pasted text', { timeout: 900_000 }, async () => {
     const text = pasteText(10 * 1024 * 1024);
@@ -177,32 +196,42 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
     await type('/exit', /\[exited 0\]/);
   });
 
-  it('a line typed while a turn streams is held back (never inside the answer); /branch acts at once and the line runs in the branch', { timeout: 180_000 }, async () => {
-    const env = await slowModel(['Thinking about it', gate(), ' and done.']);
-    start(['--data', 'sessions', '--model', 'openai:slow'], env);
-    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
-    await type('first question', /Thinking about it/);
-    await type('second question', /Thinking about it/);
-    // /branch is typed after the held line and acts while the model still holds its answer back.
-    await type('/branch', /now in branch/);
-    const lines = screen().split('\n');
-    const answer = lines.findIndex((line) => line.startsWith('Thinking about it'));
-    expect(lines[answer]).toBe('Thinking about it');
-    await waitFor(`the held line to run\n${screen()}`, () => /^> second question {2}\(typed during the turn\)$/m.test(screen()), 60_000);
-    const after = screen().split('\n');
-    expect(after.findIndex((line) => line.startsWith('now in branch'))).toBeLessThan(after.findIndex((line) => line.includes('(typed during the turn)')));
-    expect(after.filter((line) => line.includes('second question'))).toHaveLength(1);
-    release();
-    await waitFor(`the branch's turn to end\n${screen()}`, () => /turn \d+ completed/.test(screen()), 60_000);
-    await type('/exit', /\[exited 0\]/);
-  });
+  it(
+    'a line typed while a turn streams is held back (never inside the answer); /branch acts at once and the line runs in the branch',
+    { timeout: 180_000 },
+    async () => {
+      const env = await slowModel(['Thinking about it', gate(), ' and done.']);
+      start(['--data', 'sessions', '--model', 'openai:slow'], env);
+      await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+      await type('first question', /Thinking about it/);
+      await type('second question', /Thinking about it/);
+      // /branch is typed after the held line and acts while the model still holds its answer back.
+      await type('/branch', /now in branch/);
+      const lines = screen().split('\n');
+      const answer = lines.findIndex((line) => line.startsWith('Thinking about it'));
+      expect(lines[answer]).toBe('Thinking about it');
+      await waitFor(`the held line to run\n${screen()}`, () => /^> second question {2}\(typed during the turn\)$/m.test(screen()), 60_000);
+      const after = screen().split('\n');
+      expect(after.findIndex((line) => line.startsWith('now in branch'))).toBeLessThan(
+        after.findIndex((line) => line.includes('(typed during the turn)')),
+      );
+      expect(after.filter((line) => line.includes('second question'))).toHaveLength(1);
+      release();
+      await waitFor(`the branch's turn to end\n${screen()}`, () => /turn \d+ completed/.test(screen()), 60_000);
+      await type('/exit', /\[exited 0\]/);
+    },
+  );
 
   it('/branch and /fork take --cwd DIR, --tools a,b and --worktree, as dsh fork does', { timeout: 240_000 }, async () => {
     const work = join(data.path, 'work');
     await mkdir(work);
     await mkdir(join(data.path, 'other'));
     await writeFile(join(work, 'readme.md'), 'hello\n');
-    for (const args of [['init', '-q'], ['add', '.'], ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'start']]) {
+    for (const args of [
+      ['init', '-q'],
+      ['add', '.'],
+      ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'start'],
+    ]) {
       expect(spawnSync('git', ['-C', work, ...args]).status).toBe(0);
     }
     start(['--data', 'sessions', '--cwd', 'work']);
@@ -213,7 +242,11 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
     await type('/branch odd --bogus', /does not take --bogus/);
     await type('/exit', /\[exited 0\]/);
 
-    const listed = JSON.parse((await runDsh(['sessions', '--json', '--data', join(data.path, 'sessions')])).stdout) as { id: string; title?: string; cwd?: string }[];
+    const listed = JSON.parse((await runDsh(['sessions', '--json', '--data', join(data.path, 'sessions')])).stdout) as {
+      id: string;
+      title?: string;
+      cwd?: string;
+    }[];
     const byTitle = new Map(listed.map((item) => [item.title, item]));
     const wt = join(data.path, 'sessions', 'worktrees', 'wt');
     expect(byTitle.get('wt')?.cwd).toBe(wt);
@@ -224,16 +257,23 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
     expect(byTitle.has('odd')).toBe(false);
   });
 
-  it('/resume without an argument lists recent sessions with their first prompt and updated time; a number picks one', { timeout: 180_000 }, async () => {
-    const first = await runDsh(['-p', 'hello from the past', '--name', 'old-one', '--data', join(data.path, 'sessions')]);
-    expect(first.code).toBe(0);
-    start(['--data', 'sessions']);
-    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
-    await type('/resume', /type a number/);
-    const row = screen().split('\n').find((line) => line.includes('old-one')) ?? '';
-    expect(row).toMatch(/^\s*\d+\) \d+ min ago\s+old-one\s+"hello from the past"/);
-    const number = /^\s*(\d+)\)/.exec(row)?.[1] ?? '';
-    await type(number, /resumed \S+ {2}"old-one"/);
-    await type('/exit', /\[exited 0\]/);
-  });
+  it(
+    '/resume without an argument lists recent sessions with their first prompt and updated time; a number picks one',
+    { timeout: 180_000 },
+    async () => {
+      const first = await runDsh(['-p', 'hello from the past', '--name', 'old-one', '--data', join(data.path, 'sessions')]);
+      expect(first.code).toBe(0);
+      start(['--data', 'sessions']);
+      await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+      await type('/resume', /type a number/);
+      const row =
+        screen()
+          .split('\n')
+          .find((line) => line.includes('old-one')) ?? '';
+      expect(row).toMatch(/^\s*\d+\) \d+ min ago\s+old-one\s+"hello from the past"/);
+      const number = /^\s*(\d+)\)/.exec(row)?.[1] ?? '';
+      await type(number, /resumed \S+ {2}"old-one"/);
+      await type('/exit', /\[exited 0\]/);
+    },
+  );
 });

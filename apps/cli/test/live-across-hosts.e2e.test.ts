@@ -63,14 +63,24 @@ async function watchStream(base: string, sessionId: string, frames: Frame[], sig
         const data = /^data: (.*)$/m.exec(block)?.[1];
         if (id === undefined || data === undefined) continue;
         const event = JSON.parse(data) as { seq: number; type: string; data: { turn?: number } };
-        frames.push({ seq: Number(id), type: event.type, at: Date.now(), data, ...(event.data.turn === undefined ? {} : { turn: event.data.turn }) });
+        frames.push({
+          seq: Number(id),
+          type: event.type,
+          at: Date.now(),
+          data,
+          ...(event.data.turn === undefined ? {} : { turn: event.data.turn }),
+        });
       }
     }
   })();
 }
 
 async function post(base: string, path: string, body: object): Promise<Record<string, unknown>> {
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await response.json()) as Record<string, unknown>;
   if (!response.ok) throw new Error(`POST ${path}: ${String(response.status)} ${JSON.stringify(json)}`);
   return json;
@@ -89,42 +99,46 @@ describe.skipIf(url === undefined)('two dsh serve processes on one database', ()
     await client.end();
   });
 
-  it("host B's SSE shows what host A writes within one second, each event once in order, and goes on when B opens the session itself", { timeout: 120_000 }, async () => {
-    const [a, b] = await Promise.all([serve(), serve()]);
-    const { sessionId } = (await post(a.url, '/api/sessions', { title: 'watched from b' })) as { sessionId: string };
-    const onA: Frame[] = [];
-    const onB: Frame[] = [];
-    const controller = new AbortController();
-    try {
-      await watchStream(a.url, sessionId, onA, controller.signal);
-      await watchStream(b.url, sessionId, onB, controller.signal);
-      for (const turn of [1, 2]) {
-        await post(a.url, `/api/sessions/${sessionId}/messages`, { text: `turn ${String(turn)} from a` });
-        await waitFor(`turn ${String(turn)} on host A`, () => turnEnded(onA, turn));
-        await waitFor(`turn ${String(turn)} on host B`, () => turnEnded(onB, turn), 5_000);
-      }
-      const writtenByA = onA.length;
-      // A's stream shows each event when A appends it (before it commits): B's delay from there bounds
-      // the delay from A's commit.
-      const atA = new Map(onA.map((frame) => [frame.seq, frame.at]));
-      const delays = onB.filter((frame) => atA.has(frame.seq)).map((frame) => frame.at - (atA.get(frame.seq) ?? 0));
-      expect(delays.length).toBeGreaterThan(0);
-      expect(Math.max(...delays)).toBeLessThan(1_000);
+  it(
+    "host B's SSE shows what host A writes within one second, each event once in order, and goes on when B opens the session itself",
+    { timeout: 120_000 },
+    async () => {
+      const [a, b] = await Promise.all([serve(), serve()]);
+      const { sessionId } = (await post(a.url, '/api/sessions', { title: 'watched from b' })) as { sessionId: string };
+      const onA: Frame[] = [];
+      const onB: Frame[] = [];
+      const controller = new AbortController();
+      try {
+        await watchStream(a.url, sessionId, onA, controller.signal);
+        await watchStream(b.url, sessionId, onB, controller.signal);
+        for (const turn of [1, 2]) {
+          await post(a.url, `/api/sessions/${sessionId}/messages`, { text: `turn ${String(turn)} from a` });
+          await waitFor(`turn ${String(turn)} on host A`, () => turnEnded(onA, turn));
+          await waitFor(`turn ${String(turn)} on host B`, () => turnEnded(onB, turn), 5_000);
+        }
+        const writtenByA = onA.length;
+        // A's stream shows each event when A appends it (before it commits): B's delay from there bounds
+        // the delay from A's commit.
+        const atA = new Map(onA.map((frame) => [frame.seq, frame.at]));
+        const delays = onB.filter((frame) => atA.has(frame.seq)).map((frame) => frame.at - (atA.get(frame.seq) ?? 0));
+        expect(delays.length).toBeGreaterThan(0);
+        expect(Math.max(...delays)).toBeLessThan(1_000);
 
-      // A stops (its leases released); B opens the session by sending to it and runs turn 3 itself.
-      a.child.kill('SIGTERM');
-      expect(await a.exited).toBe(0);
-      await post(b.url, `/api/sessions/${sessionId}/messages`, { text: 'turn 3 from b' });
-      await waitFor('turn 3 on host B', () => turnEnded(onB, 3));
-      const stored = (await (await fetch(`${b.url}/api/sessions/${sessionId}`)).json()) as { events: { seq: number }[] };
-      await waitFor('every stored event on B', () => onB.length >= stored.events.length, 5_000);
-      expect(onB.map((frame) => frame.seq)).toEqual(stored.events.map((_, index) => index));
-      expect(onB.map((frame) => JSON.parse(frame.data) as unknown)).toEqual(stored.events);
-      expect(onB.slice(0, writtenByA).map((frame) => frame.data)).toEqual(onA.map((frame) => frame.data));
-    } finally {
-      controller.abort();
-    }
-    b.child.kill('SIGTERM');
-    expect(await b.exited).toBe(0);
-  });
+        // A stops (its leases released); B opens the session by sending to it and runs turn 3 itself.
+        a.child.kill('SIGTERM');
+        expect(await a.exited).toBe(0);
+        await post(b.url, `/api/sessions/${sessionId}/messages`, { text: 'turn 3 from b' });
+        await waitFor('turn 3 on host B', () => turnEnded(onB, 3));
+        const stored = (await (await fetch(`${b.url}/api/sessions/${sessionId}`)).json()) as { events: { seq: number }[] };
+        await waitFor('every stored event on B', () => onB.length >= stored.events.length, 5_000);
+        expect(onB.map((frame) => frame.seq)).toEqual(stored.events.map((_, index) => index));
+        expect(onB.map((frame) => JSON.parse(frame.data) as unknown)).toEqual(stored.events);
+        expect(onB.slice(0, writtenByA).map((frame) => frame.data)).toEqual(onA.map((frame) => frame.data));
+      } finally {
+        controller.abort();
+      }
+      b.child.kill('SIGTERM');
+      expect(await b.exited).toBe(0);
+    },
+  );
 });

@@ -10,7 +10,15 @@ const dirs = useCliTestDirs('dsh-cli-models');
 
 describe('dsh print mode with a real model adapter (local server, never the network)', () => {
   it('streams an OpenAI-compatible answer and prints it', { timeout: 90_000 }, async () => {
-    dirs.server = await startModelServer(() => ({ chunks: [chatCompletionChunk({ role: 'assistant', content: '' }), chatCompletionChunk({ content: 'Hello' }), chatCompletionChunk({ content: ' there.' }), chatCompletionChunk({}, 'stop'), 'data: [DONE]\n\n'] }));
+    dirs.server = await startModelServer(() => ({
+      chunks: [
+        chatCompletionChunk({ role: 'assistant', content: '' }),
+        chatCompletionChunk({ content: 'Hello' }),
+        chatCompletionChunk({ content: ' there.' }),
+        chatCompletionChunk({}, 'stop'),
+        'data: [DONE]\n\n',
+      ],
+    }));
     const env = { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
     const result = await runDsh(['-p', 'hi', '--model', 'openai:gpt-test', '--data', dirs.data.path], { env });
     expect(result.stderr).not.toContain('ended');
@@ -21,11 +29,16 @@ describe('dsh print mode with a real model adapter (local server, never the netw
 
   it("prints the provider's error message in full (text) and carries it (json)", { timeout: 90_000 }, async () => {
     const message = 'Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys.';
-    dirs.server = await startModelServer(() => ({ status: 401, json: { error: { message, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } }));
+    dirs.server = await startModelServer(() => ({
+      status: 401,
+      json: { error: { message, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
+    }));
     const env = { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
     const text = await runDsh(['-p', 'hi', '--model', 'openai:gpt-test', '--data', dirs.data.path], { env });
     expect(text.code).toBe(1);
-    expect(text.stderr).toContain(`dsh: the turn ended error (MODEL_HTTP_ERROR): openai: ${dirs.server.origin}/v1/chat/completions answered 401: ${message} (invalid_request_error)`);
+    expect(text.stderr).toContain(
+      `dsh: the turn ended error (MODEL_HTTP_ERROR): openai: ${dirs.server.origin}/v1/chat/completions answered 401: ${message} (invalid_request_error)`,
+    );
     const json = await runDsh(['-p', 'hi', '--model', 'openai:gpt-test', '--data', dirs.data.path, '--output-format', 'json'], { env });
     const parsed = JSON.parse(json.stdout) as Record<string, unknown>;
     expect(parsed).toMatchObject({ isError: true, is_error: true, errorCode: 'MODEL_HTTP_ERROR', subtype: 'error_during_execution' });

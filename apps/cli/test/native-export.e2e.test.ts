@@ -38,47 +38,61 @@ for (const { kind, skip } of TEST_STORES) {
       return run;
     }
 
-    it('dsh import of a subagent file then its main session, each linked and titled, with no SESSION_EXISTS', { timeout: 180_000 }, async () => {
-      const mainFile = join(work.path, '5f0c3a52.jsonl');
-      const agentFile = join(work.path, 'agent-a77aa77.jsonl');
-      await writeFile(mainFile, claudeCodeTranscript({ turns: 2, spawnsAgent: 'a77aa77' }).text);
-      await writeFile(agentFile, claudeCodeTranscript({ turns: 2, agentId: 'a77aa77' }).text);
-      const agent = JSON.parse((await dsh(['import', agentFile, '--json'])).stdout) as Imported;
-      const main = JSON.parse((await dsh(['import', mainFile, '--json'])).stdout) as Imported;
-      expect([agent[0]?.sessions[0]?.id, main[0]?.sessions[0]?.id]).toEqual(['5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-agent-a77aa77', '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d']);
-      const rows = JSON.parse((await dsh(['sessions', '--json'])).stdout) as { id: string; title?: string }[];
-      expect(rows.map((row) => row.id).sort()).toEqual(['5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d', '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-agent-a77aa77']);
-      expect(rows.map((row) => typeof row.title)).toEqual(['string', 'string']);
-      const again = await runDsh(['import', agentFile, ...store.args], { cwd: work.path });
-      expect(again.code).toBe(1);
-      expect(again.stderr).toContain('SESSION_EXISTS');
-    });
+    it(
+      'dsh import of a subagent file then its main session, each linked and titled, with no SESSION_EXISTS',
+      { timeout: 180_000 },
+      async () => {
+        const mainFile = join(work.path, '5f0c3a52.jsonl');
+        const agentFile = join(work.path, 'agent-a77aa77.jsonl');
+        await writeFile(mainFile, claudeCodeTranscript({ turns: 2, spawnsAgent: 'a77aa77' }).text);
+        await writeFile(agentFile, claudeCodeTranscript({ turns: 2, agentId: 'a77aa77' }).text);
+        const agent = JSON.parse((await dsh(['import', agentFile, '--json'])).stdout) as Imported;
+        const main = JSON.parse((await dsh(['import', mainFile, '--json'])).stdout) as Imported;
+        expect([agent[0]?.sessions[0]?.id, main[0]?.sessions[0]?.id]).toEqual([
+          '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-agent-a77aa77',
+          '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d',
+        ]);
+        const rows = JSON.parse((await dsh(['sessions', '--json'])).stdout) as { id: string; title?: string }[];
+        expect(rows.map((row) => row.id).sort()).toEqual([
+          '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d',
+          '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-agent-a77aa77',
+        ]);
+        expect(rows.map((row) => typeof row.title)).toEqual(['string', 'string']);
+        const again = await runDsh(['import', agentFile, ...store.args], { cwd: work.path });
+        expect(again.code).toBe(1);
+        expect(again.stderr).toContain('SESSION_EXISTS');
+      },
+    );
 
-    it('dsh export ID --format claude-code|codex|pi of an imported session writes the tool\'s file, whose import has the same history', { timeout: 300_000 }, async () => {
-      const sources = [
-        { name: 'claude.jsonl', text: claudeCodeTranscript({ turns: 2 }).text, target: 'pi', resume: 'pi --session ' },
-        { name: 'pi.jsonl', text: piTranscript({ turns: 2 }).text, target: 'claude-code', resume: 'claude --resume ' },
-        { name: 'rollout.jsonl', text: codexTranscript({ turns: 2 }).text, target: 'codex', resume: 'codex exec resume ' },
-      ] as const;
-      for (const source of sources) {
-        const file = join(work.path, source.name);
-        await writeFile(file, source.text);
-        const id = (JSON.parse((await dsh(['import', file, '--json'])).stdout) as Imported)[0]?.sessions[0]?.id ?? '';
-        const out = join(work.path, `out-${source.target}`);
-        await mkdir(out);
-        const exported = await dsh(['export', id, '--format', source.target, '--out', out]);
-        const childId = exported.stdout.trim();
-        const [written = ''] = await readdir(out);
-        expect(written, source.target).toContain(childId);
-        expect(exported.stderr, source.target).toContain(`resume it with: ${source.resume}`);
+    it(
+      "dsh export ID --format claude-code|codex|pi of an imported session writes the tool's file, whose import has the same history",
+      { timeout: 300_000 },
+      async () => {
+        const sources = [
+          { name: 'claude.jsonl', text: claudeCodeTranscript({ turns: 2 }).text, target: 'pi', resume: 'pi --session ' },
+          { name: 'pi.jsonl', text: piTranscript({ turns: 2 }).text, target: 'claude-code', resume: 'claude --resume ' },
+          { name: 'rollout.jsonl', text: codexTranscript({ turns: 2 }).text, target: 'codex', resume: 'codex exec resume ' },
+        ] as const;
+        for (const source of sources) {
+          const file = join(work.path, source.name);
+          await writeFile(file, source.text);
+          const id = (JSON.parse((await dsh(['import', file, '--json'])).stdout) as Imported)[0]?.sessions[0]?.id ?? '';
+          const out = join(work.path, `out-${source.target}`);
+          await mkdir(out);
+          const exported = await dsh(['export', id, '--format', source.target, '--out', out]);
+          const childId = exported.stdout.trim();
+          const [written = ''] = await readdir(out);
+          expect(written, source.target).toContain(childId);
+          expect(exported.stderr, source.target).toContain(`resume it with: ${source.resume}`);
 
-        const back = (JSON.parse((await dsh(['import', join(out, written), '--json'])).stdout) as Imported)[0]?.sessions[0]?.id ?? '';
-        expect(back, source.target).toBe(childId);
-        const before = JSON.parse((await dsh(['export', id, '--format', 'messages'])).stdout) as unknown[];
-        const after = JSON.parse((await dsh(['export', back, '--format', 'messages'])).stdout) as unknown[];
-        expect(before.length, source.target).toBeGreaterThan(2);
-        expect(after, `${source.name} → ${source.target} → back`).toEqual(before);
-      }
-    });
+          const back = (JSON.parse((await dsh(['import', join(out, written), '--json'])).stdout) as Imported)[0]?.sessions[0]?.id ?? '';
+          expect(back, source.target).toBe(childId);
+          const before = JSON.parse((await dsh(['export', id, '--format', 'messages'])).stdout) as unknown[];
+          const after = JSON.parse((await dsh(['export', back, '--format', 'messages'])).stdout) as unknown[];
+          expect(before.length, source.target).toBeGreaterThan(2);
+          expect(after, `${source.name} → ${source.target} → back`).toEqual(before);
+        }
+      },
+    );
   });
 }

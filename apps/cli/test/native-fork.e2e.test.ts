@@ -9,8 +9,22 @@ import { expect, it } from 'vitest';
 import { runDsh } from './run-dsh.js';
 
 const LINES = [
-  { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 'p1', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'go' } },
-  { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 'p1', timestamp: '2026-01-01T00:00:01.000Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'Bash', input: { command: 'ls' } }] } },
+  {
+    type: 'user',
+    uuid: 'u1',
+    parentUuid: null,
+    sessionId: 'p1',
+    timestamp: '2026-01-01T00:00:00.000Z',
+    message: { role: 'user', content: 'go' },
+  },
+  {
+    type: 'assistant',
+    uuid: 'a1',
+    parentUuid: 'u1',
+    sessionId: 'p1',
+    timestamp: '2026-01-01T00:00:01.000Z',
+    message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'Bash', input: { command: 'ls' } }] },
+  },
 ];
 
 async function sessionDir() {
@@ -35,7 +49,11 @@ it('dsh fork FILE --at REF --json writes the child beside FILE; dsh repair close
   const forked = await runDsh(['fork', file, '--at', 'a1', '--json']);
   expect(forked.code, forked.stderr).toBe(0);
   const json = JSON.parse(forked.stdout) as { session_id: string; file: string; parent_session: string; cut: number; resume: string[] };
-  expect(json).toMatchObject({ file: join(dir, `${json.session_id}.jsonl`), parent_session: 'p1', resume: ['claude', '--resume', json.session_id] });
+  expect(json).toMatchObject({
+    file: join(dir, `${json.session_id}.jsonl`),
+    parent_session: 'p1',
+    resume: ['claude', '--resume', json.session_id],
+  });
   expect(await readFile(file, 'utf8')).toBe(before);
 
   const repaired = await runDsh(['repair', file]);
@@ -61,7 +79,9 @@ it('dsh fork FILE --session-id UUID whose child file exists is TARGET_EXISTS, an
   await writeFile(join(dir, `${child}.jsonl`), 'mine\n');
   const result = await runDsh(['fork', file, '--at', 'a1', '--session-id', child]);
   expect(result.code).toBe(1);
-  expect(result.stderr).toContain(`dsh: TARGET_EXISTS: ${join(dir, `${child}.jsonl`)} already exists; dsh never overwrites a session file. Nothing was written.`);
+  expect(result.stderr).toContain(
+    `dsh: TARGET_EXISTS: ${join(dir, `${child}.jsonl`)} already exists; dsh never overwrites a session file. Nothing was written.`,
+  );
   expect((await readdir(dir)).sort()).toEqual([`${child}.jsonl`, 'p1.jsonl']);
   expect(await readFile(join(dir, `${child}.jsonl`), 'utf8')).toBe('mine\n');
 
@@ -70,5 +90,8 @@ it('dsh fork FILE --session-id UUID whose child file exists is TARGET_EXISTS, an
   expect(bad.stderr).toContain("--session-id expects a lowercase UUID such as 0a1b2c3d-…, received 'not-a-uuid'.");
   const fresh = await runDsh(['fork', file, '--at', 'a1', '--session-id', '0a1b2c3d-0000-4000-8000-00000000beef', '--json']);
   expect(fresh.code, fresh.stderr).toBe(0);
-  expect(JSON.parse(fresh.stdout)).toMatchObject({ session_id: '0a1b2c3d-0000-4000-8000-00000000beef', file: join(dir, '0a1b2c3d-0000-4000-8000-00000000beef.jsonl') });
+  expect(JSON.parse(fresh.stdout)).toMatchObject({
+    session_id: '0a1b2c3d-0000-4000-8000-00000000beef',
+    file: join(dir, '0a1b2c3d-0000-4000-8000-00000000beef.jsonl'),
+  });
 });

@@ -51,7 +51,10 @@ describe('print mode output formats (shaped like claude -p)', () => {
     const dir = join(data.path, 'd');
     const run = await runDsh(['-p', 'list files', '--output-format', 'events', '--data', dir], { cwd: data.path });
     expect(run.code).toBe(0);
-    const lines = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; seq?: number; session_id?: string });
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; seq?: number; session_id?: string });
     const result = lines.at(-1);
     expect(result).toMatchObject({ type: 'result', subtype: 'success' });
     const events = lines.slice(0, -1);

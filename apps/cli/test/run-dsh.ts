@@ -14,7 +14,13 @@ export type DshResult = { code: number | null; stdout: string; stderr: string };
 export type DshOptions = { cwd?: string; env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number };
 
 function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const merged: Record<string, string | undefined> = { ...process.env, DSH_HOME: undefined, DSH_TOKEN: undefined, NODE_OPTIONS: undefined, ...extra };
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    DSH_HOME: undefined,
+    DSH_TOKEN: undefined,
+    NODE_OPTIONS: undefined,
+    ...extra,
+  };
   return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
 }
 
@@ -34,7 +40,9 @@ export function runDsh(args: readonly string[], options: DshOptions = {}): Promi
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`dsh ${args.join(' ')} did not finish within ${options.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(`dsh ${args.join(' ')} did not finish within ${options.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
     }, options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -59,7 +67,11 @@ export async function runPrinted(line: string, binDir: string, options: DshOptio
   const shim = join(binDir, 'dsh');
   await writeFile(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(DSH_BIN)} "$@"\n`);
   await chmod(shim, 0o755);
-  const child = spawn('sh', ['-c', line], { cwd: options.cwd ?? process.cwd(), env: baseEnv({ PATH: `${binDir}:${process.env.PATH ?? ''}`, ...options.env }), stdio: 'pipe' });
+  const child = spawn('sh', ['-c', line], {
+    cwd: options.cwd ?? process.cwd(),
+    env: baseEnv({ PATH: `${binDir}:${process.env.PATH ?? ''}`, ...options.env }),
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

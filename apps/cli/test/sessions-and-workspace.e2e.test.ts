@@ -56,7 +56,9 @@ describe('dsh sessions and dsh delete (SPEC §21)', () => {
       arrived();
       return 'hang';
     });
-    const holder = spawnDsh(['-p', 'again', '--resume', 'gone', '--model', 'openai:gpt-test', '--data', dir], { env: { OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'sk-test' } });
+    const holder = spawnDsh(['-p', 'again', '--resume', 'gone', '--model', 'openai:gpt-test', '--data', dir], {
+      env: { OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'sk-test' },
+    });
     started.push(holder);
     const exited = new Promise((resolve) => holder.on('close', resolve));
     await requested;
@@ -93,9 +95,13 @@ describe('a session without a cwd never runs its tools in the process cwd (SPEC 
     expect(refused.result).toBe('tried');
     expect(await readdir(checkout)).toEqual([]);
     const shown = await runDsh(['show', 'legacy', '--json', '--data', dir]);
-    const results = (JSON.parse(shown.stdout) as { events: { type: string; data: { error?: { code: string } } }[] }).events.filter((event) => event.type === 'tool/result');
+    const results = (JSON.parse(shown.stdout) as { events: { type: string; data: { error?: { code: string } } }[] }).events.filter(
+      (event) => event.type === 'tool/result',
+    );
     expect(results.at(-1)?.data.error?.code).toBe('NO_WORKSPACE');
-    const allowed = await printJson(['-p', 'write it', '--resume', 'legacy', '--cwd', workspace, '--model', second, '--data', dir], { cwd: checkout });
+    const allowed = await printJson(['-p', 'write it', '--resume', 'legacy', '--cwd', workspace, '--model', second, '--data', dir], {
+      cwd: checkout,
+    });
     expect(allowed.result).toBe('wrote');
     expect(await readFile(join(workspace, 'greet.js'), 'utf8')).toBe('hi');
     expect(await readdir(checkout)).toEqual([]);
@@ -106,19 +112,32 @@ describe('a session without a cwd never runs its tools in the process cwd (SPEC 
     const checkout = join(data.path, 'checkout');
     const workspace = join(data.path, 'workspace');
     await mkdir(checkout);
-    const model = await script('serve.json', [{ toolCalls: [{ name: 'write_file', arguments: { path: 'src.txt', content: 'x' } }] }, { text: 'done' }]);
+    const model = await script('serve.json', [
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'src.txt', content: 'x' } }] },
+      { text: 'done' },
+    ]);
     const child = spawnDsh(['serve', '--port', '0', '--workspace', workspace, '--model', model, '--data', dir], { cwd: checkout });
     started.push(child);
     let out = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     await waitFor(`dsh serve to print its URL (${out})`, () => /serving http:\/\/127\.0\.0\.1:\d+/.test(out), 90_000);
     const url = (/serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out) ?? [])[1] as string;
-    const created = (await (await fetch(`${url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { sessionId: string };
-    await fetch(`${url}/api/sessions/${created.sessionId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'write' }) });
-    await waitFor('the turn to end', async () => {
-      const observed = (await (await fetch(`${url}/api/sessions/${created.sessionId}`)).json()) as { events: { type: string }[] };
-      return observed.events.some((event) => event.type === 'turn/end');
-    }, 90_000);
+    const created = (await (
+      await fetch(`${url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json()) as { sessionId: string };
+    await fetch(`${url}/api/sessions/${created.sessionId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'write' }),
+    });
+    await waitFor(
+      'the turn to end',
+      async () => {
+        const observed = (await (await fetch(`${url}/api/sessions/${created.sessionId}`)).json()) as { events: { type: string }[] };
+        return observed.events.some((event) => event.type === 'turn/end');
+      },
+      90_000,
+    );
     expect(await readFile(join(workspace, 'src.txt'), 'utf8')).toBe('x');
     expect(await readdir(checkout)).toEqual([]);
   });

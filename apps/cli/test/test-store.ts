@@ -29,7 +29,8 @@ export const TEST_STORES: readonly { kind: TestStoreKind; skip: boolean }[] = [
 /** A fresh, empty store of `kind` (PostgreSQL: a new schema, dropped on dispose). */
 export async function makeTestStore(kind: TestStoreKind): Promise<TestStore> {
   const home = await makeTempDir(`dsh-cli-${kind}-`);
-  if (kind === 'jsonl') return { kind, args: ['--data', home.path], env: { DSH_HOME: home.path }, [Symbol.asyncDispose]: () => home.remove() };
+  if (kind === 'jsonl')
+    return { kind, args: ['--data', home.path], env: { DSH_HOME: home.path }, [Symbol.asyncDispose]: () => home.remove() };
   if (url === undefined) throw new Error('makeTestStore("postgres") needs DATABASE_URL; check TEST_STORES[].skip first');
   const schema = uniqueSchemaName('cli_store');
   const database = new URL(url);

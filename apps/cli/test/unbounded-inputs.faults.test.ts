@@ -38,7 +38,12 @@ describe('inputs that are not session files', () => {
         // A writer that would feed the pipe forever if dsh ever read it.
         if (kind === 'fifo-with-writer') writer = spawn('sh', ['-c', `yes '{}' > '${path}'`], { stdio: 'ignore' });
       }
-      const args = [...command.slice(0, 1), path, ...command.slice(1), ...(command[0] === 'import' ? ['--data', join(dir.path, 'data')] : [])];
+      const args = [
+        ...command.slice(0, 1),
+        path,
+        ...command.slice(1),
+        ...(command[0] === 'import' ? ['--data', join(dir.path, 'data')] : []),
+      ];
       try {
         const result = await runDsh(args, { timeoutMs: WATCHDOG_MS });
         if (result.code === 1 && result.stderr.includes('dsh: NOT_A_FILE: ')) refused += 1;
@@ -78,7 +83,11 @@ describe('a huge paste in interactive mode', () => {
         await waitFor('the paste placeholder', () => pane.screen().includes('[paste #1: '), WATCHDOG_MS);
         pane.press('Enter');
         await waitFor('turn 1 to end', () => /turn 1 (completed|error)/.test(pane.screen()), WATCHDOG_MS);
-        const events = (await readFile(join(data, `${id}.jsonl`), 'utf8')).trim().split('\n').slice(1).map((line) => JSON.parse(line) as { type: string; data: { message?: { content: { text?: string }[] } } });
+        const events = (await readFile(join(data, `${id}.jsonl`), 'utf8'))
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((line) => JSON.parse(line) as { type: string; data: { message?: { content: { text?: string }[] } } });
         const users = events.filter((event) => event.type === 'user/message');
         if (users.length === 1 && users[0]?.data.message?.content.map((block) => block.text).join('') === text) exact += 1;
         else escapes += 1;

@@ -47,7 +47,10 @@ describe.skipIf(url === undefined)('the demo with --database-url', () => {
       await expect.poll(() => page.url()).not.toContain(parentId);
       childId = decodeURIComponent(/#\/s\/(.+)$/.exec(page.url())?.[1] ?? '');
       // Nothing went to the JSONL directory the demo would use without a database.
-      const jsonl = await readdir(join(first.dataDir, 'sessions')).then((names) => names.filter((name) => name.endsWith('.jsonl')), () => []);
+      const jsonl = await readdir(join(first.dataDir, 'sessions')).then(
+        (names) => names.filter((name) => name.endsWith('.jsonl')),
+        () => [],
+      );
       expect(jsonl).toEqual([]);
       expect(browser.errors).toEqual([]);
     } finally {

@@ -23,7 +23,11 @@ type Observed = { events: { type: string }[] };
 async function sessionWithTurn(title: string): Promise<string> {
   const { sessionId } = await api<{ sessionId: string }>(demo.url, '/api/sessions', { method: 'POST', body: { title } });
   await api(demo.url, `/api/sessions/${sessionId}/messages`, { method: 'POST', body: { text: 'hello' } });
-  await expect.poll(async () => (await api<Observed>(demo.url, `/api/sessions/${sessionId}`)).events.some((event) => event.type === 'turn/end'), { timeout: 60_000 }).toBe(true);
+  await expect
+    .poll(async () => (await api<Observed>(demo.url, `/api/sessions/${sessionId}`)).events.some((event) => event.type === 'turn/end'), {
+      timeout: 60_000,
+    })
+    .toBe(true);
   return sessionId;
 }
 

@@ -23,19 +23,39 @@ export type DemoProcess = { url: string; dataDir: string; output: () => string; 
  * Runs `src/main.ts` with `--port 0 --data <fresh dir>` and waits (at most 60 s) for the URL it
  * prints. `prepare` may lay the data directory out first (it gets the path, which does not exist yet).
  */
-export async function startDemoProcess(options: { paceMs: number; prepare?: (dataDir: string) => Promise<void>; args?: readonly string[] }): Promise<DemoProcess> {
+export async function startDemoProcess(options: {
+  paceMs: number;
+  prepare?: (dataDir: string) => Promise<void>;
+  args?: readonly string[];
+}): Promise<DemoProcess> {
   const dir: TempDir = await makeTempDir('dsh-demo-e2e-');
   const dataDir = join(dir.path, 'data');
   await options.prepare?.(dataDir);
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--conditions=@dsh/source', '--import', 'tsx', 'src/main.ts', '--port', '0', '--data', dataDir, '--pace', String(options.paceMs), ...(options.args ?? [])],
+    [
+      '--conditions=@dsh/source',
+      '--import',
+      'tsx',
+      'src/main.ts',
+      '--port',
+      '0',
+      '--data',
+      dataDir,
+      '--pace',
+      String(options.paceMs),
+      ...(options.args ?? []),
+    ],
     { cwd: APP_DIR, env: { ...process.env, OPENAI_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -45,7 +65,9 @@ export async function startDemoProcess(options: { paceMs: number; prepare?: (dat
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => { reject(new Error(`demo printed no URL within 60 s; output:\n${output}`)); }, 60_000);
+      const timer = setTimeout(() => {
+        reject(new Error(`demo printed no URL within 60 s; output:\n${output}`));
+      }, 60_000);
       const check = () => {
         const match = /running at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
         if (match?.[1] !== undefined) {

@@ -6,7 +6,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { api, keepScreenshot, openBrowser, startDemoProcess, transcriptText, type BrowserPage, type DemoProcess } from './demo-harness.js';
 
 type Event = { seq: number; type: string; data: Record<string, unknown> };
-type Observation = { header: { parentSession?: string; forkCut?: number; inheritedEventCount: number }; events: Event[]; live: boolean; needsRepair: boolean };
+type Observation = {
+  header: { parentSession?: string; forkCut?: number; inheritedEventCount: number };
+  events: Event[];
+  live: boolean;
+  needsRepair: boolean;
+};
 
 const TURN_TIMEOUT = { timeout: 30_000 };
 
@@ -55,7 +60,13 @@ describe('fork-mid-turn (keyless)', () => {
     const text = await transcript.innerText();
     expect(text).not.toMatch(/interrupted|crash/i);
     // Seq order: the inherited prefix, then the marker (15), then the closers (16, 17), then the turn's end.
-    const order = ['Add a farewell() function', 'Forked from tour-every-effect at seq 14', 'Branch closer: started in the parent', 'Branch closer: not started before the fork', 'Turn 1 closed at the fork point'].map((needle) => text.indexOf(needle));
+    const order = [
+      'Add a farewell() function',
+      'Forked from tour-every-effect at seq 14',
+      'Branch closer: started in the parent',
+      'Branch closer: not started before the fork',
+      'Turn 1 closed at the fork point',
+    ].map((needle) => text.indexOf(needle));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
 
@@ -98,7 +109,9 @@ describe('fork-mid-turn (keyless)', () => {
       await expect.poll(() => page.url()).not.toContain('#/s/tour-every-effect');
     }
     const forks = page.getByRole('navigation', { name: 'Sessions' }).getByRole('list', { name: `Forks of ${tour}` });
-    await expect.poll(() => forks.locator('.session-title').allInnerTexts()).toEqual([`${tour} @ seq 8`, `${tour} @ seq 14`, `${tour} @ seq 20`]);
+    await expect
+      .poll(() => forks.locator('.session-title').allInnerTexts())
+      .toEqual([`${tour} @ seq 8`, `${tour} @ seq 14`, `${tour} @ seq 20`]);
     expect(await heading.innerText()).toBe(`${tour} @ seq 8`);
     expect(browser.errors).toEqual([]);
   });
@@ -133,7 +146,8 @@ describe('/branch while a turn runs', () => {
     await composer.press('Enter');
     const notices = page.getByRole('log', { name: 'Notices' });
     await expect.poll(() => notices.innerText()).toMatch(/Branched: now on \S+, a fork of tour-every-effect at seq \d+/);
-    const [, branchId = '', cut = ''] = /Branched: now on (\S+), a fork of tour-every-effect at seq (\d+)/.exec(await notices.innerText()) ?? [];
+    const [, branchId = '', cut = ''] =
+      /Branched: now on (\S+), a fork of tour-every-effect at seq (\d+)/.exec(await notices.innerText()) ?? [];
     const forkCut = Number(cut);
     expect(await notices.innerText()).toContain('The original tour-every-effect stays resumable: /resume tour-every-effect');
     await expect.poll(() => page.url()).toContain(`#/s/${branchId}`);
@@ -189,7 +203,9 @@ describe('recordings', () => {
     await page.goto(`${demo.url}#/s/crashed-mid-step`);
     const transcript = page.getByRole('list', { name: 'Transcript' });
     await expect.poll(() => page.getByRole('note').innerText()).toContain('stopped mid-step. Opening it ran crash repair');
-    expect(await page.getByRole('note').innerText()).toContain(`seqs ${storedLength}–${storedLength + 3} give 2 open call(s) interrupted results and close turn 1 as interrupted`);
+    expect(await page.getByRole('note').innerText()).toContain(
+      `seqs ${storedLength}–${storedLength + 3} give 2 open call(s) interrupted results and close turn 1 as interrupted`,
+    );
     // Right after opening, before any message: the repaired turn is rendered.
     const opened = await transcript.innerText();
     expect(await transcript.locator('.result.synthetic.interrupted').count()).toBe(2);
@@ -206,7 +222,13 @@ describe('recordings', () => {
     const repaired = await api<Observation>(demo.url, '/api/sessions/crashed-mid-step');
     expect(repaired).toMatchObject({ live: true, needsRepair: false });
     expect(repaired.events.slice(0, storedLength)).toEqual(stored.events);
-    expect(repaired.events.slice(storedLength).map((event) => event.type)).toEqual(['tool/result', 'tool/result', 'step/end', 'turn/end', 'session/end-seed']);
+    expect(repaired.events.slice(storedLength).map((event) => event.type)).toEqual([
+      'tool/result',
+      'tool/result',
+      'step/end',
+      'turn/end',
+      'session/end-seed',
+    ]);
     await keepScreenshot(page, 'crashed-recording-phone');
 
     const composer = page.getByRole('textbox', { name: 'Message or command' });
@@ -228,7 +250,9 @@ describe('recordings', () => {
     await expect.poll(() => transcript.innerText()).toContain('Forked from baseline at seq 13');
     const branchId = /#\/s\/(.+)$/.exec(page.url())?.[1] ?? '';
     expect(branchId).not.toBe('baseline');
-    expect(await api<Observation>(demo.url, `/api/sessions/${branchId}`)).toMatchObject({ header: { parentSession: 'baseline', forkCut: 13 } });
+    expect(await api<Observation>(demo.url, `/api/sessions/${branchId}`)).toMatchObject({
+      header: { parentSession: 'baseline', forkCut: 13 },
+    });
     const sessions = page.getByRole('navigation', { name: 'Sessions' });
     // At phone width the list starts folded.
     await sessions.getByText(/^Sessions \(\d+\)$/).click();

@@ -64,7 +64,10 @@ describe('importing a transcript', () => {
   test('a Codex file chosen with the file input is imported and opened', async () => {
     const { page } = browser;
     const { text } = codexTranscript();
-    await page.getByRole('region', { name: 'Import a transcript' }).locator('input[type=file]').setInputFiles({ name: 'rollout.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(text) });
+    await page
+      .getByRole('region', { name: 'Import a transcript' })
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'rollout.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(text) });
     const notices = page.getByRole('log', { name: 'Notices' });
     await expect.poll(() => notices.innerText()).toContain('Imported rollout.jsonl (codex)');
     const id = decodeURIComponent(/#\/s\/(.+)$/.exec(page.url())?.[1] ?? '');
@@ -90,11 +93,19 @@ describe('importing a transcript', () => {
     const body = JSON.stringify({ text: pi.text });
     const plain = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
     expect(plain.status).toBe(415);
-    const cross = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body });
+    const cross = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body,
+    });
     expect(cross.status).toBe(403);
     const ids = (await api<{ sessions: Row[] }>(demo.url, '/api/sessions')).sessions.map((row) => row.id);
     expect(ids.some((id) => id.startsWith(pi.sessionId))).toBe(false);
-    const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ file: 'x' }) });
+    const refused = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ file: 'x' }),
+    });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: { code: 'BAD_REQUEST' } });
     // The same body, sent as the page sends it, is imported.

@@ -24,7 +24,9 @@ async function baseline(title: string): Promise<string> {
   const { sessionId } = await api<{ sessionId: string }>(demo.url, '/api/sessions', { method: 'POST', body: { title } });
   await api(demo.url, `/api/sessions/${sessionId}/messages`, { method: 'POST', body: { text: 'list files' } });
   await expect
-    .poll(async () => (await api<Observed>(demo.url, `/api/sessions/${sessionId}`)).events.some((event) => event.type === 'turn/end'), { timeout: 60_000 })
+    .poll(async () => (await api<Observed>(demo.url, `/api/sessions/${sessionId}`)).events.some((event) => event.type === 'turn/end'), {
+      timeout: 60_000,
+    })
     .toBe(true);
   return sessionId;
 }
@@ -46,7 +48,9 @@ describe('peers in the demo', () => {
     const first = board.getByRole('region', { name: 'Peer base-1' });
     const second = board.getByRole('region', { name: 'Peer lister' });
     await expect.poll(() => first.getByRole('list', { name: 'Transcript' }).innerText(), { timeout: 60_000 }).toContain('Turn 2 completed');
-    await expect.poll(() => second.getByRole('list', { name: 'Transcript' }).innerText(), { timeout: 60_000 }).toContain('Turn 2 completed');
+    await expect
+      .poll(() => second.getByRole('list', { name: 'Transcript' }).innerText(), { timeout: 60_000 })
+      .toContain('Turn 2 completed');
     expect(await first.innerText()).toContain('keyless offline model');
     expect(await second.innerText()).toContain('tool calls: list_files');
 
@@ -55,12 +59,17 @@ describe('peers in the demo', () => {
     const headers = await Promise.all(ids.map(async (id) => (await api<Observed>(demo.url, `/api/sessions/${id}`)).header));
     const baseEvents = (await api<Observed>(demo.url, `/api/sessions/${base}`)).events;
     const cut = baseEvents.findLast((event) => event.type === 'turn/end')!.seq;
-    expect(headers).toEqual([expect.objectContaining({ parentSession: base, forkCut: cut }), expect.objectContaining({ parentSession: base, forkCut: cut })]);
+    expect(headers).toEqual([
+      expect.objectContaining({ parentSession: base, forkCut: cut }),
+      expect.objectContaining({ parentSession: base, forkCut: cut }),
+    ]);
 
     // Each column has its own composer: a message to one peer runs a turn there only.
     await second.getByRole('textbox', { name: 'Message to lister' }).fill('hello');
     await second.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => second.getByRole('list', { name: 'Transcript' }).innerText(), { timeout: 60_000 }).toContain('Turn 3 completed');
+    await expect
+      .poll(() => second.getByRole('list', { name: 'Transcript' }).innerText(), { timeout: 60_000 })
+      .toContain('Turn 3 completed');
     expect(await first.getByRole('list', { name: 'Transcript' }).innerText()).not.toContain('Turn 3');
     await keepScreenshot(page, 'peers-board');
     expect(browser.errors).toEqual([]);
@@ -81,9 +90,11 @@ describe('peers in the demo', () => {
     const board = page.getByRole('main', { name: 'Peers' });
     const first = board.getByRole('region', { name: 'Peer exact-1' });
     await expect.poll(() => first.getByRole('list', { name: 'Transcript' }).innerText(), { timeout: 60_000 }).toContain('Turn 2 completed');
-    await expect.poll(() => board.getByRole('region', { name: 'Peer exact-2' }).getByRole('list', { name: 'Transcript' }).innerText(), { timeout: 60_000 }).toContain(
-      'Turn 2 completed',
-    );
+    await expect
+      .poll(() => board.getByRole('region', { name: 'Peer exact-2' }).getByRole('list', { name: 'Transcript' }).innerText(), {
+        timeout: 60_000,
+      })
+      .toContain('Turn 2 completed');
     const ids = decodeURIComponent(new URL(page.url()).hash).split('/')[3]!.split(',');
     for (const id of ids) expect((await api<Observed>(demo.url, `/api/sessions/${id}`)).header.forkCut).toBe(toolCall.seq);
     // The open call is drawn once in each column: where it was called; its closer names it.

@@ -60,7 +60,9 @@ describe('commands the demo prints', () => {
 
     // The page picks the CLI's fork up too: it opens with the inherited prefix and its closers.
     await page.goto(`${demo.url}#/s/${encodeURIComponent(childId)}`);
-    await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).innerText()).toContain('Forked from tour-every-effect at seq 14');
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Transcript' }).innerText())
+      .toContain('Forked from tour-every-effect at seq 14');
     expect(browser.errors).toEqual([]);
   }, 120_000);
 

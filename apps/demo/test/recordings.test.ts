@@ -66,21 +66,30 @@ describe('legacy recordings migrate to V5 on read', () => {
   test('V0: messages get legacy ids, tool calls become blocks, the reason becomes an object', async () => {
     const { header, events } = await host.observe('legacy-v0');
     expect(header).toMatchObject({ version: 5, id: 'legacy-v0', inheritedEventCount: 0 });
-    expect(events[1]).toMatchObject({ type: 'user/message', data: { message: { id: 'legacy-1', role: 'user', content: [{ type: 'text', text: 'What does src/greet.js export?' }] } } });
-    expect(events[3]).toMatchObject({ data: { message: { content: [{ type: 'text' }, { type: 'tool-call', id: 'c1', name: 'read_file' }] } } });
+    expect(events[1]).toMatchObject({
+      type: 'user/message',
+      data: { message: { id: 'legacy-1', role: 'user', content: [{ type: 'text', text: 'What does src/greet.js export?' }] } },
+    });
+    expect(events[3]).toMatchObject({
+      data: { message: { content: [{ type: 'text' }, { type: 'tool-call', id: 'c1', name: 'read_file' }] } },
+    });
     expect(events.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: { kind: 'completed' } } });
   });
 
   test('V2: an aborted turn is cancelled, an error result gets TOOL_FAILED, calls get effect unknown', async () => {
     const { events } = await host.observe('legacy-v2');
     expect(events.at(-1)).toMatchObject({ type: 'turn/end', data: { turn: 2, reason: { kind: 'cancelled' } } });
-    expect(events.find((event) => event.type === 'tool/result')).toMatchObject({ data: { error: { name: 'ToolError', code: 'TOOL_FAILED' } } });
+    expect(events.find((event) => event.type === 'tool/result')).toMatchObject({
+      data: { error: { name: 'ToolError', code: 'TOOL_FAILED' } },
+    });
     expect(events.find((event) => event.type === 'tool/call')).toMatchObject({ data: { effect: 'unknown' } });
   });
 
   test('V3: its interrupted closers are kept unchanged', async () => {
     const { events } = await host.observe('legacy-v3');
-    const closers = events.filter((event) => event.type === 'tool/result' && String(((event.data as Data).message as Data).id).startsWith('interrupted-'));
+    const closers = events.filter(
+      (event) => event.type === 'tool/result' && String(((event.data as Data).message as Data).id).startsWith('interrupted-'),
+    );
     expect(closers.map((event) => (event.data as Data).error)).toEqual([
       { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' },
       { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' },

@@ -15,12 +15,14 @@ export const AGENT_ERROR_CODES = {
   SCRIPTED_FAILURE: 'A scripted response entry asked for a model failure (testing aid).',
   MODEL_HTTP_ERROR: 'The model endpoint answered with a non-2xx status.',
   MODEL_UNREACHABLE: 'The model endpoint could not be reached.',
-  MODEL_TIMEOUT: 'The model endpoint sent nothing for the idle timeout, no response headers in time, or the attempt or the whole request ran past its bound.',
+  MODEL_TIMEOUT:
+    'The model endpoint sent nothing for the idle timeout, no response headers in time, or the attempt or the whole request ran past its bound.',
   MODEL_BAD_RESPONSE: "The model endpoint answered with a body (or stream) that is not the API's response format.",
   MODEL_STREAM_ERROR: 'The provider reported an error inside a streaming response (e.g. Anthropic `overloaded_error`).',
   NO_WORKSPACE: 'A tool was called in a session that has no working directory (no config or header cwd, no host workspace).',
   PATH_OUTSIDE_CWD: "A tool path points outside the session's working directory.",
-  PATH_TOO_LONG: 'A tool path is over `PATH_MAX` (4096 bytes), has a name over `NAME_MAX` (255 bytes), or is more than 256 levels deep; nothing was created.',
+  PATH_TOO_LONG:
+    'A tool path is over `PATH_MAX` (4096 bytes), has a name over `NAME_MAX` (255 bytes), or is more than 256 levels deep; nothing was created.',
   FILE_NOT_FOUND: 'A tool was asked for a file or directory that does not exist.',
   WRONG_FILE_KIND: 'A tool expected a file and found something else, or the reverse.',
   HARD_LINKED_FILE: 'A tool was asked to read or write a file that has other hard links (it may be a file outside the working directory).',

@@ -15,10 +15,21 @@ import { countingTools, gate, until } from './__fixtures__/agent-fixtures.js';
 
 /** Three turns: two multi-step turns with several calls per step, then a turn whose model fails. */
 const PARENT_SCRIPT: ScriptedResponse[] = [
-  { text: 'Starting.', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }, { name: 'save', arguments: { key: 'b', value: '1' } }] },
+  {
+    text: 'Starting.',
+    toolCalls: [
+      { name: 'lookup', arguments: { key: 'a' } },
+      { name: 'save', arguments: { key: 'b', value: '1' } },
+    ],
+  },
   { toolCalls: [{ name: 'touch', arguments: { key: 'c' } }] },
   { text: 'Turn one done.' },
-  { toolCalls: [{ name: 'save', arguments: { key: 'd', value: '2' } }, { name: 'lookup', arguments: { key: 'e' } }] },
+  {
+    toolCalls: [
+      { name: 'save', arguments: { key: 'd', value: '2' } },
+      { name: 'lookup', arguments: { key: 'e' } },
+    ],
+  },
   { text: 'Turn two done.' },
   { error: { message: 'provider down' } },
 ];
@@ -93,14 +104,20 @@ function analyse(prefix: readonly SessionEvent[]) {
     }
   }
   const pendingCalls = turnOpen ? (stepCalls ?? []).filter((call) => !call.answered) : [];
-  const realResults = prefix.filter((event) => event.type === 'tool/result').map((event) => (event.data as { message: ModelMessage }).message);
+  const realResults = prefix
+    .filter((event) => event.type === 'tool/result')
+    .map((event) => (event.data as { message: ModelMessage }).message);
   const surface = prefix.filter((event) => SURFACE.has(event.type)).map((event) => (event.data as { message: ModelMessage }).message);
   return { maxTurn, pendingCalls, realResults, surface, queued: [...queued.values()] };
 }
 
 function syntheticFor(cause: CloseCause, calls: readonly Call[], firstSeq: number): ModelMessage[] {
   return calls.map((call, index) =>
-    syntheticResultMessage(cause, { callId: call.callId, started: call.started, ...(call.effect === undefined ? {} : { effect: call.effect }) }, firstSeq + index),
+    syntheticResultMessage(
+      cause,
+      { callId: call.callId, started: call.started, ...(call.effect === undefined ? {} : { effect: call.effect }) },
+      firstSeq + index,
+    ),
   );
 }
 
@@ -147,7 +164,10 @@ describe('the recorded parent', () => {
     const calls = parent.events.filter((event) => event.type === 'tool/call');
     expect(calls).toHaveLength(5);
     expect(parentInvocations).toBe(calls.length);
-    expect(parent.events.at(-1)?.data).toEqual({ turn: 3, reason: { kind: 'error', error: { message: 'scripted: provider down', code: 'SCRIPTED_FAILURE' } } });
+    expect(parent.events.at(-1)?.data).toEqual({
+      turn: 3,
+      reason: { kind: 'error', error: { message: 'scripted: provider down', code: 'SCRIPTED_FAILURE' } },
+    });
     expect(parentFile).toHaveLength(parent.events.length + 1);
   });
 });
@@ -199,7 +219,13 @@ describe('fork at every seq, then continue', () => {
       expect(invocations[0]?.callId, where).not.toBe(first.callId);
       expect(invocations[0]?.args, where).toEqual(rerun.arguments);
       const callIds = child.events.filter((event) => event.type === 'tool/call').map((event) => (event.data as { callId: string }).callId);
-      expect(callIds.filter((id) => id === first.callId), where).toHaveLength(events.slice(0, cut + 1).filter((event) => event.type === 'tool/call' && (event.data as { callId: string }).callId === first.callId).length);
+      expect(
+        callIds.filter((id) => id === first.callId),
+        where,
+      ).toHaveLength(
+        events.slice(0, cut + 1).filter((event) => event.type === 'tool/call' && (event.data as { callId: string }).callId === first.callId)
+          .length,
+      );
       expect(model.requests[1]?.messages.at(-1), where).toMatchObject({ role: 'tool', callId: invocations[0]?.callId, isError: false });
       await child.close();
     }
@@ -213,7 +239,13 @@ describe('fork at every seq, then continue', () => {
       const held = gate();
       const parentTools = countingTools();
       const save = parentTools.tools.find((tool) => tool.name === 'save')!;
-      const slowSave = { ...save, run: async (args: unknown, ctx: Parameters<typeof save.run>[1]) => { await held.promise; return save.run(args, ctx); } };
+      const slowSave = {
+        ...save,
+        run: async (args: unknown, ctx: Parameters<typeof save.run>[1]) => {
+          await held.promise;
+          return save.run(args, ctx);
+        },
+      };
       const agent = new Agent({
         session,
         model: createScriptedModel([{ toolCalls: [{ name: 'save', arguments: { key: 'k', value: 'v' } }] }, { text: 'parent done' }]),
@@ -254,13 +286,18 @@ describe('crash repair of every prefix, then continue', () => {
       const prefix = events.slice(0, cut + 1);
       const expected = analyse(prefix);
       const where = `crash after seq ${cut}`;
-      expect((await jsonl.inspect(id)).needsRepair, where).toBe(expected.maxTurn > 0 && prefix.findLast((e) => e.type === 'turn/start' || e.type === 'turn/end')?.type === 'turn/start');
+      expect((await jsonl.inspect(id)).needsRepair, where).toBe(
+        expected.maxTurn > 0 && prefix.findLast((e) => e.type === 'turn/start' || e.type === 'turn/end')?.type === 'turn/start',
+      );
 
       const resumed = await jsonl.open(id);
       const { model, invocations, result, pending } = await continueWith(resumed, [{ text: 'resumed reply' }]);
       expect(invocations, where).toEqual([]);
       expect(result.turn, where).toBe(expected.maxTurn + 1);
-      expect(pending.map((input) => input.message), where).toEqual(expected.queued);
+      expect(
+        pending.map((input) => input.message),
+        where,
+      ).toEqual(expected.queued);
       stranded += pending.length;
       const messages = model.requests[0]?.messages ?? [];
       const synthetic = syntheticFor('interrupted', expected.pendingCalls, cut + 1);

@@ -45,7 +45,13 @@ describe('agent loop', () => {
     const session = await memoryStore().create();
     const { tools, invocations } = countingTools();
     const model = createScriptedModel([
-      { text: 'Looking.', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }, { name: 'save', arguments: { key: 'b', value: 'v' } }] },
+      {
+        text: 'Looking.',
+        toolCalls: [
+          { name: 'lookup', arguments: { key: 'a' } },
+          { name: 'save', arguments: { key: 'b', value: 'v' } },
+        ],
+      },
       { text: 'Done.' },
     ]);
     const agent = new Agent({ session, model, tools, cwd: process.cwd() });
@@ -168,7 +174,12 @@ describe('agent loop', () => {
     await using dir = await makeTempDir();
     const session = await memoryStore().create({ config: { cwd: dir.path } });
     const model = createScriptedModel([
-      { toolCalls: [{ name: 'read_file', arguments: { path: '../x' } }, { name: 'read_file', arguments: { path: 'missing' } }] },
+      {
+        toolCalls: [
+          { name: 'read_file', arguments: { path: '../x' } },
+          { name: 'read_file', arguments: { path: 'missing' } },
+        ],
+      },
       { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'A' } }] },
       { text: 'done' },
     ]);
@@ -192,7 +203,14 @@ describe('agent loop', () => {
       isError: true,
       reason: { kind: 'error', error: { code: 'SCRIPT_EXHAUSTED', message: 'empty: request 1 has no response; the script has 0' } },
     });
-    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual(['input/queued', 'turn/start', 'user/message', 'step/start', 'step/end', 'turn/end']);
+    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual([
+      'input/queued',
+      'turn/start',
+      'user/message',
+      'step/start',
+      'step/end',
+      'turn/end',
+    ]);
   });
 
   it('an OpenAI-compatible endpoint error ends the turn with kind error (real HTTP server)', async () => {
@@ -254,7 +272,14 @@ describe('agent loop', () => {
     expect(agent.cancel()).toBe(true);
     const result = await agent.idle();
     expect(result).toMatchObject({ reason: { kind: 'cancelled' }, isError: true, text: '' });
-    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual(['input/queued', 'turn/start', 'user/message', 'step/start', 'step/end', 'turn/end']);
+    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual([
+      'input/queued',
+      'turn/start',
+      'user/message',
+      'step/start',
+      'step/end',
+      'turn/end',
+    ]);
   });
 
   it('cancelling during a tool: the running call is outcome-unknown, later calls get not-started results, queued input then runs', async () => {
@@ -275,7 +300,13 @@ describe('agent loop', () => {
         }),
     });
     const model = createScriptedModel([
-      { toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }, { name: 'slow', arguments: {} }, { name: 'save', arguments: { key: 'b', value: 'v' } }] },
+      {
+        toolCalls: [
+          { name: 'lookup', arguments: { key: 'a' } },
+          { name: 'slow', arguments: {} },
+          { name: 'save', arguments: { key: 'b', value: 'v' } },
+        ],
+      },
       { text: 'next turn' },
     ]);
     const agent = new Agent({ session, model, tools: [...tools, slow], cwd: process.cwd() });
@@ -291,7 +322,9 @@ describe('agent loop', () => {
     expect(ok?.error).toBeUndefined();
     expect(running?.error).toEqual({ name: 'ToolCancelledError', code: 'TOOL_CANCELLED_OUTCOME_UNKNOWN' });
     expect(running?.message.id).toMatch(/^cancelled-tool-result-call-\d+-1-\d+$/);
-    expect(running?.message.content[0]).toMatchObject({ text: expect.stringContaining('cancelled while this tool call was running') as string });
+    expect(running?.message.content[0]).toMatchObject({
+      text: expect.stringContaining('cancelled while this tool call was running') as string,
+    });
     expect(notStarted?.error).toEqual({ name: 'ToolCancelledError', code: 'TOOL_CANCELLED' });
     expect(notStarted?.message.content[0]).toMatchObject({ text: expect.stringContaining('did not run') as string });
     expect(invocations.map((call) => call.name)).toEqual(['lookup']);
@@ -364,7 +397,11 @@ describe('agent loop', () => {
     agent.enqueue('go');
     await agent.idle();
     const seq = session.events.find((event) => event.type === 'assistant/message')!.seq;
-    expect(dataOf<{ callId: string }>(session.events, 'tool/call').map((call) => call.callId)).toEqual(['x', `call-${seq}-1`, `call-${seq}-2`]);
+    expect(dataOf<{ callId: string }>(session.events, 'tool/call').map((call) => call.callId)).toEqual([
+      'x',
+      `call-${seq}-1`,
+      `call-${seq}-2`,
+    ]);
   });
 
   it('betweenTurns runs after the running turn and before the next one', async () => {

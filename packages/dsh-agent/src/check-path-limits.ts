@@ -32,7 +32,10 @@ export function checkPathLimits(argument: string, absolute: string, names: reado
     );
   }
   if (names.length > depth) {
-    throw new AgentError('PATH_TOO_LONG', `expected a path at most ${String(depth)} directories deep below the working directory, received ${shown(argument)}: ${String(names.length)} levels`);
+    throw new AgentError(
+      'PATH_TOO_LONG',
+      `expected a path at most ${String(depth)} directories deep below the working directory, received ${shown(argument)}: ${String(names.length)} levels`,
+    );
   }
   const long = names.find((name) => Buffer.byteLength(name) > nameMaxBytes);
   if (long !== undefined) {

@@ -75,10 +75,14 @@ describe('deriveHistory', () => {
       { type: 'reasoning' as const, text: 'Then list.' },
       { type: 'tool-call' as const, id: 'c', name: 'read', arguments: '{}' },
     ];
-    const assistant: SessionEvent = { seq: 1, type: 'assistant/message', time: 0, data: { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content } } };
+    const assistant: SessionEvent = {
+      seq: 1,
+      type: 'assistant/message',
+      time: 0,
+      data: { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content } },
+    };
     const history = deriveHistory([user(0, 'hi'), assistant]);
     expect(history[1]).toEqual({ id: 'a1', role: 'assistant', content });
     expect(history[1]?.content).toEqual(structuredClone(content));
   });
 });
-

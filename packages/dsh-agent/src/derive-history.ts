@@ -48,10 +48,7 @@ export function deriveHistory(events: readonly SessionEvent[]): ModelMessage[] {
 function messageOf(event: SessionEvent): ModelMessage {
   const data = event.data as { message?: ModelMessage } | null;
   if (data?.message === undefined) {
-    throw new AgentError(
-      'INVALID_EVENT',
-      `deriveHistory: expected data.message on ${event.type} at seq ${event.seq}, received none`,
-    );
+    throw new AgentError('INVALID_EVENT', `deriveHistory: expected data.message on ${event.type} at seq ${event.seq}, received none`);
   }
   return data.message;
 }

@@ -18,9 +18,7 @@ export type CallOutcome = {
 /** The result of a call that never started because its turn was cancelled first. */
 export function cancelledBeforeStart(): CallOutcome {
   return {
-    text:
-      'The turn was cancelled before this tool call started, so it did not run. ' +
-      'It may be run again if it is still needed.',
+    text: 'The turn was cancelled before this tool call started, so it did not run. ' + 'It may be run again if it is still needed.',
     isError: true,
     error: { name: 'ToolCancelledError', code: 'TOOL_CANCELLED' },
     cancelled: true,
@@ -47,8 +45,7 @@ const CANCELLED_ADVICE: Record<ToolEffect, string> = {
   'side-effect':
     'The tool is declared to have side effects: verify the external state (or ask the user) ' +
     'before running it again. Do not retry it blindly.',
-  unknown:
-    'Retry it only if the operation is read-only or idempotent; otherwise verify the external state first.',
+  unknown: 'Retry it only if the operation is read-only or idempotent; otherwise verify the external state first.',
 };
 
 /** The result of a call whose body stopped with an error after its turn was cancelled. */

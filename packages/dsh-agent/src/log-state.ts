@@ -40,7 +40,10 @@ export function assertNoOpenTurn(session: Pick<Session, 'id' | 'latest'>): void 
   const boundary = session.latest('turn/start', 'turn/end');
   if (boundary?.type !== 'turn/start') return;
   const open = (boundary.data as { turn: number }).turn;
-  throw new AgentError('INVALID_OPTION', `session ${session.id} ends inside open turn ${open}; open it through SessionStore.open, which repairs it`);
+  throw new AgentError(
+    'INVALID_OPTION',
+    `session ${session.id} ends inside open turn ${open}; open it through SessionStore.open, which repairs it`,
+  );
 }
 
 /**

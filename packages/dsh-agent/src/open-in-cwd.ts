@@ -35,7 +35,10 @@ function isInside(root: string, target: string): boolean {
 
 /** `PATH_OUTSIDE_CWD` for a tool's path argument. */
 export function outsideCwd(target: Pick<CwdTarget, 'argument' | 'cwd'>): AgentError {
-  return new AgentError('PATH_OUTSIDE_CWD', `expected a path inside the working directory ${target.cwd}, received ${JSON.stringify(target.argument)}`);
+  return new AgentError(
+    'PATH_OUTSIDE_CWD',
+    `expected a path inside the working directory ${target.cwd}, received ${JSON.stringify(target.argument)}`,
+  );
 }
 
 /**
@@ -53,14 +56,19 @@ export async function targetInCwd(cwd: string, argument: string): Promise<CwdTar
   }
   const absolute = resolve(root, argument);
   if (!isInside(root, absolute)) throw outsideCwd({ argument, cwd });
-  const names = relative(root, absolute).split(sep).filter((name) => name !== '');
+  const names = relative(root, absolute)
+    .split(sep)
+    .filter((name) => name !== '');
   checkPathLimits(argument, absolute, names);
   return { root, names, shown: names.length === 0 ? '.' : names.join('/'), argument, cwd };
 }
 
 /** Whether an opened handle (or checked path) still lies inside the cwd, judged by where it really is now. */
 async function stillInside(target: CwdTarget, directory: { handle: FileHandle | undefined; path: string }): Promise<boolean> {
-  const where = directory.handle !== undefined && BY_DESCRIPTOR ? await readlink(`/proc/self/fd/${String(directory.handle.fd)}`) : await realpath(directory.path);
+  const where =
+    directory.handle !== undefined && BY_DESCRIPTOR
+      ? await readlink(`/proc/self/fd/${String(directory.handle.fd)}`)
+      : await realpath(directory.path);
   return isInside(target.root, where);
 }
 
@@ -117,7 +125,11 @@ function wrongKind(target: CwdTarget, index: number, cause: unknown): AgentError
  * Opens the directory of `target.names[0..count)` by walking from the cwd, creating missing
  * directories when `create` is set. Returns the directory and whether any part of it was created.
  */
-export async function walkToDirectory(target: CwdTarget, count: number, create: boolean): Promise<{ directory: CwdDirectory; created: boolean }> {
+export async function walkToDirectory(
+  target: CwdTarget,
+  count: number,
+  create: boolean,
+): Promise<{ directory: CwdDirectory; created: boolean }> {
   let directory = await directoryOf(target, await open(target.root, O_RDONLY | O_DIRECTORY), target.root);
   let created = false;
   for (let index = 0; index < count; index++) {
@@ -141,7 +153,8 @@ export async function walkToDirectory(target: CwdTarget, count: number, create: 
     } catch (error) {
       await directory.close();
       if (AgentError.is(error)) throw error;
-      if (errno(error) === 'ENOENT') throw new AgentError('FILE_NOT_FOUND', `${target.shown} does not exist in the working directory`, { cause: error });
+      if (errno(error) === 'ENOENT')
+        throw new AgentError('FILE_NOT_FOUND', `${target.shown} does not exist in the working directory`, { cause: error });
       if (errno(error) === 'ENOTDIR' || errno(error) === 'EEXIST') throw wrongKind(target, index, error);
       throw error;
     }
@@ -155,7 +168,11 @@ export async function walkToDirectory(target: CwdTarget, count: number, create: 
 async function checkRegularFile(target: CwdTarget, handle: FileHandle): Promise<void> {
   const info = await handle.stat();
   if (info.isDirectory()) throw new AgentError('WRONG_FILE_KIND', `expected ${target.shown} to be a file, received a directory`);
-  if (!info.isFile()) throw new AgentError('WRONG_FILE_KIND', `expected ${target.shown} to be a regular file, received a special file (device, pipe or socket)`);
+  if (!info.isFile())
+    throw new AgentError(
+      'WRONG_FILE_KIND',
+      `expected ${target.shown} to be a regular file, received a special file (device, pipe or socket)`,
+    );
   if (info.nlink > 1) {
     throw new AgentError(
       'HARD_LINKED_FILE',
@@ -215,9 +232,12 @@ export async function openFileInCwd(target: CwdTarget, mode: 'read' | 'write'): 
     await handle?.close().catch(() => undefined);
     if (AgentError.is(error)) throw error;
     const code = errno(error);
-    if (code === 'ENOENT') throw new AgentError('FILE_NOT_FOUND', `${target.shown} does not exist in the working directory`, { cause: error });
-    if (code === 'EISDIR') throw new AgentError('WRONG_FILE_KIND', `expected ${target.shown} to be a file, received a directory`, { cause: error });
-    if (code === 'ENXIO' || code === 'ENOTDIR') throw new AgentError('WRONG_FILE_KIND', `expected ${target.shown} to be a regular file`, { cause: error });
+    if (code === 'ENOENT')
+      throw new AgentError('FILE_NOT_FOUND', `${target.shown} does not exist in the working directory`, { cause: error });
+    if (code === 'EISDIR')
+      throw new AgentError('WRONG_FILE_KIND', `expected ${target.shown} to be a file, received a directory`, { cause: error });
+    if (code === 'ENXIO' || code === 'ENOTDIR')
+      throw new AgentError('WRONG_FILE_KIND', `expected ${target.shown} to be a regular file`, { cause: error });
     throw error;
   } finally {
     await directory.close();

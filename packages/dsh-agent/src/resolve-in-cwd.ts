@@ -23,7 +23,13 @@ export async function resolveInCwd(cwd: string, path: string): Promise<string> {
   }
   const target = resolve(root, path);
   if (!isInside(root, target)) throw outside(path, cwd);
-  checkPathLimits(path, target, relative(root, target).split(sep).filter((name) => name !== ''));
+  checkPathLimits(
+    path,
+    target,
+    relative(root, target)
+      .split(sep)
+      .filter((name) => name !== ''),
+  );
   // Follow links through the deepest entry of the path that exists: it must still be inside.
   // A dangling link is refused too, since writing through it would land wherever it points.
   let existing = target;
@@ -78,8 +84,5 @@ function isInside(root: string, target: string): boolean {
 }
 
 function outside(path: string, cwd: string): AgentError {
-  return new AgentError(
-    'PATH_OUTSIDE_CWD',
-    `expected a path inside the working directory ${cwd}, received ${JSON.stringify(path)}`,
-  );
+  return new AgentError('PATH_OUTSIDE_CWD', `expected a path inside the working directory ${cwd}, received ${JSON.stringify(path)}`);
 }

@@ -41,7 +41,10 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
   if (kind === 'anthropic' && rest !== '') {
     const budget = (options.env ?? process.env).ANTHROPIC_THINKING_BUDGET;
     if (budget !== undefined && budget !== '' && !/^\d+$/.test(budget)) {
-      throw new AgentError('MODEL_CONFIG', `anthropic: expected ANTHROPIC_THINKING_BUDGET to be a whole number of tokens, received ${JSON.stringify(budget)}`);
+      throw new AgentError(
+        'MODEL_CONFIG',
+        `anthropic: expected ANTHROPIC_THINKING_BUDGET to be a whole number of tokens, received ${JSON.stringify(budget)}`,
+      );
     }
     const thinkingBudget = budget === undefined || budget === '' ? undefined : Number(budget);
     return createAnthropicModel({

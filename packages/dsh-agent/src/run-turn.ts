@@ -123,12 +123,9 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
           ? cancelledBeforeStart()
           : cwd === undefined && tool !== undefined
             ? noWorkspace(call.name)
-            : await executeToolCall(
-              tool,
-              call,
-              { cwd: cwd ?? '', signal, sessionId: session.id, callId: call.id, turn, step },
-              [...byName.keys()],
-            );
+            : await executeToolCall(tool, call, { cwd: cwd ?? '', signal, sessionId: session.id, callId: call.id, turn, step }, [
+                ...byName.keys(),
+              ]);
       }
       session.append('tool/result', {
         turn,

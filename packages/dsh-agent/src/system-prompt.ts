@@ -26,8 +26,12 @@ export function defaultSystemPrompt(options: { cwd: string | undefined; tools: r
   if (options.tools.length === 0) {
     lines.push('No tools are available in this session: answer from the conversation.');
   } else {
-    lines.push(`Tools available: ${options.tools.join(', ')}. Call a tool only when you need its result; every result is the real outcome.`);
-    lines.push('A result marked as synthetic (a fork or a crash closed the call) means the call did not run or its outcome is unknown: check before repeating a call with side effects.');
+    lines.push(
+      `Tools available: ${options.tools.join(', ')}. Call a tool only when you need its result; every result is the real outcome.`,
+    );
+    lines.push(
+      'A result marked as synthetic (a fork or a crash closed the call) means the call did not run or its outcome is unknown: check before repeating a call with side effects.',
+    );
   }
   return lines.join('\n');
 }

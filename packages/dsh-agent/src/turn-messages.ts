@@ -53,15 +53,18 @@ export function errorOf(error: unknown): { message: string; code: string } {
   return { message: String(error), code: 'MODEL_ERROR' };
 }
 
-
 /** Input for `enqueue`: text, a complete user message, or text with a caller-chosen input id. */
 export type AgentInput = string | UserMessage | { text: string; inputId?: string };
 
 /** The user message and input id of `input` queued at `seq` (defaults: `user-<seq>`, `input-<seq>`). */
 export function queuedInput(input: AgentInput, seq: number): { message: UserMessage; inputId: string } {
-  if (typeof input === 'string') return { message: { id: `user-${seq}`, role: 'user', content: [{ type: 'text', text: input }] }, inputId: `input-${seq}` };
+  if (typeof input === 'string')
+    return { message: { id: `user-${seq}`, role: 'user', content: [{ type: 'text', text: input }] }, inputId: `input-${seq}` };
   if ('role' in input) return { message: input, inputId: `input-${seq}` };
-  return { message: { id: `user-${seq}`, role: 'user', content: [{ type: 'text', text: input.text }] }, inputId: input.inputId ?? `input-${seq}` };
+  return {
+    message: { id: `user-${seq}`, role: 'user', content: [{ type: 'text', text: input.text }] },
+    inputId: input.inputId ?? `input-${seq}`,
+  };
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;

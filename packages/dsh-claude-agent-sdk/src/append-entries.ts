@@ -93,4 +93,3 @@ export async function appendEntries(context: ClaudeStoreContext, key: unknown, e
     }
   });
 }
-

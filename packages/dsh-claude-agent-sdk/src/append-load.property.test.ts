@@ -7,17 +7,27 @@ import { createClaudeSessionStore, type ClaudeSessionStore, type SessionStoreEnt
 const dir = await makeTempDir('dsh-claude-property-');
 afterAll(() => dir.remove());
 
-type Step = { kind: 'batch'; entries: { withUuid: boolean; type: string; payload: unknown }[] } | { kind: 'retry'; pick: number; together: boolean } | { kind: 'reopen' };
+type Step =
+  | { kind: 'batch'; entries: { withUuid: boolean; type: string; payload: unknown }[] }
+  | { kind: 'retry'; pick: number; together: boolean }
+  | { kind: 'reopen' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 5,
     arbitrary: fc.record({
       kind: fc.constant('batch' as const),
-      entries: fc.array(fc.record({ withUuid: fc.boolean(), type: fc.oneof(fc.constantFrom('user', 'assistant', 'tag', 'x-unknown'), fc.string({ minLength: 1 })), payload: fc.jsonValue({ maxDepth: 3 }) }), {
-        minLength: 1,
-        maxLength: 5,
-      }),
+      entries: fc.array(
+        fc.record({
+          withUuid: fc.boolean(),
+          type: fc.oneof(fc.constantFrom('user', 'assistant', 'tag', 'x-unknown'), fc.string({ minLength: 1 })),
+          payload: fc.jsonValue({ maxDepth: 3 }),
+        }),
+        {
+          minLength: 1,
+          maxLength: 5,
+        },
+      ),
     }),
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('retry' as const), pick: fc.nat(), together: fc.boolean() }) },

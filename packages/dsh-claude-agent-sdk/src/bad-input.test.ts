@@ -72,7 +72,14 @@ describe('bad input is refused with a typed error before anything is stored', ()
     ['a numeric type', [{ type: 3 }]],
     ['a numeric uuid', [{ type: 'user', uuid: 5 }]],
     ['a Date', [new Date(0)]],
-    ['a class instance', [new (class Entry { type = 'user'; })()]],
+    [
+      'a class instance',
+      [
+        new (class Entry {
+          type = 'user';
+        })(),
+      ],
+    ],
     ['NaN inside', [{ type: 'user', value: Number.NaN }]],
     ['a bigint inside', [{ type: 'user', value: 1n }]],
   ];
@@ -92,7 +99,9 @@ describe('bad input is refused with a typed error before anything is stored', ()
 
   it('load hands out mutable copies, an own "__proto__" member included, and the stored entries stay as they were', async () => {
     const key = { projectKey: '-work-entries', sessionId: 'copies' };
-    const stored = JSON.parse('{"type":"user","uuid":"p1","__proto__":{"polluted":true},"message":{"content":[{"type":"text","text":"hi"}]}}') as SessionStoreEntry;
+    const stored = JSON.parse(
+      '{"type":"user","uuid":"p1","__proto__":{"polluted":true},"message":{"content":[{"type":"text","text":"hi"}]}}',
+    ) as SessionStoreEntry;
     await claude.append(key, [stored]);
     const [first] = (await claude.load(key)) ?? [];
     expect(Object.getPrototypeOf(first)).toBe(Object.prototype);

@@ -25,7 +25,10 @@ function describe(value: unknown): string {
 }
 
 function refuse(index: number, expected: string, value: unknown): never {
-  throw new ClaudeStoreError('INVALID_ENTRY', `Invalid entry at index ${String(index)} of the batch: expected ${expected}, received ${describe(value)}; nothing of the batch was stored.`);
+  throw new ClaudeStoreError(
+    'INVALID_ENTRY',
+    `Invalid entry at index ${String(index)} of the batch: expected ${expected}, received ${describe(value)}; nothing of the batch was stored.`,
+  );
 }
 
 /** Where `value` stops being JSON, or undefined; `copy` receives the JSON it stands for. */
@@ -67,7 +70,8 @@ function jsonProblem(value: unknown, depth: number): { problem: string } | { cop
 
 /** The batch as it will be stored, or `INVALID_ENTRY` naming the first bad entry (nothing stored). */
 export function checkEntries(entries: unknown): SessionStoreEntry[] {
-  if (!Array.isArray(entries)) throw new ClaudeStoreError('INVALID_ENTRY', `Invalid batch: expected an array of entries, received ${describe(entries)}.`);
+  if (!Array.isArray(entries))
+    throw new ClaudeStoreError('INVALID_ENTRY', `Invalid batch: expected an array of entries, received ${describe(entries)}.`);
   return entries.map((entry: unknown, index) => {
     if (!isPlainObject(entry) || typeof entry.type !== 'string') refuse(index, 'a plain JSON object with a string `type`', entry);
     if (entry.uuid !== undefined && typeof entry.uuid !== 'string') refuse(index, 'a string `uuid` (or none)', entry);

@@ -15,11 +15,17 @@ async function jsonlStore(): Promise<{ dir: TempDir; store: SessionStore; claude
   const dir = await makeTempDir('dsh-claude-store-');
   const store = await openSessionStore({ dir: dir.path });
   const claude = createClaudeSessionStore({ store });
-  cleanups.push(() => dir.remove(), () => store.close(), () => claude.close());
+  cleanups.push(
+    () => dir.remove(),
+    () => store.close(),
+    () => claude.close(),
+  );
   return { dir, store, claude };
 }
 
-describeClaudeStoreContract('the SDK InMemorySessionStore (reference)', () => Promise.resolve(new InMemorySessionStore()), { sdkReference: true });
+describeClaudeStoreContract('the SDK InMemorySessionStore (reference)', () => Promise.resolve(new InMemorySessionStore()), {
+  sdkReference: true,
+});
 describeClaudeStoreContract('createClaudeSessionStore on a JSONL directory', async () => (await jsonlStore()).claude);
 
 describe('createClaudeSessionStore on a JSONL directory', () => {

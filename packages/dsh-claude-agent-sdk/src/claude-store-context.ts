@@ -38,7 +38,8 @@ export type ClaudeStoreContext = {
 
 /** Throws `STORE_CLOSED` after `close()`. */
 export function assertOpen(context: ClaudeStoreContext): void {
-  if (context.closed) throw new ClaudeStoreError('STORE_CLOSED', 'This Claude session store is closed: expected calls before close(), received one after.');
+  if (context.closed)
+    throw new ClaudeStoreError('STORE_CLOSED', 'This Claude session store is closed: expected calls before close(), received one after.');
 }
 
 /** Runs `operation` after every earlier operation on dsh session `id` in this store has settled. */
@@ -61,9 +62,13 @@ export const CONTEXT: unique symbol = Symbol('dsh-claude-agent-sdk.context');
 
 /** The context of a store `createClaudeSessionStore` made; `INVALID_STORE` for any other object. */
 export function contextOf(claudeStore: unknown): ClaudeStoreContext {
-  const context = typeof claudeStore === 'object' && claudeStore !== null ? (claudeStore as { [CONTEXT]?: ClaudeStoreContext })[CONTEXT] : undefined;
+  const context =
+    typeof claudeStore === 'object' && claudeStore !== null ? (claudeStore as { [CONTEXT]?: ClaudeStoreContext })[CONTEXT] : undefined;
   if (context === undefined) {
-    throw new ClaudeStoreError('INVALID_STORE', 'Expected a store made by createClaudeSessionStore (it knows the dsh store underneath), received another object.');
+    throw new ClaudeStoreError(
+      'INVALID_STORE',
+      'Expected a store made by createClaudeSessionStore (it knows the dsh store underneath), received another object.',
+    );
   }
   assertOpen(context);
   return context;

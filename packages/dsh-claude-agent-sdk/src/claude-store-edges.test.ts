@@ -48,14 +48,19 @@ describe('createClaudeSessionStore at its edges', () => {
     const batches = Array.from({ length: 6 }, (_, batch) => [userEntry(`s${String(batch)}-a`, 'a'), userEntry(`s${String(batch)}-b`, 'b')]);
     await Promise.all(batches.map((batch, index) => (index % 2 === 0 ? one : two).append(key, batch)));
     const loaded = (await one.load(key))?.map((entry) => entry.uuid) ?? [];
-    expect([...loaded].sort()).toEqual(batches.flat().map((entry) => entry.uuid).sort());
+    expect([...loaded].sort()).toEqual(
+      batches
+        .flat()
+        .map((entry) => entry.uuid)
+        .sort(),
+    );
     // Each batch's two entries are adjacent: `sN-a` directly followed by `sN-b`.
     for (let at = 0; at < loaded.length; at += 2) expect(loaded[at + 1]).toBe(loaded[at]?.replace(/-a$/, '-b'));
     await one.close();
     await two.close();
   });
 
-  it('a dsh session at a key\'s id that records another key is KEY_MISMATCH and left alone', async () => {
+  it("a dsh session at a key's id that records another key is KEY_MISMATCH and left alone", async () => {
     const claude = createClaudeSessionStore({ store });
     const key = { projectKey: freshProject(), sessionId: 'forged' };
     const id = await newSessionId(() => claude.append(key, [userEntry('f1', 'real')]));
@@ -89,7 +94,13 @@ describe('createClaudeSessionStore at its edges', () => {
     const key = { projectKey: freshProject(), sessionId: 'closing' };
     await claude.append(key, [userEntry('c1', 'x')]);
     await claude.close();
-    for (const action of [claude.append(key, [userEntry('c2', 'y')]), claude.load(key), claude.listSessions(key.projectKey), claude.delete(key), claude.listSubkeys(key)]) {
+    for (const action of [
+      claude.append(key, [userEntry('c2', 'y')]),
+      claude.load(key),
+      claude.listSessions(key.projectKey),
+      claude.delete(key),
+      claude.listSubkeys(key),
+    ]) {
       expect((await claudeRefusal(action)).code).toBe('STORE_CLOSED');
     }
     expect(await createClaudeSessionStore({ store }).load(key)).toEqual([userEntry('c1', 'x')]);

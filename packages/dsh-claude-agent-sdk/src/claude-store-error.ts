@@ -8,11 +8,13 @@
 export const CLAUDE_STORE_ERROR_CODES = {
   INVALID_KEY:
     'a projectKey, sessionId or subpath that is not a string, empty, longer than 1024 characters, holds a control character or backslash, is "." or "..", or (projectKey, sessionId) holds "/"; a subpath may hold "/" only between non-empty segments other than "." and ".."',
-  INVALID_ENTRY: 'an entry that is not a plain JSON object with a string `type` (or a `uuid` that is not a string); nothing of the batch is stored',
+  INVALID_ENTRY:
+    'an entry that is not a plain JSON object with a string `type` (or a `uuid` that is not a string); nothing of the batch is stored',
   INVALID_CUT: 'a fork `at` that is the uuid of no entry of the main transcript; nothing is created',
   SESSION_NOT_FOUND: 'a fork of a key that was never written',
   SESSION_EXISTS: 'a fork to a sessionId that already holds a transcript; nothing is created',
-  KEY_MISMATCH: 'the dsh session derived from a key records another key (a hash collision or a foreign session); nothing is read or written',
+  KEY_MISMATCH:
+    'the dsh session derived from a key records another key (a hash collision or a foreign session); nothing is read or written',
   SESSION_BUSY: 'another process held the key for longer than `busyTimeoutMs` while this one waited to append or delete',
   STORE_CLOSED: 'a call after `close()`',
   INVALID_STORE: 'forkClaudeSession given a store that createClaudeSessionStore did not make',

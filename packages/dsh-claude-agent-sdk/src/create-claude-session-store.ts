@@ -30,7 +30,8 @@ export type ClaudeSessionStoreOptions = {
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`createClaudeSessionStore: expected ${name} to be a finite number ≥ 0, received ${String(value)}.`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new RangeError(`createClaudeSessionStore: expected ${name} to be a finite number ≥ 0, received ${String(value)}.`);
   return value;
 }
 

@@ -22,7 +22,11 @@ const stores: [string, () => Promise<{ store: SessionStore; claude: ClaudeSessio
       const dir = await makeTempDir('dsh-claude-fork-');
       const store = await openSessionStore({ dir: dir.path });
       const claude = createClaudeSessionStore({ store });
-      cleanups.push(() => dir.remove(), () => store.close(), () => claude.close());
+      cleanups.push(
+        () => dir.remove(),
+        () => store.close(),
+        () => claude.close(),
+      );
       return { store, claude };
     },
   ],
@@ -38,7 +42,10 @@ if (url !== undefined) {
     async () => {
       const store = await openPostgresStore({ connectionString: url, schema });
       const claude = createClaudeSessionStore({ store });
-      cleanups.push(() => store.close(), () => claude.close());
+      cleanups.push(
+        () => store.close(),
+        () => claude.close(),
+      );
       return { store, claude };
     },
   ]);
@@ -67,12 +74,23 @@ function transcript(sessionId: string): SessionStoreEntry[] {
     { type: 'x-future-marker', note: 'no uuid, kept verbatim' },
     userEntry('u2', 'now read and fix a.txt', 'a2'),
     assistantEntry('a3', 'u2', 'Reading.', { id: 'toolu_read', name: 'Read', input: { file_path: 'a.txt' } }),
-    { ...assistantEntry('a4', 'a3', 'Editing.', { id: 'toolu_edit', name: 'Edit', input: { file_path: 'a.txt', old_string: 'x', new_string: 'y' } }), message: { id: 'msg_a3', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_edit', name: 'Edit', input: { file_path: 'a.txt', old_string: 'x', new_string: 'y' } }] } },
+    {
+      ...assistantEntry('a4', 'a3', 'Editing.', {
+        id: 'toolu_edit',
+        name: 'Edit',
+        input: { file_path: 'a.txt', old_string: 'x', new_string: 'y' },
+      }),
+      message: {
+        id: 'msg_a3',
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_edit', name: 'Edit', input: { file_path: 'a.txt', old_string: 'x', new_string: 'y' } }],
+      },
+    },
   ]);
 }
 
 describe.each(stores)('forkClaudeSession on %s', (_name, open) => {
-  it('cuts at a tool_use entry: the chain to it, then one is_error tool_result with dsh\'s forked text per open call', async () => {
+  it("cuts at a tool_use entry: the chain to it, then one is_error tool_result with dsh's forked text per open call", async () => {
     const { claude } = await open();
     const parent = { projectKey: freshProject(), sessionId: 'parent-1' };
     await claude.append(parent, transcript(parent.sessionId));
@@ -88,14 +106,19 @@ describe.each(stores)('forkClaudeSession on %s', (_name, open) => {
       parentUuid: 'a1',
       sessionId: 'child-1',
       isSidechain: false,
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_bash', is_error: true, content: syntheticResultText('forked', true, 'side-effect') }] },
+      message: {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_bash', is_error: true, content: syntheticResultText('forked', true, 'side-effect') },
+        ],
+      },
     });
     expect(typeof closer.uuid).toBe('string');
     expect(await claude.load(parent)).toEqual(before);
     expect((await claude.listSessions(parent.projectKey)).map((row) => row.sessionId).sort()).toEqual(['child-1', 'parent-1']);
   });
 
-  it('closes every call open at the cut in declaration order, with the advice of each call\'s effect', async () => {
+  it("closes every call open at the cut in declaration order, with the advice of each call's effect", async () => {
     const { claude } = await open();
     const parent = { projectKey: freshProject(), sessionId: 'parent-2' };
     await claude.append(parent, transcript(parent.sessionId));
@@ -104,7 +127,9 @@ describe.each(stores)('forkClaudeSession on %s', (_name, open) => {
     const child = (await claude.load({ projectKey: parent.projectKey, sessionId: fork.sessionId })) ?? [];
     // The uuid-less marker after a2 is not on the chain to a4; the closers follow a4.
     expect(child.slice(0, 7).map((entry) => entry.uuid)).toEqual(['u1', 'a1', 'r1', 'a2', 'u2', 'a3', 'a4']);
-    const closers = child.slice(7).map((entry) => (entry.message as { content: { tool_use_id: string; content: string; is_error: boolean }[] }).content[0]);
+    const closers = child
+      .slice(7)
+      .map((entry) => (entry.message as { content: { tool_use_id: string; content: string; is_error: boolean }[] }).content[0]);
     expect(closers).toEqual([
       { type: 'tool_result', tool_use_id: 'toolu_read', is_error: true, content: syntheticResultText('forked', true, 'read-only') },
       { type: 'tool_result', tool_use_id: 'toolu_edit', is_error: true, content: syntheticResultText('forked', true, 'side-effect') },
@@ -138,11 +163,17 @@ describe.each(stores)('forkClaudeSession on %s', (_name, open) => {
   it('refuses a parent never written (SESSION_NOT_FOUND) and a child id already written (SESSION_EXISTS)', async () => {
     const { claude } = await open();
     const projectKey = freshProject();
-    expect((await claudeRefusal(forkClaudeSession(claude, { projectKey, sessionId: 'ghost' }, { at: 'u1' }))).code).toBe('SESSION_NOT_FOUND');
+    expect((await claudeRefusal(forkClaudeSession(claude, { projectKey, sessionId: 'ghost' }, { at: 'u1' }))).code).toBe(
+      'SESSION_NOT_FOUND',
+    );
     await claude.append({ projectKey, sessionId: 'p' }, transcript('p'));
     await claude.append({ projectKey, sessionId: 'taken' }, [userEntry('t1', 'mine')]);
-    expect((await claudeRefusal(forkClaudeSession(claude, { projectKey, sessionId: 'p' }, { at: 'u1', sessionId: 'taken' }))).code).toBe('SESSION_EXISTS');
+    expect((await claudeRefusal(forkClaudeSession(claude, { projectKey, sessionId: 'p' }, { at: 'u1', sessionId: 'taken' }))).code).toBe(
+      'SESSION_EXISTS',
+    );
     expect(await claude.load({ projectKey, sessionId: 'taken' })).toEqual([userEntry('t1', 'mine')]);
-    expect((await claudeRefusal(forkClaudeSession({ ...claude }, { projectKey, sessionId: 'p' }, { at: 'u1' }))).code).toBe('INVALID_STORE');
+    expect((await claudeRefusal(forkClaudeSession({ ...claude }, { projectKey, sessionId: 'p' }, { at: 'u1' }))).code).toBe(
+      'INVALID_STORE',
+    );
   });
 });

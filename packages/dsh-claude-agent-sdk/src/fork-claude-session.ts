@@ -29,27 +29,48 @@ export type ForkClaudeSessionOptions = {
 export type ClaudeFork = { sessionId: string; inheritedEntryCount: number };
 
 /** Forks the main transcript `key` at the entry `at` into a new session of the same project. */
-export async function forkClaudeSession(claudeStore: ClaudeSessionStore, key: { projectKey: string; sessionId: string }, options: ForkClaudeSessionOptions): Promise<ClaudeFork> {
+export async function forkClaudeSession(
+  claudeStore: ClaudeSessionStore,
+  key: { projectKey: string; sessionId: string },
+  options: ForkClaudeSessionOptions,
+): Promise<ClaudeFork> {
   const context = contextOf(claudeStore);
   const parentKey = checkSessionKey({ projectKey: key.projectKey, sessionId: key.sessionId });
   if (typeof options.at !== 'string' || options.at === '') {
-    throw new ClaudeStoreError('INVALID_CUT', `Cannot fork: expected \`at\` to be an entry uuid, received ${typeof options.at === 'string' ? '""' : typeof options.at}; nothing was created.`);
+    throw new ClaudeStoreError(
+      'INVALID_CUT',
+      `Cannot fork: expected \`at\` to be an entry uuid, received ${typeof options.at === 'string' ? '""' : typeof options.at}; nothing was created.`,
+    );
   }
   const childKey = checkSessionKey({ projectKey: parentKey.projectKey, sessionId: options.sessionId ?? randomUUID() });
   const parentId = dshSessionIdOf(parentKey);
   const entries = await readEntries(context, parentId, parentKey);
-  if (entries === null) throw new ClaudeStoreError('SESSION_NOT_FOUND', `Cannot fork ${JSON.stringify(parentKey)}: expected a transcript that was written, found none; nothing was created.`);
+  if (entries === null)
+    throw new ClaudeStoreError(
+      'SESSION_NOT_FOUND',
+      `Cannot fork ${JSON.stringify(parentKey)}: expected a transcript that was written, found none; nothing was created.`,
+    );
   const time = Date.now();
   const fork = forkEntries(entries, { at: options.at, sessionId: childKey.sessionId, now: time });
   const childId = dshSessionIdOf(childKey);
-  const header: SessionHeader = { format: 'dsh-session', version: CURRENT_FORMAT_VERSION, id: childId, createdAt: time, inheritedEventCount: 0 };
+  const header: SessionHeader = {
+    format: 'dsh-session',
+    version: CURRENT_FORMAT_VERSION,
+    id: childId,
+    createdAt: time,
+    inheritedEventCount: 0,
+  };
   const record = { parent: parentKey, parentSession: parentId, at: options.at, inheritedEntryCount: fork.inheritedEntryCount };
   const title = `${nextTitle(undefined, fork.entries)?.title ?? fallbackTitle(parentKey)} (fork)`;
   try {
     await context.store.import({ header, events: newMirrorEvents(childKey, fork.entries, time, title, record) });
   } catch (error) {
     if (SessionError.is(error) && error.code === 'SESSION_EXISTS') {
-      throw new ClaudeStoreError('SESSION_EXISTS', `Cannot fork into session ${JSON.stringify(childKey.sessionId)}: expected a session id not yet written in project ${JSON.stringify(childKey.projectKey)}; nothing was created.`, { cause: error });
+      throw new ClaudeStoreError(
+        'SESSION_EXISTS',
+        `Cannot fork into session ${JSON.stringify(childKey.sessionId)}: expected a session id not yet written in project ${JSON.stringify(childKey.projectKey)}; nothing was created.`,
+        { cause: error },
+      );
     }
     throw error;
   }

@@ -20,7 +20,10 @@ function invalidCut(at: string, entries: readonly SessionStoreEntry[], cause?: u
 }
 
 /** The child's entries and how many were copied from the parent; `INVALID_CUT` when `at` is no entry's uuid. */
-export function forkEntries(entries: readonly SessionStoreEntry[], options: { at: string; sessionId: string; now: number }): { entries: SessionStoreEntry[]; inheritedEntryCount: number } {
+export function forkEntries(
+  entries: readonly SessionStoreEntry[],
+  options: { at: string; sessionId: string; now: number },
+): { entries: SessionStoreEntry[]; inheritedEntryCount: number } {
   // Only an entry uuid: dsh-import's `seq:N` form is not part of this API.
   if (!entries.some((entry) => entry.uuid === options.at)) throw invalidCut(options.at, entries);
   try {

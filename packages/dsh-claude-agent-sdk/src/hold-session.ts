@@ -34,9 +34,13 @@ export async function whenLeaseFree<T>(context: ClaudeStoreContext, id: string, 
       if (!(SessionError.is(error) && error.code === 'SESSION_BUSY')) throw error;
       const waited = Date.now() - started;
       if (waited >= context.busyTimeoutMs) {
-        throw new ClaudeStoreError('SESSION_BUSY', `dsh session ${id} stayed held by another writer for ${String(waited)} ms (busyTimeoutMs ${String(context.busyTimeoutMs)}): ${error.message}`, {
-          cause: error,
-        });
+        throw new ClaudeStoreError(
+          'SESSION_BUSY',
+          `dsh session ${id} stayed held by another writer for ${String(waited)} ms (busyTimeoutMs ${String(context.busyTimeoutMs)}): ${error.message}`,
+          {
+            cause: error,
+          },
+        );
       }
       // Jitter keeps two waiting processes from retrying in lockstep.
       await sleep(delay + Math.floor(Math.random() * delay));

@@ -40,7 +40,13 @@ export function keyOf(events: readonly SessionEvent[]): SessionKey | undefined {
 }
 
 /** The events of a new mirrored session: seed, key, fork record, entries (seq from 0, one `time`). */
-export function newMirrorEvents(key: SessionKey, entries: readonly SessionStoreEntry[], time: number, title: string | undefined, fork?: ForkRecord): SessionEvent[] {
+export function newMirrorEvents(
+  key: SessionKey,
+  entries: readonly SessionStoreEntry[],
+  time: number,
+  title: string | undefined,
+  fork?: ForkRecord,
+): SessionEvent[] {
   const events: SessionEvent[] = [];
   const push = (type: string, data: JsonValue, ignorable: boolean): void => {
     events.push({ seq: events.length, type, time, data, ...(ignorable ? { ignorable: true as const } : {}) });

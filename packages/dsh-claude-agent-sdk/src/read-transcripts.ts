@@ -54,8 +54,14 @@ async function recordedKey(context: ClaudeStoreContext, id: string): Promise<Ses
 }
 
 /** The dsh summaries whose id starts with `prefix`, each with the key it records. */
-async function listUnder(context: ClaudeStoreContext, prefix: string, keep: (id: string) => boolean): Promise<Array<{ summary: SessionSummary; key: SessionKey }>> {
-  const summaries = (await context.store.list()).filter((summary) => summary.id.startsWith(prefix) && keep(summary.id) && summary.problem === undefined);
+async function listUnder(
+  context: ClaudeStoreContext,
+  prefix: string,
+  keep: (id: string) => boolean,
+): Promise<Array<{ summary: SessionSummary; key: SessionKey }>> {
+  const summaries = (await context.store.list()).filter(
+    (summary) => summary.id.startsWith(prefix) && keep(summary.id) && summary.problem === undefined,
+  );
   const found: Array<{ summary: SessionSummary; key: SessionKey }> = [];
   for (const summary of summaries) {
     const key = await recordedKey(context, summary.id);
@@ -65,7 +71,10 @@ async function listUnder(context: ClaudeStoreContext, prefix: string, keep: (id:
 }
 
 /** The main transcripts of `projectKey` with their dsh summaries (mtime = the last write's time). */
-export async function listMain(context: ClaudeStoreContext, projectKey: unknown): Promise<Array<{ summary: SessionSummary; key: SessionKey }>> {
+export async function listMain(
+  context: ClaudeStoreContext,
+  projectKey: unknown,
+): Promise<Array<{ summary: SessionSummary; key: SessionKey }>> {
   assertOpen(context);
   const checked = checkProjectKey(projectKey);
   const prefix = projectPrefix(checked);
@@ -74,8 +83,14 @@ export async function listMain(context: ClaudeStoreContext, projectKey: unknown)
 }
 
 /** The SDK's `listSessions`: main transcripts only, `mtime` integer epoch ms of the last write. */
-export async function listSessionIds(context: ClaudeStoreContext, projectKey: unknown): Promise<Array<{ sessionId: string; mtime: number }>> {
-  return (await listMain(context, projectKey)).map(({ summary, key }) => ({ sessionId: key.sessionId, mtime: Math.floor(summary.updatedAt) }));
+export async function listSessionIds(
+  context: ClaudeStoreContext,
+  projectKey: unknown,
+): Promise<Array<{ sessionId: string; mtime: number }>> {
+  return (await listMain(context, projectKey)).map(({ summary, key }) => ({
+    sessionId: key.sessionId,
+    mtime: Math.floor(summary.updatedAt),
+  }));
 }
 
 /** The SDK's `listSubkeys`: the subpaths stored under a session, never the main transcript. */
@@ -85,7 +100,10 @@ export async function listSubpaths(context: ClaudeStoreContext, key: unknown): P
   const prefix = `${mainSessionId(checked.projectKey, checked.sessionId)}-`;
   const listed = await listUnder(context, prefix, () => true);
   return listed
-    .filter(({ key: recorded }) => recorded.projectKey === checked.projectKey && recorded.sessionId === checked.sessionId && recorded.subpath !== undefined)
+    .filter(
+      ({ key: recorded }) =>
+        recorded.projectKey === checked.projectKey && recorded.sessionId === checked.sessionId && recorded.subpath !== undefined,
+    )
     .map(({ key: recorded }) => recorded.subpath as string)
     .sort();
 }

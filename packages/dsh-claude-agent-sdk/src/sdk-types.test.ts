@@ -12,7 +12,14 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from 'dsh-session';
-import { createClaudeSessionStore, type ClaudeSessionStore, type FoldSessionSummary, type SessionKey, type SessionStoreEntry, type SessionSummaryEntry } from 'dsh-claude-agent-sdk';
+import {
+  createClaudeSessionStore,
+  type ClaudeSessionStore,
+  type FoldSessionSummary,
+  type SessionKey,
+  type SessionStoreEntry,
+  type SessionSummaryEntry,
+} from 'dsh-claude-agent-sdk';
 
 /** True only when A and B are the same type (not merely assignable one way). */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the standard exact-equality probe

@@ -42,7 +42,11 @@ export function checkSessionKey(key: unknown): SessionKey {
   checkSegment('projectKey', projectKey, false);
   checkSegment('sessionId', sessionId, false);
   if (subpath !== undefined) checkSegment('subpath', subpath, true);
-  return { projectKey: projectKey as string, sessionId: sessionId as string, ...(subpath === undefined ? {} : { subpath: subpath as string }) };
+  return {
+    projectKey: projectKey as string,
+    sessionId: sessionId as string,
+    ...(subpath === undefined ? {} : { subpath: subpath as string }),
+  };
 }
 
 /** Throws `INVALID_KEY` unless `projectKey` is a usable project key. */

@@ -24,13 +24,23 @@ function promptOf(entry: SessionStoreEntry): string | undefined {
 }
 
 function namedTitle(entry: SessionStoreEntry): { title: string; rank: number } | undefined {
-  const value = entry.type === 'custom-title' ? entry.customTitle : entry.type === 'ai-title' ? entry.aiTitle : entry.type === 'summary' ? entry.summary : undefined;
+  const value =
+    entry.type === 'custom-title'
+      ? entry.customTitle
+      : entry.type === 'ai-title'
+        ? entry.aiTitle
+        : entry.type === 'summary'
+          ? entry.summary
+          : undefined;
   if (typeof value !== 'string') return undefined;
   return { title: value, rank: entry.type === 'custom-title' ? 2 : 1 };
 }
 
 /** The best title after `entries` given the current one (`undefined`: none yet). */
-export function nextTitle(current: { title: string; rank: number } | undefined, entries: readonly SessionStoreEntry[]): { title: string; rank: number } | undefined {
+export function nextTitle(
+  current: { title: string; rank: number } | undefined,
+  entries: readonly SessionStoreEntry[],
+): { title: string; rank: number } | undefined {
   let best = current;
   for (const entry of entries) {
     const named = namedTitle(entry);

@@ -22,10 +22,14 @@ afterAll(async () => {
 
 /** Starts an append process; resolves `ready` on its ready line and `exited` with its exit code. */
 function appender(args: Record<string, unknown>) {
-  const child = spawn(process.execPath, ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, '__fixtures__', 'append-process.ts'), JSON.stringify(args)], {
-    cwd: join(import.meta.dirname, '..'),
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, '__fixtures__', 'append-process.ts'), JSON.stringify(args)],
+    {
+      cwd: join(import.meta.dirname, '..'),
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const messages: string[] = [];
   let doneNow: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (doneNow = resolve));
@@ -48,7 +52,9 @@ function expectWholeBatches(entries: readonly SessionStoreEntry[]): void {
     const batch = entries.slice(start, start + SIZE);
     const first = batch[0] as SessionStoreEntry;
     // A batch never interleaves: SIZE consecutive entries of one writer's one batch, in order.
-    expect(batch.map((entry) => [entry.writer, entry.batch, entry.index])).toEqual(batch.map((_, index) => [first.writer, first.batch, index]));
+    expect(batch.map((entry) => [entry.writer, entry.batch, entry.index])).toEqual(
+      batch.map((_, index) => [first.writer, first.batch, index]),
+    );
   }
   for (const writer of ['w1', 'w2']) {
     const order = entries.filter((entry) => entry.writer === writer && entry.index === 0).map((entry) => entry.batch);
@@ -64,7 +70,9 @@ async function race(target: Record<string, unknown>): Promise<void> {
   const codes = await Promise.all(writers.map((writer) => writer.exited));
   expect(codes, writers.map((writer) => writer.messages.join('\n')).join('\n--\n')).toEqual([0, 0]);
   const store: SessionStore =
-    target.postgres === undefined ? await openSessionStore({ dir: target.dir as string }) : await openPostgresStore({ connectionString: url ?? '', schema });
+    target.postgres === undefined
+      ? await openSessionStore({ dir: target.dir as string })
+      : await openPostgresStore({ connectionString: url ?? '', schema });
   try {
     const entries = await createClaudeSessionStore({ store }).load(key);
     expectWholeBatches(entries ?? []);
@@ -89,7 +97,10 @@ async function killedHolder(target: Record<string, unknown>, open: () => Promise
   try {
     await claude.append(key, [{ type: 'user', uuid: 'after-the-crash', writer: 'alive' }]);
     const entries = (await claude.load(key)) ?? [];
-    expect(entries.map((entry) => entry.uuid)).toEqual([...Array.from({ length: 2 * SIZE }, (_, at) => `dead-b${String(Math.floor(at / SIZE))}-e${String(at % SIZE)}`), 'after-the-crash']);
+    expect(entries.map((entry) => entry.uuid)).toEqual([
+      ...Array.from({ length: 2 * SIZE }, (_, at) => `dead-b${String(Math.floor(at / SIZE))}-e${String(at % SIZE)}`),
+      'after-the-crash',
+    ]);
   } finally {
     await claude.close();
     await store.close();
@@ -102,9 +113,14 @@ describe('a writer killed while holding the key', () => {
     await killedHolder({ dir: dir.path }, () => openSessionStore({ dir: dir.path }));
   });
 
-  it.skipIf(url === undefined)('on PostgreSQL: the next append waits out the dead holder\'s lease (leaseMs), then takes it over', async () => {
-    await killedHolder({ postgres: { url, schema, leaseMs: 500 } }, () => openPostgresStore({ connectionString: url ?? '', schema, leaseMs: 500 }));
-  });
+  it.skipIf(url === undefined)(
+    "on PostgreSQL: the next append waits out the dead holder's lease (leaseMs), then takes it over",
+    async () => {
+      await killedHolder({ postgres: { url, schema, leaseMs: 500 } }, () =>
+        openPostgresStore({ connectionString: url ?? '', schema, leaseMs: 500 }),
+      );
+    },
+  );
 });
 
 describe('two processes appending to one key at once', () => {

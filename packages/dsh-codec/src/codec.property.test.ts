@@ -103,7 +103,11 @@ describe('generated valid logs', () => {
         const complete = prefix.slice(headerEnd).split('\n').length - 1;
         expect(decoded.events).toEqual(raw.events.slice(0, complete));
         if (prefix.endsWith('\n')) expect(decoded.tornTail).toBeUndefined();
-        else expect(decoded.tornTail).toEqual({ offset: Buffer.byteLength(prefix.slice(0, prefix.lastIndexOf('\n') + 1)), line: complete + 2 });
+        else
+          expect(decoded.tornTail).toEqual({
+            offset: Buffer.byteLength(prefix.slice(0, prefix.lastIndexOf('\n') + 1)),
+            line: complete + 2,
+          });
       }),
       { numRuns: 200 },
     );
@@ -116,14 +120,22 @@ function onlyCodecErrors(fn: () => unknown): void {
     fn();
   } catch (error) {
     if (!CodecError.is(error)) throw error;
-    expect(['MALFORMED_JSON', 'INVALID_HEADER', 'INVALID_EVENT', 'INVALID_RELATIONSHIP', 'UNSUPPORTED_VERSION', 'CORRUPT']).toContain(error.code);
+    expect(['MALFORMED_JSON', 'INVALID_HEADER', 'INVALID_EVENT', 'INVALID_RELATIONSHIP', 'UNSUPPORTED_VERSION', 'CORRUPT']).toContain(
+      error.code,
+    );
   }
 }
 
-const jsonLine = fc.oneof(fc.json({ maxDepth: 3 }), fc.string({ maxLength: 30 }), fc.constantFrom('', '{', '[]', 'null', '{"seq":0}', '{"format":"dsh-session","version":4}'));
+const jsonLine = fc.oneof(
+  fc.json({ maxDepth: 3 }),
+  fc.string({ maxLength: 30 }),
+  fc.constantFrom('', '{', '[]', 'null', '{"seq":0}', '{"format":"dsh-session","version":4}'),
+);
 const headerLine = fc.oneof(
   fc.constant('{"format":"dsh-session","version":4,"id":"g","createdAt":0,"inheritedEventCount":0}'),
-  fc.integer({ min: -1, max: 9 }).map((version) => `{"format":"dsh-session","version":${String(version)},"id":"g","createdAt":0,"inheritedEventCount":0}`),
+  fc
+    .integer({ min: -1, max: 9 })
+    .map((version) => `{"format":"dsh-session","version":${String(version)},"id":"g","createdAt":0,"inheritedEventCount":0}`),
   fc.constant('{"seq":0,"type":"turn/start","time":0,"data":{"turn":1}}'),
 );
 
@@ -147,7 +159,11 @@ describe('generated garbage', () => {
   });
 
   it('decodeJsonl throws only CodecError on randomly damaged valid logs', () => {
-    const edit = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.integer({ min: 0, max: 8 }), insert: fc.string({ maxLength: 8 }) });
+    const edit = fc.record({
+      at: fc.double({ min: 0, max: 1, noNaN: true }),
+      remove: fc.integer({ min: 0, max: 8 }),
+      insert: fc.string({ maxLength: 8 }),
+    });
     fc.assert(
       fc.property(logPlan, fc.constantFrom(...versions), fc.array(edit, { minLength: 1, maxLength: 4 }), (plan, version, edits) => {
         let text = toJsonl(renderLog(plan, version));
@@ -162,7 +178,17 @@ describe('generated garbage', () => {
   });
 
   it('validate never throws on arbitrary values, for every version', () => {
-    const anything = fc.anything({ maxDepth: 3, withBigInt: true, withDate: true, withMap: true, withSet: true, withSparseArray: true, withNullPrototype: true, withBoxedValues: true, withTypedArray: true });
+    const anything = fc.anything({
+      maxDepth: 3,
+      withBigInt: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withSparseArray: true,
+      withNullPrototype: true,
+      withBoxedValues: true,
+      withTypedArray: true,
+    });
     fc.assert(
       fc.property(fc.constantFrom(...versions), anything, fc.array(anything, { maxLength: 5 }), (version, header, events) => {
         expect(Array.isArray(validate(version, { header, events }))).toBe(true);

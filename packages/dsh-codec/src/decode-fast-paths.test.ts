@@ -20,7 +20,10 @@ const damage = fc.record({
   event: fc.nat(),
   at: fc.nat(),
   kind: fc.constantFrom('replace', 'remove', 'add', 'number', 'none'),
-  value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom<unknown>('', 'forked', true, { op: 'replace', start: 0, end: 0 }, { kind: 'forked' })),
+  value: fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.constantFrom<unknown>('', 'forked', true, { op: 'replace', start: 0, end: 0 }, { kind: 'forked' }),
+  ),
   key: fc.constantFrom('extra', 'surfaceOp', 'ignorable', 'data', 'seq', 'kind', 'type', 'error', 'inherited'),
   literal: fc.constantFrom('-0', '1e400', '-1e400', '1.5', '9007199254740993', '-1', '0'),
 });
@@ -39,10 +42,13 @@ function damagedLines(original: readonly string[], change: Damage): string[] {
       // The n-th number token of the line (outside or inside strings: a broken line is skipped below).
       let seen = 0;
       const target = change.at % 4;
-      lines[index] = (lines[index] as string).replace(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (token) => (seen++ === target ? change.literal : token));
+      lines[index] = (lines[index] as string).replace(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (token) =>
+        seen++ === target ? change.literal : token,
+      );
     } else if (change.kind === 'add') {
       const target = path.reduce<unknown>((value, key) => (value as Record<string | number, unknown>)[key], event);
-      if (typeof target === 'object' && target !== null && !Array.isArray(target)) lines[index] = JSON.stringify(edit(event, path, { ...target, [change.key]: change.value }));
+      if (typeof target === 'object' && target !== null && !Array.isArray(target))
+        lines[index] = JSON.stringify(edit(event, path, { ...target, [change.key]: change.value }));
     } else {
       lines[index] = JSON.stringify(edit(event, path, change.kind === 'remove' ? REMOVE : change.value));
     }
@@ -57,13 +63,19 @@ function damagedLines(original: readonly string[], change: Damage): string[] {
   });
 }
 
-const damagedLog = fc.record({ plan: logPlan, version: fc.constantFrom<FormatVersion>(0, 1, 2, 3, 4, 5), changes: fc.array(damage, { minLength: 1, maxLength: 3 }) }).map(({ plan, version, changes }) => {
-  const raw = renderLog(plan, version);
-  let lines = raw.events.map((event) => JSON.stringify(event));
-  for (const change of changes) lines = damagedLines(lines, change);
-  const text = [...(raw.header === undefined ? [] : [JSON.stringify(raw.header)]), ...lines].map((line) => `${line}\n`).join('');
-  return { version, header: raw.header, events: lines.map((line) => JSON.parse(line) as unknown), text };
-});
+const damagedLog = fc
+  .record({
+    plan: logPlan,
+    version: fc.constantFrom<FormatVersion>(0, 1, 2, 3, 4, 5),
+    changes: fc.array(damage, { minLength: 1, maxLength: 3 }),
+  })
+  .map(({ plan, version, changes }) => {
+    const raw = renderLog(plan, version);
+    let lines = raw.events.map((event) => JSON.stringify(event));
+    for (const change of changes) lines = damagedLines(lines, change);
+    const text = [...(raw.header === undefined ? [] : [JSON.stringify(raw.header)]), ...lines].map((line) => `${line}\n`).join('');
+    return { version, header: raw.header, events: lines.map((line) => JSON.parse(line) as unknown), text };
+  });
 
 describe('the open path on damaged logs read from text', () => {
   it('validates V0–V3 events fed as parsed values exactly as validate does', () => {
@@ -84,7 +96,10 @@ describe('the open path on damaged logs read from text', () => {
       fc.property(damagedLog, ({ events }) => {
         events.forEach((event, index) => {
           if (v0EnvelopeIsValid(event, index, true)) expect(checkV0Envelope(event, index, 0)).toEqual([]);
-          for (const [fast, full] of [[v4EventShapeIsValid, checkV4EventShape], [v5EventShapeIsValid, checkV5EventShape]] as const) {
+          for (const [fast, full] of [
+            [v4EventShapeIsValid, checkV4EventShape],
+            [v5EventShapeIsValid, checkV5EventShape],
+          ] as const) {
             if (fast(event, index, true)) {
               sound++;
               expect(full(event, index)).toEqual([]);

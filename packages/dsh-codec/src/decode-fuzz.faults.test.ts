@@ -16,7 +16,11 @@ const mutation = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
   fc.record({ kind: fc.constant('dupLine' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('swapLines' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.constantFrom('\r', '\n', '\u0000', ',', '"', '}', '{"seq":-0}', 'null', '1e400', '\uFFFD', '\\u0000', '{"__proto__":1}') }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.constantFrom('\r', '\n', '\u0000', ',', '"', '}', '{"seq":-0}', 'null', '1e400', '\uFFFD', '\\u0000', '{"__proto__":1}'),
+  }),
   fc.record({ kind: fc.constant('number' as const), value: fc.constantFrom('-0', '1e400', '1.5', '9007199254740993', '-1', '"0"') }),
 );
 type Mutation = typeof mutation extends fc.Arbitrary<infer T> ? T : never;

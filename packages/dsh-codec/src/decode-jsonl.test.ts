@@ -113,7 +113,11 @@ describe('decodeJsonl (V5)', () => {
       sourceVersion: 0,
     });
     expect(codecError(() => decodeJsonl('')).code).toBe('INVALID_HEADER');
-    expect(decodeJsonl('{"seq":0,"type":"turn/st', { sessionId: 'old' })).toMatchObject({ events: [], sourceVersion: 0, tornTail: { offset: 0, line: 1 } });
+    expect(decodeJsonl('{"seq":0,"type":"turn/st', { sessionId: 'old' })).toMatchObject({
+      events: [],
+      sourceVersion: 0,
+      tornTail: { offset: 0, line: 1 },
+    });
   });
 
   it('refuses an unknown event type that is not ignorable, and returns an ignorable one untouched', () => {
@@ -135,7 +139,8 @@ describe('decodeJsonl (V0, read line by line)', () => {
   const v0 = readFileSync(join(import.meta.dirname, '__fixtures__/v0-session.jsonl'), 'utf8');
   const v0Lines = v0.split('\n').slice(0, -1);
   /** The fixture with line `line` (1-based) replaced. */
-  const withLine = (line: number, replacement: string) => `${v0Lines.map((text, index) => (index === line - 1 ? replacement : text)).join('\n')}\n`;
+  const withLine = (line: number, replacement: string) =>
+    `${v0Lines.map((text, index) => (index === line - 1 ? replacement : text)).join('\n')}\n`;
 
   it('reports every invalid V0 event, the first by its line, before asking for the session id', () => {
     const text = withLine(5, '{"seq":4,"type":"tool/call","time":1,"data":{"turn":1}}').replace('"seq":2,', '"seq":7,');
@@ -167,7 +172,12 @@ describe('V4 fork logs', () => {
   const cut = parent.nextSeq - 1;
 
   function child(prefix: readonly SessionEvent[]): LogBuilder {
-    return new LogBuilder(prefix).endSeed(true).synthetic('forked', 2, 1, 'c1', true, 'side-effect').synthetic('forked', 2, 1, 'c2', false).stepEnd(2, 1).turnEnd(2, 'forked');
+    return new LogBuilder(prefix)
+      .endSeed(true)
+      .synthetic('forked', 2, 1, 'c1', true, 'side-effect')
+      .synthetic('forked', 2, 1, 'c2', false)
+      .stepEnd(2, 1)
+      .turnEnd(2, 'forked');
   }
 
   it('round-trips the original fork results byte for byte (never the interrupted view)', () => {

@@ -98,7 +98,8 @@ export function decodeJsonl(text: string, options: DecodeOptions = {}): DecodedL
   const events: unknown[] = version === 0 ? [first] : [];
   // The current version and V4 (every stored log of the previous release) are validated as they are
   // parsed: one pass, nothing serialised again.
-  const validation = version === NEWEST ? new LogValidation(V5_LOG_RULES, first) : version === 4 ? new LogValidation(V4_LOG_RULES, first) : undefined;
+  const validation =
+    version === NEWEST ? new LogValidation(V5_LOG_RULES, first) : version === 4 ? new LogValidation(V4_LOG_RULES, first) : undefined;
   if (validation !== undefined && validation.issues.length > 0) throw errorFromIssues(validation.issues, { lineOf });
   for (let line = cursor.next(); line !== undefined; line = cursor.next()) {
     let value: unknown;
@@ -170,7 +171,11 @@ function decodeOlder(
 /** The version of a log from its first line: a header names it; an event means V0 (no header). */
 function detectVersion(first: unknown): FormatVersion {
   if (typeof first !== 'object' || first === null || Array.isArray(first)) {
-    throw new CodecError('INVALID_HEADER', `line 1: expected a header {format: "dsh-session", version, ...} (or a V0 event), got ${describeValue(first)}`, { line: 1 });
+    throw new CodecError(
+      'INVALID_HEADER',
+      `line 1: expected a header {format: "dsh-session", version, ...} (or a V0 event), got ${describeValue(first)}`,
+      { line: 1 },
+    );
   }
   if (!('format' in first)) return 0;
   const { format, version } = first as { format: unknown; version?: unknown };
@@ -178,7 +183,11 @@ function detectVersion(first: unknown): FormatVersion {
     throw new CodecError('INVALID_HEADER', `line 1: expected format "dsh-session", got ${describeValue(format)}`, { line: 1 });
   }
   if (typeof version === 'number' && Number.isSafeInteger(version) && version > NEWEST) {
-    throw new CodecError('UNSUPPORTED_VERSION', `line 1: format version ${String(version)} was written by a newer dsh — upgrade (this dsh reads versions 0 to ${String(NEWEST)})`, { line: 1 });
+    throw new CodecError(
+      'UNSUPPORTED_VERSION',
+      `line 1: format version ${String(version)} was written by a newer dsh — upgrade (this dsh reads versions 0 to ${String(NEWEST)})`,
+      { line: 1 },
+    );
   }
   if (version !== 1 && version !== 2 && version !== 3 && version !== 4 && version !== 5) {
     throw new CodecError('INVALID_HEADER', `line 1: expected header version 1, 2, 3, 4 or 5, got ${describeValue(version)}`, { line: 1 });

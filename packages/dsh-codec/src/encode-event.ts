@@ -30,7 +30,11 @@ export function serializeEvent(event: SessionEvent): string {
   try {
     data = JSON.stringify(event.data);
   } catch (cause) {
-    throw new CodecError('INVALID_EVENT', `event at seq ${String(event.seq)} (${event.type}): data cannot be serialised as JSON (nested too deeply?)`, { cause });
+    throw new CodecError(
+      'INVALID_EVENT',
+      `event at seq ${String(event.seq)} (${event.type}): data cannot be serialised as JSON (nested too deeply?)`,
+      { cause },
+    );
   }
   let line = `{"seq":${String(event.seq)},"type":${JSON.stringify(event.type)},"time":${String(event.time)},"data":${data}`;
   if (event.surfaceOp !== undefined) {

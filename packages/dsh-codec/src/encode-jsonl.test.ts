@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, encodeEvent, encodeHeader, encodeJsonl, isLosslessJson, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import {
+  CodecError,
+  CURRENT_FORMAT_VERSION,
+  decodeJsonl,
+  encodeEvent,
+  encodeHeader,
+  encodeJsonl,
+  isLosslessJson,
+  type SessionEvent,
+  type SessionHeader,
+} from 'dsh-codec';
 import { LogBuilder, childHeader, rootHeader } from './__fixtures__/build-log.js';
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -20,24 +30,48 @@ describe('encoding', () => {
   it('encodeEvent writes one newline-terminated line, envelope keys in order', () => {
     const event: SessionEvent = { ignorable: true, data: { b: 1, a: [2] }, time: 7, type: 'plugin/x', seq: 0 };
     expect(encodeEvent(event)).toBe('{"seq":0,"type":"plugin/x","time":7,"data":{"b":1,"a":[2]},"ignorable":true}\n');
-    const replace: SessionEvent = { surfaceOp: { end: 2, start: 1, op: 'replace' }, seq: 3, type: 'user/message', time: 1, data: { message: { id: 'm', role: 'user', content: [] } } };
-    expect(encodeEvent(replace)).toBe('{"seq":3,"type":"user/message","time":1,"data":{"message":{"id":"m","role":"user","content":[]}},"surfaceOp":{"op":"replace","start":1,"end":2}}\n');
+    const replace: SessionEvent = {
+      surfaceOp: { end: 2, start: 1, op: 'replace' },
+      seq: 3,
+      type: 'user/message',
+      time: 1,
+      data: { message: { id: 'm', role: 'user', content: [] } },
+    };
+    expect(encodeEvent(replace)).toBe(
+      '{"seq":3,"type":"user/message","time":1,"data":{"message":{"id":"m","role":"user","content":[]}},"surfaceOp":{"op":"replace","start":1,"end":2}}\n',
+    );
   });
 
   it('encodeHeader writes the documented key order', () => {
-    const header: SessionHeader = { forkRequest: { digest: 'd', key: 'k' }, inheritedEventCount: 4, forkCut: 3, parentSession: 'p', cwd: '/w', createdAt: 9, id: 'c', version: 5, format: 'dsh-session' };
-    expect(encodeHeader(header)).toBe('{"format":"dsh-session","version":5,"id":"c","createdAt":9,"cwd":"/w","parentSession":"p","forkCut":3,"inheritedEventCount":4,"forkRequest":{"key":"k","digest":"d"}}\n');
+    const header: SessionHeader = {
+      forkRequest: { digest: 'd', key: 'k' },
+      inheritedEventCount: 4,
+      forkCut: 3,
+      parentSession: 'p',
+      cwd: '/w',
+      createdAt: 9,
+      id: 'c',
+      version: 5,
+      format: 'dsh-session',
+    };
+    expect(encodeHeader(header)).toBe(
+      '{"format":"dsh-session","version":5,"id":"c","createdAt":9,"cwd":"/w","parentSession":"p","forkCut":3,"inheritedEventCount":4,"forkRequest":{"key":"k","digest":"d"}}\n',
+    );
   });
 
   it('refuses to write what a reader would refuse', () => {
     expect(codeOf(() => encodeEvent({ seq: 0, type: 'turn/start', time: 0, data: { turn: 0 } }))).toBe('INVALID_EVENT');
     expect(codeOf(() => encodeEvent({ seq: 0, type: 'plugin/x', time: 0, data: {} }))).toBe('INVALID_EVENT');
-    expect(codeOf(() => encodeEvent({ seq: 0, type: 'plugin/x', time: 0, data: { n: Number.NaN }, ignorable: true }))).toBe('INVALID_EVENT');
+    expect(codeOf(() => encodeEvent({ seq: 0, type: 'plugin/x', time: 0, data: { n: Number.NaN }, ignorable: true }))).toBe(
+      'INVALID_EVENT',
+    );
     expect(codeOf(() => encodeHeader({ ...rootHeader(), createdAt: 1.5 }))).toBe('INVALID_HEADER');
     expect(codeOf(() => encodeHeader({ ...rootHeader(), version: 4 as 5 }))).toBe('INVALID_HEADER');
     const bad = new LogBuilder().turnStart(2).events;
     expect(codeOf(() => encodeJsonl({ header: rootHeader(), events: bad }))).toBe('INVALID_RELATIONSHIP');
-    expect(codeOf(() => encodeJsonl({ header: childHeader('c', 'p', 0), events: new LogBuilder().title('x').events }))).toBe('INVALID_RELATIONSHIP');
+    expect(codeOf(() => encodeJsonl({ header: childHeader('c', 'p', 0), events: new LogBuilder().title('x').events }))).toBe(
+      'INVALID_RELATIONSHIP',
+    );
   });
 
   it('encodeJsonl of an empty log is just the header line, and decodes back', () => {
@@ -49,7 +83,17 @@ describe('encoding', () => {
 
 describe('isLosslessJson', () => {
   it('accepts plain JSON values, including null-prototype objects', () => {
-    for (const value of [null, true, 0, -1.5, 'x', [], {}, { a: [1, { b: null }] }, Object.assign(Object.create(null) as object, { a: 1 })]) {
+    for (const value of [
+      null,
+      true,
+      0,
+      -1.5,
+      'x',
+      [],
+      {},
+      { a: [1, { b: null }] },
+      Object.assign(Object.create(null) as object, { a: 1 }),
+    ]) {
       expect(isLosslessJson(value)).toBe(true);
     }
   });
@@ -58,7 +102,23 @@ describe('isLosslessJson', () => {
     const cyclic: unknown[] = [];
     cyclic.push(cyclic);
     const hidden = Object.defineProperty({}, 'secret', { value: 1, enumerable: false });
-    const refused: unknown[] = [undefined, Number.NaN, Infinity, -0, 1n, () => 1, Symbol('s'), [1, undefined], new Array(2), new Date(0), new Map(), cyclic, hidden, { [Symbol('k')]: 1 }, Object.assign([1], { extra: 2 })];
+    const refused: unknown[] = [
+      undefined,
+      Number.NaN,
+      Infinity,
+      -0,
+      1n,
+      () => 1,
+      Symbol('s'),
+      [1, undefined],
+      new Array(2),
+      new Date(0),
+      new Map(),
+      cyclic,
+      hidden,
+      { [Symbol('k')]: 1 },
+      Object.assign([1], { extra: 2 }),
+    ];
     for (const value of refused) expect(isLosslessJson(value)).toBe(false);
   });
 

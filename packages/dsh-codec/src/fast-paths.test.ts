@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { copyLosslessJson, createEventChecker, encodeEvent, encodeJsonl, isLosslessJson, serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import {
+  copyLosslessJson,
+  createEventChecker,
+  encodeEvent,
+  encodeJsonl,
+  isLosslessJson,
+  serializeEvent,
+  type SessionEvent,
+  type SessionHeader,
+} from 'dsh-codec';
 import { arbitraryLog } from '@dsh/test-utils';
 // The frozen rule `isLosslessJson` must agree with; internal, so it is imported directly.
 import { findLossyJson } from './shared/find-lossy-json.js';
@@ -45,7 +54,8 @@ describe('isLosslessJson', () => {
   });
 
   it('accepts nesting up to 512 levels and refuses deeper, like findLossyJson', () => {
-    for (const depth of [511, 512, 513, 2000]) expect(isLosslessJson(nested(depth)), `depth ${String(depth)}`).toBe(findLossyJson(nested(depth)) === undefined);
+    for (const depth of [511, 512, 513, 2000])
+      expect(isLosslessJson(nested(depth)), `depth ${String(depth)}`).toBe(findLossyJson(nested(depth)) === undefined);
     expect(isLosslessJson(nested(511))).toBe(true);
     expect(isLosslessJson(nested(600))).toBe(false);
   });
@@ -130,9 +140,15 @@ describe('the event checker on validated events', () => {
   });
 
   it('accept(event, true) still refuses -0, overflowing numbers and hostile nesting in a plain tree', () => {
-    for (const data of [{ title: 't', n: -0 }, { title: 't', n: Infinity }, { title: 't', n: nested(600) }]) {
+    for (const data of [
+      { title: 't', n: -0 },
+      { title: 't', n: Infinity },
+      { title: 't', n: nested(600) },
+    ]) {
       const checker = createEventChecker();
-      expect(checker.accept({ seq: 0, type: 'plugin/x', time: 0, data, ignorable: true }, true).map((issue) => issue.code)).toEqual(['INVALID_EVENT']);
+      expect(checker.accept({ seq: 0, type: 'plugin/x', time: 0, data, ignorable: true }, true).map((issue) => issue.code)).toEqual([
+        'INVALID_EVENT',
+      ]);
       expect(checker.nextSeq).toBe(0);
     }
   });

@@ -26,7 +26,9 @@ describe('frozen version folders', () => {
             expect(specifier, relative(src, file)).toBe('zod');
             continue;
           }
-          const target = relative(src, resolve(dirname(file), specifier)).split('\\').join('/');
+          const target = relative(src, resolve(dirname(file), specifier))
+            .split('\\')
+            .join('/');
           if (target.startsWith('shared/')) continue;
           const folder = /^v(\d)\//.exec(target);
           expect(folder, `${relative(src, file)} imports ${specifier}`).not.toBeNull();
@@ -45,10 +47,14 @@ describe('frozen version folders', () => {
             expect(specifier, relative(src, file)).toBe('zod');
             continue;
           }
-          const target = relative(src, resolve(dirname(file), specifier)).split('\\').join('/');
+          const target = relative(src, resolve(dirname(file), specifier))
+            .split('\\')
+            .join('/');
           if (target.startsWith('shared/')) continue;
           if (target === 'types.js') {
-            expect(text, `${relative(src, file)} imports ../types.js for types only`).toMatch(/import type \{[^}]*\} from '\.\.\/types\.js'/);
+            expect(text, `${relative(src, file)} imports ../types.js for types only`).toMatch(
+              /import type \{[^}]*\} from '\.\.\/types\.js'/,
+            );
             continue;
           }
           const folder = /^v(\d)\//.exec(target);
@@ -71,7 +77,9 @@ describe('frozen version folders', () => {
           expect(specifier, relative(src, file)).toBe('zod');
           continue;
         }
-        const target = relative(src, resolve(dirname(file), specifier)).split('\\').join('/');
+        const target = relative(src, resolve(dirname(file), specifier))
+          .split('\\')
+          .join('/');
         if (target === 'types.js') {
           expect(text, `${relative(src, file)} imports ../types.js for types only`).toMatch(/import type \{[^}]*\} from '\.\.\/types\.js'/);
           continue;

@@ -8,7 +8,10 @@ const read = (name: string) => readFileSync(join(dir, name), 'utf8');
 
 /** The raw artifact of a JSONL file, as its own version wrote it (no validation, no migration). */
 function raw(text: string, version: FormatVersion): { header?: unknown; events: unknown[] } {
-  const values = text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+  const values = text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown);
   return version === 0 ? { events: values } : { header: values[0], events: values.slice(1) };
 }
 
@@ -81,7 +84,10 @@ describe('frozen validators across versions', () => {
     expect(forkedResults.length).toBeGreaterThan(0);
     for (const event of [...forkedReasons, ...forkedResults]) {
       const seq = (event as { seq: number }).seq;
-      expect(issues.some((issue) => issue.seq === seq), `seq ${String(seq)}`).toBe(true);
+      expect(
+        issues.some((issue) => issue.seq === seq),
+        `seq ${String(seq)}`,
+      ).toBe(true);
     }
   });
 
@@ -108,9 +114,14 @@ describe('frozen validators across versions', () => {
     expect(reasoning.length).toBeGreaterThan(0);
     for (const event of reasoning) {
       const seq = (event as { seq: number }).seq;
-      expect(issues.some((issue) => issue.seq === seq), `seq ${String(seq)}`).toBe(true);
+      expect(
+        issues.some((issue) => issue.seq === seq),
+        `seq ${String(seq)}`,
+      ).toBe(true);
     }
-    expect(validate(4, { header: { ...(v5.header as object), version: 4 }, events: [] })).toMatchObject([{ code: 'INVALID_HEADER', path: ['header'] }]);
+    expect(validate(4, { header: { ...(v5.header as object), version: 4 }, events: [] })).toMatchObject([
+      { code: 'INVALID_HEADER', path: ['header'] },
+    ]);
   });
 
   it('V5 accepts every valid V4 log once its header says version 5', () => {

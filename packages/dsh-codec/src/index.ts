@@ -27,12 +27,7 @@ export type {
   ValidationIssue,
 } from './types.js';
 export { CODEC_ERROR_CODES, CodecError, type CodecErrorCode } from './codec-error.js';
-export {
-  syntheticResultError,
-  syntheticResultId,
-  syntheticResultMessage,
-  syntheticResultText,
-} from './synthetic-results.js';
+export { syntheticResultError, syntheticResultId, syntheticResultMessage, syntheticResultText } from './synthetic-results.js';
 export { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 export { copyLosslessJson, isLosslessJson } from './is-lossless-json.js';
 export { encodeHeader } from './encode-header.js';

@@ -98,24 +98,30 @@ describe('generated logs', () => {
 
   it('never change their decoded events, version or torn tail line when their line endings change', () => {
     fc.assert(
-      fc.property(logPlan, fc.constantFrom<FormatVersion>(0, 1, 2, 3, 4, 5), fc.array(breakOf, { minLength: 1 }), fc.boolean(), (plan, version, breaks, tear) => {
-        const text = toJsonl(renderLog(plan, version));
-        const options = { sessionId: 'prop-session' };
-        const source = tear ? text.slice(0, -3) : text;
-        let index = 0;
-        const converted = source.replaceAll('\n', () => breaks[index++ % breaks.length] as string);
-        // A torn header is refused either way: the same code and line.
-        const outcome = (log: string) => {
-          try {
-            const { header, events, sourceVersion, tornTail } = decodeJsonl(log, options);
-            return { header, events, sourceVersion, tornLine: tornTail?.line };
-          } catch (error) {
-            if (!CodecError.is(error)) throw error;
-            return { code: error.code, line: error.line };
-          }
-        };
-        expect(outcome(converted)).toEqual(outcome(source));
-      }),
+      fc.property(
+        logPlan,
+        fc.constantFrom<FormatVersion>(0, 1, 2, 3, 4, 5),
+        fc.array(breakOf, { minLength: 1 }),
+        fc.boolean(),
+        (plan, version, breaks, tear) => {
+          const text = toJsonl(renderLog(plan, version));
+          const options = { sessionId: 'prop-session' };
+          const source = tear ? text.slice(0, -3) : text;
+          let index = 0;
+          const converted = source.replaceAll('\n', () => breaks[index++ % breaks.length] as string);
+          // A torn header is refused either way: the same code and line.
+          const outcome = (log: string) => {
+            try {
+              const { header, events, sourceVersion, tornTail } = decodeJsonl(log, options);
+              return { header, events, sourceVersion, tornLine: tornTail?.line };
+            } catch (error) {
+              if (!CodecError.is(error)) throw error;
+              return { code: error.code, line: error.line };
+            }
+          };
+          expect(outcome(converted)).toEqual(outcome(source));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -26,7 +26,18 @@ const v0 = events(
   ['turn/start', { turn: 1 }],
   ['user/message', { text: '' }],
   ['step/start', { turn: 1, step: 1 }],
-  ['assistant/message', { turn: 1, step: 1, text: 'Reading.', toolCalls: [{ id: 'a', name: 'read', arguments: '{"p":1}' }, { id: 'b', name: 'list', arguments: '{}' }] }],
+  [
+    'assistant/message',
+    {
+      turn: 1,
+      step: 1,
+      text: 'Reading.',
+      toolCalls: [
+        { id: 'a', name: 'read', arguments: '{"p":1}' },
+        { id: 'b', name: 'list', arguments: '{}' },
+      ],
+    },
+  ],
   ['tool/call', { turn: 1, step: 1, callId: 'a', name: 'read', arguments: '{"p":1}' }],
   ['tool/result', { turn: 1, step: 1, callId: 'a', output: 'contents', isError: false }],
   ['tool/call', { turn: 1, step: 1, callId: 'b', name: 'list', arguments: '{}' }],
@@ -60,11 +71,18 @@ describe('migrate', () => {
           ],
         },
       });
-      expect(data(5)).toEqual({ turn: 1, step: 1, message: { id: 'legacy-5', role: 'tool', callId: 'a', content: [{ type: 'text', text: 'contents' }], isError: false } });
+      expect(data(5)).toEqual({
+        turn: 1,
+        step: 1,
+        message: { id: 'legacy-5', role: 'tool', callId: 'a', content: [{ type: 'text', text: 'contents' }], isError: false },
+      });
     });
 
     it('maps error results, tool effects and reasons by the V2 → V3 rules', () => {
-      expect(data(7)).toMatchObject({ message: { id: 'legacy-7', content: [], isError: true }, error: { name: 'ToolError', code: 'TOOL_FAILED' } });
+      expect(data(7)).toMatchObject({
+        message: { id: 'legacy-7', content: [], isError: true },
+        error: { name: 'ToolError', code: 'TOOL_FAILED' },
+      });
       expect(data(4)).toMatchObject({ effect: 'unknown' });
       expect(data(9)).toEqual({ turn: 1, reason: { kind: 'error', error: { message: '', code: 'UNKNOWN' } } });
     });
@@ -76,7 +94,14 @@ describe('migrate', () => {
 
   it('V1 → V2 adds inheritedEventCount 0 and keeps cwd', () => {
     const header = { format: 'dsh-session', version: 1, id: 's', createdAt: 1, cwd: '/w' };
-    expect(migrate({ header, events: [] }, 1).header).toEqual({ format: 'dsh-session', version: 5, id: 's', createdAt: 1, cwd: '/w', inheritedEventCount: 0 });
+    expect(migrate({ header, events: [] }, 1).header).toEqual({
+      format: 'dsh-session',
+      version: 5,
+      id: 's',
+      createdAt: 1,
+      cwd: '/w',
+      inheritedEventCount: 0,
+    });
   });
 
   it('V2 → V3 maps aborted to cancelled and error messages into error {message, code: "UNKNOWN"}', () => {
@@ -89,8 +114,14 @@ describe('migrate', () => {
       ['turn/start', { turn: 3 }],
       ['turn/end', { turn: 3, reason: { kind: 'completed', message: 'done' } }],
     );
-    const reasons = migrate({ header, events: log }, 2).events.filter((event) => event.type === 'turn/end').map((event) => (event.data as { reason: unknown }).reason);
-    expect(reasons).toEqual([{ kind: 'cancelled' }, { kind: 'error', error: { message: 'HTTP 503', code: 'UNKNOWN' } }, { kind: 'completed' }]);
+    const reasons = migrate({ header, events: log }, 2)
+      .events.filter((event) => event.type === 'turn/end')
+      .map((event) => (event.data as { reason: unknown }).reason);
+    expect(reasons).toEqual([
+      { kind: 'cancelled' },
+      { kind: 'error', error: { message: 'HTTP 503', code: 'UNKNOWN' } },
+      { kind: 'completed' },
+    ]);
   });
 
   it.each([3, 4] as const)('V%i → V5 changes only the header version and preserves the events themselves', (version) => {
@@ -104,14 +135,23 @@ describe('migrate', () => {
   });
 
   it('refuses an input that is invalid in its own version, with every issue', () => {
-    const error = thrown(() => migrate({ events: [{ seq: 0, type: 'turn/start', time: 0, data: { turn: 2 } }, { seq: 3 }] }, 0, { sessionId: 's' }));
+    const error = thrown(() =>
+      migrate({ events: [{ seq: 0, type: 'turn/start', time: 0, data: { turn: 2 } }, { seq: 3 }] }, 0, { sessionId: 's' }),
+    );
     expect(error.code).toBe('INVALID_RELATIONSHIP');
     expect(error.issues.length).toBeGreaterThan(1);
     expect(error.message).toContain('migrating from V0');
   });
 
   it('from V5 it validates and returns the log unchanged', () => {
-    const header = { format: 'dsh-session', version: 5, id: 's', createdAt: 1, inheritedEventCount: 0, forkRequest: { key: 'k', digest: 'd' } };
+    const header = {
+      format: 'dsh-session',
+      version: 5,
+      id: 's',
+      createdAt: 1,
+      inheritedEventCount: 0,
+      forkRequest: { key: 'k', digest: 'd' },
+    };
     const log = events(['session/title', { title: 't' }]);
     expect(migrate({ header, events: log }, 5)).toEqual({ header, events: log });
   });
@@ -121,10 +161,16 @@ describe('migrate', () => {
     const log = events(
       ['turn/start', { turn: 1 }],
       ['step/start', { turn: 1, step: 1 }],
-      ['assistant/message', { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [reasoning, { type: 'text', text: 'hi' }] } }],
+      [
+        'assistant/message',
+        { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [reasoning, { type: 'text', text: 'hi' }] } },
+      ],
     );
     const header = { format: 'dsh-session', version: 4, id: 's', createdAt: 1, inheritedEventCount: 0 };
-    expect(thrown(() => migrate({ header, events: log }, 4))).toMatchObject({ code: 'INVALID_EVENT', message: expect.stringContaining('migrating from V4') });
+    expect(thrown(() => migrate({ header, events: log }, 4))).toMatchObject({
+      code: 'INVALID_EVENT',
+      message: expect.stringContaining('migrating from V4'),
+    });
     expect(migrate({ header: { ...header, version: 5 }, events: log }, 5).events).toEqual(log);
   });
 });

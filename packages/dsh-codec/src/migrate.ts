@@ -27,14 +27,22 @@ type Artifact = { header?: unknown; events: readonly unknown[] };
  * Runs the migration steps from `from` up to the current version (V5), in order, on an artifact already valid in
  * version `from`. Pure; unchanged events are shared, never mutated. A V0 log needs `sessionId`.
  */
-export function migrateToCurrent(artifact: Artifact, from: 0 | 1 | 2 | 3 | 4, options: { sessionId?: string } = {}): { header: SessionHeader; events: SessionEvent[] } {
+export function migrateToCurrent(
+  artifact: Artifact,
+  from: 0 | 1 | 2 | 3 | 4,
+  options: { sessionId?: string } = {},
+): { header: SessionHeader; events: SessionEvent[] } {
   let v1: { header: V1Header; events: readonly V1Event[] } | undefined;
   let v2: { header: V2Header; events: readonly V2Event[] } | undefined;
   let v3: { header: V3Header; events: readonly V3Event[] } | undefined;
   if (from === 0) {
     const { sessionId } = options;
     if (typeof sessionId !== 'string' || sessionId === '') {
-      throw new CodecError('INVALID_HEADER', `line 1: a V0 log has no header, so its session id comes from its file name: pass { sessionId }, got ${describeValue(sessionId)}`, { line: 1 });
+      throw new CodecError(
+        'INVALID_HEADER',
+        `line 1: a V0 log has no header, so its session id comes from its file name: pass { sessionId }, got ${describeValue(sessionId)}`,
+        { line: 1 },
+      );
     }
     v1 = migrateV0ToV1({ events: artifact.events as readonly V0Event[] }, sessionId);
   }
@@ -56,9 +64,10 @@ export function migrate(
 ): { header: SessionHeader; events: SessionEvent[] } {
   const before = validate(fromVersion, artifact);
   if (before.length > 0) throw errorFromIssues(before, { context: `(migrating from V${String(fromVersion)})` });
-  const migrated = fromVersion === CURRENT_FORMAT_VERSION
-    ? { header: artifact.header as SessionHeader, events: [...artifact.events] as SessionEvent[] }
-    : migrateToCurrent(artifact, fromVersion, options);
+  const migrated =
+    fromVersion === CURRENT_FORMAT_VERSION
+      ? { header: artifact.header as SessionHeader, events: [...artifact.events] as SessionEvent[] }
+      : migrateToCurrent(artifact, fromVersion, options);
   const after = validate(CURRENT_FORMAT_VERSION, migrated);
   if (after.length > 0) throw errorFromIssues(after, { context: `(after migrating from V${String(fromVersion)})` });
   return migrated;

@@ -4,9 +4,21 @@ import { syntheticResultError, syntheticResultMessage, validate, type Validation
 type Raw = Record<string, unknown>;
 const events = (...items: [string, unknown][]): Raw[] => items.map(([type, data], seq) => ({ seq, type, time: 1000 + seq, data }));
 const v1Header = { format: 'dsh-session', version: 1, id: 's', createdAt: 0 };
-const header = (version: 2 | 3 | 4, extra: Raw = {}) => ({ format: 'dsh-session', version, id: 's', createdAt: 0, inheritedEventCount: 0, ...extra });
+const header = (version: 2 | 3 | 4, extra: Raw = {}) => ({
+  format: 'dsh-session',
+  version,
+  id: 's',
+  createdAt: 0,
+  inheritedEventCount: 0,
+  ...extra,
+});
 const seqs = (issues: ValidationIssue[]) => [...new Set(issues.map((issue) => issue.seq))];
-const msg = (id: string, role: string, text: string, extra: Raw = {}) => ({ id, role, content: text === '' ? [] : [{ type: 'text', text }], ...extra });
+const msg = (id: string, role: string, text: string, extra: Raw = {}) => ({
+  id,
+  role,
+  content: text === '' ? [] : [{ type: 'text', text }],
+  ...extra,
+});
 
 describe('validate', () => {
   it('reports every issue, each with its code, path and seq', () => {
@@ -53,9 +65,13 @@ describe('validate', () => {
     });
 
     it('refuses later versions’ shapes and envelope keys', () => {
-      const structured = turn.map((event) => (event.type === 'user/message' ? { ...event, data: { message: msg('m', 'user', 'hi') } } : event));
+      const structured = turn.map((event) =>
+        event.type === 'user/message' ? { ...event, data: { message: msg('m', 'user', 'hi') } } : event,
+      );
       expect(seqs(validate(0, { events: structured }))).toEqual([1]);
-      const objectReason = turn.map((event) => (event.type === 'turn/end' ? { ...event, data: { turn: 1, reason: { kind: 'completed' } } } : event));
+      const objectReason = turn.map((event) =>
+        event.type === 'turn/end' ? { ...event, data: { turn: 1, reason: { kind: 'completed' } } } : event,
+      );
       expect(seqs(validate(0, { events: objectReason }))).toEqual([7]);
       const ignorable = [...turn, { seq: 8, type: 'session/title', time: 1, data: { title: 't' }, ignorable: true }];
       expect(validate(0, { events: ignorable }).map((issue) => issue.path)).toEqual([['events', 8, 'ignorable']]);
@@ -63,8 +79,12 @@ describe('validate', () => {
 
     it('refuses a result without its tool/call, and a call the assistant did not list', () => {
       const noCall = turn.filter((event) => event.type !== 'tool/call').map((event, seq) => ({ ...event, seq }));
-      expect(validate(0, { events: noCall })).toMatchObject([{ code: 'INVALID_RELATIONSHIP', seq: 4, path: ['events', 4, 'data', 'callId'] }]);
-      const undeclared = turn.map((event) => (event.type === 'assistant/message' ? { ...event, data: { turn: 1, step: 1, text: 'x', toolCalls: [] } } : event));
+      expect(validate(0, { events: noCall })).toMatchObject([
+        { code: 'INVALID_RELATIONSHIP', seq: 4, path: ['events', 4, 'data', 'callId'] },
+      ]);
+      const undeclared = turn.map((event) =>
+        event.type === 'assistant/message' ? { ...event, data: { turn: 1, step: 1, text: 'x', toolCalls: [] } } : event,
+      );
       expect(validate(0, { events: undeclared }).map((issue) => issue.seq)).toEqual([4, 5]);
     });
   });
@@ -76,7 +96,10 @@ describe('validate', () => {
         ['user/message', { text: 'hi' }],
         ['step/start', { turn: 1, step: 1 }],
         ['assistant/message', { turn: 1, step: 1, text: '', toolCalls: earlier.map(({ id }) => ({ id, name: 'read', arguments: '{}' })) }],
-        ['assistant/message', { turn: 1, step: 1, text: '', toolCalls: toolCalls.map(({ id }) => ({ id, name: 'read', arguments: '{}' })) }],
+        [
+          'assistant/message',
+          { turn: 1, step: 1, text: '', toolCalls: toolCalls.map(({ id }) => ({ id, name: 'read', arguments: '{}' })) },
+        ],
       );
     const v5Step = (ids: string[], earlier: string[] = []) => ({
       header: { format: 'dsh-session', version: 5, id: 's', createdAt: 0, inheritedEventCount: 0 },
@@ -84,15 +107,41 @@ describe('validate', () => {
         ['turn/start', { turn: 1 }],
         ['user/message', { message: msg('u', 'user', 'hi') }],
         ['step/start', { turn: 1, step: 1 }],
-        ['assistant/message', { turn: 1, step: 1, message: { id: 'a0', role: 'assistant', content: earlier.map((id) => ({ type: 'tool-call', id, name: 'read', arguments: '{}' })) } }],
-        ['assistant/message', { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content: [{ type: 'text', text: 't' }, ...ids.map((id) => ({ type: 'tool-call', id, name: 'read', arguments: '{}' }))] } }],
+        [
+          'assistant/message',
+          {
+            turn: 1,
+            step: 1,
+            message: {
+              id: 'a0',
+              role: 'assistant',
+              content: earlier.map((id) => ({ type: 'tool-call', id, name: 'read', arguments: '{}' })),
+            },
+          },
+        ],
+        [
+          'assistant/message',
+          {
+            turn: 1,
+            step: 1,
+            message: {
+              id: 'a1',
+              role: 'assistant',
+              content: [{ type: 'text', text: 't' }, ...ids.map((id) => ({ type: 'tool-call', id, name: 'read', arguments: '{}' }))],
+            },
+          },
+        ],
       ),
     });
     const many = (count: number) => Array.from({ length: count }, (_, index) => `c${String(index)}`);
 
     it('are refused at each repeat, in a message with a few calls or with many (V0)', () => {
-      expect(validate(0, { events: v0Step([{ id: 'a' }, { id: 'b' }, { id: 'a' }]) }).map((issue) => issue.path)).toEqual([['events', 4, 'data', 'toolCalls', 2, 'id']]);
-      expect(validate(0, { events: v0Step([{ id: 'b' }], [{ id: 'b' }]) }).map((issue) => issue.path)).toEqual([['events', 4, 'data', 'toolCalls', 0, 'id']]);
+      expect(validate(0, { events: v0Step([{ id: 'a' }, { id: 'b' }, { id: 'a' }]) }).map((issue) => issue.path)).toEqual([
+        ['events', 4, 'data', 'toolCalls', 2, 'id'],
+      ]);
+      expect(validate(0, { events: v0Step([{ id: 'b' }], [{ id: 'b' }]) }).map((issue) => issue.path)).toEqual([
+        ['events', 4, 'data', 'toolCalls', 0, 'id'],
+      ]);
       const repeated = [...many(40), 'c3', 'c39'].map((id) => ({ id }));
       expect(validate(0, { events: v0Step(repeated) }).map((issue) => issue.path[4])).toEqual([40, 41]);
       expect(validate(0, { events: v0Step(many(40).map((id) => ({ id }))) })).toEqual([]);
@@ -120,33 +169,57 @@ describe('validate', () => {
 
     it('refuses later additions: lineage in the header, titles, effects, cancelled', () => {
       expect(validate(1, { header: { ...v1Header, inheritedEventCount: 0 }, events: turn })[0]?.code).toBe('INVALID_HEADER');
-      expect(seqs(validate(1, { header: v1Header, events: [...turn, { seq: 3, type: 'session/title', time: 1, data: { title: 't' } }] }))).toEqual([3]);
-      const cancelled = turn.map((event) => (event.type === 'turn/end' ? { ...event, data: { turn: 1, reason: { kind: 'cancelled' } } } : event));
+      expect(
+        seqs(validate(1, { header: v1Header, events: [...turn, { seq: 3, type: 'session/title', time: 1, data: { title: 't' } }] })),
+      ).toEqual([3]);
+      const cancelled = turn.map((event) =>
+        event.type === 'turn/end' ? { ...event, data: { turn: 1, reason: { kind: 'cancelled' } } } : event,
+      );
       expect(seqs(validate(1, { header: v1Header, events: cancelled }))).toEqual([2]);
     });
   });
 
   describe('V2 (frozen)', () => {
     it('accepts session events between turns', () => {
-      const log = events(['session/title', { title: 't' }], ['session/end-seed', {}], ['turn/start', { turn: 1 }], ['turn/end', { turn: 1, reason: { kind: 'completed' } }], ['session/title', { title: 'u' }]);
+      const log = events(
+        ['session/title', { title: 't' }],
+        ['session/end-seed', {}],
+        ['turn/start', { turn: 1 }],
+        ['turn/end', { turn: 1, reason: { kind: 'completed' } }],
+        ['session/title', { title: 'u' }],
+      );
       expect(validate(2, { header: header(2), events: log })).toEqual([]);
     });
 
     it('checks fork lineage: fields together, counts agreeing, the inherited marker in place', () => {
       const seed = events(['session/title', { title: 't' }], ['session/end-seed', { inherited: true }]);
       expect(validate(2, { header: header(2, { parentSession: 'p', forkCut: 0, inheritedEventCount: 1 }), events: seed })).toEqual([]);
-      expect(validate(2, { header: header(2, { parentSession: 'p', inheritedEventCount: 1 }), events: seed })[0]?.path).toEqual(['header', 'forkCut']);
-      expect(validate(2, { header: header(2, { parentSession: 'p', forkCut: 0, inheritedEventCount: 2 }), events: seed })[0]?.path).toEqual(['header', 'inheritedEventCount']);
-      expect(validate(2, { header: header(2, { inheritedEventCount: 1 }), events: seed })[0]?.path).toEqual(['header', 'inheritedEventCount']);
-      expect(validate(2, { header: header(2, { parentSession: 'p', forkCut: 1, inheritedEventCount: 2 }), events: seed })).toMatchObject([{ code: 'INVALID_RELATIONSHIP' }]);
+      expect(validate(2, { header: header(2, { parentSession: 'p', inheritedEventCount: 1 }), events: seed })[0]?.path).toEqual([
+        'header',
+        'forkCut',
+      ]);
+      expect(validate(2, { header: header(2, { parentSession: 'p', forkCut: 0, inheritedEventCount: 2 }), events: seed })[0]?.path).toEqual(
+        ['header', 'inheritedEventCount'],
+      );
+      expect(validate(2, { header: header(2, { inheritedEventCount: 1 }), events: seed })[0]?.path).toEqual([
+        'header',
+        'inheritedEventCount',
+      ]);
+      expect(validate(2, { header: header(2, { parentSession: 'p', forkCut: 1, inheritedEventCount: 2 }), events: seed })).toMatchObject([
+        { code: 'INVALID_RELATIONSHIP' },
+      ]);
       const misplaced = events(['session/end-seed', { inherited: true }], ['session/title', { title: 't' }]);
-      expect(validate(2, { header: header(2, { parentSession: 'p', forkCut: 0, inheritedEventCount: 1 }), events: misplaced })).toMatchObject([{ code: 'INVALID_RELATIONSHIP', seq: 1 }]);
+      expect(
+        validate(2, { header: header(2, { parentSession: 'p', forkCut: 0, inheritedEventCount: 1 }), events: misplaced }),
+      ).toMatchObject([{ code: 'INVALID_RELATIONSHIP', seq: 1 }]);
     });
 
     it('refuses V3 additions: queued input, surfaceOp, ignorable events', () => {
       const queued = events(['input/queued', { inputId: 'i', message: msg('u', 'user', 'x') }]);
       expect(seqs(validate(2, { header: header(2), events: queued }))).toEqual([0]);
-      expect(validate(2, { header: header(2), events: [{ seq: 0, type: 'plugin/x', time: 1, data: {}, ignorable: true }] })).not.toEqual([]);
+      expect(validate(2, { header: header(2), events: [{ seq: 0, type: 'plugin/x', time: 1, data: {}, ignorable: true }] })).not.toEqual(
+        [],
+      );
     });
   });
 
@@ -154,9 +227,26 @@ describe('validate', () => {
     const step = events(
       ['turn/start', { turn: 1 }],
       ['step/start', { turn: 1, step: 1 }],
-      ['assistant/message', { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'read', arguments: '{}' }] } }],
+      [
+        'assistant/message',
+        {
+          turn: 1,
+          step: 1,
+          message: { id: 'a', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'read', arguments: '{}' }] },
+        },
+      ],
     );
-    const result = (cause: 'interrupted' | 'forked') => ({ seq: 3, type: 'tool/result', time: 1, data: { turn: 1, step: 1, message: syntheticResultMessage(cause, { callId: 'c1', started: false }, 3), error: syntheticResultError(false) } });
+    const result = (cause: 'interrupted' | 'forked') => ({
+      seq: 3,
+      type: 'tool/result',
+      time: 1,
+      data: {
+        turn: 1,
+        step: 1,
+        message: syntheticResultMessage(cause, { callId: 'c1', started: false }, 3),
+        error: syntheticResultError(false),
+      },
+    });
     const close = (kind: string) => [
       { seq: 4, type: 'step/end', time: 1, data: { turn: 1, step: 1 } },
       { seq: 5, type: 'turn/end', time: 1, data: { turn: 1, reason: { kind } } },
@@ -175,7 +265,9 @@ describe('validate', () => {
     it('refuses an interrupted result whose wording differs from the canonical one', () => {
       const altered = result('interrupted');
       altered.data.message = { ...altered.data.message, content: [{ type: 'text', text: 'It did not run.' }] };
-      expect(validate(3, { header: header(3), events: [...step, altered] })).toMatchObject([{ seq: 3, path: ['events', 3, 'data', 'message', 'content'] }]);
+      expect(validate(3, { header: header(3), events: [...step, altered] })).toMatchObject([
+        { seq: 3, path: ['events', 3, 'data', 'message', 'content'] },
+      ]);
     });
   });
 });

@@ -31,11 +31,23 @@ const LEGACY_VALIDATORS = [validateV0, validateV1, validateV2] as const;
 export function validate(version: FormatVersion, artifact: { header?: unknown; events: readonly unknown[] }): ValidationIssue[] {
   const validator = Number.isInteger(version) ? VALIDATORS[version] : undefined;
   if (validator === undefined) {
-    return [{ code: 'INVALID_HEADER', path: ['header', 'version'], message: `validate: expected format version 0, 1, 2, 3, 4 or 5, got ${describeValue(version)}` }];
+    return [
+      {
+        code: 'INVALID_HEADER',
+        path: ['header', 'version'],
+        message: `validate: expected format version 0, 1, 2, 3, 4 or 5, got ${describeValue(version)}`,
+      },
+    ];
   }
   const events: unknown = (artifact as { events?: unknown } | null)?.events;
   if (!Array.isArray(events)) {
-    return [{ code: 'INVALID_EVENT', path: ['events'], message: `validate: expected an artifact {header, events: [...]}, got events ${describeValue(events)}` }];
+    return [
+      {
+        code: 'INVALID_EVENT',
+        path: ['events'],
+        message: `validate: expected an artifact {header, events: [...]}, got events ${describeValue(events)}`,
+      },
+    ];
   }
   const header: unknown = (artifact as { header?: unknown }).header;
   return validator(header === undefined ? { events } : { header, events });

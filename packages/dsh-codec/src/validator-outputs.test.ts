@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CORPUS_FIXTURES, corpusDigests } from './__fixtures__/validator-corpus.js';
 
-const pinned = JSON.parse(readFileSync(join(import.meta.dirname, '__fixtures__', 'validator-outputs.json'), 'utf8')) as Record<string, string>;
+const pinned = JSON.parse(readFileSync(join(import.meta.dirname, '__fixtures__', 'validator-outputs.json'), 'utf8')) as Record<
+  string,
+  string
+>;
 
 // Regenerate __fixtures__/validator-outputs.json (print-validator-outputs.ts) only for a deliberate
 // rule change, with a decision record saying why; a refactor must leave every digest as it is.

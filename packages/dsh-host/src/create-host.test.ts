@@ -61,12 +61,20 @@ describe('host.fork from a cold source', () => {
 
     const fork = await host.fork(result.sessionId, { atSeq: toolCall.seq });
 
-    expect(fork).toEqual({ sessionId: fork.sessionId, parentSession: result.sessionId, forkCut: toolCall.seq, inheritedEventCount: toolCall.seq + 1 });
+    expect(fork).toEqual({
+      sessionId: fork.sessionId,
+      parentSession: result.sessionId,
+      forkCut: toolCall.seq,
+      inheritedEventCount: toolCall.seq + 1,
+    });
     const child = await host.observe(fork.sessionId);
     expect(child.events.slice(0, toolCall.seq + 1)).toEqual(before.events.slice(0, toolCall.seq + 1));
     expect(types(child.events.slice(toolCall.seq + 1))).toEqual(['session/end-seed', 'tool/result', 'step/end', 'turn/end']);
     expect(child.events.at(-1)?.data).toEqual({ turn: 1, reason: { kind: 'forked' } });
-    expect((child.events[toolCall.seq + 2]?.data as { error: unknown }).error).toEqual({ name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' });
+    expect((child.events[toolCall.seq + 2]?.data as { error: unknown }).error).toEqual({
+      name: 'ToolOutcomeUnknownError',
+      code: 'TOOL_OUTCOME_UNKNOWN',
+    });
     expect((await store.inspect(result.sessionId)).events).toEqual(before.events);
   });
 
@@ -157,7 +165,10 @@ describe('host.fork from a cold source', () => {
         const skip = generated[0]?.type === 'session/end-seed' ? 1 : 0;
         const delta = session.events.length - skip;
         for (const event of generated.slice(skip)) {
-          const surfaceOp = event.surfaceOp === undefined ? {} : { surfaceOp: { ...event.surfaceOp, start: event.surfaceOp.start + delta, end: event.surfaceOp.end + delta } };
+          const surfaceOp =
+            event.surfaceOp === undefined
+              ? {}
+              : { surfaceOp: { ...event.surfaceOp, start: event.surfaceOp.start + delta, end: event.surfaceOp.end + delta } };
           session.append(event.type, event.data, { ...surfaceOp, ...(event.ignorable === undefined ? {} : { ignorable: true }) });
         }
         await session.close();
@@ -181,7 +192,13 @@ describe('host.fork from a live source', () => {
   it('forks while the source keeps appending: the child matches its observation and the parent loses nothing', async () => {
     const store = createMemoryStore();
     const model = createScriptedModel([
-      { text: 'step one', toolCalls: [{ name: 'echo', arguments: { text: 'a' } }, { name: 'echo', arguments: { text: 'b' } }] },
+      {
+        text: 'step one',
+        toolCalls: [
+          { name: 'echo', arguments: { text: 'a' } },
+          { name: 'echo', arguments: { text: 'b' } },
+        ],
+      },
       { text: 'step two', toolCalls: [{ name: 'echo', arguments: { text: 'c' } }] },
       { text: 'all done' },
     ]);
@@ -193,7 +210,8 @@ describe('host.fork from a live source', () => {
         tools: [echoTool],
         telemetry: (event, { sessionId }) => {
           // Fork in the middle of the turn, at each tool call, without waiting: the agent keeps going.
-          if (event.type === 'tool/call' && forks.length < 3) forks.push(host.fork(sessionId, event.seq % 2 === 0 ? { atSeq: event.seq } : {}));
+          if (event.type === 'tool/call' && forks.length < 3)
+            forks.push(host.fork(sessionId, event.seq % 2 === 0 ? { atSeq: event.seq } : {}));
         },
       }),
       store,
@@ -268,7 +286,11 @@ describe('host.fork from a live source', () => {
         tools: [echoTool],
         telemetry: (event, { sessionId }) => {
           if (event.type === 'session/end-seed' && (event.data as { inherited?: boolean }).inherited === true) {
-            seenOnDisk.push(readFileSync(join(dir.path, `${sessionId}.jsonl`), 'utf8').trimEnd().split('\n').length);
+            seenOnDisk.push(
+              readFileSync(join(dir.path, `${sessionId}.jsonl`), 'utf8')
+                .trimEnd()
+                .split('\n').length,
+            );
           }
         },
       }),
@@ -313,7 +335,9 @@ describe('idempotent fork', () => {
     const store: SessionStore = {
       ...memory,
       fork: (...args: Parameters<SessionStore['fork']>) =>
-        failuresLeft-- > 0 ? Promise.reject(new SessionError('STORAGE_ERROR', 'The session storage failed: disk detached')) : memory.fork(...args),
+        failuresLeft-- > 0
+          ? Promise.reject(new SessionError('STORAGE_ERROR', 'The session storage failed: disk detached'))
+          : memory.fork(...args),
     };
     const { host, result } = await sessionWithToolTurn(store);
     await expectCode(host.fork(result.sessionId, { atSeq: 3, idempotencyKey: 'retry' }), 'STORAGE_ERROR');
@@ -350,8 +374,14 @@ describe('durable fork idempotency (SPEC §12)', () => {
     const again = await restarted.fork(result.sessionId, { atSeq: 3, title: 'retry me', idempotencyKey: 'durable-key' });
     expect(again).toEqual(first);
     expect((await restarted.list()).filter((item) => item.parentSession === result.sessionId)).toHaveLength(1);
-    await expectCode(restarted.fork(result.sessionId, { atSeq: 4, title: 'retry me', idempotencyKey: 'durable-key' }), 'IDEMPOTENCY_MISMATCH');
-    await expectCode(restarted.fork(result.sessionId, { atSeq: 3, title: 'other title', idempotencyKey: 'durable-key' }), 'IDEMPOTENCY_MISMATCH');
+    await expectCode(
+      restarted.fork(result.sessionId, { atSeq: 4, title: 'retry me', idempotencyKey: 'durable-key' }),
+      'IDEMPOTENCY_MISMATCH',
+    );
+    await expectCode(
+      restarted.fork(result.sessionId, { atSeq: 3, title: 'other title', idempotencyKey: 'durable-key' }),
+      'IDEMPOTENCY_MISMATCH',
+    );
     expect((await restarted.list()).filter((item) => item.parentSession === result.sessionId)).toHaveLength(1);
   });
 
@@ -361,7 +391,10 @@ describe('durable fork idempotency (SPEC §12)', () => {
     const first = await host.fork(result.sessionId, { atSeq: 3, config: { cwd: '/w', model: 'm' }, idempotencyKey: 'cfg' });
     const restarted = track(createHost({ store, model: createScriptedModel([]), tools: [echoTool] }), store);
     expect(await restarted.fork(result.sessionId, { atSeq: 3, config: { model: 'm', cwd: '/w' }, idempotencyKey: 'cfg' })).toEqual(first);
-    await expectCode(restarted.fork(result.sessionId, { atSeq: 3, config: { model: 'n', cwd: '/w' }, idempotencyKey: 'cfg' }), 'IDEMPOTENCY_MISMATCH');
+    await expectCode(
+      restarted.fork(result.sessionId, { atSeq: 3, config: { model: 'n', cwd: '/w' }, idempotencyKey: 'cfg' }),
+      'IDEMPOTENCY_MISMATCH',
+    );
   });
 });
 
@@ -451,7 +484,10 @@ describe('host.query', () => {
     // A clock that ticks on every reading, so "most recently updated" (continue) is never a same-millisecond tie.
     let clock = Date.now();
     const store = createMemoryStore({ now: () => ++clock });
-    const host = track(createHost({ store, model: createScriptedModel(Array.from({ length: 6 }, (_, index) => ({ text: `answer ${index + 1}` }))) }), store);
+    const host = track(
+      createHost({ store, model: createScriptedModel(Array.from({ length: 6 }, (_, index) => ({ text: `answer ${index + 1}` }))) }),
+      store,
+    );
     const created = await host.query({ prompt: 'one', title: 'base', cwd: '/tmp/project' });
     expect(created).toMatchObject({ result: 'answer 1', isError: false, turn: 1 });
     expect(created.parentSession).toBeUndefined();
@@ -485,7 +521,11 @@ describe('host.query', () => {
 
   it('restricts tools to the listed ones', async () => {
     const store = createMemoryStore();
-    const model = createScriptedModel([{ text: 'try', toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'ok' }, { text: 'now with echo' }]);
+    const model = createScriptedModel([
+      { text: 'try', toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] },
+      { text: 'ok' },
+      { text: 'now with echo' },
+    ]);
     const host = track(createHost({ store, model, tools: [echoTool] }), store);
     const { sessionId } = await host.query({ prompt: 'go', tools: [] });
     expect(model.requests[0]?.tools).toEqual([]);

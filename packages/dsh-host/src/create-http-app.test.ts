@@ -18,7 +18,12 @@ function setup(options: { model?: Parameters<typeof createHost>[0]['model']; sto
   const host = createHost({
     store,
     model: options.model ?? createScriptedModel(Array.from({ length: 10 }, (_, index) => ({ text: `answer ${index + 1}` }))),
-    ...(logged === undefined ? {} : { logger: { error: (...args: unknown[]) => logged.push(args) }, http: { logger: { error: (...args: unknown[]) => logged.push(args) } } }),
+    ...(logged === undefined
+      ? {}
+      : {
+          logger: { error: (...args: unknown[]) => logged.push(args) },
+          http: { logger: { error: (...args: unknown[]) => logged.push(args) } },
+        }),
   });
   cleanups.push(async () => {
     await host.close();
@@ -74,11 +79,21 @@ describe('HTTP API (in-process through host.fetch)', () => {
     const list = await call(host, 'GET', '/api/sessions');
     expect(list.status).toBe(200);
     expect(list.body!.sessions).toEqual([
-      expect.objectContaining({ id, title: 'first', live: true, status: 'idle', lastSeq: expect.any(Number), createdAt: expect.any(Number), updatedAt: expect.any(Number) }),
+      expect.objectContaining({
+        id,
+        title: 'first',
+        live: true,
+        status: 'idle',
+        lastSeq: expect.any(Number),
+        createdAt: expect.any(Number),
+        updatedAt: expect.any(Number),
+      }),
     ]);
     const observed = await call(host, 'GET', `/api/sessions/${id}`);
     expect(observed.status).toBe(200);
-    expect(Object.keys(observed.body!)).toEqual(expect.arrayContaining(['header', 'events', 'firstLifecycleSeq', 'live', 'needsRepair', 'pendingInputs']));
+    expect(Object.keys(observed.body!)).toEqual(
+      expect.arrayContaining(['header', 'events', 'firstLifecycleSeq', 'live', 'needsRepair', 'pendingInputs']),
+    );
     expect((observed.body!.events as SessionEvent[]).at(-1)).toMatchObject({ type: 'turn/end', data: { reason: { kind: 'completed' } } });
     expect(observed.body!.pendingInputs).toEqual([]);
     // Names work wherever an id does.
@@ -101,7 +116,13 @@ describe('HTTP API (in-process through host.fetch)', () => {
 
     const opened = await call(host, 'POST', '/api/sessions/crash/open');
     expect(opened.status).toBe(200);
-    expect(opened.body).toMatchObject({ live: true, needsRepair: false, firstLifecycleSeq: storedLength, formatVersion: 5, title: 'crash' });
+    expect(opened.body).toMatchObject({
+      live: true,
+      needsRepair: false,
+      firstLifecycleSeq: storedLength,
+      formatVersion: 5,
+      title: 'crash',
+    });
     const added = (opened.body!.events as SessionEvent[]).slice(storedLength);
     expect(added.map((event) => event.type)).toEqual(['tool/result', 'tool/result', 'step/end', 'turn/end', 'session/end-seed']);
     expect(added[3]?.data).toEqual({ turn: 1, reason: { kind: 'interrupted' } });
@@ -239,12 +260,18 @@ describe('HTTP API (in-process through host.fetch)', () => {
     const broken: SessionStore = {
       ...store,
       list: () => Promise.reject(new SessionError('STORAGE_ERROR', `The session storage failed: ${denied.message}`, { cause: denied })),
-      create: () => Promise.reject(new SessionError('WRITE_FAILED', 'Could not write session s1.', { cause: new Error('ENOSPC: no space left on device') })),
+      create: () =>
+        Promise.reject(
+          new SessionError('WRITE_FAILED', 'Could not write session s1.', { cause: new Error('ENOSPC: no space left on device') }),
+        ),
     };
     const host = setup({ store: broken, logged });
     const listed = await call(host, 'GET', '/api/sessions');
     expect(listed.status).toBe(503);
-    expect(listed.body!.error).toEqual({ code: 'STORAGE_ERROR', message: 'The session storage failed: EACCES: permission denied, open /data/sessions' });
+    expect(listed.body!.error).toEqual({
+      code: 'STORAGE_ERROR',
+      message: 'The session storage failed: EACCES: permission denied, open /data/sessions',
+    });
     const created = await call(host, 'POST', '/api/sessions', {});
     expect(created.status).toBe(503);
     expect(created.body!.error.code).toBe('STORAGE_ERROR');
@@ -274,7 +301,9 @@ describe('HTTP API (in-process through host.fetch)', () => {
     expect(frames.map((frame) => frame.event)).toEqual(total);
     expect(frames.map((frame) => frame.id)).toEqual(total.map((event) => String(event.seq)));
 
-    const resumed = await host.fetch(new Request(`http://dsh.test/api/sessions/${id}/events?from=0`, { headers: { 'last-event-id': '3' } }));
+    const resumed = await host.fetch(
+      new Request(`http://dsh.test/api/sessions/${id}/events?from=0`, { headers: { 'last-event-id': '3' } }),
+    );
     const rest = await readEvents(resumed, total.length - 4);
     expect(rest.map((frame) => frame.event.seq)).toEqual(total.slice(4).map((event) => event.seq));
 
@@ -288,5 +317,4 @@ describe('HTTP API (in-process through host.fetch)', () => {
     expect(response.body).toEqual(openApiDocument());
     expect((response.body!.components.schemas.ForkBody as { properties: object }).properties).toHaveProperty('atSeq');
   });
-
 });

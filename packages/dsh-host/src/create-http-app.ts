@@ -61,7 +61,10 @@ async function readBody<Schema extends z.ZodType>(context: Context, schema: Sche
     try {
       value = JSON.parse(text);
     } catch {
-      throw new HostError('BAD_REQUEST', `Request body is not valid JSON: expected a JSON object, received ${JSON.stringify(text.slice(0, 40))}.`);
+      throw new HostError(
+        'BAD_REQUEST',
+        `Request body is not valid JSON: expected a JSON object, received ${JSON.stringify(text.slice(0, 40))}.`,
+      );
     }
   }
   const parsed = schema.safeParse(value);
@@ -95,15 +98,22 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
     return context.json(INTERNAL_ERROR_BODY, 500);
   });
   app.notFound((context) =>
-    context.json(errorBody(new HostError('NOT_FOUND', `No route for ${context.req.method} ${context.req.path}; see GET /api/openapi.json.`)), 404),
+    context.json(
+      errorBody(new HostError('NOT_FOUND', `No route for ${context.req.method} ${context.req.path}; see GET /api/openapi.json.`)),
+      404,
+    ),
   );
 
   // Host, origin, media type and token are checked before anything else (see http-guard.ts).
   app.use('*', httpGuard(options));
   // Each path reads its body under its own limit: the app's, or its routes' when they say (a transcript to import).
-  const limits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxImportBytes: options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES };
+  const limits = {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxImportBytes: options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES,
+  };
   const limitOfPath = new Map<string, number>();
-  for (const route of HTTP_ROUTES) limitOfPath.set(route.path, Math.max(limitOfPath.get(route.path) ?? 0, route.maxBodyBytes?.(limits) ?? limits.maxBodyBytes));
+  for (const route of HTTP_ROUTES)
+    limitOfPath.set(route.path, Math.max(limitOfPath.get(route.path) ?? 0, route.maxBodyBytes?.(limits) ?? limits.maxBodyBytes));
   for (const [path, maxSize] of limitOfPath) app.use(path, limitTo(maxSize));
 
   // Every route comes from the one table the OpenAPI document is generated from.

@@ -19,7 +19,10 @@ export async function deleteSession(context: HostContext, ref: string): Promise<
     const queued = entry.agent.pendingInputs().length;
     if (entry.agent.running || queued > 0) {
       const doing = entry.agent.running ? 'is running a turn' : `has ${String(queued)} queued input(s)`;
-      throw new HostError('SESSION_BUSY', `Session ${sessionId} ${doing} in this host: cancel it (POST /api/sessions/${sessionId}/cancel) or wait for it to end, then delete it.`);
+      throw new HostError(
+        'SESSION_BUSY',
+        `Session ${sessionId} ${doing} in this host: cancel it (POST /api/sessions/${sessionId}/cancel) or wait for it to end, then delete it.`,
+      );
     }
     await release(context, sessionId);
   }

@@ -19,4 +19,3 @@ function withRootCause(error: Error): string {
   const cause = root instanceof Error ? root.message : '';
   return cause === '' || error.message.includes(cause) ? error.message : `${error.message} Cause: ${cause}`;
 }
-

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEventSequencer } from './event-sequencer.js';
 
-const event = (seq: number): SessionEvent => ({ v: 5, seq, time: seq, type: 'session/title', data: { title: String(seq) } }) as unknown as SessionEvent;
+const event = (seq: number): SessionEvent =>
+  ({ v: 5, seq, time: seq, type: 'session/title', data: { title: String(seq) } }) as unknown as SessionEvent;
 
 /**
  * Two feeds of one session, as `host.watch` has them on PostgreSQL: the store's (every committed seq
@@ -13,8 +14,14 @@ const event = (seq: number): SessionEvent => ({ v: 5, seq, time: seq, type: 'ses
 const twoFeeds = fc
   .record({ total: fc.integer({ min: 1, max: 40 }), from: fc.integer({ min: 0, max: 45 }), localStart: fc.nat(40), storeStart: fc.nat(40) })
   .chain(({ total, from, localStart, storeStart }) => {
-    const local = Array.from({ length: Math.max(0, total - Math.min(localStart, total)) }, (_, index) => Math.min(localStart, total) + index);
-    const store = Array.from({ length: Math.max(0, total - Math.min(storeStart, from, total)) }, (_, index) => Math.min(storeStart, from, total) + index);
+    const local = Array.from(
+      { length: Math.max(0, total - Math.min(localStart, total)) },
+      (_, index) => Math.min(localStart, total) + index,
+    );
+    const store = Array.from(
+      { length: Math.max(0, total - Math.min(storeStart, from, total)) },
+      (_, index) => Math.min(storeStart, from, total) + index,
+    );
     return fc.record({
       total: fc.constant(total),
       from: fc.constant(from),

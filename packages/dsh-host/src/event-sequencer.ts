@@ -15,7 +15,11 @@ export type EventSequencer = {
  * (a feed that will fill it exists); without, delivery jumps over the gap, as a single feed needs.
  * @internal
  */
-export function createEventSequencer(from: number, listener: (event: SessionEvent) => void, options: { holdAhead: boolean }): EventSequencer {
+export function createEventSequencer(
+  from: number,
+  listener: (event: SessionEvent) => void,
+  options: { holdAhead: boolean },
+): EventSequencer {
   let next = Math.max(0, from);
   const ahead = new Map<number, SessionEvent>();
   const emit = (event: SessionEvent): void => {

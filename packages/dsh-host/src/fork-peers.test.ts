@@ -74,7 +74,10 @@ describe('POST /api/sessions/:id/peers', () => {
     }
     expect((await host.observe(first)).cwd).toBe('/tmp/base');
     expect((await host.observe(second)).cwd).toBe('/tmp/b');
-    expect((await host.observe(second)).events.findLast((event) => event.type === 'session/config')?.data).toEqual({ cwd: '/tmp/b', tools: ['read_file'] });
+    expect((await host.observe(second)).events.findLast((event) => event.type === 'session/config')?.data).toEqual({
+      cwd: '/tmp/b',
+      tools: ['read_file'],
+    });
     model.answer();
     model.answer();
     await Promise.all([host.idle(first), host.idle(second)]);
@@ -106,7 +109,12 @@ describe('POST /api/sessions/:id/peers', () => {
     const taken = await call(host, 'POST', `/api/sessions/${base}/peers`, { peers: [{ prompt: 'x' }, { prompt: 'y', title: 'taken' }] });
     expect(taken.status).toBe(409);
     expect(taken.body!.error).toMatchObject({ code: 'NAME_TAKEN', message: expect.stringContaining("'taken'") });
-    const twice = await call(host, 'POST', `/api/sessions/${base}/peers`, { peers: [{ prompt: 'x', title: 'same' }, { prompt: 'y', title: 'same' }] });
+    const twice = await call(host, 'POST', `/api/sessions/${base}/peers`, {
+      peers: [
+        { prompt: 'x', title: 'same' },
+        { prompt: 'y', title: 'same' },
+      ],
+    });
     expect(twice.status).toBe(409);
     expect(twice.body!.error.message).toContain('another peer');
     expect(await host.list()).toHaveLength(before);

@@ -40,7 +40,11 @@ function peerTitles(requests: readonly PeerRequest[], baseName: string, taken: R
     }
     requested.add(request.title);
   }
-  const defaults = defaultPeerNames(baseName, new Set([...taken, ...requested]), requests.filter((request) => request.title === undefined).length);
+  const defaults = defaultPeerNames(
+    baseName,
+    new Set([...taken, ...requested]),
+    requests.filter((request) => request.title === undefined).length,
+  );
   return requests.map((request) => request.title ?? (defaults.shift() as string));
 }
 
@@ -55,9 +59,11 @@ function peerTitles(requests: readonly PeerRequest[], baseName: string, taken: R
 export async function forkPeers(context: HostContext, baselineRef: string, options: PeersOptions): Promise<PeersResult> {
   const { store } = context;
   assertOpen(context);
-  if (options.peers.length === 0) throw new HostError('INVALID_OPTION', 'Peers need at least one prompt: expected peers: [{ prompt }, …], received none.');
+  if (options.peers.length === 0)
+    throw new HostError('INVALID_OPTION', 'Peers need at least one prompt: expected peers: [{ prompt }, …], received none.');
   const blank = options.peers.findIndex((peer) => peer.prompt.trim() === '');
-  if (blank >= 0) throw new HostError('INVALID_OPTION', `Peer ${String(blank + 1)}'s prompt is empty: expected text for each peer's first turn.`);
+  if (blank >= 0)
+    throw new HostError('INVALID_OPTION', `Peer ${String(blank + 1)}'s prompt is empty: expected text for each peer's first turn.`);
   const baseline = await resolveRef(context, baselineRef);
   const sessions = await listSessions(context);
   const taken = new Set(sessions.flatMap((item) => (item.title === undefined ? [] : [item.title])));

@@ -21,6 +21,13 @@ function canonicalJson(value: unknown): string {
  * @internal
  */
 export function forkRequestDigest(sourceRef: string, request: Omit<ForkOptions, 'idempotencyKey'>): string {
-  const text = canonicalJson({ source: sourceRef, atSeq: request.atSeq, id: request.id, title: PrintableTitle.is(request.title) ? request.title.text : request.title, config: request.config, configPatch: request.configPatch });
+  const text = canonicalJson({
+    source: sourceRef,
+    atSeq: request.atSeq,
+    id: request.id,
+    title: PrintableTitle.is(request.title) ? request.title.text : request.title,
+    config: request.config,
+    configPatch: request.configPatch,
+  });
   return `sha256-${createHash('sha256').update(text).digest('hex')}`;
 }

@@ -22,7 +22,12 @@ const IDEMPOTENCY_CAPACITY = 10_000;
  * checked again. The child is published live once the store persisted its seed.
  * @internal
  */
-export async function forkOnce(context: HostContext, sourceId: string, forkOptions: ForkOptions, forkRequest?: ForkRequest): Promise<ForkResult> {
+export async function forkOnce(
+  context: HostContext,
+  sourceId: string,
+  forkOptions: ForkOptions,
+  forkRequest?: ForkRequest,
+): Promise<ForkResult> {
   const child = await context.store.fork(sourceId, {
     atSeq: forkOptions.atSeq ?? LATEST_CLOSED_TURN,
     ...(forkOptions.id === undefined ? {} : { id: forkOptions.id }),
@@ -72,7 +77,13 @@ async function storedForkRequest(context: HostContext, key: string): Promise<{ d
 }
 
 /** An idempotent request: the stored child when the key was used (same digest), else one new fork storing key and digest. */
-async function forkUnderKey(context: HostContext, sourceRef: string, request: ForkOptions, key: string, digest: string): Promise<ForkResult> {
+async function forkUnderKey(
+  context: HostContext,
+  sourceRef: string,
+  request: ForkOptions,
+  key: string,
+  digest: string,
+): Promise<ForkResult> {
   const stored = await storedForkRequest(context, key);
   if (stored !== undefined) {
     if (stored.digest !== digest) throw mismatch(key);

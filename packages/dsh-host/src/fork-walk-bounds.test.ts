@@ -20,7 +20,12 @@ vi.mock('node:fs', async (importOriginal) => {
 // The title rule, counted wherever it runs: the HTTP edge (`printableTitle`, `isPrintableTitle`) and the store (`checkTitle`).
 vi.mock('../../dsh-session/src/store/check-title.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('dsh-session')>();
-  return { ...real, checkTitle: vi.fn(real.checkTitle), isPrintableTitle: vi.fn(real.isPrintableTitle), printableTitle: vi.fn(real.printableTitle) };
+  return {
+    ...real,
+    checkTitle: vi.fn(real.checkTitle),
+    isPrintableTitle: vi.fn(real.isPrintableTitle),
+    printableTitle: vi.fn(real.printableTitle),
+  };
 });
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -69,20 +74,28 @@ describe('a fork over HTTP on a JSONL store', () => {
     const source = await sessionWithTurn(host);
     await host.release(source);
     let reply: Awaited<ReturnType<typeof call>> | undefined;
-    expect(await existsAsked(dir, async () => (reply = await call(host, 'POST', `/api/sessions/${source}/fork`, { title: 'child' })))).toBe(2);
+    expect(await existsAsked(dir, async () => (reply = await call(host, 'POST', `/api/sessions/${source}/fork`, { title: 'child' })))).toBe(
+      2,
+    );
     expect(reply).toMatchObject({ status: 201, body: { parentSession: source } });
     // A live source resolves from memory: only the create asks.
     const live = await sessionWithTurn(host);
     expect(await existsAsked(dir, () => call(host, 'POST', `/api/sessions/${live}/fork`, {}))).toBe(1);
     // With an Idempotency-Key the counts are the same (the key is looked up in list(), not by exists).
-    expect(await existsAsked(dir, () => host.fetch(new Request(`http://dsh.test/api/sessions/${source}/fork`, { method: 'POST', headers: { 'idempotency-key': 'k-1' } })))).toBe(2);
+    expect(
+      await existsAsked(dir, () =>
+        host.fetch(new Request(`http://dsh.test/api/sessions/${source}/fork`, { method: 'POST', headers: { 'idempotency-key': 'k-1' } })),
+      ),
+    ).toBe(2);
   });
 
   it('validates the title once, at the edge, and the child carries it', async () => {
     const { host } = await jsonlHost();
     const source = await sessionWithTurn(host);
     let reply: Awaited<ReturnType<typeof call>> | undefined;
-    expect(await titleChecks(async () => (reply = await call(host, 'POST', `/api/sessions/${source}/fork`, { title: '  forked child ' })))).toBe(1);
+    expect(
+      await titleChecks(async () => (reply = await call(host, 'POST', `/api/sessions/${source}/fork`, { title: '  forked child ' }))),
+    ).toBe(1);
     expect(reply?.status).toBe(201);
     expect((await host.observe(reply!.body!.sessionId as string)).title).toBe('forked child');
   });
@@ -94,7 +107,9 @@ describe('a fork over HTTP on a JSONL store', () => {
     const created = await call(host, 'POST', '/api/sessions', { title: 'a\u001b[2Jb' });
     expect(forked.status).toBe(400);
     expect(forked.body).toEqual(created.body);
-    expect(forked.body).toMatchObject({ error: { code: 'BAD_REQUEST', message: expect.stringContaining('title: expected printable text') as unknown } });
+    expect(forked.body).toMatchObject({
+      error: { code: 'BAD_REQUEST', message: expect.stringContaining('title: expected printable text') as unknown },
+    });
     // A title that did not come through the edge is checked by the store.
     await expect(host.fork(source, { title: 'a\u0007' })).rejects.toMatchObject({ code: 'INVALID_TITLE' });
   });

@@ -24,7 +24,10 @@ export const HOST_ERROR_CODES = {
   INVALID_SESSION_ID: { status: 400, when: 'a child id outside `[A-Za-z0-9_-]{1,128}`' },
   INVALID_MODEL_SPEC: { status: 400, when: 'a model spec other than `keyless`, `scripted:FILE`, `openai:NAME`, `anthropic:NAME`' },
   INVALID_SCRIPT: { status: 400, when: 'a scripted model file that is not the SPEC §11 format' },
-  INVALID_FORK_REQUEST: { status: 400, when: 'a fork request record (idempotency key or digest) that is not 1-255 visible ASCII characters' },
+  INVALID_FORK_REQUEST: {
+    status: 400,
+    when: 'a fork request record (idempotency key or digest) that is not 1-255 visible ASCII characters',
+  },
   INVALID_TITLE: { status: 400, when: 'a title or name holding control characters (C0, DEL, C1, line separators, bidi overrides)' },
   // 400: a transcript to import that dsh-import cannot read (the message names the file and line).
   UNKNOWN_FORMAT: { status: 400, when: 'a transcript to import is none of Claude Code, Codex, pi' },
@@ -43,7 +46,10 @@ export const HOST_ERROR_CODES = {
   // 409: the session cannot take this now.
   SESSION_EXISTS: { status: 409, when: 'the child id is taken' },
   SESSION_BUSY: { status: 409, when: 'another process holds the session; `holder` names it — fork it instead' },
-  NAME_TAKEN: { status: 409, when: 'a peer name (`POST /api/sessions/:id/peers`) that a session or another peer of the request already carries' },
+  NAME_TAKEN: {
+    status: 409,
+    when: 'a peer name (`POST /api/sessions/:id/peers`) that a session or another peer of the request already carries',
+  },
   NAME_AMBIGUOUS: { status: 409, when: 'several sessions carry the name; `candidates` lists their ids' },
   SESSION_CLOSED: { status: 409, when: 'the session was closed underneath the request' },
   AGENT_CLOSED: { status: 409, when: 'the session’s agent was closed or its session failed' },
@@ -82,7 +88,10 @@ export const HOST_ERROR_CODES = {
   STORAGE_ERROR: { status: 503, when: 'the storage failed (e.g. a permission error, an unreachable database)' },
   WRITE_FAILED: { status: 503, sentAs: 'STORAGE_ERROR', when: 'storage refused a write; nothing half-written is kept' },
   STORE_CLOSED: { status: 503, when: 'the store was closed' },
-  TOO_MANY_STREAMS: { status: 503, when: 'every event-stream slot is taken (`maxStreams`, 256 by default); `Retry-After` says when to try again' },
+  TOO_MANY_STREAMS: {
+    status: 503,
+    when: 'every event-stream slot is taken (`maxStreams`, 256 by default); `Retry-After` says when to try again',
+  },
 } as const satisfies Record<PassedThroughCode, HostErrorRow> & Record<string, HostErrorRow>;
 
 /** Every code a `HostError` carries: a key of `HOST_ERROR_CODES`. */

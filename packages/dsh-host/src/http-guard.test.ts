@@ -14,7 +14,13 @@ function start(options: Parameters<typeof serveHost>[1] = {}) {
 }
 
 /** A raw request, so `Host` can be anything a browser under DNS rebinding would send. */
-function send(server: HostServer, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; json: unknown }> {
+function send(
+  server: HostServer,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest({ host: '127.0.0.1', port: server.port, method, path, headers }, (response) => {
       let text = '';
@@ -34,12 +40,18 @@ const codeOf = (json: unknown) => (json as { error?: { code?: string } } | undef
 describe('the HTTP guard on a served host', () => {
   it('refuses a cross-site text/plain POST (no preflight) before it creates anything', async () => {
     const { host, server } = await start();
-    const attack = await send(server, 'POST', '/api/sessions', {
-      host: `127.0.0.1:${server.port}`,
-      origin: 'https://evil.example',
-      'sec-fetch-site': 'cross-site',
-      'content-type': 'text/plain;charset=UTF-8',
-    }, JSON.stringify({ title: 'owned', config: { cwd: '/' } }));
+    const attack = await send(
+      server,
+      'POST',
+      '/api/sessions',
+      {
+        host: `127.0.0.1:${server.port}`,
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'text/plain;charset=UTF-8',
+      },
+      JSON.stringify({ title: 'owned', config: { cwd: '/' } }),
+    );
     expect(attack.status).toBe(403);
     expect(codeOf(attack.json)).toBe('CROSS_ORIGIN');
     expect(await host.list()).toEqual([]);
@@ -47,10 +59,22 @@ describe('the HTTP guard on a served host', () => {
 
   it('refuses a text/plain body even from an old browser that sends no Origin (415)', async () => {
     const { host, server } = await start();
-    const attack = await send(server, 'POST', '/api/sessions', { host: `127.0.0.1:${server.port}`, 'content-type': 'text/plain' }, '{"title":"x"}');
+    const attack = await send(
+      server,
+      'POST',
+      '/api/sessions',
+      { host: `127.0.0.1:${server.port}`, 'content-type': 'text/plain' },
+      '{"title":"x"}',
+    );
     expect(attack.status).toBe(415);
     expect(codeOf(attack.json)).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const form = await send(server, 'POST', '/api/sessions', { host: `127.0.0.1:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, 'title=x');
+    const form = await send(
+      server,
+      'POST',
+      '/api/sessions',
+      { host: `127.0.0.1:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      'title=x',
+    );
     expect(form.status).toBe(415);
     expect(await host.list()).toEqual([]);
   });
@@ -66,7 +90,14 @@ describe('the HTTP guard on a served host', () => {
 
   it('accepts the bound address, localhost, an IP literal and configured names', async () => {
     const { server } = await start({ allowedHosts: ['dsh.lan', '.corp.example'] });
-    for (const name of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, 'app.localhost', '[::1]:1', 'dsh.lan', 'box.corp.example']) {
+    for (const name of [
+      `127.0.0.1:${server.port}`,
+      `localhost:${server.port}`,
+      'app.localhost',
+      '[::1]:1',
+      'dsh.lan',
+      'box.corp.example',
+    ]) {
       expect((await send(server, 'GET', '/api/sessions', { host: name })).status, name).toBe(200);
     }
     expect((await send(server, 'GET', '/api/sessions', { host: 'dsh.lan.evil.example' })).status).toBe(403);
@@ -76,7 +107,13 @@ describe('the HTTP guard on a served host', () => {
   it('lets the same origin (and requests without browser headers) change state with JSON', async () => {
     const { server } = await start();
     const own = `127.0.0.1:${server.port}`;
-    const sameOrigin = await send(server, 'POST', '/api/sessions', { host: own, origin: `http://${own}`, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }, '{"title":"mine"}');
+    const sameOrigin = await send(
+      server,
+      'POST',
+      '/api/sessions',
+      { host: own, origin: `http://${own}`, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+      '{"title":"mine"}',
+    );
     expect(sameOrigin.status).toBe(201);
     const cli = await send(server, 'POST', '/api/sessions', { host: own, 'content-type': 'application/json; charset=utf-8' }, '{}');
     expect(cli.status).toBe(201);
@@ -98,13 +135,21 @@ describe('the HTTP guard on a served host', () => {
     const { server } = await start({ token: 'a-long-enough-secret-token' });
     const own = `127.0.0.1:${server.port}`;
     expect((await send(server, 'GET', '/api/sessions', { host: own })).status).toBe(401);
-    expect((await send(server, 'GET', '/api/sessions', { host: own, authorization: 'Bearer a-long-enough-secret-token' })).status).toBe(200);
+    expect((await send(server, 'GET', '/api/sessions', { host: own, authorization: 'Bearer a-long-enough-secret-token' })).status).toBe(
+      200,
+    );
   });
 
   it('refuses titles with control characters with a 400 naming the field', async () => {
     const { host, server } = await start();
     const own = `127.0.0.1:${server.port}`;
-    const bad = await send(server, 'POST', '/api/sessions', { host: own, 'content-type': 'application/json' }, JSON.stringify({ title: '\u0000' }));
+    const bad = await send(
+      server,
+      'POST',
+      '/api/sessions',
+      { host: own, 'content-type': 'application/json' },
+      JSON.stringify({ title: '\u0000' }),
+    );
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.json)).toContain('title');
     await expect(host.create({ title: 'a\u001b[2Jb' })).rejects.toMatchObject({ code: 'INVALID_TITLE' });
@@ -124,7 +169,9 @@ describe('the HTTP guard on a served host', () => {
 describe('checkRequest', () => {
   it('passes requests with no browser headers and no Host policy (the in-process handler)', () => {
     expect(checkRequest(new Request('http://dsh.test/api/sessions', { method: 'POST' }), {})).toBeUndefined();
-    expect(checkRequest(new Request('http://dsh.test/api/sessions', { method: 'DELETE', headers: { 'sec-fetch-site': 'same-site' } }), {})?.code).toBe('CROSS_ORIGIN');
+    expect(
+      checkRequest(new Request('http://dsh.test/api/sessions', { method: 'DELETE', headers: { 'sec-fetch-site': 'same-site' } }), {})?.code,
+    ).toBe('CROSS_ORIGIN');
   });
 });
 
@@ -148,8 +195,18 @@ describe('malformed Host headers', () => {
   it('are 400 BAD_REQUEST naming the header on a served host, for reads, writes and streams', async () => {
     const { host, server } = await start();
     for (const name of malformed) {
-      for (const [method, path] of [['GET', '/api/sessions'], ['POST', '/api/sessions'], ['GET', '/api/sessions/x/events']] as const) {
-        const answer = await send(server, method, path, { host: name, 'content-type': 'application/json' }, method === 'POST' ? '{}' : undefined);
+      for (const [method, path] of [
+        ['GET', '/api/sessions'],
+        ['POST', '/api/sessions'],
+        ['GET', '/api/sessions/x/events'],
+      ] as const) {
+        const answer = await send(
+          server,
+          method,
+          path,
+          { host: name, 'content-type': 'application/json' },
+          method === 'POST' ? '{}' : undefined,
+        );
         expect([answer.status, codeOf(answer.json)], `${JSON.stringify(name)} ${method} ${path}`).toEqual([400, 'BAD_REQUEST']);
         expect(JSON.stringify(answer.json)).toContain('"headers","host"');
       }

@@ -108,14 +108,21 @@ export function checkRequest(request: Request, options: HttpGuardOptions, hostHe
   if (SAFE_METHODS.has(request.method.toUpperCase())) return undefined;
   const site = headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') {
-    return new HostError('CROSS_ORIGIN', `Refusing a ${request.method} from another site: expected Sec-Fetch-Site same-origin or none, received ${truncated(site)}.`);
+    return new HostError(
+      'CROSS_ORIGIN',
+      `Refusing a ${request.method} from another site: expected Sec-Fetch-Site same-origin or none, received ${truncated(site)}.`,
+    );
   }
   const origin = headers.get('origin');
   if (origin !== null) {
     const own = `${url.protocol}//${host}`.toLowerCase();
-    const allowed = origin.toLowerCase() === own || (options.allowedOrigins ?? []).some((entry) => entry.toLowerCase() === origin.toLowerCase());
+    const allowed =
+      origin.toLowerCase() === own || (options.allowedOrigins ?? []).some((entry) => entry.toLowerCase() === origin.toLowerCase());
     if (!allowed) {
-      return new HostError('CROSS_ORIGIN', `Refusing a ${request.method} from origin ${truncated(origin)}: expected ${own} or an allowed origin.`);
+      return new HostError(
+        'CROSS_ORIGIN',
+        `Refusing a ${request.method} from origin ${truncated(origin)}: expected ${own} or an allowed origin.`,
+      );
     }
   }
   const type = headers.get('content-type');

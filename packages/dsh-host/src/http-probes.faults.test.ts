@@ -48,7 +48,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const status5xx = answers.filter((answer) => answer.status >= 500).length;
-  reportFaults('http-probes', { trials: answers.length, status5xx, refused: answers.filter((answer) => answer.status >= 400 && answer.status < 500).length });
+  reportFaults('http-probes', {
+    trials: answers.length,
+    status5xx,
+    refused: answers.filter((answer) => answer.status >= 400 && answer.status < 500).length,
+  });
   await server.close();
   await host.close();
   await store.close();
@@ -86,20 +90,64 @@ describe('the HTTP probe set (zero 5xx)', { timeout: 300_000 }, () => {
   });
 
   it('answers malformed Host headers with 400 BAD_REQUEST on every route, never a 5xx', async () => {
-    const names = ['999.999.999.999', '1.2.3.4.5', '256.256.256.256:80', '01.02.03.04', '4294967296', '0x7f.1', 'localhost:99999', 'localhost:0',
-      'localhost:-1', 'a:b:c', '[::1', '[zz]:80', '[fe80::1%25lo]', '::1', 'exa mple', 'user@host', 'a..b', `${'a'.repeat(300)}.example`, 'host/x', '\u00e4.example'];
+    const names = [
+      '999.999.999.999',
+      '1.2.3.4.5',
+      '256.256.256.256:80',
+      '01.02.03.04',
+      '4294967296',
+      '0x7f.1',
+      'localhost:99999',
+      'localhost:0',
+      'localhost:-1',
+      'a:b:c',
+      '[::1',
+      '[zz]:80',
+      '[fe80::1%25lo]',
+      '::1',
+      'exa mple',
+      'user@host',
+      'a..b',
+      `${'a'.repeat(300)}.example`,
+      'host/x',
+      '\u00e4.example',
+    ];
     for (const name of names) {
-      for (const [method, path] of [['GET', '/api/sessions'], ['GET', '/api/openapi.json'], ['GET', '/api/sessions/x/events'], ['POST', '/api/sessions']] as const) {
+      for (const [method, path] of [
+        ['GET', '/api/sessions'],
+        ['GET', '/api/openapi.json'],
+        ['GET', '/api/sessions/x/events'],
+        ['POST', '/api/sessions'],
+      ] as const) {
         const answer = await send(method, path, { host: name, ...json }, method === 'POST' ? '{}' : undefined);
         answers.push({ probe: 'host-syntax', status: answer.status });
-        expect([answer.status, (JSON.parse(answer.text) as { error: { code: string } }).error.code], `${name} ${method} ${path}`).toEqual([400, 'BAD_REQUEST']);
+        expect([answer.status, (JSON.parse(answer.text) as { error: { code: string } }).error.code], `${name} ${method} ${path}`).toEqual([
+          400,
+          'BAD_REQUEST',
+        ]);
       }
     }
   });
 
   it('answers bad bodies with 4xx', async () => {
-    const bodies = ['', '{', '[]', 'null', '1', '"x"', '{"title":1}', '{"title":"\\u0000"}', '{"title":"a\\u202Eb"}', '{"unknown":1}', `{"title":"${'x'.repeat(300)}"}`,
-      `${'['.repeat(5000)}${']'.repeat(5000)}`, '{"config":{"cwd":123}}', '{"config":{"tools":"all"}}', '\u0000\u0001', '{"__proto__":{"polluted":true}}'];
+    const bodies = [
+      '',
+      '{',
+      '[]',
+      'null',
+      '1',
+      '"x"',
+      '{"title":1}',
+      '{"title":"\\u0000"}',
+      '{"title":"a\\u202Eb"}',
+      '{"unknown":1}',
+      `{"title":"${'x'.repeat(300)}"}`,
+      `${'['.repeat(5000)}${']'.repeat(5000)}`,
+      '{"config":{"cwd":123}}',
+      '{"config":{"tools":"all"}}',
+      '\u0000\u0001',
+      '{"__proto__":{"polluted":true}}',
+    ];
     for (const body of bodies) {
       const answer = await probe('bodies', 'POST', '/api/sessions', json, body);
       expect(answer.status, body.slice(0, 40)).toBeLessThan(500);
@@ -108,9 +156,28 @@ describe('the HTTP probe set (zero 5xx)', { timeout: 300_000 }, () => {
   });
 
   it('answers hostile ids and paths with 4xx', async () => {
-    const ids = ['..', '..%2f..%2fetc%2fpasswd', '%2e%2e', 'x'.repeat(5000), '%00', '%E2%80%AE', 'a%0Ab', '%F0%9F%98%80', 'CON', '.leases', '-', 'x.jsonl'];
+    const ids = [
+      '..',
+      '..%2f..%2fetc%2fpasswd',
+      '%2e%2e',
+      'x'.repeat(5000),
+      '%00',
+      '%E2%80%AE',
+      'a%0Ab',
+      '%F0%9F%98%80',
+      'CON',
+      '.leases',
+      '-',
+      'x.jsonl',
+    ];
     for (const id of ids) {
-      for (const [method, suffix, body] of [['GET', '', undefined], ['GET', '/lineage', undefined], ['POST', '/messages', '{"text":"hi"}'], ['POST', '/fork', '{}'], ['PATCH', '', '{"title":"t"}']] as const) {
+      for (const [method, suffix, body] of [
+        ['GET', '', undefined],
+        ['GET', '/lineage', undefined],
+        ['POST', '/messages', '{"text":"hi"}'],
+        ['POST', '/fork', '{}'],
+        ['PATCH', '', '{"title":"t"}'],
+      ] as const) {
         const answer = await probe('ids', method, `/api/sessions/${id}${suffix}`, body === undefined ? {} : json, body);
         expect(answer.status, `${method} ${id}${suffix}`).toBeLessThan(500);
       }
@@ -120,7 +187,23 @@ describe('the HTTP probe set (zero 5xx)', { timeout: 300_000 }, () => {
   it('answers every cut that is not an event seq with 4xx, normalising -0 to 0', async () => {
     const created = JSON.parse((await probe('cuts', 'POST', '/api/sessions', json, '{"title":"cuts"}')).text) as { sessionId: string };
     const id = created.sessionId;
-    for (const cut of ['-0', '1e400', '-1e400', '"3"', String(2 ** 53), String(2 ** 53 + 2), '-1', '1.5', 'null', 'true', '[0]', '{}', '1e-400', '0.0000001', '9007199254740993']) {
+    for (const cut of [
+      '-0',
+      '1e400',
+      '-1e400',
+      '"3"',
+      String(2 ** 53),
+      String(2 ** 53 + 2),
+      '-1',
+      '1.5',
+      'null',
+      'true',
+      '[0]',
+      '{}',
+      '1e-400',
+      '0.0000001',
+      '9007199254740993',
+    ]) {
       const answer = await probe('cuts', 'POST', `/api/sessions/${id}/fork`, json, `{"atSeq":${cut}}`);
       expect(answer.status, cut).toBeLessThan(500);
       if (cut === '-0' || cut === '1e-400') expect(answer.status, cut).toBe(201);
@@ -129,13 +212,21 @@ describe('the HTTP probe set (zero 5xx)', { timeout: 300_000 }, () => {
 
   it('stays up and 5xx-free under concurrent creates, messages, forks and renames', async () => {
     const rounds = faultTrials(4, 40);
-    const created = JSON.parse((await probe('concurrency', 'POST', '/api/sessions', json, '{"title":"busy"}')).text) as { sessionId: string };
+    const created = JSON.parse((await probe('concurrency', 'POST', '/api/sessions', json, '{"title":"busy"}')).text) as {
+      sessionId: string;
+    };
     for (let round = 0; round < rounds; round += 1) {
       await Promise.all([
         probe('concurrency', 'POST', '/api/sessions', json, `{"title":"c${round}"}`),
         probe('concurrency', 'POST', `/api/sessions/${created.sessionId}/messages`, json, `{"text":"m${round}"}`),
         probe('concurrency', 'POST', `/api/sessions/${created.sessionId}/fork`, json, '{}'),
-        probe('concurrency', 'POST', `/api/sessions/${created.sessionId}/fork`, { ...json, 'idempotency-key': `k${round % 3}` }, '{"atSeq":0}'),
+        probe(
+          'concurrency',
+          'POST',
+          `/api/sessions/${created.sessionId}/fork`,
+          { ...json, 'idempotency-key': `k${round % 3}` },
+          '{"atSeq":0}',
+        ),
         probe('concurrency', 'PATCH', `/api/sessions/${created.sessionId}`, json, `{"title":"busy"}`),
         probe('concurrency', 'GET', '/api/sessions', {}),
         probe('concurrency', 'POST', `/api/sessions/${created.sessionId}/cancel`, {}),

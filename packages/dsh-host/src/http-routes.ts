@@ -20,7 +20,14 @@ const STORE: readonly HostErrorCode[] = ['STORE_CLOSED', 'STORAGE_ERROR'];
 /** Codes of a request naming a session (`:id` is an id or a name, resolved through the store). */
 const REF: readonly HostErrorCode[] = [...STORE, 'SESSION_NOT_FOUND', 'NAME_AMBIGUOUS'];
 /** Codes of reading a stored log the host has not opened. */
-const STORED: readonly HostErrorCode[] = ['CORRUPT', 'MALFORMED_JSON', 'INVALID_HEADER', 'INVALID_RELATIONSHIP', 'UNSUPPORTED_VERSION', 'INVALID_EVENT'];
+const STORED: readonly HostErrorCode[] = [
+  'CORRUPT',
+  'MALFORMED_JSON',
+  'INVALID_HEADER',
+  'INVALID_RELATIONSHIP',
+  'UNSUPPORTED_VERSION',
+  'INVALID_EVENT',
+];
 /** Codes of making a session live in this host (open with crash repair, then append). */
 const LIVE: readonly HostErrorCode[] = [...STORED, 'SESSION_BUSY', 'SESSION_CLOSED', 'AGENT_CLOSED', 'WRITE_FAILED'];
 /** Codes of a route with a JSON body. */
@@ -49,7 +56,11 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     success: {
       status: 200,
       description: 'Sessions',
-      schema: { type: 'object', required: ['sessions'], properties: { sessions: { type: 'array', items: { $ref: '#/components/schemas/SessionListItem' } } } },
+      schema: {
+        type: 'object',
+        required: ['sessions'],
+        properties: { sessions: { type: 'array', items: { $ref: '#/components/schemas/SessionListItem' } } },
+      },
     },
     errors: [...STORE],
     handle: async ({ context, host }) => context.json({ sessions: await host.list() }),
@@ -60,7 +71,11 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     operationId: 'createSession',
     summary: 'Create a session',
     body: { schema: createSessionBodySchema, component: 'CreateSessionBody', required: false },
-    success: { status: 201, description: 'Created', schema: { type: 'object', required: ['sessionId'], properties: { sessionId: { type: 'string' } } } },
+    success: {
+      status: 201,
+      description: 'Created',
+      schema: { type: 'object', required: ['sessionId'], properties: { sessionId: { type: 'string' } } },
+    },
     errors: [...BODY, ...STORE, 'SESSION_EXISTS', 'WRITE_FAILED'],
     handle: async ({ context, host, body }) => {
       const created = await host.create({
@@ -98,7 +113,11 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     success: {
       status: 200,
       description: 'Renamed',
-      schema: { type: 'object', required: ['sessionId', 'title'], properties: { sessionId: { type: 'string' }, title: { type: 'string' } } },
+      schema: {
+        type: 'object',
+        required: ['sessionId', 'title'],
+        properties: { sessionId: { type: 'string' }, title: { type: 'string' } },
+      },
     },
     errors: [...BODY, ...REF, ...LIVE],
     handle: async ({ context, host, body }) => {
@@ -113,7 +132,15 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     operationId: 'deleteSession',
     summary:
       'Delete a stored session (its forks keep their copies). Live here and idle: released, then deleted; 409 SESSION_BUSY while it runs a turn or has queued input here, or another process holds it',
-    success: { status: 200, description: 'Deleted', schema: { type: 'object', required: ['sessionId', 'deleted'], properties: { sessionId: { type: 'string' }, deleted: { const: true } } } },
+    success: {
+      status: 200,
+      description: 'Deleted',
+      schema: {
+        type: 'object',
+        required: ['sessionId', 'deleted'],
+        properties: { sessionId: { type: 'string' }, deleted: { const: true } },
+      },
+    },
     errors: [...REF, 'SESSION_BUSY', 'WRITE_FAILED'],
     handle: async ({ context, host }) => context.json({ ...(await host.delete(context.req.param('id') ?? '')), deleted: true }),
   }),
@@ -123,7 +150,11 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     operationId: 'sendMessage',
     summary: 'Queue user input (input/queued); a turn claims it',
     body: { schema: messageBodySchema, component: 'MessageBody', required: true },
-    success: { status: 202, description: 'Queued', schema: { type: 'object', required: ['inputId'], properties: { inputId: { type: 'string' } } } },
+    success: {
+      status: 202,
+      description: 'Queued',
+      schema: { type: 'object', required: ['inputId'], properties: { inputId: { type: 'string' } } },
+    },
     errors: [...BODY, ...REF, ...LIVE],
     handle: async ({ context, host, body }) => context.json(await host.send(context.req.param('id') ?? '', body.text), 202),
   }),
@@ -164,7 +195,11 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
           cut: { type: 'integer' },
           peers: {
             type: 'array',
-            items: { type: 'object', required: ['sessionId', 'title'], properties: { sessionId: { type: 'string' }, title: { type: 'string' } } },
+            items: {
+              type: 'object',
+              required: ['sessionId', 'title'],
+              properties: { sessionId: { type: 'string' }, title: { type: 'string' } },
+            },
           },
         },
       },
@@ -215,7 +250,11 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     path: '/api/sessions/:id/cancel',
     operationId: 'cancelTurn',
     summary: 'Cancel the running turn',
-    success: { status: 200, description: 'Whether a turn was running', schema: { type: 'object', required: ['cancelled'], properties: { cancelled: { type: 'boolean' } } } },
+    success: {
+      status: 200,
+      description: 'Whether a turn was running',
+      schema: { type: 'object', required: ['cancelled'], properties: { cancelled: { type: 'boolean' } } },
+    },
     errors: [...REF],
     handle: async ({ context, host }) => context.json(await host.cancel(context.req.param('id') ?? '')),
   }),
@@ -236,8 +275,25 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       'Import Claude Code, Codex or pi transcripts (`text`, or `files` for a main session with its subagents or a rollout with its forks): every file read, then linked, then each session stored atomically, parents first',
     body: { schema: importBodySchema, component: 'ImportBody', required: true },
     maxBodyBytes: ({ maxImportBytes }) => maxImportBytes,
-    success: { status: 201, description: 'Imported: the sessions of each file, main line first (`kept`: stored by an earlier, cut-short import)', schema: 'ImportAnswer' },
-    errors: [...BODY, ...STORE, ...STORED, 'UNKNOWN_FORMAT', 'FORMAT_MISMATCH', 'MALFORMED_LINE', 'EMPTY_TRANSCRIPT', 'INVALID_OPTION', 'INVALID_TITLE', 'SESSION_EXISTS', 'SESSION_NOT_FOUND', 'WRITE_FAILED'],
+    success: {
+      status: 201,
+      description: 'Imported: the sessions of each file, main line first (`kept`: stored by an earlier, cut-short import)',
+      schema: 'ImportAnswer',
+    },
+    errors: [
+      ...BODY,
+      ...STORE,
+      ...STORED,
+      'UNKNOWN_FORMAT',
+      'FORMAT_MISMATCH',
+      'MALFORMED_LINE',
+      'EMPTY_TRANSCRIPT',
+      'INVALID_OPTION',
+      'INVALID_TITLE',
+      'SESSION_EXISTS',
+      'SESSION_NOT_FOUND',
+      'WRITE_FAILED',
+    ],
     handle: async ({ context, host, body }) => {
       const inputs = body.files ?? [{ text: body.text ?? '' }];
       const report = await host.importTranscripts(
@@ -246,7 +302,12 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       );
       const first = report.files[0];
       return context.json(
-        { format: first?.format ?? null, warnings: report.files.flatMap((file) => file.warnings), sessions: report.files.flatMap((file) => file.sessions), files: report.files },
+        {
+          format: first?.format ?? null,
+          warnings: report.files.flatMap((file) => file.warnings),
+          sessions: report.files.flatMap((file) => file.sessions),
+          files: report.files,
+        },
         201,
       );
     },
@@ -255,10 +316,16 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     method: 'get',
     path: '/api/sessions/:id/events',
     operationId: 'streamEvents',
-    summary: 'Server-sent events: every event from a seq, then live ones (`id` is the seq, `data` the event JSON); while a model response streams, ephemeral `event: delta` frames `{turn, step, text?, reasoning?}` without id. At most `maxStreams` (256) streams are open at once (then 503 `TOO_MANY_STREAMS` with `Retry-After`); a stream whose client stops reading is closed once 8 MiB wait for it (reconnect with `Last-Event-ID`)',
+    summary:
+      'Server-sent events: every event from a seq, then live ones (`id` is the seq, `data` the event JSON); while a model response streams, ephemeral `event: delta` frames `{turn, step, text?, reasoning?}` without id. At most `maxStreams` (256) streams are open at once (then 503 `TOO_MANY_STREAMS` with `Retry-After`); a stream whose client stops reading is closed once 8 MiB wait for it (reconnect with `Last-Event-ID`)',
     parameters: [
       { name: 'from', in: 'query', description: 'First seq to send (default 0)', schema: { type: 'integer', minimum: 0 } },
-      { name: 'Last-Event-ID', in: 'header', description: 'Reconnect: resume after this seq (wins over `from`)', schema: { type: 'string' } },
+      {
+        name: 'Last-Event-ID',
+        in: 'header',
+        description: 'Reconnect: resume after this seq (wins over `from`)',
+        schema: { type: 'string' },
+      },
     ],
     success: { status: 200, description: 'Event stream', schema: 'SessionEvent', contentType: 'text/event-stream' },
     errors: [...BODY, ...REF, ...STORED, 'TOO_MANY_STREAMS'],

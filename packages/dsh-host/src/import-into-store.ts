@@ -30,7 +30,14 @@ export type ImportIntoStoreOptions = {
  * One session of an import: `kept` when an earlier import stored exactly these events (it may have
  * grown since); `skipped` (only with `skipImported`) when the store holds it, or its parent, with other events.
  */
-export type ImportedSessionSummary = { id: string; parentSession: string | null; forkCut: number | null; events: number; kept?: true; skipped?: true };
+export type ImportedSessionSummary = {
+  id: string;
+  parentSession: string | null;
+  forkCut: number | null;
+  events: number;
+  kept?: true;
+  skipped?: true;
+};
 
 /** What one input became. */
 export type ImportedFile = { name?: string; format: TranscriptFormat; warnings: string[]; sessions: ImportedSessionSummary[] };
@@ -69,14 +76,22 @@ function read(input: ImportInput, format: 'auto' | TranscriptFormat): ImportResu
  * unless `skipImported` — inputs whose every session is stored already. Sessions a cut-short earlier
  * import stored are kept, the rest added.
  */
-export async function importIntoStore(store: SessionStore, inputs: readonly ImportInput[], options: ImportIntoStoreOptions = {}): Promise<ImportReport> {
+export async function importIntoStore(
+  store: SessionStore,
+  inputs: readonly ImportInput[],
+  options: ImportIntoStoreOptions = {},
+): Promise<ImportReport> {
   const format = options.format ?? 'auto';
   if (options.title !== undefined && (options.title.trim() === '' || !isPrintableTitle(options.title))) {
-    throw new HostError('INVALID_TITLE', `Invalid title ${JSON.stringify(options.title)}: expected printable text without control characters.`);
+    throw new HostError(
+      'INVALID_TITLE',
+      `Invalid title ${JSON.stringify(options.title)}: expected printable text without control characters.`,
+    );
   }
   const results = inputs.map((input) => read(input, format));
   const first = results[0];
-  if (first !== undefined && options.title !== undefined) first.sessions[0] = withTitle(first.sessions[0] as ImportedSession, options.title);
+  if (first !== undefined && options.title !== undefined)
+    first.sessions[0] = withTitle(first.sessions[0] as ImportedSession, options.title);
   const lookup = async (id: string): Promise<ImportedSession | undefined> => {
     if (!(await store.has(id))) return undefined;
     const stored = await store.observe(id);
@@ -97,14 +112,24 @@ export async function importIntoStore(store: SessionStore, inputs: readonly Impo
       const differs = stored || (parentSession !== undefined && skipped.has(parentSession));
       if (!differs) continue;
       if (options.skipImported !== true) {
-        throw new HostError('SESSION_EXISTS', `Session ${id} is already in the store with other events than this import has for it; nothing was imported.`);
+        throw new HostError(
+          'SESSION_EXISTS',
+          `Session ${id} is already in the store with other events than this import has for it; nothing was imported.`,
+        );
       }
       skipped.add(id);
-      result.warnings.push(stored ? `session ${id} is stored with other events (the source went on since it was imported?); left as it is` : `session ${id} not imported: its parent ${String(parentSession)} was left as it is`);
+      result.warnings.push(
+        stored
+          ? `session ${id} is stored with other events (the source went on since it was imported?); left as it is`
+          : `session ${id} not imported: its parent ${String(parentSession)} was left as it is`,
+      );
     }
   }
   if (all.length > 0 && kept.size === all.length && options.skipImported !== true) {
-    throw new HostError('SESSION_EXISTS', `Already imported: ${[...kept].join(', ')} ${kept.size === 1 ? 'is' : 'are'} in the store; nothing was imported. Open ${all[0]?.header.id ?? ''} instead.`);
+    throw new HostError(
+      'SESSION_EXISTS',
+      `Already imported: ${[...kept].join(', ')} ${kept.size === 1 ? 'is' : 'are'} in the store; nothing was imported. Open ${all[0]?.header.id ?? ''} instead.`,
+    );
   }
   try {
     for (const session of all) if (!kept.has(session.header.id) && !skipped.has(session.header.id)) await store.import(session);

@@ -19,17 +19,52 @@ function setup(http: { maxBodyBytes?: number } = {}): { host: Host; store: Sessi
   return { host, store };
 }
 
-type Answer = { format: string; warnings: string[]; sessions: { id: string; parentSession: string | null; forkCut: number | null; events: number; kept?: true }[] };
-const importOperation = (openApiDocument().paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { allOf?: { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }[] } }> }> }>>)['/api/import']?.post;
+type Answer = {
+  format: string;
+  warnings: string[];
+  sessions: { id: string; parentSession: string | null; forkCut: number | null; events: number; kept?: true }[];
+};
+const importOperation = (
+  openApiDocument().paths as Record<
+    string,
+    Record<
+      string,
+      {
+        responses: Record<
+          string,
+          {
+            content?: Record<
+              string,
+              { schema: { allOf?: { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }[] } }
+            >;
+          }
+        >;
+      }
+    >
+  >
+)['/api/import']?.post;
 
 /** POST /api/import in-process; fails on any status or code the operation does not document. */
-async function post(host: Host, body: unknown, path = '/api/import'): Promise<{ status: number; body: Answer & { error?: { code: string; message: string } } }> {
-  const response = await host.fetch(new Request(`http://dsh.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }));
+async function post(
+  host: Host,
+  body: unknown,
+  path = '/api/import',
+): Promise<{ status: number; body: Answer & { error?: { code: string; message: string } } }> {
+  const response = await host.fetch(
+    new Request(`http://dsh.test${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
   const parsed = (await response.json()) as Answer & { error?: { code: string; message: string } };
   if (path === '/api/import') {
     const documented = importOperation?.responses[String(response.status)];
     expect(documented, `POST /api/import answered ${response.status}, which it does not document`).toBeDefined();
-    if (response.status >= 400) expect(documented?.content?.['application/json']?.schema.allOf?.[1]?.properties?.error?.properties?.code?.enum).toContain(parsed.error?.code);
+    if (response.status >= 400)
+      expect(documented?.content?.['application/json']?.schema.allOf?.[1]?.properties?.error?.properties?.code?.enum).toContain(
+        parsed.error?.code,
+      );
   }
   return { status: response.status, body: parsed };
 }
@@ -50,7 +85,10 @@ describe('POST /api/import (the host route every importer shares)', () => {
   it('imports a main session with its subagent file in either order, without SESSION_EXISTS, linking the spawning call', async () => {
     const mainText = claudeCodeTranscript({ turns: 3, spawnsAgent: 'a77aa77' }).text;
     const agentText = claudeCodeTranscript({ turns: 2, agentId: 'a77aa77' }).text;
-    for (const files of [[{ text: mainText }, { text: agentText }], [{ text: agentText }, { text: mainText }]]) {
+    for (const files of [
+      [{ text: mainText }, { text: agentText }],
+      [{ text: agentText }, { text: mainText }],
+    ]) {
       const { host } = setup();
       const reply = await post(host, { files });
       expect(reply.status).toBe(201);
@@ -66,9 +104,19 @@ describe('POST /api/import (the host route every importer shares)', () => {
   it('imports a Codex fork rollout as a fork child of a parent rollout that is already stored', async () => {
     const { host } = setup();
     const parent = codexTranscript({ turns: 4, ordinals: true });
-    const end = (JSON.parse(parent.text.split('\n').find((l) => l.includes('"task_started"') && l.includes('-000000000003"')) ?? '{}') as { ordinal: number }).ordinal;
+    const end = (
+      JSON.parse(parent.text.split('\n').find((l) => l.includes('"task_started"') && l.includes('-000000000003"')) ?? '{}') as {
+        ordinal: number;
+      }
+    ).ordinal;
     expect((await post(host, { text: parent.text })).status).toBe(201);
-    const fork = await post(host, { text: codexTranscript({ turns: 1, sessionId: '019e3000-2222-7333-8444-555566667777', forkOf: { threadId: parent.sessionId, endOrdinalExclusive: end } }).text });
+    const fork = await post(host, {
+      text: codexTranscript({
+        turns: 1,
+        sessionId: '019e3000-2222-7333-8444-555566667777',
+        forkOf: { threadId: parent.sessionId, endOrdinalExclusive: end },
+      }).text,
+    });
     expect(fork.status).toBe(201);
     expect(fork.body.sessions[0]).toMatchObject({ parentSession: parent.sessionId, forkCut: expect.any(Number) as number });
     expect((await host.lineage('019e3000-2222-7333-8444-555566667777')).ancestors.map((a) => a.id)).toEqual([parent.sessionId]);
@@ -129,7 +177,9 @@ describe('POST /api/import (the host route every importer shares)', () => {
   it('with skipImported, a session the store holds with other events (the source went on) and its fork children are left as they are, with a warning', async () => {
     const { host, store } = setup();
     await host.importTranscripts([{ text: claudeCodeTranscript({ turns: 2 }).text }]);
-    const grown = await host.importTranscripts([{ text: claudeCodeTranscript({ turns: 4, branchAtTurn: 3 }).text, name: 'grown.jsonl' }], { skipImported: true });
+    const grown = await host.importTranscripts([{ text: claudeCodeTranscript({ turns: 4, branchAtTurn: 3 }).text, name: 'grown.jsonl' }], {
+      skipImported: true,
+    });
     expect(grown.files[0]?.sessions.map((s) => s.skipped === true)).toEqual([true, true]);
     expect(grown.files[0]?.warnings).toContainEqual(expect.stringContaining('is stored with other events'));
     expect((await store.list()).length).toBe(1);

@@ -34,14 +34,7 @@ export {
   type ImportReport,
 } from './import-into-store.js';
 export { defaultPeerNames } from './fork-peers.js';
-export {
-  lineageOf,
-  sessionForest,
-  type Lineage,
-  type LineageEntry,
-  type LineageNode,
-  type LineageTree,
-} from './lineage.js';
+export { lineageOf, sessionForest, type Lineage, type LineageEntry, type LineageNode, type LineageTree } from './lineage.js';
 export { resolveSessionRef, type NamedEntry } from './resolve-session-ref.js';
 export { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
 export { checkRequest, httpGuard, type HttpGuardOptions } from './http-guard.js';

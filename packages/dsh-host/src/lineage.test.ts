@@ -14,9 +14,7 @@ describe('lineageOf', () => {
     const lineage = lineageOf(sessions, 'a');
     expect(lineage.session).toMatchObject({ id: 'a', forkCut: 4 });
     expect(lineage.ancestors.map((node) => node.id)).toEqual(['root']);
-    expect(lineage.descendants).toEqual([
-      { id: 'a1', parentSession: 'a', forkCut: 9, createdAt: 5, children: [] },
-    ]);
+    expect(lineage.descendants).toEqual([{ id: 'a1', parentSession: 'a', forkCut: 9, createdAt: 5, children: [] }]);
     const rootLineage = lineageOf(sessions, 'root');
     expect(rootLineage.ancestors).toEqual([]);
     expect(rootLineage.descendants.map((tree) => [tree.id, tree.children.map((child) => child.id)])).toEqual([

@@ -62,7 +62,7 @@ export function lineageOf(entries: readonly LineageEntry[], id: string): Lineage
   if (self === undefined) throw new HostError('SESSION_NOT_FOUND', `No session with id '${id}'.`);
   const ancestors: LineageNode[] = [];
   const seen = new Set([id]);
-  for (let parent = self.parentSession; parent !== undefined && !seen.has(parent); ) {
+  for (let parent = self.parentSession; parent !== undefined && !seen.has(parent);) {
     seen.add(parent);
     const entry = byId.get(parent);
     if (entry === undefined) {

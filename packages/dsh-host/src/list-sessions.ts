@@ -101,6 +101,7 @@ export async function resolveRef(context: HostContext, ref: string): Promise<str
 export async function mostRecentForCwd(context: HostContext, cwd: string): Promise<string> {
   const absolute = resolvePath(cwd);
   const match = (await listSessions(context)).find((item) => item.cwd !== undefined && resolvePath(item.cwd) === absolute);
-  if (match === undefined) throw new HostError('SESSION_NOT_FOUND', `No session to continue in ${absolute}: none has this working directory.`);
+  if (match === undefined)
+    throw new HostError('SESSION_NOT_FOUND', `No session to continue in ${absolute}: none has this working directory.`);
   return match.id;
 }

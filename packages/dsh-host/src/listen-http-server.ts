@@ -8,7 +8,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Binds `server` to `hostname:port` (port 0: any free port) → the bound port and a `close()`. */
-export async function listenHttpServer(server: Server, hostname: string, port: number): Promise<{ port: number; close: () => Promise<void> }> {
+export async function listenHttpServer(
+  server: Server,
+  hostname: string,
+  port: number,
+): Promise<{ port: number; close: () => Promise<void> }> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, hostname, () => {

@@ -7,7 +7,9 @@ type Operation = { operationId: string; responses: Record<string, { content?: Re
 
 function operations(): { key: string; operation: Operation }[] {
   const paths = openApiDocument().paths as Record<string, Record<string, Operation>>;
-  return Object.entries(paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })));
+  return Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+  );
 }
 
 /** The wire codes an operation documents, by status. */
@@ -28,7 +30,8 @@ const NOT_SENT_BY_ROUTES: Partial<Record<HostErrorCode, string>> = {
   INVALID_SESSION_ID: 'no HTTP body takes a child id; an id in the path that cannot exist is SESSION_NOT_FOUND',
   INVALID_MODEL_SPEC: 'the host is built with its model; HTTP only records config.model',
   INVALID_SCRIPT: 'the host is built with its model',
-  INVALID_TITLE: 'HTTP bodies refuse control characters in titles first (400 BAD_REQUEST naming the field); host.create/fork/rename throw it',
+  INVALID_TITLE:
+    'HTTP bodies refuse control characters in titles first (400 BAD_REQUEST naming the field); host.create/fork/rename throw it',
   INVALID_FORK_REQUEST: 'the Idempotency-Key header is checked first (400 BAD_REQUEST naming the header); host.fork throws it',
   PATH_OUTSIDE_CWD: 'tool errors become tool results in the log',
   NO_WORKSPACE: 'tool errors become tool results in the log',
@@ -58,7 +61,8 @@ describe('the OpenAPI document', () => {
   it('lists every code of the host table under its status in the operations that can return it', () => {
     const listed = new Map<string, Set<string>>();
     for (const { operation } of operations()) {
-      for (const [status, codes] of documentedCodes(operation)) for (const code of codes) listed.set(code, (listed.get(code) ?? new Set()).add(status));
+      for (const [status, codes] of documentedCodes(operation))
+        for (const code of codes) listed.set(code, (listed.get(code) ?? new Set()).add(status));
     }
     for (const [code, row] of Object.entries(HOST_ERROR_CODES) as [HostErrorCode, { status: number }][]) {
       const statuses = listed.get(wireCodeOf(code));
@@ -77,7 +81,10 @@ describe('the OpenAPI document', () => {
     expect(fork.get('415')).toEqual(['UNSUPPORTED_MEDIA_TYPE']);
     expect(fork.get('422')).toEqual(expect.arrayContaining(['INVALID_CUT', 'IDEMPOTENCY_MISMATCH']));
     expect(fork.get('503')).toEqual(['STORAGE_ERROR', 'STORE_CLOSED']);
-    const conflicts = Object.entries(HOST_ERROR_CODES).filter(([, row]) => row.status === 409).map(([code]) => code).sort();
+    const conflicts = Object.entries(HOST_ERROR_CODES)
+      .filter(([, row]) => row.status === 409)
+      .map(([code]) => code)
+      .sort();
     const documented409 = new Set([...byKey.values()].flatMap((codes) => codes.get('409') ?? []));
     expect([...documented409].sort()).toEqual(conflicts);
     expect(byKey.get('GET /api/sessions')!.has('415')).toBe(false);

@@ -51,7 +51,8 @@ function errorResponses(codes: readonly HostErrorCode[]): Record<string, JsonSch
 function successContent({ schema, contentType }: RouteDefinition['success']): JsonSchema {
   const described = typeof schema === 'string' ? ref(schema) : schema;
   // An event stream's frames each carry one such value as `data`; the body itself is text.
-  if (contentType === 'text/event-stream') return { [contentType]: { schema: { type: 'string', description: 'SSE frames', 'x-dsh-frame-data': described } } };
+  if (contentType === 'text/event-stream')
+    return { [contentType]: { schema: { type: 'string', description: 'SSE frames', 'x-dsh-frame-data': described } } };
   return json(described);
 }
 
@@ -180,7 +181,12 @@ const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
         items: {
           type: 'object',
           required: ['format', 'warnings', 'sessions'],
-          properties: { name: { type: 'string' }, format: { type: 'string' }, warnings: { type: 'array', items: { type: 'string' } }, sessions: { type: 'array', items: ref('ImportedSession') } },
+          properties: {
+            name: { type: 'string' },
+            format: { type: 'string' },
+            warnings: { type: 'array', items: { type: 'string' } },
+            sessions: { type: 'array', items: ref('ImportedSession') },
+          },
         },
       },
     },
@@ -194,7 +200,10 @@ const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       forkCut: { type: ['integer', 'null'] },
       events: { type: 'integer' },
       kept: { type: 'boolean', description: 'Stored already by an earlier import of the same file (left as it is).' },
-      skipped: { type: 'boolean', description: 'Not imported: the store holds it (or its parent) with other events (only with `skipImported`).' },
+      skipped: {
+        type: 'boolean',
+        description: 'Not imported: the store holds it (or its parent) with other events (only with `skipImported`).',
+      },
     },
   },
   Lineage: {
@@ -225,7 +234,9 @@ export function openApiDocument(): JsonSchema {
     openapi: '3.1.0',
     info: { title: 'dsh host', version: '1', description: 'Durable agent sessions: live and cold sessions, exact-event forks, lineage.' },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Required when the server binds a non-loopback address.' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Required when the server binds a non-loopback address.' },
+      },
       schemas: { ...RESPONSE_SCHEMAS, ...requestBodies },
     },
     paths,

@@ -11,7 +11,9 @@ import type { HostContext, LiveEntry } from './host-context.js';
 export type SystemPromptRequest = { systemPrompt?: string; appendSystemPrompt?: string };
 
 function sameRecord(a: SystemPromptRecord | undefined, b: SystemPromptRecord): boolean {
-  return a !== undefined && a.systemPrompt === b.systemPrompt && a.appendSystemPrompt === b.appendSystemPrompt && a.isDefault === b.isDefault;
+  return (
+    a !== undefined && a.systemPrompt === b.systemPrompt && a.appendSystemPrompt === b.appendSystemPrompt && a.isDefault === b.isDefault
+  );
 }
 
 /** The record a session should run with now, given what it recorded and what the query asks. */

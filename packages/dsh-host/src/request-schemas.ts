@@ -58,7 +58,9 @@ export const peersBodySchema = z
       .transform((value) => (Object.is(value, -0) ? 0 : value))
       .optional(),
     peers: z
-      .array(z.object({ prompt: z.string().min(1).max(1_000_000), title: title.optional(), config: sessionConfigSchema.optional() }).strict())
+      .array(
+        z.object({ prompt: z.string().min(1).max(1_000_000), title: title.optional(), config: sessionConfigSchema.optional() }).strict(),
+      )
       .min(1)
       .max(32),
   })
@@ -68,7 +70,12 @@ export const peersBodySchema = z
 export const renameBodySchema = z.object({ title }).strict();
 
 /** `GET /api/sessions/:id/events?from=SEQ`: a non-negative integer, default 0. */
-export const eventsQuerySchema = z.object({ from: z.string().regex(/^\d{1,15}$/, 'expected a non-negative integer').optional() });
+export const eventsQuerySchema = z.object({
+  from: z
+    .string()
+    .regex(/^\d{1,15}$/, 'expected a non-negative integer')
+    .optional(),
+});
 
 /** An `Idempotency-Key` header value: 1–255 visible ASCII characters. */
 export const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'expected 1-255 visible ASCII characters');
@@ -91,4 +98,6 @@ export const importBodySchema = z
     title: title.optional(),
   })
   .strict()
-  .refine((body) => (body.text === undefined) !== (body.files === undefined), { error: 'expected exactly one of "text" (one transcript) or "files" (several)' });
+  .refine((body) => (body.text === undefined) !== (body.files === undefined), {
+    error: 'expected exactly one of "text" (one transcript) or "files" (several)',
+  });

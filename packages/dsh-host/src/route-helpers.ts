@@ -16,7 +16,9 @@ export const idempotencyKeyParameter = {
 
 /** zod's optional fields may hold `undefined`; the host's types (exactOptionalPropertyTypes) may not. @internal */
 export function stripUndefined<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
 }
 
 /** The validated `Idempotency-Key` header, if sent; `BAD_REQUEST` naming the header otherwise. @internal */

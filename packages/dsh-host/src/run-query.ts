@@ -27,12 +27,19 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
   assertOpen(context);
   const { prompt, forkSession = false } = queryOptions;
   const hasSource = queryOptions.resume !== undefined || queryOptions.continue === true;
-  if (forkSession && !hasSource) throw new HostError('INVALID_OPTION', 'forkSession needs a session to fork: pass resume (an id or name) or continue.');
+  if (forkSession && !hasSource)
+    throw new HostError('INVALID_OPTION', 'forkSession needs a session to fork: pass resume (an id or name) or continue.');
   if (queryOptions.sessionId !== undefined && hasSource && !forkSession) {
-    throw new HostError('INVALID_OPTION', 'sessionId names a new session: a resumed session keeps its id (add forkSession to give the fork this id).');
+    throw new HostError(
+      'INVALID_OPTION',
+      'sessionId names a new session: a resumed session keeps its id (add forkSession to give the fork this id).',
+    );
   }
   if (queryOptions.resumeSessionAt !== undefined && !forkSession) {
-    throw new HostError('INVALID_OPTION', 'resumeSessionAt needs forkSession: a continued session only grows at its end, so an earlier point is reached by forking there.');
+    throw new HostError(
+      'INVALID_OPTION',
+      'resumeSessionAt needs forkSession: a continued session only grows at its end, so an earlier point is reached by forking there.',
+    );
   }
   const config: SessionConfig = {};
   if (queryOptions.tools !== undefined) config.tools = queryOptions.tools;
@@ -55,16 +62,12 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
         ? await resolveRef(context, queryOptions.resume)
         : await mostRecentForCwd(context, queryOptions.cwd ?? options.cwd ?? process.cwd());
     if (forkSession) {
-      forked = await forkOnce(
-        context,
-        sourceId,
-        {
-          ...(queryOptions.resumeSessionAt === undefined ? {} : { atSeq: queryOptions.resumeSessionAt }),
-          ...(queryOptions.sessionId === undefined ? {} : { id: queryOptions.sessionId }),
-          ...(queryOptions.title === undefined ? {} : { title: queryOptions.title }),
-          ...(configured ? { configPatch: config } : {}),
-        },
-      );
+      forked = await forkOnce(context, sourceId, {
+        ...(queryOptions.resumeSessionAt === undefined ? {} : { atSeq: queryOptions.resumeSessionAt }),
+        ...(queryOptions.sessionId === undefined ? {} : { id: queryOptions.sessionId }),
+        ...(queryOptions.title === undefined ? {} : { title: queryOptions.title }),
+        ...(configured ? { configPatch: config } : {}),
+      });
       sessionId = forked.sessionId;
     } else {
       sessionId = sourceId;

@@ -18,10 +18,18 @@ describe('serveHost (a real listening server)', () => {
     const { host, server } = await start();
     expect(server.hostname).toBe('127.0.0.1');
     expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
-    const created = await fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'wire' }) });
+    const created = await fetch(`${server.url}/api/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'wire' }),
+    });
     expect(created.status).toBe(201);
     const { sessionId } = (await created.json()) as { sessionId: string };
-    await fetch(`${server.url}/api/sessions/${sessionId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }) });
+    await fetch(`${server.url}/api/sessions/${sessionId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hi' }),
+    });
     await host.idle(sessionId);
     const { events } = await host.observe(sessionId);
 

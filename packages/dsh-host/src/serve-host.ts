@@ -52,7 +52,8 @@ export async function serveHost(host: Host, options: ServeOptions = {}): Promise
     hostname,
     // node-server's own refusals (a URL it cannot build) get the API's JSON body, not an empty 400.
     errorHandler: (error) => {
-      if (error instanceof RequestError) return Response.json(errorBody(new HostError('BAD_REQUEST', `Malformed request: ${error.message}.`)), { status: 400 });
+      if (error instanceof RequestError)
+        return Response.json(errorBody(new HostError('BAD_REQUEST', `Malformed request: ${error.message}.`)), { status: 400 });
       logger.error('dsh-host: unhandled error before routing', error);
       return Response.json(INTERNAL_ERROR_BODY, { status: 500 });
     },

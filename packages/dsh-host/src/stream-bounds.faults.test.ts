@@ -206,7 +206,9 @@ describe('stalled SSE readers on a served host', { timeout: 600_000 }, () => {
     const allowed = perByte * streamed + readers * (cap + MIB) + 32 * MIB;
     figures.trials += readers;
     if (grown > allowed) figures.unbounded += 1;
-    process.stdout.write(`stalled readers: ${String(readers)}, streamed ${String(streamed / MIB)} MiB, live memory grew ${(grown / MIB).toFixed(1)} MiB (allowed ${(allowed / MIB).toFixed(1)} MiB)\n`);
+    process.stdout.write(
+      `stalled readers: ${String(readers)}, streamed ${String(streamed / MIB)} MiB, live memory grew ${(grown / MIB).toFixed(1)} MiB (allowed ${(allowed / MIB).toFixed(1)} MiB)\n`,
+    );
 
     const lastSeq = (await host.observe(sessionId)).events.at(-1)!.seq;
     for (const reader of stalled) {

@@ -77,7 +77,9 @@ describe('GET /api/sessions/:id/events with live deltas', () => {
       { turn: 1, step: 1, text: ' there.' },
     ]);
     expect(deltas.every((frame) => frame.id === undefined)).toBe(true);
-    const events = frames.filter((frame) => frame.event === undefined).map((frame) => JSON.parse(frame.data) as { seq: number; type: string });
+    const events = frames
+      .filter((frame) => frame.event === undefined)
+      .map((frame) => JSON.parse(frame.data) as { seq: number; type: string });
     expect(events.map((event) => event.type)).toContain('assistant/message');
     // Every delta came before the assistant message that completes the response.
     const assistantAt = frames.findIndex((frame) => frame.data.includes('"assistant/message"'));
@@ -130,7 +132,8 @@ function limitedHost(http: HttpAppOptions): Host {
   return host;
 }
 
-const streamRequest = (id: string, headers: Record<string, string> = {}) => new Request(`http://dsh.test/api/sessions/${id}/events`, { headers });
+const streamRequest = (id: string, headers: Record<string, string> = {}) =>
+  new Request(`http://dsh.test/api/sessions/${id}/events`, { headers });
 
 describe('bounded event streams (SPEC §22)', () => {
   it('answers one stream over maxStreams with 503 TOO_MANY_STREAMS and Retry-After, keeps every other route working, and frees a slot when a stream ends', async () => {
@@ -187,11 +190,16 @@ describe('bounded event streams (SPEC §22)', () => {
       await host.idle(sessionId);
     }
     const lastSeq = (await host.observe(sessionId)).events.at(-1)!.seq;
-    const frames = await readFrames(await host.fetch(streamRequest(sessionId)), (seen) => seen.some((frame) => frame.id === String(lastSeq)));
+    const frames = await readFrames(await host.fetch(streamRequest(sessionId)), (seen) =>
+      seen.some((frame) => frame.id === String(lastSeq)),
+    );
     expect(frames.map((frame) => Number(frame.id))).toEqual(Array.from({ length: lastSeq + 1 }, (_, seq) => seq));
   });
 
-  it.each([{ maxStreams: 0 }, { maxStreams: 1.5 }, { maxBufferedBytes: -1 }])('refuses %j: limits are positive integers (INVALID_OPTION)', async (http) => {
-    await expect(limitedHost(http).fetch(new Request('http://dsh.test/api/sessions'))).rejects.toMatchObject({ code: 'INVALID_OPTION' });
-  });
+  it.each([{ maxStreams: 0 }, { maxStreams: 1.5 }, { maxBufferedBytes: -1 }])(
+    'refuses %j: limits are positive integers (INVALID_OPTION)',
+    async (http) => {
+      await expect(limitedHost(http).fetch(new Request('http://dsh.test/api/sessions'))).rejects.toMatchObject({ code: 'INVALID_OPTION' });
+    },
+  );
 });

@@ -37,7 +37,14 @@ function nodeResponseOf(context: Context): OutgoingMessage | undefined {
  * `release` is called once when the stream ends, however it ends.
  * @internal
  */
-export async function streamSessionEvents(context: Context, host: Host, sessionId: string, from: number, limits: StreamLimits, release: () => void): Promise<Response> {
+export async function streamSessionEvents(
+  context: Context,
+  host: Host,
+  sessionId: string,
+  from: number,
+  limits: StreamLimits,
+  release: () => void,
+): Promise<Response> {
   const outgoing = nodeResponseOf(context);
   const encoder = new TextEncoder();
   const queue: Pending[] = [];

@@ -14,7 +14,12 @@ import { observation } from './observe-session.js';
  * another host writes, then this one opens, streams without a gap or a duplicate.
  * @internal
  */
-export async function watchEvents(context: HostContext, id: string, from: number, listener: (event: SessionEvent) => void): Promise<EventWatch> {
+export async function watchEvents(
+  context: HostContext,
+  id: string,
+  from: number,
+  listener: (event: SessionEvent) => void,
+): Promise<EventWatch> {
   const { listeners, store, live } = context;
   // With a second feed, an event may arrive before one below it (this host's open of a session
   // another host just wrote): it waits until the gap is filled, which the store's feed always does.

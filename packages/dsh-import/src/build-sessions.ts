@@ -22,7 +22,12 @@ export type BuildOptions = {
 type Built = { session: ImportedSession; own: SessionEvent[]; storedSeq: number[] };
 
 function sameEvent(a: SessionEvent, b: SessionEvent): boolean {
-  return a.type === b.type && a.time === b.time && JSON.stringify(a.data) === JSON.stringify(b.data) && JSON.stringify(a.surfaceOp) === JSON.stringify(b.surfaceOp);
+  return (
+    a.type === b.type &&
+    a.time === b.time &&
+    JSON.stringify(a.data) === JSON.stringify(b.data) &&
+    JSON.stringify(a.surfaceOp) === JSON.stringify(b.surfaceOp)
+  );
 }
 
 /** `event` at `seq`, with the seqs it names (surface replace range, compaction brackets) mapped too. */
@@ -34,7 +39,13 @@ function renumber(event: SessionEvent, seq: number, map: (seq: number) => number
     const copy = { ...data };
     if (typeof copy.startSeq === 'number') copy.startSeq = map(copy.startSeq);
     const replace = copy.replace;
-    if (typeof replace === 'object' && replace !== null && !Array.isArray(replace) && typeof replace.start === 'number' && typeof replace.end === 'number') {
+    if (
+      typeof replace === 'object' &&
+      replace !== null &&
+      !Array.isArray(replace) &&
+      typeof replace.start === 'number' &&
+      typeof replace.end === 'number'
+    ) {
       copy.replace = { start: map(replace.start), end: map(replace.end) };
     }
     moved.data = copy;
@@ -52,7 +63,12 @@ function turnOpenAfter(events: readonly SessionEvent[]): boolean[] {
   });
 }
 
-function header(id: string, createdAt: number, cwd: string | undefined, lineage?: { parentSession: string; forkCut: number }): SessionHeader {
+function header(
+  id: string,
+  createdAt: number,
+  cwd: string | undefined,
+  lineage?: { parentSession: string; forkCut: number },
+): SessionHeader {
   return {
     format: 'dsh-session',
     version: CURRENT_FORMAT_VERSION,
@@ -77,7 +93,11 @@ export function buildSessions(
     const own = written.events;
     const firstTime = own[0]?.time ?? options.createdAt;
     if (index === 0) {
-      built.push({ session: { header: header(options.sessionId, firstTime, options.cwd), events: own }, own, storedSeq: own.map((e) => e.seq) });
+      built.push({
+        session: { header: header(options.sessionId, firstTime, options.cwd), events: own },
+        own,
+        storedSeq: own.map((e) => e.seq),
+      });
       return;
     }
     // The parent: the session sharing the longest prefix of events with this line.

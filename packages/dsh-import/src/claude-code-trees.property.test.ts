@@ -13,7 +13,10 @@ type Step = { calls: number; text: boolean };
 type Turn = { steps: Step[]; rewindTo: number | undefined };
 
 const step = fc.record({ calls: fc.integer({ min: 0, max: 3 }), text: fc.boolean() });
-const turn = fc.record({ steps: fc.array(step, { minLength: 1, maxLength: 4 }), rewindTo: fc.option(fc.nat({ max: 20 }), { nil: undefined }) });
+const turn = fc.record({
+  steps: fc.array(step, { minLength: 1, maxLength: 4 }),
+  rewindTo: fc.option(fc.nat({ max: 20 }), { nil: undefined }),
+});
 const tree = fc.record({ turns: fc.array(turn, { minLength: 1, maxLength: 10 }), open: fc.boolean() });
 
 /** Writes the generated tree as Claude Code lines; returns the text and how many rewinds it made. */
@@ -24,7 +27,19 @@ function write(turns: Turn[], open: boolean): { text: string; rewinds: number } 
   const uuid = () => `u-${++n}`;
   const line = (parent: string | null, type: string, message: object, extra: object = {}): string => {
     const id = uuid();
-    lines.push(JSON.stringify({ parentUuid: parent, isSidechain: false, sessionId: 'prop', cwd: '/w', type, message, uuid: id, timestamp: new Date((clock += 1000)).toISOString(), ...extra }));
+    lines.push(
+      JSON.stringify({
+        parentUuid: parent,
+        isSidechain: false,
+        sessionId: 'prop',
+        cwd: '/w',
+        type,
+        message,
+        uuid: id,
+        timestamp: new Date((clock += 1000)).toISOString(),
+        ...extra,
+      }),
+    );
     return id;
   };
   // The end of each completed turn on the current path: rewind targets.
@@ -46,7 +61,8 @@ function write(turns: Turn[], open: boolean): { text: string; rewinds: number } 
       const messageId = `msg-${index}-${stepIndex}`;
       const blocks: object[] = [];
       if (s.text || s.calls === 0) blocks.push({ type: 'text', text: `answer ${index}.${stepIndex}` });
-      for (let c = 0; c < s.calls; c++) blocks.push({ type: 'tool_use', id: `toolu_${++call}`, name: ['Read', 'Bash', 'Edit', 'Other'][call % 4], input: { n: call } });
+      for (let c = 0; c < s.calls; c++)
+        blocks.push({ type: 'tool_use', id: `toolu_${++call}`, name: ['Read', 'Bash', 'Edit', 'Other'][call % 4], input: { n: call } });
       const declared: { id: string; line: string }[] = [];
       for (const block of blocks) {
         parent = line(parent, 'assistant', { id: messageId, role: 'assistant', model: 'm', content: [block] });
@@ -56,7 +72,17 @@ function write(turns: Turn[], open: boolean): { text: string; rewinds: number } 
       const last = index === turns.length - 1 && stepIndex === t.steps.length - 1;
       if (open && last) return;
       declared.forEach((d, i) => {
-        const id = line(d.line, 'user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: d.id, content: i % 2 === 0 ? `out ${d.id}` : [{ type: 'text', text: `out ${d.id}` }], is_error: i === 2 }] });
+        const id = line(d.line, 'user', {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: d.id,
+              content: i % 2 === 0 ? `out ${d.id}` : [{ type: 'text', text: `out ${d.id}` }],
+              is_error: i === 2,
+            },
+          ],
+        });
         if (i === declared.length - 1) parent = id;
       });
     });

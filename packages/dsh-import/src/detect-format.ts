@@ -9,7 +9,27 @@ export const TRANSCRIPT_FORMATS = ['claude-code', 'codex', 'pi'] as const;
 /** A format dsh-import reads. */
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
-const CLAUDE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress', 'permission-mode', 'attachment', 'ai-title', 'custom-title', 'last-prompt', 'mode', 'api-request', 'api-request-blob', 'api-request-shape', 'atis-latch', 'tools-used', 'cost-state']);
+const CLAUDE_TYPES = new Set([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'permission-mode',
+  'attachment',
+  'ai-title',
+  'custom-title',
+  'last-prompt',
+  'mode',
+  'api-request',
+  'api-request-blob',
+  'api-request-shape',
+  'atis-latch',
+  'tools-used',
+  'cost-state',
+]);
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
 /** The format one line belongs to, when it says. */
@@ -18,7 +38,12 @@ export function formatOfLine(value: Record<string, unknown>, first: boolean): Tr
   if (first && type === 'session' && typeof value.id === 'string') return 'pi';
   if (typeof type === 'string' && CODEX_TYPES.has(type) && 'payload' in value) return 'codex';
   if (first && type === undefined && typeof value.id === 'string' && typeof value.timestamp === 'string') return 'codex';
-  if (typeof type === 'string' && CLAUDE_TYPES.has(type) && ('uuid' in value || 'sessionId' in value || 'leafUuid' in value || 'messageId' in value)) return 'claude-code';
+  if (
+    typeof type === 'string' &&
+    CLAUDE_TYPES.has(type) &&
+    ('uuid' in value || 'sessionId' in value || 'leafUuid' in value || 'messageId' in value)
+  )
+    return 'claude-code';
   return undefined;
 }
 

@@ -9,7 +9,7 @@ export const IMPORT_ERROR_CODES = {
   MALFORMED_LINE: 'a line before the last one is not JSON',
   EMPTY_TRANSCRIPT: 'the text holds no line to import',
   INVALID_OPTION: 'an option has a value outside its documented range',
-  INVALID_CUT: 'a native fork\'s `at` names no entry of the file (or a seq the file cannot be cut at); the message names the valid ones',
+  INVALID_CUT: "a native fork's `at` names no entry of the file (or a seq the file cannot be cut at); the message names the valid ones",
 } as const;
 
 /** A code of `IMPORT_ERROR_CODES`. */

@@ -35,8 +35,16 @@ describe('reasoning is imported as V5 reasoning blocks, with what the provider n
       .filter((line) => line.type === 'assistant')
       .flatMap((line) => (line.message as { content: Record<string, string>[] }).content)
       .flatMap((block): Reasoning[] => {
-        if (block.type === 'thinking') return [{ type: 'reasoning', text: block.thinking ?? '', providerData: { wire: 'anthropic-messages', signature: block.signature ?? '' } }];
-        if (block.type === 'redacted_thinking') return [{ type: 'reasoning', text: '', providerData: { wire: 'anthropic-messages', redactedData: block.data ?? '' } }];
+        if (block.type === 'thinking')
+          return [
+            {
+              type: 'reasoning',
+              text: block.thinking ?? '',
+              providerData: { wire: 'anthropic-messages', signature: block.signature ?? '' },
+            },
+          ];
+        if (block.type === 'redacted_thinking')
+          return [{ type: 'reasoning', text: '', providerData: { wire: 'anthropic-messages', redactedData: block.data ?? '' } }];
         return [];
       });
     expect(expected.filter((block) => block.providerData?.redactedData !== undefined).length).toBeGreaterThan(0);
@@ -50,7 +58,8 @@ describe('reasoning is imported as V5 reasoning blocks, with what the provider n
       .map((event) => (event.data as { message: { content: ContentBlock[] } }).message.content.map((block) => block.type))
       .filter((types) => types.includes('reasoning'));
     expect(withThinking.length).toBeGreaterThan(0);
-    for (const types of withThinking) expect(types.slice(0, types.lastIndexOf('reasoning') + 1).every((type) => type === 'reasoning')).toBe(true);
+    for (const types of withThinking)
+      expect(types.slice(0, types.lastIndexOf('reasoning') + 1).every((type) => type === 'reasoning')).toBe(true);
   });
 
   it('Codex: a reasoning item becomes the first block of its response: summary text, encrypted_content and id kept', () => {
@@ -82,28 +91,59 @@ describe('reasoning is imported as V5 reasoning blocks, with what the provider n
       .map((block): Reasoning =>
         block.redacted === true
           ? { type: 'reasoning', text: '', providerData: { wire: 'anthropic-messages', redactedData: String(block.thinkingSignature) } }
-          : { type: 'reasoning', text: String(block.thinking), providerData: { wire: 'anthropic-messages', signature: String(block.thinkingSignature) } },
+          : {
+              type: 'reasoning',
+              text: String(block.thinking),
+              providerData: { wire: 'anthropic-messages', signature: String(block.thinkingSignature) },
+            },
       );
     expect(expected.some((block) => block.providerData?.redactedData !== undefined)).toBe(true);
     expect(reasoningOf(importMain(text))).toEqual(expected);
   });
 
   it('pi: an OpenAI-compatible response names its reasoning field; other apis keep their signature under pi', () => {
-    const header = JSON.stringify({ type: 'session', version: 3, id: 'pi-reasoning', timestamp: '2026-11-30T10:00:00.000Z', cwd: '/work/app' });
-    const entry = (id: string, parentId: string | null, message: object) => JSON.stringify({ type: 'message', id, parentId, timestamp: '2026-11-30T10:00:01.000Z', message });
-    const assistant = (api: string, block: object) => ({ role: 'assistant', api, provider: 'x', model: 'm', content: [block, { type: 'text', text: 'ok' }], stopReason: 'stop', usage: { input: 1, output: 1 } });
+    const header = JSON.stringify({
+      type: 'session',
+      version: 3,
+      id: 'pi-reasoning',
+      timestamp: '2026-11-30T10:00:00.000Z',
+      cwd: '/work/app',
+    });
+    const entry = (id: string, parentId: string | null, message: object) =>
+      JSON.stringify({ type: 'message', id, parentId, timestamp: '2026-11-30T10:00:01.000Z', message });
+    const assistant = (api: string, block: object) => ({
+      role: 'assistant',
+      api,
+      provider: 'x',
+      model: 'm',
+      content: [block, { type: 'text', text: 'ok' }],
+      stopReason: 'stop',
+      usage: { input: 1, output: 1 },
+    });
     const text = [
       header,
       entry('a0000001', null, { role: 'user', content: 'one', timestamp: 1 }),
-      entry('a0000002', 'a0000001', assistant('openai-completions', { type: 'thinking', thinking: 'deep', thinkingSignature: 'reasoning_content' })),
+      entry(
+        'a0000002',
+        'a0000001',
+        assistant('openai-completions', { type: 'thinking', thinking: 'deep', thinkingSignature: 'reasoning_content' }),
+      ),
       entry('a0000003', 'a0000002', { role: 'user', content: 'two', timestamp: 2 }),
-      entry('a0000004', 'a0000003', assistant('openai-responses', { type: 'thinking', thinking: 'summary', thinkingSignature: '{"type":"reasoning","id":"rs_1"}' })),
+      entry(
+        'a0000004',
+        'a0000003',
+        assistant('openai-responses', { type: 'thinking', thinking: 'summary', thinkingSignature: '{"type":"reasoning","id":"rs_1"}' }),
+      ),
       entry('a0000005', 'a0000004', { role: 'user', content: 'three', timestamp: 3 }),
       entry('a0000006', 'a0000005', assistant('google-generative-ai', { type: 'thinking', thinking: 'plain' })),
     ].join('\n');
     expect(reasoningOf(importMain(`${text}\n`))).toEqual([
       { type: 'reasoning', text: 'deep', providerData: { wire: 'openai-chat', field: 'reasoning_content' } },
-      { type: 'reasoning', text: 'summary', providerData: { pi: { api: 'openai-responses', thinkingSignature: '{"type":"reasoning","id":"rs_1"}' } } },
+      {
+        type: 'reasoning',
+        text: 'summary',
+        providerData: { pi: { api: 'openai-responses', thinkingSignature: '{"type":"reasoning","id":"rs_1"}' } },
+      },
       { type: 'reasoning', text: 'plain' },
     ]);
   });

@@ -89,7 +89,10 @@ describe('what each fixture shape becomes', () => {
     expect(child.header.parentSession).toBe(main.header.id);
     expect(main.events[child.header.forkCut ?? -1]?.type).toBe('turn/end');
     const prompts = (events: readonly SessionEvent[]) =>
-      events.filter((e) => e.type === 'user/message').map((e) => JSON.stringify(e.data)).filter((d) => d.includes('module 6') || d.includes('quick way'));
+      events
+        .filter((e) => e.type === 'user/message')
+        .map((e) => JSON.stringify(e.data))
+        .filter((d) => d.includes('module 6') || d.includes('quick way'));
     expect(prompts(main.events).join()).toContain('Now module 6, carefully.');
     expect(prompts(child.events).join()).toContain('Try module 6 the quick way.');
     expect(prompts(main.events).join()).not.toContain('quick way');
@@ -127,7 +130,9 @@ describe('what each fixture shape becomes', () => {
     const lastLine = text.split('\n').length;
     const { warnings, sessions } = importTranscript(text);
     expect(warnings.some((w) => w.startsWith(`line ${lastLine}: torn final line`))).toBe(true);
-    expect(encodeJsonl(sessions[0] as ImportResult['sessions'][0])).toBe(encodeJsonl(importTranscript(text.slice(0, text.lastIndexOf('\n') + 1)).sessions[0] as ImportResult['sessions'][0]));
+    expect(encodeJsonl(sessions[0] as ImportResult['sessions'][0])).toBe(
+      encodeJsonl(importTranscript(text.slice(0, text.lastIndexOf('\n') + 1)).sessions[0] as ImportResult['sessions'][0]),
+    );
   });
 
   it.each(['claude-code', 'codex', 'pi'] as const)('%s: unknown line types are skipped and counted', (format) => {
@@ -143,7 +148,9 @@ describe('what each fixture shape becomes', () => {
 
   it('Codex: an aborted turn ends cancelled', () => {
     const { sessions } = importTranscript(FIXTURES.codex.plain());
-    const ends = (sessions[0]?.events ?? []).filter((e) => e.type === 'turn/end').map((e) => (e.data as { reason: { kind: string } }).reason.kind);
+    const ends = (sessions[0]?.events ?? [])
+      .filter((e) => e.type === 'turn/end')
+      .map((e) => (e.data as { reason: { kind: string } }).reason.kind);
     expect(ends[2]).toBe('cancelled');
     expect(ends.filter((kind) => kind === 'completed').length).toBe(ends.length - 1);
   });
@@ -162,7 +169,14 @@ describe('what each fixture shape becomes', () => {
       const start = events.find((e) => e.type === 'compaction/start');
       expect(replacing?.surfaceOp?.end).toBeLessThan(start?.seq ?? 0);
       // Something before the compaction stays visible: the kept entries.
-      expect(events.some((e) => e.seq > (replacing?.surfaceOp?.end ?? 0) && e.seq < (start?.seq ?? 0) && ['user/message', 'assistant/message', 'tool/result'].includes(e.type))).toBe(true);
+      expect(
+        events.some(
+          (e) =>
+            e.seq > (replacing?.surfaceOp?.end ?? 0) &&
+            e.seq < (start?.seq ?? 0) &&
+            ['user/message', 'assistant/message', 'tool/result'].includes(e.type),
+        ),
+      ).toBe(true);
     }
   });
 
@@ -173,18 +187,36 @@ describe('what each fixture shape becomes', () => {
   });
 
   it('known tools get their effect; others are unknown', () => {
-    const effects = (text: string) => new Map(importedCalls(importTranscript(text).sessions[0]?.events ?? []).map((c) => [c.name, c.effect]));
+    const effects = (text: string) =>
+      new Map(importedCalls(importTranscript(text).sessions[0]?.events ?? []).map((c) => [c.name, c.effect]));
     expect(effects(FIXTURES['claude-code'].plain())).toEqual(
-      new Map([['Read', 'read-only'], ['Grep', 'read-only'], ['Bash', 'side-effect'], ['Edit', 'side-effect'], ['TodoWrite', 'idempotent'], ['mcp__github__get_issue', 'unknown']]),
+      new Map([
+        ['Read', 'read-only'],
+        ['Grep', 'read-only'],
+        ['Bash', 'side-effect'],
+        ['Edit', 'side-effect'],
+        ['TodoWrite', 'idempotent'],
+        ['mcp__github__get_issue', 'unknown'],
+      ]),
     );
-    expect(effects(FIXTURES.codex.plain())).toEqual(new Map([['exec_command', 'side-effect'], ['apply_patch', 'side-effect'], ['local_shell', 'side-effect'], ['update_plan', 'idempotent']]));
+    expect(effects(FIXTURES.codex.plain())).toEqual(
+      new Map([
+        ['exec_command', 'side-effect'],
+        ['apply_patch', 'side-effect'],
+        ['local_shell', 'side-effect'],
+        ['update_plan', 'idempotent'],
+      ]),
+    );
     expect(effects(FIXTURES.pi.plain()).get('read')).toBe('read-only');
     expect(effects(FIXTURES.pi.plain()).get('subagent')).toBe('unknown');
   });
 
   it('ids come from sessionId when given, else from the source', () => {
     const text = FIXTURES['claude-code'].branched();
-    expect(importTranscript(text).sessions.map((s) => s.header.id)).toEqual(['5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d', '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-branch-1']);
+    expect(importTranscript(text).sessions.map((s) => s.header.id)).toEqual([
+      '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d',
+      '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-branch-1',
+    ]);
     const named = importTranscript(text, { sessionId: 'mine' }).sessions;
     expect(named.map((s) => s.header.id)).toEqual(['mine', 'mine-branch-1']);
     expect(named[1]?.header.parentSession).toBe('mine');

@@ -62,10 +62,16 @@ function describe(value: Record<string, unknown>): string {
 export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
   const requested = options.format ?? 'auto';
   if (requested !== 'auto' && !(TRANSCRIPT_FORMATS as readonly string[]).includes(requested)) {
-    throw new ImportError('INVALID_OPTION', `format: expected auto, ${TRANSCRIPT_FORMATS.join(', ')}, received ${JSON.stringify(requested)}`);
+    throw new ImportError(
+      'INVALID_OPTION',
+      `format: expected auto, ${TRANSCRIPT_FORMATS.join(', ')}, received ${JSON.stringify(requested)}`,
+    );
   }
   if (options.sessionId !== undefined && !SESSION_ID.test(options.sessionId)) {
-    throw new ImportError('INVALID_OPTION', `sessionId: expected 1–128 characters of [A-Za-z0-9_-], received ${JSON.stringify(options.sessionId)}`);
+    throw new ImportError(
+      'INVALID_OPTION',
+      `sessionId: expected 1–128 characters of [A-Za-z0-9_-], received ${JSON.stringify(options.sessionId)}`,
+    );
   }
   const { lines, warnings } = readLines(text);
   return importSourceLines(lines, warnings, text.length, requested, options.sessionId);
@@ -83,28 +89,45 @@ export function importSourceLines(
   requestedId: string | undefined,
 ): ImportResult {
   const first = lines[0];
-  if (first === undefined) throw new ImportError('EMPTY_TRANSCRIPT', `expected at least one JSON line, received ${characters} characters without one`);
+  if (first === undefined)
+    throw new ImportError('EMPTY_TRANSCRIPT', `expected at least one JSON line, received ${characters} characters without one`);
   const detected = detectFormat(lines);
   let format: TranscriptFormat;
   if (requested === 'auto') {
-    if (detected === undefined) throw new ImportError('UNKNOWN_FORMAT', `${EXPECTED}; line ${first.line} is ${describe(first.value)}`, { line: first.line });
+    if (detected === undefined)
+      throw new ImportError('UNKNOWN_FORMAT', `${EXPECTED}; line ${first.line} is ${describe(first.value)}`, { line: first.line });
     format = detected;
   } else {
     if (detected !== undefined && detected !== requested) {
-      throw new ImportError('FORMAT_MISMATCH', `format ${requested} was asked for, but line ${first.line} is a ${detected} line: ${describe(first.value)}`, { line: first.line });
+      throw new ImportError(
+        'FORMAT_MISMATCH',
+        `format ${requested} was asked for, but line ${first.line} is a ${detected} line: ${describe(first.value)}`,
+        { line: first.line },
+      );
     }
     if (requested === 'pi' && formatOfLine(first.value, true) !== 'pi') {
-      throw new ImportError('FORMAT_MISMATCH', `format pi expects a first line {"type":"session","id",…}, received ${describe(first.value)}`, { line: first.line });
+      throw new ImportError(
+        'FORMAT_MISMATCH',
+        `format pi expects a first line {"type":"session","id",…}, received ${describe(first.value)}`,
+        { line: first.line },
+      );
     }
     format = requested;
   }
   const read = READERS[format](lines);
   const source = sourceOf(format, read);
-  const sessionId = requestedId ?? toSessionId(source.agentId !== undefined && format === 'claude-code' ? `${source.mainSession ?? 'imported'}-agent-${source.agentId}` : source.sourceId);
+  const sessionId =
+    requestedId ??
+    toSessionId(
+      source.agentId !== undefined && format === 'claude-code'
+        ? `${source.mainSession ?? 'imported'}-agent-${source.agentId}`
+        : source.sourceId,
+    );
   const time = read.createdAt ?? 0;
   const head: SourceItem[] = [{ kind: 'source', key: IMPORT_SOURCE_EVENT, time, data: sourceData(source) }];
   const main = read.lines[0] ?? [];
-  if (!main.some((item) => item.kind === 'title')) head.push({ kind: 'title', key: 'title', time, title: titleOf(main) ?? `${format} session ${source.sourceId}` });
+  if (!main.some((item) => item.kind === 'title'))
+    head.push({ kind: 'title', key: 'title', time, title: titleOf(main) ?? `${format} session ${source.sourceId}` });
   const itemLines = read.lines.map((items) => [...head, ...items]);
   const built = buildSessions(itemLines, { sessionId, cwd: read.cwd, createdAt: time, effectOf: read.effectOf });
   return { format, sessions: built.sessions, warnings: [...warnings, ...read.warnings, ...built.warnings] };
@@ -118,7 +141,9 @@ function sourceOf(format: TranscriptFormat, read: ReadTranscript): ImportSource 
   if (links.agentId !== undefined) source.agentId = links.agentId;
   if (links.spawned !== undefined) {
     const main = toSessionId(source.sourceId);
-    source.subagents = Object.fromEntries(Object.entries(links.spawned).map(([callId, agentId]) => [callId, toSessionId(`${main}-agent-${agentId}`)]));
+    source.subagents = Object.fromEntries(
+      Object.entries(links.spawned).map(([callId, agentId]) => [callId, toSessionId(`${main}-agent-${agentId}`)]),
+    );
   }
   if (links.firstOrdinal !== undefined) source.firstOrdinal = links.firstOrdinal;
   if (links.historyBase !== undefined) source.historyBase = links.historyBase;
@@ -141,7 +166,8 @@ function titleOf(items: readonly SourceItem[]): string | undefined {
       .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
-    if (words === '' || words.startsWith('<') || words.startsWith('[Request interrupted') || words.startsWith('# AGENTS.md instructions')) continue;
+    if (words === '' || words.startsWith('<') || words.startsWith('[Request interrupted') || words.startsWith('# AGENTS.md instructions'))
+      continue;
     return words.length > TITLE_LENGTH ? `${words.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : words;
   }
   return undefined;

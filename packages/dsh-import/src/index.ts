@@ -15,11 +15,23 @@ export { CLAUDE_CODE_EFFECTS } from './claude-code/claude-code-effects.js';
 export { CODEX_EFFECTS } from './codex/codex-effects.js';
 export { PI_EFFECTS } from './pi/pi-effects.js';
 /** Native fork: a Claude Code, Codex or pi file → the child file in the same format, dsh's closers appended. */
-export { forkNativeFile, forkNativeTranscript, nativeResumeCommand, type NativeFileFork, type NativeFork, type NativeForkOptions } from './native/fork-native-transcript.js';
+export {
+  forkNativeFile,
+  forkNativeTranscript,
+  nativeResumeCommand,
+  type NativeFileFork,
+  type NativeFork,
+  type NativeForkOptions,
+} from './native/fork-native-transcript.js';
 /** Native fork of Claude Code entries held in memory (the Claude Agent SDK's session store). */
 export { forkClaudeCodeEntries, type ClaudeCodeEntriesFork } from './native/fork-claude-code-entries.js';
 /** `dsh repair`: the interrupted closers to append to a file whose last step has calls without results. */
 export { repairNativeTranscript, type NativeRepair } from './native/repair-native-transcript.js';
 export type { OpenCall } from './native/open-calls.js';
 /** `dsh export --format claude-code|codex|pi`: a model-visible history → a session file the tool resumes. */
-export { exportNativeTranscript, type HistoryMessage, type NativeExport, type NativeExportOptions } from './native/export-native-transcript.js';
+export {
+  exportNativeTranscript,
+  type HistoryMessage,
+  type NativeExport,
+  type NativeExportOptions,
+} from './native/export-native-transcript.js';

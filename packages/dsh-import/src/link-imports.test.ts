@@ -54,11 +54,21 @@ describe('Codex fork rollouts (history_base)', () => {
   const parentText = codexTranscript({ turns: 6, ordinals: true }).text;
   const parentId = '019e2000-1111-7222-8333-444455556666';
   const end = ordinalOfTurn(parentText, 5);
-  const forkText = codexTranscript({ turns: 2, sessionId: '019e3000-2222-7333-8444-555566667777', forkOf: { threadId: parentId, endOrdinalExclusive: end } }).text;
+  const forkText = codexTranscript({
+    turns: 2,
+    sessionId: '019e3000-2222-7333-8444-555566667777',
+    forkOf: { threadId: parentId, endOrdinalExclusive: end },
+  }).text;
 
   it("imports as a fork child of its parent rollout holding the parent's exact prefix through its fourth turn", async () => {
-    for (const order of [[parentText, forkText], [forkText, parentText]]) {
-      const linked = await linkImports(order.map((text) => importTranscript(text)), none);
+    for (const order of [
+      [parentText, forkText],
+      [forkText, parentText],
+    ]) {
+      const linked = await linkImports(
+        order.map((text) => importTranscript(text)),
+        none,
+      );
       const [parent, child] = linked.map(main) as [ImportedSession, ImportedSession];
       expect(parent.header.id).toBe(parentId);
       expect(child.header).toMatchObject({ id: '019e3000-2222-7333-8444-555566667777', parentSession: parentId });
@@ -85,7 +95,9 @@ describe('Codex fork rollouts (history_base)', () => {
   });
 
   it('a subagent rollout records its parent thread as its main session', () => {
-    const sub = main(importTranscript(codexTranscript({ turns: 2, sessionId: '019e4000-3333-7444-8555-666677778888', subagentOf: parentId }).text));
+    const sub = main(
+      importTranscript(codexTranscript({ turns: 2, sessionId: '019e4000-3333-7444-8555-666677778888', subagentOf: parentId }).text),
+    );
     expect(importSourceOf(sub.events)).toMatchObject({ format: 'codex', mainSession: parentId, agentId: 'Socrates' });
   });
 });
@@ -123,16 +135,29 @@ describe('cwd, model and title', () => {
   });
 });
 
-const ROOT = ['/work/shared/data/transcripts', join(import.meta.dirname, '../../../../shared/data/transcripts')].find((dir) => existsSync(dir));
+const ROOT = ['/work/shared/data/transcripts', join(import.meta.dirname, '../../../../shared/data/transcripts')].find((dir) =>
+  existsSync(dir),
+);
 
 describe.skipIf(ROOT === undefined)('real subagent files', () => {
   const read = (path: string) => readFileSync(join(ROOT ?? '', path), 'utf8');
 
   it('spotter: main and subagent files (acompact too) import together under distinct ids, the subagent naming its Task call', async () => {
-    const files = ['claude-code/spotter-4d5611e5-main.jsonl', 'claude-code/spotter-4d5611e5-subagent-a2898e3.jsonl', 'claude-code/spotter-4d5611e5-subagent-acompact-e1f845.jsonl'];
-    const linked = await linkImports(files.map((file) => importTranscript(read(file))), none);
+    const files = [
+      'claude-code/spotter-4d5611e5-main.jsonl',
+      'claude-code/spotter-4d5611e5-subagent-a2898e3.jsonl',
+      'claude-code/spotter-4d5611e5-subagent-acompact-e1f845.jsonl',
+    ];
+    const linked = await linkImports(
+      files.map((file) => importTranscript(read(file))),
+      none,
+    );
     const ids = linked.map((result) => main(result).header.id);
-    expect(ids).toEqual(['4d5611e5-241a-462a-8d15-5122611a9569', '4d5611e5-241a-462a-8d15-5122611a9569-agent-a2898e3', '4d5611e5-241a-462a-8d15-5122611a9569-agent-acompact-e1f845']);
+    expect(ids).toEqual([
+      '4d5611e5-241a-462a-8d15-5122611a9569',
+      '4d5611e5-241a-462a-8d15-5122611a9569-agent-a2898e3',
+      '4d5611e5-241a-462a-8d15-5122611a9569-agent-acompact-e1f845',
+    ]);
     expect(importSourceOf(main(linked[1]).events)?.spawnedBy).toBe('toolu_017pLRuPHYTX5t99EnLyV53m');
     for (const result of linked) for (const session of result.sessions) expect(validate(CURRENT_FORMAT_VERSION, session)).toEqual([]);
   });

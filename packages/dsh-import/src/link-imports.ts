@@ -20,7 +20,9 @@ function resultTexts(event: SessionEvent): { callId: string; text: string } | un
   if (event.type !== 'tool/result') return undefined;
   const message = (event.data as { message?: { callId?: unknown; content?: unknown } }).message;
   if (typeof message?.callId !== 'string' || !Array.isArray(message.content)) return undefined;
-  const text = (message.content as { type?: unknown; text?: unknown }[]).map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n');
+  const text = (message.content as { type?: unknown; text?: unknown }[])
+    .map((block) => (typeof block.text === 'string' ? block.text : ''))
+    .join('\n');
   return { callId: message.callId, text };
 }
 
@@ -55,7 +57,8 @@ function ordinalOf(parent: ImportedSession, firstOrdinal: number, event: Session
 
 function shifted(event: SessionEvent, seq: number, offset: number, turns: number): SessionEvent {
   const moved: Mutable = { ...event, seq };
-  if (event.surfaceOp !== undefined) moved.surfaceOp = { op: 'replace', start: event.surfaceOp.start + offset, end: event.surfaceOp.end + offset };
+  if (event.surfaceOp !== undefined)
+    moved.surfaceOp = { op: 'replace', start: event.surfaceOp.start + offset, end: event.surfaceOp.end + offset };
   const data = event.data;
   if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
     const copy: JsonObject = { ...data };
@@ -63,7 +66,13 @@ function shifted(event: SessionEvent, seq: number, offset: number, turns: number
     if (event.type.startsWith('compaction/')) {
       if (typeof copy.startSeq === 'number') copy.startSeq += offset;
       const replace = copy.replace;
-      if (typeof replace === 'object' && replace !== null && !Array.isArray(replace) && typeof replace.start === 'number' && typeof replace.end === 'number') {
+      if (
+        typeof replace === 'object' &&
+        replace !== null &&
+        !Array.isArray(replace) &&
+        typeof replace.start === 'number' &&
+        typeof replace.end === 'number'
+      ) {
         copy.replace = { start: replace.start + offset, end: replace.end + offset };
       }
     }
@@ -77,7 +86,11 @@ function shifted(event: SessionEvent, seq: number, offset: number, turns: number
  * the last closed turn before `endOrdinalExclusive`, the inherited marker, then the child's own
  * events (seqs and turn numbers continued). A warning instead when that would not be a valid log.
  */
-export function codexForkChild(parent: ImportedSession, child: ImportedSession, endOrdinalExclusive: number): { session?: ImportedSession; warning?: string } {
+export function codexForkChild(
+  parent: ImportedSession,
+  child: ImportedSession,
+  endOrdinalExclusive: number,
+): { session?: ImportedSession; warning?: string } {
   const firstOrdinal = importSourceOf(parent.events)?.firstOrdinal ?? 0;
   const events = parent.events;
   let bound = events.findIndex((event) => (ordinalOf(parent, firstOrdinal, event) ?? -1) >= endOrdinalExclusive);
@@ -94,10 +107,17 @@ export function codexForkChild(parent: ImportedSession, child: ImportedSession, 
   const seeded: SessionEvent[] = [...prefix, { seq: cut + 1, type: 'session/end-seed', time, data: { inherited: true } }];
   const offset = cut + 2;
   for (const event of child.events) seeded.push(shifted(event, seeded.length, offset, turns));
-  const session: ImportedSession = { header: { ...child.header, parentSession: parent.header.id, forkCut: cut, inheritedEventCount: cut + 1 }, events: seeded };
+  const session: ImportedSession = {
+    header: { ...child.header, parentSession: parent.header.id, forkCut: cut, inheritedEventCount: cut + 1 },
+    events: seeded,
+  };
   const issues = validate(CURRENT_FORMAT_VERSION, session);
-  if (issues.length > 0) return { warning: `cannot be a fork child of ${parent.header.id} (${issues[0]?.message ?? ''}); imported as its own session` };
-  const note = dropped > 0 ? `its base ends inside a turn of ${parent.header.id}: the child inherits through seq ${cut}, ${dropped} message(s) of that turn are left out` : undefined;
+  if (issues.length > 0)
+    return { warning: `cannot be a fork child of ${parent.header.id} (${issues[0]?.message ?? ''}); imported as its own session` };
+  const note =
+    dropped > 0
+      ? `its base ends inside a turn of ${parent.header.id}: the child inherits through seq ${cut}, ${dropped} message(s) of that turn are left out`
+      : undefined;
   return { session, ...(note === undefined ? {} : { warning: note }) };
 }
 
@@ -127,7 +147,9 @@ export async function linkImports(results: readonly ImportResult[], lookup: Link
     if (main !== undefined && base !== undefined && main.header.parentSession === undefined) {
       const parent = codexBySource.get(base.threadId) ?? (await lookup(toSessionId(base.threadId)));
       if (parent === undefined) {
-        warnings.push(`fork of Codex thread ${base.threadId}: that rollout is neither in this import nor stored; imported as its own session (import the parent rollout first to link them)`);
+        warnings.push(
+          `fork of Codex thread ${base.threadId}: that rollout is neither in this import nor stored; imported as its own session (import the parent rollout first to link them)`,
+        );
       } else {
         const child = codexForkChild(parent, sessions[0] as ImportedSession, base.endOrdinalExclusive);
         if (child.warning !== undefined) warnings.push(`fork of Codex thread ${base.threadId}: ${child.warning}`);

@@ -59,7 +59,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 
 /** The start of the last line of `text` holding anything but whitespace (-1: none): a torn tail can only be there. */
 function lastLineStart(text: string): number {
-  for (let end = text.length; ; ) {
+  for (let end = text.length; ;) {
     const start = end === 0 ? 0 : text.lastIndexOf('\n', end - 1) + 1;
     if (text.slice(start, end).trim() !== '') return start;
     if (start === 0) return -1;
@@ -91,7 +91,9 @@ export function readLines(text: string): ReadLines {
       return;
     }
     if (isLast) {
-      warnings.push(`line ${line}: torn final line (${source.length} characters that are not a whole JSON object) dropped, as a writer that died mid-line leaves it`);
+      warnings.push(
+        `line ${line}: torn final line (${source.length} characters that are not a whole JSON object) dropped, as a writer that died mid-line leaves it`,
+      );
       return;
     }
     throw new ImportError('MALFORMED_LINE', `line ${line}: expected one JSON object per line, received ${show(source)}`, { line });

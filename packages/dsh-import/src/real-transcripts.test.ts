@@ -14,9 +14,14 @@ const ROOT =
   [process.env.DSH_TRANSCRIPTS, join(import.meta.dirname, '../../../../shared/data/transcripts'), '/work/shared/data/transcripts'].find(
     (dir): dir is string => dir !== undefined && dir !== '' && existsSync(dir),
   ) ?? '';
-const FILES = ROOT !== ''
-  ? (['claude-code', 'codex', 'pi'] as const).flatMap((format) => readdirSync(join(ROOT, format)).filter((f) => f.endsWith('.jsonl')).map((file) => ({ format, file })))
-  : [];
+const FILES =
+  ROOT !== ''
+    ? (['claude-code', 'codex', 'pi'] as const).flatMap((format) =>
+        readdirSync(join(ROOT, format))
+          .filter((f) => f.endsWith('.jsonl'))
+          .map((file) => ({ format, file })),
+      )
+    : [];
 
 /** The JSON objects of one physical line: one, or several written without a newline (pi, note P3), or none (torn). */
 function objectsOf(line: string): Record<string, unknown>[] {
@@ -80,7 +85,9 @@ describe.skipIf(FILES.length === 0)('real transcripts', () => {
     it('keeps every reasoning block of the source, with its signature or encrypted content verbatim', () => {
       const imported = result.sessions[0]?.events
         .filter((event) => event.type === 'assistant/message')
-        .flatMap((event) => (event.data as { message: { content: { type: string; providerData?: Record<string, unknown> }[] } }).message.content)
+        .flatMap(
+          (event) => (event.data as { message: { content: { type: string; providerData?: Record<string, unknown> }[] } }).message.content,
+        )
         .filter((block) => block.type === 'reasoning')
         .map((block) => block.providerData?.signature ?? block.providerData?.redactedData ?? block.providerData?.encryptedContent);
       expect(imported).toEqual(sourceReasoning(text));
@@ -104,7 +111,10 @@ describe.skipIf(FILES.length === 0)('real transcripts', () => {
 
   it('Claude Code: the live prefix ends with its Bash call open', () => {
     const events = read('claude-code', 'codemie-e9fb405b-turn1-live-prefix.jsonl').sessions[0]?.events ?? [];
-    expect(events[events.length - 1]).toMatchObject({ type: 'tool/call', data: { callId: 'toolu_bdrk_01NNGBKLENmr7j3TfUKZW7rz', name: 'Bash', effect: 'side-effect' } });
+    expect(events[events.length - 1]).toMatchObject({
+      type: 'tool/call',
+      data: { callId: 'toolu_bdrk_01NNGBKLENmr7j3TfUKZW7rz', name: 'Bash', effect: 'side-effect' },
+    });
   });
 
   it('pi: the line holding two objects is read as two entries, with a warning', () => {
@@ -115,7 +125,9 @@ describe.skipIf(FILES.length === 0)('real transcripts', () => {
 
   it('pi: the six unanswered calls stay unanswered inside closed steps', () => {
     const events = read('pi', 'pi-mono-before-compaction-v1.jsonl').sessions[0]?.events ?? [];
-    const answered = new Set(events.filter((e) => e.type === 'tool/result').map((e) => (e.data as { message: { callId: string } }).message.callId));
+    const answered = new Set(
+      events.filter((e) => e.type === 'tool/result').map((e) => (e.data as { message: { callId: string } }).message.callId),
+    );
     expect(importedCalls(events).filter((c) => !answered.has(c.callId))).toHaveLength(6);
   });
 });

@@ -14,7 +14,8 @@ export type Absorbs = (node: TreeNode, line: { has(key: string): boolean }) => b
 
 /** `nodes` in file order: the array itself when the readers built it so (they do), else a sorted copy. */
 function inFileOrder(nodes: readonly TreeNode[]): readonly TreeNode[] {
-  for (let i = 1; i < nodes.length; i++) if ((nodes[i - 1] as TreeNode).order > (nodes[i] as TreeNode).order) return [...nodes].sort((a, b) => a.order - b.order);
+  for (let i = 1; i < nodes.length; i++)
+    if ((nodes[i - 1] as TreeNode).order > (nodes[i] as TreeNode).order) return [...nodes].sort((a, b) => a.order - b.order);
   return nodes;
 }
 
@@ -99,7 +100,7 @@ export function linesOfTree(nodes: readonly TreeNode[], absorbs: Absorbs = () =>
 function lineOfLeaf(tree: IndexedTree, leaf: number, absorbs: Absorbs): { keys: string[]; marks: Uint8Array } {
   const { sorted, keyId, ids, parentIds, nodeOfKey } = tree;
   const marks = new Uint8Array(keyId.size);
-  for (let node = leaf; ; ) {
+  for (let node = leaf; ;) {
     const id = ids[node] as number;
     if (marks[id] === 1) break;
     marks[id] = 1;

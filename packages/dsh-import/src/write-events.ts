@@ -91,7 +91,8 @@ class EventWriter {
 
   private emit(type: string, data: JsonValue, extra?: { surfaceOp?: SurfaceOp; ignorable?: true }): number {
     const seq = this.events.length;
-    const event: SessionEvent = extra === undefined ? { seq, type, time: this.lastTime, data } : { seq, type, time: this.lastTime, data, ...extra };
+    const event: SessionEvent =
+      extra === undefined ? { seq, type, time: this.lastTime, data } : { seq, type, time: this.lastTime, data, ...extra };
     this.events.push(event);
     if (SURFACE.has(type)) this.surfaceSeqs.push(seq);
     return seq;

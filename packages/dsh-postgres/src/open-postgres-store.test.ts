@@ -152,7 +152,10 @@ describe.skipIf(url === undefined)('a lease that cannot be released', () => {
     await session.flush();
     // The database is gone from under the writer (its pool ended): only the lease release is left.
     await pool.end();
-    const error = await session.close().then(() => undefined, (reason: unknown) => reason);
+    const error = await session.close().then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
     expect(SessionError.is(error) && error.code).toBe('STORAGE_ERROR');
     expect((error as Error).message).toMatch(/release the lease on session kept \(it lapses by itself within 5000 ms\)/);
     await store.close().catch(() => undefined);

@@ -39,7 +39,6 @@ export type PostgresStoreOptions = {
 const DEFAULT_LEASE_MS = 10_000;
 const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 
-
 /** A `?schema=NAME` parameter of a postgres:// URL is dsh's, not the server's: taken out of the URL. */
 function splitSchemaParameter(connectionString: string | undefined): { connectionString?: string; schema?: string } {
   if (connectionString === undefined) return {};
@@ -67,16 +66,17 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
   const schema = quoteSchema(schemaName);
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   if (!Number.isInteger(leaseMs) || leaseMs < 100) {
-    throw new SessionError('STORAGE_ERROR', `Invalid leaseMs: expected an integer of at least 100 milliseconds, received ${String(leaseMs)}.`);
+    throw new SessionError(
+      'STORAGE_ERROR',
+      `Invalid leaseMs: expected an integer of at least 100 milliseconds, received ${String(leaseMs)}.`,
+    );
   }
   const readCacheBytes = options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
   if (!Number.isSafeInteger(readCacheBytes) || readCacheBytes < 0) {
     throw new SessionError('STORAGE_ERROR', `Invalid readCacheBytes: expected a non-negative integer, received ${String(readCacheBytes)}.`);
   }
   const ownsPool = options.pool === undefined;
-  const pool =
-    options.pool ??
-    new pg.Pool({ ...(connectionString === undefined ? {} : { connectionString }), ...OWN_POOL_SETTINGS });
+  const pool = options.pool ?? new pg.Pool({ ...(connectionString === undefined ? {} : { connectionString }), ...OWN_POOL_SETTINGS });
   const poolOptions = (pool as unknown as { options: { connectionString?: string; host?: string; port?: number } }).options;
   const target = describeTarget(poolOptions);
   // An idle connection dropped by the server must not crash the process; the next query reconnects.

@@ -18,7 +18,10 @@ import { SessionWatcher } from './watch/session-watcher.js';
 type HolderRow = { holder_host: string | null; holder_pid: number | null; holder_since: string | null };
 
 /** A `SessionBackend` over `context` (dsh's fast paths behind it); `close` ends the pool only when `ownsPool`. @internal */
-export function createPostgresBackend(context: PostgresContext, options: { now: () => number; onClose: () => Promise<void> }): SessionBackend {
+export function createPostgresBackend(
+  context: PostgresContext,
+  options: { now: () => number; onClose: () => Promise<void> },
+): SessionBackend {
   const s = context.schema;
   const { now } = options;
   const watcher = new SessionWatcher(context);
@@ -56,7 +59,10 @@ export function createPostgresBackend(context: PostgresContext, options: { now: 
       context.readCache?.delete(id);
       const segment = deleted.rows[0]?.segment;
       if (segment === undefined) {
-        const { rows } = await context.pool.query<HolderRow>(`SELECT holder_host, holder_pid, holder_since FROM ${s}.sessions WHERE id = $1`, [id]);
+        const { rows } = await context.pool.query<HolderRow>(
+          `SELECT holder_host, holder_pid, holder_since FROM ${s}.sessions WHERE id = $1`,
+          [id],
+        );
         if (rows[0] === undefined) throw notFoundError(id);
         throw busyError(id, holderOf(rows[0]) ?? { host: 'unknown', pid: 0, since: now() });
       }

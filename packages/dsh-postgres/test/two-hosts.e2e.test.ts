@@ -27,7 +27,11 @@ const turnOpen = [
   { type: 'step/start', data: { turn: 1, step: 1 } },
   {
     type: 'assistant/message',
-    data: { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'read', arguments: '{}' }] } },
+    data: {
+      turn: 1,
+      step: 1,
+      message: { id: 'a1', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'read', arguments: '{}' }] },
+    },
   },
   { type: 'tool/call', data: { turn: 1, step: 1, callId: 'c1', name: 'read', arguments: '{}', effect: 'read-only' } },
 ];
@@ -54,32 +58,40 @@ describe.skipIf(url === undefined)('two host processes on one database', () => {
     expect(busy.message).toMatch(/fork/);
   });
 
-  it('SIGSTOP the holder past leaseMs: the other takes over and repairs; after SIGCONT the old holder writes nothing', { timeout: 120_000 }, async () => {
-    const [a, b] = await Promise.all([startHost('host-a'), startHost('host-b')]);
-    await a.send({ op: 'create', id: 'paused' });
-    const before = await a.send({ op: 'append', events: turnOpen, flush: true });
-    expect(before.ok).toBe(true);
-    a.child.kill('SIGSTOP');
-    await sleep(LEASE_MS * 2);
-    const taken = await b.send({ op: 'open', id: 'paused' });
-    expect(taken.ok).toBe(true);
-    const stored = (before.lastSeq ?? 0) + 1;
-    const repaired = taken.events!.slice(stored);
-    expect(repaired.map((event) => event.type)).toEqual(['tool/result', 'step/end', 'turn/end', 'session/end-seed']);
-    expect(repaired[2]?.data).toEqual({ turn: 1, reason: { kind: 'interrupted' } });
-    a.child.kill('SIGCONT');
-    const late = await a.send({ op: 'append', events: [{ type: 'session/title', data: { title: 'from the paused host' } }], flush: true });
-    expect(late).toMatchObject({ ok: false, code: 'SESSION_BUSY' });
-    expect(late.message).toMatch(/lost its lease/);
-    // The true reason: b took over because a's lease expired (a was stopped), naming b.
-    expect(late.message).toMatch(new RegExp(`taken over by host host-b pid ${String(b.pid)} at \\S+ after this holder's lease expired`));
-    expect((await b.send({ op: 'append', events: [{ type: 'session/title', data: { title: 'from b' } }], flush: true })).ok).toBe(true);
-    const reader = await openPostgresStore({ connectionString, schema });
-    const log = (await reader.inspect('paused')).events;
-    await reader.close();
-    expect(log.some((event) => JSON.stringify(event.data).includes('from the paused host'))).toBe(false);
-    expect(log.at(-1)?.data).toEqual({ title: 'from b' });
-  });
+  it(
+    'SIGSTOP the holder past leaseMs: the other takes over and repairs; after SIGCONT the old holder writes nothing',
+    { timeout: 120_000 },
+    async () => {
+      const [a, b] = await Promise.all([startHost('host-a'), startHost('host-b')]);
+      await a.send({ op: 'create', id: 'paused' });
+      const before = await a.send({ op: 'append', events: turnOpen, flush: true });
+      expect(before.ok).toBe(true);
+      a.child.kill('SIGSTOP');
+      await sleep(LEASE_MS * 2);
+      const taken = await b.send({ op: 'open', id: 'paused' });
+      expect(taken.ok).toBe(true);
+      const stored = (before.lastSeq ?? 0) + 1;
+      const repaired = taken.events!.slice(stored);
+      expect(repaired.map((event) => event.type)).toEqual(['tool/result', 'step/end', 'turn/end', 'session/end-seed']);
+      expect(repaired[2]?.data).toEqual({ turn: 1, reason: { kind: 'interrupted' } });
+      a.child.kill('SIGCONT');
+      const late = await a.send({
+        op: 'append',
+        events: [{ type: 'session/title', data: { title: 'from the paused host' } }],
+        flush: true,
+      });
+      expect(late).toMatchObject({ ok: false, code: 'SESSION_BUSY' });
+      expect(late.message).toMatch(/lost its lease/);
+      // The true reason: b took over because a's lease expired (a was stopped), naming b.
+      expect(late.message).toMatch(new RegExp(`taken over by host host-b pid ${String(b.pid)} at \\S+ after this holder's lease expired`));
+      expect((await b.send({ op: 'append', events: [{ type: 'session/title', data: { title: 'from b' } }], flush: true })).ok).toBe(true);
+      const reader = await openPostgresStore({ connectionString, schema });
+      const log = (await reader.inspect('paused')).events;
+      await reader.close();
+      expect(log.some((event) => JSON.stringify(event.data).includes('from the paused host'))).toBe(false);
+      expect(log.at(-1)?.data).toEqual({ title: 'from b' });
+    },
+  );
 
   it('fork from host B of a session live on host A, at an exact mid-step seq', { timeout: 120_000 }, async () => {
     const [a, b] = await Promise.all([startHost('host-a'), startHost('host-b')]);
@@ -97,7 +109,24 @@ describe.skipIf(url === undefined)('two host processes on one database', () => {
       expect(child.events).toEqual(buildForkSeed(source, atSeq));
     }
     // A keeps writing its session.
-    expect((await a.send({ op: 'append', events: [{ type: 'tool/result', data: { turn: 1, step: 1, message: { id: 'r1', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'ok' }], isError: false } } }], flush: true })).ok).toBe(true);
+    expect(
+      (
+        await a.send({
+          op: 'append',
+          events: [
+            {
+              type: 'tool/result',
+              data: {
+                turn: 1,
+                step: 1,
+                message: { id: 'r1', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'ok' }], isError: false },
+              },
+            },
+          ],
+          flush: true,
+        })
+      ).ok,
+    ).toBe(true);
   });
 
   it('SIGKILL a holder mid-append, many times: no acknowledged event is lost', { timeout: 300_000 }, async () => {
@@ -119,9 +148,13 @@ describe.skipIf(url === undefined)('two host processes on one database', () => {
       // Same host id: the dead holder's lease is taken over at once.
       const store = await openPostgresStore({ connectionString, schema, leaseMs: LEASE_MS, hostId: 'host-k' });
       const session = await store.open(id);
-      const titles = session.events.filter((event) => event.type === 'session/title').map((event) => (event.data as { title: string }).title);
+      const titles = session.events
+        .filter((event) => event.type === 'session/title')
+        .map((event) => (event.data as { title: string }).title);
       expect(session.events[last.seq]?.data).toEqual({ title: last.title });
-      expect(titles.slice(0, Number(last.title.slice(1)) + 1)).toEqual(Array.from({ length: Number(last.title.slice(1)) + 1 }, (_, index) => `k${String(index)}`));
+      expect(titles.slice(0, Number(last.title.slice(1)) + 1)).toEqual(
+        Array.from({ length: Number(last.title.slice(1)) + 1 }, (_, index) => `k${String(index)}`),
+      );
       await session.close();
       await store.close();
     }

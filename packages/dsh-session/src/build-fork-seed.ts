@@ -47,7 +47,12 @@ export function forkSeedTail(events: IndexedEvents, cut: number, time?: number):
   if (!Number.isInteger(cut) || cut < -1 || cut >= events.length) {
     throw new RangeError(`buildForkSeed: expected a cut from -1 to ${events.length - 1}, received ${String(cut)}`);
   }
-  const marker: SessionEvent = { seq: cut + 1, type: 'session/end-seed', time: cut === -1 ? (time ?? 0) : events.at(cut).time, data: { inherited: true } };
+  const marker: SessionEvent = {
+    seq: cut + 1,
+    type: 'session/end-seed',
+    time: cut === -1 ? (time ?? 0) : events.at(cut).time,
+    data: { inherited: true },
+  };
   const turnStart = events.findLast(['turn/start'], cut + 1);
   const tail: SessionEvent[] = [];
   if (turnStart !== -1) for (let index = turnStart; index <= cut; index++) tail.push(events.at(index));

@@ -8,13 +8,22 @@ const header: SessionHeader = { format: 'dsh-session', version: 5, id: 's', crea
 const asEvents = (builder: LogBuilder): SessionEvent[] => builder.events;
 
 function resultOf(event: SessionEvent | undefined) {
-  return event?.data as { turn: number; step: number; message: { id: string; callId: string; isError: boolean; content: { type: string; text: string }[] }; error: { name: string; code: string } };
+  return event?.data as {
+    turn: number;
+    step: number;
+    message: { id: string; callId: string; isError: boolean; content: { type: string; text: string }[] };
+    error: { name: string; code: string };
+  };
 }
 
 describe('closeOpenTail', () => {
   it('returns nothing for an empty log or a log without an open turn', () => {
     expect(closeOpenTail([], 'interrupted')).toEqual([]);
-    const closed = new LogBuilder().endSeed().title('t').turn({ steps: [{ calls: [{ run: 'answered' }] }] }).queue('later');
+    const closed = new LogBuilder()
+      .endSeed()
+      .title('t')
+      .turn({ steps: [{ calls: [{ run: 'answered' }] }] })
+      .queue('later');
     expect(closeOpenTail(asEvents(closed), 'interrupted')).toEqual([]);
     expect(closeOpenTail(asEvents(closed), 'forked')).toEqual([]);
   });
@@ -55,7 +64,10 @@ describe('closeOpenTail', () => {
   });
 
   it('uses fork ids and fork wording for the forked cause, never mentioning an interruption or crash', () => {
-    const log = new LogBuilder().turn({ steps: [{ calls: [{ run: 'started', effect: 'idempotent' }, { run: 'declared' }], open: true }], end: 'open' });
+    const log = new LogBuilder().turn({
+      steps: [{ calls: [{ run: 'started', effect: 'idempotent' }, { run: 'declared' }], open: true }],
+      end: 'open',
+    });
     const closers = closeOpenTail(asEvents(log), 'forked');
     const [started, declared] = closers.map(resultOf);
     expect(started!.message.id).toMatch(/^forked-tool-result-call-\d+-\d+$/);
@@ -103,7 +115,12 @@ describe('closeOpenTail', () => {
 
   it('carries reasoning blocks through unchanged: the closers are those of the same log without them', () => {
     const withCalls = () => new LogBuilder().endSeed().turnStart().user('go').stepStart();
-    const plain = withCalls().assistant('two calls', [{ id: 'a', name: 'read' }, { id: 'b', name: 'shell' }]).toolCall('a');
+    const plain = withCalls()
+      .assistant('two calls', [
+        { id: 'a', name: 'read' },
+        { id: 'b', name: 'shell' },
+      ])
+      .toolCall('a');
     const thinking = withCalls()
       .push('assistant/message', {
         turn: 1,
@@ -132,4 +149,3 @@ describe('closeOpenTail', () => {
     expect(events).toEqual(before);
   });
 });
-

@@ -74,10 +74,7 @@ export type StoredRead =
  * must decode to the same events either way.
  */
 export type InheritedRecords = { count: number; events: () => readonly SessionEvent[] } & (
-  | { kind: 'jsonl'; bytes: Buffer }
-  | { kind: 'stored'; sourceId: string }
-  | { kind: 'source'; source: string }
-  | { kind: 'events' }
+  { kind: 'jsonl'; bytes: Buffer } | { kind: 'stored'; sourceId: string } | { kind: 'source'; source: string } | { kind: 'events' }
 );
 
 /**

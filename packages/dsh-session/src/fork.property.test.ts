@@ -41,11 +41,15 @@ describe('fork seeds over generated logs, at every seq', () => {
         const events = asEvents(log);
         const cut = events.length === 0 ? -1 : first % events.length;
         const child = buildForkSeed(events, cut, 1);
-        const grown = asEvents(LogBuilder.continue(child).turn({ steps: [{ calls: [{ run: 'started' }], open: true }], end: 'open' }).events);
+        const grown = asEvents(
+          LogBuilder.continue(child).turn({ steps: [{ calls: [{ run: 'started' }], open: true }], end: 'open' }).events,
+        );
         const cut2 = second % grown.length;
         const grandchild = buildForkSeed(grown, cut2, 1);
         expect(validate(5, { header: header('grandchild', cut2), events: grandchild })).toEqual([]);
-        const markers = grandchild.filter((event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited === true);
+        const markers = grandchild.filter(
+          (event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited === true,
+        );
         expect(markers.at(-1)!.seq).toBe(cut2 + 1);
         expect(markers.length).toBe(cut2 >= cut + 1 ? 2 : 1);
       }),

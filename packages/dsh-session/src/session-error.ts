@@ -54,11 +54,7 @@ export class SessionError extends Error {
   readonly holder: LeaseHolder | undefined;
   readonly [MARK] = true;
 
-  constructor(
-    code: SessionErrorCode,
-    message: string,
-    options: { sessionId?: string; holder?: LeaseHolder; cause?: unknown } = {},
-  ) {
+  constructor(code: SessionErrorCode, message: string, options: { sessionId?: string; holder?: LeaseHolder; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.sessionId = options.sessionId;

@@ -23,8 +23,10 @@ const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 /** Names of the top-level declarations in `sources` whose JSDoc carries `@internal`. */
 function internalNames(sources: readonly string[]): Set<string> {
   const names = new Set<string>();
-  const tagged = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*export\s+(?:declare\s+)?(?:async\s+)?(?:function\*?|const|let|type|interface|class|enum)\s+([A-Za-z_$][\w$]*)/g;
-  for (const text of sources) for (const match of text.matchAll(tagged)) if (/@internal\b/.test(match[1] as string)) names.add(match[2] as string);
+  const tagged =
+    /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*export\s+(?:declare\s+)?(?:async\s+)?(?:function\*?|const|let|type|interface|class|enum)\s+([A-Za-z_$][\w$]*)/g;
+  for (const text of sources)
+    for (const match of text.matchAll(tagged)) if (/@internal\b/.test(match[1] as string)) names.add(match[2] as string);
   return names;
 }
 
@@ -33,11 +35,19 @@ function exportedNames(declarations: string): Set<string> {
   const names = new Set<string>();
   for (const match of declarations.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
     for (const part of (match[1] as string).split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()?.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
       if (name) names.add(name);
     }
   }
-  for (const match of declarations.matchAll(/export\s+declare\s+(?:function|const|class|enum)\s+([\w$]+)|export\s+(?:type|interface)\s+([\w$]+)/g)) names.add((match[1] ?? match[2]) as string);
+  for (const match of declarations.matchAll(
+    /export\s+declare\s+(?:function|const|class|enum)\s+([\w$]+)|export\s+(?:type|interface)\s+([\w$]+)/g,
+  ))
+    names.add((match[1] ?? match[2]) as string);
   return names;
 }
 
@@ -50,7 +60,8 @@ function closureOf(dist: string, entry: string): Map<string, string> {
     if (files.has(file)) continue;
     const text = readFileSync(file, 'utf8');
     files.set(file, text);
-    for (const match of text.matchAll(/(?:from\s+|import\()\s*['"](\.{1,2}\/[^'"]+)\.js['"]/g)) pending.push(join(dirname(file), `${match[1] as string}.d.ts`));
+    for (const match of text.matchAll(/(?:from\s+|import\()\s*['"](\.{1,2}\/[^'"]+)\.js['"]/g))
+      pending.push(join(dirname(file), `${match[1] as string}.d.ts`));
   }
   return files;
 }
@@ -58,7 +69,8 @@ function closureOf(dist: string, entry: string): Map<string, string> {
 /** Each of `names` that a declaration file of `files` declares or exports, with that file (relative to `dist`). */
 function leaks(dist: string, files: ReadonlyMap<string, string>, names: Iterable<string>): string[] {
   const found: string[] = [];
-  for (const name of names) for (const [file, text] of files) if (exportedNames(text).has(name)) found.push(`${name} in ${relative(dist, file)}`);
+  for (const name of names)
+    for (const [file, text] of files) if (exportedNames(text).has(name)) found.push(`${name} in ${relative(dist, file)}`);
   return found;
 }
 
@@ -72,7 +84,9 @@ function sourceFiles(dir: string): string[] {
 
 describe('the checks themselves', () => {
   it('find a tagged declaration, an exported name and a leaked name', () => {
-    expect(internalNames(['/** Helper. @internal */\nexport function helper(): void {}\n/** Public. */\nexport type Open = 1;'])).toEqual(new Set(['helper']));
+    expect(internalNames(['/** Helper. @internal */\nexport function helper(): void {}\n/** Public. */\nexport type Open = 1;'])).toEqual(
+      new Set(['helper']),
+    );
     expect(exportedNames("export { a, type b as c } from './x.js';\nexport declare function d(): void;")).toEqual(new Set(['a', 'c', 'd']));
     const files = new Map([['/d/index.d.ts', 'export type helperType = 1;\nexport declare function open(h: helperType): void;']]);
     expect(leaks('/d', files, ['helperType', 'help', 'h'])).toEqual(['helperType in index.d.ts']);
@@ -85,11 +99,13 @@ describe('the published declarations', () => {
   beforeAll(async () => {
     out = await makeTempDir('dsh-session-declarations-');
     dist = join(out.path, 'dist');
-    await run(process.execPath, [TSC, '-p', join(PACKAGE, 'tsconfig.build.json'), '--outDir', dist, '--emitDeclarationOnly', '--declarationMap', 'false'], { cwd: PACKAGE }).catch(
-      (error: unknown) => {
-        throw new Error(`building dsh-session's declarations: ${String((error as { stdout?: string }).stdout)}`, { cause: error });
-      },
-    );
+    await run(
+      process.execPath,
+      [TSC, '-p', join(PACKAGE, 'tsconfig.build.json'), '--outDir', dist, '--emitDeclarationOnly', '--declarationMap', 'false'],
+      { cwd: PACKAGE },
+    ).catch((error: unknown) => {
+      throw new Error(`building dsh-session's declarations: ${String((error as { stdout?: string }).stdout)}`, { cause: error });
+    });
   }, 300_000);
   afterAll(async () => {
     await out?.remove();
@@ -106,17 +122,20 @@ describe('the published declarations', () => {
 
   it('of the public entries name nothing only the internal entry exports', () => {
     const internal = readFileSync(join(dist, 'internal.d.ts'), 'utf8');
-    const publicNames = new Set([...exportedNames(readFileSync(join(dist, 'index.d.ts'), 'utf8')), ...exportedNames(readFileSync(join(dist, 'fork.d.ts'), 'utf8'))]);
+    const publicNames = new Set([
+      ...exportedNames(readFileSync(join(dist, 'index.d.ts'), 'utf8')),
+      ...exportedNames(readFileSync(join(dist, 'fork.d.ts'), 'utf8')),
+    ]);
     const onlyInternal = [...exportedNames(internal)].filter((name) => !publicNames.has(name));
     expect(onlyInternal).toContain('currentProcess');
     // The storage seam: a third-party backend sees only the public interface, never dsh's fast forms.
-    expect([...exportedNames(readFileSync(join(dist, 'index.d.ts'), 'utf8'))].filter((name) => /^(Session(Backend|Writer)|Stored|Inherited|Fast)/.test(name)).sort()).toEqual([
-      'SessionBackend',
-      'SessionWriter',
-      'StoredLog',
-      'StoredSessionRef',
-    ]);
-    for (const name of ['FastBackend', 'FastWriter', 'StoredRead', 'InheritedRecords', 'StoredSummary', 'asSessionBackend']) expect(onlyInternal).toContain(name);
+    expect(
+      [...exportedNames(readFileSync(join(dist, 'index.d.ts'), 'utf8'))]
+        .filter((name) => /^(Session(Backend|Writer)|Stored|Inherited|Fast)/.test(name))
+        .sort(),
+    ).toEqual(['SessionBackend', 'SessionWriter', 'StoredLog', 'StoredSessionRef']);
+    for (const name of ['FastBackend', 'FastWriter', 'StoredRead', 'InheritedRecords', 'StoredSummary', 'asSessionBackend'])
+      expect(onlyInternal).toContain(name);
     const files = new Map([...closureOf(dist, 'index.d.ts'), ...closureOf(dist, 'fork.d.ts')]);
     expect(leaks(dist, files, onlyInternal)).toEqual([]);
   });
@@ -124,7 +143,10 @@ describe('the published declarations', () => {
   it('type-check as a consumer sees them, every entry with skipLibCheck false', async () => {
     const consumer = join(dist, '..', 'consumer');
     await mkdir(consumer);
-    await writeFile(join(consumer, 'consumer.ts'), ['index', 'fork', 'internal'].map((entry) => `export type * as ${entry} from '${join(dist, `${entry}.js`)}';\n`).join(''));
+    await writeFile(
+      join(consumer, 'consumer.ts'),
+      ['index', 'fork', 'internal'].map((entry) => `export type * as ${entry} from '${join(dist, `${entry}.js`)}';\n`).join(''),
+    );
     const repo = join(PACKAGE, '../..');
     const compilerOptions = {
       strict: true,
@@ -151,7 +173,17 @@ describe('the published declarations', () => {
   it('of the internal entry still declare what dsh-postgres imports from it', () => {
     const files = closureOf(dist, 'internal.d.ts');
     const text = [...files.values()].join('\n');
-    for (const declaration of ['declare function currentProcess', 'declare function isProcessAlive', 'type ProcessIdentity', 'declare function asSessionBackend', 'interface FastBackend', 'interface FastWriter', 'type StoredRead', 'type InheritedRecords', 'type StoredSummary']) {
+    for (const declaration of [
+      'declare function currentProcess',
+      'declare function isProcessAlive',
+      'type ProcessIdentity',
+      'declare function asSessionBackend',
+      'interface FastBackend',
+      'interface FastWriter',
+      'type StoredRead',
+      'type InheritedRecords',
+      'type StoredSummary',
+    ]) {
       expect(text).toContain(declaration);
     }
   });

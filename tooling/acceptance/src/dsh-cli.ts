@@ -12,7 +12,13 @@ export type DshRun = { code: number | null; stdout: string; stderr: string };
 export type DshOptions = { cwd?: string; env?: Record<string, string | undefined>; stdin?: string };
 
 function environment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const merged: Record<string, string | undefined> = { ...process.env, DSH_HOME: undefined, DSH_TOKEN: undefined, NODE_OPTIONS: undefined, ...extra };
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    DSH_HOME: undefined,
+    DSH_TOKEN: undefined,
+    NODE_OPTIONS: undefined,
+    ...extra,
+  };
   return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
 }
 
@@ -24,7 +30,11 @@ export function spawnDsh(args: readonly string[], options: DshOptions = {}): Chi
 /** Starts `dsh ARGS` on a pseudo-terminal (util-linux `script`), as interactive mode needs one. */
 export function spawnDshOnTerminal(args: readonly string[], options: DshOptions = {}): ChildProcess {
   const command = [process.execPath, DSH_BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-  return spawn('script', ['-qfec', command, '/dev/null'], { cwd: options.cwd ?? process.cwd(), env: environment({ NO_COLOR: '1', ...options.env }), stdio: 'pipe' });
+  return spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: options.cwd ?? process.cwd(),
+    env: environment({ NO_COLOR: '1', ...options.env }),
+    stdio: 'pipe',
+  });
 }
 
 /** Runs `dsh ARGS` to its end (stdin: `options.stdin`, else closed at once). */
@@ -74,7 +84,8 @@ export function outputMatching(child: ChildProcess, pattern: RegExp): Promise<st
 
 /** One OpenAI Chat Completions stream answering `text` (and `usage` when given). */
 export function openAiAnswer(text: string, usage?: object): { chunks: string[] } {
-  const chunk = (body: object) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', ...body })}\n\n`;
+  const chunk = (body: object) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', ...body })}\n\n`;
   return {
     chunks: [
       chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null }] }),
@@ -90,7 +101,18 @@ export function anthropicAnswer(text: string): { chunks: string[] } {
   const event = (name: string, body: object) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...body })}\n\n`;
   return {
     chunks: [
-      event('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } }),
+      event('message_start', {
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 5, output_tokens: 1 },
+        },
+      }),
       event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
       event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
       event('content_block_stop', { index: 0 }),

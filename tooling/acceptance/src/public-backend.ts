@@ -6,7 +6,14 @@
  */
 /* eslint-disable @typescript-eslint/require-await -- the interface is async; this backend keeps its storage in memory */
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
-import { SessionError, type LeaseHolder, type SessionBackend, type SessionWriter, type StoredLog, type StoredSessionRef } from 'dsh-session';
+import {
+  SessionError,
+  type LeaseHolder,
+  type SessionBackend,
+  type SessionWriter,
+  type StoredLog,
+  type StoredSessionRef,
+} from 'dsh-session';
 
 type Stored = { header: SessionHeader; events: SessionEvent[]; version: number; holder: LeaseHolder | undefined };
 
@@ -26,21 +33,26 @@ export class PublicBackend implements SessionBackend {
   }
 
   #busy(id: string, holder: LeaseHolder): SessionError {
-    return new SessionError('SESSION_BUSY', `Session ${id} is held by pid ${String(holder.pid)}; fork it instead.`, { sessionId: id, holder });
+    return new SessionError('SESSION_BUSY', `Session ${id} is held by pid ${String(holder.pid)}; fork it instead.`, {
+      sessionId: id,
+      holder,
+    });
   }
 
   #lease(id: string, stored: Stored): SessionWriter {
     const holder: LeaseHolder = { pid: process.pid, host: 'public', since: Date.now() };
     stored.holder = holder;
     const owned = (): Stored => {
-      if (this.storage.get(id) !== stored || stored.holder !== holder) throw new SessionError('SESSION_CLOSED', `The lease on ${id} was released.`, { sessionId: id });
+      if (this.storage.get(id) !== stored || stored.holder !== holder)
+        throw new SessionError('SESSION_CLOSED', `The lease on ${id} was released.`, { sessionId: id });
       return stored;
     };
     const writer: SessionWriter = {
       read: async () => snapshot(owned()),
       append: async (expectedNextSeq, events) => {
         const log = owned();
-        if (log.events.length !== expectedNextSeq) throw new SessionError('CORRUPT', `Append to ${id}: expected ${String(expectedNextSeq)} stored events.`, { sessionId: id });
+        if (log.events.length !== expectedNextSeq)
+          throw new SessionError('CORRUPT', `Append to ${id}: expected ${String(expectedNextSeq)} stored events.`, { sessionId: id });
         log.events.push(...events);
         log.version += 1;
       },

@@ -57,7 +57,8 @@ describe('§2 packages and boundaries', () => {
     for (const file of await sourceFiles(src)) {
       if (file === join(src, 'fork.ts')) continue;
       const text = await readFile(file, 'utf8');
-      if (/from\s+['"](\.\/fork\.js|dsh-session\/fork)['"]/.test(text) || /import\(\s*['"]\.\/fork\.js['"]\s*\)/.test(text)) offenders.push(file);
+      if (/from\s+['"](\.\/fork\.js|dsh-session\/fork)['"]/.test(text) || /import\(\s*['"]\.\/fork\.js['"]\s*\)/.test(text))
+        offenders.push(file);
     }
     expect(offenders).toEqual([]);
   });

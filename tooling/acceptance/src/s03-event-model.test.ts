@@ -52,9 +52,13 @@ describe('§3.1 envelope', () => {
     const user = turn[1]!;
     const assistant = turn[3]!;
     expect([user.type, assistant.type]).toEqual(['user/message', 'assistant/message']);
-    const replace = session.append('user/message', { message: { id: 'sum', role: 'user', content: [{ type: 'text', text: 'summary' }] } }, {
-      surfaceOp: { op: 'replace', start: user.seq, end: assistant.seq },
-    });
+    const replace = session.append(
+      'user/message',
+      { message: { id: 'sum', role: 'user', content: [{ type: 'text', text: 'summary' }] } },
+      {
+        surfaceOp: { op: 'replace', start: user.seq, end: assistant.seq },
+      },
+    );
     expect(Object.keys(replace).sort()).toEqual([...ENVELOPE, 'surfaceOp'].sort());
     expect(replace.surfaceOp).toEqual({ op: 'replace', start: user.seq, end: assistant.seq });
     const plugin = session.append('acme/note', { note: 1 }, { ignorable: true });
@@ -66,13 +70,26 @@ describe('§3.1 envelope', () => {
     const good = toEvents([ev.title('t'), ev.config({ cwd: '/w' })]);
     expect(validate(4, { header: v4Header(), events: good })).toEqual([]);
     const variants: [unknown[], (string | number)[]][] = [
-      [[good[0], { ...good[1], extra: 1 }], ['events', 1, 'extra']],
-      [[good[0], { seq: 1, type: 'session/config', time: 1 }], ['events', 1, 'data']],
-      [[good[0], { ...good[1], time: 1.5 }], ['events', 1, 'time']],
-      [[good[0], { ...good[1], seq: 2 }], ['events', 1, 'seq']],
+      [
+        [good[0], { ...good[1], extra: 1 }],
+        ['events', 1, 'extra'],
+      ],
+      [
+        [good[0], { seq: 1, type: 'session/config', time: 1 }],
+        ['events', 1, 'data'],
+      ],
+      [
+        [good[0], { ...good[1], time: 1.5 }],
+        ['events', 1, 'time'],
+      ],
+      [
+        [good[0], { ...good[1], seq: 2 }],
+        ['events', 1, 'seq'],
+      ],
       [[{ ...good[0], seq: -1 }], ['events', 0, 'seq']],
     ];
-    for (const [events, path] of variants) expect(validate(4, { header: v4Header(), events }), JSON.stringify(events)).toEqual([invalidEventAt(path)]);
+    for (const [events, path] of variants)
+      expect(validate(4, { header: v4Header(), events }), JSON.stringify(events)).toEqual([invalidEventAt(path)]);
   });
 });
 
@@ -127,7 +144,11 @@ describe('§3.1 surfaceOp only on surface events', () => {
     const events = [{ seq: 0, type: 'session/title', time: 1, data: { title: 't' }, surfaceOp: op }];
     // The issue of the rule itself (not only the one about the range this first event cannot replace).
     expect(validate(4, { header: v4Header(), events })).toContainEqual(
-      expect.objectContaining({ code: 'INVALID_EVENT', path: ['events', 0, 'surfaceOp'], message: expect.stringContaining('only allowed on surface events') as unknown }),
+      expect.objectContaining({
+        code: 'INVALID_EVENT',
+        path: ['events', 0, 'surfaceOp'],
+        message: expect.stringContaining('only allowed on surface events') as unknown,
+      }),
     );
   });
 
@@ -167,12 +188,19 @@ describe('§3.3 core event types', () => {
   });
 
   it('§3.3 turn/end accepts completed, cancelled, error {message, code} and max-steps', () => {
-    const reasons: JsonValue[] = [{ kind: 'completed' }, { kind: 'cancelled' }, { kind: 'error', error: { message: 'boom', code: 'E' } }, { kind: 'max-steps' }];
+    const reasons: JsonValue[] = [
+      { kind: 'completed' },
+      { kind: 'cancelled' },
+      { kind: 'error', error: { message: 'boom', code: 'E' } },
+      { kind: 'max-steps' },
+    ];
     reasons.forEach((reason, index) => {
       const turn = index + 1;
       appendAll(session, [ev.turnStart(turn), ev.user(`u${turn}`, 'q'), ev.turnEnd(turn, reason)]);
     });
-    expect(session.events.filter((event) => event.type === 'turn/end').map((event) => (event.data as { reason: JsonValue }).reason)).toEqual(reasons);
+    expect(
+      session.events.filter((event) => event.type === 'turn/end').map((event) => (event.data as { reason: JsonValue }).reason),
+    ).toEqual(reasons);
   });
 
   it('§3.3 turn/end refuses an error reason without its error object, and unknown reason kinds', () => {
@@ -190,7 +218,12 @@ describe('§3.3 core event types', () => {
 
   it('§3.3 tool/call.effect is one of read-only, idempotent, side-effect, unknown', () => {
     appendAll(session, [ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a', 'b', 'c', 'd', 'e'])]);
-    for (const [callId, effect] of [['a', 'read-only'], ['b', 'idempotent'], ['c', 'side-effect'], ['d', 'unknown']] as const) {
+    for (const [callId, effect] of [
+      ['a', 'read-only'],
+      ['b', 'idempotent'],
+      ['c', 'side-effect'],
+      ['d', 'unknown'],
+    ] as const) {
       expect(session.append('tool/call', ev.call(1, 1, callId, effect).data).type).toBe('tool/call');
     }
     expectRefused(ev.call(1, 1, 'e', 'dangerous'));
@@ -220,7 +253,11 @@ const broken: Broken[] = [
   { rule: 'step/start only inside an open turn', prefix: [], bad: ev.stepStart(1, 1) },
   { rule: 'step/start only with no open step', prefix: [ev.turnStart(1), ev.stepStart(1, 1)], bad: ev.stepStart(1, 2) },
   { rule: 'step/start with the next step number (first is 1)', prefix: [ev.turnStart(1)], bad: ev.stepStart(1, 2) },
-  { rule: 'step/start numbers continue within the turn', prefix: [ev.turnStart(1), ev.stepStart(1, 1), ev.stepEnd(1, 1)], bad: ev.stepStart(1, 1) },
+  {
+    rule: 'step/start numbers continue within the turn',
+    prefix: [ev.turnStart(1), ev.stepStart(1, 1), ev.stepEnd(1, 1)],
+    bad: ev.stepStart(1, 1),
+  },
   { rule: 'step/start names the open turn', prefix: [ev.turnStart(1)], bad: ev.stepStart(2, 1) },
   { rule: 'step/end closes the open step', prefix: [ev.turnStart(1), ev.stepStart(1, 1)], bad: ev.stepEnd(1, 2) },
   { rule: 'step/end requires an open step', prefix: [ev.turnStart(1)], bad: ev.stepEnd(1, 1) },
@@ -254,11 +291,18 @@ describe('§3.4 relationship invariants on append', () => {
 
   it('§3.4 turns continue numbering across the whole log and steps restart at 1 in each turn', () => {
     appendAll(session, [...completedTurn(1, ['a']), ...completedTurn(2, ['b']), ...completedTurn(3)]);
-    expect(session.events.filter((event) => event.type === 'turn/start').map((event) => (event.data as { turn: number }).turn)).toEqual([1, 2, 3]);
+    expect(session.events.filter((event) => event.type === 'turn/start').map((event) => (event.data as { turn: number }).turn)).toEqual([
+      1, 2, 3,
+    ]);
   });
 
   it('§3.4 a call left without a result when its step closes is allowed (a historical failure)', () => {
-    appendAll(session, [...OPEN_STEP, ev.call(1, 1, 'a'), ev.stepEnd(1, 1), ev.turnEnd(1, { kind: 'error', error: { message: 'x', code: 'E' } })]);
+    appendAll(session, [
+      ...OPEN_STEP,
+      ev.call(1, 1, 'a'),
+      ev.stepEnd(1, 1),
+      ev.turnEnd(1, { kind: 'error', error: { message: 'x', code: 'E' } }),
+    ]);
     expect(session.events.at(-1)?.type).toBe('turn/end');
   });
 
@@ -286,7 +330,15 @@ describe('§3.4 relationship invariants on append', () => {
   });
 
   it('§3.4 plugin events may stand inside a turn and inside a step', () => {
-    appendAll(session, [...OPEN_STEP, ev.plugin('acme/progress', { p: 1 }), ev.call(1, 1, 'a'), ev.plugin('acme/progress', { p: 2 }), ev.result(1, 1, 'a'), ev.stepEnd(1, 1), ev.turnEnd(1)]);
+    appendAll(session, [
+      ...OPEN_STEP,
+      ev.plugin('acme/progress', { p: 1 }),
+      ev.call(1, 1, 'a'),
+      ev.plugin('acme/progress', { p: 2 }),
+      ev.result(1, 1, 'a'),
+      ev.stepEnd(1, 1),
+      ev.turnEnd(1),
+    ]);
     expect(session.events.at(-1)?.type).toBe('turn/end');
   });
 });
@@ -302,25 +354,33 @@ describe('§3.4 relationship invariants in the V3 and V4 validators', () => {
     },
   );
 
-  it.each([3, 4] as const)('§3.4 the V%s validator admits a closed step with a missing result and standalone events between turns', (version) => {
-    const events = toEvents([
-      ...OPEN_STEP,
-      ev.call(1, 1, 'a'),
-      ev.stepEnd(1, 1),
-      ev.turnEnd(1, { kind: 'error', error: { message: 'x', code: 'E' } }),
-      ev.title('t'),
-      ev.config({ cwd: '/w' }),
-      ev.queued('q1', 'hi'),
-      ...completedTurn(2),
-      ev.plugin('acme/note'),
-    ]);
-    expect(validate(version, { header: headerOf(version), events })).toEqual([]);
-  });
+  it.each([3, 4] as const)(
+    '§3.4 the V%s validator admits a closed step with a missing result and standalone events between turns',
+    (version) => {
+      const events = toEvents([
+        ...OPEN_STEP,
+        ev.call(1, 1, 'a'),
+        ev.stepEnd(1, 1),
+        ev.turnEnd(1, { kind: 'error', error: { message: 'x', code: 'E' } }),
+        ev.title('t'),
+        ev.config({ cwd: '/w' }),
+        ev.queued('q1', 'hi'),
+        ...completedTurn(2),
+        ev.plugin('acme/note'),
+      ]);
+      expect(validate(version, { header: headerOf(version), events })).toEqual([]);
+    },
+  );
 
   it('§3.4 the V4 validator admits a fork seed, whose closers answer declared calls without tool/call', () => {
     const parent = toEvents([...OPEN_STEP, ev.plugin('acme/x')]);
     const seed = buildForkSeed(parent, parent.length - 1);
     expect(seed.some((event: SessionEvent) => event.type === 'tool/result')).toBe(true);
-    expect(validate(4, { header: v4Header('child', { parentSession: 'p', forkCut: parent.length - 1, inheritedEventCount: parent.length }), events: seed })).toEqual([]);
+    expect(
+      validate(4, {
+        header: v4Header('child', { parentSession: 'p', forkCut: parent.length - 1, inheritedEventCount: parent.length }),
+        events: seed,
+      }),
+    ).toEqual([]);
   });
 });

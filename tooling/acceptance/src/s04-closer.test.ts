@@ -16,7 +16,12 @@ async function close(cause: Cause, specs: Spec[]): Promise<Closed> {
   if (cause === 'forked') {
     const stored = toEvents(specs);
     const seed = buildForkSeed(stored, stored.length - 1);
-    expect(seed[stored.length]).toEqual({ seq: stored.length, type: 'session/end-seed', time: stored.at(-1)!.time, data: { inherited: true } });
+    expect(seed[stored.length]).toEqual({
+      seq: stored.length,
+      type: 'session/end-seed',
+      time: stored.at(-1)!.time,
+      data: { inherited: true },
+    });
     return { stored, closers: seed.slice(stored.length + 1) };
   }
   const store = createMemoryStore();
@@ -39,7 +44,8 @@ async function close(cause: Cause, specs: Spec[]): Promise<Closed> {
 }
 
 const data = (event: SessionEvent | undefined) => event?.data as Record<string, JsonValue>;
-const resultMessage = (event: SessionEvent) => data(event).message as { id: string; role: string; callId: string; content: { type: string; text: string }[]; isError: boolean };
+const resultMessage = (event: SessionEvent) =>
+  data(event).message as { id: string; role: string; callId: string; content: { type: string; text: string }[]; isError: boolean };
 
 /**
  * Turn 1: complete. Turn 2: step 1 closed with call `x` started and never answered; step 2 open with
@@ -70,13 +76,19 @@ describe.each(['forked', 'interrupted'] as const)('§4 closeOpenTail with cause 
     expect(closers[4]!.data).toEqual({ turn: 2, reason: { kind: cause } });
     // seq continues from the last stored event; with a fork the inherited marker sits in between.
     const first = stored.length + (cause === 'forked' ? 1 : 0);
-    closers.forEach((event, index) => { expect(event.seq).toBe(first + index); });
+    closers.forEach((event, index) => {
+      expect(event.seq).toBe(first + index);
+    });
   });
 
   it(`§4 (${cause}) result ids are "${cause}-tool-result-<callId>-<seq>" and errors say started or not started`, async () => {
     const { closers } = await close(cause, SCENARIO);
     const [b, c, d] = closers;
-    for (const [event, callId, started] of [[b!, 'b', false], [c!, 'c', true], [d!, 'd', false]] as const) {
+    for (const [event, callId, started] of [
+      [b!, 'b', false],
+      [c!, 'c', true],
+      [d!, 'd', false],
+    ] as const) {
       const message = resultMessage(event);
       expect(message.id).toBe(`${cause}-tool-result-${callId}-${event.seq}`);
       expect(Object.keys(message).sort()).toEqual(['callId', 'content', 'id', 'isError', 'role']);
@@ -89,7 +101,9 @@ describe.each(['forked', 'interrupted'] as const)('§4 closeOpenTail with cause 
       expect(data(event).turn).toBe(2);
       expect(data(event).step).toBe(2);
       expect(data(event).error).toEqual(
-        started ? { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' } : { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' },
+        started
+          ? { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' }
+          : { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' },
       );
       expect(Object.keys(data(event)).sort()).toEqual(['error', 'message', 'step', 'turn']);
     }
@@ -127,7 +141,13 @@ describe.each(['forked', 'interrupted'] as const)('§4 closeOpenTail with cause 
   });
 
   it(`§4 (${cause}) an open turn between steps closes with turn/end only`, async () => {
-    const { closers } = await close(cause, [ev.turnStart(1), ev.user('u', 'q'), ev.stepStart(1, 1), ev.assistant(1, 1, 'hi'), ev.stepEnd(1, 1)]);
+    const { closers } = await close(cause, [
+      ev.turnStart(1),
+      ev.user('u', 'q'),
+      ev.stepStart(1, 1),
+      ev.assistant(1, 1, 'hi'),
+      ev.stepEnd(1, 1),
+    ]);
     expect(closers.map((event) => [event.type, event.data])).toEqual([['turn/end', { turn: 1, reason: { kind: cause } }]]);
   });
 
@@ -165,7 +185,15 @@ describe.each(['forked', 'interrupted'] as const)('§4 closeOpenTail with cause 
     const events = cause === 'forked' ? buildForkSeed(stored, stored.length - 1) : [...stored, ...closers];
     const header =
       cause === 'forked'
-        ? { format: 'dsh-session', version: 4, id: 'c', createdAt: 0, parentSession: 'p', forkCut: stored.length - 1, inheritedEventCount: stored.length }
+        ? {
+            format: 'dsh-session',
+            version: 4,
+            id: 'c',
+            createdAt: 0,
+            parentSession: 'p',
+            forkCut: stored.length - 1,
+            inheritedEventCount: stored.length,
+          }
         : { format: 'dsh-session', version: 4, id: 'c', createdAt: 0, inheritedEventCount: 0 };
     expect(validate(4, { header, events })).toEqual([]);
   });
@@ -194,7 +222,11 @@ describe('§4 purity', () => {
 /** Every synthetic result text the closers can produce, per cause, started or not, for each declared effect. */
 async function wordings(cause: Cause): Promise<{ started: boolean; effect: string; text: string }[]> {
   const effects = ['read-only', 'idempotent', 'side-effect', 'unknown'];
-  const specs: Spec[] = [ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', [...effects.map((effect) => `s-${effect}`), 'not-started'])];
+  const specs: Spec[] = [
+    ev.turnStart(1),
+    ev.stepStart(1, 1),
+    ev.assistant(1, 1, '', [...effects.map((effect) => `s-${effect}`), 'not-started']),
+  ];
   for (const effect of effects) specs.push(ev.call(1, 1, `s-${effect}`, effect));
   const { closers } = await close(cause, specs);
   return closers

@@ -46,7 +46,9 @@ describe('§5.1 buildForkSeed', () => {
       const closers = seed.slice(cut + 2);
       for (const closer of closers) expect(['tool/result', 'step/end', 'turn/end']).toContain(closer.type);
       if (closers.length > 0) expect(closers.at(-1)!.data).toMatchObject({ reason: { kind: 'forked' } });
-      seed.forEach((event, index) => { expect(event.seq).toBe(index); });
+      seed.forEach((event, index) => {
+        expect(event.seq).toBe(index);
+      });
     }
   });
 
@@ -57,7 +59,9 @@ describe('§5.1 buildForkSeed', () => {
   });
 
   it('§5.1 cut = -1 inherits nothing: the seed is only the marker, stamped with the time argument', () => {
-    expect(buildForkSeed(events, -1, 123_456)).toStrictEqual([{ seq: 0, type: 'session/end-seed', time: 123_456, data: { inherited: true } }]);
+    expect(buildForkSeed(events, -1, 123_456)).toStrictEqual([
+      { seq: 0, type: 'session/end-seed', time: 123_456, data: { inherited: true } },
+    ]);
     expect(buildForkSeed([], -1, 7)).toStrictEqual([{ seq: 0, type: 'session/end-seed', time: 7, data: { inherited: true } }]);
   });
 
@@ -110,7 +114,14 @@ describe('§5.2 SessionStore.fork', () => {
 
   it("§5.2 the child's header names parentSession, forkCut = atSeq and inheritedEventCount = atSeq + 1 (V5)", async () => {
     const child = await store.fork('parent', { atSeq: 9, id: 'kid' });
-    expect(child.header).toMatchObject({ format: 'dsh-session', version: 5, id: 'kid', parentSession: 'parent', forkCut: 9, inheritedEventCount: 10 });
+    expect(child.header).toMatchObject({
+      format: 'dsh-session',
+      version: 5,
+      id: 'kid',
+      parentSession: 'parent',
+      forkCut: 9,
+      inheritedEventCount: 10,
+    });
     expect(child.id).toBe('kid');
     expect(Number.isInteger(child.header.createdAt)).toBe(true);
     expect((await store.inspect('kid')).header).toEqual(child.header);
@@ -127,7 +138,9 @@ describe('§5.2 SessionStore.fork', () => {
     const summary = (await store.list()).find((entry) => entry.id === 'titled');
     expect(summary?.title).toBe('side quest');
     expect(child.events.slice(0, 4)).toEqual(source.events.slice(0, 4));
-    expect(child.events.some((event) => event.type === 'session/config' && JSON.stringify(event.data) === JSON.stringify({ cwd: '/elsewhere' }))).toBe(true);
+    expect(
+      child.events.some((event) => event.type === 'session/config' && JSON.stringify(event.data) === JSON.stringify({ cwd: '/elsewhere' })),
+    ).toBe(true);
   });
 
   it('§5.2 the parent is unchanged, and stays writable', async () => {
@@ -148,7 +161,12 @@ describe('§5.2 SessionStore.fork', () => {
 
   it('§5.2 SESSION_EXISTS is checked first: an existing child id wins over a missing source and a bad cut', async () => {
     await store.create({ id: 'taken' });
-    for (const [sourceId, atSeq] of [['missing', 0], ['parent', 999], ['parent', -1], ['missing', 1.5]] as const) {
+    for (const [sourceId, atSeq] of [
+      ['missing', 0],
+      ['parent', 999],
+      ['parent', -1],
+      ['missing', 1.5],
+    ] as const) {
       const error = await rejection(store.fork(sourceId, { atSeq, id: 'taken' }));
       expect(SessionError.is(error)).toBe(true);
       expect(error.code).toBe('SESSION_EXISTS');
@@ -253,7 +271,8 @@ describe('§5.2 SessionStore.fork on the JSONL store', () => {
       const outcomes = await Promise.allSettled([store.fork('p', { atSeq: 2, id: 'race' }), other.fork('p', { atSeq: 5, id: 'race' })]);
       const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled');
       expect(winners).toHaveLength(1);
-      for (const outcome of outcomes) if (outcome.status === 'rejected') expect((outcome.reason as SessionError).code).toBe('SESSION_EXISTS');
+      for (const outcome of outcomes)
+        if (outcome.status === 'rejected') expect((outcome.reason as SessionError).code).toBe('SESSION_EXISTS');
       const stored = decodeJsonl(await readFile(join(dir.path, 'race.jsonl'), 'utf8'));
       expect(stored.events).toEqual(winners[0]!.value.events);
     } finally {
@@ -300,13 +319,19 @@ describe('§5.2 atomic fork under a crash', { timeout: 120_000 }, () => {
       await writeFile(join(dir.path, 'big.jsonl'), jsonl(v4Header('big'), source));
       const expected = buildForkSeed(source, source.length - 1);
       for (const delay of [0, 40, 120]) {
-        const forker = spawn(process.execPath, ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, '__fixtures__', 'fork-loop.ts'), dir.path, 'big'], {
-          cwd: join(import.meta.dirname, '..'),
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-        const exited = new Promise<void>((resolve) => forker.once('exit', () => {
-          resolve();
-        }));
+        const forker = spawn(
+          process.execPath,
+          ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, '__fixtures__', 'fork-loop.ts'), dir.path, 'big'],
+          {
+            cwd: join(import.meta.dirname, '..'),
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        );
+        const exited = new Promise<void>((resolve) =>
+          forker.once('exit', () => {
+            resolve();
+          }),
+        );
         await new Promise<void>((resolve) => {
           createInterface({ input: forker.stdout }).once('line', () => {
             resolve();
@@ -504,7 +529,13 @@ describe('§5.4 host fork-point selection', () => {
   it('§5.4 omitted atSeq keeps a manual compaction replacement and stops before the next turn/start', async () => {
     const session = await store.create({ id: 'p' });
     const turn = appendAll(session, completedTurn(1));
-    appendAll(session, [ev.plugin('compaction/start'), ev.replaceUser('sum', 'summary', turn[1]!.seq, turn[3]!.seq), ev.plugin('compaction/end'), ev.turnStart(2), ev.user('u2', 'x')]);
+    appendAll(session, [
+      ev.plugin('compaction/start'),
+      ev.replaceUser('sum', 'summary', turn[1]!.seq, turn[3]!.seq),
+      ev.plugin('compaction/end'),
+      ev.turnStart(2),
+      ev.user('u2', 'x'),
+    ]);
     const events = [...session.events];
     await session.close();
     const result = await host.fork('p');
@@ -514,7 +545,13 @@ describe('§5.4 host fork-point selection', () => {
   });
 
   it('§5.4 omitted atSeq counts a turn closed with any reason', async () => {
-    const events = await cold('p', [...completedTurn(1), ev.turnStart(2), ev.user('u', 'q'), ev.turnEnd(2, { kind: 'cancelled' }), ev.title('after')]);
+    const events = await cold('p', [
+      ...completedTurn(1),
+      ev.turnStart(2),
+      ev.user('u', 'q'),
+      ev.turnEnd(2, { kind: 'cancelled' }),
+      ev.title('after'),
+    ]);
     expect((await host.fork('p')).forkCut).toBe(events.length - 1);
   });
 
@@ -573,7 +610,9 @@ describe('§5.4 host fork from a live session in the middle of a turn', () => {
       complete: () =>
         new Promise((resolve) => {
           requested!();
-          release = () => { resolve({ text: 'finally', toolCalls: [] }); };
+          release = () => {
+            resolve({ text: 'finally', toolCalls: [] });
+          };
         }),
     };
     const store = createMemoryStore();

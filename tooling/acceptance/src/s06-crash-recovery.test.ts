@@ -157,7 +157,9 @@ describe('§6/§7 stored logs with a torn tail or an older format', () => {
     const decoded = decodeJsonl(await readFile(join(dir.path, 'torn.jsonl'), 'utf8'));
     expect(decoded.tornTail).toBeUndefined();
     expect(decoded.events.at(-1)?.data).toEqual({ title: 'after repair' });
-    decoded.events.forEach((event, index) => { expect(event.seq).toBe(index); });
+    decoded.events.forEach((event, index) => {
+      expect(event.seq).toBe(index);
+    });
   });
 
   it.each([
@@ -257,7 +259,13 @@ describe('§6 crash recovery on the memory store', () => {
       expect(inspection.events).toEqual(stored);
       expect((await store.inspect('m')).events.length).toBe(stored.length);
       const reopened = await store.open('m');
-      expect(reopened.events.slice(stored.length).map((event) => event.type)).toEqual(['tool/result', 'tool/result', 'step/end', 'turn/end', 'session/end-seed']);
+      expect(reopened.events.slice(stored.length).map((event) => event.type)).toEqual([
+        'tool/result',
+        'tool/result',
+        'step/end',
+        'turn/end',
+        'session/end-seed',
+      ]);
       expect(reopened.events.at(-2)?.data).toEqual({ turn: 2, reason: { kind: 'interrupted' } });
     } finally {
       await store.close();

@@ -34,7 +34,18 @@ const V0: Raw[] = raw([
   ['turn/start', { turn: 1 }],
   ['user/message', { text: 'hi' }],
   ['step/start', { turn: 1, step: 1 }],
-  ['assistant/message', { turn: 1, step: 1, text: 'Reading', toolCalls: [{ id: 'c1', name: 'read', arguments: '{"p":1}' }, { id: 'c2', name: 'ls', arguments: '{}' }] }],
+  [
+    'assistant/message',
+    {
+      turn: 1,
+      step: 1,
+      text: 'Reading',
+      toolCalls: [
+        { id: 'c1', name: 'read', arguments: '{"p":1}' },
+        { id: 'c2', name: 'ls', arguments: '{}' },
+      ],
+    },
+  ],
   ['tool/call', { turn: 1, step: 1, callId: 'c1', name: 'read', arguments: '{"p":1}' }],
   ['tool/result', { turn: 1, step: 1, callId: 'c1', output: 'content', isError: false }],
   ['tool/call', { turn: 1, step: 1, callId: 'c2', name: 'ls', arguments: '{}' }],
@@ -70,7 +81,11 @@ const V0_EXPECTED_DATA: JsonValue[] = [
     },
   },
   { turn: 1, step: 1, callId: 'c1', name: 'read', arguments: '{"p":1}', effect: 'unknown' },
-  { turn: 1, step: 1, message: { id: 'legacy-5', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'content' }], isError: false } },
+  {
+    turn: 1,
+    step: 1,
+    message: { id: 'legacy-5', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'content' }], isError: false },
+  },
   { turn: 1, step: 1, callId: 'c2', name: 'ls', arguments: '{}', effect: 'unknown' },
   {
     turn: 1,
@@ -83,7 +98,11 @@ const V0_EXPECTED_DATA: JsonValue[] = [
   { turn: 2 },
   { message: { id: 'legacy-11', role: 'user', content: [] } },
   { turn: 2, step: 1 },
-  { turn: 2, step: 1, message: { id: 'legacy-13', role: 'assistant', content: [{ type: 'tool-call', id: 'c3', name: 'rm', arguments: '{}' }] } },
+  {
+    turn: 2,
+    step: 1,
+    message: { id: 'legacy-13', role: 'assistant', content: [{ type: 'tool-call', id: 'c3', name: 'rm', arguments: '{}' }] },
+  },
   { turn: 2, step: 1 },
   { turn: 2, reason: { kind: 'cancelled' } },
   { turn: 3 },
@@ -98,9 +117,15 @@ const V1: Raw[] = raw([
   ['turn/start', { turn: 1 }],
   ['user/message', { message: userV1('m1', 'hello') }],
   ['step/start', { turn: 1, step: 1 }],
-  ['assistant/message', { turn: 1, step: 1, message: { id: 'm3', role: 'assistant', content: [{ type: 'tool-call', id: 'k', name: 'sh', arguments: '{}' }] } }],
+  [
+    'assistant/message',
+    { turn: 1, step: 1, message: { id: 'm3', role: 'assistant', content: [{ type: 'tool-call', id: 'k', name: 'sh', arguments: '{}' }] } },
+  ],
   ['tool/call', { turn: 1, step: 1, callId: 'k', name: 'sh', arguments: '{}' }],
-  ['tool/result', { turn: 1, step: 1, message: { id: 'm5', role: 'tool', callId: 'k', content: [{ type: 'text', text: 'denied' }], isError: true } }],
+  [
+    'tool/result',
+    { turn: 1, step: 1, message: { id: 'm5', role: 'tool', callId: 'k', content: [{ type: 'text', text: 'denied' }], isError: true } },
+  ],
   ['step/end', { turn: 1, step: 1 }],
   ['turn/end', { turn: 1, reason: { kind: 'error', message: 'tool failed' } }],
   ['turn/start', { turn: 2 }],
@@ -109,7 +134,15 @@ const V1: Raw[] = raw([
 ]);
 
 // ---- A V2 fork child: fork header, inherited marker, title.
-const V2_HEADER = { format: 'dsh-session', version: 2, id: 'two', createdAt: 4_000, parentSession: 'one', forkCut: 2, inheritedEventCount: 3 };
+const V2_HEADER = {
+  format: 'dsh-session',
+  version: 2,
+  id: 'two',
+  createdAt: 4_000,
+  parentSession: 'one',
+  forkCut: 2,
+  inheritedEventCount: 3,
+};
 const V2: Raw[] = raw([
   ['turn/start', { turn: 1 }],
   ['user/message', { message: userV1('m1', 'hello') }],
@@ -153,7 +186,13 @@ describe('§7 reading every version', () => {
   it('§7 V0: decodeJsonl returns sourceVersion 0 and a V5 header synthesized from the caller id and the first event time', () => {
     const decoded = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
     expect(decoded.sourceVersion).toBe(0);
-    expect(decoded.header).toStrictEqual({ format: 'dsh-session', version: 5, id: 'legacy', createdAt: V0[0]!.time, inheritedEventCount: 0 });
+    expect(decoded.header).toStrictEqual({
+      format: 'dsh-session',
+      version: 5,
+      id: 'legacy',
+      createdAt: V0[0]!.time,
+      inheritedEventCount: 0,
+    });
     expect(decoded.tornTail).toBeUndefined();
     expect(validate(5, decoded)).toEqual([]);
   });
@@ -162,7 +201,9 @@ describe('§7 reading every version', () => {
     const { events } = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
     expect(events.map((event) => event.seq)).toEqual(V0.map((event) => event.seq));
     expect(events.map((event) => event.time)).toEqual(V0.map((event) => event.time));
-    events.slice(0, -1).forEach((event, index) => { expect(event.data, `seq ${index}`).toStrictEqual(V0_EXPECTED_DATA[index]); });
+    events.slice(0, -1).forEach((event, index) => {
+      expect(event.data, `seq ${index}`).toStrictEqual(V0_EXPECTED_DATA[index]);
+    });
     const last = events.at(-1)!.data as { turn: number; reason: { kind: string; error: { message: unknown; code: string } } };
     expect(last.turn).toBe(3);
     expect(last.reason.kind).toBe('error');
@@ -172,13 +213,26 @@ describe('§7 reading every version', () => {
   });
 
   it('§7 V0 with no events: createdAt is 0', () => {
-    expect(migrate({ events: [] }, 0, { sessionId: 'empty' }).header).toStrictEqual({ format: 'dsh-session', version: 5, id: 'empty', createdAt: 0, inheritedEventCount: 0 });
+    expect(migrate({ events: [] }, 0, { sessionId: 'empty' }).header).toStrictEqual({
+      format: 'dsh-session',
+      version: 5,
+      id: 'empty',
+      createdAt: 0,
+      inheritedEventCount: 0,
+    });
   });
 
   it('§7 V1: sourceVersion 1; header gains inheritedEventCount 0; aborted → cancelled; error reasons get {message, code: UNKNOWN}; results and calls upgraded', () => {
     const decoded = decodeJsonl(jsonl(V1_HEADER, V1));
     expect(decoded.sourceVersion).toBe(1);
-    expect(decoded.header).toStrictEqual({ format: 'dsh-session', version: 5, id: 'one', createdAt: 4_000, cwd: '/w', inheritedEventCount: 0 });
+    expect(decoded.header).toStrictEqual({
+      format: 'dsh-session',
+      version: 5,
+      id: 'one',
+      createdAt: 4_000,
+      cwd: '/w',
+      inheritedEventCount: 0,
+    });
     const data = decoded.events.map((event) => event.data as Record<string, JsonValue>);
     expect(data[4]).toStrictEqual({ turn: 1, step: 1, callId: 'k', name: 'sh', arguments: '{}', effect: 'unknown' });
     expect(data[5]).toStrictEqual({
@@ -258,7 +312,10 @@ describe('§7 migration edge rules', () => {
 describe('§7 migrate', () => {
   it('§7 migrate(V0) applies the whole chain and needs the caller id', () => {
     const migrated = migrate({ events: V0 }, 0, { sessionId: 'legacy' });
-    expect(migrated).toStrictEqual({ header: decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' }).header, events: decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' }).events });
+    expect(migrated).toStrictEqual({
+      header: decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' }).header,
+      events: decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' }).events,
+    });
   });
 
   it('§7 migrate(V1) adds inheritedEventCount 0 and returns V5', () => {
@@ -297,10 +354,15 @@ describe('§7 frozen validators', () => {
 
   it('§7 validators are frozen per version: older ones refuse later additions', () => {
     // V1 has no session/title; V2 has no input/queued; V3 has no forked reason.
-    expect(validate(1, { header: V1_HEADER, events: raw([['session/title', { title: 'x' }]]) })).toEqual([issueAt('INVALID_EVENT', ['events', 0, 'type'])]);
-    expect(validate(2, { header: V2_HEADER, events: [...V2, ...raw([['input/queued', { inputId: 'i', message: userV1('m', 'x') }]], V2.length)] })).toEqual([
-      issueAt('INVALID_EVENT', ['events', V2.length, 'type']),
+    expect(validate(1, { header: V1_HEADER, events: raw([['session/title', { title: 'x' }]]) })).toEqual([
+      issueAt('INVALID_EVENT', ['events', 0, 'type']),
     ]);
+    expect(
+      validate(2, {
+        header: V2_HEADER,
+        events: [...V2, ...raw([['input/queued', { inputId: 'i', message: userV1('m', 'x') }]], V2.length)],
+      }),
+    ).toEqual([issueAt('INVALID_EVENT', ['events', V2.length, 'type'])]);
     // V1's user/message carries a message where V0's carries text.
     expect(validate(0, { events: V1 })).toContainEqual(issueAt('INVALID_EVENT', ['events', 1, 'data', 'text']));
   });
@@ -326,7 +388,10 @@ describe('§7 frozen validators', () => {
   });
 
   it('§7 the V3 validator rejects a forked started result too (one answering a tool/call)', () => {
-    const events = buildForkSeed(toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a']), ev.call(1, 1, 'a', 'side-effect')]), 3);
+    const events = buildForkSeed(
+      toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a']), ev.call(1, 1, 'a', 'side-effect')]),
+      3,
+    );
     expect(events.map((event) => event.type).slice(5)).toEqual(['tool/result', 'step/end', 'turn/end']);
     const v3Ending = [...events.slice(0, -1), { ...events.at(-1)!, data: { turn: 1, reason: { kind: 'cancelled' } } }];
     const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 3, inheritedEventCount: 4 });
@@ -371,13 +436,17 @@ describe('§7 frozen validators', () => {
 
   it('§7 V3 admits a canonical interrupted not-started result without tool/call, and refuses altered wording', async () => {
     const events = await v3Events();
-    const notStarted = events.findIndex((event) => event.type === 'tool/result' && (event.data as { error?: { code: string } }).error?.code === 'TOOL_NOT_STARTED');
+    const notStarted = events.findIndex(
+      (event) => event.type === 'tool/result' && (event.data as { error?: { code: string } }).error?.code === 'TOOL_NOT_STARTED',
+    );
     expect(notStarted).toBeGreaterThan(0);
     expect(validate(3, { header: headerOf(3, 'v3'), events })).toEqual([]);
     const data = events[notStarted]!.data as { message: Record<string, JsonValue> };
     const altered = { ...data, message: { ...data.message, content: [{ type: 'text', text: 'It did not run.' }] } };
     const broken = events.map((event, index) => (index === notStarted ? { ...event, data: altered } : event));
-    expect(validate(3, { header: headerOf(3, 'v3'), events: broken })).toEqual([issueAt('INVALID_RELATIONSHIP', ['events', notStarted, 'data', 'message', 'content'])]);
+    expect(validate(3, { header: headerOf(3, 'v3'), events: broken })).toEqual([
+      issueAt('INVALID_RELATIONSHIP', ['events', notStarted, 'data', 'message', 'content']),
+    ]);
   });
 
   it('§7 a V3 log that contains fork closers is refused when read (the header must first become V4)', () => {
@@ -457,7 +526,9 @@ describe('§7 refusals and torn tails', () => {
     const error = codecError(() => decodeJsonl(jsonl({ ...v4Header(), version: 9 }, [])));
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe('CodecError');
-    expect(['MALFORMED_JSON', 'INVALID_HEADER', 'INVALID_EVENT', 'INVALID_RELATIONSHIP', 'UNSUPPORTED_VERSION', 'CORRUPT']).toContain(error.code);
+    expect(['MALFORMED_JSON', 'INVALID_HEADER', 'INVALID_EVENT', 'INVALID_RELATIONSHIP', 'UNSUPPORTED_VERSION', 'CORRUPT']).toContain(
+      error.code,
+    );
   });
 });
 
@@ -470,7 +541,9 @@ describe('§7 encodeJsonl', () => {
     expect(lines.pop()).toBe('');
     expect(lines).toHaveLength(events.length + 1);
     expect(JSON.parse(lines[0]!)).toStrictEqual(currentHeader('enc'));
-    lines.slice(1).forEach((line, index) => { expect(JSON.parse(line)).toStrictEqual(events[index]); });
+    lines.slice(1).forEach((line, index) => {
+      expect(JSON.parse(line)).toStrictEqual(events[index]);
+    });
     const decoded = decodeJsonl(text);
     expect(decoded).toStrictEqual({ header: currentHeader('enc'), events, sourceVersion: 5 });
   });

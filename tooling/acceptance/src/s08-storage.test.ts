@@ -85,7 +85,10 @@ describe('§8 unreadable stored logs', () => {
     const newer = `${JSON.stringify({ format: 'dsh-session', version: 7, id: 'future', createdAt: 1, inheritedEventCount: 0 })}\n`;
     await writeFile(join(storeDir(), 'broken.jsonl'), corrupt);
     await writeFile(join(storeDir(), 'future.jsonl'), newer);
-    for (const [id, codes] of [['broken', ['MALFORMED_JSON', 'CORRUPT']], ['future', ['UNSUPPORTED_VERSION']]] as const) {
+    for (const [id, codes] of [
+      ['broken', ['MALFORMED_JSON', 'CORRUPT']],
+      ['future', ['UNSUPPORTED_VERSION']],
+    ] as const) {
       for (const action of [() => store.open(id), () => store.inspect(id)]) {
         const error = await rejection(action);
         expect(SessionError.is(error), String(error)).toBe(true);
@@ -126,7 +129,11 @@ describe('§8 one writer per session across processes', { timeout: 120_000 }, ()
     const host = createHost({ store });
     try {
       const response = await host.fetch(
-        new Request('http://dsh.test/api/sessions/held/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }) }),
+        new Request('http://dsh.test/api/sessions/held/messages', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ text: 'hi' }),
+        }),
       );
       expect(response.status).toBe(409);
       const body = (await response.json()) as { error: { code: string; message: string } };

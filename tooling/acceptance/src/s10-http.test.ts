@@ -18,7 +18,12 @@ afterEach(async () => {
 
 type Json = Record<string, unknown>;
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; response: Response }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json; response: Response }> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -88,7 +93,8 @@ describe('§10 sessions', () => {
     const events = await cold('p', [...completedTurn(1), ev.queued('in-1', 'waiting')]);
     const observed = await call('GET', '/api/sessions/p');
     expect(observed.status).toBe(200);
-    for (const key of ['header', 'events', 'firstLifecycleSeq', 'live', 'needsRepair', 'pendingInputs']) expect(observed.body, key).toHaveProperty(key);
+    for (const key of ['header', 'events', 'firstLifecycleSeq', 'live', 'needsRepair', 'pendingInputs'])
+      expect(observed.body, key).toHaveProperty(key);
     expect(observed.body.events).toEqual(events);
     expect((observed.body.header as Json).id).toBe('p');
     expect(observed.body.needsRepair).toBe(false);
@@ -127,7 +133,9 @@ describe('§10 messages, cancel, events, lineage', () => {
     expect(Object.keys(sent.body)).toEqual(['inputId']);
     await host.idle('p');
     const events = (await call('GET', '/api/sessions/p')).body.events as SessionEvent[];
-    expect(events.some((event) => event.type === 'input/queued' && (event.data as { inputId: string }).inputId === sent.body.inputId)).toBe(true);
+    expect(events.some((event) => event.type === 'input/queued' && (event.data as { inputId: string }).inputId === sent.body.inputId)).toBe(
+      true,
+    );
     expectError(await call('POST', '/api/sessions/p/messages', {}), 400);
     expectError(await call('POST', '/api/sessions/p/messages', { text: 5 }), 400);
   });
@@ -153,13 +161,17 @@ describe('§10 messages, cancel, events, lineage', () => {
         const { value, done } = await reader.read();
         if (done) break;
         text += decoder.decode(value, { stream: true });
-        const seqs = [...text.matchAll(/^data: (.*)$/gm)].map((match) => (JSON.parse(match[1]!) as { seq?: number }).seq).filter((seq) => seq !== undefined);
+        const seqs = [...text.matchAll(/^data: (.*)$/gm)]
+          .map((match) => (JSON.parse(match[1]!) as { seq?: number }).seq)
+          .filter((seq) => seq !== undefined);
         if (seqs.includes(events.length - 1)) break;
       }
     } finally {
       await reader.cancel();
     }
-    const streamed = [...text.matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1]!) as SessionEvent).filter((event) => typeof event.seq === 'number');
+    const streamed = [...text.matchAll(/^data: (.*)$/gm)]
+      .map((match) => JSON.parse(match[1]!) as SessionEvent)
+      .filter((event) => typeof event.seq === 'number');
     expect(streamed).toEqual(events.slice(2));
   });
 

@@ -50,7 +50,8 @@ describe('§11 dsh-session surface', () => {
     expect(session.header).toMatchObject({ format: 'dsh-session', version: 5, id: 's1', inheritedEventCount: 0 });
     expect(session.events.some((event) => event.type === 'session/title' && JSON.stringify(event.data) === '{"title":"hello"}')).toBe(true);
     expect(session.events.some((event) => event.type === 'session/config' && (event.data as { cwd?: string }).cwd === '/w')).toBe(true);
-    for (const key of ['firstLiveSeq', 'firstLifecycleSeq', 'inheritedEventCount'] as const) expect(Number.isInteger(session[key])).toBe(true);
+    for (const key of ['firstLiveSeq', 'firstLifecycleSeq', 'inheritedEventCount'] as const)
+      expect(Number.isInteger(session[key])).toBe(true);
     for (const method of ['append', 'flush', 'close'] as const) expect(typeof session[method]).toBe('function');
   });
 
@@ -63,7 +64,12 @@ describe('§11 dsh-session surface', () => {
   });
 
   it('§11 open, inspect, fork and delete of an unknown id are SESSION_NOT_FOUND', async () => {
-    for (const action of [() => store.open('ghost'), () => store.inspect('ghost'), () => store.fork('ghost', { atSeq: 0 }), () => store.delete('ghost')]) {
+    for (const action of [
+      () => store.open('ghost'),
+      () => store.inspect('ghost'),
+      () => store.fork('ghost', { atSeq: 0 }),
+      () => store.delete('ghost'),
+    ]) {
       const error = await rejection(action);
       expect(SessionError.is(error)).toBe(true);
       expect(error.code).toBe('SESSION_NOT_FOUND');
@@ -175,7 +181,10 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
     const bad = join(dir.path, 'bad.jsonl');
     await writeFile(v0, V0_LOG);
     await writeFile(v4, jsonl(v4Header('new'), toEvents(completedTurn(1))));
-    await writeFile(bad, jsonl(v4Header('bad'), [...toEvents([ev.title('a')]), { seq: 1, type: 'session/title', time: 'later', data: { title: 'b' } }]));
+    await writeFile(
+      bad,
+      jsonl(v4Header('bad'), [...toEvents([ev.title('a')]), { seq: 1, type: 'session/title', time: 'later', data: { title: 'b' } }]),
+    );
     expect((await dsh(['validate', v0])).code).toBe(0);
     expect((await dsh(['validate', v4])).code).toBe(0);
     const failed = await dsh(['validate', bad]);
@@ -228,7 +237,18 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
     expect(first.code, first.stderr).toBe(0);
     const one = JSON.parse(first.stdout) as { sessionId: string; result: string; isError: boolean };
     expect(one).toMatchObject({ result: 'first scripted answer', isError: false });
-    const resumed = await dsh(['-p', 'two', '--data', data, '--resume', one.sessionId, '--model', `scripted:${script}`, '--output-format', 'json']);
+    const resumed = await dsh([
+      '-p',
+      'two',
+      '--data',
+      data,
+      '--resume',
+      one.sessionId,
+      '--model',
+      `scripted:${script}`,
+      '--output-format',
+      'json',
+    ]);
     expect(resumed.code, resumed.stderr).toBe(0);
     const two = JSON.parse(resumed.stdout) as { sessionId: string; result: string };
     expect(two.sessionId).toBe(one.sessionId);

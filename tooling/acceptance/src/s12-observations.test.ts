@@ -20,7 +20,15 @@ afterEach(async () => {
   await dir.remove();
 });
 
-const OPEN_STEP = [ev.title('p'), ...completedTurn(1, ['a1']), ev.turnStart(2), ev.user('u2', 'go'), ev.stepStart(2, 1), ev.assistant(2, 1, '', ['x', 'y']), ev.call(2, 1, 'x', 'side-effect')];
+const OPEN_STEP = [
+  ev.title('p'),
+  ...completedTurn(1, ['a1']),
+  ev.turnStart(2),
+  ev.user('u2', 'go'),
+  ev.stepStart(2, 1),
+  ev.assistant(2, 1, '', ['x', 'y']),
+  ev.call(2, 1, 'x', 'side-effect'),
+];
 
 describe('§12 observations', () => {
   it('§12 observe(id) returns one immutable observation { header, events, formatVersion, needsRepair, live }', async () => {

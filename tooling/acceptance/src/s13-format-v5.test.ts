@@ -16,7 +16,18 @@ const PLAIN = { type: 'reasoning', text: 'No provider data at all.' };
 /** An assistant message whose content starts with `blocks`, then `text`, then one tool-call block per id. */
 function thinking(turn: number, step: number, blocks: JsonValue[], text: string, callIds: string[] = []): Spec {
   const calls = callIds.map((id) => ({ type: 'tool-call', id, name: 'echo', arguments: '{}' }));
-  return { type: 'assistant/message', data: { turn, step, message: { id: `a-${turn}-${step}`, role: 'assistant', content: [...blocks, ...(text === '' ? [] : [{ type: 'text', text }]), ...calls] } } };
+  return {
+    type: 'assistant/message',
+    data: {
+      turn,
+      step,
+      message: {
+        id: `a-${turn}-${step}`,
+        role: 'assistant',
+        content: [...blocks, ...(text === '' ? [] : [{ type: 'text', text }]), ...calls],
+      },
+    },
+  };
 }
 
 /** A turn whose first step thinks (signed, redacted) and calls `c1`, whose second step thinks in plain text and answers. */
@@ -59,16 +70,35 @@ describe('§13 format V5', () => {
   it('§13 reasoning belongs to assistant messages: a user message or tool result holding one is refused, and so is a malformed block', () => {
     const user = toEvents([ev.turnStart(1), { type: 'user/message', data: { message: { ...userMessage('u', 'hi'), content: [PLAIN] } } }]);
     expect(validate(5, { header: currentHeader(), events: user })).toMatchObject([{ code: 'INVALID_EVENT', seq: 1 }]);
-    const result = toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['c']), ev.call(1, 1, 'c'), { type: 'tool/result', data: { turn: 1, step: 1, message: { id: 'r', role: 'tool', callId: 'c', content: [PLAIN], isError: false } } }]);
+    const result = toEvents([
+      ev.turnStart(1),
+      ev.stepStart(1, 1),
+      ev.assistant(1, 1, '', ['c']),
+      ev.call(1, 1, 'c'),
+      {
+        type: 'tool/result',
+        data: { turn: 1, step: 1, message: { id: 'r', role: 'tool', callId: 'c', content: [PLAIN], isError: false } },
+      },
+    ]);
     expect(validate(5, { header: currentHeader(), events: result })).toMatchObject([{ code: 'INVALID_EVENT', seq: 4 }]);
-    for (const block of [{ type: 'reasoning' }, { ...SIGNED, providerData: 'sig' }, { ...SIGNED, providerData: ['sig'] }, { ...PLAIN, extra: 1 }]) {
+    for (const block of [
+      { type: 'reasoning' },
+      { ...SIGNED, providerData: 'sig' },
+      { ...SIGNED, providerData: ['sig'] },
+      { ...PLAIN, extra: 1 },
+    ]) {
       const events = toEvents([ev.turnStart(1), ev.stepStart(1, 1), thinking(1, 1, [block], 'x')]);
       expect(validate(5, { header: currentHeader(), events }), JSON.stringify(block)).toMatchObject([{ code: 'INVALID_EVENT', seq: 2 }]);
     }
   });
 
   it('§13/§12 a V5 header may carry forkRequest { key, digest }; V4 refuses it; a malformed one is INVALID_HEADER', () => {
-    const header = currentHeader('child', { parentSession: 'p', forkCut: -1, inheritedEventCount: 0, forkRequest: { key: 'retry-1', digest: 'sha256-abc' } });
+    const header = currentHeader('child', {
+      parentSession: 'p',
+      forkCut: -1,
+      inheritedEventCount: 0,
+      forkRequest: { key: 'retry-1', digest: 'sha256-abc' },
+    });
     const events = buildForkSeed([], -1, 1_000);
     const text = jsonl(header, events);
     expect(decodeJsonl(text).header).toStrictEqual(header);
@@ -83,7 +113,9 @@ describe('§13 format V5', () => {
     const events = toEvents([ev.title('t'), ...completedTurn(1, ['a'])]);
     const migrated = migrate({ header: v4Header('four'), events }, 4);
     expect(migrated.header).toStrictEqual(currentHeader('four'));
-    migrated.events.forEach((event, index) => { expect(event).toBe(events[index]); });
+    migrated.events.forEach((event, index) => {
+      expect(event).toBe(events[index]);
+    });
     const decoded = decodeJsonl(jsonl(v4Header('four'), events));
     expect(decoded).toStrictEqual({ header: currentHeader('four'), events, sourceVersion: 4 });
   });
@@ -104,7 +136,11 @@ describe('§13 format V5', () => {
 
   it('§13 fork and repair apply unchanged: an open step that thought keeps its reasoning, the closers are those of a log without it', async () => {
     const open = [ev.turnStart(1), ev.user('u1', 'go'), ev.stepStart(1, 1)];
-    const withReasoning = toEvents([...open, thinking(1, 1, [SIGNED, REDACTED], 'Running both.', ['c1', 'c2']), ev.call(1, 1, 'c1', 'side-effect')]);
+    const withReasoning = toEvents([
+      ...open,
+      thinking(1, 1, [SIGNED, REDACTED], 'Running both.', ['c1', 'c2']),
+      ev.call(1, 1, 'c1', 'side-effect'),
+    ]);
     const without = toEvents([...open, thinking(1, 1, [], 'Running both.', ['c1', 'c2']), ev.call(1, 1, 'c1', 'side-effect')]);
     const cut = withReasoning.length - 1;
     const seed = buildForkSeed(withReasoning, cut);
@@ -126,7 +162,12 @@ describe('§13 format V5', () => {
       const jsonlStore = await openSessionStore({ dir: dir.path });
       const session = await jsonlStore.open('crashed');
       expect(session.events.slice(0, events.length)).toStrictEqual(events);
-      expect(session.events.slice(events.length).map((event) => event.type)).toEqual(['tool/result', 'step/end', 'turn/end', 'session/end-seed']);
+      expect(session.events.slice(events.length).map((event) => event.type)).toEqual([
+        'tool/result',
+        'step/end',
+        'turn/end',
+        'session/end-seed',
+      ]);
       await jsonlStore.close();
       expect(decodeJsonl(await readFile(join(dir.path, 'crashed.jsonl'), 'utf8')).events).toStrictEqual(session.events);
     } finally {

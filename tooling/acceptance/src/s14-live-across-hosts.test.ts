@@ -44,30 +44,34 @@ describe.skipIf(url === undefined)('§14 live across hosts', () => {
     await admin.end();
   });
 
-  it('a host watching a session another host writes gets each committed batch within one second, each event once, in order', { timeout: 60_000 }, async () => {
-    const writerStore = await openStore('host-a');
-    const host = createHost({ store: await openStore('host-b') });
-    const session = await writerStore.create({ id: 'watched' });
-    for (const spec of turn(1, 'before the watch')) session.append(spec.type, spec.data);
-    await session.flush();
-    const seen: { event: SessionEvent; at: number }[] = [];
-    const watch = await host.watch('watched', 0, (event) => seen.push({ event, at: Date.now() }));
-    // The stored events come first, before any new one.
-    expect(seen.map((item) => item.event.seq)).toEqual(seqs(session.events.length));
-    for (let round = 2; round <= 4; round++) {
-      for (const spec of turn(round, `round ${String(round)}`)) session.append(spec.type, spec.data);
+  it(
+    'a host watching a session another host writes gets each committed batch within one second, each event once, in order',
+    { timeout: 60_000 },
+    async () => {
+      const writerStore = await openStore('host-a');
+      const host = createHost({ store: await openStore('host-b') });
+      const session = await writerStore.create({ id: 'watched' });
+      for (const spec of turn(1, 'before the watch')) session.append(spec.type, spec.data);
       await session.flush();
-      const committedAt = Date.now();
-      const last = session.events.length - 1;
-      await waitFor(`seq ${String(last)} on the other host`, () => seen.some((item) => item.event.seq === last), 5_000);
-      const arrived = seen.filter((item) => item.event.seq > last - 6);
-      for (const item of arrived) expect(item.at - committedAt).toBeLessThan(1_000);
-    }
-    watch.close();
-    expect(seen.map((item) => item.event)).toEqual(session.events);
-    await session.close();
-    await host.close();
-  });
+      const seen: { event: SessionEvent; at: number }[] = [];
+      const watch = await host.watch('watched', 0, (event) => seen.push({ event, at: Date.now() }));
+      // The stored events come first, before any new one.
+      expect(seen.map((item) => item.event.seq)).toEqual(seqs(session.events.length));
+      for (let round = 2; round <= 4; round++) {
+        for (const spec of turn(round, `round ${String(round)}`)) session.append(spec.type, spec.data);
+        await session.flush();
+        const committedAt = Date.now();
+        const last = session.events.length - 1;
+        await waitFor(`seq ${String(last)} on the other host`, () => seen.some((item) => item.event.seq === last), 5_000);
+        const arrived = seen.filter((item) => item.event.seq > last - 6);
+        for (const item of arrived) expect(item.at - committedAt).toBeLessThan(1_000);
+      }
+      watch.close();
+      expect(seen.map((item) => item.event)).toEqual(session.events);
+      await session.close();
+      await host.close();
+    },
+  );
 
   it('no gap and no duplicate when the watching host later opens the session itself and writes it', { timeout: 60_000 }, async () => {
     const writerStore = await openStore('host-a');
@@ -77,7 +81,13 @@ describe.skipIf(url === undefined)('§14 live across hosts', () => {
     const watch = await host.watch('handed-over', 0, (event) => seen.push(event));
     for (const spec of turn(1, 'from a')) session.append(spec.type, spec.data);
     // An open tail: the other host repairs it when it opens the session.
-    for (const spec of [ev.turnStart(2), ev.user('u2', 'cut off'), ev.stepStart(2, 1), ev.assistant(2, 1, '', ['c1']), ev.call(2, 1, 'c1')]) {
+    for (const spec of [
+      ev.turnStart(2),
+      ev.user('u2', 'cut off'),
+      ev.stepStart(2, 1),
+      ev.assistant(2, 1, '', ['c1']),
+      ev.call(2, 1, 'c1'),
+    ]) {
       session.append(spec.type, spec.data);
     }
     await session.flush();

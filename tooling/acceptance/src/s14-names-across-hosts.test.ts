@@ -25,7 +25,8 @@ async function openHost(hostId: string): Promise<Host> {
 }
 
 /** What `host` says of `ref`: the id it resolves to, or the error code. */
-const resolution = (host: Host, ref: string): Promise<string> => host.resolve(ref).catch((error: unknown) => `error ${String((error as { code?: string }).code)}`);
+const resolution = (host: Host, ref: string): Promise<string> =>
+  host.resolve(ref).catch((error: unknown) => `error ${String((error as { code?: string }).code)}`);
 
 const titles = async (host: Host) => Object.fromEntries((await host.list()).map((item) => [item.id, item.title]));
 
@@ -65,59 +66,74 @@ describe.skipIf(url === undefined)('§14 names across hosts', () => {
     expect(await titles(a)).toEqual({ [sessionId]: 'beta', [child.sessionId]: 'beta', [other]: 'beta' });
   });
 
-  it('a fork Idempotency-Key sent to host A and then host B returns the same child; another request under it is 422 IDEMPOTENCY_MISMATCH on B', { timeout: 60_000 }, async () => {
-    const [a, b] = await Promise.all([openHost('host-a'), openHost('host-b')]);
-    const { sessionId } = await a.create({ title: 'idempotent source' });
-    await a.rename(sessionId, 'idempotent source, renamed');
-    const forkOver = (host: Host, body: object, key: string) =>
-      host.fetch(
-        new Request(`http://127.0.0.1/api/sessions/${sessionId}/fork`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'idempotency-key': key },
-          body: JSON.stringify(body),
-        }),
-      );
-    const first = await forkOver(a, { atSeq: 1, title: 'branch' }, 'key-shared-by-hosts');
-    expect(first.status).toBe(201);
-    const child = ((await first.json()) as { sessionId: string }).sessionId;
-    const again = await forkOver(b, { atSeq: 1, title: 'branch' }, 'key-shared-by-hosts');
-    expect(again.status).toBe(201);
-    expect(((await again.json()) as { sessionId: string }).sessionId).toBe(child);
-    const other = await forkOver(b, { atSeq: 0, title: 'branch' }, 'key-shared-by-hosts');
-    expect(other.status).toBe(422);
-    expect(((await other.json()) as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_MISMATCH');
-    // One child only, whichever host is asked.
-    const children = (await b.list()).filter((item) => item.parentSession === sessionId);
-    expect(children.map((item) => item.id)).toEqual([child]);
-  });
+  it(
+    'a fork Idempotency-Key sent to host A and then host B returns the same child; another request under it is 422 IDEMPOTENCY_MISMATCH on B',
+    { timeout: 60_000 },
+    async () => {
+      const [a, b] = await Promise.all([openHost('host-a'), openHost('host-b')]);
+      const { sessionId } = await a.create({ title: 'idempotent source' });
+      await a.rename(sessionId, 'idempotent source, renamed');
+      const forkOver = (host: Host, body: object, key: string) =>
+        host.fetch(
+          new Request(`http://127.0.0.1/api/sessions/${sessionId}/fork`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'idempotency-key': key },
+            body: JSON.stringify(body),
+          }),
+        );
+      const first = await forkOver(a, { atSeq: 1, title: 'branch' }, 'key-shared-by-hosts');
+      expect(first.status).toBe(201);
+      const child = ((await first.json()) as { sessionId: string }).sessionId;
+      const again = await forkOver(b, { atSeq: 1, title: 'branch' }, 'key-shared-by-hosts');
+      expect(again.status).toBe(201);
+      expect(((await again.json()) as { sessionId: string }).sessionId).toBe(child);
+      const other = await forkOver(b, { atSeq: 0, title: 'branch' }, 'key-shared-by-hosts');
+      expect(other.status).toBe(422);
+      expect(((await other.json()) as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_MISMATCH');
+      // One child only, whichever host is asked.
+      const children = (await b.list()).filter((item) => item.parentSession === sessionId);
+      expect(children.map((item) => item.id)).toEqual([child]);
+    },
+  );
 
-  it('a host finds the child of an Idempotency-Key through the store’s key index, without listing every session', { timeout: 60_000 }, async () => {
-    const a = await openHost('host-a');
-    const { sessionId } = await a.create({ title: 'indexed source' });
-    const first = await a.fork(sessionId, { atSeq: 0, idempotencyKey: 'key-by-index' });
-    // A restarted host: nothing remembered in memory; its store counts the listings it is asked for.
-    const store = await openPostgresStore({ connectionString, schema, hostId: 'host-c' });
-    stores.push(store);
-    let listings = 0;
-    const counted: SessionStore = { ...store, list: () => ((listings += 1), store.list()) };
-    const c = createHost({ store: counted });
-    hosts.push(c);
-    expect('findForkChild' in store).toBe(true);
-    expect(await c.fork(sessionId, { atSeq: 0, idempotencyKey: 'key-by-index' })).toEqual(first);
-    await expect(c.fork(sessionId, { atSeq: 1, idempotencyKey: 'key-by-index' })).rejects.toMatchObject({ code: 'IDEMPOTENCY_MISMATCH' });
-    expect(listings).toBe(0);
-  });
+  it(
+    'a host finds the child of an Idempotency-Key through the store’s key index, without listing every session',
+    { timeout: 60_000 },
+    async () => {
+      const a = await openHost('host-a');
+      const { sessionId } = await a.create({ title: 'indexed source' });
+      const first = await a.fork(sessionId, { atSeq: 0, idempotencyKey: 'key-by-index' });
+      // A restarted host: nothing remembered in memory; its store counts the listings it is asked for.
+      const store = await openPostgresStore({ connectionString, schema, hostId: 'host-c' });
+      stores.push(store);
+      let listings = 0;
+      const counted: SessionStore = { ...store, list: () => ((listings += 1), store.list()) };
+      const c = createHost({ store: counted });
+      hosts.push(c);
+      expect('findForkChild' in store).toBe(true);
+      expect(await c.fork(sessionId, { atSeq: 0, idempotencyKey: 'key-by-index' })).toEqual(first);
+      await expect(c.fork(sessionId, { atSeq: 1, idempotencyKey: 'key-by-index' })).rejects.toMatchObject({ code: 'IDEMPOTENCY_MISMATCH' });
+      expect(listings).toBe(0);
+    },
+  );
 
-  it('two hosts forking under one Idempotency-Key at the same moment create one child and both return it', { timeout: 60_000 }, async () => {
-    const [a, b] = await Promise.all([openHost('host-a'), openHost('host-b')]);
-    const { sessionId } = await a.create({ title: 'raced source' });
-    await a.rename(sessionId, 'raced source, renamed');
-    for (const round of [1, 2, 3]) {
-      const key = `raced-key-${String(round)}`;
-      const [fromA, fromB] = await Promise.all([a.fork(sessionId, { atSeq: 1, idempotencyKey: key }), b.fork(sessionId, { atSeq: 1, idempotencyKey: key })]);
-      expect(fromB.sessionId).toBe(fromA.sessionId);
-    }
-    const children = (await a.list()).filter((item) => item.parentSession === sessionId);
-    expect(children).toHaveLength(3);
-  });
+  it(
+    'two hosts forking under one Idempotency-Key at the same moment create one child and both return it',
+    { timeout: 60_000 },
+    async () => {
+      const [a, b] = await Promise.all([openHost('host-a'), openHost('host-b')]);
+      const { sessionId } = await a.create({ title: 'raced source' });
+      await a.rename(sessionId, 'raced source, renamed');
+      for (const round of [1, 2, 3]) {
+        const key = `raced-key-${String(round)}`;
+        const [fromA, fromB] = await Promise.all([
+          a.fork(sessionId, { atSeq: 1, idempotencyKey: key }),
+          b.fork(sessionId, { atSeq: 1, idempotencyKey: key }),
+        ]);
+        expect(fromB.sessionId).toBe(fromA.sessionId);
+      }
+      const children = (await a.list()).filter((item) => item.parentSession === sessionId);
+      expect(children).toHaveLength(3);
+    },
+  );
 });

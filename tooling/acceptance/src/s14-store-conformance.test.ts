@@ -18,7 +18,10 @@ defineStoreContract('memory', () => {
 
 defineStoreContract('a third-party backend (the public interface only)', () => {
   const storage: PublicStorage = new Map();
-  return Promise.resolve({ open: () => Promise.resolve(createSessionStore({ backend: new PublicBackend(storage) })), cleanup: () => Promise.resolve() });
+  return Promise.resolve({
+    open: () => Promise.resolve(createSessionStore({ backend: new PublicBackend(storage) })),
+    cleanup: () => Promise.resolve(),
+  });
 });
 
 defineStoreContract('JSONL directory', async () => {

@@ -51,7 +51,10 @@ describe('§13/§16 imported reasoning goes back to its provider', () => {
     const lastCall = main.events.findLast((event) => event.type === 'tool/call')!;
     const child = await store.fork(main.header.id, { atSeq: lastCall.seq });
     server = await startModelServer(() => ({ chunks: anthropicDone }));
-    await continueWith(createAnthropicModel({ model: 'claude-sonnet-4-5', baseUrl: server.origin, apiKey: 'k', retry: { maxAttempts: 1 } }), child);
+    await continueWith(
+      createAnthropicModel({ model: 'claude-sonnet-4-5', baseUrl: server.origin, apiKey: 'k', retry: { maxAttempts: 1 } }),
+      child,
+    );
     const sent = (server.requests[0]?.body as { messages: { role: string; content: { type: string }[] }[] }).messages
       .filter((message) => message.role === 'assistant')
       .flatMap((message) => message.content)
@@ -74,10 +77,19 @@ describe('§13/§16 imported reasoning goes back to its provider', () => {
         api: 'openai-completions',
         provider: 'deepseek',
         model: 'deepseek-reasoner',
-        content: [{ type: 'thinking', thinking: 'I should read it.', thinkingSignature: 'reasoning_content' }, { type: 'toolCall', id: 'call_1', name: 'read', arguments: { path: 'a.txt' } }],
+        content: [
+          { type: 'thinking', thinking: 'I should read it.', thinkingSignature: 'reasoning_content' },
+          { type: 'toolCall', id: 'call_1', name: 'read', arguments: { path: 'a.txt' } },
+        ],
         stopReason: 'toolUse',
       }),
-      entry('e0000003', 'e0000002', { role: 'toolResult', toolCallId: 'call_1', toolName: 'read', content: [{ type: 'text', text: 'héllo' }], isError: false }),
+      entry('e0000003', 'e0000002', {
+        role: 'toolResult',
+        toolCallId: 'call_1',
+        toolName: 'read',
+        content: [{ type: 'text', text: 'héllo' }],
+        isError: false,
+      }),
     ].join('\n')}\n`;
     const { sessions } = importTranscript(text);
     const store = createMemoryStore();
@@ -85,7 +97,10 @@ describe('§13/§16 imported reasoning goes back to its provider', () => {
     // The file ends inside the tool-using turn: opening it closes the turn, the next one continues.
     const session = await store.open('pi-deepseek');
     server = await startModelServer(() => ({ chunks: openAIDone }));
-    await continueWith(createOpenAIModel({ model: 'deepseek-reasoner', baseUrl: server.origin, apiKey: 'k', retry: { maxAttempts: 1 } }), session);
+    await continueWith(
+      createOpenAIModel({ model: 'deepseek-reasoner', baseUrl: server.origin, apiKey: 'k', retry: { maxAttempts: 1 } }),
+      session,
+    );
     const sent = (server.requests[0]?.body as { messages: { role: string; reasoning_content?: string }[] }).messages;
     expect(sent.find((message) => message.role === 'assistant')?.reasoning_content).toBe('I should read it.');
     await store.close();

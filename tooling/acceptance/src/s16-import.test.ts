@@ -12,12 +12,20 @@ import { createMemoryStore, SessionError } from 'dsh-session';
 import { describe, expect, it } from 'vitest';
 
 const SHARED = '/work/shared/data/transcripts';
-const REAL = ['claude-code/spotter-4d5611e5-main.jsonl', 'claude-code/codemie-e9fb405b-turn1-live-prefix.jsonl', 'codex/codemie-rollout-019e1625-codex-tui-0.125.0.jsonl', 'pi/kimchi-019dcd91-v3.jsonl']
+const REAL = [
+  'claude-code/spotter-4d5611e5-main.jsonl',
+  'claude-code/codemie-e9fb405b-turn1-live-prefix.jsonl',
+  'codex/codemie-rollout-019e1625-codex-tui-0.125.0.jsonl',
+  'pi/kimchi-019dcd91-v3.jsonl',
+]
   .map((file) => `${process.env.DSH_TRANSCRIPTS ?? SHARED}/${file}`)
   .filter((path) => existsSync(path));
 
 const SOURCES: [string, () => string][] = [
-  ['Claude Code (branched, compacted, open)', () => claudeCodeTranscript({ turns: 10, branchAtTurn: 4, compactInTurn: 6, endMidCall: true }).text],
+  [
+    'Claude Code (branched, compacted, open)',
+    () => claudeCodeTranscript({ turns: 10, branchAtTurn: 4, compactInTurn: 6, endMidCall: true }).text,
+  ],
   ['Codex (compacted, open)', () => codexTranscript({ turns: 10, compactAfterTurn: 4, endMidCall: true }).text],
   ['pi (branched, compacted, open)', () => piTranscript({ turns: 12, branchAfterTurn: 3, compactAfterTurn: 6, endMidCall: true }).text],
   ...REAL.map((path): [string, () => string] => [path.slice(path.lastIndexOf('/') + 1), () => readFileSync(path, 'utf8')]),
@@ -31,7 +39,8 @@ function openCalls(events: readonly SessionEvent[], cut: number): string[] {
   for (const event of events.slice(0, cut + 1)) {
     const data = event.data as { message?: { content?: { type: string; id?: string }[]; callId?: string } };
     if (event.type === 'step/start' || event.type === 'step/end') pending = [];
-    if (event.type === 'assistant/message') pending = (data.message?.content ?? []).filter((b) => b.type === 'tool-call').map((b) => b.id ?? '');
+    if (event.type === 'assistant/message')
+      pending = (data.message?.content ?? []).filter((b) => b.type === 'tool-call').map((b) => b.id ?? '');
     if (event.type === 'tool/result') pending = pending.filter((id) => id !== data.message?.callId);
   }
   return pending;
@@ -54,7 +63,9 @@ describe('§16 imported transcripts are real sessions', () => {
       const store = createMemoryStore();
       for (const session of sessions) await store.import(session);
       const main = sessions[0]!;
-      const calls: Call[] = main.events.filter((e) => e.type === 'tool/call').map((e) => ({ seq: e.seq, callId: (e.data as { callId: string }).callId }));
+      const calls: Call[] = main.events
+        .filter((e) => e.type === 'tool/call')
+        .map((e) => ({ seq: e.seq, callId: (e.data as { callId: string }).callId }));
       expect(calls.length).toBeGreaterThan(0);
       for (const { seq } of calls) {
         const child = await store.fork(main.header.id, { atSeq: seq });

@@ -14,8 +14,16 @@ import { describe, expect, it } from 'vitest';
 const mainText = claudeCodeTranscript({ turns: 3, spawnsAgent: 'a77aa77' }).text;
 const agentText = claudeCodeTranscript({ turns: 2, agentId: 'a77aa77' }).text;
 const parent = codexTranscript({ turns: 4, ordinals: true });
-const endOfTurn3 = (JSON.parse(parent.text.split('\n').find((l) => l.includes('"task_started"') && l.includes('-000000000004"')) ?? '{}') as { ordinal: number }).ordinal;
-const forkText = codexTranscript({ turns: 1, sessionId: '019e3000-2222-7333-8444-555566667777', forkOf: { threadId: parent.sessionId, endOrdinalExclusive: endOfTurn3 } }).text;
+const endOfTurn3 = (
+  JSON.parse(parent.text.split('\n').find((l) => l.includes('"task_started"') && l.includes('-000000000004"')) ?? '{}') as {
+    ordinal: number;
+  }
+).ordinal;
+const forkText = codexTranscript({
+  turns: 1,
+  sessionId: '019e3000-2222-7333-8444-555566667777',
+  forkOf: { threadId: parent.sessionId, endOrdinalExclusive: endOfTurn3 },
+}).text;
 
 function hostWithStore() {
   const store = createMemoryStore();
@@ -24,7 +32,10 @@ function hostWithStore() {
 
 describe('SPEC §18 import fixes', () => {
   it('a Claude Code subagent file imports as its own session linked to its main session and spawning call, in either order, without SESSION_EXISTS', async () => {
-    for (const order of [[agentText, mainText], [mainText, agentText]]) {
+    for (const order of [
+      [agentText, mainText],
+      [mainText, agentText],
+    ]) {
       const { store, host } = hostWithStore();
       for (const text of order) await host.importTranscripts([{ text }]);
       const agentId = '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d-agent-a77aa77';
@@ -32,7 +43,9 @@ describe('SPEC §18 import fixes', () => {
       expect(agentSource).toMatchObject({ mainSession: '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d', agentId: 'a77aa77' });
       const mainSource = importSourceOf((await store.observe('5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d')).events);
       // Whichever file came first, the call that spawned the subagent is on record.
-      expect(agentSource?.spawnedBy ?? Object.keys(mainSource?.subagents ?? {}).find((call) => mainSource?.subagents?.[call] === agentId)).toBe('toolu_01FxTask0000000000000001');
+      expect(
+        agentSource?.spawnedBy ?? Object.keys(mainSource?.subagents ?? {}).find((call) => mainSource?.subagents?.[call] === agentId),
+      ).toBe('toolu_01FxTask0000000000000001');
       await host.close();
     }
   });
@@ -59,9 +72,16 @@ describe('SPEC §18 import fixes', () => {
   });
 
   it('the line types current versions write are skipped without a warning; every import records cwd and model and has a title', () => {
-    for (const text of [claudeCodeTranscript({ turns: 3, currentLineTypes: true }).text, codexTranscript({ turns: 3, currentLineTypes: true }).text]) {
+    for (const text of [
+      claudeCodeTranscript({ turns: 3, currentLineTypes: true }).text,
+      codexTranscript({ turns: 3, currentLineTypes: true }).text,
+    ]) {
       const { sessions, warnings } = importTranscript(text);
-      expect(warnings.filter((w) => /"(mode|api-request|api-request-blob|api-request-shape|atis-latch|tools-used|cost-state|world_state|token_usage_record)"/.test(w))).toEqual([]);
+      expect(
+        warnings.filter((w) =>
+          /"(mode|api-request|api-request-blob|api-request-shape|atis-latch|tools-used|cost-state|world_state|token_usage_record)"/.test(w),
+        ),
+      ).toEqual([]);
       const events = sessions[0]?.events ?? [];
       const config = events.filter((e) => e.type === 'session/config').map((e) => e.data as { cwd?: string; model?: string });
       expect(config.some((c) => c.cwd !== undefined) && config.some((c) => c.model !== undefined)).toBe(true);
@@ -76,7 +96,10 @@ describe('SPEC §18 import fixes', () => {
     await store.import(main);
     const first = branch.events[0] as SessionEvent;
     const tampered = { header: branch.header, events: [{ ...first, time: first.time + 1 }, ...branch.events.slice(1)] };
-    const error = await store.import(tampered).then(() => undefined, (e: unknown) => e);
+    const error = await store.import(tampered).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(SessionError.is(error) && error.code).toBe('INVALID_EVENT');
     expect((error as Error).message).toContain('seq 0 differs');
     expect(await store.has(branch.header.id)).toBe(false);

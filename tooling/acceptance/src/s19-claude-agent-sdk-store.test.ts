@@ -5,7 +5,14 @@ import pg from 'pg';
 import { syntheticResultText } from 'dsh-codec';
 import { openPostgresStore } from 'dsh-postgres';
 import { openSessionStore, type SessionStore } from 'dsh-session';
-import { ClaudeStoreError, createClaudeSessionStore, forkClaudeSession, type ClaudeSessionStore, type FoldSessionSummary, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
+import {
+  ClaudeStoreError,
+  createClaudeSessionStore,
+  forkClaudeSession,
+  type ClaudeSessionStore,
+  type FoldSessionSummary,
+  type SessionStoreEntry,
+} from 'dsh-claude-agent-sdk';
 import { makeTempDir, postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
 
 const url = postgresTestUrl();
@@ -42,13 +49,22 @@ if (url !== undefined) {
 }
 
 let project = 0;
-const user = (uuid: string, text: string, parentUuid: string | null = null): SessionStoreEntry => ({ type: 'user', uuid, parentUuid, sessionId: 'p', message: { role: 'user', content: text } });
+const user = (uuid: string, text: string, parentUuid: string | null = null): SessionStoreEntry => ({
+  type: 'user',
+  uuid,
+  parentUuid,
+  sessionId: 'p',
+  message: { role: 'user', content: text },
+});
 
 describe.each(backends)('§19 on the %s', (_name, openStore) => {
   async function make(): Promise<{ store: SessionStore; claude: ClaudeSessionStore; projectKey: string }> {
     const store = await openStore();
     const claude = createClaudeSessionStore({ store, foldSessionSummary: fold });
-    cleanups.push(() => store.close(), () => claude.close());
+    cleanups.push(
+      () => store.close(),
+      () => claude.close(),
+    );
     project += 1;
     return { store, claude, projectKey: `-acc-${String(process.pid)}-${String(project)}` };
   }
@@ -56,7 +72,11 @@ describe.each(backends)('§19 on the %s', (_name, openStore) => {
   it('load returns the appended entries deep-equal in append order, types dsh does not know included; a key never written is null', async () => {
     const { claude, projectKey } = await make();
     const key = { projectKey, sessionId: 's' };
-    const entries = [user('u1', 'hi'), { type: 'x-new-kind', uuid: 'x1', payload: { deep: [1, { two: null }] } }, { type: 'tag', tag: 'no uuid' }];
+    const entries = [
+      user('u1', 'hi'),
+      { type: 'x-new-kind', uuid: 'x1', payload: { deep: [1, { two: null }] } },
+      { type: 'tag', tag: 'no uuid' },
+    ];
     await claude.append(key, entries.slice(0, 1));
     await claude.append(key, entries.slice(1));
     expect(await claude.load(key)).toEqual(entries);
@@ -91,7 +111,8 @@ describe.each(backends)('§19 on the %s', (_name, openStore) => {
   it('delete of a main key removes its subkeys; with a subpath only that subkey; listSubkeys never lists the main transcript', async () => {
     const { claude, projectKey } = await make();
     const main = { projectKey, sessionId: 'd' };
-    for (const subpath of [undefined, 'subagents/agent-1', 'subagents/agent-2']) await claude.append(subpath === undefined ? main : { ...main, subpath }, [user(`d-${String(subpath)}`, 'x')]);
+    for (const subpath of [undefined, 'subagents/agent-1', 'subagents/agent-2'])
+      await claude.append(subpath === undefined ? main : { ...main, subpath }, [user(`d-${String(subpath)}`, 'x')]);
     expect((await claude.listSubkeys(main)).sort()).toEqual(['subagents/agent-1', 'subagents/agent-2']);
     await claude.delete({ ...main, subpath: 'subagents/agent-1' });
     expect(await claude.listSubkeys(main)).toEqual(['subagents/agent-2']);
@@ -122,10 +143,16 @@ describe.each(backends)('§19 on the %s', (_name, openStore) => {
     expect(await claude.load(key)).toEqual(batch);
   });
 
-  it('forkClaudeSession: the chain to the entry, then an is_error tool_result with dsh\'s forked text per open call; INVALID_CUT creates nothing; the parent is unchanged', async () => {
+  it("forkClaudeSession: the chain to the entry, then an is_error tool_result with dsh's forked text per open call; INVALID_CUT creates nothing; the parent is unchanged", async () => {
     const { store, claude, projectKey } = await make();
     const parent = { projectKey, sessionId: 'parent' };
-    const call: SessionStoreEntry = { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 'parent', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'x' } }] } };
+    const call: SessionStoreEntry = {
+      type: 'assistant',
+      uuid: 'a1',
+      parentUuid: 'u1',
+      sessionId: 'parent',
+      message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'x' } }] },
+    };
     await claude.append(parent, [{ ...user('u1', 'read x'), sessionId: 'parent' }, call]);
     const before = await claude.load(parent);
     const listed = (await store.list()).length;

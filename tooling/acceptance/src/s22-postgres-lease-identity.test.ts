@@ -53,8 +53,13 @@ describe.skipIf(url === undefined)('§22 the PostgreSQL lease and its holder', (
   it('a holder in another pid namespace with the same host id is not taken for dead by its pid (no such pid here): SESSION_BUSY', async () => {
     const [holderStore, other] = [await openStore(), await openStore()];
     const holder = await holderStore.create({ id: 'elsewhere' });
-    await sql(`UPDATE S.sessions SET holder_pid = ${String(2 ** 22 + 1)}, holder_pid_namespace = 'pid:[4026500001]' WHERE id = 'elsewhere'`);
-    const error = await other.open('elsewhere').then(() => undefined, (reason: unknown) => reason);
+    await sql(
+      `UPDATE S.sessions SET holder_pid = ${String(2 ** 22 + 1)}, holder_pid_namespace = 'pid:[4026500001]' WHERE id = 'elsewhere'`,
+    );
+    const error = await other.open('elsewhere').then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
     expect(SessionError.is(error) && error.code).toBe('SESSION_BUSY');
     // The holder keeps writing.
     holder.append('session/title', { title: 'still mine' });
@@ -67,9 +72,14 @@ describe.skipIf(url === undefined)('§22 the PostgreSQL lease and its holder', (
     await sql(`UPDATE S.sessions SET lease_expires = clock_timestamp() - interval '1 second' WHERE id = 'expired'`);
     const taker = await other.open('expired');
     holder.append('session/title', { title: 'too late' });
-    const error = await holder.flush().then(() => undefined, (reason: unknown) => reason);
+    const error = await holder.flush().then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
     expect(SessionError.is(error) && error.code).toBe('SESSION_BUSY');
-    expect((error as Error).message).toMatch(new RegExp(`taken over by host one-host-id pid ${String(process.pid)} at \\S+ after this holder's lease expired`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`taken over by host one-host-id pid ${String(process.pid)} at \\S+ after this holder's lease expired`),
+    );
     expect((error as Error).message).not.toMatch(/silent/);
     await taker.close();
   });

@@ -77,7 +77,11 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
       expect((await rejection(store.create({ id: 'taken' }))).code).toBe('SESSION_EXISTS');
       const other = await another();
       expect((await rejection(other.create({ id: 'taken' }))).code).toBe('SESSION_EXISTS');
-      const results = await Promise.allSettled([store.create({ id: 'race' }), other.create({ id: 'race' }), other.fork('taken', { atSeq: 0, id: 'race' })]);
+      const results = await Promise.allSettled([
+        store.create({ id: 'race' }),
+        other.create({ id: 'race' }),
+        other.fork('taken', { atSeq: 0, id: 'race' }),
+      ]);
       expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
       for (const result of results) if (result.status === 'rejected') expect((result.reason as SessionError).code).toBe('SESSION_EXISTS');
     });
@@ -85,7 +89,14 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
     it('§8 invalid session ids are refused before storage is touched', async () => {
       await (await store.create({ id: 'ok' })).close();
       for (const id of ['../x', "a'; DROP TABLE sessions; --", '', 'x'.repeat(129), 'sp ace', 'dot.id']) {
-        for (const attempt of [store.create({ id }), store.open(id), store.inspect(id), store.delete(id), store.fork('ok', { atSeq: 0, id }), store.fork(id, { atSeq: 0 })]) {
+        for (const attempt of [
+          store.create({ id }),
+          store.open(id),
+          store.inspect(id),
+          store.delete(id),
+          store.fork('ok', { atSeq: 0, id }),
+          store.fork(id, { atSeq: 0 }),
+        ]) {
           const error = await rejection(attempt);
           expect(error.code, id).toBe('INVALID_SESSION_ID');
         }
@@ -219,7 +230,13 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
       await parent.close();
       await (await store.fork('p', { atSeq: 2, id: 'c', title: 'kid' })).close();
       const summaries = await (await another()).list();
-      expect(summaries.find((summary) => summary.id === 'c')).toMatchObject({ parentSession: 'p', forkCut: 2, inheritedEventCount: 3, title: 'kid', busy: false });
+      expect(summaries.find((summary) => summary.id === 'c')).toMatchObject({
+        parentSession: 'p',
+        forkCut: 2,
+        inheritedEventCount: 3,
+        title: 'kid',
+        busy: false,
+      });
       expect(summaries.find((summary) => summary.id === 'p')).toMatchObject({ title: 'parent', needsRepair: true, inheritedEventCount: 0 });
       await store.delete('c');
       expect(await store.has('c')).toBe(false);

@@ -14,7 +14,10 @@ export const userMessage = (id: string, text: string) => ({ id, role: 'user', co
 export const ev = {
   title: (title: string): Spec => ({ type: 'session/title', data: { title } }),
   config: (config: { tools?: string[]; cwd?: string; model?: string }): Spec => ({ type: 'session/config', data: config }),
-  queued: (inputId: string, text: string): Spec => ({ type: 'input/queued', data: { inputId, message: userMessage(`m-${inputId}`, text) } }),
+  queued: (inputId: string, text: string): Spec => ({
+    type: 'input/queued',
+    data: { inputId, message: userMessage(`m-${inputId}`, text) },
+  }),
   turnStart: (turn: number): Spec => ({ type: 'turn/start', data: { turn } }),
   user: (id: string, text: string, inputId?: string): Spec => ({
     type: 'user/message',

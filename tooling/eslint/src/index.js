@@ -10,7 +10,17 @@ import { layerRule } from './layer-rule.js';
 /** @param {{ root: string }} options */
 export function dshConfig({ root }) {
   return tseslint.config(
-    { ignores: ['**/vitest.config.ts', '**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', '**/test-artifacts/**', '**/.tools/**'] },
+    {
+      ignores: [
+        '**/vitest.config.ts',
+        '**/dist/**',
+        '**/node_modules/**',
+        '**/.turbo/**',
+        '**/coverage/**',
+        '**/test-artifacts/**',
+        '**/.tools/**',
+      ],
+    },
     js.configs.recommended,
     ...tseslint.configs.strictTypeChecked,
     {

@@ -29,11 +29,13 @@ export const layerRule = {
     docs: { description: 'Imports flow only downward through the dsh layers (SPEC §2).' },
     schema: [{ type: 'object', properties: { root: { type: 'string' } }, additionalProperties: false }],
     messages: {
-      upward: "{{unit}} may not import '{{target}}': allowed workspace imports are {{allowed}} (layers: dsh-codec ← dsh-session ← dsh-agent ← dsh-host ← apps).",
+      upward:
+        "{{unit}} may not import '{{target}}': allowed workspace imports are {{allowed}} (layers: dsh-codec ← dsh-session ← dsh-agent ← dsh-host ← apps).",
       intoSrc: "'{{source}}' reaches into another package's files; import the package by its name and public entry instead.",
       outside: "'{{source}}' leaves {{unit}}; import other units by package name, never by relative path.",
       tooling: "{{unit}} source may not import the private tooling package '{{target}}' (only tests and configs may).",
-      forkEntry: "'{{source}}' imports dsh-session's fork entry; only `dsh-session/fork` users and its tests may, never the main entry's files.",
+      forkEntry:
+        "'{{source}}' imports dsh-session's fork entry; only `dsh-session/fork` users and its tests may, never the main entry's files.",
       internalEntry:
         "{{unit}} may not import dsh-session's internal entry ('{{source}}'): only {{allowed}} and dsh-session's tests may; use the public entry 'dsh-session'.",
     },
@@ -65,7 +67,7 @@ export const layerRule = {
         return;
       }
       const parts = source.split('/');
-      const name = source.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0] ?? source;
+      const name = source.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? source);
       const subpath = parts.slice(source.startsWith('@') ? 2 : 1).join('/');
       if (name.startsWith('@dsh/')) {
         if (!test && !/\.config\.ts$/.test(file)) context.report({ node, messageId: 'tooling', data: { unit, target: name } });
@@ -76,7 +78,12 @@ export const layerRule = {
         context.report({ node, messageId: 'intoSrc', data: { source } });
         return;
       }
-      if (name === 'dsh-session' && subpath === 'internal' && !INTERNAL_ENTRY_USERS.includes(unit ?? '') && !(unit === 'packages/dsh-session' && test)) {
+      if (
+        name === 'dsh-session' &&
+        subpath === 'internal' &&
+        !INTERNAL_ENTRY_USERS.includes(unit ?? '') &&
+        !(unit === 'packages/dsh-session' && test)
+      ) {
         context.report({ node, messageId: 'internalEntry', data: { unit, source, allowed: INTERNAL_ENTRY_USERS.join(', ') } });
         return;
       }

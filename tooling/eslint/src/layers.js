@@ -35,4 +35,12 @@ export const INTERNAL_ENTRY_USERS = ['packages/dsh-postgres'];
 
 /** Workspace package names, so a bare import can be recognised as one of ours. */
 /** @type {readonly string[]} */
-export const WORKSPACE_PACKAGES = ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-import', 'dsh-postgres', 'dsh-claude-agent-sdk'];
+export const WORKSPACE_PACKAGES = [
+  'dsh-codec',
+  'dsh-session',
+  'dsh-agent',
+  'dsh-host',
+  'dsh-import',
+  'dsh-postgres',
+  'dsh-claude-agent-sdk',
+];

@@ -31,7 +31,10 @@ export function anthropicMessage(reply: ScriptedReply, model: string, id: string
 export function anthropicStream(reply: ScriptedReply, model: string, id: string): string {
   const message = anthropicMessage(reply, model, id);
   const events: [string, unknown][] = [
-    ['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }],
+    [
+      'message_start',
+      { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } },
+    ],
   ];
   blocksOf(reply).forEach((block, index) => {
     if (block.type === 'text') {
@@ -48,7 +51,11 @@ export function anthropicStream(reply: ScriptedReply, model: string, id: string)
   });
   events.push([
     'message_delta',
-    { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } },
+    {
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    },
   ]);
   events.push(['message_stop', { type: 'message_stop' }]);
   return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');

@@ -47,7 +47,9 @@ export function responsesStream(reply: ScriptedReply, model: string, id: string)
       },
     },
   });
-  return events.map((event, index) => `event: ${String(event.type)}\ndata: ${JSON.stringify({ ...event, sequence_number: index })}\n\n`).join('');
+  return events
+    .map((event, index) => `event: ${String(event.type)}\ndata: ${JSON.stringify({ ...event, sequence_number: index })}\n\n`)
+    .join('');
 }
 
 /** The SSE stream of one `POST /v1/chat/completions` answer, ending in a usage chunk and `[DONE]`. */
@@ -63,10 +65,20 @@ export function chatStream(reply: ScriptedReply, model: string, id: string): str
   if (reply.text !== undefined) chunks.push(chunk({ content: reply.text }, null));
   (reply.toolCalls ?? []).forEach((call, index) => {
     chunks.push(
-      chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } }] }, null),
+      chunk(
+        { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } }] },
+        null,
+      ),
     );
   });
   chunks.push(chunk({}, (reply.toolCalls ?? []).length > 0 ? 'tool_calls' : 'stop'));
-  chunks.push({ id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+  chunks.push({
+    id,
+    object: 'chat.completion.chunk',
+    created: 0,
+    model,
+    choices: [],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  });
   return chunks.map((value) => `data: ${JSON.stringify(value)}\n\n`).join('') + 'data: [DONE]\n\n';
 }

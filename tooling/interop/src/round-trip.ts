@@ -6,13 +6,21 @@ import { deriveHistory } from 'dsh-host';
 import { exportNativeTranscript, importTranscript, type HistoryMessage, type TranscriptFormat } from 'dsh-import';
 
 /** One message as `--format messages` shows it: role, joined text, calls, result id and flag. */
-export type FlatMessage = { role: string; content: string; toolCalls?: { id: string; name: string; arguments: string }[]; toolCallId?: string; isError?: boolean };
+export type FlatMessage = {
+  role: string;
+  content: string;
+  toolCalls?: { id: string; name: string; arguments: string }[];
+  toolCallId?: string;
+  isError?: boolean;
+};
 
 /** The history of `messages` flattened; `target` says what that format keeps (Codex has no error flag). */
 export function flatHistory(messages: readonly HistoryMessage[], target?: TranscriptFormat): FlatMessage[] {
   return messages.map((message) => {
     const content = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-    const calls = message.content.flatMap((block) => (block.type === 'tool-call' ? [{ id: block.id, name: block.name, arguments: canonical(block.arguments, target) }] : []));
+    const calls = message.content.flatMap((block) =>
+      block.type === 'tool-call' ? [{ id: block.id, name: block.name, arguments: canonical(block.arguments, target) }] : [],
+    );
     return {
       role: message.role,
       content,
@@ -36,7 +44,11 @@ function canonical(text: string, target: TranscriptFormat | undefined): string {
 export function roundTrip(text: string, target: TranscriptFormat): { before: FlatMessage[]; after: FlatMessage[]; exported: string } {
   const main = importTranscript(text).sessions[0];
   const history = deriveHistory(main?.events ?? []) as HistoryMessage[];
-  const exported = exportNativeTranscript(history, { format: target, sessionId: '01900000-0000-7000-8000-000000000001', now: Date.UTC(2026, 11, 2) });
+  const exported = exportNativeTranscript(history, {
+    format: target,
+    sessionId: '01900000-0000-7000-8000-000000000001',
+    now: Date.UTC(2026, 11, 2),
+  });
   const back = importTranscript(exported.text, { format: target }).sessions[0];
   return { before: flatHistory(history, target), after: flatHistory(deriveHistory(back?.events ?? []), target), exported: exported.text };
 }

@@ -7,6 +7,7 @@ const DSH_BIN = fileURLToPath(new URL('../../../apps/cli/bin/dsh.js', import.met
 /** `dsh ARGS` in `cwd`, with `env` added to this process's environment (minus `DSH_HOME`). */
 export function runDsh(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<ToolRun> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'DSH_HOME' && key !== 'NODE_OPTIONS') env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && key !== 'DSH_HOME' && key !== 'NODE_OPTIONS') env[key] = value;
   return runBin(process.execPath, [DSH_BIN, ...args], { cwd: options.cwd, env: { ...env, ...options.env } });
 }

@@ -21,7 +21,11 @@ export async function runTool(
 }
 
 /** `runTool` for a binary path. */
-export function runBin(bin: string, args: readonly string[], options: { cwd: string; env: Record<string, string>; input?: string }): Promise<ToolRun> {
+export function runBin(
+  bin: string,
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; input?: string },
+): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -33,7 +37,9 @@ export function runBin(bin: string, args: readonly string[], options: { cwd: str
       stderr += chunk.toString();
     });
     child.on('error', reject);
-    child.on('close', (code, signal) => { resolve({ code, signal, stdout, stderr }); });
+    child.on('close', (code, signal) => {
+      resolve({ code, signal, stdout, stderr });
+    });
     // stdin is a pipe closed at once (or after `input`): the tool sees end-of-file, never a terminal.
     child.stdin.end(options.input ?? '');
   });

@@ -78,7 +78,13 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       sse(chatStream((options.chat ?? okScript)(object, counts.chat++), model, id));
     } else if (req.method === 'GET' && path.endsWith('/models')) {
       record('models');
-      json(200, { object: 'list', data: [{ id: 'fake-model', object: 'model', type: 'model', display_name: 'Fake model', created: 0, created_at: '2026-01-01T00:00:00Z' }], has_more: false });
+      json(200, {
+        object: 'list',
+        data: [
+          { id: 'fake-model', object: 'model', type: 'model', display_name: 'Fake model', created: 0, created_at: '2026-01-01T00:00:00Z' },
+        ],
+        has_more: false,
+      });
     } else {
       record('other');
       json(404, { type: 'error', error: { type: 'not_found_error', message: `fake model server: no route ${req.method ?? ''} ${path}` } });
@@ -88,7 +94,9 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => { handle(req, res, Buffer.concat(chunks).toString('utf8')); });
+    req.on('end', () => {
+      handle(req, res, Buffer.concat(chunks).toString('utf8'));
+    });
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -103,7 +111,9 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
   const close = () =>
     new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
-      server.close(() => { resolve(); });
+      server.close(() => {
+        resolve();
+      });
     });
   return {
     origin: `http://127.0.0.1:${String(port)}`,

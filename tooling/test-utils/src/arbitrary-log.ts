@@ -61,12 +61,19 @@ function applyStandalone(log: LogBuilder, kind: Standalone, index: number): void
 }
 
 /** Builds a valid log from generated turns; exported so a test can replay a counterexample by hand. */
-export function buildGeneratedLog(spec: { endSeed: boolean; prelude: Standalone[]; turns: TurnSpec[] }, after: readonly LogEvent[] = []): LogEvent[] {
+export function buildGeneratedLog(
+  spec: { endSeed: boolean; prelude: Standalone[]; turns: TurnSpec[] },
+  after: readonly LogEvent[] = [],
+): LogEvent[] {
   const log = LogBuilder.continue(after);
   if (spec.endSeed && after.length === 0) log.endSeed();
-  spec.prelude.forEach((kind, index) => { applyStandalone(log, kind, index); });
+  spec.prelude.forEach((kind, index) => {
+    applyStandalone(log, kind, index);
+  });
   for (const turn of spec.turns) {
-    turn.before.forEach((kind, index) => { applyStandalone(log, kind, index); });
+    turn.before.forEach((kind, index) => {
+      applyStandalone(log, kind, index);
+    });
     const queued = [...log.events].reverse().find((event) => event.type === 'input/queued' && event.seq > (lastTurnEnd(log.events) ?? -1));
     const inputId = turn.claim && queued !== undefined ? (queued.data as { inputId: string }).inputId : undefined;
     log.turn({

@@ -11,5 +11,12 @@ export function chatCompletionChunk(delta: object, finish: string | null = null)
 
 /** A streamed answer saying `text` (an empty assistant chunk, the text, `stop`, `[DONE]`), as a model server reply. */
 export function chatCompletionStream(text: string): { chunks: string[] } {
-  return { chunks: [chatCompletionChunk({ role: 'assistant', content: '' }), chatCompletionChunk({ content: text }), chatCompletionChunk({}, 'stop'), 'data: [DONE]\n\n'] };
+  return {
+    chunks: [
+      chatCompletionChunk({ role: 'assistant', content: '' }),
+      chatCompletionChunk({ content: text }),
+      chatCompletionChunk({}, 'stop'),
+      'data: [DONE]\n\n',
+    ],
+  };
 }

@@ -4,14 +4,24 @@
  * fault-suite reporting.
  */
 export { makeTempDir, type TempDir } from './make-temp-dir.js';
-export { startChatCompletionsServer, type ChatCompletionsServer, type ChatReply, type ReceivedChatRequest } from './start-chat-completions-server.js';
+export {
+  startChatCompletionsServer,
+  type ChatCompletionsServer,
+  type ChatReply,
+  type ReceivedChatRequest,
+} from './start-chat-completions-server.js';
 export { splitStream, startModelServer, type ModelServer, type ModelServerReply, type ModelServerRequest } from './start-model-server.js';
 export { chatCompletionChunk, chatCompletionStream } from './chat-completion-stream.js';
 export { LogBuilder, type LogEvent, type LogJson, type LogToolCall, type LogToolEffect, type LogTurnEnd } from './log-builder.js';
 export { arbitraryLog, arbitraryLogWithSeq, buildGeneratedLog, type ArbitraryLogOptions } from './arbitrary-log.js';
 export { acceptsConnections, commandLineOf, descendantsOf, isRunning, waitFor } from './process-tree.js';
 export { faultsScale, faultTrials, printSkip, reportFaults, type FaultFigures } from './faults.js';
-export { CLAUDE_CODE_QUIET_LINE_TYPES, claudeCodeTranscript, type ClaudeCodeTranscript, type ClaudeCodeTranscriptOptions } from './transcripts/claude-code-transcript.js';
+export {
+  CLAUDE_CODE_QUIET_LINE_TYPES,
+  claudeCodeTranscript,
+  type ClaudeCodeTranscript,
+  type ClaudeCodeTranscriptOptions,
+} from './transcripts/claude-code-transcript.js';
 export { codexTranscript, type CodexTranscriptOptions } from './transcripts/codex-transcript.js';
 export { piTranscript, type PiTranscriptOptions } from './transcripts/pi-transcript.js';
 export { postgresTestUrl, uniqueSchemaName } from './postgres-test-url.js';

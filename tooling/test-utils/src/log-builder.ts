@@ -25,10 +25,7 @@ export type LogToolCall = { id: string; name: string; arguments?: string };
 
 /** The reasons a live loop may end a turn with (`interrupted`/`forked` belong to the closer). */
 export type LogTurnEnd =
-  | { kind: 'completed' }
-  | { kind: 'cancelled' }
-  | { kind: 'error'; error: { message: string; code: string } }
-  | { kind: 'max-steps' };
+  { kind: 'completed' } | { kind: 'cancelled' } | { kind: 'error'; error: { message: string; code: string } } | { kind: 'max-steps' };
 
 const SURFACE = new Set(['user/message', 'assistant/message', 'tool/result']);
 
@@ -212,7 +209,10 @@ export class LogBuilder {
     for (const step of spec.steps ?? []) {
       this.stepStart();
       const calls = (step.calls ?? []).map((call) => ({ ...call, id: `call-${this.#nextId()}`, name: call.name ?? 'tool' }));
-      this.assistant(step.text ?? 'working', calls.map(({ id, name }) => ({ id, name, arguments: '{}' })));
+      this.assistant(
+        step.text ?? 'working',
+        calls.map(({ id, name }) => ({ id, name, arguments: '{}' })),
+      );
       for (const call of calls) {
         const run = call.run ?? 'answered';
         if (run === 'declared') continue;
@@ -251,7 +251,12 @@ export class LogBuilder {
     for (let index = this.events.length - 1; index >= 0; index -= 1) {
       const event = this.events[index];
       if (event?.type !== 'assistant/message') continue;
-      const content = ((event.data as { message: { content: LogJson[] } }).message.content) as { type: string; id?: string; name?: string; arguments?: string }[];
+      const content = (event.data as { message: { content: LogJson[] } }).message.content as {
+        type: string;
+        id?: string;
+        name?: string;
+        arguments?: string;
+      }[];
       const block = content.find((candidate) => candidate.type === 'tool-call' && candidate.id === callId);
       if (block !== undefined) return { id: callId, name: block.name ?? 'tool', arguments: block.arguments ?? '{}' };
     }

@@ -19,5 +19,8 @@ export function postgresTestUrl(): string | undefined {
 
 /** A schema name of its own for one test file or case: `prefix` plus a random suffix, valid for dsh-postgres. */
 export function uniqueSchemaName(prefix: string): string {
-  return `${prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 40)}_${Math.random().toString(36).slice(2, 10)}`;
+  return `${prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 40)}_${Math.random().toString(36).slice(2, 10)}`;
 }

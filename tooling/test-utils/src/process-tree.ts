@@ -38,7 +38,10 @@ export function descendantsOf(pid: number): number[] {
 /** The command line of `pid` (arguments joined by spaces), or '' once it has exited. */
 export function commandLineOf(pid: number): string {
   try {
-    return readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    return readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8')
+      .split('\0')
+      .join(' ')
+      .trim();
   } catch {
     return '';
   }

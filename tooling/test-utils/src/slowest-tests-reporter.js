@@ -31,7 +31,10 @@ export class SlowestTestsReporter {
     rows.sort((a, b) => b.ms - a.ms);
     const lines = rows
       .slice(0, this.count)
-      .map((row) => `  ${(row.ms / 1000).toFixed(1).padStart(6)} s  ${row.state === 'passed' ? '' : `[${row.state}] `}${row.file} > ${row.name}`);
+      .map(
+        (row) =>
+          `  ${(row.ms / 1000).toFixed(1).padStart(6)} s  ${row.state === 'passed' ? '' : `[${row.state}] `}${row.file} > ${row.name}`,
+      );
     this.out(`\nslowest ${lines.length} of ${rows.length} tests:\n${lines.join('\n')}\n`);
   }
 }

@@ -78,7 +78,11 @@ export async function startChatCompletionsServer(
   const close = async () => {
     for (const res of open) res.destroy();
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   };
   return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, aborted, close, [Symbol.asyncDispose]: close };
 }

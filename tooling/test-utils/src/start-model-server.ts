@@ -91,7 +91,11 @@ export async function startModelServer(
           if (res.destroyed) return;
           continue;
         }
-        await new Promise<void>((resolve) => res.write(chunk, () => { resolve(); }));
+        await new Promise<void>((resolve) =>
+          res.write(chunk, () => {
+            resolve();
+          }),
+        );
         // Give the socket a turn so consecutive writes are not coalesced into one read.
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -122,7 +126,11 @@ export async function startModelServer(
   const close = async () => {
     for (const res of open) res.destroy();
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   };
   return { origin: `http://127.0.0.1:${port}`, requests, aborted, close, [Symbol.asyncDispose]: close };
 }

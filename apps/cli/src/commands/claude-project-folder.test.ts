@@ -42,7 +42,8 @@ describe('findClaudeProjectFolder', () => {
     await using dir = await makeTempDir();
     const projects = join(dir.path, 'projects');
     const prefix = LONG.replace(/[^a-zA-Z0-9]/g, '-').slice(0, 200);
-    const session = (cwd: string) => `${JSON.stringify({ type: 'user', cwd, uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'hi' } })}\n`;
+    const session = (cwd: string) =>
+      `${JSON.stringify({ type: 'user', cwd, uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'hi' } })}\n`;
     await mkdir(join(projects, '-work-app'), { recursive: true });
     // Two long folders share the prefix (the native build names them with Bun.hash): only one holds this project's sessions.
     await mkdir(join(projects, `${prefix}-1abc`), { recursive: true });

@@ -17,7 +17,7 @@ export function claudeProjectDirName(dir: string): string {
   const name = dir.replace(/[^a-zA-Z0-9]/g, '-');
   if (name.length <= MAX_NAME) return name;
   let hash = 0;
-  for (let index = 0; index < dir.length; index++) hash = (hash << 5) - hash + dir.charCodeAt(index) | 0;
+  for (let index = 0; index < dir.length; index++) hash = ((hash << 5) - hash + dir.charCodeAt(index)) | 0;
   return `${name.slice(0, MAX_NAME)}-${Math.abs(hash).toString(36)}`;
 }
 

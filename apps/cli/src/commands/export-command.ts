@@ -20,7 +20,10 @@ function fenced(text: string, lang = ''): string {
 }
 
 function textOf(content: readonly Block[]): string {
-  return content.filter((block) => block.type === 'text').map((block) => block.text ?? '').join('\n');
+  return content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
 }
 
 /** The history as Markdown: one section per message, tool calls and results fenced. */
@@ -28,13 +31,16 @@ export function historyMarkdown(title: string, messages: readonly Message[]): st
   const parts = [`# ${title}`];
   for (const message of messages) {
     if (message.role === 'tool') {
-      parts.push(`### Tool result \`${message.callId ?? ''}\`${message.isError === true ? ' (error)' : ''}\n\n${fenced(textOf(message.content))}`);
+      parts.push(
+        `### Tool result \`${message.callId ?? ''}\`${message.isError === true ? ' (error)' : ''}\n\n${fenced(textOf(message.content))}`,
+      );
       continue;
     }
     const body: string[] = [];
     for (const block of message.content) {
       if (block.type === 'text') body.push(block.text ?? '');
-      else if (block.type === 'tool-call') body.push(`**Tool call** \`${block.name ?? ''}\` (\`${block.id ?? ''}\`)\n\n${fenced(block.arguments ?? '', 'json')}`);
+      else if (block.type === 'tool-call')
+        body.push(`**Tool call** \`${block.name ?? ''}\` (\`${block.id ?? ''}\`)\n\n${fenced(block.arguments ?? '', 'json')}`);
       else if (block.type === 'reasoning') body.push(`> *reasoning:* ${(block.text ?? '').replaceAll('\n', '\n> ')}`);
     }
     parts.push(`## ${message.role === 'user' ? 'User' : 'Assistant'}\n\n${body.join('\n\n')}`);
@@ -45,7 +51,9 @@ export function historyMarkdown(title: string, messages: readonly Message[]): st
 /** The history as role/content messages: text joined, tool calls and result ids beside it. */
 export function historyMessages(messages: readonly Message[]): object[] {
   return messages.map((message) => {
-    const calls = message.content.filter((block) => block.type === 'tool-call').map((block) => ({ id: block.id, name: block.name, arguments: block.arguments }));
+    const calls = message.content
+      .filter((block) => block.type === 'tool-call')
+      .map((block) => ({ id: block.id, name: block.name, arguments: block.arguments }));
     return {
       role: message.role,
       content: textOf(message.content),
@@ -71,7 +79,13 @@ export async function exportCommand(context: CliContext, values: OptionValues, r
   const { observed } = await observeSessionOrFile(context, values, ref);
   const messages = deriveHistory(observed.events) as readonly Message[];
   if (native) {
-    return (await import('./native-export.js')).writeNativeExport(context, values, format as (typeof NATIVE)[number], observed, deriveHistory(observed.events));
+    return (await import('./native-export.js')).writeNativeExport(
+      context,
+      values,
+      format as (typeof NATIVE)[number],
+      observed,
+      deriveHistory(observed.events),
+    );
   }
   if (format === 'messages') context.stdout.write(`${JSON.stringify(historyMessages(messages), null, 2)}\n`);
   else context.stdout.write(historyMarkdown(observed.title ?? observed.header.id, messages));

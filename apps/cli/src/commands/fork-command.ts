@@ -21,12 +21,17 @@ import { parseSeq, parseTools } from './print-command.js';
  */
 export async function forkCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
   // An argument naming an existing path is a Claude Code, Codex or pi session file (SPEC §18).
-  if (await pathExists(resolve(context.cwd, ref))) return (await import('./native-fork-command.js')).nativeForkCommand(context, values, ref);
+  if (await pathExists(resolve(context.cwd, ref)))
+    return (await import('./native-fork-command.js')).nativeForkCommand(context, values, ref);
   // A Claude Code, Codex or pi session id that names no dsh session: that tool's file, forked in place.
   const native = await nativeFileUnlessStored(context, values, ref);
   if (native !== undefined) return (await import('./native-fork-command.js')).nativeForkCommand(context, values, native.file);
   for (const option of ['format', 'session-id', 'max-bytes']) {
-    if (values[option] !== undefined) throw new CliError('USAGE', `--${option} applies to a session FILE; ${ref} is no file here, so it was read as a dsh session id or name.`);
+    if (values[option] !== undefined)
+      throw new CliError(
+        'USAGE',
+        `--${option} applies to a session FILE; ${ref} is no file here, so it was read as a dsh session id or name.`,
+      );
   }
   const request: ForkRequest = { worktree: values.worktree === true };
   if (typeof values.at === 'string') request.atSeq = parseSeq('--at', values.at);
@@ -34,7 +39,9 @@ export async function forkCommand(context: CliContext, values: OptionValues, ref
   if (typeof values.cwd === 'string') request.cwd = resolve(context.cwd, values.cwd);
   if (typeof values.tools === 'string') request.tools = parseTools(values.tools);
   if (typeof values['idempotency-key'] === 'string') request.idempotencyKey = values['idempotency-key'];
-  const { result, warning } = await withHost(context, values, (host) => forkWithOptions(host, resolveDataDir(context, values.data), ref, request));
+  const { result, warning } = await withHost(context, values, (host) =>
+    forkWithOptions(host, resolveDataDir(context, values.data), ref, request),
+  );
   if (warning !== undefined) context.stderr.write(warning);
   if (values.json === true) {
     context.stdout.write(`${JSON.stringify(result)}\n`);

@@ -24,14 +24,21 @@ const IMPORT_CODES: ReadonlySet<string> = new Set(Object.keys(IMPORT_ERROR_CODES
  * each followed by its subagents' files (`<session>/subagents/*.jsonl`).
  */
 async function claudeSessionFiles(context: CliContext, project: string): Promise<string[]> {
-  const configDir = context.env.CLAUDE_CONFIG_DIR !== undefined && context.env.CLAUDE_CONFIG_DIR !== '' ? resolve(context.cwd, context.env.CLAUDE_CONFIG_DIR) : join(homedir(), '.claude');
+  const configDir =
+    context.env.CLAUDE_CONFIG_DIR !== undefined && context.env.CLAUDE_CONFIG_DIR !== ''
+      ? resolve(context.cwd, context.env.CLAUDE_CONFIG_DIR)
+      : join(homedir(), '.claude');
   const projectsDir = join(configDir, 'projects');
   const physical = await physicalPath(project);
   const folder = await findClaudeProjectFolder(projectsDir, physical);
   if (folder === undefined) {
-    throw new CliError('NO_CLAUDE_SESSIONS', `No Claude Code sessions for ${physical}: expected the folder ${join(projectsDir, claudeProjectDirName(physical))}, which does not exist.`, {
-      hint: 'run it from the project directory Claude Code ran in, or pass --project DIR (CLAUDE_CONFIG_DIR moves ~/.claude)',
-    });
+    throw new CliError(
+      'NO_CLAUDE_SESSIONS',
+      `No Claude Code sessions for ${physical}: expected the folder ${join(projectsDir, claudeProjectDirName(physical))}, which does not exist.`,
+      {
+        hint: 'run it from the project directory Claude Code ran in, or pass --project DIR (CLAUDE_CONFIG_DIR moves ~/.claude)',
+      },
+    );
   }
   const names = await readdir(folder);
   const files: string[] = [];
@@ -42,13 +49,16 @@ async function claudeSessionFiles(context: CliContext, project: string): Promise
     const agents = await readdir(subagents).catch(() => [] as string[]);
     for (const agent of agents.filter((entry) => entry.endsWith('.jsonl')).sort()) files.push(join(subagents, agent));
   }
-  if (files.length === 0) throw new CliError('NO_CLAUDE_SESSIONS', `No Claude Code sessions for ${physical}: ${folder} holds no .jsonl file.`);
+  if (files.length === 0)
+    throw new CliError('NO_CLAUDE_SESSIONS', `No Claude Code sessions for ${physical}: ${folder} holds no .jsonl file.`);
   return files;
 }
 
 function tree(file: ImportedFile): string[] {
   const { sessions, format, warnings } = file;
-  const lines = [`${file.name ?? ''}  (${format}, ${sessions.length} session${sessions.length === 1 ? '' : 's'}${warnings.length === 0 ? '' : `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`})`];
+  const lines = [
+    `${file.name ?? ''}  (${format}, ${sessions.length} session${sessions.length === 1 ? '' : 's'}${warnings.length === 0 ? '' : `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`})`,
+  ];
   const ids = new Set(sessions.map((session) => session.id));
   const children = new Map<string, ImportedSessionSummary[]>();
   const roots: ImportedSessionSummary[] = [];
@@ -58,7 +68,8 @@ function tree(file: ImportedFile): string[] {
   }
   const walk = (session: ImportedSessionSummary, prefix: string, last: boolean, root: boolean): void => {
     const { id, forkCut, parentSession } = session;
-    const note = session.kept === true ? '  (already imported, skipped)' : session.skipped === true ? '  (stored with other events, skipped)' : '';
+    const note =
+      session.kept === true ? '  (already imported, skipped)' : session.skipped === true ? '  (stored with other events, skipped)' : '';
     const what = root
       ? parentSession === null
         ? `${session.events} events`
@@ -82,18 +93,26 @@ function tree(file: ImportedFile): string[] {
  */
 export async function importCommand(context: CliContext, values: OptionValues, files: readonly string[]): Promise<number> {
   const fromClaude = values['from-claude'] === true;
-  if (fromClaude === (files.length > 0)) {
-    throw new CliError('USAGE', fromClaude ? '--from-claude finds the files itself; expected no FILE arguments.' : 'dsh import expects one or more FILEs, or --from-claude.', {
-      hint: 'usage: dsh import FILE… [--format F] [--name NAME] | dsh import --from-claude [--project DIR]',
-    });
+  if (fromClaude === files.length > 0) {
+    throw new CliError(
+      'USAGE',
+      fromClaude
+        ? '--from-claude finds the files itself; expected no FILE arguments.'
+        : 'dsh import expects one or more FILEs, or --from-claude.',
+      {
+        hint: 'usage: dsh import FILE… [--format F] [--name NAME] | dsh import --from-claude [--project DIR]',
+      },
+    );
   }
   if (typeof values.project === 'string' && !fromClaude) throw new CliError('USAGE', '--project goes with --from-claude.');
   const format = typeof values.format === 'string' ? values.format : 'auto';
-  if (!(FORMATS as readonly string[]).includes(format)) throw new CliError('USAGE', `--format: expected one of ${FORMATS.join(', ')}, received '${format}'.`);
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw new CliError('USAGE', `--format: expected one of ${FORMATS.join(', ')}, received '${format}'.`);
   const name = typeof values.name === 'string' ? values.name : undefined;
   const project = resolve(context.cwd, typeof values.project === 'string' ? values.project : '.');
   const paths = fromClaude ? await claudeSessionFiles(context, project) : files.map((file) => resolve(context.cwd, file));
-  if (name !== undefined && paths.length !== 1) throw new CliError('USAGE', `--name names one imported session; received ${paths.length} files.`);
+  if (name !== undefined && paths.length !== 1)
+    throw new CliError('USAGE', `--name names one imported session; received ${paths.length} files.`);
 
   const maxBytes = maxBytesOption(values['max-bytes']);
   const inputs: { text: string; name: string }[] = [];
@@ -116,7 +135,10 @@ export async function importCommand(context: CliContext, values: OptionValues, f
     ).files;
   } catch (error) {
     if (HostError.is(error) && IMPORT_CODES.has(error.code)) {
-      throw new CliError(error.code, error.message, { hint: 'dsh import reads Claude Code, Codex and pi session files; --format F forces one', cause: error });
+      throw new CliError(error.code, error.message, {
+        hint: 'dsh import reads Claude Code, Codex and pi session files; --format F forces one',
+        cause: error,
+      });
     }
     throw error;
   } finally {
@@ -128,7 +150,13 @@ export async function importCommand(context: CliContext, values: OptionValues, f
       file: file.name ?? null,
       format: file.format,
       warnings: file.warnings,
-      sessions: file.sessions.map((s) => ({ id: s.id, parentSession: s.parentSession, forkCut: s.forkCut, events: s.events, skipped: s.kept === true || s.skipped === true })),
+      sessions: file.sessions.map((s) => ({
+        id: s.id,
+        parentSession: s.parentSession,
+        forkCut: s.forkCut,
+        events: s.events,
+        skipped: s.kept === true || s.skipped === true,
+      })),
     }));
     context.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;

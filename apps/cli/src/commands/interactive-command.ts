@@ -40,7 +40,20 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
       const terminal = openTerminalInput(context, (message) => {
         out(paint.error(message));
       });
-      session = { context, values, host, paint, printer, terminal, out, current, running: false, armed: false, picking: undefined, switched: () => undefined };
+      session = {
+        context,
+        values,
+        host,
+        paint,
+        printer,
+        terminal,
+        out,
+        current,
+        running: false,
+        armed: false,
+        picking: undefined,
+        switched: () => undefined,
+      };
       await runInteractiveLoop(session);
       out(paint.dim(`bye — resume with: dsh --resume ${session.current}${storeArguments(context, values)}`));
       return 0;

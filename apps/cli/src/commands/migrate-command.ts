@@ -33,6 +33,8 @@ export async function migrateCommand(context: CliContext, file: string, write: b
   }
   const endings = lineEndings === undefined ? '' : ` with ${lineEndings.toUpperCase()} line endings`;
   const aside = outcome.olderBackup === undefined ? '' : ` (the earlier ${file}.bak is now ${outcome.olderBackup})`;
-  context.stderr.write(`migrated ${file} from V${sourceVersion}${endings} to V${CURRENT_FORMAT_VERSION}; the original is kept as ${file}.bak${aside}\n`);
+  context.stderr.write(
+    `migrated ${file} from V${sourceVersion}${endings} to V${CURRENT_FORMAT_VERSION}; the original is kept as ${file}.bak${aside}\n`,
+  );
   return 0;
 }

@@ -20,7 +20,13 @@ function modelOf(events: Observed['events']): string | undefined {
 }
 
 /** Exports `history` of `observed` as `format`; prints the file, or where it went and how to resume it. */
-export async function writeNativeExport(context: CliContext, values: OptionValues, format: TranscriptFormat, observed: Observed, history: readonly unknown[]): Promise<number> {
+export async function writeNativeExport(
+  context: CliContext,
+  values: OptionValues,
+  format: TranscriptFormat,
+  observed: Observed,
+  history: readonly unknown[],
+): Promise<number> {
   const now = Date.now();
   const sessionId = format === 'claude-code' ? randomUUID() : uuidV7(now);
   const model = modelOf(observed.events);
@@ -37,10 +43,15 @@ export async function writeNativeExport(context: CliContext, values: OptionValue
     return 0;
   }
   const target = resolve(context.cwd, values.out);
-  const isDir = await stat(target).then((stats) => stats.isDirectory(), () => false);
+  const isDir = await stat(target).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
   const file = isDir ? join(target, exported.fileName) : target;
   await publishNewFile(file, exported.text);
   context.stdout.write(`${sessionId}\n`);
-  context.stderr.write(`dsh: exported ${observed.header.id} as a ${format} session ${sessionId} into ${file}\n  resume it with: ${exported.resume(file).join(' ')}\n`);
+  context.stderr.write(
+    `dsh: exported ${observed.header.id} as a ${format} session ${sessionId} into ${file}\n  resume it with: ${exported.resume(file).join(' ')}\n`,
+  );
   return 0;
 }

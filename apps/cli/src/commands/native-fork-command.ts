@@ -16,14 +16,20 @@ const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
 /** The `--format` of a native command (auto by default). */
 export function nativeFormatOption(values: OptionValues): 'auto' | TranscriptFormat {
   const format = typeof values.format === 'string' ? values.format : 'auto';
-  if (!(FORMATS as readonly string[]).includes(format)) throw new CliError('USAGE', `--format: expected one of ${FORMATS.join(', ')}, received '${format}'.`);
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw new CliError('USAGE', `--format: expected one of ${FORMATS.join(', ')}, received '${format}'.`);
   return format as 'auto' | TranscriptFormat;
 }
 
 /** An ImportError as the CLI reports it, naming the file. */
 export function asCliError(error: unknown, path: string): unknown {
   if (!ImportError.is(error)) return error;
-  return new CliError(error.code, `${path}: ${error.message}`, { cause: error, ...(error.code === 'INVALID_CUT' ? { hint: 'list the entries with `dsh import FILE --json` or cut at seq:N (see `dsh show` after importing)' } : {}) });
+  return new CliError(error.code, `${path}: ${error.message}`, {
+    cause: error,
+    ...(error.code === 'INVALID_CUT'
+      ? { hint: 'list the entries with `dsh import FILE --json` or cut at seq:N (see `dsh show` after importing)' }
+      : {}),
+  });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -32,16 +38,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 function childIdOption(values: OptionValues): string | undefined {
   const value = values['session-id'];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !UUID.test(value)) throw new CliError('USAGE', `--session-id expects a lowercase UUID such as 0a1b2c3d-…, received '${String(value)}'.`);
+  if (typeof value !== 'string' || !UUID.test(value))
+    throw new CliError('USAGE', `--session-id expects a lowercase UUID such as 0a1b2c3d-…, received '${String(value)}'.`);
   return value;
 }
 
 /** Runs the native fork of `path` and prints the child (text, or `--json`). */
 export async function nativeForkCommand(context: CliContext, values: OptionValues, path: string): Promise<number> {
   const file = resolve(context.cwd, path);
-  if (typeof values.at !== 'string' || values.at === '') throw new CliError('USAGE', `dsh fork FILE needs --at REF: the tool's entry id (Claude uuid, pi id, Codex ordinal) or seq:N.`);
+  if (typeof values.at !== 'string' || values.at === '')
+    throw new CliError('USAGE', `dsh fork FILE needs --at REF: the tool's entry id (Claude uuid, pi id, Codex ordinal) or seq:N.`);
   const dshOnly = ['name', 'idempotency-key', 'cwd', 'worktree', 'tools'].filter((option) => values[option] !== undefined);
-  if (dshOnly.length > 0) throw new CliError('USAGE', `${dshOnly.map((option) => `--${option}`).join(', ')} apply to dsh sessions, not to a session FILE.`);
+  if (dshOnly.length > 0)
+    throw new CliError('USAGE', `${dshOnly.map((option) => `--${option}`).join(', ')} apply to dsh sessions, not to a session FILE.`);
   const format = nativeFormatOption(values);
   const chosen = childIdOption(values);
   const read = await readInputBytesStamped(context, file, maxBytesOption(values['max-bytes']), { stable: true });
@@ -64,8 +73,9 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
     return 0;
   }
   context.stdout.write(`${fork.sessionId}\n`);
-  const closed = fork.closedCalls.length === 0 ? 'no call open' : `${String(fork.closedCalls.length)} open call(s) closed with dsh's forked result`;
-  const where = fork.format === 'claude-code' ? ' (from the session\'s working directory)' : '';
+  const closed =
+    fork.closedCalls.length === 0 ? 'no call open' : `${String(fork.closedCalls.length)} open call(s) closed with dsh's forked result`;
+  const where = fork.format === 'claude-code' ? " (from the session's working directory)" : '';
   context.stderr.write(
     `dsh: forked ${fork.format} session ${fork.parentSessionId ?? '?'} at ${values.at} (seq ${String(fork.cut)}; ${String(fork.inheritedEntryCount)} entries copied; ${closed}) into ${child}\n` +
       `  resume it with: ${resume.join(' ')}${where}\n`,

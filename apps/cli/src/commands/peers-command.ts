@@ -25,7 +25,10 @@ function listOf(value: OptionValues[string]): string[] {
 
 /** `dsh peers --remove NAME… [--force]`. */
 async function removePeers(context: CliContext, values: OptionValues, names: readonly string[]): Promise<number> {
-  if (names.length === 0) throw new CliError('USAGE', 'dsh peers --remove expects the names of the peers whose worktrees to remove; received none.', { hint: 'dsh peers --remove NAME…' });
+  if (names.length === 0)
+    throw new CliError('USAGE', 'dsh peers --remove expects the names of the peers whose worktrees to remove; received none.', {
+      hint: 'dsh peers --remove NAME…',
+    });
   const dataDir = resolveDataDir(context, values.data);
   for (const name of names) {
     const path = await removeWorktree(dataDir, name, values.force === true);
@@ -37,7 +40,9 @@ async function removePeers(context: CliContext, values: OptionValues, names: rea
 /** `dsh peers --compare A B [--output-format text|json]`: two existing sessions side by side (nothing is written). */
 async function comparePeers(context: CliContext, values: OptionValues, refs: readonly string[]): Promise<number> {
   if (refs.length !== 2) {
-    throw new CliError('USAGE', `dsh peers --compare expects two sessions (ids or names); received ${String(refs.length)}.`, { hint: 'dsh peers --compare base-1 base-2' });
+    throw new CliError('USAGE', `dsh peers --compare expects two sessions (ids or names); received ${String(refs.length)}.`, {
+      hint: 'dsh peers --compare base-1 base-2',
+    });
   }
   const format = typeof values['output-format'] === 'string' ? values['output-format'] : 'text';
   if (format !== 'text' && format !== 'json') throw new CliError('USAGE', `--output-format expects text or json; received '${format}'.`);
@@ -59,31 +64,61 @@ async function comparePeers(context: CliContext, values: OptionValues, refs: rea
   return 0;
 }
 
-type Plan = { baseline: string; prompts: string[]; names: string[]; cwds: string[]; worktree: boolean; atSeq?: number; tools?: string[]; format: 'text' | 'json' };
+type Plan = {
+  baseline: string;
+  prompts: string[];
+  names: string[];
+  cwds: string[];
+  worktree: boolean;
+  atSeq?: number;
+  tools?: string[];
+  format: 'text' | 'json';
+};
 
 /** The command line checked before anything is opened: every usage error exits 2 and creates nothing. */
 function planOf(context: CliContext, values: OptionValues, positionals: readonly string[]): Plan {
   if (values.force === true) throw new CliError('USAGE', '--force only applies to --remove.');
   if (positionals.length !== 1) {
-    throw new CliError('USAGE', `dsh peers expects one BASELINE (an id or name) besides options; received ${positionals.length === 0 ? 'none' : positionals.map((value) => `'${value}'`).join(' ')}.`, {
-      hint: 'dsh peers BASELINE --prompt "…" --prompt "…"',
-    });
+    throw new CliError(
+      'USAGE',
+      `dsh peers expects one BASELINE (an id or name) besides options; received ${positionals.length === 0 ? 'none' : positionals.map((value) => `'${value}'`).join(' ')}.`,
+      {
+        hint: 'dsh peers BASELINE --prompt "…" --prompt "…"',
+      },
+    );
   }
   const prompts = listOf(values.prompt);
-  if (prompts.length === 0) throw new CliError('USAGE', 'dsh peers expects a --prompt TEXT per peer; received none.', { hint: 'dsh peers BASELINE --prompt "try A" --prompt "try B"' });
+  if (prompts.length === 0)
+    throw new CliError('USAGE', 'dsh peers expects a --prompt TEXT per peer; received none.', {
+      hint: 'dsh peers BASELINE --prompt "try A" --prompt "try B"',
+    });
   const blank = prompts.findIndex((prompt) => prompt.trim() === '');
   if (blank >= 0) throw new CliError('USAGE', `Prompt ${String(blank + 1)} is empty: expected text for each peer's first turn.`);
   const names = listOf(values.name);
-  if (names.length > prompts.length) throw new CliError('USAGE', `dsh peers got ${String(names.length)} --name for ${String(prompts.length)} --prompt: expected at most one name per prompt.`);
+  if (names.length > prompts.length)
+    throw new CliError(
+      'USAGE',
+      `dsh peers got ${String(names.length)} --name for ${String(prompts.length)} --prompt: expected at most one name per prompt.`,
+    );
   const cwds = listOf(values.cwd);
   const worktree = values.worktree === true;
-  if (worktree && cwds.length > 0) throw new CliError('USAGE', '--worktree and --cwd both choose the peers\' directories: use one of them.');
+  if (worktree && cwds.length > 0) throw new CliError('USAGE', "--worktree and --cwd both choose the peers' directories: use one of them.");
   if (cwds.length > 0 && cwds.length !== prompts.length) {
-    throw new CliError('USAGE', `dsh peers got ${String(cwds.length)} --cwd for ${String(prompts.length)} --prompt: expected one --cwd DIR per prompt, in the same order.`);
+    throw new CliError(
+      'USAGE',
+      `dsh peers got ${String(cwds.length)} --cwd for ${String(prompts.length)} --prompt: expected one --cwd DIR per prompt, in the same order.`,
+    );
   }
   const format = typeof values['output-format'] === 'string' ? values['output-format'] : 'text';
   if (format !== 'text' && format !== 'json') throw new CliError('USAGE', `--output-format expects text or json; received '${format}'.`);
-  const plan: Plan = { baseline: positionals[0] as string, prompts, names, cwds: cwds.map((dir) => resolve(context.cwd, dir)), worktree, format };
+  const plan: Plan = {
+    baseline: positionals[0] as string,
+    prompts,
+    names,
+    cwds: cwds.map((dir) => resolve(context.cwd, dir)),
+    worktree,
+    format,
+  };
   if (typeof values.at === 'string') plan.atSeq = parseSeq('--at', values.at);
   if (typeof values.tools === 'string') plan.tools = parseTools(values.tools);
   return plan;
@@ -95,9 +130,13 @@ async function peerNames(host: Host, baselineId: string, requested: readonly str
   const taken = new Set(sessions.flatMap((item) => (item.title === undefined ? [] : [item.title])));
   for (const [index, name] of requested.entries()) {
     if (taken.has(name) || requested.indexOf(name) !== index) {
-      throw new CliError('NAME_TAKEN', `Peer name '${name}' is taken${taken.has(name) ? ' by an existing session' : ' by another --name'}: expected a name no session carries.`, {
-        hint: 'choose another --name, or leave it out for <baseline>-N',
-      });
+      throw new CliError(
+        'NAME_TAKEN',
+        `Peer name '${name}' is taken${taken.has(name) ? ' by an existing session' : ' by another --name'}: expected a name no session carries.`,
+        {
+          hint: 'choose another --name, or leave it out for <baseline>-N',
+        },
+      );
     }
   }
   const baseName = sessions.find((item) => item.id === baselineId)?.title ?? baselineId;
@@ -114,11 +153,18 @@ async function modelOf(context: CliContext, values: OptionValues, baseline: stri
 }
 
 /** Warns about peers that share a directory with each other or with another live session. */
-async function warnSharedCwds(context: CliContext, host: Host, peers: readonly { sessionId: string; title: string; cwd: string | undefined }[]): Promise<void> {
+async function warnSharedCwds(
+  context: CliContext,
+  host: Host,
+  peers: readonly { sessionId: string; title: string; cwd: string | undefined }[],
+): Promise<void> {
   const ids = peers.map((peer) => peer.sessionId);
   for (const cwd of new Set(peers.flatMap((peer) => (peer.cwd === undefined ? [] : [peer.cwd])))) {
     const here = peers.filter((peer) => peer.cwd === cwd).map((peer) => peer.title);
-    if (here.length > 1) context.stderr.write(`dsh: warning: peers ${here.join(', ')} all work in ${cwd}: they share files — give each its own with --worktree or --cwd DIR\n`);
+    if (here.length > 1)
+      context.stderr.write(
+        `dsh: warning: peers ${here.join(', ')} all work in ${cwd}: they share files — give each its own with --worktree or --cwd DIR\n`,
+      );
     const warning = await sharedCwdWarning(host, ids, cwd);
     if (warning !== undefined) context.stderr.write(warning);
   }
@@ -173,7 +219,9 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
         for (const name of created) await removeWorktree(dataDir, name, true).catch(() => undefined);
         throw error;
       }
-      context.stderr.write(`dsh: forked ${String(started.peers.length)} peers of ${baselineId} at seq ${String(started.cut)}: ${started.peers.map((peer) => peer.title).join(', ')}\n`);
+      context.stderr.write(
+        `dsh: forked ${String(started.peers.length)} peers of ${baselineId} at seq ${String(started.cut)}: ${started.peers.map((peer) => peer.title).join(', ')}\n`,
+      );
       await warnSharedCwds(context, host, started.peers);
       const reports = await Promise.all(
         started.peers.map(async (peer): Promise<PeerReport> => {

@@ -17,13 +17,21 @@ import { cliTools, withHost } from '../with-host.js';
 
 /** A non-negative integer option, or a `USAGE` error naming it. */
 export function parseSeq(flag: string, value: string): number {
-  if (!/^-?\d+$/.test(value.trim())) throw new CliError('USAGE', `${flag} expects an event seq (an integer), received '${value}'.`, { hint: 'see the seqs with `dsh show ID`' });
+  if (!/^-?\d+$/.test(value.trim()))
+    throw new CliError('USAGE', `${flag} expects an event seq (an integer), received '${value}'.`, {
+      hint: 'see the seqs with `dsh show ID`',
+    });
   return Number(value);
 }
 
 /** The `--tools a,b` list, refusing names the CLI does not offer. */
 export function parseTools(value: string): string[] {
-  return checkTools(value.split(',').map((name) => name.trim()).filter((name) => name !== ''));
+  return checkTools(
+    value
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
+  );
 }
 
 /** Tool names as given, refusing those the CLI does not offer. */
@@ -57,7 +65,8 @@ function refusePermissionOptions(values: OptionValues): void {
 
 function parseMaxTurns(value: OptionValues[string]): number | undefined {
   if (typeof value !== 'string') return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new CliError('USAGE', `--max-turns expects a whole number of model requests ≥ 1, received '${value}'.`);
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
+    throw new CliError('USAGE', `--max-turns expects a whole number of model requests ≥ 1, received '${value}'.`);
   return Number(value);
 }
 
@@ -71,13 +80,20 @@ function queryOf(context: CliContext, values: OptionValues, prompt: string): Que
     throw new CliError('USAGE', '--fork-session needs a session to fork: add --resume ID|NAME or --continue.');
   }
   if (values['resume-at'] !== undefined && !fork) {
-    throw new CliError('USAGE', '--resume-at needs --fork-session: a continued session only grows at its end, so an earlier point is reached by forking there.');
+    throw new CliError(
+      'USAGE',
+      '--resume-at needs --fork-session: a continued session only grows at its end, so an earlier point is reached by forking there.',
+    );
   }
   const isNew = resume === undefined && !continuing;
   const sessionId = typeof values['session-id'] === 'string' ? values['session-id'] : undefined;
-  if (sessionId !== undefined && !UUID.test(sessionId)) throw new CliError('USAGE', `--session-id expects a UUID (8-4-4-4-12 hex digits), received '${sessionId}'.`);
+  if (sessionId !== undefined && !UUID.test(sessionId))
+    throw new CliError('USAGE', `--session-id expects a UUID (8-4-4-4-12 hex digits), received '${sessionId}'.`);
   if (sessionId !== undefined && !isNew && !fork) {
-    throw new CliError('USAGE', '--session-id names a new session: a resumed session keeps its id (add --fork-session to give the fork this id).');
+    throw new CliError(
+      'USAGE',
+      '--session-id names a new session: a resumed session keeps its id (add --fork-session to give the fork this id).',
+    );
   }
   const cwd = resolve(context.cwd, typeof values.cwd === 'string' ? values.cwd : '.');
   const query: QueryOptions = { prompt };
@@ -112,7 +128,8 @@ export async function printCommand(context: CliContext, values: OptionValues, po
   const maxTurns = parseMaxTurns(values['max-turns']);
   const verbose = values.verbose === true;
   const prompt = await readPrintInput(context, positional);
-  if (prompt.trim() === '') throw new CliError('USAGE', 'The prompt is empty: expected dsh -p "some text" (or text on stdin); received only whitespace.');
+  if (prompt.trim() === '')
+    throw new CliError('USAGE', 'The prompt is empty: expected dsh -p "some text" (or text on stdin); received only whitespace.');
   const query = queryOf(context, values, prompt);
 
   const lines = format === 'stream-json' ? new ClaudeStreamLines((line) => context.stdout.write(line)) : undefined;
@@ -120,7 +137,10 @@ export async function printCommand(context: CliContext, values: OptionValues, po
   query.onStart = (start) => {
     started.model = start.model;
     lines?.init(start);
-    if (verbose) context.stderr.write(`dsh: session ${start.sessionId} on ${start.model}, cwd ${start.cwd ?? '(none)'}, tools ${start.tools.join(', ') || '(none)'}\n`);
+    if (verbose)
+      context.stderr.write(
+        `dsh: session ${start.sessionId} on ${start.model}, cwd ${start.cwd ?? '(none)'}, tools ${start.tools.join(', ') || '(none)'}\n`,
+      );
   };
   // Every event the host appends, in order; `events` prints each as it comes, stream-json its messages.
   const appended: SessionEvent[] = [];
@@ -145,7 +165,10 @@ export async function printCommand(context: CliContext, values: OptionValues, po
     };
   }
   const startedAt = performance.now();
-  const queried = await withHost(context, values, (host) => host.query(query), { telemetry, ...(maxTurns === undefined ? {} : { maxSteps: maxTurns }) });
+  const queried = await withHost(context, values, (host) => host.query(query), {
+    telemetry,
+    ...(maxTurns === undefined ? {} : { maxSteps: maxTurns }),
+  });
   const result = printResult(queried, appended, performance.now() - startedAt, started.model);
   if (lines !== undefined) {
     lines.result(result);

@@ -28,6 +28,8 @@ export async function repairCommand(context: CliContext, values: OptionValues, p
   await assertUnchanged(file, read);
   await replaceKeepingBackup(file, read.text, read.text + repair.appended);
   const ids = repair.closedCalls.map((call) => call.callId).join(', ');
-  context.stderr.write(`dsh: repaired ${file} (${repair.format}): ${String(repair.closedCalls.length)} call(s) closed with dsh's interrupted result (${ids}); the original is ${file}.bak\n`);
+  context.stderr.write(
+    `dsh: repaired ${file} (${repair.format}): ${String(repair.closedCalls.length)} call(s) closed with dsh's interrupted result (${ids}); the original is ${file}.bak\n`,
+  );
   return 0;
 }

@@ -30,7 +30,8 @@ function stopRequested(): Promise<string> {
 /** `dsh serve`: serves the HTTP API until SIGINT/SIGTERM, then releases every session. */
 export async function serveCommand(context: CliContext, values: OptionValues): Promise<number> {
   const portText = typeof values.port === 'string' ? values.port : String(DEFAULT_PORT);
-  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) throw new CliError('USAGE', `--port expects 0..65535, received '${portText}'.`);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535)
+    throw new CliError('USAGE', `--port expects 0..65535, received '${portText}'.`);
   const streamsText = typeof values['max-streams'] === 'string' ? values['max-streams'] : undefined;
   if (streamsText !== undefined && (!/^\d{1,9}$/.test(streamsText) || Number(streamsText) < 1)) {
     throw new CliError('USAGE', `--max-streams expects a positive integer, received '${streamsText}'.`);
@@ -39,15 +40,31 @@ export async function serveCommand(context: CliContext, values: OptionValues): P
   const token = typeof values.token === 'string' ? values.token : context.env.DSH_TOKEN;
   const hostname = typeof values.host === 'string' ? values.host : '127.0.0.1';
   const allowedText = typeof values['allowed-host'] === 'string' ? values['allowed-host'] : (context.env.DSH_ALLOWED_HOSTS ?? '');
-  const allowedHosts = allowedText.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const allowedHosts = allowedText
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   const workspace = typeof values.workspace === 'string' ? resolve(context.cwd, values.workspace) : undefined;
   if (workspace !== undefined) await mkdir(workspace, { recursive: true });
-  return withHost(context, values, async (host, dataDir) => {
-    const server = await serveHost(host, { hostname, port: Number(portText), allowedHosts, ...limits, ...(token === undefined || token === '' ? {} : { token }) });
-    context.stdout.write(`dsh: serving ${server.url} (data ${dataDir}${token === undefined || token === '' ? '' : ', bearer token required'}); Ctrl-C stops\n`);
-    const reason = await stopRequested();
-    await server.close();
-    context.stderr.write(`dsh: stopped (${reason}); sessions released\n`);
-    return 0;
-  }, workspace === undefined ? {} : { cwd: workspace });
+  return withHost(
+    context,
+    values,
+    async (host, dataDir) => {
+      const server = await serveHost(host, {
+        hostname,
+        port: Number(portText),
+        allowedHosts,
+        ...limits,
+        ...(token === undefined || token === '' ? {} : { token }),
+      });
+      context.stdout.write(
+        `dsh: serving ${server.url} (data ${dataDir}${token === undefined || token === '' ? '' : ', bearer token required'}); Ctrl-C stops\n`,
+      );
+      const reason = await stopRequested();
+      await server.close();
+      context.stderr.write(`dsh: stopped (${reason}); sessions released\n`);
+      return 0;
+    },
+    workspace === undefined ? {} : { cwd: workspace },
+  );
 }

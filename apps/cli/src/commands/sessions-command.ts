@@ -12,7 +12,16 @@ import { withHost } from '../with-host.js';
 
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** The forks whose latest `session/title` was inherited from the parent (they have no name of their own). */
@@ -56,8 +65,13 @@ export function displayNames(items: readonly SessionListItem[], inherited: Reado
 }
 
 /** `[peer of NAME @ CUT]` for each of `siblings` that shares its parent and cut with another of them (SPEC §20 peers). */
-function peerMarks(siblings: readonly LineageTree[], items: Map<string, SessionListItem>, names: ReadonlyMap<string, string>): Map<string, string> {
-  const keyOf = (tree: LineageTree) => (tree.parentSession === undefined || tree.forkCut === undefined ? undefined : `${tree.parentSession}\u0000${String(tree.forkCut)}`);
+function peerMarks(
+  siblings: readonly LineageTree[],
+  items: Map<string, SessionListItem>,
+  names: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const keyOf = (tree: LineageTree) =>
+    tree.parentSession === undefined || tree.forkCut === undefined ? undefined : `${tree.parentSession}\u0000${String(tree.forkCut)}`;
   const counts = new Map<string, number>();
   for (const tree of siblings) {
     const key = keyOf(tree);
@@ -74,13 +88,19 @@ function peerMarks(siblings: readonly LineageTree[], items: Map<string, SessionL
 }
 
 /** The fork forest as indented lines: `name  id  @forkCut  [peer of P @ cut]  status`. */
-export function treeLines(trees: readonly LineageTree[], items: Map<string, SessionListItem>, prefix = '', names: ReadonlyMap<string, string> = new Map()): string[] {
+export function treeLines(
+  trees: readonly LineageTree[],
+  items: Map<string, SessionListItem>,
+  prefix = '',
+  names: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const marks = peerMarks(trees, items, names);
   return trees.flatMap((tree, index) => {
     const last = index === trees.length - 1;
     const item = items.get(tree.id);
     const mark = marks.get(tree.id);
-    const label = `${names.get(tree.id) || tree.title || '(unnamed)'}  ${tree.id}${tree.forkCut === undefined ? '' : `  @${tree.forkCut}`}${mark === undefined ? '' : `  ${mark}`}  ${item?.status ?? ''}`.trimEnd();
+    const label =
+      `${names.get(tree.id) || tree.title || '(unnamed)'}  ${tree.id}${tree.forkCut === undefined ? '' : `  @${tree.forkCut}`}${mark === undefined ? '' : `  ${mark}`}  ${item?.status ?? ''}`.trimEnd();
     const branch = prefix === '' && tree.parentSession === undefined ? '' : last ? '└─ ' : '├─ ';
     const childPrefix = prefix + (branch === '' ? '' : last ? '   ' : '│  ');
     return [`${prefix}${branch}${label}`, ...treeLines(tree.children, items, childPrefix, names)];
@@ -91,7 +111,13 @@ export function treeLines(trees: readonly LineageTree[], items: Map<string, Sess
 async function nativeSessions(context: CliContext, tool: NativeTool, json: boolean): Promise<number> {
   const listed = await listNativeSessions(context, tool);
   if (json) {
-    context.stdout.write(`${JSON.stringify(listed.map((item) => ({ ...item, updatedAt: new Date(item.updatedAt).toISOString() })), null, 2)}\n`);
+    context.stdout.write(
+      `${JSON.stringify(
+        listed.map((item) => ({ ...item, updatedAt: new Date(item.updatedAt).toISOString() })),
+        null,
+        2,
+      )}\n`,
+    );
     return 0;
   }
   if (listed.length === 0) {
@@ -107,7 +133,11 @@ async function nativeSessions(context: CliContext, tool: NativeTool, json: boole
 /** `dsh sessions [--tree] [--json]`: every session, newest first, or the fork forest; `--claude|--codex|--pi`: that tool's. */
 export async function sessionsCommand(context: CliContext, values: OptionValues): Promise<number> {
   const tools = NATIVE_TOOLS.filter((tool) => values[tool] === true);
-  if (tools.length > 1) throw new CliError('USAGE', `--claude, --codex and --pi list one tool's sessions; received ${tools.map((tool) => `--${tool}`).join(' and ')}.`);
+  if (tools.length > 1)
+    throw new CliError(
+      'USAGE',
+      `--claude, --codex and --pi list one tool's sessions; received ${tools.map((tool) => `--${tool}`).join(' and ')}.`,
+    );
   const tool = tools[0];
   if (tool !== undefined) {
     if (values.tree === true) throw new CliError('USAGE', `--tree lists dsh sessions; --${tool} lists that tool's session files.`);
@@ -121,7 +151,12 @@ export async function sessionsCommand(context: CliContext, values: OptionValues)
   if (values.tree === true) {
     const forest = sessionForest(items);
     if (values.json === true) context.stdout.write(`${JSON.stringify(forest, null, 2)}\n`);
-    else context.stdout.write(forest.length === 0 ? 'no sessions\n' : `${treeLines(forest, new Map(items.map((item) => [item.id, item])), '', names).join('\n')}\n`);
+    else
+      context.stdout.write(
+        forest.length === 0
+          ? 'no sessions\n'
+          : `${treeLines(forest, new Map(items.map((item) => [item.id, item])), '', names).join('\n')}\n`,
+      );
     return 0;
   }
   if (values.json === true) {

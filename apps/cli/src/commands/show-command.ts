@@ -21,7 +21,10 @@ export async function showCommand(context: CliContext, values: OptionValues, ref
     `session ${header.id}${observed.title === undefined ? '' : `  "${observed.title}"`}`,
     `created ${new Date(header.createdAt).toISOString()}${observed.cwd === undefined ? '' : `  cwd ${observed.cwd}`}`,
   ];
-  if (native !== undefined) lines.push(`not stored in dsh: the ${native.tool} session file ${native.file}, read as \`dsh import\` reads it (fork it at a seq with \`dsh fork ${header.id} --at seq:N\`)`);
+  if (native !== undefined)
+    lines.push(
+      `not stored in dsh: the ${native.tool} session file ${native.file}, read as \`dsh import\` reads it (fork it at a seq with \`dsh fork ${header.id} --at seq:N\`)`,
+    );
   if (header.parentSession !== undefined) {
     lines.push(`forked from ${header.parentSession} at seq ${String(header.forkCut)} (inherits seqs 0..${header.inheritedEventCount - 1})`);
   }
@@ -30,7 +33,9 @@ export async function showCommand(context: CliContext, values: OptionValues, ref
   }
   if (native !== undefined && native.openCalls.length > 0) {
     const ids = native.openCalls.map((call) => call.callId).join(', ');
-    lines.push(`needs repair: its last step has ${String(native.openCalls.length)} call(s) without a result (${ids}); \`dsh repair ${shellQuote(native.file)}\` closes them with dsh's interrupted result`);
+    lines.push(
+      `needs repair: its last step has ${String(native.openCalls.length)} call(s) without a result (${ids}); \`dsh repair ${shellQuote(native.file)}\` closes them with dsh's interrupted result`,
+    );
   } else if (observed.needsRepair) lines.push('needs repair: its last turn was interrupted; the next resume closes it');
   if (observed.pendingInputs.length > 0) lines.push(`pending input: ${observed.pendingInputs.map((event) => event.seq).join(', ')}`);
   lines.push('');

@@ -37,14 +37,22 @@ export function decodeLogText(file: string, text: string, context?: CliContext):
         ? {}
         : {
             onProgress: ({ lines, phase }) => {
-              progress.update(phase === 'parsing' ? `checking ${file} (${size}): ${String(lines)} lines` : `checking ${file}: migrating ${String(lines)} lines to the current format`, phase === 'migrating');
+              progress.update(
+                phase === 'parsing'
+                  ? `checking ${file} (${size}): ${String(lines)} lines`
+                  : `checking ${file}: migrating ${String(lines)} lines to the current format`,
+                phase === 'migrating',
+              );
             },
           }),
     });
   } catch (error) {
     if (!CodecError.is(error)) throw error;
     const where = error.line === undefined ? '' : ` at line ${error.line}`;
-    const issues = error.issues.slice(0, 10).map((issue) => `\n  - ${issue.path.join('.')}: ${issue.message}`).join('');
+    const issues = error.issues
+      .slice(0, 10)
+      .map((issue) => `\n  - ${issue.path.join('.')}: ${issue.message}`)
+      .join('');
     const more = error.issues.length > 10 ? `\n  … and ${error.issues.length - 10} more` : '';
     throw new CliError(error.code, `${file}${where}: ${error.message}${issues}${more}`, {
       cause: error,
@@ -66,7 +74,8 @@ export function decodeLogText(file: string, text: string, context?: CliContext):
 /** `dsh validate FILE [--max-bytes N]`: exit 0 for a valid log of any version, 1 with the code and line otherwise. */
 export async function validateCommand(context: CliContext, file: string, maxBytes?: number): Promise<number> {
   const decoded = await decodeLogFile(context, file, maxBytes);
-  const upgrade = decoded.sourceVersion < CURRENT_FORMAT_VERSION ? `; \`dsh migrate ${file} --write\` upgrades it to V${CURRENT_FORMAT_VERSION}` : '';
+  const upgrade =
+    decoded.sourceVersion < CURRENT_FORMAT_VERSION ? `; \`dsh migrate ${file} --write\` upgrades it to V${CURRENT_FORMAT_VERSION}` : '';
   context.stdout.write(
     `${file}: valid V${decoded.sourceVersion} log of session ${decoded.header.id}, ${decoded.events.length} events${upgrade}\n`,
   );

@@ -19,7 +19,9 @@ function isBranch(input: SlashInput): boolean {
 /** Prints an error as `CODE: message` (or the message alone). */
 function printFailure(session: InteractiveSession, error: unknown): void {
   const code = (error as { code?: unknown }).code;
-  session.out(session.paint.error(`${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`));
+  session.out(
+    session.paint.error(`${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`),
+  );
 }
 
 /** Reads and runs lines until the terminal closes, then waits for the line being run. */

@@ -45,7 +45,8 @@ export function describeForTerminal(event: SessionEvent, paint: Paint): string |
     }
     case 'turn/end': {
       const reason = data.reason as { kind: string; error?: { code: string; message?: string } };
-      const detail = reason.error === undefined ? '' : ` (${reason.error.code}${reason.error.message === undefined ? '' : `: ${reason.error.message}`})`;
+      const detail =
+        reason.error === undefined ? '' : ` (${reason.error.code}${reason.error.message === undefined ? '' : `: ${reason.error.message}`})`;
       const line = `${seq} turn ${String(data.turn)} ${reason.kind}${detail}`;
       return reason.kind === 'completed' ? paint.dim(line) : paint.error(line);
     }

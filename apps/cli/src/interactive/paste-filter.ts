@@ -59,14 +59,18 @@ export function pasteFilter(notice: (message: string) => void): PasteFilter {
     const text = (pasting ?? []).join('').replace(/\r\n?/g, '\n');
     pasting = undefined;
     if (oversized) {
-      notice(`paste refused: ${pastedChars.toLocaleString('en-US')} characters is more than the ${MAX_PASTE_CHARS.toLocaleString('en-US')} a prompt may take`);
+      notice(
+        `paste refused: ${pastedChars.toLocaleString('en-US')} characters is more than the ${MAX_PASTE_CHARS.toLocaleString('en-US')} a prompt may take`,
+      );
     } else if (text.length <= INLINE_MAX && !/[\r\n]/.test(text)) {
       input.write(text);
     } else {
       const number = pastes.size + 1;
       pastes.set(number, text);
       const lines = countLines(text);
-      input.write(`[paste #${String(number)}: ${text.length.toLocaleString('en-US')} chars, ${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}]`);
+      input.write(
+        `[paste #${String(number)}: ${text.length.toLocaleString('en-US')} chars, ${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}]`,
+      );
     }
     oversized = false;
     pastedChars = 0;

@@ -15,8 +15,12 @@ export type PickerEntry = { id: string; title?: string; updatedAt: number; first
 function firstPromptOf(events: readonly { type: string; data: unknown }[]): string {
   for (const event of events) {
     if (event.type !== 'user/message' && event.type !== 'input/queued') continue;
-    const content = ((event.data as { message?: { content?: ContentBlock[] } }).message?.content ?? []);
-    const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(' ').replace(/\s+/g, ' ').trim();
+    const content = (event.data as { message?: { content?: ContentBlock[] } }).message?.content ?? [];
+    const text = content
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (text !== '') return text;
   }
   return '';
@@ -28,7 +32,12 @@ export async function pickerEntries(host: Host, items: readonly SessionListItem[
   for (const item of items.slice(0, PICKER_SIZE)) {
     try {
       const observed = await host.observe(item.id);
-      entries.push({ id: item.id, ...(item.title === undefined ? {} : { title: item.title }), updatedAt: item.updatedAt, firstPrompt: firstPromptOf(observed.events) });
+      entries.push({
+        id: item.id,
+        ...(item.title === undefined ? {} : { title: item.title }),
+        updatedAt: item.updatedAt,
+        firstPrompt: firstPromptOf(observed.events),
+      });
     } catch {
       // A log that cannot be read is not offered; `dsh sessions` shows it with its problem.
     }
@@ -44,7 +53,12 @@ function clip(text: string, max: number): string {
 export function pickerLines(entries: readonly PickerEntry[], current: string, now = Date.now()): string[] {
   return entries.map((entry, index) => {
     const age = Math.max(0, Math.round((now - entry.updatedAt) / 60_000));
-    const when = age < 60 ? `${String(age)} min ago` : age < 1440 ? `${String(Math.round(age / 60))} h ago` : new Date(entry.updatedAt).toISOString().slice(0, 10);
+    const when =
+      age < 60
+        ? `${String(age)} min ago`
+        : age < 1440
+          ? `${String(Math.round(age / 60))} h ago`
+          : new Date(entry.updatedAt).toISOString().slice(0, 10);
     const prompt = entry.firstPrompt === '' ? '(no prompt yet)' : `"${clip(entry.firstPrompt, 60)}"`;
     const mark = entry.id === current ? '  *' : '';
     return `${String(index + 1).padStart(2)}) ${when.padEnd(11)} ${clip(entry.title ?? '', 24).padEnd(24)} ${prompt}  ${entry.id}${mark}`;

@@ -20,7 +20,9 @@ async function forkAndSwitch(session: InteractiveSession, command: SlashForkComm
   const { result: forked, warning } = await forkWithOptions(host, resolveDataDir(context, values.data), session.current, request);
   session.printer.endLine();
   if (warning !== undefined) out(paint.error(warning.trimEnd()));
-  out(paint.dim(`forked ${forked.parentSession} at seq ${String(forked.forkCut)} (${String(forked.inheritedEventCount)} events inherited)`));
+  out(
+    paint.dim(`forked ${forked.parentSession} at seq ${String(forked.forkCut)} (${String(forked.inheritedEventCount)} events inherited)`),
+  );
   if (session.running) out(paint.dim(`the running turn goes on in ${forked.parentSession} (/resume ${forked.parentSession} to return)`));
   session.current = forked.sessionId;
   await host.open(session.current);

@@ -15,7 +15,9 @@ export async function showSession(view: SessionView, prefix: string): Promise<vo
   const observed = await view.host.observe(view.current);
   const title = observed.title === undefined ? '' : `  "${observed.title}"`;
   const count = observed.events.length;
-  view.out(view.paint.bold(`${prefix} ${view.current}${title}`) + view.paint.dim(`  (${String(count)} events, last seq ${String(count - 1)})`));
+  view.out(
+    view.paint.bold(`${prefix} ${view.current}${title}`) + view.paint.dim(`  (${String(count)} events, last seq ${String(count - 1)})`),
+  );
 }
 
 /** `/events`: one line per event, its seq first. */

@@ -36,7 +36,13 @@ test('reasoning streams dimmed after "thinking:", then the answer starts on its 
   printer.delta({ turn: 1, step: 1, text: 'Hi!' });
   printer.event(message(4, 1, 'Hi!'));
   expect(screen).toBe('thinking: The user wants a greeting.\nHi! [4]\n');
-  const coloured = paintFor({ stdout: Object.assign(Object.create(process.stdout) as NodeJS.WriteStream, { isTTY: true }), stderr: process.stderr, stdin: process.stdin, env: {}, cwd: '/' });
+  const coloured = paintFor({
+    stdout: Object.assign(Object.create(process.stdout) as NodeJS.WriteStream, { isTTY: true }),
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: {},
+    cwd: '/',
+  });
   let dimmed = '';
   terminalPrinter((text) => (dimmed += text), coloured).delta({ turn: 1, step: 1, reasoning: 'hmm' });
   expect(dimmed).toBe('\u001B[2mthinking: \u001B[0m\u001B[2mhmm\u001B[0m');

@@ -69,7 +69,10 @@ export const api = {
   /** Imports a transcript file's text (the demo's own route; the host has none). */
   importTranscript: (text: string) => call<ImportAnswer>('POST', '/api/import', { text }),
   compact: (id: string) =>
-    call<{ compacted: boolean; replaced?: { start: number; end: number }; startSeq?: number; endSeq?: number }>('POST', `${at(id)}/compact`),
+    call<{ compacted: boolean; replaced?: { start: number; end: number }; startSeq?: number; endSeq?: number }>(
+      'POST',
+      `${at(id)}/compact`,
+    ),
 };
 
 /**
@@ -77,7 +80,12 @@ export const api = {
  * `id` = its seq; `event: delta` frames, the streamed text of a running step, go to `onDelta`).
  * Reconnects with `Last-Event-ID` after a dropped stream; the returned function stops it.
  */
-export function followEvents(id: string, from: number, onEvent: (event: WireEvent) => void, onDelta?: (delta: WireDelta) => void): () => void {
+export function followEvents(
+  id: string,
+  from: number,
+  onEvent: (event: WireEvent) => void,
+  onDelta?: (delta: WireDelta) => void,
+): () => void {
   const controller = new AbortController();
   let lastId: string | undefined;
   let retryMs = 500;

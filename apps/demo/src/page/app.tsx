@@ -197,7 +197,13 @@ export function App() {
         <ImportDrop
           onImported={(answer, fileName) => {
             const count = answer.sessions.length;
-            notify([`Imported ${fileName} (${answer.format}): ${String(count)} session${count === 1 ? '' : 's'}`, ...importTreeLines(answer), ...answer.warnings.map((warning) => `warning: ${warning}`)].join('\n'));
+            notify(
+              [
+                `Imported ${fileName} (${answer.format}): ${String(count)} session${count === 1 ? '' : 's'}`,
+                ...importTreeLines(answer),
+                ...answer.warnings.map((warning) => `warning: ${warning}`),
+              ].join('\n'),
+            );
             void refreshList();
             const main = answer.sessions[0];
             if (main !== undefined) open(main.id);
@@ -208,67 +214,76 @@ export function App() {
         />
       </SessionList>
       {board !== undefined && currentId === undefined ? (
-        <PeersBoard baseline={board.baseline} name={sessions.find((session) => session.id === board.baseline)?.title ?? board.baseline} ids={board.ids} refreshList={refreshList} notify={notify} onOpen={open} />
+        <PeersBoard
+          baseline={board.baseline}
+          name={sessions.find((session) => session.id === board.baseline)?.title ?? board.baseline}
+          ids={board.ids}
+          refreshList={refreshList}
+          notify={notify}
+          onOpen={open}
+        />
       ) : (
-      <main class="chat" aria-label="Chat">
-        {peersForm.request !== undefined && (
-          <PeersForm
-            baseline={sessions.find((session) => session.id === peersForm.request?.baseline)?.title ?? peersForm.request.baseline}
-            atSeq={peersForm.request.atSeq}
-            onSubmit={peersForm.submit}
-            onCancel={peersForm.cancel}
-          />
-        )}
-        {currentId === undefined ? (
-          <Welcome sessions={sessions} onOpen={open} />
-        ) : loadError !== undefined ? (
-          <p role="alert">Could not open {currentId}: {loadError}</p>
-        ) : view === undefined ? (
-          <p aria-busy="true">Loading {currentId}…</p>
-        ) : (
-          <>
-            <ChatHead
-              view={view}
-              heading={heading}
-              formatVersion={row?.formatVersion}
-              running={running}
-              onFork={() => branch(view.id)}
-              onPeers={() => {
-                peersForm.ask(view.id);
-              }}
-              onDelete={async () => {
-                const { sessionId } = await api.delete(view.id);
-                notify(`Deleted ${sessionId}; its forks keep their copies of its history.`);
-                window.location.hash = '';
-                await refreshList();
-              }}
-              notify={notify}
+        <main class="chat" aria-label="Chat">
+          {peersForm.request !== undefined && (
+            <PeersForm
+              baseline={sessions.find((session) => session.id === peersForm.request?.baseline)?.title ?? peersForm.request.baseline}
+              atSeq={peersForm.request.atSeq}
+              onSubmit={peersForm.submit}
+              onCancel={peersForm.cancel}
             />
-            {view.observation.needsRepair && (
-              <p class="banner warn" role="note">
-                This log ends inside an open turn: the process that wrote it stopped mid-step, or another process is still
-                writing it. It could not be opened here, so it is shown as stored, without crash repair.
-              </p>
-            )}
-            {repair !== undefined && (
-              <p class="banner warn" role="note">
-                This log ended inside an open turn: the process that wrote it stopped mid-step. Opening it ran crash repair:
-                seqs {repair.start}–{repair.end} give {repair.results} open call(s) interrupted results and close turn{' '}
-                {repair.turn ?? '?'} as interrupted. Send a message (e.g. <code>continue</code>) to carry on.
-              </p>
-            )}
-            <Transcript key={view.id} items={items} streaming={streaming} onInspect={setSelectedSeq} selectedSeq={selectedSeq} />
-          </>
-        )}
-        <ul class="notices" role="log" aria-label="Notices">
-          {notices.map((notice) => (
-            <li key={notice.id} class={notice.tone}>
-              {notice.text}
-            </li>
-          ))}
-        </ul>
-        <Composer onSubmit={submit} running={running} />
-      </main>
+          )}
+          {currentId === undefined ? (
+            <Welcome sessions={sessions} onOpen={open} />
+          ) : loadError !== undefined ? (
+            <p role="alert">
+              Could not open {currentId}: {loadError}
+            </p>
+          ) : view === undefined ? (
+            <p aria-busy="true">Loading {currentId}…</p>
+          ) : (
+            <>
+              <ChatHead
+                view={view}
+                heading={heading}
+                formatVersion={row?.formatVersion}
+                running={running}
+                onFork={() => branch(view.id)}
+                onPeers={() => {
+                  peersForm.ask(view.id);
+                }}
+                onDelete={async () => {
+                  const { sessionId } = await api.delete(view.id);
+                  notify(`Deleted ${sessionId}; its forks keep their copies of its history.`);
+                  window.location.hash = '';
+                  await refreshList();
+                }}
+                notify={notify}
+              />
+              {view.observation.needsRepair && (
+                <p class="banner warn" role="note">
+                  This log ends inside an open turn: the process that wrote it stopped mid-step, or another process is still writing it. It
+                  could not be opened here, so it is shown as stored, without crash repair.
+                </p>
+              )}
+              {repair !== undefined && (
+                <p class="banner warn" role="note">
+                  This log ended inside an open turn: the process that wrote it stopped mid-step. Opening it ran crash repair: seqs{' '}
+                  {repair.start}–{repair.end} give {repair.results} open call(s) interrupted results and close turn {repair.turn ?? '?'} as
+                  interrupted. Send a message (e.g. <code>continue</code>) to carry on.
+                </p>
+              )}
+              <Transcript key={view.id} items={items} streaming={streaming} onInspect={setSelectedSeq} selectedSeq={selectedSeq} />
+            </>
+          )}
+          <ul class="notices" role="log" aria-label="Notices">
+            {notices.map((notice) => (
+              <li key={notice.id} class={notice.tone}>
+                {notice.text}
+              </li>
+            ))}
+          </ul>
+          <Composer onSubmit={submit} running={running} />
+        </main>
       )}
       {view && (
         <Inspector

@@ -6,7 +6,16 @@
 import type { TranscriptItem } from './transcript-items.js';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
-type Block = { type?: unknown; text?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
+type Block = {
+  type?: unknown;
+  text?: unknown;
+  id?: unknown;
+  name?: unknown;
+  input?: unknown;
+  tool_use_id?: unknown;
+  content?: unknown;
+  is_error?: unknown;
+};
 
 function blocksOf(entry: Record<string, unknown>): Block[] | string | undefined {
   const message = entry.message;
@@ -34,7 +43,13 @@ export function claudeEntryItems(entry: Record<string, unknown>, seq: number, to
   if (text !== '') items.push({ kind: entry.type, seq, text });
   for (const block of blocks) {
     if (block.type === 'tool_use' && typeof block.id === 'string') {
-      const tool: ToolItem = { kind: 'tool', seq, callId: block.id, name: typeof block.name === 'string' ? block.name : '?', arguments: JSON.stringify(block.input ?? {}) };
+      const tool: ToolItem = {
+        kind: 'tool',
+        seq,
+        callId: block.id,
+        name: typeof block.name === 'string' ? block.name : '?',
+        arguments: JSON.stringify(block.input ?? {}),
+      };
       tools.set(block.id, tool);
       items.push(tool);
     } else if (block.type === 'tool_result' && typeof block.tool_use_id === 'string') {

@@ -39,7 +39,11 @@ export function Composer({ onSubmit, running, label }: Props) {
         id={inputId}
         rows={2}
         value={text}
-        placeholder={running ? 'A turn is running: a message now is queued' : (label ?? 'Message, or a command: /branch, /rename, /resume, /compact, /help')}
+        placeholder={
+          running
+            ? 'A turn is running: a message now is queued'
+            : (label ?? 'Message, or a command: /branch, /rename, /resume, /compact, /help')
+        }
         onInput={(event) => {
           setText(event.currentTarget.value);
         }}

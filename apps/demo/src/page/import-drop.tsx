@@ -72,11 +72,14 @@ export function ImportDrop({ onImported, onError }: Props) {
     };
   });
 
-
   return (
     <section class={dragging ? 'import-drop dragging' : 'import-drop'} aria-label="Import a transcript">
       <label>
-        <span>{busy === undefined ? 'Import a transcript: drop a Claude Code, Codex or pi session file here, or choose one' : `Importing ${busy}…`}</span>
+        <span>
+          {busy === undefined
+            ? 'Import a transcript: drop a Claude Code, Codex or pi session file here, or choose one'
+            : `Importing ${busy}…`}
+        </span>
         <input
           type="file"
           accept=".jsonl,.json,.txt"

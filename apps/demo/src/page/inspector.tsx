@@ -35,7 +35,16 @@ function origin(seq: number, inherited: number, firstLifecycle: number): string 
 }
 
 /** A complementary landmark “Inspector”. */
-export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifecycleSeq, inheritedEventCount, onForkHere, onPeersHere }: Props) {
+export function Inspector({
+  sessionId,
+  events,
+  selectedSeq,
+  onSelect,
+  firstLifecycleSeq,
+  inheritedEventCount,
+  onForkHere,
+  onPeersHere,
+}: Props) {
   const selected = selectedSeq === undefined ? undefined : events[selectedSeq];
   return (
     <aside class="inspector" aria-label="Inspector">
@@ -71,7 +80,9 @@ export function Inspector({ sessionId, events, selectedSeq, onSelect, firstLifec
             )}
           </p>
           <p>Or from a terminal (the demo’s data folder is the CLI’s store):</p>
-          <pre class="command" aria-label="Fork command">{forkCommand(sessionId, selected.seq, cliDataArguments())}</pre>
+          <pre class="command" aria-label="Fork command">
+            {forkCommand(sessionId, selected.seq, cliDataArguments())}
+          </pre>
           <pre class="json">{JSON.stringify(selected, null, 2)}</pre>
         </section>
       ) : (

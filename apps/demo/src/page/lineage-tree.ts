@@ -36,7 +36,8 @@ export function sessionLabel(session: SessionRow, byId: ReadonlyMap<string, Sess
   // A fork inherits its parent's title events: the same title as the parent's is not its own.
   if (session.title !== undefined && session.title !== parent?.title) return session.title;
   if (session.forkCut !== undefined && session.parentSession !== undefined) {
-    const parentName = parent === undefined || seen.has(parent.id) ? session.parentSession : sessionLabel(parent, byId, new Set([...seen, session.id]));
+    const parentName =
+      parent === undefined || seen.has(parent.id) ? session.parentSession : sessionLabel(parent, byId, new Set([...seen, session.id]));
     return `${parentName} @ seq ${session.forkCut}`;
   }
   return session.id;

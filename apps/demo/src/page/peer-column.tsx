@@ -7,7 +7,12 @@ import { Transcript } from './transcript.js';
 import { hasOpenTurn, latestTitle, transcriptItems } from './transcript-items.js';
 import { describeError, useSessionView } from './use-session-view.js';
 
-type Props = { id: string; refreshList: () => Promise<void>; notify: (text: string, tone?: 'info' | 'error') => void; onOpen: (id: string) => void };
+type Props = {
+  id: string;
+  refreshList: () => Promise<void>;
+  notify: (text: string, tone?: 'info' | 'error') => void;
+  onOpen: (id: string) => void;
+};
 
 /** A region labelled “Peer NAME”, following the peer's events over SSE like the chat does. */
 export function PeerColumn({ id, refreshList, notify, onOpen }: Props) {
@@ -61,7 +66,9 @@ export function PeerColumn({ id, refreshList, notify, onOpen }: Props) {
         )}
       </header>
       {loadError !== undefined ? (
-        <p role="alert">Could not open {id}: {loadError}</p>
+        <p role="alert">
+          Could not open {id}: {loadError}
+        </p>
       ) : loaded === undefined ? (
         <p aria-busy="true">Loading {id}…</p>
       ) : (

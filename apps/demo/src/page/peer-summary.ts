@@ -42,5 +42,11 @@ export function peersHash(baseline: string, ids: readonly string[]): string {
 export function parsePeersHash(hash: string): { baseline: string; ids: string[] } | undefined {
   const match = /^#\/peers\/([^/]+)\/(.+)$/.exec(hash);
   if (match?.[1] === undefined || match[2] === undefined) return undefined;
-  return { baseline: decodeURIComponent(match[1]), ids: match[2].split(',').filter((id) => id !== '').map((id) => decodeURIComponent(id)) };
+  return {
+    baseline: decodeURIComponent(match[1]),
+    ids: match[2]
+      .split(',')
+      .filter((id) => id !== '')
+      .map((id) => decodeURIComponent(id)),
+  };
 }

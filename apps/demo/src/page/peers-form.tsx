@@ -29,15 +29,17 @@ export function PeersForm({ baseline, atSeq, onSubmit, onCancel }: Props) {
         event.preventDefault();
         if (!ready || sending) return;
         setSending(true);
-        void onSubmit(drafts.map((draft) => ({ prompt: draft.prompt, ...(draft.title.trim() === '' ? {} : { title: draft.title.trim() }) }))).finally(() => {
+        void onSubmit(
+          drafts.map((draft) => ({ prompt: draft.prompt, ...(draft.title.trim() === '' ? {} : { title: draft.title.trim() }) })),
+        ).finally(() => {
           setSending(false);
         });
       }}
     >
       <h2>Peers of {baseline}</h2>
       <p class="muted">
-        Every peer is forked from {baseline} {atSeq === undefined ? 'after its latest closed turn' : `exactly at seq ${String(atSeq)}`}, and all
-        prompts run at once.
+        Every peer is forked from {baseline} {atSeq === undefined ? 'after its latest closed turn' : `exactly at seq ${String(atSeq)}`}, and
+        all prompts run at once.
       </p>
       {drafts.map((draft, index) => (
         <fieldset key={index}>

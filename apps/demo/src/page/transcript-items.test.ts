@@ -8,7 +8,8 @@ function log(...specs: [string, WireEvent['data'], Partial<WireEvent>?][]): Wire
 }
 const user = (text: string) => ({ id: `u-${text}`, role: 'user', content: [{ type: 'text', text }] });
 /** A header as the page reads it: only these fields matter to the transcript. */
-const headerOf = (fields: Pick<WireHeader, 'id' | 'createdAt' | 'inheritedEventCount'> & Partial<WireHeader>): WireHeader => fields as WireHeader;
+const headerOf = (fields: Pick<WireHeader, 'id' | 'createdAt' | 'inheritedEventCount'> & Partial<WireHeader>): WireHeader =>
+  fields as WireHeader;
 const header = headerOf({ id: 's', createdAt: 0, inheritedEventCount: 0 });
 
 describe('transcriptItems', () => {
@@ -19,10 +20,28 @@ describe('transcriptItems', () => {
       ['claude/entry', { type: 'user', uuid: 'u1', message: { role: 'user', content: 'Count the files' } }, { ignorable: true }],
       [
         'claude/entry',
-        { type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'text', text: 'Counting.' }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] } },
+        {
+          type: 'assistant',
+          uuid: 'a1',
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: 'Counting.' },
+              { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } },
+            ],
+          },
+        },
         { ignorable: true },
       ],
-      ['claude/entry', { type: 'user', uuid: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '3', is_error: false }] } }, { ignorable: true }],
+      [
+        'claude/entry',
+        {
+          type: 'user',
+          uuid: 'r1',
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '3', is_error: false }] },
+        },
+        { ignorable: true },
+      ],
       ['claude/entry', { type: 'queue-operation', operation: 'dequeue' }, { ignorable: true }],
     );
     expect(transcriptItems(events, header)).toEqual([
@@ -30,7 +49,14 @@ describe('transcriptItems', () => {
       { kind: 'note', seq: 1, text: 'Claude Agent SDK transcript c1' },
       { kind: 'user', seq: 2, text: 'Count the files' },
       { kind: 'assistant', seq: 3, text: 'Counting.' },
-      { kind: 'tool', seq: 3, callId: 'toolu_1', name: 'Bash', arguments: '{"command":"ls"}', result: { seq: 4, text: '3', isError: false } },
+      {
+        kind: 'tool',
+        seq: 3,
+        callId: 'toolu_1',
+        name: 'Bash',
+        arguments: '{"command":"ls"}',
+        result: { seq: 4, text: '3', isError: false },
+      },
     ]);
   });
 
@@ -44,11 +70,21 @@ describe('transcriptItems', () => {
         {
           turn: 1,
           step: 1,
-          message: { id: 'a', role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool-call', id: 'c1', name: 'read_file', arguments: '{"path":"x"}' }] },
+          message: {
+            id: 'a',
+            role: 'assistant',
+            content: [
+              { type: 'text', text: 'Reading.' },
+              { type: 'tool-call', id: 'c1', name: 'read_file', arguments: '{"path":"x"}' },
+            ],
+          },
         },
       ],
       ['tool/call', { turn: 1, step: 1, callId: 'c1', name: 'read_file', arguments: '{"path":"x"}', effect: 'read-only' }],
-      ['tool/result', { turn: 1, step: 1, message: { id: 'r', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'hi' }], isError: false } }],
+      [
+        'tool/result',
+        { turn: 1, step: 1, message: { id: 'r', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'hi' }], isError: false } },
+      ],
       ['step/end', { turn: 1, step: 1 }],
       ['turn/end', { turn: 1, reason: { kind: 'completed' } }],
     );
@@ -56,7 +92,16 @@ describe('transcriptItems', () => {
       { kind: 'turn-start', seq: 0, turn: 1 },
       { kind: 'user', seq: 1, text: 'go', inputId: 'i1' },
       { kind: 'assistant', seq: 3, text: 'Reading.' },
-      { kind: 'tool', seq: 3, callId: 'c1', name: 'read_file', arguments: '{"path":"x"}', callSeq: 4, effect: 'read-only', result: { seq: 5, text: 'hi', isError: false } },
+      {
+        kind: 'tool',
+        seq: 3,
+        callId: 'c1',
+        name: 'read_file',
+        arguments: '{"path":"x"}',
+        callSeq: 4,
+        effect: 'read-only',
+        result: { seq: 5, text: 'hi', isError: false },
+      },
       { kind: 'turn-end', seq: 7, turn: 1, reason: 'completed' },
     ]);
   });
@@ -70,7 +115,12 @@ describe('transcriptItems', () => {
   });
 
   test("the child's own inherited marker names the parent and cut; an ancestor's does not", () => {
-    const events = log(['session/end-seed', { inherited: true }], ['session/title', { title: 't' }], ['session/end-seed', { inherited: true }], ['session/end-seed', {}]);
+    const events = log(
+      ['session/end-seed', { inherited: true }],
+      ['session/title', { title: 't' }],
+      ['session/end-seed', { inherited: true }],
+      ['session/end-seed', {}],
+    );
     const items = transcriptItems(events, headerOf({ id: 'c', createdAt: 0, inheritedEventCount: 2, parentSession: 'p', forkCut: 1 }));
     expect(items).toEqual([
       { kind: 'fork-marker', seq: 0, own: false },
@@ -95,7 +145,10 @@ describe('transcriptItems', () => {
   });
 
   test('a replacing user/message is a compaction summary naming the replaced seqs', () => {
-    const events = log(['compaction/start', { turn: null }, { ignorable: true }], ['user/message', { message: user('summary') }, { surfaceOp: { op: 'replace', start: 0, end: 0 } }]);
+    const events = log(
+      ['compaction/start', { turn: null }, { ignorable: true }],
+      ['user/message', { message: user('summary') }, { surfaceOp: { op: 'replace', start: 0, end: 0 } }],
+    );
     expect(transcriptItems(events, header)).toEqual([
       { kind: 'note', seq: 0, text: 'Compaction started' },
       { kind: 'summary', seq: 1, text: 'summary', start: 0, end: 0 },
@@ -117,10 +170,31 @@ describe('transcriptItems', () => {
   test("a fork child's inherited marker comes before its own closers, and each inherited open call is drawn once", () => {
     const events = log(
       ['turn/start', { turn: 1 }],
-      ['assistant/message', { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'make_dir', arguments: '{}' }] } }],
+      [
+        'assistant/message',
+        {
+          turn: 1,
+          step: 1,
+          message: { id: 'a', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'make_dir', arguments: '{}' }] },
+        },
+      ],
       ['tool/call', { turn: 1, step: 1, callId: 'c1', name: 'make_dir', arguments: '{}', effect: 'idempotent' }],
       ['session/end-seed', { inherited: true }],
-      ['tool/result', { turn: 1, step: 1, message: { id: 'forked-tool-result-c1-4', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'closed' }], isError: true }, error: { code: 'TOOL_OUTCOME_UNKNOWN' } }],
+      [
+        'tool/result',
+        {
+          turn: 1,
+          step: 1,
+          message: {
+            id: 'forked-tool-result-c1-4',
+            role: 'tool',
+            callId: 'c1',
+            content: [{ type: 'text', text: 'closed' }],
+            isError: true,
+          },
+          error: { code: 'TOOL_OUTCOME_UNKNOWN' },
+        },
+      ],
       ['turn/end', { turn: 1, reason: { kind: 'forked' } }],
     );
     const items = transcriptItems(events, headerOf({ id: 'c', createdAt: 0, inheritedEventCount: 3, parentSession: 'p', forkCut: 2 }));
@@ -135,6 +209,13 @@ describe('transcriptItems', () => {
     expect(items[1]).not.toHaveProperty('result');
     // The call is drawn once (where it was called); after the marker only its closer, naming it.
     expect(items.filter((item) => item.kind === 'tool')).toHaveLength(1);
-    expect(items[3]).toEqual({ kind: 'closer', seq: 4, callId: 'c1', name: 'make_dir', callSeq: 2, result: expect.objectContaining({ seq: 4, synthetic: { cause: 'forked', started: true } }) });
+    expect(items[3]).toEqual({
+      kind: 'closer',
+      seq: 4,
+      callId: 'c1',
+      name: 'make_dir',
+      callSeq: 2,
+      result: expect.objectContaining({ seq: 4, synthetic: { cause: 'forked', started: true } }),
+    });
   });
 });

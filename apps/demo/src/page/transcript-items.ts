@@ -231,10 +231,18 @@ export function transcriptItems(events: readonly WireEvent[], header: WireHeader
         items.push(...claudeEntryItems(data, event.seq, tools));
         break;
       case 'claude/key':
-        items.push({ kind: 'note', seq: event.seq, text: `Claude Agent SDK transcript ${str(data.sessionId) ?? '?'}${str(data.subpath) === undefined ? '' : ` (${str(data.subpath) ?? ''})`}` });
+        items.push({
+          kind: 'note',
+          seq: event.seq,
+          text: `Claude Agent SDK transcript ${str(data.sessionId) ?? '?'}${str(data.subpath) === undefined ? '' : ` (${str(data.subpath) ?? ''})`}`,
+        });
         break;
       case 'claude/fork':
-        items.push({ kind: 'note', seq: event.seq, text: `Forked from Claude session ${str(record(data.parent).sessionId) ?? '?'} at entry ${str(data.at) ?? '?'}` });
+        items.push({
+          kind: 'note',
+          seq: event.seq,
+          text: `Forked from Claude session ${str(record(data.parent).sessionId) ?? '?'} at entry ${str(data.at) ?? '?'}`,
+        });
         break;
       default:
         items.push({ kind: 'note', seq: event.seq, text: `${event.type}${event.ignorable ? ' (plugin event)' : ''}` });

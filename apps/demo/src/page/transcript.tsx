@@ -53,7 +53,13 @@ function ToolResult({ result, ...chip }: { result: ToolResultView; onInspect: (s
     <div class={cls}>
       <div class="result-head">
         <SeqChip seq={result.seq} onInspect={chip.onInspect} selected={chip.selectedSeq === result.seq} />
-        <strong>{synthetic ? syntheticLabel(synthetic) : result.isError ? `Tool error${result.errorCode ? ` (${result.errorCode})` : ''}` : 'Result'}</strong>
+        <strong>
+          {synthetic
+            ? syntheticLabel(synthetic)
+            : result.isError
+              ? `Tool error${result.errorCode ? ` (${result.errorCode})` : ''}`
+              : 'Result'}
+        </strong>
       </div>
       <pre class="result-text">{synthetic ? result.text : shorten(result.text, 600)}</pre>
     </div>
@@ -198,11 +204,18 @@ export function Transcript({ items, onInspect, selectedSeq, streaming }: Transcr
       }}
     >
       {items.map((item) => (
-        <Item key={`${item.kind}-${item.seq}-${'callId' in item ? item.callId : ''}`} item={item} onInspect={onInspect} selectedSeq={selectedSeq} />
+        <Item
+          key={`${item.kind}-${item.seq}-${'callId' in item ? item.callId : ''}`}
+          item={item}
+          onInspect={onInspect}
+          selectedSeq={selectedSeq}
+        />
       ))}
       {streaming !== undefined && (
         <li class="bubble assistant streaming" aria-label="Streaming reply" aria-live="polite">
-          <span class="badge">streaming · turn {streaming.turn}, step {streaming.step}</span>
+          <span class="badge">
+            streaming · turn {streaming.turn}, step {streaming.step}
+          </span>
           <p>{streaming.text}</p>
         </li>
       )}

@@ -29,10 +29,15 @@ export function usePeersForm(notify: Notify, refreshList: () => Promise<void>) {
       if (request === undefined) return;
       try {
         const result = await api.peers(request.baseline, { ...(request.atSeq === undefined ? {} : { atSeq: request.atSeq }), peers });
-        notify(`Forked ${String(result.peers.length)} peers of ${result.baseline} at seq ${String(result.cut)}: ${result.peers.map((peer) => peer.title).join(', ')}.`);
+        notify(
+          `Forked ${String(result.peers.length)} peers of ${result.baseline} at seq ${String(result.cut)}: ${result.peers.map((peer) => peer.title).join(', ')}.`,
+        );
         setRequest(undefined);
         await refreshList();
-        window.location.hash = peersHash(result.baseline, result.peers.map((peer) => peer.sessionId));
+        window.location.hash = peersHash(
+          result.baseline,
+          result.peers.map((peer) => peer.sessionId),
+        );
       } catch (error) {
         notify(describeError(error), 'error');
       }

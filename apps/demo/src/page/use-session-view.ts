@@ -12,7 +12,13 @@ import type { Observation, WireEvent } from './wire.js';
  * One loaded session. `repairedFrom`: the stored length of a crashed log this page opened (its
  * repair starts there); `streaming`: text of the running step not yet persisted.
  */
-export type View = { id: string; observation: Observation; events: WireEvent[]; repairedFrom: number | undefined; streaming: StreamingText | undefined };
+export type View = {
+  id: string;
+  observation: Observation;
+  events: WireEvent[];
+  repairedFrom: number | undefined;
+  streaming: StreamingText | undefined;
+};
 
 /** An error as a notice shows it: the API's code and message, or the error's message. */
 export function describeError(error: unknown): string {
@@ -80,7 +86,9 @@ export function useSessionView(currentId: string | undefined, { reloads, reload,
         if (stopped) return;
         setView({ id, observation, events: [...observation.events], repairedFrom: repaired.current.get(id), streaming: undefined });
         stop = followEvents(id, observation.events.length, onEvent, (delta) => {
-          setView((previous) => (previous?.id === id ? { ...previous, streaming: withDelta(previous.streaming, delta, previous.events) } : previous));
+          setView((previous) =>
+            previous?.id === id ? { ...previous, streaming: withDelta(previous.streaming, delta, previous.events) } : previous,
+          );
         });
       },
       (error: unknown) => {

@@ -2,8 +2,14 @@
 import type { SessionRow } from './wire.js';
 
 const GUIDE: readonly { id: string; what: string }[] = [
-  { id: 'tour-every-effect', what: 'one multi-step turn with tool calls of every effect class; fork it at a seq between a tool call and its result' },
-  { id: 'crashed-mid-step', what: 'the process died while a tool ran: opening it runs crash repair, which closes the open calls with interrupted results' },
+  {
+    id: 'tour-every-effect',
+    what: 'one multi-step turn with tool calls of every effect class; fork it at a seq between a tool call and its result',
+  },
+  {
+    id: 'crashed-mid-step',
+    what: 'the process died while a tool ran: opening it runs crash repair, which closes the open calls with interrupted results',
+  },
   { id: 'baseline', what: 'a named baseline with two peer forks, each continuing on its own' },
   { id: 'legacy-v0', what: 'a session stored in format V0, read through migration' },
   { id: 'legacy-v2', what: 'format V2: a failed tool and an aborted turn, migrated on read' },
@@ -17,8 +23,8 @@ export function Welcome({ sessions, onOpen }: { sessions: readonly SessionRow[];
     <section class="welcome" aria-label="Welcome">
       <h2>Pick a session</h2>
       <p>
-        Every event has a seq. Fork any chat at its latest closed turn with <strong>Fork</strong> or <code>/branch</code>; fork at an
-        exact event with the command the inspector shows.
+        Every event has a seq. Fork any chat at its latest closed turn with <strong>Fork</strong> or <code>/branch</code>; fork at an exact
+        event with the command the inspector shows.
       </p>
       <ul>
         {GUIDE.filter((entry) => known.has(entry.id)).map((entry) => (

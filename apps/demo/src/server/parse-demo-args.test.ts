@@ -19,8 +19,12 @@ test('accepts --flag value and --flag=value, and skips the -- that pnpm passes t
 });
 
 test('refuses a bad port, a missing value and an unknown flag, naming what was expected', () => {
-  expect(() => parseDemoArgs(['--port', '70000'])).toThrow(new DemoArgsError('--port: expected an integer from 0 to 65535, received "70000"'));
+  expect(() => parseDemoArgs(['--port', '70000'])).toThrow(
+    new DemoArgsError('--port: expected an integer from 0 to 65535, received "70000"'),
+  );
   expect(() => parseDemoArgs(['--data'])).toThrow('--data: expected a directory, received nothing');
   expect(() => parseDemoArgs(['--database-url='])).toThrow('--database-url: expected postgres://USER@HOST:PORT/DB, received nothing');
-  expect(() => parseDemoArgs(['--verbose'])).toThrow('unknown argument "--verbose": expected --port, --data, --database-url, --model, --pace, --token or --help');
+  expect(() => parseDemoArgs(['--verbose'])).toThrow(
+    'unknown argument "--verbose": expected --port, --data, --database-url, --model, --pace, --token or --help',
+  );
 });

@@ -5,7 +5,15 @@
  * `--token TOKEN` (require a bearer token on the API; default `$DSH_TOKEN`).
  */
 
-export type DemoArgs = { port: number; dataDir?: string; databaseUrl?: string; model?: string; paceMs?: number; token?: string; help: boolean };
+export type DemoArgs = {
+  port: number;
+  dataDir?: string;
+  databaseUrl?: string;
+  model?: string;
+  paceMs?: number;
+  token?: string;
+  help: boolean;
+};
 
 /** Usage text printed by `--help` and after a bad argument. */
 export const DEMO_USAGE = `Usage: pnpm --filter @dsh/demo run start [-- options]
@@ -31,7 +39,9 @@ export class DemoArgsError extends Error {
 
 function integer(flag: string, raw: string | undefined, max: number): number {
   if (raw === undefined || !/^\d+$/.test(raw) || Number(raw) > max) {
-    throw new DemoArgsError(`${flag}: expected an integer from 0 to ${max}, received ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`);
+    throw new DemoArgsError(
+      `${flag}: expected an integer from 0 to ${max}, received ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`,
+    );
   }
   return Number(raw);
 }
@@ -61,13 +71,15 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
       }
       case '--database-url': {
         const url = value();
-        if (url === undefined || url === '') throw new DemoArgsError('--database-url: expected postgres://USER@HOST:PORT/DB, received nothing');
+        if (url === undefined || url === '')
+          throw new DemoArgsError('--database-url: expected postgres://USER@HOST:PORT/DB, received nothing');
         args.databaseUrl = url;
         break;
       }
       case '--model': {
         const spec = value();
-        if (spec === undefined || spec === '') throw new DemoArgsError('--model: expected keyless, openai:NAME or scripted:FILE, received nothing');
+        if (spec === undefined || spec === '')
+          throw new DemoArgsError('--model: expected keyless, openai:NAME or scripted:FILE, received nothing');
         args.model = spec;
         break;
       }
@@ -81,7 +93,9 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
         args.paceMs = integer('--pace', value(), 60_000);
         break;
       default:
-        throw new DemoArgsError(`unknown argument ${JSON.stringify(arg)}: expected --port, --data, --database-url, --model, --pace, --token or --help`);
+        throw new DemoArgsError(
+          `unknown argument ${JSON.stringify(arg)}: expected --port, --data, --database-url, --model, --pace, --token or --help`,
+        );
     }
   }
   return args;

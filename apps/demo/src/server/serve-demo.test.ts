@@ -19,7 +19,12 @@ beforeAll(async () => {
   await writeFile(join(dir.path, 'secret.txt'), 'outside dist');
   const host = {
     async fetch(request: Request) {
-      seen.push({ method: request.method, url: request.url, body: await request.text(), lastEventId: request.headers.get('last-event-id') });
+      seen.push({
+        method: request.method,
+        url: request.url,
+        body: await request.text(),
+        lastEventId: request.headers.get('last-event-id'),
+      });
       if (new URL(request.url).pathname.endsWith('/events')) {
         const stream = new ReadableStream<Uint8Array>({
           start(controller) {
@@ -58,7 +63,11 @@ test('never serves a file outside the built page', async () => {
 });
 
 test('forwards /api requests to the host with method, body and headers, and relays status and body', async () => {
-  const response = await fetch(new URL('/api/sessions/x/messages', server.url), { method: 'POST', body: '{"text":"hi"}', headers: { 'content-type': 'application/json' } });
+  const response = await fetch(new URL('/api/sessions/x/messages', server.url), {
+    method: 'POST',
+    body: '{"text":"hi"}',
+    headers: { 'content-type': 'application/json' },
+  });
   expect(response.status).toBe(404);
   expect(await response.json()).toEqual({ error: { code: 'SESSION_NOT_FOUND', message: 'nope' } });
   expect(seen.at(-1)).toMatchObject({ method: 'POST', body: '{"text":"hi"}' });
@@ -73,7 +82,13 @@ test('streams server-sent events and passes Last-Event-ID through', async () => 
 });
 
 /** A raw request, so `Host` can be what a DNS-rebinding page's browser sends. */
-function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+function raw(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const outgoing = httpRequest({ host: target.hostname, port: target.port, method, path, headers }, (response) => {
@@ -101,7 +116,13 @@ test('refuses a DNS-rebinding Host for the page and the API, before the host see
 test('refuses cross-site and text/plain writes before the host sees them', async () => {
   const before = seen.length;
   const own = `127.0.0.1:${server.port}`;
-  const csrf = await raw(server.url, 'POST', '/api/sessions', { host: own, origin: 'https://evil.example', 'content-type': 'text/plain' }, '{"title":"x"}');
+  const csrf = await raw(
+    server.url,
+    'POST',
+    '/api/sessions',
+    { host: own, origin: 'https://evil.example', 'content-type': 'text/plain' },
+    '{"title":"x"}',
+  );
   expect(csrf.status).toBe(403);
   const plain = await raw(server.url, 'POST', '/api/sessions', { host: own, 'content-type': 'text/plain' }, '{"title":"x"}');
   expect(plain.status).toBe(415);
@@ -110,7 +131,13 @@ test('refuses cross-site and text/plain writes before the host sees them', async
 
 test('with a token, the API requires it and the served page carries it', async () => {
   const dist = join(dir.path, 'dist');
-  const guarded = await serveDemo({ host: { fetch: () => Promise.resolve(Response.json({ sessions: [] })) }, distDir: dist, hostname: '127.0.0.1', port: 0, token: 'tok"en<' });
+  const guarded = await serveDemo({
+    host: { fetch: () => Promise.resolve(Response.json({ sessions: [] })) },
+    distDir: dist,
+    hostname: '127.0.0.1',
+    port: 0,
+    token: 'tok"en<',
+  });
   try {
     expect((await fetch(new URL('/api/sessions', guarded.url))).status).toBe(401);
     const page = await (await fetch(guarded.url)).text();
@@ -122,7 +149,13 @@ test('with a token, the API requires it and the served page carries it', async (
 });
 
 test('the served page carries the CLI data arguments (escaped), so the commands it shows reach these sessions', async () => {
-  const withData = await serveDemo({ host: { fetch: () => Promise.resolve(Response.json({})) }, distDir: join(dir.path, 'dist'), hostname: '127.0.0.1', port: 0, cliData: `--data '/tmp/a "b"'` });
+  const withData = await serveDemo({
+    host: { fetch: () => Promise.resolve(Response.json({})) },
+    distDir: join(dir.path, 'dist'),
+    hostname: '127.0.0.1',
+    port: 0,
+    cliData: `--data '/tmp/a "b"'`,
+  });
   try {
     const page = await (await fetch(withData.url)).text();
     expect(page).toContain(`<meta name="dsh-cli-data" content="--data '/tmp/a &quot;b&quot;'">`);
@@ -143,13 +176,21 @@ test("POST /api/import is the host's route: a transcript larger than other bodie
     const padded = JSON.stringify({ text: text + ' '.repeat(Math.max(0, 2 * 1024 * 1024 + 1 - text.length)) });
     const ok = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: padded });
     expect(ok.status).toBe(201);
-    expect(((await ok.json()) as { sessions: { id: string }[] }).sessions.map((s) => s.id)).toEqual(['5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d']);
+    expect(((await ok.json()) as { sessions: { id: string }[] }).sessions.map((s) => s.id)).toEqual([
+      '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d',
+    ]);
     const again = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
     expect([again.status, ((await again.json()) as { error: { code: string } }).error.code]).toEqual([409, 'SESSION_EXISTS']);
     const broken = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":' });
     expect([broken.status, ((await broken.json()) as { error: { code: string } }).error.code]).toEqual([400, 'BAD_REQUEST']);
     expect((await fetch(url)).status).toBe(404);
-    const plain = await raw(importing.url, 'POST', '/api/import', { host: `127.0.0.1:${importing.port}`, 'content-type': 'text/plain' }, '{"text":"x"}');
+    const plain = await raw(
+      importing.url,
+      'POST',
+      '/api/import',
+      { host: `127.0.0.1:${importing.port}`, 'content-type': 'text/plain' },
+      '{"text":"x"}',
+    );
     expect(plain.status).toBe(415);
   } finally {
     await importing.close();

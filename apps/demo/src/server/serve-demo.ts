@@ -46,14 +46,22 @@ async function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promi
   return Buffer.concat(chunks);
 }
 
-async function forward(host: FetchHandler, origin: string, request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
+async function forward(
+  host: FetchHandler,
+  origin: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  pathname: string,
+): Promise<void> {
   const method = request.method ?? 'GET';
   // The host's import route takes whole transcripts (its own limit is the same 32 MiB).
   const limit = pathname === '/api/import' ? MAX_IMPORT_BYTES : MAX_BODY_BYTES;
   const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request, limit);
   if (body === undefined && method !== 'GET' && method !== 'HEAD') {
     response.writeHead(413, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: `Request body too large: expected at most ${limit} bytes.` } }));
+    response.end(
+      JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: `Request body too large: expected at most ${limit} bytes.` } }),
+    );
     return;
   }
   const headers = new Headers();

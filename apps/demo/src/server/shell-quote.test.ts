@@ -9,10 +9,13 @@ test('plain paths print as they are', () => {
 
 test('any word reaches a real shell unchanged (spaces, quotes, $, backslashes, newlines)', () => {
   fc.assert(
-    fc.property(fc.string({ minLength: 1, maxLength: 30 }).filter((word) => !word.includes('\u0000')), (word) => {
-      const echoed = execFileSync('sh', ['-c', `printf %s ${shellQuote(word)}`], { encoding: 'utf8' });
-      expect(echoed).toBe(word);
-    }),
+    fc.property(
+      fc.string({ minLength: 1, maxLength: 30 }).filter((word) => !word.includes('\u0000')),
+      (word) => {
+        const echoed = execFileSync('sh', ['-c', `printf %s ${shellQuote(word)}`], { encoding: 'utf8' });
+        expect(echoed).toBe(word);
+      },
+    ),
     { numRuns: 60 },
   );
 });

@@ -67,8 +67,14 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const distDir = await ensurePageBuilt(DEMO_APP_DIR, log);
   const { sessionsDir, workspaceDir, seeded, oldLayout } = await seedDataDir(options.dataDir, join(DEMO_APP_DIR, 'recordings'));
   const choice = chooseModel(options.model, env);
-  const model = pacedModel(await resolveModel(choice.spec, { cwd: process.cwd(), env }), options.paceMs ?? (choice.spec === 'keyless' ? 700 : 0));
-  const store = options.databaseUrl === undefined ? await openSessionStore({ dir: sessionsDir }) : await openPostgresStore({ connectionString: options.databaseUrl });
+  const model = pacedModel(
+    await resolveModel(choice.spec, { cwd: process.cwd(), env }),
+    options.paceMs ?? (choice.spec === 'keyless' ? 700 : 0),
+  );
+  const store =
+    options.databaseUrl === undefined
+      ? await openSessionStore({ dir: sessionsDir })
+      : await openPostgresStore({ connectionString: options.databaseUrl });
   const host = createHost({ store, model, tools: demoTools(), cwd: workspaceDir });
   const cliData = options.databaseUrl === undefined ? `--data ${shellQuote(sessionsDir)}` : databaseArgument(options.databaseUrl);
   let server;

@@ -31,7 +31,13 @@ describe('manual compaction', () => {
     const lastSurface = before - 4; // … assistant/message, step/end, turn/end
 
     const result = await agent.compact();
-    expect(result).toEqual({ compacted: true, summary: 'SUMMARY', replaced: { start: firstSurface, end: lastSurface + 1 }, startSeq: before, endSeq: before + 3 });
+    expect(result).toEqual({
+      compacted: true,
+      summary: 'SUMMARY',
+      replaced: { start: firstSurface, end: lastSurface + 1 },
+      startSeq: before,
+      endSeq: before + 3,
+    });
     const written = session.events.slice(before);
     expect(written.map((event) => [event.type, event.ignorable ?? false])).toEqual([
       ['compaction/start', true],
@@ -150,7 +156,9 @@ describe('manual compaction', () => {
     expect(openCompaction(reopened.events)).toBeUndefined();
     const result = await new Agent({ session: reopened, model: createKeylessModel() }).compact();
     expect(result).toMatchObject({ compacted: true });
-    expect(result.compacted && result.summary).toMatch(/^- user: hello\n- assistant: Hello! I am the keyless offline model.*\n\(2 message\(s\), 0 tool result\(s\) summarized\)$/);
+    expect(result.compacted && result.summary).toMatch(
+      /^- user: hello\n- assistant: Hello! I am the keyless offline model.*\n\(2 message\(s\), 0 tool result\(s\) summarized\)$/,
+    );
     await reopened.close();
   });
 

@@ -37,10 +37,7 @@ export async function compactSession(session: Session, options: CompactOptions):
   }
   const open = openCompaction(events);
   if (open !== undefined) {
-    throw new AgentError(
-      'COMPACTION_IN_PROGRESS',
-      `session ${session.id} has a compaction open since seq ${open} in this lifecycle`,
-    );
+    throw new AgentError('COMPACTION_IN_PROGRESS', `session ${session.id} has a compaction open since seq ${open} in this lifecycle`);
   }
   const nodes = deriveSurface(events);
   if (nodes.length === 0) return { compacted: false, reason: 'empty-history' };
@@ -53,7 +50,12 @@ export async function compactSession(session: Session, options: CompactOptions):
   let summary: string;
   try {
     options.signal?.throwIfAborted();
-    summary = (await summarize(nodes.map((node) => node.message), options.signal)).trim();
+    summary = (
+      await summarize(
+        nodes.map((node) => node.message),
+        options.signal,
+      )
+    ).trim();
     if (summary === '') throw new AgentError('COMPACTION_FAILED', 'expected a summary, received empty text');
   } catch (error) {
     const cancelled = options.signal?.aborted === true;

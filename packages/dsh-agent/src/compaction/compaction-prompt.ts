@@ -8,8 +8,7 @@ export const COMPACTION_INSTRUCTION =
   'files and facts learned, decisions, and anything still open. Reply with the summary only.';
 
 /** The system prompt of a summary request. */
-export const COMPACTION_SYSTEM =
-  'You write compact, faithful summaries of agent conversations. Never invent facts.';
+export const COMPACTION_SYSTEM = 'You write compact, faithful summaries of agent conversations. Never invent facts.';
 
 /** How the replacing user message introduces the summary to the model. */
 export const SUMMARY_PREFIX = 'Summary of the conversation so far (earlier messages were compacted):\n\n';

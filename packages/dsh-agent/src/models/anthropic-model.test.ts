@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CURRENT_FORMAT_VERSION, validate, type SessionEvent } from 'dsh-codec';
 import { createMemoryStore, type Session } from 'dsh-session';
 import { splitStream, startModelServer, type ModelServer, type ModelServerReply } from '@dsh/test-utils';
-import { Agent, AgentError, createAnthropicModel, type AgentDelta, type AnthropicModelOptions, type ModelDelta, type ModelMessage } from 'dsh-agent';
+import {
+  Agent,
+  AgentError,
+  createAnthropicModel,
+  type AgentDelta,
+  type AnthropicModelOptions,
+  type ModelDelta,
+  type ModelMessage,
+} from 'dsh-agent';
 import { dataOf, rejectionOf, typesFrom } from '../__fixtures__/agent-fixtures.js';
 import { anthropicPairingViolation, anthropicStream, readWireFixture } from './__fixtures__/wire-fixtures.js';
 import { readFileStub } from './__fixtures__/read-file-stub.js';
@@ -16,9 +24,11 @@ afterEach(async () => {
 /** A Messages endpoint that refuses (400, Anthropic's wording) what the real API refuses, else replies. */
 async function strictServer(answer: (index: number) => ModelServerReply, options: Partial<AnthropicModelOptions> = {}) {
   server = await startModelServer((request, index) => {
-    if (request.path !== '/v1/messages') return { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: `Not found: ${request.path}` } } };
+    if (request.path !== '/v1/messages')
+      return { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: `Not found: ${request.path}` } } };
     const violation = anthropicPairingViolation(request.body);
-    if (violation !== undefined) return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: violation } } };
+    if (violation !== undefined)
+      return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: violation } } };
     return answer(index);
   });
   return createAnthropicModel({
@@ -29,7 +39,10 @@ async function strictServer(answer: (index: number) => ModelServerReply, options
   });
 }
 
-function bodyOf(index: number): { messages: { role: string; content: { type: string; [key: string]: unknown }[] }[]; [key: string]: unknown } {
+function bodyOf(index: number): {
+  messages: { role: string; content: { type: string; [key: string]: unknown }[] }[];
+  [key: string]: unknown;
+} {
   return server!.requests[index]!.body as never;
 }
 
@@ -55,11 +68,24 @@ describe('Anthropic Messages adapter (recorded streams over real HTTP)', () => {
     expect(response.toolCalls).toEqual([{ id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'read_file', arguments: '{"path": "a.txt"}' }]);
     expect(response.reasoning).toHaveLength(1);
     expect(response.reasoning?.[0]?.text).toBe('The user wants a.txt; I will read it withread_file.');
-    expect(response.reasoning?.[0]?.providerData).toEqual({ wire: 'anthropic-messages', signature: expect.stringMatching(SIGNATURE) as unknown });
+    expect(response.reasoning?.[0]?.providerData).toEqual({
+      wire: 'anthropic-messages',
+      signature: expect.stringMatching(SIGNATURE) as unknown,
+    });
     expect(response.usage).toEqual({ inputTokens: 1210 + 2048, outputTokens: 97, cacheReadTokens: 2048, cacheWriteTokens: 0 });
     expect(response.stopReason).toBe('tool-calls');
-    expect(deltas.filter((delta) => delta.reasoning !== undefined).map((delta) => delta.reasoning).join('')).toBe(response.reasoning?.[0]?.text);
-    expect(deltas.filter((delta) => delta.text !== undefined).map((delta) => delta.text).join('')).toBe('Reading a.txt now.');
+    expect(
+      deltas
+        .filter((delta) => delta.reasoning !== undefined)
+        .map((delta) => delta.reasoning)
+        .join(''),
+    ).toBe(response.reasoning?.[0]?.text);
+    expect(
+      deltas
+        .filter((delta) => delta.text !== undefined)
+        .map((delta) => delta.text)
+        .join(''),
+    ).toBe('Reading a.txt now.');
     const request = server!.requests[0]!;
     expect(request.headers['x-api-key']).toBe('sk-ant-test');
     expect(request.headers['anthropic-version']).toBe('2023-06-01');
@@ -76,15 +102,21 @@ describe('Anthropic Messages adapter (recorded streams over real HTTP)', () => {
   it('keeps redacted_thinking data with empty text, and cache-write usage', async () => {
     const model = await strictServer(() => ({ chunks: splitStream(redactedText, 13) }));
     const response = await model.complete({ messages: [{ id: 'u', role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] });
-    expect(response.reasoning).toEqual([{ text: '', providerData: { wire: 'anthropic-messages', redactedData: expect.stringMatching(/^EmwKAhgB/) as unknown } }]);
+    expect(response.reasoning).toEqual([
+      { text: '', providerData: { wire: 'anthropic-messages', redactedData: expect.stringMatching(/^EmwKAhgB/) as unknown } },
+    ]);
     expect(response.text).toBe('a.txt says “héllo”.');
     expect(response.usage).toEqual({ inputTokens: 1342 + 1290, outputTokens: 31, cacheReadTokens: 0, cacheWriteTokens: 1290 });
     expect(response.stopReason).toBe('end');
   });
 
   it('retries an overloaded_error event before any output, then gives up with its message', async () => {
-    const model = await strictServer(() => ({ chunks: [readWireFixture('anthropic-stream-overloaded.sse')] }), { retry: { sleep: () => Promise.resolve(), maxAttempts: 2 } });
-    const error = await rejectionOf(model.complete({ messages: [{ id: 'u', role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] }));
+    const model = await strictServer(() => ({ chunks: [readWireFixture('anthropic-stream-overloaded.sse')] }), {
+      retry: { sleep: () => Promise.resolve(), maxAttempts: 2 },
+    });
+    const error = await rejectionOf(
+      model.complete({ messages: [{ id: 'u', role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] }),
+    );
     expect(AgentError.is(error) && error.code).toBe('MODEL_STREAM_ERROR');
     expect((error as AgentError).status).toBe(529);
     expect((error as Error).message).toBe('anthropic: the stream reported an error: Overloaded (overloaded_error) (after 2 attempts)');
@@ -122,7 +154,10 @@ describe('Anthropic Messages adapter (recorded streams over real HTTP)', () => {
       { type: 'redacted_thinking', data: 'opaque' },
       { type: 'tool_use', id: 'call_0', name: 'read_file', input: { path: 'a.txt' } },
     ]);
-    expect(messages[2]?.content).toEqual([{ type: 'tool_result', tool_use_id: 'call_0', content: 'héllo' }, { type: 'text', text: 'two' }]);
+    expect(messages[2]?.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'call_0', content: 'héllo' },
+      { type: 'text', text: 'two' },
+    ]);
     expect(messages[3]?.content[2]).toEqual({ type: 'tool_use', id: 'toolu_dsh_1', name: 'read_file', input: { path: 'a.txt' } });
     expect(messages[4]?.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_dsh_1', content: 'héllo' }]);
   });
@@ -138,11 +173,25 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
     agent.enqueue('read a.txt');
     expect(await agent.idle()).toMatchObject({ isError: false, text: 'a.txt says “héllo”.' });
     expect(typesFrom(session.events, session.firstLiveSeq)).toEqual([
-      'input/queued', 'turn/start', 'user/message',
-      'step/start', 'assistant/message', 'tool/call', 'tool/result', 'step/end',
-      'step/start', 'assistant/message', 'step/end', 'turn/end',
+      'input/queued',
+      'turn/start',
+      'user/message',
+      'step/start',
+      'assistant/message',
+      'tool/call',
+      'tool/result',
+      'step/end',
+      'step/start',
+      'assistant/message',
+      'step/end',
+      'turn/end',
     ]);
-    expect(dataOf<{ usage: object }>(session.events, 'assistant/message')[0]?.usage).toEqual({ inputTokens: 3258, outputTokens: 97, cacheReadTokens: 2048, cacheWriteTokens: 0 });
+    expect(dataOf<{ usage: object }>(session.events, 'assistant/message')[0]?.usage).toEqual({
+      inputTokens: 3258,
+      outputTokens: 97,
+      cacheReadTokens: 2048,
+      cacheWriteTokens: 0,
+    });
     const second = bodyOf(1);
     expect(second.system).toBe('be brief');
     expect(second.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
@@ -154,7 +203,11 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
 
   it('keeps working when the provider reuses a call id in a later turn', async () => {
     const model = await strictServer((index) => ({
-      chunks: [index % 2 === 0 ? anthropicStream({ id: `msg_${index}`, toolCalls: [{ id: 'toolu_same', name: 'read_file', input: '{"path":"a.txt"}' }] }) : anthropicStream({ id: `msg_${index}`, text: `done ${index}` })],
+      chunks: [
+        index % 2 === 0
+          ? anthropicStream({ id: `msg_${index}`, toolCalls: [{ id: 'toolu_same', name: 'read_file', input: '{"path":"a.txt"}' }] })
+          : anthropicStream({ id: `msg_${index}`, text: `done ${index}` }),
+      ],
     }));
     const session = await createMemoryStore().create();
     const agent = new Agent({ session, model, tools: [readFileStub], cwd: process.cwd() });
@@ -167,25 +220,48 @@ describe('the agent loop over the Anthropic adapter (strict local server)', () =
   });
 
   it('ends the turn error with the provider message after repeated 529s, appending nothing of them', async () => {
-    const model = await strictServer(() => ({ status: 529, json: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }));
+    const model = await strictServer(() => ({
+      status: 529,
+      json: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+    }));
     const session = await createMemoryStore().create();
     const agent = new Agent({ session, model });
     agent.enqueue('hi');
     expect((await agent.idle())?.reason).toEqual({
       kind: 'error',
-      error: { code: 'MODEL_HTTP_ERROR', message: `anthropic: ${server!.origin}/v1/messages answered 529: Overloaded (overloaded_error) (after 4 attempts)` },
+      error: {
+        code: 'MODEL_HTTP_ERROR',
+        message: `anthropic: ${server!.origin}/v1/messages answered 529: Overloaded (overloaded_error) (after 4 attempts)`,
+      },
     });
-    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual(['input/queued', 'turn/start', 'user/message', 'step/start', 'step/end', 'turn/end']);
+    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual([
+      'input/queued',
+      'turn/start',
+      'user/message',
+      'step/start',
+      'step/end',
+      'turn/end',
+    ]);
   });
 
   it('cancels mid-stream: the turn ends cancelled and the log stays valid', async () => {
-    const model = await strictServer(() => ({ chunks: splitStream(thinkingTool.slice(0, thinkingTool.indexOf('signature_delta')), 200), after: 'hang' }));
+    const model = await strictServer(() => ({
+      chunks: splitStream(thinkingTool.slice(0, thinkingTool.indexOf('signature_delta')), 200),
+      after: 'hang',
+    }));
     const session = await createMemoryStore().create();
     const agent = new Agent({ session, model, tools: [readFileStub], cwd: process.cwd() });
     agent.subscribeDeltas(() => agent.cancel());
     agent.enqueue('read a.txt');
     expect((await agent.idle())?.reason).toEqual({ kind: 'cancelled' });
-    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual(['input/queued', 'turn/start', 'user/message', 'step/start', 'step/end', 'turn/end']);
+    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual([
+      'input/queued',
+      'turn/start',
+      'user/message',
+      'step/start',
+      'step/end',
+      'turn/end',
+    ]);
     await server!.aborted;
     assertValidLog(session);
   });

@@ -47,17 +47,30 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
   const apiKey = options.apiKey ?? nonEmpty(env.ANTHROPIC_API_KEY);
   if (options.model === '') throw new AgentError('MODEL_CONFIG', 'anthropic: expected a model name, received ""');
   if (configuredBase === undefined && apiKey === undefined) {
-    throw new AgentError('MODEL_CONFIG', 'anthropic: ANTHROPIC_API_KEY is not set (set it, or set ANTHROPIC_BASE_URL for an endpoint that needs no key)');
+    throw new AgentError(
+      'MODEL_CONFIG',
+      'anthropic: ANTHROPIC_API_KEY is not set (set it, or set ANTHROPIC_BASE_URL for an endpoint that needs no key)',
+    );
   }
   const maxTokens = options.maxTokens ?? 8192;
-  if (options.thinkingBudget !== undefined && !(Number.isInteger(options.thinkingBudget) && options.thinkingBudget >= 1024 && options.thinkingBudget < maxTokens)) {
-    throw new AgentError('MODEL_CONFIG', `anthropic: expected thinkingBudget to be an integer ≥ 1024 and below maxTokens (${maxTokens}), received ${String(options.thinkingBudget)}`);
+  if (
+    options.thinkingBudget !== undefined &&
+    !(Number.isInteger(options.thinkingBudget) && options.thinkingBudget >= 1024 && options.thinkingBudget < maxTokens)
+  ) {
+    throw new AgentError(
+      'MODEL_CONFIG',
+      `anthropic: expected thinkingBudget to be an integer ≥ 1024 and below maxTokens (${maxTokens}), received ${String(options.thinkingBudget)}`,
+    );
   }
   const url = `${(configuredBase ?? DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/messages`;
   const doFetch = options.fetch ?? globalThis.fetch;
   const timeouts = modelTimeouts(options, env, 'anthropic', true);
   const retry = { ...maxAttemptsFromEnv(env, 'anthropic'), ...options.retry };
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream', 'anthropic-version': API_VERSION };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    'anthropic-version': API_VERSION,
+  };
   if (apiKey !== undefined) headers['x-api-key'] = apiKey;
 
   return {
@@ -84,7 +97,10 @@ async function readResponse(http: ModelHttpBody, url: string, onDelta: (delta: M
   const type = http.response.headers.get('content-type') ?? '';
   if (!type.includes('text/event-stream')) {
     const text = await http.response.text();
-    throw new AgentError('MODEL_BAD_RESPONSE', `anthropic: expected an event stream from ${url}, received ${type || 'no content type'}: ${clip(text)}`);
+    throw new AgentError(
+      'MODEL_BAD_RESPONSE',
+      `anthropic: expected an event stream from ${url}, received ${type || 'no content type'}: ${clip(text)}`,
+    );
   }
   const assembler = new AnthropicStreamAssembler(onDelta);
   await readServerSentEvents(http, (event) => assembler.accept(event.data));

@@ -125,9 +125,11 @@ export class AnthropicStreamAssembler {
     const response: ModelResponse = { text: '', toolCalls: [] };
     for (const [, block] of [...this.#blocks.entries()].sort(([a], [b]) => a - b)) {
       if (block.kind === 'text') texts.push(block.text);
-      else if (block.kind === 'thinking') reasoning.push({ text: block.text, providerData: { wire: ANTHROPIC_WIRE, signature: block.signature } });
+      else if (block.kind === 'thinking')
+        reasoning.push({ text: block.text, providerData: { wire: ANTHROPIC_WIRE, signature: block.signature } });
       else if (block.kind === 'redacted') reasoning.push({ text: '', providerData: { wire: ANTHROPIC_WIRE, redactedData: block.data } });
-      else if (block.kind === 'tool') response.toolCalls.push({ id: block.id, name: block.name, arguments: block.json === '' ? '{}' : block.json });
+      else if (block.kind === 'tool')
+        response.toolCalls.push({ id: block.id, name: block.name, arguments: block.json === '' ? '{}' : block.json });
     }
     response.text = texts.filter((text) => text !== '').join('\n');
     if (reasoning.length > 0) response.reasoning = reasoning;
@@ -140,7 +142,8 @@ export class AnthropicStreamAssembler {
   #start(index: number, block: z.infer<typeof eventSchema>['content_block']): void {
     if (block === undefined) return;
     if (block.type === 'text') this.#blocks.set(index, { kind: 'text', text: block.text ?? '' });
-    else if (block.type === 'thinking') this.#blocks.set(index, { kind: 'thinking', text: block.thinking ?? '', signature: block.signature ?? '' });
+    else if (block.type === 'thinking')
+      this.#blocks.set(index, { kind: 'thinking', text: block.thinking ?? '', signature: block.signature ?? '' });
     else if (block.type === 'redacted_thinking') this.#blocks.set(index, { kind: 'redacted', data: block.data ?? '' });
     else if (block.type === 'tool_use') this.#blocks.set(index, { kind: 'tool', id: block.id ?? '', name: block.name ?? '', json: '' });
     else this.#blocks.set(index, { kind: 'other' });

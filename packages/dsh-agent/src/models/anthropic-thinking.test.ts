@@ -25,10 +25,17 @@ async function anthropicServer(): Promise<Model> {
   issued = new IssuedReasoning();
   const server = await suite.serve((request, index) => {
     const violation = anthropicPairingViolation(request.body) ?? anthropicThinkingViolation(request.body, issued);
-    if (violation !== undefined) return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: violation } } };
+    if (violation !== undefined)
+      return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: violation } } };
     return { chunks: splitStream(issued.record(index === 0 ? thinkingTool : redactedText), 29) };
   });
-  return createAnthropicModel({ model: 'claude-sonnet-4-5', baseUrl: server.origin, apiKey: 'sk-ant-test', thinkingBudget: 2048, retry: { sleep: () => Promise.resolve(), maxAttempts: 1 } });
+  return createAnthropicModel({
+    model: 'claude-sonnet-4-5',
+    baseUrl: server.origin,
+    apiKey: 'sk-ant-test',
+    thinkingBudget: 2048,
+    retry: { sleep: () => Promise.resolve(), maxAttempts: 1 },
+  });
 }
 
 type SentBlock = { type: string; thinking?: string; signature?: string; data?: string };
@@ -52,7 +59,10 @@ describe('Anthropic thinking signatures across a tool-using turn (strict local s
     const signature = first.reasoning?.[0]?.providerData?.signature;
     if (typeof signature !== 'string') throw new Error('expected a signed thinking block from request 0');
     const attempts: ModelMessage['content'][] = [
-      [{ type: 'reasoning', text: THINKING, providerData: { wire: 'anthropic-messages', signature: `${signature.slice(0, -4)}AAA=` } }, call],
+      [
+        { type: 'reasoning', text: THINKING, providerData: { wire: 'anthropic-messages', signature: `${signature.slice(0, -4)}AAA=` } },
+        call,
+      ],
       [{ type: 'reasoning', text: `${THINKING} (edited)`, providerData: { wire: 'anthropic-messages', signature } }, call],
       [call],
       // Reasoning without provider data is never sent as thinking, so this is a cycle without its thinking too.
@@ -63,7 +73,10 @@ describe('Anthropic thinking signatures across a tool-using turn (strict local s
         (error) => AgentError.is(error) && error.code === 'MODEL_HTTP_ERROR' && / 400: .*(signature|thinking block)/.test(error.message),
       );
     }
-    const accepted = await model.complete({ messages: toolCycle([{ type: 'reasoning', text: THINKING, providerData: { wire: 'anthropic-messages', signature } }, call]), tools: [] });
+    const accepted = await model.complete({
+      messages: toolCycle([{ type: 'reasoning', text: THINKING, providerData: { wire: 'anthropic-messages', signature } }, call]),
+      tools: [],
+    });
     expect(accepted.text).toBe('a.txt says “héllo”.');
   });
 
@@ -77,12 +90,27 @@ describe('Anthropic thinking signatures across a tool-using turn (strict local s
     expect(await agent.idle()).toMatchObject({ isError: false });
     await session.close();
 
-    const assistants = dataOf<{ message: { content: { type: string; providerData?: Record<string, string> }[] } }>(session.events, 'assistant/message');
+    const assistants = dataOf<{ message: { content: { type: string; providerData?: Record<string, string> }[] } }>(
+      session.events,
+      'assistant/message',
+    );
     expect(assistants[0]?.message.content.map((block) => block.type)).toEqual(['reasoning', 'text', 'tool-call']);
-    expect(assistants[0]?.message.content[0]).toEqual({ type: 'reasoning', text: THINKING, providerData: { wire: 'anthropic-messages', signature: expect.stringMatching(SIGNATURE) as unknown } });
-    expect(assistants[1]?.message.content[0]).toEqual({ type: 'reasoning', text: '', providerData: { wire: 'anthropic-messages', redactedData: expect.stringMatching(/^EmwKAhgB/) as unknown } });
+    expect(assistants[0]?.message.content[0]).toEqual({
+      type: 'reasoning',
+      text: THINKING,
+      providerData: { wire: 'anthropic-messages', signature: expect.stringMatching(SIGNATURE) as unknown },
+    });
+    expect(assistants[1]?.message.content[0]).toEqual({
+      type: 'reasoning',
+      text: '',
+      providerData: { wire: 'anthropic-messages', redactedData: expect.stringMatching(/^EmwKAhgB/) as unknown },
+    });
     const inTurn = sent(1);
-    expect(inTurn[1]?.content[0]).toEqual({ type: 'thinking', thinking: THINKING, signature: assistants[0]?.message.content[0]?.providerData?.signature });
+    expect(inTurn[1]?.content[0]).toEqual({
+      type: 'thinking',
+      thinking: THINKING,
+      signature: assistants[0]?.message.content[0]?.providerData?.signature,
+    });
     const later = sent(2);
     expect(later.map((message) => message.content[0]?.type)).toEqual(['text', 'thinking', 'tool_result', 'redacted_thinking', 'text']);
     expect(later[3]?.content[0]?.data).toBe(assistants[1]?.message.content[0]?.providerData?.redactedData);
@@ -94,7 +122,11 @@ describe('Anthropic thinking signatures across a tool-using turn (strict local s
       const run = await suite.forkAndContinue(await anthropicServer(), 'an', cut, {});
       const request = sent(-1);
       expect(request.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
-      expect(request[1]?.content[0]).toMatchObject({ type: 'thinking', thinking: THINKING, signature: expect.stringMatching(SIGNATURE) as unknown });
+      expect(request[1]?.content[0]).toMatchObject({
+        type: 'thinking',
+        thinking: THINKING,
+        signature: expect.stringMatching(SIGNATURE) as unknown,
+      });
       expect(request[2]?.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: TOOL_USE, is_error: true });
       await suite.expectChildKeepsAssistant(run);
     });

@@ -71,7 +71,10 @@ export function toAnthropicMessages(messages: readonly ModelMessage[]): Anthropi
         push('assistant', assistant);
         push('user', user);
       } else {
-        push('user', user.filter((block) => block.type !== 'tool_result'));
+        push(
+          'user',
+          user.filter((block) => block.type !== 'tool_result'),
+        );
       }
     }
   }
@@ -113,7 +116,12 @@ function assistantWithResults(
     const id = wireId(block.id);
     calls.push({ type: 'tool_use', id, name: block.name, input: inputOf(block.arguments) });
     const text = textOf(result.content);
-    user.push({ type: 'tool_result', tool_use_id: id, ...(text === '' ? {} : { content: text }), ...(result.isError ? { is_error: true as const } : {}) });
+    user.push({
+      type: 'tool_result',
+      tool_use_id: id,
+      ...(text === '' ? {} : { content: text }),
+      ...(result.isError ? { is_error: true as const } : {}),
+    });
   }
   const text = [textOf(message.content), ...notes].filter((part) => part !== '').join('\n');
   assistant.push(...textBlocks(text), ...calls);
@@ -130,7 +138,8 @@ function toThinkingBlock(reasoning: ModelReasoning): AnthropicBlock | undefined 
   const data = reasoning.providerData;
   if (data?.wire !== ANTHROPIC_WIRE) return undefined;
   if (typeof data.redactedData === 'string') return { type: 'redacted_thinking', data: data.redactedData };
-  if (typeof data.signature === 'string' && data.signature !== '') return { type: 'thinking', thinking: reasoning.text, signature: data.signature };
+  if (typeof data.signature === 'string' && data.signature !== '')
+    return { type: 'thinking', thinking: reasoning.text, signature: data.signature };
   return undefined;
 }
 
@@ -138,7 +147,8 @@ function toThinkingBlock(reasoning: ModelReasoning): AnthropicBlock | undefined 
 export function reasoningOf(message: AssistantMessage): ModelReasoning[] {
   const out: ModelReasoning[] = [];
   for (const block of message.content) {
-    if (block.type === 'reasoning') out.push(block.providerData === undefined ? { text: block.text } : { text: block.text, providerData: block.providerData });
+    if (block.type === 'reasoning')
+      out.push(block.providerData === undefined ? { text: block.text } : { text: block.text, providerData: block.providerData });
   }
   return out;
 }

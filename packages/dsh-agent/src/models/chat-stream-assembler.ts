@@ -94,7 +94,8 @@ export class ChatStreamAssembler {
     const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);
     if (choice === undefined) return undefined;
     const delta = choice.delta;
-    const reasoningField = typeof delta?.reasoning_content === 'string' ? 'reasoning_content' : typeof delta?.reasoning === 'string' ? 'reasoning' : undefined;
+    const reasoningField =
+      typeof delta?.reasoning_content === 'string' ? 'reasoning_content' : typeof delta?.reasoning === 'string' ? 'reasoning' : undefined;
     if (reasoningField !== undefined) {
       const piece = delta?.[reasoningField] ?? '';
       this.#reasoningField ??= reasoningField;
@@ -136,7 +137,10 @@ export class ChatStreamAssembler {
     }
     for (const [index, call] of this.#calls) {
       if (call.name === '') {
-        throw new AgentError('MODEL_BAD_RESPONSE', `${this.#label}: tool call ${index} in the stream from ${url} never received a function name`);
+        throw new AgentError(
+          'MODEL_BAD_RESPONSE',
+          `${this.#label}: tool call ${index} in the stream from ${url} never received a function name`,
+        );
       }
     }
     const response: ModelResponse = {

@@ -4,7 +4,13 @@ import { Agent, AgentError, createOpenAIModel, type Model } from 'dsh-agent';
 import { dataOf } from '../__fixtures__/agent-fixtures.js';
 import { readFileStub } from './__fixtures__/read-file-stub.js';
 import { strictServerSuite } from './__fixtures__/strict-server-suite.js';
-import { deepSeekReasoningViolation, IssuedReasoning, openAIPairingViolation, openAIStream, readWireFixture } from './__fixtures__/wire-fixtures.js';
+import {
+  deepSeekReasoningViolation,
+  IssuedReasoning,
+  openAIPairingViolation,
+  openAIStream,
+  readWireFixture,
+} from './__fixtures__/wire-fixtures.js';
 
 const FIRST_REASONING = 'The user wants the contents of a.txt. I should call read_file.';
 const FIRST_CALL = 'call_00_x7Qd2mRk9LpT4sVb1NcZ8aYe';
@@ -21,14 +27,27 @@ async function deepSeekServer(): Promise<Model> {
   issued = new IssuedReasoning();
   const server = await suite.serve((request, index) => {
     const violation = openAIPairingViolation(request.body) ?? deepSeekReasoningViolation(request.body, issued.deepSeek);
-    if (violation !== undefined) return { status: 400, json: { error: { message: violation, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } };
-    const stream = index === 0 ? readWireFixture('deepseek-stream-reasoning-tool.sse') : openAIStream({ id: `ds-${index}`, reasoning: `Answer ${index}.`, text: `answer ${index}` });
+    if (violation !== undefined)
+      return {
+        status: 400,
+        json: { error: { message: violation, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } },
+      };
+    const stream =
+      index === 0
+        ? readWireFixture('deepseek-stream-reasoning-tool.sse')
+        : openAIStream({ id: `ds-${index}`, reasoning: `Answer ${index}.`, text: `answer ${index}` });
     return { chunks: splitStream(issued.record(stream), 23) };
   });
-  return createOpenAIModel({ model: 'deepseek-reasoner', baseUrl: server.origin, apiKey: 'sk-test', retry: { sleep: () => Promise.resolve(), maxAttempts: 1 } });
+  return createOpenAIModel({
+    model: 'deepseek-reasoner',
+    baseUrl: server.origin,
+    apiKey: 'sk-test',
+    retry: { sleep: () => Promise.resolve(), maxAttempts: 1 },
+  });
 }
 
-const sent = (index: number) => suite.sent<{ role: string; reasoning_content?: string; tool_calls?: { id: string }[]; content: unknown }>(index);
+const sent = (index: number) =>
+  suite.sent<{ role: string; reasoning_content?: string; tool_calls?: { id: string }[]; content: unknown }>(index);
 
 describe('DeepSeek reasoning_content across a tool-using turn (strict local server)', () => {
   it('the strict server refuses a history that drops the reasoning of a tool call it issued', async () => {
@@ -42,7 +61,12 @@ describe('DeepSeek reasoning_content across a tool-using turn (strict local serv
       ],
       tools: [],
     });
-    await expect(withoutReasoning).rejects.toSatisfy((error) => AgentError.is(error) && error.code === 'MODEL_HTTP_ERROR' && /reasoning_content in the thinking mode must be passed back/.test(error.message));
+    await expect(withoutReasoning).rejects.toSatisfy(
+      (error) =>
+        AgentError.is(error) &&
+        error.code === 'MODEL_HTTP_ERROR' &&
+        /reasoning_content in the thinking mode must be passed back/.test(error.message),
+    );
   });
 
   it('persists reasoning first in the assistant message and sends it back in the turn and in later turns', async () => {
@@ -60,7 +84,11 @@ describe('DeepSeek reasoning_content across a tool-using turn (strict local serv
       { type: 'reasoning', text: FIRST_REASONING, providerData: { wire: 'openai-chat', field: 'reasoning_content' } },
       { type: 'tool-call', id: FIRST_CALL, name: 'read_file', arguments: '{"path":"a.txt"}' },
     ]);
-    expect(assistants[1]?.message.content[0]).toEqual({ type: 'reasoning', text: 'Answer 1.', providerData: { wire: 'openai-chat', field: 'reasoning_content' } });
+    expect(assistants[1]?.message.content[0]).toEqual({
+      type: 'reasoning',
+      text: 'Answer 1.',
+      providerData: { wire: 'openai-chat', field: 'reasoning_content' },
+    });
     // Step 2 of the tool-using turn: the call's reasoning goes back on its assistant message.
     expect(sent(1)[1]).toMatchObject({ role: 'assistant', reasoning_content: FIRST_REASONING, tool_calls: [{ id: FIRST_CALL }] });
     // The next turn: the tool-using turn keeps its reasoning (DeepSeek V4 requires it in every later request).

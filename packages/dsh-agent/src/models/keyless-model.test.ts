@@ -27,7 +27,11 @@ describe('keyless model', () => {
 
   it('streams its text in several deltas that add up to the answer, and no delta for a tool-call-only step', async () => {
     const deltas: string[] = [];
-    const answer = await createKeylessModel().complete({ messages: [user('hello')], tools, onDelta: (delta) => deltas.push(delta.text ?? '') });
+    const answer = await createKeylessModel().complete({
+      messages: [user('hello')],
+      tools,
+      onDelta: (delta) => deltas.push(delta.text ?? ''),
+    });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(answer.text);
     const none: unknown[] = [];
@@ -71,9 +75,14 @@ describe('keyless model', () => {
   });
 
   it('only calls tools the request offers', async () => {
-    const response = await ask([user('read a.txt')], tools.filter((tool) => tool.name !== 'read_file'));
+    const response = await ask(
+      [user('read a.txt')],
+      tools.filter((tool) => tool.name !== 'read_file'),
+    );
     expect(response.toolCalls).toEqual([]);
-    expect(response.text).toBe('I would call read_file, but it is not available in this session (tools: list_files, make_dir, write_file).');
+    expect(response.text).toBe(
+      'I would call read_file, but it is not available in this session (tools: list_files, make_dir, write_file).',
+    );
   });
 
   it('makes a directory with make_dir when asked for one, then reports the result', async () => {
@@ -88,12 +97,19 @@ describe('keyless model', () => {
       expect((await ask([user(text)])).toolCalls, text).toEqual([{ name: 'make_dir', arguments: JSON.stringify({ path }) }]);
     }
     // A file to create is still a write, not a directory.
-    expect((await ask([user('create docs/a.txt: hi')])).toolCalls).toEqual([{ name: 'write_file', arguments: '{"path":"docs/a.txt","content":"hi"}' }]);
+    expect((await ask([user('create docs/a.txt: hi')])).toolCalls).toEqual([
+      { name: 'write_file', arguments: '{"path":"docs/a.txt","content":"hi"}' },
+    ]);
     const answer = await ask([user('mkdir docs'), calls('a', ['c1', 'make_dir', { path: 'docs' }]), result('c1', 'Created docs/.')]);
     expect(answer).toEqual({ text: 'Done: Created docs/.', toolCalls: [] });
-    expect((await ask([user('mkdir docs')], tools.filter((tool) => tool.name !== 'make_dir'))).text).toBe(
-      'I would call make_dir, but it is not available in this session (tools: list_files, read_file, write_file).',
-    );
+    expect(
+      (
+        await ask(
+          [user('mkdir docs')],
+          tools.filter((tool) => tool.name !== 'make_dir'),
+        )
+      ).text,
+    ).toBe('I would call make_dir, but it is not available in this session (tools: list_files, read_file, write_file).');
   });
 
   it('after a fork, re-runs an idempotent make_dir through a new call, and never repeats a tool it cannot judge', async () => {
@@ -113,7 +129,10 @@ describe('keyless model', () => {
       toolCalls: [],
     });
     const onlyNotify = [previous[0]!, calls('a1', ['c2', 'notify', { channel: 'dev' }]), previous[3]!, previous[4]!];
-    expect(await ask(onlyNotify, offered)).toEqual({ text: 'I did not repeat notify: I cannot tell whether running it again is safe.', toolCalls: [] });
+    expect(await ask(onlyNotify, offered)).toEqual({
+      text: 'I did not repeat notify: I cannot tell whether running it again is safe.',
+      toolCalls: [],
+    });
     expect((await ask(onlyNotify)).text).toBe(
       'I would call notify, but it is not available in this session (tools: list_files, make_dir, read_file, write_file).',
     );
@@ -131,7 +150,12 @@ describe('keyless model', () => {
       { name: 'read_file', arguments: '{"path":"a.txt"}' },
       { name: 'read_file', arguments: '{"path":"w.txt"}' },
     ]);
-    const checked = [...previous, calls('a2', ['n1', 'read_file', { path: 'a.txt' }], ['n2', 'read_file', { path: 'w.txt' }]), result('n1', 'A'), result('n2', 'W')];
+    const checked = [
+      ...previous,
+      calls('a2', ['n1', 'read_file', { path: 'a.txt' }], ['n2', 'read_file', { path: 'w.txt' }]),
+      result('n1', 'A'),
+      result('n2', 'W'),
+    ];
     expect(await ask(checked)).toEqual({
       text: 'I re-ran 1 call(s) left without a result. 1 write(s) had already taken effect; 0 had not and were written now.',
       toolCalls: [],

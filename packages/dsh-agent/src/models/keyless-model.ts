@@ -68,9 +68,7 @@ function planFor(text: string): Plan {
   if (write?.[1] !== undefined) return singleCall('write_file', { path: cleanPath(write[1]), content: write[2] ?? '' });
   const read = /^(?:please\s+)?(?:read|show|cat|open|print)\s+(?:the\s+)?(?:file\s+)?(\S+)\s*$/i.exec(text);
   if (read?.[1] !== undefined) return singleCall('read_file', { path: cleanPath(read[1]) });
-  const list = /^(?:please\s+)?(?:list|ls)\b(?:\s+(?:the\s+)?(?:files|directory|dir))?(?:\s+(?:in|of|under))?\s*(\S+)?\s*$/i.exec(
-    text,
-  );
+  const list = /^(?:please\s+)?(?:list|ls)\b(?:\s+(?:the\s+)?(?:files|directory|dir))?(?:\s+(?:in|of|under))?\s*(\S+)?\s*$/i.exec(text);
   if (list !== null) return singleCall('list_files', { path: list[1] === undefined ? '.' : cleanPath(list[1]) });
   if (/\b(?:explore|look around|overview)\b/i.test(text)) return explore;
   if (/^(?:please\s+)?(?:continue|retry|resume|go on|carry on)\b/i.test(text)) return continueAfterCut;
@@ -149,9 +147,12 @@ const continueAfterCut: Plan = ({ steps, tools, earlier }) => {
   const reruns = targets.filter((call) => REPEATABLE_TOOLS.has(call.name) && tools.has(call.name));
   // Offered, but not known to this model to be safe to repeat: running it again might repeat a side effect.
   const unsafe = new Set(
-    targets.filter((call) => call.name !== 'write_file' && !REPEATABLE_TOOLS.has(call.name) && tools.has(call.name)).map((call) => call.name),
+    targets
+      .filter((call) => call.name !== 'write_file' && !REPEATABLE_TOOLS.has(call.name) && tools.has(call.name))
+      .map((call) => call.name),
   );
-  const notRepeated = unsafe.size === 0 ? '' : ` I did not repeat ${[...unsafe].join(', ')}: I cannot tell whether running it again is safe.`;
+  const notRepeated =
+    unsafe.size === 0 ? '' : ` I did not repeat ${[...unsafe].join(', ')}: I cannot tell whether running it again is safe.`;
   const [first, second] = steps;
   if (first === undefined) {
     const checks = writes.map((call) => ({ name: 'read_file', args: { path: call.args.path ?? '' } }));
@@ -166,7 +167,9 @@ const continueAfterCut: Plan = ({ steps, tools, earlier }) => {
     return result === undefined || result.isError || result.text !== call.args.content;
   });
   if (writes.length > 0 && !tools.has('read_file')) {
-    return { text: `I re-ran ${reruns.length} call(s); ${writes.length} write(s) cannot be verified without read_file, so I did not repeat them.${notRepeated}` };
+    return {
+      text: `I re-ran ${reruns.length} call(s); ${writes.length} write(s) cannot be verified without read_file, so I did not repeat them.${notRepeated}`,
+    };
   }
   if (second === undefined && missing.length > 0 && tools.has('write_file')) return { calls: missing };
   const parts = [`I re-ran ${reruns.length} call(s) left without a result.`];

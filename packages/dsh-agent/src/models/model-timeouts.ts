@@ -33,11 +33,19 @@ export type ModelTimeoutOptions = {
 /** The defaults: a streamed answer's headers come within seconds from real providers; a long answer may stream for minutes. */
 export const DEFAULT_MODEL_TIMEOUTS = { idleMs: 300_000, headersMs: 60_000, attemptMs: 600_000, totalMs: 900_000 } as const;
 
-function fromEnv(env: Readonly<Record<string, string | undefined>>, name: string, label: string, unit = 'milliseconds'): number | undefined {
+function fromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  label: string,
+  unit = 'milliseconds',
+): number | undefined {
   const value = env[name];
   if (value === undefined || value.trim() === '') return undefined;
   if (!/^\d+$/.test(value.trim()) || Number(value) === 0) {
-    throw new AgentError('MODEL_CONFIG', `${label}: expected ${name} to be a positive whole number of ${unit}, received ${JSON.stringify(value)}`);
+    throw new AgentError(
+      'MODEL_CONFIG',
+      `${label}: expected ${name} to be a positive whole number of ${unit}, received ${JSON.stringify(value)}`,
+    );
   }
   return Number(value);
 }
@@ -47,10 +55,18 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>, name: string
  * `…_ATTEMPT_…`, `…_TOTAL_…`, then the defaults. Without streaming the headers come with the whole
  * answer, so their default is the attempt's bound. Throws `MODEL_CONFIG` for an unreadable variable.
  */
-export function modelTimeouts(options: ModelTimeoutOptions, env: Readonly<Record<string, string | undefined>>, label: string, stream: boolean): ModelTimeouts {
+export function modelTimeouts(
+  options: ModelTimeoutOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  label: string,
+  stream: boolean,
+): ModelTimeouts {
   const idleMs = options.timeoutMs ?? fromEnv(env, 'DSH_MODEL_IDLE_TIMEOUT_MS', label) ?? DEFAULT_MODEL_TIMEOUTS.idleMs;
   const attemptMs = options.attemptTimeoutMs ?? fromEnv(env, 'DSH_MODEL_ATTEMPT_TIMEOUT_MS', label) ?? DEFAULT_MODEL_TIMEOUTS.attemptMs;
-  const headersMs = options.headersTimeoutMs ?? fromEnv(env, 'DSH_MODEL_HEADERS_TIMEOUT_MS', label) ?? (stream ? DEFAULT_MODEL_TIMEOUTS.headersMs : attemptMs);
+  const headersMs =
+    options.headersTimeoutMs ??
+    fromEnv(env, 'DSH_MODEL_HEADERS_TIMEOUT_MS', label) ??
+    (stream ? DEFAULT_MODEL_TIMEOUTS.headersMs : attemptMs);
   const totalMs = options.totalTimeoutMs ?? fromEnv(env, 'DSH_MODEL_TOTAL_TIMEOUT_MS', label) ?? DEFAULT_MODEL_TIMEOUTS.totalMs;
   return { idleMs, headersMs, attemptMs, totalMs };
 }

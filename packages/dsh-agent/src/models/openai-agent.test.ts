@@ -33,10 +33,16 @@ const readFile: Tool = defineTool({
 async function strictServer(answer: (index: number) => ModelServerReply) {
   server = await startModelServer((request, index) => {
     const violation = openAIPairingViolation(request.body);
-    if (violation !== undefined) return { status: 400, json: { error: { message: violation, type: 'invalid_request_error', param: 'messages', code: null } } };
+    if (violation !== undefined)
+      return { status: 400, json: { error: { message: violation, type: 'invalid_request_error', param: 'messages', code: null } } };
     return answer(index);
   });
-  return createOpenAIModel({ model: 'gpt-4o-mini', baseUrl: `${server.origin}/v1`, apiKey: 'sk-test', retry: { sleep: () => Promise.resolve() } });
+  return createOpenAIModel({
+    model: 'gpt-4o-mini',
+    baseUrl: `${server.origin}/v1`,
+    apiKey: 'sk-test',
+    retry: { sleep: () => Promise.resolve() },
+  });
 }
 
 function messagesOf(index: number): unknown[] {
@@ -60,12 +66,29 @@ describe('the agent loop over the OpenAI-compatible adapter (strict local server
     const result = await agent.idle();
     expect(result).toMatchObject({ isError: false, text: 'a.txt says “héllo”; b.txt is empty.' });
     expect(typesFrom(session.events, session.firstLiveSeq)).toEqual([
-      'input/queued', 'turn/start', 'user/message',
-      'step/start', 'assistant/message', 'tool/call', 'tool/result', 'tool/call', 'tool/result', 'step/end',
-      'step/start', 'assistant/message', 'step/end', 'turn/end',
+      'input/queued',
+      'turn/start',
+      'user/message',
+      'step/start',
+      'assistant/message',
+      'tool/call',
+      'tool/result',
+      'tool/call',
+      'tool/result',
+      'step/end',
+      'step/start',
+      'assistant/message',
+      'step/end',
+      'turn/end',
     ]);
     const assistants = dataOf<{ usage?: object; message: { content: unknown[] } }>(session.events, 'assistant/message');
-    expect(assistants[0]?.usage).toEqual({ inputTokens: 412, outputTokens: 58, totalTokens: 470, cacheReadTokens: 256, reasoningTokens: 0 });
+    expect(assistants[0]?.usage).toEqual({
+      inputTokens: 412,
+      outputTokens: 58,
+      totalTokens: 470,
+      cacheReadTokens: 256,
+      reasoningTokens: 0,
+    });
     expect(assistants[1]?.usage).toMatchObject({ inputTokens: 503, cacheReadTokens: 384 });
     expect(messagesOf(1)).toEqual([
       { role: 'system', content: 'be brief' },
@@ -81,8 +104,18 @@ describe('the agent loop over the OpenAI-compatible adapter (strict local server
       { role: 'tool', tool_call_id: 'call_Hk2mP9sQ4rT1vW8xY3zA6bC0', content: 'héllo' },
       { role: 'tool', tool_call_id: 'call_Lm5nQ8rS2tU7vX1yZ4aB9cD3', content: '' },
     ]);
-    expect(deltas.filter((delta) => delta.step === 1).map((delta) => delta.text).join('')).toBe("I'll read both files.");
-    expect(deltas.filter((delta) => delta.step === 2).map((delta) => delta.text).join('')).toBe('a.txt says “héllo”; b.txt is empty.');
+    expect(
+      deltas
+        .filter((delta) => delta.step === 1)
+        .map((delta) => delta.text)
+        .join(''),
+    ).toBe("I'll read both files.");
+    expect(
+      deltas
+        .filter((delta) => delta.step === 2)
+        .map((delta) => delta.text)
+        .join(''),
+    ).toBe('a.txt says “héllo”; b.txt is empty.');
     expect(deltas.every((delta) => delta.turn === 1)).toBe(true);
     expect(session.events.some((event) => JSON.stringify(event).includes('delta'))).toBe(false);
     assertValidLog(session);
@@ -105,8 +138,25 @@ describe('the agent loop over the OpenAI-compatible adapter (strict local server
     }
     expect(server!.requests).toHaveLength(6);
     const last = messagesOf(5) as { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[];
-    expect(last.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool']);
-    expect(last.filter((message) => message.role === 'tool').map((message) => message.tool_call_id)).toEqual(['call_0', 'call_0', 'call_0']);
+    expect(last.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+    ]);
+    expect(last.filter((message) => message.role === 'tool').map((message) => message.tool_call_id)).toEqual([
+      'call_0',
+      'call_0',
+      'call_0',
+    ]);
     assertValidLog(session);
   });
 
@@ -120,11 +170,22 @@ describe('the agent loop over the OpenAI-compatible adapter (strict local server
     const agent = new Agent({ session, model });
     agent.enqueue('hi');
     expect(await agent.idle()).toMatchObject({ isError: false, text: 'fine' });
-    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual(['input/queued', 'turn/start', 'user/message', 'step/start', 'assistant/message', 'step/end', 'turn/end']);
+    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual([
+      'input/queued',
+      'turn/start',
+      'user/message',
+      'step/start',
+      'assistant/message',
+      'step/end',
+      'turn/end',
+    ]);
   });
 
   it('ends the turn error with the provider message after the last of repeated 500s', async () => {
-    const model = await strictServer(() => ({ status: 500, json: { error: { message: 'The server had an error while processing your request.', type: 'server_error' } } }));
+    const model = await strictServer(() => ({
+      status: 500,
+      json: { error: { message: 'The server had an error while processing your request.', type: 'server_error' } },
+    }));
     const session = await createMemoryStore().create();
     const agent = new Agent({ session, model });
     agent.enqueue('hi');
@@ -137,7 +198,14 @@ describe('the agent loop over the OpenAI-compatible adapter (strict local server
       },
     });
     expect(server!.requests).toHaveLength(4);
-    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual(['input/queued', 'turn/start', 'user/message', 'step/start', 'step/end', 'turn/end']);
+    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual([
+      'input/queued',
+      'turn/start',
+      'user/message',
+      'step/start',
+      'step/end',
+      'turn/end',
+    ]);
     assertValidLog(session);
   });
 
@@ -149,7 +217,14 @@ describe('the agent loop over the OpenAI-compatible adapter (strict local server
     agent.subscribeDeltas(() => agent.cancel());
     agent.enqueue('hi');
     expect((await agent.idle())?.reason).toEqual({ kind: 'cancelled' });
-    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual(['input/queued', 'turn/start', 'user/message', 'step/start', 'step/end', 'turn/end']);
+    expect(typesFrom(session.events, session.firstLiveSeq)).toEqual([
+      'input/queued',
+      'turn/start',
+      'user/message',
+      'step/start',
+      'step/end',
+      'turn/end',
+    ]);
     await server!.aborted;
     assertValidLog(session);
   });

@@ -15,7 +15,12 @@ async function serve(handler: (body: unknown, index: number) => ChatReply) {
 }
 
 const completion = (message: object, usage?: object) => ({
-  json: { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }], ...(usage ? { usage } : {}) },
+  json: {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    choices: [{ index: 0, message, finish_reason: 'stop' }],
+    ...(usage ? { usage } : {}),
+  },
 });
 
 const history: ModelMessage[] = [
@@ -97,7 +102,10 @@ describe('OpenAI-compatible model over real HTTP (JSON answers)', () => {
   });
 
   it('maps a non-2xx answer to MODEL_HTTP_ERROR with the status and the endpoint message', async () => {
-    const model = await serve(() => ({ status: 401, json: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }));
+    const model = await serve(() => ({
+      status: 401,
+      json: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } },
+    }));
     const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_HTTP_ERROR');
     expect((error as AgentError).status).toBe(401);

@@ -88,11 +88,16 @@ async function readResponse(http: ModelHttpBody, url: string, onDelta: (delta: M
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new AgentError('MODEL_BAD_RESPONSE', `openai: expected a JSON body or an event stream from ${url}, received ${clip(text)}`, { cause });
+    throw new AgentError('MODEL_BAD_RESPONSE', `openai: expected a JSON body or an event stream from ${url}, received ${clip(text)}`, {
+      cause,
+    });
   }
   const result = fromWireResponse(json);
   if ('issue' in result) {
-    throw new AgentError('MODEL_BAD_RESPONSE', `openai: expected a Chat Completions response from ${url} (${result.issue}), received ${clip(text)}`);
+    throw new AgentError(
+      'MODEL_BAD_RESPONSE',
+      `openai: expected a Chat Completions response from ${url} (${result.issue}), received ${clip(text)}`,
+    );
   }
   for (const reasoning of result.response.reasoning ?? []) if (reasoning.text !== '') onDelta({ reasoning: reasoning.text });
   if (result.response.text !== '') onDelta({ text: result.response.text });

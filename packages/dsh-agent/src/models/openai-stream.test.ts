@@ -14,13 +14,16 @@ afterEach(async () => {
 /** Delays asked of the retry loop, resolved at once: the policy is checked without waiting. */
 function recordingSleep() {
   const delays: number[] = [];
-  return { delays, sleep: (ms: number) => { delays.push(ms); return Promise.resolve(); } };
+  return {
+    delays,
+    sleep: (ms: number) => {
+      delays.push(ms);
+      return Promise.resolve();
+    },
+  };
 }
 
-async function serve(
-  handler: (request: ModelServerRequest, index: number) => ModelServerReply,
-  options: Partial<OpenAIModelOptions> = {},
-) {
+async function serve(handler: (request: ModelServerRequest, index: number) => ModelServerReply, options: Partial<OpenAIModelOptions> = {}) {
   server = await startModelServer(handler);
   return createOpenAIModel({ model: 'gpt-4o-mini', baseUrl: `${server.origin}/v1`, apiKey: 'sk-test', ...options });
 }
@@ -89,7 +92,10 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
           model: 'm',
           baseUrl: 'http://model.invalid/v1',
           // The recorded bytes through a real Response body, cut at the generated offsets.
-          fetch: () => Promise.resolve(new Response(streamOf(splitStream(toolCallsStream, offsets)), { headers: { 'content-type': 'text/event-stream' } })),
+          fetch: () =>
+            Promise.resolve(
+              new Response(streamOf(splitStream(toolCallsStream, offsets)), { headers: { 'content-type': 'text/event-stream' } }),
+            ),
         });
         expect(await model.complete(request())).toEqual(expected);
       }),
@@ -102,7 +108,11 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
     const model = await serve(
       (_, index) =>
         index === 0
-          ? { status: 429, headers: { 'retry-after': '2' }, json: { error: { message: 'Rate limit reached for gpt-4o-mini', type: 'requests' } } }
+          ? {
+              status: 429,
+              headers: { 'retry-after': '2' },
+              json: { error: { message: 'Rate limit reached for gpt-4o-mini', type: 'requests' } },
+            }
           : { chunks: [textStream] },
       { retry: { sleep, initialDelayMs: 10 } },
     );
@@ -115,9 +125,12 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
 
   it('gives up after maxAttempts of 500s with the provider message and the attempt count', async () => {
     const { delays, sleep } = recordingSleep();
-    const model = await serve(() => ({ status: 500, json: { error: { message: 'The server had an error while processing your request.', type: 'server_error' } } }), {
-      retry: { sleep, maxAttempts: 3, initialDelayMs: 100, maxDelayMs: 150, random: () => 0.5 },
-    });
+    const model = await serve(
+      () => ({ status: 500, json: { error: { message: 'The server had an error while processing your request.', type: 'server_error' } } }),
+      {
+        retry: { sleep, maxAttempts: 3, initialDelayMs: 100, maxDelayMs: 150, random: () => 0.5 },
+      },
+    );
     const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_HTTP_ERROR');
     expect((error as AgentError).status).toBe(500);
@@ -130,7 +143,15 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
   });
 
   it('does not retry a 400: the request itself is wrong', async () => {
-    const model = await serve(() => ({ status: 400, json: { error: { message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", type: 'invalid_request_error' } } }));
+    const model = await serve(() => ({
+      status: 400,
+      json: {
+        error: {
+          message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          type: 'invalid_request_error',
+        },
+      },
+    }));
     const error = await rejectionOf(model.complete(request()));
     expect((error as AgentError).status).toBe(400);
     expect(server!.requests).toHaveLength(1);
@@ -146,7 +167,10 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
     expect((await model.complete(request())).text).toBe('a.txt says “héllo”; b.txt is empty.');
     await server!.close();
 
-    const streamed = await serve(() => ({ chunks: [toolCallsStream.slice(0, toolCallsStream.indexOf('data: ', cut + 10))], after: 'reset' }), { retry: { sleep } });
+    const streamed = await serve(
+      () => ({ chunks: [toolCallsStream.slice(0, toolCallsStream.indexOf('data: ', cut + 10))], after: 'reset' }),
+      { retry: { sleep } },
+    );
     const deltas: ModelDelta[] = [];
     const error = await rejectionOf(streamed.complete(request({ onDelta: (delta) => deltas.push(delta) })));
     expect(deltas).toEqual([{ text: "I'll" }]);
@@ -156,16 +180,24 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
   });
 
   it('reports a stream that ends before [DONE] or a finish reason as broken off', async () => {
-    const model = await serve(() => ({ chunks: [toolCallsStream.slice(0, toolCallsStream.indexOf('"finish_reason":"tool_calls"') - 300)] }), { retry: { maxAttempts: 1 } });
+    const model = await serve(
+      () => ({ chunks: [toolCallsStream.slice(0, toolCallsStream.indexOf('"finish_reason":"tool_calls"') - 300)] }),
+      { retry: { maxAttempts: 1 } },
+    );
     const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_UNREACHABLE');
     expect((error as Error).message).toContain('ended before the response was complete');
   });
 
   it('maps an error frame inside the stream to MODEL_STREAM_ERROR with its message', async () => {
-    const model = await serve(() => ({
-      chunks: [`${textStream.split('\n\n')[0]!}\n\ndata: {"error":{"message":"Upstream model crashed","type":"server_error","code":null}}\n\n`],
-    }), { retry: { maxAttempts: 1 } });
+    const model = await serve(
+      () => ({
+        chunks: [
+          `${textStream.split('\n\n')[0]!}\n\ndata: {"error":{"message":"Upstream model crashed","type":"server_error","code":null}}\n\n`,
+        ],
+      }),
+      { retry: { maxAttempts: 1 } },
+    );
     const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_STREAM_ERROR');
     expect((error as Error).message).toBe('openai: the stream reported an error: Upstream model crashed (server_error)');
@@ -198,7 +230,10 @@ describe('OpenAI-compatible streaming (recorded Chat Completions streams over re
   });
 
   it('sends no stream fields when stream is false', async () => {
-    const model = await serve(() => ({ json: { choices: [{ message: { role: 'assistant', content: 'plain' }, finish_reason: 'stop' }] } }), { stream: false });
+    const model = await serve(
+      () => ({ json: { choices: [{ message: { role: 'assistant', content: 'plain' }, finish_reason: 'stop' }] } }),
+      { stream: false },
+    );
     expect((await model.complete(request())).text).toBe('plain');
     const body = server!.requests[0]!.body as Record<string, unknown>;
     expect(body.stream).toBeUndefined();

@@ -26,8 +26,12 @@ describe('toWireMessages', () => {
     expect(JSON.stringify(wire)).not.toContain('private chain of thought');
   });
 
-  it('sends an OpenAI-compatible provider\'s reasoning back in its own field, only in turns that called a tool', () => {
-    const reasoning = (text: string, field: string, wire = 'openai-chat') => ({ type: 'reasoning' as const, text, providerData: { wire, field } });
+  it("sends an OpenAI-compatible provider's reasoning back in its own field, only in turns that called a tool", () => {
+    const reasoning = (text: string, field: string, wire = 'openai-chat') => ({
+      type: 'reasoning' as const,
+      text,
+      providerData: { wire, field },
+    });
     const wire = toWireMessages(undefined, [
       { id: 'u1', role: 'user', content: [{ type: 'text', text: 'hi' }] },
       { id: 'a1', role: 'assistant', content: [reasoning('greet', 'reasoning_content'), { type: 'text', text: 'hello' }] },
@@ -35,7 +39,11 @@ describe('toWireMessages', () => {
       {
         id: 'a2',
         role: 'assistant',
-        content: [reasoning('read it', 'reasoning'), reasoning('signed', 'x', 'anthropic-messages'), { type: 'tool-call', id: 'c1', name: 'read', arguments: '{}' }],
+        content: [
+          reasoning('read it', 'reasoning'),
+          reasoning('signed', 'x', 'anthropic-messages'),
+          { type: 'tool-call', id: 'c1', name: 'read', arguments: '{}' },
+        ],
       },
       { id: 'r1', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'ok' }], isError: false },
       { id: 'a3', role: 'assistant', content: [reasoning('done', 'reasoning_content'), { type: 'text', text: 'read.' }] },
@@ -44,7 +52,12 @@ describe('toWireMessages', () => {
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: 'hello' },
       { role: 'user', content: 'read' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }], reasoning: 'read it' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }],
+        reasoning: 'read it',
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'ok' },
       { role: 'assistant', content: 'read.', reasoning_content: 'done' },
     ]);

@@ -208,7 +208,8 @@ export function fromWireResponse(body: unknown): { response: ModelResponse } | {
       arguments: call.function.arguments,
     })),
   };
-  const field = typeof message?.reasoning_content === 'string' ? 'reasoning_content' : typeof message?.reasoning === 'string' ? 'reasoning' : undefined;
+  const field =
+    typeof message?.reasoning_content === 'string' ? 'reasoning_content' : typeof message?.reasoning === 'string' ? 'reasoning' : undefined;
   const reasoning = field === undefined ? undefined : message?.[field];
   if (field !== undefined && typeof reasoning === 'string' && reasoning !== '') {
     response.reasoning = [{ text: reasoning, providerData: { wire: OPENAI_WIRE, field } }];

@@ -57,7 +57,10 @@ export async function postModelRequest<T>(request: ModelHttpRequest, read: (body
   };
   const left = request.deadline === undefined ? Infinity : request.deadline - Date.now();
   // The attempt's bound, or the total's when less is left of it.
-  const attemptTimer = setTimeout(left < timeouts.attemptMs ? expire('total') : expire('attempt'), Math.max(0, Math.min(left, timeouts.attemptMs)));
+  const attemptTimer = setTimeout(
+    left < timeouts.attemptMs ? expire('total') : expire('attempt'),
+    Math.max(0, Math.min(left, timeouts.attemptMs)),
+  );
   let headersTimer: NodeJS.Timeout | undefined = setTimeout(expire('headers'), timeouts.headersMs);
   let idleTimer: NodeJS.Timeout | undefined;
   const touch = () => {

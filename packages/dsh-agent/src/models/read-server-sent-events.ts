@@ -14,10 +14,7 @@ export type ServerSentEvent = { event: string | undefined; data: string };
  * restarting the idle timer on every chunk. `onEvent` returning `'stop'` ends the read early
  * (a terminal event such as `[DONE]`); whatever it throws rejects the read.
  */
-export async function readServerSentEvents(
-  body: ModelHttpBody,
-  onEvent: (event: ServerSentEvent) => 'stop' | undefined,
-): Promise<void> {
+export async function readServerSentEvents(body: ModelHttpBody, onEvent: (event: ServerSentEvent) => 'stop' | undefined): Promise<void> {
   const stream = body.response.body as ReadableStream<Uint8Array> | null;
   if (stream === null) return;
   const queued: EventSourceMessage[] = [];

@@ -62,9 +62,15 @@ describe('resolveModel', () => {
     expect(await agentErrorCode(resolveModel('openai:gpt-x', { env: {} }))).toBe('MODEL_CONFIG');
     expect((await resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k' } })).name).toBe('anthropic:claude-x');
     expect(await agentErrorCode(resolveModel('anthropic:claude-x', { env: {} }))).toBe('MODEL_CONFIG');
-    expect(await agentErrorCode(resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: 'lots' } }))).toBe('MODEL_CONFIG');
-    expect(await agentErrorCode(resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: '100' } }))).toBe('MODEL_CONFIG');
-    expect((await resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: '4000' } })).name).toBe('anthropic:claude-x');
+    expect(
+      await agentErrorCode(resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: 'lots' } })),
+    ).toBe('MODEL_CONFIG');
+    expect(
+      await agentErrorCode(resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: '100' } })),
+    ).toBe('MODEL_CONFIG');
+    expect((await resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: '4000' } })).name).toBe(
+      'anthropic:claude-x',
+    );
     for (const spec of ['', 'gpt-4', 'openai:', 'scripted:', 'anthropic:', 'claude:opus']) {
       expect(await agentErrorCode(resolveModel(spec))).toBe('INVALID_MODEL_SPEC');
     }

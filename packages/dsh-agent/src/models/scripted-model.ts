@@ -64,10 +64,7 @@ export function parseScript(value: unknown, source = 'script'): ScriptedResponse
  * A model consuming `responses` one per request. A request past the end fails with
  * `SCRIPT_EXHAUSTED` (the loop records it as an error turn); `unused()` reports what is left.
  */
-export function createScriptedModel(
-  responses: readonly ScriptedResponse[],
-  options: { name?: string } = {},
-): ScriptedModel {
+export function createScriptedModel(responses: readonly ScriptedResponse[], options: { name?: string } = {}): ScriptedModel {
   const entries = parseScript(responses, options.name);
   const requests: RecordedRequest[] = [];
   let next = 0;
@@ -86,10 +83,7 @@ export function createScriptedModel(
       const entry = entries[next];
       if (entry === undefined) {
         return Promise.reject(
-          new AgentError(
-            'SCRIPT_EXHAUSTED',
-            `${name}: request ${requests.length} has no response; the script has ${entries.length}`,
-          ),
+          new AgentError('SCRIPT_EXHAUSTED', `${name}: request ${requests.length} has no response; the script has ${entries.length}`),
         );
       }
       next += 1;

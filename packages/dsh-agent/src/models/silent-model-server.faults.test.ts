@@ -42,7 +42,9 @@ describe('a model server that never answers', () => {
             (error: unknown) => (AgentError.is(error) ? error.code : 'threw'),
           ),
         new Promise<string>((resolve) => {
-          watchdog = setTimeout(() => { resolve('unbounded'); }, TOTAL_MS * 30);
+          watchdog = setTimeout(() => {
+            resolve('unbounded');
+          }, TOTAL_MS * 30);
         }),
       ]);
       clearTimeout(watchdog);

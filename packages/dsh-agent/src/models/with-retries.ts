@@ -74,7 +74,10 @@ export async function withRetries<T>(
       const delay = backoffDelay(number, options, retryAfter);
       if (deadline !== undefined && Date.now() + delay >= deadline) {
         const total = control.totalMs === undefined ? '' : ` of ${String(control.totalMs / 1000)} s`;
-        throw withNote(failure, ` (after ${String(number)} attempt${number === 1 ? '' : 's'}; the request's total time${total} leaves no room for another)`);
+        throw withNote(
+          failure,
+          ` (after ${String(number)} attempt${number === 1 ? '' : 's'}; the request's total time${total} leaves no room for another)`,
+        );
       }
       await sleep(delay, signal);
     }

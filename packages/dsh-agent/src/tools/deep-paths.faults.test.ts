@@ -21,7 +21,6 @@ afterAll(async () => {
   await root.remove();
 });
 
-
 /** One attacking path per trial: deep chains of short names, long names, long detours that resolve short. */
 function attack(index: number): string {
   const levels = 257 + ((index * 7919) % 4000);

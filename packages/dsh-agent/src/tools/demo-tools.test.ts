@@ -83,7 +83,9 @@ describe('demo tools', () => {
     expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'escape/new.txt', content: 'x' }, toolContext(cwd))))).toBe(
       'PATH_OUTSIDE_CWD',
     );
-    expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'dangling', content: 'x' }, toolContext(cwd))))).toBe('PATH_OUTSIDE_CWD');
+    expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'dangling', content: 'x' }, toolContext(cwd))))).toBe(
+      'PATH_OUTSIDE_CWD',
+    );
     for (const path of ['..', '../made', join(outside, 'made'), 'escape/made', 'dangling', 'src/../../made']) {
       expect(await agentErrorCode(Promise.resolve(makeDirTool.run({ path }, toolContext(cwd))))).toBe('PATH_OUTSIDE_CWD');
     }
@@ -95,7 +97,9 @@ describe('demo tools', () => {
   it('refuse to read or write a file with another hard link (it may be any file on the disk), with HARD_LINKED_FILE', async () => {
     await link(join(outside, 'secret.txt'), join(cwd, 'linked.txt'));
     expect(await agentErrorCode(Promise.resolve(readFileTool.run({ path: 'linked.txt' }, toolContext(cwd))))).toBe('HARD_LINKED_FILE');
-    expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'linked.txt', content: 'overwritten' }, toolContext(cwd))))).toBe('HARD_LINKED_FILE');
+    expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'linked.txt', content: 'overwritten' }, toolContext(cwd))))).toBe(
+      'HARD_LINKED_FILE',
+    );
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
   });
 
@@ -113,7 +117,9 @@ describe('demo tools', () => {
     const made = spawnSync('mkfifo', [join(cwd, 'pipe')]);
     expect(made.status).toBe(0);
     expect(await agentErrorCode(Promise.resolve(readFileTool.run({ path: 'pipe' }, toolContext(cwd))))).toBe('WRONG_FILE_KIND');
-    expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'pipe', content: 'x' }, toolContext(cwd))))).toBe('WRONG_FILE_KIND');
+    expect(await agentErrorCode(Promise.resolve(writeFileTool.run({ path: 'pipe', content: 'x' }, toolContext(cwd))))).toBe(
+      'WRONG_FILE_KIND',
+    );
   });
 
   it('expose JSON Schemas of their arguments', () => {

@@ -116,7 +116,10 @@ describe('demo file tools racing a directory swapped for a symlink to outside th
           }
           default:
             // Mostly new files; every eighth call overwrites the file whose twin outside holds the secret.
-            await writeFileTool.run({ path: index % 8 === 7 ? 'd/file.txt' : `d/written-${String(index)}.txt`, content: 'from the tool' }, context);
+            await writeFileTool.run(
+              { path: index % 8 === 7 ? 'd/file.txt' : `d/written-${String(index)}.txt`, content: 'from the tool' },
+              context,
+            );
         }
         outcomes.ok++;
       } catch (error) {
@@ -134,7 +137,8 @@ describe('demo file tools racing a directory swapped for a symlink to outside th
 
     const left = await readdir(outside);
     escapes.created = left.filter((name) => name.startsWith('made-')).length;
-    escapes.written = left.filter((name) => name.startsWith('written-')).length + ((await readFile(join(outside, 'file.txt'), 'utf8')) === SECRET ? 0 : 1);
+    escapes.written =
+      left.filter((name) => name.startsWith('written-')).length + ((await readFile(join(outside, 'file.txt'), 'utf8')) === SECRET ? 0 : 1);
     const total = escapes.listed + escapes.created + escapes.read + escapes.written;
     reportFaults('file-tools-race', {
       trials,

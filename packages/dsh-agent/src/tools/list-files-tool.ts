@@ -16,9 +16,7 @@ const MAX_ENTRIES = 500;
  */
 export const listFilesTool = defineTool({
   name: 'list_files',
-  description:
-    'List the files and directories in a directory of the working directory (default "."). ' +
-    'Directories end with "/".',
+  description: 'List the files and directories in a directory of the working directory (default "."). ' + 'Directories end with "/".',
   input: z.strictObject({
     path: z.string().optional().describe('Directory relative to the working directory; defaults to "."'),
   }),

@@ -13,9 +13,7 @@ import { openFileInCwd, targetInCwd } from '../open-in-cwd.js';
  */
 export const writeFileTool = defineTool({
   name: 'write_file',
-  description:
-    'Write UTF-8 text to a file of the working directory, creating parent directories. ' +
-    'Replaces the file if it exists.',
+  description: 'Write UTF-8 text to a file of the working directory, creating parent directories. ' + 'Replaces the file if it exists.',
   input: z.strictObject({
     path: z.string().min(1).describe('File path relative to the working directory'),
     content: z.string().describe('The complete new content of the file'),

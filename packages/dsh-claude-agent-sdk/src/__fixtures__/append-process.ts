@@ -27,7 +27,11 @@ const args = JSON.parse(process.argv[2] ?? '{}') as Args;
 const store: SessionStore =
   args.postgres === undefined
     ? await openSessionStore({ dir: args.dir ?? '.' })
-    : await openPostgresStore({ connectionString: args.postgres.url, schema: args.postgres.schema, ...(args.postgres.leaseMs === undefined ? {} : { leaseMs: args.postgres.leaseMs }) });
+    : await openPostgresStore({
+        connectionString: args.postgres.url,
+        schema: args.postgres.schema,
+        ...(args.postgres.leaseMs === undefined ? {} : { leaseMs: args.postgres.leaseMs }),
+      });
 const claude = createClaudeSessionStore({ store, ...(args.holdMs === undefined ? {} : { holdMs: args.holdMs, maxHoldMs: args.holdMs }) });
 const say = (message: Record<string, unknown>): void => {
   process.stdout.write(`${JSON.stringify(message)}\n`);

@@ -33,7 +33,12 @@ export function userEntry(uuid: string, text: string, parentUuid: string | null 
 }
 
 /** An assistant entry with text and, optionally, one tool_use block. */
-export function assistantEntry(uuid: string, parentUuid: string, text: string, toolUse?: { id: string; name: string; input: Record<string, unknown> }): SessionStoreEntry {
+export function assistantEntry(
+  uuid: string,
+  parentUuid: string,
+  text: string,
+  toolUse?: { id: string; name: string; input: Record<string, unknown> },
+): SessionStoreEntry {
   return {
     parentUuid,
     isSidechain: false,
@@ -56,7 +61,11 @@ export function assistantEntry(uuid: string, parentUuid: string, text: string, t
  * own in-memory store, which keeps neither of SPEC §19's stricter points (an empty append creates
  * nothing; `uuid` deduplicates), so those two run only for this package.
  */
-export function describeClaudeStoreContract(name: string, make: () => Promise<ContractStore>, options: { sdkReference: boolean } = { sdkReference: false }): void {
+export function describeClaudeStoreContract(
+  name: string,
+  make: () => Promise<ContractStore>,
+  options: { sdkReference: boolean } = { sdkReference: false },
+): void {
   describe(`${name}: the SDK SessionStore contract`, () => {
     it('load returns what was appended, deep-equal and in append order across batches', async () => {
       const store = await make();
@@ -173,15 +182,18 @@ export function describeClaudeStoreContract(name: string, make: () => Promise<Co
       expect(later?.data.customTitle).toBe('Renamed');
     });
 
-    it.skipIf(options.sdkReference)('uuid is an idempotency key: a batch appended again after a failure or timeout is stored once', async () => {
-      const store = await make();
-      const key = { projectKey: freshProject(), sessionId: 'retry' };
-      const batch = [userEntry('r1', 'q'), { type: 'tag', tag: 'no-uuid' }, assistantEntry('r2', 'r1', 'a')];
-      // A timed-out call that still lands and its retry, both in flight at once.
-      await Promise.all([store.append(key, batch), store.append(key, batch)]);
-      await store.append(key, batch);
-      await store.append(key, [userEntry('r3', 'next', 'r2')]);
-      expect(await store.load(key)).toEqual([...batch, userEntry('r3', 'next', 'r2')]);
-    });
+    it.skipIf(options.sdkReference)(
+      'uuid is an idempotency key: a batch appended again after a failure or timeout is stored once',
+      async () => {
+        const store = await make();
+        const key = { projectKey: freshProject(), sessionId: 'retry' };
+        const batch = [userEntry('r1', 'q'), { type: 'tag', tag: 'no-uuid' }, assistantEntry('r2', 'r1', 'a')];
+        // A timed-out call that still lands and its retry, both in flight at once.
+        await Promise.all([store.append(key, batch), store.append(key, batch)]);
+        await store.append(key, batch);
+        await store.append(key, [userEntry('r3', 'next', 'r2')]);
+        expect(await store.load(key)).toEqual([...batch, userEntry('r3', 'next', 'r2')]);
+      },
+    );
   });
 }

@@ -11,7 +11,11 @@ export type CallPlan = { name: string; args: string; outcome: 'ok' | 'error' | '
 export type StepPlan = { text: string; calls: CallPlan[]; reasoning: { text: string; providerData?: Record<string, string> } | undefined };
 export type TurnPlan = { user: string; steps: StepPlan[]; end: 'completed' | 'aborted' | 'error'; message: string | undefined };
 /** A session: an optional title (V2+ only), closed turns, and maybe an open turn left by a crash. */
-export type LogPlan = { title: string | undefined; turns: TurnPlan[]; open: { user: string; steps: StepPlan[]; stepOpen: boolean } | undefined };
+export type LogPlan = {
+  title: string | undefined;
+  turns: TurnPlan[];
+  open: { user: string; steps: StepPlan[]; stepOpen: boolean } | undefined;
+};
 
 const text = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 12 }),
@@ -24,7 +28,10 @@ const call: fc.Arbitrary<CallPlan> = fc.record({
   output: text,
 });
 const reasoning = fc.option(
-  fc.record({ text, providerData: fc.dictionary(fc.constantFrom('signature', 'data', 'reasoning_content'), text, { maxKeys: 2 }) }, { requiredKeys: ['text'] }),
+  fc.record(
+    { text, providerData: fc.dictionary(fc.constantFrom('signature', 'data', 'reasoning_content'), text, { maxKeys: 2 }) },
+    { requiredKeys: ['text'] },
+  ),
   { nil: undefined },
 );
 const step: fc.Arbitrary<StepPlan> = fc.record({ text, calls: fc.array(call, { maxLength: 3 }), reasoning });
@@ -39,7 +46,9 @@ const turn: fc.Arbitrary<TurnPlan> = fc.record({
 export const logPlan: fc.Arbitrary<LogPlan> = fc.record({
   title: fc.option(text, { nil: undefined }),
   turns: fc.array(turn, { maxLength: 4 }),
-  open: fc.option(fc.record({ user: text, steps: fc.array(step, { minLength: 1, maxLength: 2 }), stepOpen: fc.boolean() }), { nil: undefined }),
+  open: fc.option(fc.record({ user: text, steps: fc.array(step, { minLength: 1, maxLength: 2 }), stepOpen: fc.boolean() }), {
+    nil: undefined,
+  }),
 });
 
 /** The plan with every reasoning block dropped: what versions before V5 can express. */
@@ -74,10 +83,19 @@ export function renderLog(plan: LogPlan, version: FormatVersion): { header?: unk
       add('step/start', { turn: turnNumber, step: stepNumber });
       const calls = s.calls.map((c, i) => ({ ...c, id: `call_${String(turnNumber)}_${String(stepNumber)}_${String(i)}` }));
       if (version === 0) {
-        add('assistant/message', { turn: turnNumber, step: stepNumber, text: s.text, toolCalls: calls.map((c) => ({ id: c.id, name: c.name, arguments: c.args })) });
+        add('assistant/message', {
+          turn: turnNumber,
+          step: stepNumber,
+          text: s.text,
+          toolCalls: calls.map((c) => ({ id: c.id, name: c.name, arguments: c.args })),
+        });
       } else {
         const thinking = version >= 5 && s.reasoning !== undefined ? [{ type: 'reasoning', ...s.reasoning }] : [];
-        const content = [...thinking, ...blocks(s.text), ...calls.map((c) => ({ type: 'tool-call', id: c.id, name: c.name, arguments: c.args }))];
+        const content = [
+          ...thinking,
+          ...blocks(s.text),
+          ...calls.map((c) => ({ type: 'tool-call', id: c.id, name: c.name, arguments: c.args })),
+        ];
         add('assistant/message', { turn: turnNumber, step: stepNumber, message: { id: id(), role: 'assistant', content } });
       }
       for (const c of calls) {
@@ -90,7 +108,12 @@ export function renderLog(plan: LogPlan, version: FormatVersion): { header?: unk
           add('tool/result', { turn: turnNumber, step: stepNumber, callId: c.id, output: c.output, isError });
         } else {
           const message = { id: id(), role: 'tool', callId: c.id, content: blocks(c.output), isError };
-          add('tool/result', version >= 3 && isError ? { turn: turnNumber, step: stepNumber, message, error: { name: 'ToolError', code: 'TOOL_FAILED' } } : { turn: turnNumber, step: stepNumber, message });
+          add(
+            'tool/result',
+            version >= 3 && isError
+              ? { turn: turnNumber, step: stepNumber, message, error: { name: 'ToolError', code: 'TOOL_FAILED' } }
+              : { turn: turnNumber, step: stepNumber, message },
+          );
         }
       }
       if (!(leaveLastOpen && index === steps.length - 1)) add('step/end', { turn: turnNumber, step: stepNumber });

@@ -51,7 +51,12 @@ export class LogBuilder {
 
   user(text: string, inputId?: string): this {
     const seq = this.events.length;
-    return this.add('user/message', inputId === undefined ? { message: userMessage(`u-${String(seq)}`, text) } : { message: userMessage(`u-${String(seq)}`, text), inputId });
+    return this.add(
+      'user/message',
+      inputId === undefined
+        ? { message: userMessage(`u-${String(seq)}`, text) }
+        : { message: userMessage(`u-${String(seq)}`, text), inputId },
+    );
   }
 
   stepStart(turn: number, step: number): this {

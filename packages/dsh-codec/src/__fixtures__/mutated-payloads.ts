@@ -52,23 +52,34 @@ export function edit(root: unknown, path: Path, replacement: unknown): unknown {
 /** Samples with one value removed, replaced or added somewhere in their payload. */
 export function mutatedPayloads(samples: readonly Sample[]): fc.Arbitrary<Sample> {
   return fc
-  .record({
-    sample: fc.constantFrom(...samples),
-    pick: fc.nat(),
-    action: fc.oneof(
-      fc.record({ kind: fc.constant('remove' as const) }),
-      fc.record({ kind: fc.constant('replace' as const), value: fc.jsonValue({ maxDepth: 2 }) }),
-      fc.record({ kind: fc.constant('add' as const), key: fc.constant('type'), value: fc.constantFrom<unknown>('text', 'tool-call', 'reasoning') }),
-      fc.record({ kind: fc.constant('add' as const), key: fc.constantFrom('extra', 'kind', 'type', 'inherited', 'usage', 'error', 'inputId', 'id', 'providerData', 'text'), value: fc.jsonValue({ maxDepth: 1 }) }),
-    ),
-  })
-  .map(({ sample, pick, action }) => {
-    const all = paths(sample.data);
-    const path = all[pick % all.length] as Path;
-    if (action.kind === 'remove') return { type: sample.type, data: edit(sample.data, path, REMOVE) };
-    if (action.kind === 'replace') return { type: sample.type, data: edit(sample.data, path, action.value) };
-    const target = path.length === 0 ? sample.data : path.reduce<unknown>((value, key) => (value as Record<string | number, unknown>)[key], sample.data);
-    if (typeof target !== 'object' || target === null || Array.isArray(target)) return sample;
-    return { type: sample.type, data: edit(sample.data, path, { ...target, [action.key]: action.value }) };
-  });
+    .record({
+      sample: fc.constantFrom(...samples),
+      pick: fc.nat(),
+      action: fc.oneof(
+        fc.record({ kind: fc.constant('remove' as const) }),
+        fc.record({ kind: fc.constant('replace' as const), value: fc.jsonValue({ maxDepth: 2 }) }),
+        fc.record({
+          kind: fc.constant('add' as const),
+          key: fc.constant('type'),
+          value: fc.constantFrom<unknown>('text', 'tool-call', 'reasoning'),
+        }),
+        fc.record({
+          kind: fc.constant('add' as const),
+          key: fc.constantFrom('extra', 'kind', 'type', 'inherited', 'usage', 'error', 'inputId', 'id', 'providerData', 'text'),
+          value: fc.jsonValue({ maxDepth: 1 }),
+        }),
+      ),
+    })
+    .map(({ sample, pick, action }) => {
+      const all = paths(sample.data);
+      const path = all[pick % all.length] as Path;
+      if (action.kind === 'remove') return { type: sample.type, data: edit(sample.data, path, REMOVE) };
+      if (action.kind === 'replace') return { type: sample.type, data: edit(sample.data, path, action.value) };
+      const target =
+        path.length === 0
+          ? sample.data
+          : path.reduce<unknown>((value, key) => (value as Record<string | number, unknown>)[key], sample.data);
+      if (typeof target !== 'object' || target === null || Array.isArray(target)) return sample;
+      return { type: sample.type, data: edit(sample.data, path, { ...target, [action.key]: action.value }) };
+    });
 }

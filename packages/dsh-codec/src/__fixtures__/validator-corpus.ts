@@ -37,7 +37,8 @@ export function mutatedArtifacts(name: string, version: FormatVersion): Artifact
   const original = artifactOf(name, version);
   const out: Artifact[] = [original];
   if (original.header !== undefined) {
-    for (const path of paths(original.header)) for (const value of REPLACEMENTS) out.push({ header: edit(original.header, path, value), events: original.events });
+    for (const path of paths(original.header))
+      for (const value of REPLACEMENTS) out.push({ header: edit(original.header, path, value), events: original.events });
   }
   original.events.forEach((event, index) => {
     for (const path of paths(event)) {

@@ -50,7 +50,8 @@ export function eventCheckerOver<View>(validator: EventValidator<View>): EventCh
       return issues;
     },
     advance(event: SessionEvent): void {
-      if (event.seq !== nextSeq) throw new RangeError(`EventChecker.advance: expected seq ${String(nextSeq)}, received ${String(event.seq)}`);
+      if (event.seq !== nextSeq)
+        throw new RangeError(`EventChecker.advance: expected seq ${String(nextSeq)}, received ${String(event.seq)}`);
       validator.applyTrusted(event);
       nextSeq++;
     },
@@ -59,7 +60,10 @@ export function eventCheckerOver<View>(validator: EventValidator<View>): EventCh
         throw new RangeError(`EventChecker.advanceThrough: expected a count from 0 to ${String(events.length)}, received ${String(count)}`);
       }
       if (count === 0) return;
-      if (events[0]?.seq !== nextSeq) throw new RangeError(`EventChecker.advanceThrough: expected the prefix to start at seq ${String(nextSeq)}, received ${String(events[0]?.seq)}`);
+      if (events[0]?.seq !== nextSeq)
+        throw new RangeError(
+          `EventChecker.advanceThrough: expected the prefix to start at seq ${String(nextSeq)}, received ${String(events[0]?.seq)}`,
+        );
       let from = count;
       for (let index = count - 1; index >= 0; index--) {
         if ((events[index] as SessionEvent).type === 'turn/start') {
@@ -71,7 +75,9 @@ export function eventCheckerOver<View>(validator: EventValidator<View>): EventCh
     },
     advancePast(count: number, latestTurn: readonly SessionEvent[]): void {
       if (!Number.isInteger(count) || count < latestTurn.length) {
-        throw new RangeError(`EventChecker.advancePast: expected a count of at least ${String(latestTurn.length)} events, received ${String(count)}`);
+        throw new RangeError(
+          `EventChecker.advancePast: expected a count of at least ${String(latestTurn.length)} events, received ${String(count)}`,
+        );
       }
       const end = nextSeq + count;
       const first = latestTurn[0];

@@ -41,12 +41,20 @@ export function eventShape<Type extends string>(parts: EventShapeParts<Type>): E
       const { type, data, ignorable } = event as { type: string; data: unknown; ignorable?: true };
       if (!isCoreType(type)) {
         if (ignorable === true) return issues;
-        return [eventIssue(index, ['type'], `event at seq ${String(index)}: unknown event type ${JSON.stringify(type)} without ignorable: true (a reader refuses unknown events unless they are ignorable)`)];
+        return [
+          eventIssue(
+            index,
+            ['type'],
+            `event at seq ${String(index)}: unknown event type ${JSON.stringify(type)} without ignorable: true (a reader refuses unknown events unless they are ignorable)`,
+          ),
+        ];
       }
       if (isValidCorePayload(type, data)) return issues;
       const result = schemas[type].safeParse(data);
       if (result.success) return issues;
-      return fromZodIssues(result.error.issues, data, ['data'], `${type} at seq ${String(index)}`, (path, message) => eventIssue(index, path, message));
+      return fromZodIssues(result.error.issues, data, ['data'], `${type} at seq ${String(index)}`, (path, message) =>
+        eventIssue(index, path, message),
+      );
     },
   };
 }

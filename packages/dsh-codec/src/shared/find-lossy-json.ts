@@ -135,7 +135,8 @@ export function findLossyJson(root: unknown): LossyJson | undefined {
     if (kind === undefined) continue;
     if (kind !== CONTAINER) return { path: pathOf(stack, key), reason: kind };
     if (ancestors.has(child as object)) return { path: pathOf(stack, key), reason: 'a cycle is not JSON' };
-    if (stack.length >= MAX_JSON_DEPTH) return { path: pathOf(stack, key), reason: `nesting deeper than ${String(MAX_JSON_DEPTH)} levels cannot be written back` };
+    if (stack.length >= MAX_JSON_DEPTH)
+      return { path: pathOf(stack, key), reason: `nesting deeper than ${String(MAX_JSON_DEPTH)} levels cannot be written back` };
     const problem = open(child as object, key);
     if (problem !== undefined) return { path: pathOf(stack, key), reason: problem };
   }

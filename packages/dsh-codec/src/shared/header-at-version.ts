@@ -18,7 +18,16 @@ export type LineageHeaderFields = {
 export function headerAtVersion<Version extends number>(
   header: LineageHeaderFields,
   version: Version,
-): { format: 'dsh-session'; version: Version; id: string; createdAt: number; cwd?: string; parentSession?: string; forkCut?: number; inheritedEventCount: number } {
+): {
+  format: 'dsh-session';
+  version: Version;
+  id: string;
+  createdAt: number;
+  cwd?: string;
+  parentSession?: string;
+  forkCut?: number;
+  inheritedEventCount: number;
+} {
   const { id, createdAt, cwd, parentSession, forkCut, inheritedEventCount } = header;
   return {
     format: 'dsh-session',

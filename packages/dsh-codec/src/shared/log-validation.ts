@@ -54,7 +54,10 @@ export class LogValidation<View extends { type: string; data: unknown }> {
 }
 
 /** Every issue of `artifact` under `rules`; `[]` when valid. */
-export function validateLog<View extends { type: string; data: unknown }>(rules: LogRules<View>, artifact: { header?: unknown; events: readonly unknown[] }): Issue[] {
+export function validateLog<View extends { type: string; data: unknown }>(
+  rules: LogRules<View>,
+  artifact: { header?: unknown; events: readonly unknown[] },
+): Issue[] {
   const validation = new LogValidation(rules, artifact.header);
   for (const event of artifact.events) validation.event(event);
   return validation.finish();

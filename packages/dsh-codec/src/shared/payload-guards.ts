@@ -37,7 +37,9 @@ export function isTextBlock(block: JsonRecord): boolean {
 
 /** A sound `{ type: "tool-call", id, name, arguments }` block. */
 export function isToolCallBlock(block: JsonRecord): boolean {
-  return block.type === 'tool-call' && isId(block.id) && isId(block.name) && typeof block.arguments === 'string' && keysWithin(block, CALL_KEYS);
+  return (
+    block.type === 'tool-call' && isId(block.id) && isId(block.name) && typeof block.arguments === 'string' && keysWithin(block, CALL_KEYS)
+  );
 }
 
 /** Whether `value` is an array of objects each of which `isBlock` accepts. */

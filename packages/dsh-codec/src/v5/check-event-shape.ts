@@ -10,7 +10,13 @@ import { isCoreEventType } from '../v4/check-event-shape.js';
 import { isValidCorePayload } from './is-valid-core-payload.js';
 import { coreEventDataSchemas } from './schemas.js';
 
-const shape = eventShape({ envelopeIsValid: v4EnvelopeIsValid, checkEnvelope: checkV4Envelope, isCoreType: isCoreEventType, isValidCorePayload, schemas: coreEventDataSchemas });
+const shape = eventShape({
+  envelopeIsValid: v4EnvelopeIsValid,
+  checkEnvelope: checkV4Envelope,
+  isCoreType: isCoreEventType,
+  isValidCorePayload,
+  schemas: coreEventDataSchemas,
+});
 
 /**
  * Every shape issue of `event` as the event at `index` of a V5 log (no relationships).

@@ -49,7 +49,9 @@ describe('createEventChecker', () => {
     expect(checker.accept(ev(0, 'session/title', { title: 'x' }, { extra: 1 }))).toMatchObject([{ path: ['events', 0, 'extra'] }]);
     expect(checker.accept({ seq: 0, type: 'session/title', data: { title: 'x' } })).toMatchObject([{ path: ['events', 0, 'time'] }]);
     expect(checker.accept(ev(0, 'session/title', { title: 'x' }, { time: 1.5 }))).toMatchObject([{ path: ['events', 0, 'time'] }]);
-    expect(checker.accept(ev(0, 'session/title', { title: 'x' }, { ignorable: false }))).toMatchObject([{ path: ['events', 0, 'ignorable'] }]);
+    expect(checker.accept(ev(0, 'session/title', { title: 'x' }, { ignorable: false }))).toMatchObject([
+      { path: ['events', 0, 'ignorable'] },
+    ]);
     expect(checker.accept({ seq: 0, type: 'session/title', time: 1 })).toMatchObject([{ path: ['events', 0, 'data'] }]);
     expect(checker.accept('not an event')).toMatchObject([{ code: 'INVALID_EVENT' }]);
   });
@@ -57,7 +59,15 @@ describe('createEventChecker', () => {
   it('refuses data that is not lossless JSON', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    for (const data of [{ x: Number.NaN }, { x: undefined }, { x: -0 }, { x: new Array<number>(3) }, { x: new Date(0) }, cyclic, { x: Infinity }]) {
+    for (const data of [
+      { x: Number.NaN },
+      { x: undefined },
+      { x: -0 },
+      { x: new Array<number>(3) },
+      { x: new Date(0) },
+      cyclic,
+      { x: Infinity },
+    ]) {
       const issues = createEventChecker().accept(ev(0, 'plugin/thing', data, { ignorable: true }));
       expect(issues).toMatchObject([{ code: 'INVALID_EVENT' }]);
       expect(issues[0]?.message).toContain('lossless JSON');
@@ -66,14 +76,22 @@ describe('createEventChecker', () => {
 
   it('checks core payloads exactly', () => {
     const checker = createEventChecker();
-    expect(checker.accept(ev(0, 'turn/start', { turn: '1' }))).toMatchObject([{ code: 'INVALID_EVENT', path: ['events', 0, 'data', 'turn'] }]);
-    expect(checker.accept(ev(0, 'turn/start', { turn: 1, extra: true }))).toMatchObject([{ code: 'INVALID_EVENT', path: ['events', 0, 'data'] }]);
+    expect(checker.accept(ev(0, 'turn/start', { turn: '1' }))).toMatchObject([
+      { code: 'INVALID_EVENT', path: ['events', 0, 'data', 'turn'] },
+    ]);
+    expect(checker.accept(ev(0, 'turn/start', { turn: 1, extra: true }))).toMatchObject([
+      { code: 'INVALID_EVENT', path: ['events', 0, 'data'] },
+    ]);
     expect(checker.accept(ev(0, 'turn/start', { turn: 1.5 }))).toMatchObject([{ code: 'INVALID_EVENT' }]);
-    expect(checker.accept(ev(0, 'tool/call', { turn: 1, step: 1, callId: 'c', name: 'n', arguments: '{}', effect: 'maybe' }))[0]?.message).toContain('got "maybe"');
+    expect(
+      checker.accept(ev(0, 'tool/call', { turn: 1, step: 1, callId: 'c', name: 'n', arguments: '{}', effect: 'maybe' }))[0]?.message,
+    ).toContain('got "maybe"');
   });
 
   it('admits an unknown type only with ignorable: true', () => {
-    expect(createEventChecker().accept(ev(0, 'compaction/start', {}))).toMatchObject([{ code: 'INVALID_EVENT', path: ['events', 0, 'type'] }]);
+    expect(createEventChecker().accept(ev(0, 'compaction/start', {}))).toMatchObject([
+      { code: 'INVALID_EVENT', path: ['events', 0, 'type'] },
+    ]);
     expect(createEventChecker().accept(ev(0, 'compaction/start', {}, { ignorable: true }))).toEqual([]);
   });
 
@@ -82,9 +100,15 @@ describe('createEventChecker', () => {
     const checker = acceptAll(log.events);
     const next = checker.nextSeq;
     const replacement = { message: userMessage('summary', 'summary of turn 1') };
-    expect(checker.accept(ev(next, 'session/title', { title: 'x' }, { surfaceOp: { op: 'replace', start: 1, end: 2 } }))).toMatchObject([{ path: ['events', next, 'surfaceOp'] }]);
-    expect(checker.accept(ev(next, 'user/message', replacement, { surfaceOp: { op: 'replace', start: 3, end: next } }))).toMatchObject([{ path: ['events', next, 'surfaceOp'] }]);
-    expect(checker.accept(ev(next, 'user/message', replacement, { surfaceOp: { op: 'replace', start: 3, end: 1 } }))).toMatchObject([{ path: ['events', next, 'surfaceOp'] }]);
+    expect(checker.accept(ev(next, 'session/title', { title: 'x' }, { surfaceOp: { op: 'replace', start: 1, end: 2 } }))).toMatchObject([
+      { path: ['events', next, 'surfaceOp'] },
+    ]);
+    expect(checker.accept(ev(next, 'user/message', replacement, { surfaceOp: { op: 'replace', start: 3, end: next } }))).toMatchObject([
+      { path: ['events', next, 'surfaceOp'] },
+    ]);
+    expect(checker.accept(ev(next, 'user/message', replacement, { surfaceOp: { op: 'replace', start: 3, end: 1 } }))).toMatchObject([
+      { path: ['events', next, 'surfaceOp'] },
+    ]);
     // A replacing user/message may stand between turns (a manual compaction); a plain one may not.
     expect(checker.accept(ev(next, 'user/message', replacement))).toMatchObject([{ code: 'INVALID_RELATIONSHIP' }]);
     expect(checker.accept(ev(next, 'user/message', replacement, { surfaceOp: { op: 'replace', start: 1, end: next - 1 } }))).toEqual([]);
@@ -123,8 +147,12 @@ describe('createEventChecker', () => {
       const checker = acceptAll(new LogBuilder().turnStart(1).stepStart(1, 1).events);
       expect(checker.accept(ev(2, 'turn/end', { turn: 1, reason: { kind: 'completed' } }))[0]?.message).toContain('no open step');
       expect(checker.accept(ev(2, 'step/end', { turn: 1, step: 1 }))).toEqual([]);
-      expect(checker.accept(ev(3, 'turn/end', { turn: 2, reason: { kind: 'completed' } }))).toMatchObject([{ code: 'INVALID_RELATIONSHIP' }]);
-      expect(checker.accept(ev(3, 'turn/end', { turn: 1, reason: { kind: 'error', error: { message: 'boom', code: 'MODEL' } } }))).toEqual([]);
+      expect(checker.accept(ev(3, 'turn/end', { turn: 2, reason: { kind: 'completed' } }))).toMatchObject([
+        { code: 'INVALID_RELATIONSHIP' },
+      ]);
+      expect(checker.accept(ev(3, 'turn/end', { turn: 1, reason: { kind: 'error', error: { message: 'boom', code: 'MODEL' } } }))).toEqual(
+        [],
+      );
       expect(checker.accept(ev(4, 'turn/end', { turn: 1, reason: { kind: 'completed' } }))[0]?.message).toContain('no turn is open');
     });
 
@@ -141,10 +169,16 @@ describe('createEventChecker', () => {
     it('requires assistant messages, calls and results to name the open turn and step', () => {
       const checker = acceptAll(new LogBuilder().turnStart(1).stepStart(1, 1).events);
       const message = { id: 'a', role: 'assistant', content: [] };
-      expect(checker.accept(ev(2, 'assistant/message', { turn: 1, step: 2, message }))).toMatchObject([{ path: ['events', 2, 'data', 'step'] }]);
-      expect(checker.accept(ev(2, 'assistant/message', { turn: 2, step: 1, message }))).toMatchObject([{ path: ['events', 2, 'data', 'turn'] }]);
+      expect(checker.accept(ev(2, 'assistant/message', { turn: 1, step: 2, message }))).toMatchObject([
+        { path: ['events', 2, 'data', 'step'] },
+      ]);
+      expect(checker.accept(ev(2, 'assistant/message', { turn: 2, step: 1, message }))).toMatchObject([
+        { path: ['events', 2, 'data', 'turn'] },
+      ]);
       expect(checker.accept(ev(2, 'assistant/message', { turn: 1, step: 1, message }))).toEqual([]);
-      expect(createEventChecker().accept(ev(0, 'user/message', { message: userMessage('u', 'x') }))).toMatchObject([{ code: 'INVALID_RELATIONSHIP' }]);
+      expect(createEventChecker().accept(ev(0, 'user/message', { message: userMessage('u', 'x') }))).toMatchObject([
+        { code: 'INVALID_RELATIONSHIP' },
+      ]);
     });
   });
 
@@ -164,7 +198,9 @@ describe('createEventChecker', () => {
 
     it('refuses a second tool/call for the same call', () => {
       const checker = acceptAll(openStep().events);
-      expect(checker.accept(new LogBuilder(openStep().events).call(1, 1, 'c1').events.at(-1))[0]?.message).toContain('already has a tool/call');
+      expect(checker.accept(new LogBuilder(openStep().events).call(1, 1, 'c1').events.at(-1))[0]?.message).toContain(
+        'already has a tool/call',
+      );
     });
 
     it('refuses a real result for a call that has no tool/call', () => {
@@ -185,7 +221,9 @@ describe('createEventChecker', () => {
     it('refuses a call declared twice in one step', () => {
       const log = new LogBuilder().turnStart(1).stepStart(1, 1);
       const checker = acceptAll(log.events);
-      expect(checker.accept(new LogBuilder(log.events).assistant(1, 1, '', ['c1', 'c1']).events.at(-1))[0]?.message).toContain('declared twice');
+      expect(checker.accept(new LogBuilder(log.events).assistant(1, 1, '', ['c1', 'c1']).events.at(-1))[0]?.message).toContain(
+        'declared twice',
+      );
     });
   });
 
@@ -204,8 +242,16 @@ describe('createEventChecker', () => {
     }
 
     /** The not-started result for c2 at seq 5, with `change` applied to it. */
-    function notStarted(cause: 'interrupted' | 'forked', change: (data: { message: Record<string, unknown>; error: Record<string, unknown> }) => void): unknown {
-      const data = { turn: 1, step: 1, message: { ...syntheticResultMessage(cause, { callId: 'c2', started: false }, 5) } as Record<string, unknown>, error: syntheticResultError(false) as Record<string, unknown> };
+    function notStarted(
+      cause: 'interrupted' | 'forked',
+      change: (data: { message: Record<string, unknown>; error: Record<string, unknown> }) => void,
+    ): unknown {
+      const data = {
+        turn: 1,
+        step: 1,
+        message: { ...syntheticResultMessage(cause, { callId: 'c2', started: false }, 5) } as Record<string, unknown>,
+        error: syntheticResultError(false) as Record<string, unknown>,
+      };
       change(data);
       return ev(5, 'tool/result', data);
     }
@@ -213,34 +259,101 @@ describe('createEventChecker', () => {
     for (const cause of ['interrupted', 'forked'] as const) {
       it(`rejects malformed ${cause} not-started results`, () => {
         const malformed: [string, (data: { message: Record<string, unknown>; error: Record<string, unknown> }) => void, string][] = [
-          ['wrong seq in the id', (d) => { d.message.id = `${cause}-tool-result-c2-4`; }, 'id'],
-          ['wrong call in the id', (d) => { d.message.id = `${cause}-tool-result-c1-5`; }, 'id'],
-          ['unprefixed id', (d) => { d.message.id = 'tool-result-c2-5'; }, 'id'],
-          ['altered wording', (d) => { d.message.content = [{ type: 'text', text: 'The call did not run.' }]; }, 'content'],
-          ['extra block', (d) => { d.message.content = [...(d.message.content as unknown[]), { type: 'text', text: 'more' }]; }, 'content'],
-          ['wrong error name', (d) => { d.error = { name: 'ToolError', code: 'TOOL_NOT_STARTED' }; }, 'error'],
-          ['outcome-unknown error', (d) => { d.error = { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' }; }, 'callId'],
-          ['no error', (d) => { delete (d as { error?: unknown }).error; }, 'callId'],
-          ['isError false', (d) => { d.message.isError = false; }, 'isError'],
+          [
+            'wrong seq in the id',
+            (d) => {
+              d.message.id = `${cause}-tool-result-c2-4`;
+            },
+            'id',
+          ],
+          [
+            'wrong call in the id',
+            (d) => {
+              d.message.id = `${cause}-tool-result-c1-5`;
+            },
+            'id',
+          ],
+          [
+            'unprefixed id',
+            (d) => {
+              d.message.id = 'tool-result-c2-5';
+            },
+            'id',
+          ],
+          [
+            'altered wording',
+            (d) => {
+              d.message.content = [{ type: 'text', text: 'The call did not run.' }];
+            },
+            'content',
+          ],
+          [
+            'extra block',
+            (d) => {
+              d.message.content = [...(d.message.content as unknown[]), { type: 'text', text: 'more' }];
+            },
+            'content',
+          ],
+          [
+            'wrong error name',
+            (d) => {
+              d.error = { name: 'ToolError', code: 'TOOL_NOT_STARTED' };
+            },
+            'error',
+          ],
+          [
+            'outcome-unknown error',
+            (d) => {
+              d.error = { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' };
+            },
+            'callId',
+          ],
+          [
+            'no error',
+            (d) => {
+              delete (d as { error?: unknown }).error;
+            },
+            'callId',
+          ],
+          [
+            'isError false',
+            (d) => {
+              d.message.isError = false;
+            },
+            'isError',
+          ],
         ];
         for (const [what, change, field] of malformed) {
           const checker = acceptAll(openStep().events);
           const issues = checker.accept(notStarted(cause, change));
           expect(issues.length, what).toBeGreaterThan(0);
-          expect(issues.map((issue) => issue.path.at(-1)), what).toContain(field);
+          expect(
+            issues.map((issue) => issue.path.at(-1)),
+            what,
+          ).toContain(field);
           expect(checker.nextSeq, what).toBe(5);
         }
       });
 
       it(`rejects a ${cause} not-started result for an undeclared call`, () => {
         const checker = acceptAll(openStep().events);
-        const data = { turn: 1, step: 1, message: syntheticResultMessage(cause, { callId: 'c7', started: false }, 5), error: syntheticResultError(false) };
+        const data = {
+          turn: 1,
+          step: 1,
+          message: syntheticResultMessage(cause, { callId: 'c7', started: false }, 5),
+          error: syntheticResultError(false),
+        };
         expect(checker.accept(ev(5, 'tool/result', data))[0]?.message).toContain('not declared');
       });
 
       it(`rejects a ${cause} not-started result for a call that has a tool/call`, () => {
         const checker = acceptAll(openStep().events);
-        const data = { turn: 1, step: 1, message: syntheticResultMessage(cause, { callId: 'c1', started: false }, 5), error: syntheticResultError(false) };
+        const data = {
+          turn: 1,
+          step: 1,
+          message: syntheticResultMessage(cause, { callId: 'c1', started: false }, 5),
+          error: syntheticResultError(false),
+        };
         expect(checker.accept(ev(5, 'tool/result', data))[0]?.message).toContain('has a tool/call');
       });
     }
@@ -248,8 +361,18 @@ describe('createEventChecker', () => {
     it('rejects forked wording under an interrupted id and interrupted wording under a forked id', () => {
       const forkedText = syntheticResultMessage('forked', { callId: 'c2', started: false }, 5).content;
       const interruptedText = syntheticResultMessage('interrupted', { callId: 'c2', started: false }, 5).content;
-      expect(acceptAll(openStep().events).accept(notStarted('interrupted', (d) => { d.message.content = forkedText; }))).not.toEqual([]);
-      const issues = acceptAll(openStep().events).accept(notStarted('forked', (d) => { d.message.content = interruptedText; }));
+      expect(
+        acceptAll(openStep().events).accept(
+          notStarted('interrupted', (d) => {
+            d.message.content = forkedText;
+          }),
+        ),
+      ).not.toEqual([]);
+      const issues = acceptAll(openStep().events).accept(
+        notStarted('forked', (d) => {
+          d.message.content = interruptedText;
+        }),
+      );
       expect(issues).not.toEqual([]);
       expect(issues[0]?.message).toContain('forked');
     });
@@ -264,19 +387,26 @@ describe('createEventChecker', () => {
       const checker = stepOpen();
       const call = { type: 'tool-call', id: 'c1', name: 'read', arguments: '{}' };
       expect(checker.accept(ev(3, 'assistant/message', assistant([reasoning, { type: 'reasoning', text: '' }, call])))).toEqual([]);
-      expect(checker.accept(ev(4, 'tool/call', { turn: 1, step: 1, callId: 'c1', name: 'read', arguments: '{}', effect: 'read-only' }))).toEqual([]);
+      expect(
+        checker.accept(ev(4, 'tool/call', { turn: 1, step: 1, callId: 'c1', name: 'read', arguments: '{}', effect: 'read-only' })),
+      ).toEqual([]);
     });
 
     it('refuses reasoning outside assistant messages and malformed reasoning blocks', () => {
       expect(stepOpen().accept(ev(3, 'assistant/message', assistant([{ type: 'reasoning' }])))).toMatchObject([{ code: 'INVALID_EVENT' }]);
-      expect(stepOpen().accept(ev(3, 'assistant/message', assistant([{ ...reasoning, providerData: 'sig' }])))).toMatchObject([{ code: 'INVALID_EVENT', path: ['events', 3, 'data', 'message', 'content', 0, 'providerData'] }]);
-      expect(stepOpen().accept(ev(3, 'assistant/message', assistant([{ ...reasoning, extra: 1 }])))).toMatchObject([{ code: 'INVALID_EVENT' }]);
+      expect(stepOpen().accept(ev(3, 'assistant/message', assistant([{ ...reasoning, providerData: 'sig' }])))).toMatchObject([
+        { code: 'INVALID_EVENT', path: ['events', 3, 'data', 'message', 'content', 0, 'providerData'] },
+      ]);
+      expect(stepOpen().accept(ev(3, 'assistant/message', assistant([{ ...reasoning, extra: 1 }])))).toMatchObject([
+        { code: 'INVALID_EVENT' },
+      ]);
       const user = { message: { id: 'u', role: 'user', content: [reasoning] } };
-      expect(acceptAll(new LogBuilder().turnStart(1).events).accept(ev(1, 'user/message', user))).toMatchObject([{ code: 'INVALID_EVENT', path: ['events', 1, 'data', 'message', 'content', 0, 'type'] }]);
+      expect(acceptAll(new LogBuilder().turnStart(1).events).accept(ev(1, 'user/message', user))).toMatchObject([
+        { code: 'INVALID_EVENT', path: ['events', 1, 'data', 'message', 'content', 0, 'type'] },
+      ]);
     });
   });
 });
-
 
 describe('EventChecker.advanceThrough', () => {
   it('leaves the checker exactly where advancing event by event does, for every prefix of every log (property)', () => {
@@ -303,10 +433,14 @@ describe('EventChecker.advanceThrough', () => {
 
   it('refuses a count outside the events and a prefix that does not start at nextSeq', () => {
     const log = completedTurn(new LogBuilder(), 1);
-    expect(() => { createEventChecker().advanceThrough(log.events, log.events.length + 1); }).toThrow(RangeError);
+    expect(() => {
+      createEventChecker().advanceThrough(log.events, log.events.length + 1);
+    }).toThrow(RangeError);
     const checker = createEventChecker();
     checker.advanceThrough(log.events, 2);
-    expect(() => { checker.advanceThrough(log.events, 1); }).toThrow(/start at seq 2/);
+    expect(() => {
+      checker.advanceThrough(log.events, 1);
+    }).toThrow(/start at seq 2/);
   });
 });
 
@@ -337,8 +471,14 @@ describe('EventChecker.advancePast', () => {
     const log = completedTurn(new LogBuilder(), 1);
     const events = log.events;
     // The turn starts at seq 0: handing it over as if it ended one event later is a caller's bug.
-    expect(() => { createEventChecker().advancePast(events.length + 1, events); }).toThrow(/turn\/start at seq 1/);
-    expect(() => { createEventChecker().advancePast(events.length, events.slice(1)); }).toThrow(/received/);
-    expect(() => { createEventChecker().advancePast(1, events); }).toThrow(RangeError);
+    expect(() => {
+      createEventChecker().advancePast(events.length + 1, events);
+    }).toThrow(/turn\/start at seq 1/);
+    expect(() => {
+      createEventChecker().advancePast(events.length, events.slice(1));
+    }).toThrow(/received/);
+    expect(() => {
+      createEventChecker().advancePast(1, events);
+    }).toThrow(RangeError);
   });
 });

@@ -7,7 +7,10 @@ import type { SessionEvent, SessionHeader } from '../types.js';
 import type { V4Header } from '../v4/types.js';
 
 /** A valid V4 log as V5. */
-export function migrateV4ToV5(artifact: { header: V4Header; events: readonly SessionEvent[] }): { header: SessionHeader; events: SessionEvent[] } {
+export function migrateV4ToV5(artifact: { header: V4Header; events: readonly SessionEvent[] }): {
+  header: SessionHeader;
+  events: SessionEvent[];
+} {
   const header: SessionHeader = headerAtVersion(artifact.header, 5);
   // A valid V4 event is a valid V5 event: V5 only added reasoning blocks.
   return { header, events: [...artifact.events] };

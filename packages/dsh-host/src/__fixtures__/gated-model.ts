@@ -43,7 +43,11 @@ export function createGatedModel(responses: readonly Partial<ModelResponse>[]): 
         });
       });
       const response = responses[answered++] ?? {};
-      return { text: response.text ?? 'done', toolCalls: response.toolCalls ?? [], ...(response.usage === undefined ? {} : { usage: response.usage }) };
+      return {
+        text: response.text ?? 'done',
+        toolCalls: response.toolCalls ?? [],
+        ...(response.usage === undefined ? {} : { usage: response.usage }),
+      };
     },
   };
 }

@@ -7,13 +7,17 @@
 import { expect } from 'vitest';
 import { openApiDocument, type Host } from 'dsh-host';
 
-type DocumentedResponse = { content?: Record<string, { schema: { allOf?: { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }[] } }> };
+type DocumentedResponse = {
+  content?: Record<string, { schema: { allOf?: { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }[] } }>;
+};
 const documentedPaths = openApiDocument().paths as Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>;
 
 /** Every answer a test provokes must be documented: its status under its operation, its code under that status. */
 function expectDocumented(method: string, path: string, status: number, code: string | undefined): void {
   const pathname = new URL(path, 'http://dsh.test').pathname;
-  const match = Object.entries(documentedPaths).find(([template]) => new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`).test(pathname));
+  const match = Object.entries(documentedPaths).find(([template]) =>
+    new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`).test(pathname),
+  );
   const operation = match?.[1][method.toLowerCase()];
   if (operation === undefined) {
     expect([status, code], `${method} ${pathname} has no operation`).toEqual([404, 'NOT_FOUND']);

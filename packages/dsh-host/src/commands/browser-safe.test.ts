@@ -9,7 +9,10 @@ describe('the dsh-host/commands entry', () => {
     for (const name of sources) {
       const text = await readFile(new URL(name, here), 'utf8');
       const specifiers = [...text.matchAll(/\bfrom\s+'([^']+)'/g)].map((match) => match[1]);
-      expect(specifiers.filter((specifier) => !specifier?.startsWith('./')), name).toEqual([]);
+      expect(
+        specifiers.filter((specifier) => !specifier?.startsWith('./')),
+        name,
+      ).toEqual([]);
     }
   });
 });

@@ -4,7 +4,14 @@
  * commands with their usage texts, and a pure parser. This entry imports no node built-ins, so a
  * browser bundle can take it; the main entry never imports it.
  */
-export { FORK_FLAGS_USAGE, SLASH_COMMAND_NAMES, SLASH_COMMANDS, slashCommandHelp, type SlashCommandName, type SlashCommandRow } from './slash-commands.js';
+export {
+  FORK_FLAGS_USAGE,
+  SLASH_COMMAND_NAMES,
+  SLASH_COMMANDS,
+  slashCommandHelp,
+  type SlashCommandName,
+  type SlashCommandRow,
+} from './slash-commands.js';
 export {
   parseSlashCommand,
   slashCommandNamed,

@@ -24,7 +24,14 @@ describe('parseSlashCommand: every command', () => {
 
   test('/branch and /fork take --cwd DIR, --tools a,b and --worktree (SPEC §20), spaced or with =', () => {
     expect(command('/branch wt --worktree')).toEqual({ name: 'branch', title: 'wt', worktree: true });
-    expect(command('/fork 3 narrow --cwd other --tools read_file')).toEqual({ name: 'fork', atSeq: 3, title: 'narrow', cwd: 'other', tools: ['read_file'], worktree: false });
+    expect(command('/fork 3 narrow --cwd other --tools read_file')).toEqual({
+      name: 'fork',
+      atSeq: 3,
+      title: 'narrow',
+      cwd: 'other',
+      tools: ['read_file'],
+      worktree: false,
+    });
     expect(command('/branch --cwd=../x --tools=a,b,,c')).toEqual({ name: 'branch', cwd: '../x', tools: ['a', 'b', 'c'], worktree: false });
   });
 
@@ -47,10 +54,26 @@ describe('parseSlashCommand: every command', () => {
 
 describe('parseSlashCommand: bad arguments get clear messages', () => {
   test('a missing name, a bad seq, extra words', () => {
-    expect(parseSlashCommand('/rename')).toEqual({ kind: 'invalid', problem: 'missing-argument', typed: '', command: 'rename', message: '/rename expects a NAME.' });
-    expect(parseSlashCommand('/fork')).toMatchObject({ problem: 'bad-seq', message: "/fork expects an event seq (an integer), received ''." });
-    expect(parseSlashCommand('/fork x name')).toMatchObject({ problem: 'bad-seq', message: "/fork expects an event seq (an integer), received 'x'." });
-    expect(parseSlashCommand('/compact now')).toMatchObject({ problem: 'extra-arguments', command: 'compact', message: "/compact takes no arguments; received 'now'." });
+    expect(parseSlashCommand('/rename')).toEqual({
+      kind: 'invalid',
+      problem: 'missing-argument',
+      typed: '',
+      command: 'rename',
+      message: '/rename expects a NAME.',
+    });
+    expect(parseSlashCommand('/fork')).toMatchObject({
+      problem: 'bad-seq',
+      message: "/fork expects an event seq (an integer), received ''.",
+    });
+    expect(parseSlashCommand('/fork x name')).toMatchObject({
+      problem: 'bad-seq',
+      message: "/fork expects an event seq (an integer), received 'x'.",
+    });
+    expect(parseSlashCommand('/compact now')).toMatchObject({
+      problem: 'extra-arguments',
+      command: 'compact',
+      message: "/compact takes no arguments; received 'now'.",
+    });
   });
 
   test('an unknown flag, a flag without its value', () => {
@@ -58,9 +81,18 @@ describe('parseSlashCommand: bad arguments get clear messages', () => {
       problem: 'bad-flag',
       message: '/branch does not take --bogus: expected --cwd DIR, --tools a,b or --worktree.',
     });
-    expect(parseSlashCommand('/fork 2 --worktree=yes')).toMatchObject({ problem: 'bad-flag', message: '/fork does not take --worktree=yes: expected --cwd DIR, --tools a,b or --worktree.' });
-    expect(parseSlashCommand('/branch --cwd')).toMatchObject({ problem: 'missing-value', message: '/branch --cwd expects a value; received none.' });
-    expect(parseSlashCommand('/fork 1 --tools=')).toMatchObject({ problem: 'missing-value', message: '/fork --tools expects a value; received none.' });
+    expect(parseSlashCommand('/fork 2 --worktree=yes')).toMatchObject({
+      problem: 'bad-flag',
+      message: '/fork does not take --worktree=yes: expected --cwd DIR, --tools a,b or --worktree.',
+    });
+    expect(parseSlashCommand('/branch --cwd')).toMatchObject({
+      problem: 'missing-value',
+      message: '/branch --cwd expects a value; received none.',
+    });
+    expect(parseSlashCommand('/fork 1 --tools=')).toMatchObject({
+      problem: 'missing-value',
+      message: '/fork --tools expects a value; received none.',
+    });
   });
 
   test('an unknown command, or one the app does not offer, lists the offered ones', () => {

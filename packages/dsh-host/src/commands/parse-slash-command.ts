@@ -51,9 +51,14 @@ function forkWords(name: 'branch' | 'fork', words: string[]): Refusal | ({ title
     const [flag, inline] = cut === -1 ? [word, undefined] : [word.slice(0, cut), word.slice(cut + 1)];
     const value = inline ?? (flag === '--cwd' || flag === '--tools' ? words.shift() : undefined);
     if (flag === '--cwd' || flag === '--tools') {
-      if (value === undefined || value === '') return refuse('missing-value', word, `/${name} ${flag} expects a value; received none.`, name);
+      if (value === undefined || value === '')
+        return refuse('missing-value', word, `/${name} ${flag} expects a value; received none.`, name);
       if (flag === '--cwd') flags.cwd = value;
-      else flags.tools = value.split(',').map((tool) => tool.trim()).filter((tool) => tool !== '');
+      else
+        flags.tools = value
+          .split(',')
+          .map((tool) => tool.trim())
+          .filter((tool) => tool !== '');
     } else if (flag === '--worktree' && inline === undefined) flags.worktree = true;
     else if (flag.startsWith('--')) return refuse('bad-flag', word, `/${name} does not take ${word}: expected ${FORK_FLAGS_USAGE}.`, name);
     else title.push(word);
@@ -97,7 +102,11 @@ export function parseSlashCommand(raw: string, offered: readonly SlashCommandNam
   const typed = match?.[1] ?? '';
   const name = slashCommandNamed(typed);
   if (name === undefined || !offered.includes(name)) {
-    return refuse('unknown-command', typed, `Unknown command '/${typed}': expected one of ${offered.map((known) => `/${known}`).join(' ')}.`);
+    return refuse(
+      'unknown-command',
+      typed,
+      `Unknown command '/${typed}': expected one of ${offered.map((known) => `/${known}`).join(' ')}.`,
+    );
   }
   const parsed = parseArguments(name, (match?.[2] ?? '').trim());
   return 'kind' in parsed ? parsed : { kind: 'command', command: parsed };

@@ -36,7 +36,12 @@ export function sourceResults(text: string): Map<string, string[]> {
     const payload = (line.payload ?? line) as Json;
     if (typeof payload.type === 'string' && payload.type.endsWith('_output') && typeof payload.call_id === 'string') {
       const output = payload.output;
-      const recorded = typeof output === 'string' ? [output] : output === undefined ? [JSON.stringify(payload.tools ?? [])] : [String((output as Json).content)];
+      const recorded =
+        typeof output === 'string'
+          ? [output]
+          : output === undefined
+            ? [JSON.stringify(payload.tools ?? [])]
+            : [String((output as Json).content)];
       results.set(payload.call_id, recorded);
     }
   }
@@ -49,13 +54,18 @@ export function importedResults(events: readonly SessionEvent[]): Map<string, st
   for (const event of events) {
     if (event.type !== 'tool/result') continue;
     const message = (event.data as { message: { callId: string; content: { type: string; text?: string }[] } }).message;
-    results.set(message.callId, message.content.map((block) => block.text ?? ''));
+    results.set(
+      message.callId,
+      message.content.map((block) => block.text ?? ''),
+    );
   }
   return results;
 }
 
 /** Every `tool/call` of a log with its name, arguments and effect. */
-export function importedCalls(events: readonly SessionEvent[]): { seq: number; callId: string; name: string; arguments: string; effect: string }[] {
+export function importedCalls(
+  events: readonly SessionEvent[],
+): { seq: number; callId: string; name: string; arguments: string; effect: string }[] {
   return events
     .filter((event) => event.type === 'tool/call')
     .map((event) => ({ seq: event.seq, ...(event.data as { callId: string; name: string; arguments: string; effect: string }) }));

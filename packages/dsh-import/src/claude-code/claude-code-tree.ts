@@ -68,7 +68,8 @@ export function claudeCodeTree(lines: readonly SourceLine[], quiet: ReadonlySet<
   // A parent the file does not hold (a compact boundary's logical parent, a subagent's first line)
   // links to the line written just before, as an append-only file orders them.
   for (const node of nodes) {
-    if (node.parent !== undefined && !entries.has(node.parent)) node.parent = node.order > 0 ? (nodes[node.order - 1] as TreeNode).key : undefined;
+    if (node.parent !== undefined && !entries.has(node.parent))
+      node.parent = node.order > 0 ? (nodes[node.order - 1] as TreeNode).key : undefined;
   }
   // Parallel results and the later lines of a split response hang off earlier lines of the same step.
   const callOwner = new Map<string, string>();

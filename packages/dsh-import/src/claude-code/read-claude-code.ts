@@ -36,7 +36,8 @@ function blocksOf(value: unknown): Record<string, unknown>[] {
   if (!Array.isArray(value)) return [];
   const items = value as unknown[];
   // Content arrays hold objects only, as Claude Code writes them: the array itself, not a copy.
-  for (const item of items) if (asRecord(item) === undefined) return items.map(asRecord).filter((block): block is Record<string, unknown> => block !== undefined);
+  for (const item of items)
+    if (asRecord(item) === undefined) return items.map(asRecord).filter((block): block is Record<string, unknown> => block !== undefined);
   return items as Record<string, unknown>[];
 }
 
@@ -54,7 +55,9 @@ function placeholder(block: Record<string, unknown>, line: number, tally: Warnin
 
 function resultContent(value: unknown, line: number, tally: WarningTally): ContentBlock[] {
   if (typeof value === 'string') return [text(value)];
-  return blocksOf(value).map((block) => (block.type === 'text' && typeof block.text === 'string' ? text(block.text) : placeholder(block, line, tally)));
+  return blocksOf(value).map((block) =>
+    block.type === 'text' && typeof block.text === 'string' ? text(block.text) : placeholder(block, line, tally),
+  );
 }
 
 const USAGE_FIELDS: readonly (readonly [string, string])[] = [
@@ -113,7 +116,12 @@ function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
       for (const block of blocksOf(message.content)) {
         if (block.type === 'text' && typeof block.text === 'string') response.content.push(text(block.text));
         else if (block.type === 'tool_use') {
-          response.content.push({ type: 'tool-call', id: String(block.id), name: String(block.name), arguments: argumentsText(block.input) });
+          response.content.push({
+            type: 'tool-call',
+            id: String(block.id),
+            name: String(block.name),
+            arguments: argumentsText(block.input),
+          });
         } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
           // The signature is what the Messages API verifies when the block comes back: kept verbatim.
           const signature = asString(block.signature);
@@ -136,7 +144,12 @@ function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
     const id = key;
     if (value.isCompactSummary === true || pendingCompaction) {
       pendingCompaction = false;
-      const summary = typeof message.content === 'string' ? message.content : blocksOf(message.content).map((b) => asString(b.text) ?? '').join('\n');
+      const summary =
+        typeof message.content === 'string'
+          ? message.content
+          : blocksOf(message.content)
+              .map((b) => asString(b.text) ?? '')
+              .join('\n');
       items.push({ kind: 'compaction', key, id, time, summary });
       responses = new Map();
       continue;
@@ -203,13 +216,21 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
     createdAt ??= timeOf(value.timestamp);
   }
   const lineKeys = linesOfTree(nodes, absorbs);
-  const best = titles.reduce<{ title: string; rank: number } | undefined>((a, b) => (a === undefined || b.rank >= a.rank ? b : a), undefined);
+  const best = titles.reduce<{ title: string; rank: number } | undefined>(
+    (a, b) => (a === undefined || b.rank >= a.rank ? b : a),
+    undefined,
+  );
   const itemLines = lineKeys.map((keys) => {
-    const items = itemsOf(keys.map((key) => entries.get(key) as Entry), tally);
+    const items = itemsOf(
+      keys.map((key) => entries.get(key) as Entry),
+      tally,
+    );
     return best === undefined ? items : [{ kind: 'title' as const, key: 'title', time: createdAt ?? 0, title: best.title }, ...items];
   });
   warnings.push(...tally.messages());
-  const agentId = allSidechain ? asString(lines.find((l) => typeof l.value.uuid === 'string' && typeof l.value.agentId === 'string')?.value.agentId) : undefined;
+  const agentId = allSidechain
+    ? asString(lines.find((l) => typeof l.value.uuid === 'string' && typeof l.value.agentId === 'string')?.value.agentId)
+    : undefined;
   const links = {
     ...(agentId === undefined ? {} : { agentId, ...(sessionId === undefined ? {} : { mainSourceId: sessionId }) }),
     ...(Object.keys(spawned).length === 0 ? {} : { spawned }),

@@ -6,7 +6,16 @@
  */
 import type { ContentBlock, JsonObject } from 'dsh-codec';
 import type { SourceLine } from '../read-lines.js';
-import { argumentsText, asRecord, asString, OPENAI_RESPONSES_WIRE, reasoning, text, type ReadTranscript, type SourceLinks } from '../read-transcript.js';
+import {
+  argumentsText,
+  asRecord,
+  asString,
+  OPENAI_RESPONSES_WIRE,
+  reasoning,
+  text,
+  type ReadTranscript,
+  type SourceLinks,
+} from '../read-transcript.js';
 import { timeOf, WarningTally, type SourceItem } from '../source-item.js';
 import { codexEffectOf } from './codex-effects.js';
 
@@ -14,7 +23,15 @@ import { codexEffectOf } from './codex-effects.js';
 const CALL_KINDS = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call']);
 const OUTPUT_KINDS = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output', 'tool_search_output']);
 /** Envelope and event types that hold nothing a dsh session needs (events repeat the response items). */
-const QUIET_TYPES = new Set(['event_msg', 'turn_context', 'session_meta', 'compacted', 'response_item', 'world_state', 'token_usage_record']);
+const QUIET_TYPES = new Set([
+  'event_msg',
+  'turn_context',
+  'session_meta',
+  'compacted',
+  'response_item',
+  'world_state',
+  'token_usage_record',
+]);
 
 function contentText(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -31,7 +48,8 @@ function outputOf(payload: Record<string, unknown>): { content: ContentBlock[]; 
   if (typeof output === 'string') return { content: [text(output)], isError: false };
   if (Array.isArray(output)) return { content: contentText(output).map(text), isError: false };
   const record = asRecord(output);
-  if (record !== undefined && typeof record.content === 'string') return { content: [text(record.content)], isError: record.success === false };
+  if (record !== undefined && typeof record.content === 'string')
+    return { content: [text(record.content)], isError: record.success === false };
   if (payload.type === 'tool_search_output') return { content: [text(JSON.stringify(payload.tools ?? []))], isError: false };
   return { content: [text(JSON.stringify(output ?? null))], isError: false };
 }
@@ -44,7 +62,8 @@ function outputOf(payload: Record<string, unknown>): { content: ContentBlock[]; 
 function metaLinks(payload: Record<string, unknown>): SourceLinks {
   const links: SourceLinks = {};
   const spawn = asRecord(asRecord(asRecord(payload.source)?.subagent)?.thread_spawn);
-  const parent = asString(spawn?.parent_thread_id) ?? (payload.thread_source === 'subagent' ? asString(payload.parent_thread_id) : undefined);
+  const parent =
+    asString(spawn?.parent_thread_id) ?? (payload.thread_source === 'subagent' ? asString(payload.parent_thread_id) : undefined);
   if (parent !== undefined) {
     links.mainSourceId = parent;
     const nickname = asString(spawn?.agent_nickname) ?? asString(payload.agent_nickname);
@@ -53,7 +72,8 @@ function metaLinks(payload: Record<string, unknown>): SourceLinks {
   const base = asRecord(payload.history_base);
   const threadId = asString(base?.thread_id);
   const end = base?.end_ordinal_exclusive;
-  if (threadId !== undefined && typeof end === 'number' && Number.isSafeInteger(end) && end >= 0) links.historyBase = { threadId, endOrdinalExclusive: end };
+  if (threadId !== undefined && typeof end === 'number' && Number.isSafeInteger(end) && end >= 0)
+    links.historyBase = { threadId, endOrdinalExclusive: end };
   return links;
 }
 
@@ -111,8 +131,14 @@ export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
     }
     if (CALL_KINDS.has(kind)) {
       const callId = asString(payload.call_id) ?? asString(payload.id) ?? key;
-      const name = kind === 'local_shell_call' ? 'local_shell' : kind === 'tool_search_call' ? 'tool_search' : (asString(payload.name) ?? 'unknown');
-      const args = kind === 'custom_tool_call' ? asString(payload.input) ?? '' : kind === 'local_shell_call' ? argumentsText(payload.action) : argumentsText(payload.arguments);
+      const name =
+        kind === 'local_shell_call' ? 'local_shell' : kind === 'tool_search_call' ? 'tool_search' : (asString(payload.name) ?? 'unknown');
+      const args =
+        kind === 'custom_tool_call'
+          ? (asString(payload.input) ?? '')
+          : kind === 'local_shell_call'
+            ? argumentsText(payload.action)
+            : argumentsText(payload.arguments);
       responseFor(key, time).content.push({ type: 'tool-call', id: callId, name, arguments: args });
       return;
     }
@@ -174,7 +200,8 @@ export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
         responsesInTask = 0;
       } else if (payload.type === 'task_complete') inTask = false;
       if (payload.type === 'turn_aborted') items.push({ kind: 'outcome', key, time, outcome: { kind: 'cancelled' } });
-      else if (payload.type === 'error') items.push({ kind: 'outcome', key, time, outcome: { kind: 'error', message: asString(payload.message) ?? 'error' } });
+      else if (payload.type === 'error')
+        items.push({ kind: 'outcome', key, time, outcome: { kind: 'error', message: asString(payload.message) ?? 'error' } });
       continue;
     }
     // The older layout: a bare header, then items without an envelope.
@@ -184,7 +211,11 @@ export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
       continue;
     }
     if (value.record_type !== undefined || type === 'world_state' || type === 'token_usage_record') continue;
-    if (type !== undefined && !QUIET_TYPES.has(type) && (type === 'message' || type === 'reasoning' || CALL_KINDS.has(type) || OUTPUT_KINDS.has(type) || type === 'web_search_call')) {
+    if (
+      type !== undefined &&
+      !QUIET_TYPES.has(type) &&
+      (type === 'message' || type === 'reasoning' || CALL_KINDS.has(type) || OUTPUT_KINDS.has(type) || type === 'web_search_call')
+    ) {
       item(value, key, time, line);
       continue;
     }

@@ -70,7 +70,9 @@ function itemsOf(entries: readonly ClaudeCodeSkeleton[]): Item[] {
         responses.set(id, calls);
         items.push({ kind: 'response', calls });
       }
-      if (Array.isArray(content)) for (const block of content) if (block.type === 'tool_use') calls.push({ id: block.id ?? 'undefined', name: block.name ?? 'undefined' });
+      if (Array.isArray(content))
+        for (const block of content)
+          if (block.type === 'tool_use') calls.push({ id: block.id ?? 'undefined', name: block.name ?? 'undefined' });
       continue;
     }
     if (entry.type !== 'user') continue;
@@ -178,7 +180,9 @@ class EventCounter {
   openCalls(): OpenCall[] {
     const step = this.step;
     if (!this.turnOpen || step === undefined) return [];
-    return step.calls.filter((call) => step.pending.has(call.id)).map((call) => ({ callId: call.id, name: call.name, started: true, effect: claudeCodeEffectOf(call.name) }));
+    return step.calls
+      .filter((call) => step.pending.has(call.id))
+      .map((call) => ({ callId: call.id, name: call.name, started: true, effect: claudeCodeEffectOf(call.name) }));
   }
 
   private message(): void {

@@ -28,7 +28,13 @@ function treeOf(lines: readonly NativeLine[]): LineTree {
         return position === undefined || position < 0 ? undefined : position;
       },
     };
-    found = { tree: claudeCodeTree(lines.map((line) => ({ line: line.index + 1, value: line.value })), CLAUDE_CODE_QUIET_TYPES), positionOfLine };
+    found = {
+      tree: claudeCodeTree(
+        lines.map((line) => ({ line: line.index + 1, value: line.value })),
+        CLAUDE_CODE_QUIET_TYPES,
+      ),
+      positionOfLine,
+    };
     TREES.set(lines, found);
   }
   return found;
@@ -90,7 +96,10 @@ export const CLAUDE_CODE_NATIVE: NativeFormat = {
       parentUuid: field(previous.value, 'uuid') ?? null,
       isSidechain: false,
       type: 'user',
-      message: { role: 'user', content: [{ tool_use_id: input.callId, type: 'tool_result', content: input.text, is_error: input.isError }] },
+      message: {
+        role: 'user',
+        content: [{ tool_use_id: input.callId, type: 'tool_result', content: input.text, is_error: input.isError }],
+      },
       uuid,
       timestamp: isoTime(now),
       toolUseResult: `Error: ${input.text}`,

@@ -48,7 +48,8 @@ export type ClaudeCodeSkeleton = {
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const flag = (value: unknown): true | undefined => (value === true ? true : undefined);
 /** The interruption mark of a text: the marker when it starts with it, '' for another string. */
-export const markOf = (value: unknown): string | undefined => (typeof value === 'string' ? (value.startsWith(CLAUDE_CODE_INTERRUPTED) ? CLAUDE_CODE_INTERRUPTED : '') : undefined);
+export const markOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? (value.startsWith(CLAUDE_CODE_INTERRUPTED) ? CLAUDE_CODE_INTERRUPTED : '') : undefined;
 // eslint-disable-next-line @typescript-eslint/no-base-to-string -- `String(…)` exactly as the reader takes an id, objects included
 const stringOf = (value: unknown): string | undefined => (value === undefined ? undefined : String(value));
 const present = (value: unknown): string | undefined => (typeof value === 'string' ? '' : undefined);
@@ -100,7 +101,12 @@ export function claudeCodeSkeletonOf(value: Record<string, unknown>): ClaudeCode
     out.message = {
       id: str(message.id),
       model: str(message.model),
-      content: typeof content === 'string' ? markOf(content) : Array.isArray(content) ? (content as unknown[]).filter(isRecord).map(blockOf) : undefined,
+      content:
+        typeof content === 'string'
+          ? markOf(content)
+          : Array.isArray(content)
+            ? (content as unknown[]).filter(isRecord).map(blockOf)
+            : undefined,
     };
   }
   return out;

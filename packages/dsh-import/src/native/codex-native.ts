@@ -46,7 +46,12 @@ export const CODEX_NATIVE: NativeFormat = {
   closer: (input, { previous, now }) => {
     const ordinal = typeof previous.value.ordinal === 'number' ? { ordinal: previous.value.ordinal + 1 } : {};
     const kind = input.kind === 'custom_tool_call' ? 'custom_tool_call_output' : 'function_call_output';
-    const value = { timestamp: isoTime(now), ...ordinal, type: 'response_item', payload: { type: kind, call_id: input.callId, output: input.text } };
+    const value = {
+      timestamp: isoTime(now),
+      ...ordinal,
+      type: 'response_item',
+      payload: { type: kind, call_id: input.callId, output: input.text },
+    };
     return { index: previous.index + 1, raw: JSON.stringify(value), value };
   },
   fileName: (sessionId, now) => `rollout-${isoTime(now).slice(0, 19).replace(/:/g, '-')}-${sessionId}.jsonl`,

@@ -13,10 +13,23 @@ import { joinNativeLines } from './native-line.js';
 export type HistoryMessage = UserMessage | AssistantMessage | ToolResultMessage;
 
 /** What an export needs besides the history. */
-export type NativeExportOptions = { format: TranscriptFormat; sessionId: string; now: number; cwd?: string; model?: string; title?: string };
+export type NativeExportOptions = {
+  format: TranscriptFormat;
+  sessionId: string;
+  now: number;
+  cwd?: string;
+  model?: string;
+  title?: string;
+};
 
 /** The exported file: its text, the name the tool's layout gives it, and the command that resumes it. */
-export type NativeExport = { format: TranscriptFormat; sessionId: string; fileName: string; text: string; resume: (file: string) => string[] };
+export type NativeExport = {
+  format: TranscriptFormat;
+  sessionId: string;
+  fileName: string;
+  text: string;
+  resume: (file: string) => string[];
+};
 
 /** Context every writer shares: the options, a clock that ticks 1 ms per entry, the call names. */
 export type ExportContext = NativeExportOptions & { time: (index: number) => string; callNames: ReadonlyMap<string, string> };

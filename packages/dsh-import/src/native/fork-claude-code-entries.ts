@@ -31,6 +31,16 @@ export function forkClaudeCodeEntries(
     const raw = typeof entry === 'string' ? entry : JSON.stringify(entry);
     return { index, raw, value: JSON.parse(raw) as Record<string, unknown> };
   });
-  const { raws, sessionId, parentSessionId, cut, inheritedEntryCount, closedCalls } = forkNativeLines(CLAUDE_CODE_NATIVE, lines, { ...options, format: 'claude-code' });
-  return { sessionId, entries: raws.map((raw) => JSON.parse(raw) as Record<string, unknown>), parentSessionId, cut, inheritedEntryCount, closedCalls };
+  const { raws, sessionId, parentSessionId, cut, inheritedEntryCount, closedCalls } = forkNativeLines(CLAUDE_CODE_NATIVE, lines, {
+    ...options,
+    format: 'claude-code',
+  });
+  return {
+    sessionId,
+    entries: raws.map((raw) => JSON.parse(raw) as Record<string, unknown>),
+    parentSessionId,
+    cut,
+    inheritedEntryCount,
+    closedCalls,
+  };
 }

@@ -16,7 +16,18 @@ import { scanClaudeCodeSkeleton } from './scan-claude-code-skeleton.js';
 import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
 
 /** Ways to rewrite one line that keep it a Claude Code line (or make it one the scanner declines). */
-const MUTATIONS = ['none', 'reorder', 'strings', 'nested', 'escapedKey', 'duplicate', 'spaced', 'numberId', 'interruptedEscape', 'blankBefore'] as const;
+const MUTATIONS = [
+  'none',
+  'reorder',
+  'strings',
+  'nested',
+  'escapedKey',
+  'duplicate',
+  'spaced',
+  'numberId',
+  'interruptedEscape',
+  'blankBefore',
+] as const;
 type Mutation = (typeof MUTATIONS)[number];
 
 const TRICKY = 'say "uuid":"fake" \\ back\\slash é ü 😀 \u2028 end';
@@ -55,12 +66,20 @@ function mutate(raw: string, mutation: Mutation, seed: number): string[] {
         if (typeof block.text === 'string') block.text = `${block.text} ${TRICKY}`;
         if (block.type === 'tool_result') block.content = TRICKY;
       }
-      if (typeof (value.message as { content?: unknown } | undefined)?.content === 'string') (value.message as { content: string }).content += TRICKY;
+      if (typeof (value.message as { content?: unknown } | undefined)?.content === 'string')
+        (value.message as { content: string }).content += TRICKY;
       return [JSON.stringify(value)];
     }
     case 'nested': {
       // Keys named like the scanned ones, nested where the scanner must skip them.
-      const decoy = { uuid: 'decoy-uuid', parentUuid: 'decoy-parent', type: 'assistant', isSidechain: true, sessionId: value.sessionId, message: { id: 'decoy', content: [{ type: 'tool_use', id: 'decoy-call', name: 'Bash' }] } };
+      const decoy = {
+        uuid: 'decoy-uuid',
+        parentUuid: 'decoy-parent',
+        type: 'assistant',
+        isSidechain: true,
+        sessionId: value.sessionId,
+        message: { id: 'decoy', content: [{ type: 'tool_use', id: 'decoy-call', name: 'Bash' }] },
+      };
       const blocks = blocksOf(value);
       const call = blocks?.find((block) => block.type === 'tool_use');
       if (call !== undefined) call.input = { ...(call.input as object), decoy };
@@ -92,7 +111,15 @@ function mutate(raw: string, mutation: Mutation, seed: number): string[] {
   }
 }
 
-type FileOptions = { turns: number; branchAtTurn: number | undefined; compactInTurn: number | undefined; endMidCall: boolean; tornTail: boolean; currentLineTypes: boolean; mutations: [Mutation, number][] };
+type FileOptions = {
+  turns: number;
+  branchAtTurn: number | undefined;
+  compactInTurn: number | undefined;
+  endMidCall: boolean;
+  tornTail: boolean;
+  currentLineTypes: boolean;
+  mutations: [Mutation, number][];
+};
 
 const file: fc.Arbitrary<FileOptions> = fc.record({
   turns: fc.integer({ min: 1, max: 6 }),
@@ -107,7 +134,10 @@ const file: fc.Arbitrary<FileOptions> = fc.record({
 /** A generated file with each line rewritten by the next mutation (cycling). */
 function generated(options: FileOptions): string {
   const { mutations, ...shape } = options;
-  const { text } = claudeCodeTranscript({ ...shape, ...(shape.branchAtTurn === undefined || shape.branchAtTurn > shape.turns ? { branchAtTurn: undefined } : {}) } as Parameters<typeof claudeCodeTranscript>[0]);
+  const { text } = claudeCodeTranscript({
+    ...shape,
+    ...(shape.branchAtTurn === undefined || shape.branchAtTurn > shape.turns ? { branchAtTurn: undefined } : {}),
+  } as Parameters<typeof claudeCodeTranscript>[0]);
   const torn = !text.endsWith('\n');
   const lines = text.split('\n');
   const last = torn ? lines.pop() : undefined;
@@ -158,15 +188,20 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
 
   it('gives the bytes of forkNativeTranscript when the child id is not as long as the source id (the replacement moves the bytes after it)', () => {
     fc.assert(
-      fc.property(file, fc.nat(), fc.constantFrom('c1', 'child-session-with-a-much-longer-id-than-a-uuid-has'), (options, pick, sessionId) => {
-        const text = generated(options);
-        const uuids = uuidsOf(text);
-        fc.pre(uuids.length > 0);
-        const forkOptions = { at: uuids[pick % uuids.length] as string, sessionId, now: 1_800_000_000_000 };
-        const fast = forkClaudeCodeBytes(Buffer.from(text, 'utf8'), forkOptions);
-        expect(fast).toBeDefined();
-        expect(Buffer.from(fast?.bytes ?? []).toString('utf8')).toBe(forkNativeTranscript(text, forkOptions).text);
-      }),
+      fc.property(
+        file,
+        fc.nat(),
+        fc.constantFrom('c1', 'child-session-with-a-much-longer-id-than-a-uuid-has'),
+        (options, pick, sessionId) => {
+          const text = generated(options);
+          const uuids = uuidsOf(text);
+          fc.pre(uuids.length > 0);
+          const forkOptions = { at: uuids[pick % uuids.length] as string, sessionId, now: 1_800_000_000_000 };
+          const fast = forkClaudeCodeBytes(Buffer.from(text, 'utf8'), forkOptions);
+          expect(fast).toBeDefined();
+          expect(Buffer.from(fast?.bytes ?? []).toString('utf8')).toBe(forkNativeTranscript(text, forkOptions).text);
+        },
+      ),
       { numRuns: 30 },
     );
   });
@@ -201,22 +236,38 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
 describe('scanClaudeCodeSkeleton', () => {
   const scan = (raw: string) => {
     const buffer = Buffer.from(raw, 'utf8');
-    return scanClaudeCodeSkeleton(buffer.toString('latin1'), 0, buffer.length, (start, end) => JSON.parse(buffer.toString('utf8', start, end)) as string);
+    return scanClaudeCodeSkeleton(
+      buffer.toString('latin1'),
+      0,
+      buffer.length,
+      (start, end) => JSON.parse(buffer.toString('utf8', start, end)) as string,
+    );
   };
 
   it('takes top-level keys only, whatever nested objects and string contents hold', () => {
     const raw = JSON.stringify({
       toolUseResult: { uuid: 'nested', type: 'assistant', message: { id: 'nested-message' } },
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call-1', content: '"uuid":"in-text"' }], meta: { id: 'deep', content: 'x' } },
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'call-1', content: '"uuid":"in-text"' }],
+        meta: { id: 'deep', content: 'x' },
+      },
       type: 'user',
       uuid: 'top',
       sessionId: 's-1',
     });
-    expect(scan(raw)).toMatchObject({ type: 'user', uuid: 'top', sessionId: 's-1', message: { id: undefined, content: [{ type: 'tool_result', tool_use_id: 'call-1' }] } });
+    expect(scan(raw)).toMatchObject({
+      type: 'user',
+      uuid: 'top',
+      sessionId: 's-1',
+      message: { id: undefined, content: [{ type: 'tool_result', tool_use_id: 'call-1' }] },
+    });
   });
 
   it('decodes escaped keys and values, keeps the last of a duplicated key, marks an escaped interruption', () => {
-    expect(scan('{"\\u0075uid":"a\\"b","uuid":"c\\u00e9","type":"user","message":{"content":"\\u005bRequest interrupted by user]"}}')).toMatchObject({
+    expect(
+      scan('{"\\u0075uid":"a\\"b","uuid":"c\\u00e9","type":"user","message":{"content":"\\u005bRequest interrupted by user]"}}'),
+    ).toMatchObject({
       uuid: 'cé',
       message: { content: '[Request interrupted by user' },
     });

@@ -9,9 +9,30 @@ import { describe, expect, it } from 'vitest';
 import { forkClaudeCodeEntries, forkNativeTranscript, ImportError, repairNativeTranscript } from '../index.js';
 
 const SOURCE = [
-  { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 'parent-1', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'list files' } },
-  { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 'parent-1', timestamp: '2026-01-01T00:00:01.000Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'call-1', name: 'Read', input: { file_path: 'x' } }] } },
-  { type: 'user', uuid: 'r1', parentUuid: 'a1', sessionId: 'parent-1', timestamp: '2026-01-01T00:00:02.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call-1', content: 'x body' }] } },
+  {
+    type: 'user',
+    uuid: 'u1',
+    parentUuid: null,
+    sessionId: 'parent-1',
+    timestamp: '2026-01-01T00:00:00.000Z',
+    message: { role: 'user', content: 'list files' },
+  },
+  {
+    type: 'assistant',
+    uuid: 'a1',
+    parentUuid: 'u1',
+    sessionId: 'parent-1',
+    timestamp: '2026-01-01T00:00:01.000Z',
+    message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'call-1', name: 'Read', input: { file_path: 'x' } }] },
+  },
+  {
+    type: 'user',
+    uuid: 'r1',
+    parentUuid: 'a1',
+    sessionId: 'parent-1',
+    timestamp: '2026-01-01T00:00:02.000Z',
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call-1', content: 'x body' }] },
+  },
 ];
 const text = `${SOURCE.map((line) => JSON.stringify(line)).join('\n')}\n`;
 
@@ -19,7 +40,12 @@ describe('forkNativeTranscript (Claude Code)', () => {
   it('cuts after a tool_use entry: the chain as written (sessionId changed) and one started, read-only closer', () => {
     const fork = forkNativeTranscript(text, { at: 'a1', sessionId: 'child-1', now: 0 });
     const lines = fork.text.trimEnd().split('\n');
-    expect(lines.slice(0, 2)).toEqual(text.split('\n').slice(0, 2).map((line) => line.replace('"sessionId":"parent-1"', '"sessionId":"child-1"')));
+    expect(lines.slice(0, 2)).toEqual(
+      text
+        .split('\n')
+        .slice(0, 2)
+        .map((line) => line.replace('"sessionId":"parent-1"', '"sessionId":"child-1"')),
+    );
     const closer = JSON.parse(lines[2] ?? '{}') as { parentUuid: string; message: { content: { content: string; is_error: boolean }[] } };
     expect(closer.parentUuid).toBe('a1');
     expect(closer.message.content[0]).toMatchObject({ content: syntheticResultText('forked', true, 'read-only'), is_error: true });
@@ -27,7 +53,14 @@ describe('forkNativeTranscript (Claude Code)', () => {
   });
 
   it('refuses an unknown REF with INVALID_CUT naming entries, and a seq past the end naming the range', () => {
-    const unknown = (() => { try { forkNativeTranscript(text, { at: 'zz', sessionId: 'c', now: 0 }); } catch (error) { return error; } return undefined; })();
+    const unknown = (() => {
+      try {
+        forkNativeTranscript(text, { at: 'zz', sessionId: 'c', now: 0 });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
     expect(ImportError.is(unknown) && unknown.code).toBe('INVALID_CUT');
     expect((unknown as Error).message).toContain('r1');
     expect(() => forkNativeTranscript(text, { at: 'seq:999', sessionId: 'c', now: 0 })).toThrow(/seqs 0\.\./);
@@ -36,7 +69,12 @@ describe('forkNativeTranscript (Claude Code)', () => {
   it('the in-memory entry fork gives the same child as the file fork', () => {
     const fromFile = forkNativeTranscript(text, { at: 'a1', sessionId: 'child-1', now: 0 });
     const fromEntries = forkClaudeCodeEntries(SOURCE, { at: 'a1', sessionId: 'child-1', now: 0 });
-    expect(fromEntries.entries).toEqual(fromFile.text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown));
+    expect(fromEntries.entries).toEqual(
+      fromFile.text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    );
     expect(fromEntries.inheritedEntryCount).toBe(2);
   });
 
@@ -50,7 +88,12 @@ describe('forkNativeTranscript (Claude Code)', () => {
 
   it('forks a generated transcript at every entry uuid without refusing one', () => {
     const generated = claudeCodeTranscript({ turns: 4, branchAtTurn: 3 });
-    const uuids = generated.text.trimEnd().split('\n').map((line) => (JSON.parse(line) as { uuid?: string }).uuid).filter((uuid): uuid is string => uuid !== undefined);
-    for (const uuid of uuids) expect(forkNativeTranscript(generated.text, { at: uuid, sessionId: 'c', now: 0 }).inheritedEntryCount).toBeGreaterThan(0);
+    const uuids = generated.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { uuid?: string }).uuid)
+      .filter((uuid): uuid is string => uuid !== undefined);
+    for (const uuid of uuids)
+      expect(forkNativeTranscript(generated.text, { at: uuid, sessionId: 'c', now: 0 }).inheritedEntryCount).toBeGreaterThan(0);
   });
 });

@@ -42,7 +42,11 @@ export type NativeFork = {
 };
 
 /** The child's lines (raw text) from parsed source lines; shared with the in-memory entry fork. */
-export function forkNativeLines(format: NativeFormat, lines: readonly NativeLine[], options: NativeForkOptions): Omit<NativeFork, 'text'> & { raws: string[] } {
+export function forkNativeLines(
+  format: NativeFormat,
+  lines: readonly NativeLine[],
+  options: NativeForkOptions,
+): Omit<NativeFork, 'text'> & { raws: string[] } {
   const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId(format.format);
   const parentSessionId = format.sessionIdOf(lines);
   const { kept, events, cut } = nativeCut(format, lines, options.at);

@@ -69,7 +69,7 @@ export class JsonLineScanner {
   stringEnd(at: number): number {
     const src = this.src;
     if (src.charCodeAt(at) !== QUOTE) throw DECLINE;
-    for (let from = at + 1; ; ) {
+    for (let from = at + 1; ;) {
       const quote = src.indexOf('"', from);
       if (quote < 0 || quote >= this.end) throw DECLINE;
       let slash = quote - 1;
@@ -222,5 +222,4 @@ export class JsonLineScanner {
     if (this.src.charCodeAt(at) !== QUOTE) throw DECLINE;
     return this.text(at, this.stringEnd(at));
   }
-
 }

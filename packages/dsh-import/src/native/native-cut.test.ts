@@ -20,7 +20,8 @@ const FILES: Record<string, string> = {
   'pi, renamed in turn 7': piTranscript({ turns: 8 }).text,
 };
 
-const shown = (event: SessionEvent): string => (event.type === 'session/title' || event.type === 'import/source' ? event.type : `${event.type} ${JSON.stringify(event.data)}`);
+const shown = (event: SessionEvent): string =>
+  event.type === 'session/title' || event.type === 'import/source' ? event.type : `${event.type} ${JSON.stringify(event.data)}`;
 const withoutTitles = (events: readonly SessionEvent[]): string[] => events.filter((event) => event.type !== 'session/title').map(shown);
 
 describe('native cuts in the seqs of dsh import', () => {
@@ -47,11 +48,13 @@ describe('native cuts in the seqs of dsh import', () => {
     });
   }
 
-  it("pi renamed in turn 7: a REF before the rename reports its seq in the import, which titles the session there", () => {
+  it('pi renamed in turn 7: a REF before the rename reports its seq in the import, which titles the session there', () => {
     const text = FILES['pi, renamed in turn 7'] as string;
     const reading = importTranscript(text, { sessionId: 'native-cut' }).sessions[0]?.events ?? [];
     expect(reading[1]?.type).not.toBe('session/title');
-    const firstAnswer = splitNativeLines(text).find((line) => line.value.type === 'message' && (line.value.message as { role: string }).role === 'assistant');
+    const firstAnswer = splitNativeLines(text).find(
+      (line) => line.value.type === 'message' && (line.value.message as { role: string }).role === 'assistant',
+    );
     const fork = forkNativeTranscript(text, { at: firstAnswer?.value.id as string, sessionId: 'child', now: 0 });
     const child = importTranscript(fork.text, { sessionId: 'native-cut' }).sessions[0]?.events ?? [];
     expect(child[1]?.type).toBe('session/title');

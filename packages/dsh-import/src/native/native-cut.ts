@@ -49,10 +49,16 @@ function corePositions(events: readonly SessionEvent[]): number[] {
 }
 
 /** Whether the first `count` non-title events of `events` are those of `reference`. */
-function agrees(events: readonly SessionEvent[], reference: readonly SessionEvent[], referenceCore: readonly number[], count: number): boolean {
+function agrees(
+  events: readonly SessionEvent[],
+  reference: readonly SessionEvent[],
+  referenceCore: readonly number[],
+  count: number,
+): boolean {
   const core = corePositions(events);
   if (core.length < count) return false;
-  for (let i = 0; i < count; i++) if (!sameEvent(events[core[i] as number] as SessionEvent, reference[referenceCore[i] as number] as SessionEvent)) return false;
+  for (let i = 0; i < count; i++)
+    if (!sameEvent(events[core[i] as number] as SessionEvent, reference[referenceCore[i] as number] as SessionEvent)) return false;
   return true;
 }
 
@@ -74,7 +80,11 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
   };
   if (seq === null) {
     const position = format.findRef(lines, at);
-    if (position === undefined) throw new ImportError('INVALID_CUT', `--at ${JSON.stringify(at)} names no entry of this ${format.format} file: ${format.refHint(lines, at)}`);
+    if (position === undefined)
+      throw new ImportError(
+        'INVALID_CUT',
+        `--at ${JSON.stringify(at)} names no entry of this ${format.format} file: ${format.refHint(lines, at)}`,
+      );
     const kept = format.chainTo(lines, position);
     const events = eventsOfLines(format, kept);
     return { kept, events, cut: cutInReading(format, kept, events, mainChain) };
@@ -83,7 +93,10 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
   const chain = mainChain();
   const reference = eventsOfLines(format, chain);
   if (n >= reference.length) {
-    throw new ImportError('INVALID_CUT', `--at seq:${String(n)} is past the end: dsh reads this file's main line as seqs 0..${String(reference.length - 1)}`);
+    throw new ImportError(
+      'INVALID_CUT',
+      `--at seq:${String(n)} is past the end: dsh reads this file's main line as seqs 0..${String(reference.length - 1)}`,
+    );
   }
   const referenceCore = corePositions(reference);
   const count = referenceCore.filter((position) => position <= n).length;
@@ -114,7 +127,12 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
  * title can stand in a different place (pi names a session in an entry that may come after the
  * cut, and a reading without one titles it first), so the two readings are matched without titles.
  */
-function cutInReading(format: NativeFormat, kept: readonly NativeLine[], events: readonly SessionEvent[], mainChain: () => readonly NativeLine[]): number {
+function cutInReading(
+  format: NativeFormat,
+  kept: readonly NativeLine[],
+  events: readonly SessionEvent[],
+  mainChain: () => readonly NativeLine[],
+): number {
   if (format.format !== 'pi') return events.length - 1;
   const chain = mainChain();
   const onChain = new Set(chain);

@@ -8,7 +8,11 @@ import type { NativeLine } from './native-line.js';
 import { PI_NATIVE } from './pi-native.js';
 
 /** Each tool's native format. */
-export const NATIVE_FORMATS: Readonly<Record<TranscriptFormat, NativeFormat>> = { 'claude-code': CLAUDE_CODE_NATIVE, codex: CODEX_NATIVE, pi: PI_NATIVE };
+export const NATIVE_FORMATS: Readonly<Record<TranscriptFormat, NativeFormat>> = {
+  'claude-code': CLAUDE_CODE_NATIVE,
+  codex: CODEX_NATIVE,
+  pi: PI_NATIVE,
+};
 
 /** The format of a file's `lines`: `format` when given (checked against them), else recognised. */
 export function nativeFormatOf(lines: readonly NativeLine[], format: 'auto' | TranscriptFormat = 'auto'): NativeFormat {
@@ -25,6 +29,7 @@ export function nativeFormatOf(lines: readonly NativeLine[], format: 'auto' | Tr
     }
     return NATIVE_FORMATS[detected];
   }
-  if (detected !== undefined && detected !== format) throw new ImportError('FORMAT_MISMATCH', `format ${format} was asked for, but the file is a ${detected} session`);
+  if (detected !== undefined && detected !== format)
+    throw new ImportError('FORMAT_MISMATCH', `format ${format} was asked for, but the file is a ${detected} session`);
   return NATIVE_FORMATS[format];
 }

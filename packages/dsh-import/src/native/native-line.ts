@@ -36,7 +36,11 @@ export function splitNativeLines(text: string): NativeLine[] {
 /** `MALFORMED_LINE` for the line at 0-based `index` whose text is `line`. */
 export function malformedLine(index: number, line: string): ImportError {
   const shown = line.length > 80 ? `${line.slice(0, 80)}…` : line;
-  return new ImportError('MALFORMED_LINE', `line ${String(index + 1)}: expected one JSON object per line, received ${JSON.stringify(shown)}`, { line: index + 1 });
+  return new ImportError(
+    'MALFORMED_LINE',
+    `line ${String(index + 1)}: expected one JSON object per line, received ${JSON.stringify(shown)}`,
+    { line: index + 1 },
+  );
 }
 
 /** The lines joined back into a file's text, each ending in `\n`. */

@@ -30,7 +30,8 @@ export function openCallsAt(events: readonly SessionEvent[]): OpenCall[] {
       case 'assistant/message': {
         const content = (data.message as { content: { type: string; id?: string; name?: string }[] }).content;
         for (const block of content) {
-          if (block.type === 'tool-call') pending.push({ callId: block.id ?? '', name: block.name ?? '', started: false, effect: 'unknown' });
+          if (block.type === 'tool-call')
+            pending.push({ callId: block.id ?? '', name: block.name ?? '', started: false, effect: 'unknown' });
         }
         break;
       }

@@ -30,7 +30,7 @@ export const PI_NATIVE: NativeFormat = {
   chainTo: (lines, at) => {
     const byId = idIndex(lines);
     const kept = new Set<number>();
-    for (let position: number | undefined = at; position !== undefined && position > 0 && !kept.has(position); ) {
+    for (let position: number | undefined = at; position !== undefined && position > 0 && !kept.has(position);) {
       kept.add(position);
       const parent = field((lines[position] as NativeLine).value, 'parentId');
       position = parent === undefined ? undefined : byId.get(parent);
@@ -39,7 +39,8 @@ export const PI_NATIVE: NativeFormat = {
     return [...kept].sort((a, b) => a - b).map((position) => lines[position] as NativeLine);
   },
   mainLeaf: (lines) => {
-    for (let position = lines.length - 1; position > 0; position--) if ((lines[position] as NativeLine).value.type === 'message') return position;
+    for (let position = lines.length - 1; position > 0; position--)
+      if ((lines[position] as NativeLine).value.type === 'message') return position;
     return -1;
   },
   rewrite: (line, { to, parentFile, header }) => {
@@ -55,7 +56,14 @@ export const PI_NATIVE: NativeFormat = {
       id: derivedUuid(sessionId, salt, input.callId).slice(0, 8),
       parentId: field(previous.value, 'id') ?? null,
       timestamp: isoTime(now),
-      message: { role: 'toolResult', toolCallId: input.callId, toolName: input.name, content: [{ type: 'text', text: input.text }], isError: input.isError, timestamp: now },
+      message: {
+        role: 'toolResult',
+        toolCallId: input.callId,
+        toolName: input.name,
+        content: [{ type: 'text', text: input.text }],
+        isError: input.isError,
+        timestamp: now,
+      },
     };
     return { index: previous.index + 1, raw: JSON.stringify(value), value };
   },

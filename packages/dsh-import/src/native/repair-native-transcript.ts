@@ -26,7 +26,13 @@ export function repairNativeTranscript(text: string, options: { format?: 'auto' 
   for (const call of closedCalls) {
     const kind = format.format === 'codex' ? codexCallKind(chain, call.callId) : undefined;
     previous = format.closer(
-      { callId: call.callId, name: call.name, text: closerText('interrupted', call), isError: true, ...(kind === undefined ? {} : { kind }) },
+      {
+        callId: call.callId,
+        name: call.name,
+        text: closerText('interrupted', call),
+        isError: true,
+        ...(kind === undefined ? {} : { kind }),
+      },
       { previous, sessionId: sessionId ?? '', now: options.now, salt: 'repair' },
     );
     raws.push(previous.raw);

@@ -4,12 +4,46 @@
  * content blocks — every other value skipped without building it.
  * @module
  */
-import { CLAUDE_CODE_INTERRUPTED, emptyBlock, emptySkeleton, markOf, type ClaudeCodeSkeleton, type SkeletonBlock, type SkeletonMessage } from './claude-code-skeleton.js';
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, DECLINE, Decline, JsonLineScanner, keyTable, OPEN_ARRAY, OPEN_OBJECT, QUOTE, type DecodeString } from './json-line-scanner.js';
+import {
+  CLAUDE_CODE_INTERRUPTED,
+  emptyBlock,
+  emptySkeleton,
+  markOf,
+  type ClaudeCodeSkeleton,
+  type SkeletonBlock,
+  type SkeletonMessage,
+} from './claude-code-skeleton.js';
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COMMA,
+  DECLINE,
+  Decline,
+  JsonLineScanner,
+  keyTable,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+  type DecodeString,
+} from './json-line-scanner.js';
 
 export type { DecodeString } from './json-line-scanner.js';
 
-const TOP_KEYS = keyTable(['type', 'uuid', 'parentUuid', 'logicalParentUuid', 'isSidechain', 'sessionId', 'cwd', 'subtype', 'isMeta', 'isCompactSummary', 'isApiErrorMessage', 'message']);
+const TOP_KEYS = keyTable([
+  'type',
+  'uuid',
+  'parentUuid',
+  'logicalParentUuid',
+  'isSidechain',
+  'sessionId',
+  'cwd',
+  'subtype',
+  'isMeta',
+  'isCompactSummary',
+  'isApiErrorMessage',
+  'message',
+]);
 const MESSAGE_KEYS = keyTable(['id', 'model', 'content']);
 const BLOCK_KEYS = keyTable(['type', 'text', 'id', 'name', 'tool_use_id', 'thinking', 'data']);
 
@@ -26,7 +60,10 @@ export function scanClaudeCodeSkeleton(src: string, start: number, end: number, 
 }
 
 /** `scanClaudeCodeSkeleton` for many lines of one `src`: one scanner, reused line after line. */
-export function claudeCodeSkeletonScanner(src: string, decode: DecodeString): (start: number, end: number) => ClaudeCodeSkeleton | undefined {
+export function claudeCodeSkeletonScanner(
+  src: string,
+  decode: DecodeString,
+): (start: number, end: number) => ClaudeCodeSkeleton | undefined {
   const scanner = new SkeletonScanner(src, decode);
   return (start, end) => {
     scanner.reset(end);

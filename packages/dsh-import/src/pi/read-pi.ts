@@ -6,7 +6,16 @@
  */
 import type { ContentBlock, JsonObject } from 'dsh-codec';
 import type { SourceLine } from '../read-lines.js';
-import { ANTHROPIC_WIRE, argumentsText, asRecord, asString, OPENAI_CHAT_WIRE, reasoning, text, type ReadTranscript } from '../read-transcript.js';
+import {
+  ANTHROPIC_WIRE,
+  argumentsText,
+  asRecord,
+  asString,
+  OPENAI_CHAT_WIRE,
+  reasoning,
+  text,
+  type ReadTranscript,
+} from '../read-transcript.js';
 import { timeOf, WarningTally, type SourceItem } from '../source-item.js';
 import { linesOfTree, type TreeNode } from '../transcript-tree.js';
 import { piEffectOf } from './pi-effects.js';
@@ -26,10 +35,15 @@ function thinkingOf(block: Record<string, unknown>, api: string | undefined): Co
   const signature = asString(block.thinkingSignature);
   if (signature === undefined) return reasoning(thinking);
   if (api === 'anthropic-messages') {
-    return block.redacted === true ? reasoning('', { wire: ANTHROPIC_WIRE, redactedData: signature }) : reasoning(thinking, { wire: ANTHROPIC_WIRE, signature });
+    return block.redacted === true
+      ? reasoning('', { wire: ANTHROPIC_WIRE, redactedData: signature })
+      : reasoning(thinking, { wire: ANTHROPIC_WIRE, signature });
   }
-  if (api === 'openai-completions' && (signature === 'reasoning_content' || signature === 'reasoning')) return reasoning(thinking, { wire: OPENAI_CHAT_WIRE, field: signature });
-  return reasoning(thinking, { pi: { ...(api === undefined ? {} : { api }), thinkingSignature: signature, ...(block.redacted === true ? { redacted: true } : {}) } });
+  if (api === 'openai-completions' && (signature === 'reasoning_content' || signature === 'reasoning'))
+    return reasoning(thinking, { wire: OPENAI_CHAT_WIRE, field: signature });
+  return reasoning(thinking, {
+    pi: { ...(api === undefined ? {} : { api }), thinkingSignature: signature, ...(block.redacted === true ? { redacted: true } : {}) },
+  });
 }
 
 /** Content blocks; `assistant` (with the message's `api`) only for a model response, the one place reasoning may stand. */
@@ -41,9 +55,16 @@ function blocksOf(value: unknown, line: number, tally: WarningTally, assistant?:
     if (block === undefined) return [];
     if (block.type === 'text' && typeof block.text === 'string') return [text(block.text)];
     if (block.type === 'thinking' && assistant !== undefined) return [thinkingOf(block, assistant.api)];
-    if (block.type === 'toolCall') return [{ type: 'tool-call', id: String(block.id), name: String(block.name), arguments: argumentsText(block.arguments) }];
+    if (block.type === 'toolCall')
+      return [{ type: 'tool-call', id: String(block.id), name: String(block.name), arguments: argumentsText(block.arguments) }];
     tally.add(`${String(block.type)} blocks kept as text placeholders`, line);
-    return [text(block.type === 'image' ? `[image${typeof block.mimeType === 'string' ? `: ${block.mimeType}` : ''}]` : `[${String(block.type)} block]`)];
+    return [
+      text(
+        block.type === 'image'
+          ? `[image${typeof block.mimeType === 'string' ? `: ${block.mimeType}` : ''}]`
+          : `[${String(block.type)} block]`,
+      ),
+    ];
   });
 }
 
@@ -51,7 +72,12 @@ function usageOf(value: unknown): JsonObject | undefined {
   const usage = asRecord(value);
   if (usage === undefined) return undefined;
   const out: JsonObject = {};
-  for (const [from, to] of [['input', 'inputTokens'], ['output', 'outputTokens'], ['cacheRead', 'cacheReadTokens'], ['cacheWrite', 'cacheWriteTokens']] as const) {
+  for (const [from, to] of [
+    ['input', 'inputTokens'],
+    ['output', 'outputTokens'],
+    ['cacheRead', 'cacheReadTokens'],
+    ['cacheWrite', 'cacheWriteTokens'],
+  ] as const) {
     const n = usage[from];
     if (typeof n === 'number' && Number.isFinite(n)) out[to] = n;
   }
@@ -64,7 +90,10 @@ function usageOf(value: unknown): JsonObject | undefined {
  */
 function firstKeptKey(entries: readonly Entry[], line: number | undefined): string | undefined {
   if (line === undefined) return undefined;
-  return entries.find((entry) => entry.line >= line && entry.value.type !== 'custom' && entry.value.type !== 'label' && entry.value.type !== 'thinking_level_change')?.key;
+  return entries.find(
+    (entry) =>
+      entry.line >= line && entry.value.type !== 'custom' && entry.value.type !== 'label' && entry.value.type !== 'thinking_level_change',
+  )?.key;
 }
 
 function itemsOf(entries: readonly Entry[], lineOfId: ReadonlyMap<string, number>, tally: WarningTally): SourceItem[] {
@@ -86,8 +115,18 @@ function itemsOf(entries: readonly Entry[], lineOfId: ReadonlyMap<string, number
       const keepId = asString(value.firstKeptEntryId);
       const keepIndex = value.firstKeptEntryIndex;
       // v1 counts lines from 0 with the header; v2+ names the entry.
-      const keepFrom = firstKeptKey(entries, keepId !== undefined ? lineOfId.get(keepId) : typeof keepIndex === 'number' ? keepIndex + 1 : undefined);
-      items.push({ kind: 'compaction', key, id: key, time, summary: asString(value.summary) ?? '', ...(keepFrom === undefined ? {} : { keepFrom }) });
+      const keepFrom = firstKeptKey(
+        entries,
+        keepId !== undefined ? lineOfId.get(keepId) : typeof keepIndex === 'number' ? keepIndex + 1 : undefined,
+      );
+      items.push({
+        kind: 'compaction',
+        key,
+        id: key,
+        time,
+        summary: asString(value.summary) ?? '',
+        ...(keepFrom === undefined ? {} : { keepFrom }),
+      });
       continue;
     }
     if (type === 'branch_summary') {
@@ -106,7 +145,12 @@ function itemsOf(entries: readonly Entry[], lineOfId: ReadonlyMap<string, number
     } else if (role === 'assistant') {
       const usage = usageOf(message.usage);
       const stop = asString(message.stopReason);
-      const outcome = stop === 'aborted' ? { kind: 'cancelled' as const } : stop === 'error' ? { kind: 'error' as const, message: asString(message.errorMessage) ?? 'error' } : undefined;
+      const outcome =
+        stop === 'aborted'
+          ? { kind: 'cancelled' as const }
+          : stop === 'error'
+            ? { kind: 'error' as const, message: asString(message.errorMessage) ?? 'error' }
+            : undefined;
       const model = asString(message.model);
       if (model !== undefined) items.push({ kind: 'config', key, time, config: { model } });
       items.push({
@@ -119,7 +163,15 @@ function itemsOf(entries: readonly Entry[], lineOfId: ReadonlyMap<string, number
         ...(outcome === undefined ? {} : { outcome }),
       });
     } else if (role === 'toolResult') {
-      items.push({ kind: 'result', key, id: key, time, callId: String(message.toolCallId), content: blocksOf(message.content, line, tally), isError: message.isError === true });
+      items.push({
+        kind: 'result',
+        key,
+        id: key,
+        time,
+        callId: String(message.toolCallId),
+        content: blocksOf(message.content, line, tally),
+        isError: message.isError === true,
+      });
     } else if (role === 'bashExecution') {
       if (message.excludeFromContext === true) continue;
       const exit = typeof message.exitCode === 'number' ? `\n(exit code ${message.exitCode})` : '';
@@ -160,12 +212,25 @@ export function readPi(lines: readonly SourceLine[]): ReadTranscript {
   }
   const byKey = new Map(entries.map((entry) => [entry.key, entry]));
   const lineOfId = new Map(entries.map((entry) => [entry.key, entry.line]));
-  const itemLines = linesOfTree(nodes).map((keys) => itemsOf(keys.map((key) => byKey.get(key) as Entry), lineOfId, tally));
+  const itemLines = linesOfTree(nodes).map((keys) =>
+    itemsOf(
+      keys.map((key) => byKey.get(key) as Entry),
+      lineOfId,
+      tally,
+    ),
+  );
   const cwd = asString(header.cwd);
   const model = asString(header.modelId);
   if (model !== undefined || cwd !== undefined) {
     const config = { ...(cwd === undefined ? {} : { cwd }), ...(model === undefined ? {} : { model }) };
     for (const items of itemLines) items.unshift({ kind: 'config', key: 'header', time: timeOf(rest[0]?.value.timestamp) ?? 0, config });
   }
-  return { sessionId: asString(header.id), cwd, createdAt: timeOf(header.timestamp), lines: itemLines, warnings: tally.messages(), effectOf: piEffectOf };
+  return {
+    sessionId: asString(header.id),
+    cwd,
+    createdAt: timeOf(header.timestamp),
+    lines: itemLines,
+    warnings: tally.messages(),
+    effectOf: piEffectOf,
+  };
 }

@@ -32,7 +32,10 @@ export function countingPool(connectionString: string): CountingPool {
       if (config instanceof pg.Query) config.on('row', (row: unknown[]) => void (counts.streamed += eventRowsIn(row)));
       const result = query(...args);
       if (result instanceof Promise) {
-        void (result as Promise<{ rows?: unknown[] }>).then((value) => void (counts.answered += value.rows?.length ?? 0), () => undefined);
+        void (result as Promise<{ rows?: unknown[] }>).then(
+          (value) => void (counts.answered += value.rows?.length ?? 0),
+          () => undefined,
+        );
       }
       return result;
     };

@@ -51,5 +51,14 @@ export function testSchemas(connectionString: string): TestSchemas {
 
 /** The settings a store on `schema` reads with, on `pool` (`extra`: the test's own knobs). */
 export function readerSettings(pool: pg.Pool, schema: string, extra: Partial<PostgresSettings> = {}): PostgresSettings {
-  return { pool, schemaName: schema, schema: quoteSchema(schema), target: 'test', leaseMs: 10_000, hostId: 'raw', channel: channelOf(schema), ...extra };
+  return {
+    pool,
+    schemaName: schema,
+    schema: quoteSchema(schema),
+    target: 'test',
+    leaseMs: 10_000,
+    hostId: 'raw',
+    channel: channelOf(schema),
+    ...extra,
+  };
 }

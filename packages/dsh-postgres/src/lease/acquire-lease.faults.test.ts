@@ -31,7 +31,11 @@ const skipReason =
  * pid_max, so it stays free for a trial.
  */
 function freePid(): number {
-  const used = new Set(readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number));
+  const used = new Set(
+    readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number),
+  );
   let pid = 100;
   while (used.has(pid)) pid++;
   return pid;
@@ -41,14 +45,16 @@ function freePid(): number {
  * Runs `command` as pid `pid` of a new PID namespace: its shell (pid 1) uses up pids 2 .. pid - 1 on
  * short processes, then starts it in the background (stdin kept: fd 3) and waits for it.
  */
-const inNamespaceAs = (pid: number) => (command: string[]): string[] => [
-  ...UNSHARE,
-  'sh',
-  '-c',
-  `i=2; while [ "$i" -lt ${String(pid)} ]; do /bin/true; i=$((i + 1)); done; exec 3<&0; "$@" <&3 & wait $!`,
-  'sh',
-  ...command,
-];
+const inNamespaceAs =
+  (pid: number) =>
+  (command: string[]): string[] => [
+    ...UNSHARE,
+    'sh',
+    '-c',
+    `i=2; while [ "$i" -lt ${String(pid)} ]; do /bin/true; i=$((i + 1)); done; exec 3<&0; "$@" <&3 & wait $!`,
+    'sh',
+    ...command,
+  ];
 
 /** Resolves once `host` has acknowledged a seq above `seq` (its `loop` reports each flushed seq). */
 function ackedAbove(host: HostProcess, acked: { seq: number }, seq: number): Promise<void> {
@@ -110,7 +116,9 @@ describe.skipIf(url === undefined)('a lease holder in another PID namespace unde
       const innerPid = created.pid as number;
       // What makes the trial a test: the recorded pid names no process here (a pid check would say
       // "dead"), and the holder's namespace is not ours.
-      expect(existsSync(`/proc/${String(innerPid)}`), `pid ${String(innerPid)} of the holder's namespace also exists outside it`).toBe(false);
+      expect(existsSync(`/proc/${String(innerPid)}`), `pid ${String(innerPid)} of the holder's namespace also exists outside it`).toBe(
+        false,
+      );
       const { rows } = await made.query(schema, `SELECT holder_pid, holder_pid_namespace FROM S.sessions WHERE id = $1`, [id]);
       expect(rows[0]).toMatchObject({ holder_pid: innerPid });
       const holderNamespace = rows[0]?.holder_pid_namespace as string;
@@ -126,7 +134,10 @@ describe.skipIf(url === undefined)('a lease holder in another PID namespace unde
       holder.child.stdin?.write(`${JSON.stringify({ op: 'loop' })}\n`);
       await ackedAbove(holder, acked, 0);
 
-      const error = await store.open(id).then(() => undefined, (reason: unknown) => reason);
+      const error = await store.open(id).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
       expect(SessionError.is(error) && error.code).toBe('SESSION_BUSY');
       expect((error as Error).message).toContain(`pid ${String(innerPid)} on ${HOST_ID}`);
       refused++;

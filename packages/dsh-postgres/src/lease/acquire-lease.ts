@@ -50,7 +50,10 @@ export async function acquireLease(context: PostgresContext, id: string, now: ()
     }
     throw busyError(id, holder);
   }
-  const { rows } = await context.pool.query<LeaseRow>(`SELECT generation, ${HOLDER_COLUMNS}, true AS live FROM ${s}.sessions WHERE id = $1`, [id]);
+  const { rows } = await context.pool.query<LeaseRow>(
+    `SELECT generation, ${HOLDER_COLUMNS}, true AS live FROM ${s}.sessions WHERE id = $1`,
+    [id],
+  );
   const row = rows[0];
   if (row === undefined) throw notFoundError(id);
   throw busyError(id, holderOf(row) ?? { host: 'unknown', pid: 0, since: now() });

@@ -42,7 +42,10 @@ export function leaseLostError(id: string, fromSeq: number, held: string, row: L
     why = `the lease row changed: it is at generation ${row.generation}, this writer held generation ${held}`;
   }
   const holder = row.holder;
-  const now = holder === undefined ? 'nobody holds it now' : `pid ${String(holder.pid)} on ${holder.host} holds it since ${new Date(holder.since).toISOString()}`;
+  const now =
+    holder === undefined
+      ? 'nobody holds it now'
+      : `pid ${String(holder.pid)} on ${holder.host} holds it since ${new Date(holder.since).toISOString()}`;
   return new SessionError(
     'SESSION_BUSY',
     `Session ${id}: this writer lost its lease (generation ${held}): ${why}; ${now}. ` +

@@ -5,7 +5,11 @@
 import pg, { type Pool } from 'pg';
 
 /** Runs `config` on a connection of the pool, handing each row to `onRow` as it arrives (the caller knows its columns). @internal */
-export async function eachRow(pool: Pool, config: { name?: string; text: string; values: unknown[] }, onRow: (row: unknown[]) => void): Promise<void> {
+export async function eachRow(
+  pool: Pool,
+  config: { name?: string; text: string; values: unknown[] },
+  onRow: (row: unknown[]) => void,
+): Promise<void> {
   const client = await pool.connect();
   let failure: Error | undefined;
   try {

@@ -53,7 +53,9 @@ describe.skipIf(url === undefined)('findForkChild on PostgreSQL', () => {
     const parent = await store.create({ id: 'p2' });
     await (await store.fork('p2', { atSeq: 0, id: 'c2', forkRequest: { key: 'key-3', digest: 'd' } })).close();
     await parent.close();
-    await admin.query(`UPDATE "${schema}".sessions SET header = replace(header, '"inheritedEventCount":1', '"inheritedEventCount":"one"') WHERE id = 'c2'`);
+    await admin.query(
+      `UPDATE "${schema}".sessions SET header = replace(header, '"inheritedEventCount":1', '"inheritedEventCount":"one"') WHERE id = 'c2'`,
+    );
     const error: unknown = await store.findForkChild('key-3').catch((caught: unknown) => caught);
     expect(SessionError.is(error) && error.code).toBe('CORRUPT');
     expect((error as Error).message).toMatch(/session c2\b.*key-3/);

@@ -11,7 +11,10 @@ import type { PostgresSettings } from '../postgres-context.js';
  * header is not a valid V5 header. @internal
  */
 export async function findForkChild(context: PostgresSettings, key: string): Promise<SessionHeader | undefined> {
-  const { rows } = await context.pool.query<{ id: string; header: string }>(`SELECT id, header FROM ${context.schema}.sessions WHERE fork_key = $1`, [key]);
+  const { rows } = await context.pool.query<{ id: string; header: string }>(
+    `SELECT id, header FROM ${context.schema}.sessions WHERE fork_key = $1`,
+    [key],
+  );
   const row = rows[0];
   if (row === undefined) return undefined;
   try {
@@ -19,9 +22,13 @@ export async function findForkChild(context: PostgresSettings, key: string): Pro
     encodeHeader(header);
     return header;
   } catch (error) {
-    throw new SessionError('CORRUPT', `Cannot read the header of session ${row.id} (forked under Idempotency-Key ${JSON.stringify(key)}): ${error instanceof Error ? error.message : String(error)}`, {
-      sessionId: row.id,
-      cause: error,
-    });
+    throw new SessionError(
+      'CORRUPT',
+      `Cannot read the header of session ${row.id} (forked under Idempotency-Key ${JSON.stringify(key)}): ${error instanceof Error ? error.message : String(error)}`,
+      {
+        sessionId: row.id,
+        cause: error,
+      },
+    );
   }
 }

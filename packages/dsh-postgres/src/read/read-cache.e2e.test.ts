@@ -15,7 +15,14 @@ describe.skipIf(url === undefined)('a store reads a session it read before by th
     const writer = made.keep(await openPostgresStore({ connectionString, schema, hostId: 'writer' }));
     const counted = countingPool(connectionString);
     made.keep(counted.pool);
-    const reader = made.keep(await openPostgresStore({ pool: counted.pool, schema, hostId: 'reader', ...(readCacheBytes === undefined ? {} : { readCacheBytes }) }));
+    const reader = made.keep(
+      await openPostgresStore({
+        pool: counted.pool,
+        schema,
+        hostId: 'reader',
+        ...(readCacheBytes === undefined ? {} : { readCacheBytes }),
+      }),
+    );
     const fresh = made.keep(await openPostgresStore({ connectionString, schema, hostId: 'fresh', readCacheBytes: 0 }));
     return { schema, writer, reader, fresh, rows: counted.streamedRows };
   }
@@ -94,7 +101,9 @@ describe.skipIf(url === undefined)('a store reads a session it read before by th
     // Back to V5 and kept again; then a row appended by hand (unsealed): read whole, and refused as invalid.
     await admin.query(`UPDATE "${schema}".sessions SET header = replace(header, '"version":4', '"version":5') WHERE id = 'behind'`);
     await reader.observe('behind');
-    await admin.query(`INSERT INTO "${schema}".events (segment, seq, body) SELECT segment, next_seq, '{"seq":' || next_seq || ',"type":"turn/end","time":1,"data":{}}' || chr(10) FROM "${schema}".sessions WHERE id = 'behind'`);
+    await admin.query(
+      `INSERT INTO "${schema}".events (segment, seq, body) SELECT segment, next_seq, '{"seq":' || next_seq || ',"type":"turn/end","time":1,"data":{}}' || chr(10) FROM "${schema}".sessions WHERE id = 'behind'`,
+    );
     await admin.query(`UPDATE "${schema}".sessions SET next_seq = next_seq + 1 WHERE id = 'behind'`);
     await expect(reader.observe('behind')).rejects.toMatchObject({ code: expect.stringMatching(/^INVALID_/) as unknown });
   });

@@ -3,7 +3,12 @@ import type { SessionHeader } from 'dsh-codec';
 import { ReadCache, type CachedLines } from './read-cache.js';
 
 const header: SessionHeader = { format: 'dsh-session', version: 5, id: 'x', createdAt: 0, inheritedEventCount: 0 };
-const entry = (chars: number, segment = '1'): Omit<CachedLines, 'size'> => ({ segment, headerLine: '', header, lines: ['x'.repeat(chars)] });
+const entry = (chars: number, segment = '1'): Omit<CachedLines, 'size'> => ({
+  segment,
+  headerLine: '',
+  header,
+  lines: ['x'.repeat(chars)],
+});
 
 describe('the read cache', () => {
   it('keeps sessions up to its bound in characters, dropping the least recently read first', () => {

@@ -47,7 +47,9 @@ describe.skipIf(url === undefined)('reading a session or its summary looks up it
       try {
         await client.query(`PREPARE sealed_read (text, integer) AS ${sealedReadText(quoteSchema(schema))}`);
         for (const from of [0, 5]) {
-          const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE sealed_read ('grandchild', ${String(from)})`);
+          const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+            `EXPLAIN (FORMAT JSON) EXECUTE sealed_read ('grandchild', ${String(from)})`,
+          );
           const nodes = nodesOf(rows[0]!['QUERY PLAN'][0].Plan);
           const scanned = nodes.filter((node) => node['Node Type'] === 'Seq Scan').map((node) => node['Relation Name']);
           expect(scanned).toEqual([]);
@@ -57,18 +59,29 @@ describe.skipIf(url === undefined)('reading a session or its summary looks up it
           for (const type of events) expect(type).toMatch(/^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/);
         }
         // open's chunked read: the same lookups, one index range per chunk.
-        await client.query(`PREPARE chunked_read (text, integer, integer, bigint, text, text, text) AS ${sealedChunksReadText(quoteSchema(schema))}`);
-        const chunkedPlan = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE chunked_read ('grandchild', 0, 4, 1048576, '[', ',', ']')`);
+        await client.query(
+          `PREPARE chunked_read (text, integer, integer, bigint, text, text, text) AS ${sealedChunksReadText(quoteSchema(schema))}`,
+        );
+        const chunkedPlan = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `EXPLAIN (FORMAT JSON) EXECUTE chunked_read ('grandchild', 0, 4, 1048576, '[', ',', ']')`,
+        );
         const chunkedNodes = nodesOf(chunkedPlan.rows[0]!['QUERY PLAN'][0].Plan);
         expect(chunkedNodes.filter((node) => node['Node Type'] === 'Seq Scan').map((node) => node['Relation Name'])).toEqual([]);
-        for (const node of chunkedNodes.filter((each) => each['Relation Name'] === 'events')) expect(node['Node Type']).toMatch(/^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/);
+        for (const node of chunkedNodes.filter((each) => each['Relation Name'] === 'events'))
+          expect(node['Node Type']).toMatch(/^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/);
         // The summary statement of list(): landmark rows through their partial index, the last row by key.
         await client.query(`PREPARE summary_read (text) AS ${summaryReadText(quoteSchema(schema))}`);
-        const summaryPlan = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE summary_read ('grandchild')`);
+        const summaryPlan = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `EXPLAIN (FORMAT JSON) EXECUTE summary_read ('grandchild')`,
+        );
         const summaryNodes = nodesOf(summaryPlan.rows[0]!['QUERY PLAN'][0].Plan);
         expect(summaryNodes.filter((node) => node['Node Type'] === 'Seq Scan').map((node) => node['Relation Name'])).toEqual([]);
         // And the statement reads what it should: the header row, then seqs from..last across the chain.
-        const { rows } = await client.query<{ seq: number | null }>({ text: sealedReadText(quoteSchema(schema)), values: ['grandchild', 5], rowMode: 'array' } as pg.QueryConfig);
+        const { rows } = await client.query<{ seq: number | null }>({
+          text: sealedReadText(quoteSchema(schema)),
+          values: ['grandchild', 5],
+          rowMode: 'array',
+        } as pg.QueryConfig);
         const seqs = (rows as unknown as [number | null][]).map(([seq]) => seq);
         expect(seqs[0]).toBeNull();
         expect(seqs.slice(1).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(Array.from({ length: seqs.length - 1 }, (_, index) => 5 + index));

@@ -96,7 +96,9 @@ describe.skipIf(url === undefined)('whole reads in chunks: a few hundred events 
     const read = (): Promise<unknown> => readStoredLog(settings({ rows: 8, bytes: 1 << 20 }), 'titled', 'records').then((log) => log?.kind);
     expect(await read()).toBe('records');
     // Seq 5's row holds seq 6's line, sealed for its segment.
-    await q(`UPDATE S.events e SET body = o.body, checksum = o.checksum FROM S.events o WHERE e.segment = o.segment AND e.seq = 5 AND o.seq = 6`);
+    await q(
+      `UPDATE S.events e SET body = o.body, checksum = o.checksum FROM S.events o WHERE e.segment = o.segment AND e.seq = 5 AND o.seq = 6`,
+    );
     expect(await read()).toBe('jsonl');
     await q(`UPDATE S.events e SET body = replace(e.body, '"seq":6,', '"seq":5,') WHERE e.seq = 5`);
     await q(`UPDATE S.events SET checksum = hashtextextended(body, segment) WHERE seq = 5`);

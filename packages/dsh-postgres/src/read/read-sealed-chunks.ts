@@ -28,7 +28,10 @@ export const DEFAULT_READ_CHUNK = { rows: 256, bytes: 32 * 1024 * 1024 };
  */
 export function sealedChunksReadText(s: string): string {
   const wrap = { open: '$5::text', separator: '$6::text', close: '$7::text' };
-  return sessionReadText(s, `SELECT k.first, a.lines, a.sealed, a.rows::text FROM ${chainChunks(s, '$2::integer', '$3::integer', '$4::bigint', wrap)}`);
+  return sessionReadText(
+    s,
+    `SELECT k.first, a.lines, a.sealed, a.rows::text FROM ${chainChunks(s, '$2::integer', '$3::integer', '$4::bigint', wrap)}`,
+  );
 }
 
 /**
@@ -47,7 +50,12 @@ function isLimitError(error: unknown): boolean {
  * The session's row and its rows from `from` on in `form`, read in chunks; undefined when the session
  * does not exist, `'by-rows'` when a chunk was too large to aggregate (read it row by row). @internal
  */
-export async function readSealedChunks(context: PostgresSettings, id: string, form: SealedForm, from: number): Promise<SealedRead | 'by-rows' | undefined> {
+export async function readSealedChunks(
+  context: PostgresSettings,
+  id: string,
+  form: SealedForm,
+  from: number,
+): Promise<SealedRead | 'by-rows' | undefined> {
   const chunk = context.readChunk ?? DEFAULT_READ_CHUNK;
   const read = sealedRows(form, from);
   // Set by the row handler when a chunk came back without its lines.

@@ -23,7 +23,13 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     await session.close();
     const settings = readerSettings(made.admin, name);
     const q = (sql: string): Promise<pg.QueryResult> => made.query(name, sql);
-    return { name, store, read: (id: string) => readStoredLog(settings, id), readRecords: (id: string) => readStoredLog(settings, id, 'records'), q };
+    return {
+      name,
+      store,
+      read: (id: string) => readStoredLog(settings, id),
+      readRecords: (id: string) => readStoredLog(settings, id, 'records'),
+      q,
+    };
   }
 
   async function failure(action: Promise<unknown>): Promise<SessionError> {
@@ -59,7 +65,9 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
   it('a sealed row whose line names another seq is not taken as validated (read as text, refused by the codec)', async () => {
     const { store, read, q } = await fixture('moved_line');
     // Seq 5's row holds seq 6's line, sealed for its segment: the seal matches, the place does not.
-    await q(`UPDATE S.events e SET body = o.body, checksum = o.checksum FROM S.events o WHERE e.segment = o.segment AND e.seq = 5 AND o.seq = 6`);
+    await q(
+      `UPDATE S.events e SET body = o.body, checksum = o.checksum FROM S.events o WHERE e.segment = o.segment AND e.seq = 5 AND o.seq = 6`,
+    );
     expect((await read('titled'))?.kind).toBe('jsonl');
     expect((await failure(store.inspect('titled'))).code).toBe('INVALID_EVENT');
   });
@@ -139,7 +147,9 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     expect(rows.map((row: { seq: number }) => row.seq)).toEqual([31]);
     const log = await read('kid');
     expect(log?.kind).toBe('validated-lines');
-    expect((log as Extract<typeof log, { kind: 'validated-lines' }>).lines).toEqual(buildForkSeed(live.events.slice(0, 41), 30).map((event) => serializeEvent(event)));
+    expect((log as Extract<typeof log, { kind: 'validated-lines' }>).lines).toEqual(
+      buildForkSeed(live.events.slice(0, 41), 30).map((event) => serializeEvent(event)),
+    );
     await live.close();
   });
 });

@@ -48,7 +48,13 @@ async function readSealed(context: PostgresSettings, id: string, form: SealedFor
 }
 
 /** A sealed read's log in `form`, when its rows and header can be trusted as validated (`lines`: the first `count` are this read's). */
-function sealedLog(read: SealedRead, form: SealedForm, header: SessionHeader, lines: readonly string[] | undefined, count = read.nextSeq): StoredRead | undefined {
+function sealedLog(
+  read: SealedRead,
+  form: SealedForm,
+  header: SessionHeader,
+  lines: readonly string[] | undefined,
+  count = read.nextSeq,
+): StoredRead | undefined {
   const source = `${read.segment}:${String(read.nextSeq)}`;
   if (form === 'lines') return lines === undefined ? undefined : { kind: 'validated-lines', header, lines, count, source };
   return read.rows === undefined ? undefined : { kind: 'records', header, events: read.rows.events, validated: true, source };
@@ -117,7 +123,8 @@ export async function readStoredLog(context: PostgresSettings, id: string, form:
   const log = header === undefined ? undefined : sealedLog(read, form, header, read.rows?.lines);
   if (log === undefined) return readText(context, id);
   // The read's own array: the cache may grow it later, past the `count` this log holds.
-  if (cache !== undefined && header !== undefined && read.rows !== undefined) cache.set(id, { segment: read.segment, headerLine: read.headerLine, header, lines: read.rows.lines });
+  if (cache !== undefined && header !== undefined && read.rows !== undefined)
+    cache.set(id, { segment: read.segment, headerLine: read.headerLine, header, lines: read.rows.lines });
   return log;
 }
 

@@ -18,7 +18,12 @@ describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from it
 
   async function fixture(prefix: string, pool?: pg.Pool) {
     const schema = made.schema(prefix);
-    const store = await openPostgresStore({ ...(pool === undefined ? { connectionString } : { pool }), schema, hostId: 'summary', now: () => 9 });
+    const store = await openPostgresStore({
+      ...(pool === undefined ? { connectionString } : { pool }),
+      schema,
+      hostId: 'summary',
+      now: () => 9,
+    });
     made.keep(store);
     const settings = readerSettings(made.admin, schema);
     const q = (sql: string): Promise<pg.QueryResult> => made.query(schema, sql);
@@ -29,23 +34,29 @@ describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from it
     const { store, parts } = await fixture('summary_equal');
     let round = 0;
     await fc.assert(
-      fc.asyncProperty(arbitraryLogWithSeq(), fc.constantFrom(undefined, { model: 'm' }, { cwd: '/kid' }), async ({ events, seq }, config) => {
-        const id = `s${String(++round)}`;
-        const memory = createMemoryStore({ now: () => 9 });
-        try {
-          for (const target of [store, memory]) {
-            await target.import({ header: header(id), events: events });
-            // A child config without a cwd makes the summary look further back for one.
-            await (await target.fork(id, { atSeq: seq, id: `${id}-kid`, title: 'kid', ...(config === undefined ? {} : { config }) })).close();
+      fc.asyncProperty(
+        arbitraryLogWithSeq(),
+        fc.constantFrom(undefined, { model: 'm' }, { cwd: '/kid' }),
+        async ({ events, seq }, config) => {
+          const id = `s${String(++round)}`;
+          const memory = createMemoryStore({ now: () => 9 });
+          try {
+            for (const target of [store, memory]) {
+              await target.import({ header: header(id), events: events });
+              // A child config without a cwd makes the summary look further back for one.
+              await (
+                await target.fork(id, { atSeq: seq, id: `${id}-kid`, title: 'kid', ...(config === undefined ? {} : { config }) })
+              ).close();
+            }
+            expect(await parts(id)).toBeDefined();
+            expect(await parts(`${id}-kid`)).toBeDefined();
+            const mine = (await store.list()).filter((summary) => summary.id === id || summary.id === `${id}-kid`);
+            expect(mine.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual((await memory.list()).sort((a, b) => (a.id < b.id ? -1 : 1)));
+          } finally {
+            await memory.close();
           }
-          expect(await parts(id)).toBeDefined();
-          expect(await parts(`${id}-kid`)).toBeDefined();
-          const mine = (await store.list()).filter((summary) => summary.id === id || summary.id === `${id}-kid`);
-          expect(mine.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual((await memory.list()).sort((a, b) => (a.id < b.id ? -1 : 1)));
-        } finally {
-          await memory.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -56,7 +56,13 @@ export function chainRows(s: string, from: string, where = 'true', latestOnly = 
  * row went to a later page), or NULL when they hold more than `bytes` bytes; `sealed` whether every
  * row's seal holds (a row without one, NULL, counts as broken: `bool_and` alone would skip it); `rows` how many rows the chunk has. @internal
  */
-export function chainChunks(s: string, from: string, rows: string, bytes: string, wrap: { open: string; separator: string; close: string }): string {
+export function chainChunks(
+  s: string,
+  from: string,
+  rows: string,
+  bytes: string,
+  wrap: { open: string; separator: string; close: string },
+): string {
   return `chain c CROSS JOIN LATERAL generate_series(GREATEST(c.base_count, ${from}), c.upto - 1, ${rows}) AS k (first)
        CROSS JOIN LATERAL (
          SELECT CASE WHEN sum(octet_length(x.body)) <= ${bytes} THEN ${wrap.open} || string_agg(x.body, ${wrap.separator} ORDER BY x.seq) || ${wrap.close} END AS lines,

@@ -27,11 +27,19 @@ describe.skipIf(url === undefined)('schema step 2 on a database an older dsh-pos
 
   /** Stores one session as schema version 1 did: a segment (on `base`), its event rows, its row. */
   const storeV1 = async (header: SessionHeader, events: SessionEvent[], createdAt: string, base?: string) => {
-    const segment = await admin.query<{ id: string }>(`INSERT INTO ${q}.segments (base, base_count) VALUES ($1, $2) RETURNING id`, [base ?? null, base === undefined ? 0 : header.inheritedEventCount]);
+    const segment = await admin.query<{ id: string }>(`INSERT INTO ${q}.segments (base, base_count) VALUES ($1, $2) RETURNING id`, [
+      base ?? null,
+      base === undefined ? 0 : header.inheritedEventCount,
+    ]);
     const id = (segment.rows[0] as { id: string }).id;
-    for (const event of events) await admin.query(`INSERT INTO ${q}.events (segment, seq, body) VALUES ($1, $2, $3)`, [id, event.seq, serializeEvent(event)]);
+    for (const event of events)
+      await admin.query(`INSERT INTO ${q}.events (segment, seq, body) VALUES ($1, $2, $3)`, [id, event.seq, serializeEvent(event)]);
     await admin.query(`INSERT INTO ${q}.sessions (id, segment, header, next_seq, created_at) VALUES ($1, $2, $3, $4, $5)`, [
-      header.id, id, encodeHeader(header), header.inheritedEventCount + events.length, createdAt,
+      header.id,
+      id,
+      encodeHeader(header),
+      header.inheritedEventCount + events.length,
+      createdAt,
     ]);
     return id;
   };
@@ -40,7 +48,15 @@ describe.skipIf(url === undefined)('schema step 2 on a database an older dsh-pos
     expect(await migrateTo(admin, schema, 1)).toBe(1);
     const root: SessionHeader = { format: 'dsh-session', version: 5, id: 'parent', createdAt: 1, inheritedEventCount: 0 };
     const base = await storeV1(root, [{ seq: 0, type: 'session/title', time: 1, data: { title: 'root' } }], '2026-01-01T00:00:00Z');
-    const child = (id: string, key: string): SessionHeader => ({ ...root, id, createdAt: 2, parentSession: 'parent', forkCut: 0, inheritedEventCount: 1, forkRequest: { key, digest: `digest-of-${id}` } });
+    const child = (id: string, key: string): SessionHeader => ({
+      ...root,
+      id,
+      createdAt: 2,
+      parentSession: 'parent',
+      forkCut: 0,
+      inheritedEventCount: 1,
+      forkRequest: { key, digest: `digest-of-${id}` },
+    });
     const marker: SessionEvent[] = [{ seq: 1, type: 'session/end-seed', time: 1, data: { inherited: true } }];
     // Two hosts of the old version raced under one key (nothing unique then) and both stored a child.
     await storeV1(child('newer', 'same-key'), marker, '2026-01-03T00:00:00Z', base);
@@ -54,7 +70,9 @@ describe.skipIf(url === undefined)('schema step 2 on a database an older dsh-pos
       // The child that lost the key is unchanged and readable.
       expect((await store.observe('newer')).events.map((event) => event.type)).toEqual(['session/title', 'session/end-seed']);
       expect((await store.list()).map((summary) => summary.id).sort()).toEqual(['newer', 'older', 'other', 'parent']);
-      await expect(store.fork('parent', { atSeq: 0, forkRequest: { key: 'same-key', digest: 'digest-of-a-third' } })).rejects.toMatchObject({ code: 'SESSION_EXISTS' });
+      await expect(store.fork('parent', { atSeq: 0, forkRequest: { key: 'same-key', digest: 'digest-of-a-third' } })).rejects.toMatchObject(
+        { code: 'SESSION_EXISTS' },
+      );
       const fresh = await store.fork('parent', { atSeq: 0, forkRequest: { key: 'new-key', digest: 'd' } });
       await fresh.close();
       expect((await store.findForkChild?.('new-key'))?.id).toBe(fresh.id);
@@ -80,9 +98,16 @@ describe.skipIf(url === undefined)('schema step 5 on a database an older dsh-pos
     ];
     const segment = (await admin.query<{ id: string }>(`INSERT INTO ${q}.segments DEFAULT VALUES RETURNING id`)).rows[0]!.id;
     for (const event of events) {
-      await admin.query(`INSERT INTO ${q}.events (segment, seq, body, checksum) VALUES ($1, $2, $3, hashtextextended($3, $1))`, [segment, event.seq, serializeEvent(event)]);
+      await admin.query(`INSERT INTO ${q}.events (segment, seq, body, checksum) VALUES ($1, $2, $3, hashtextextended($3, $1))`, [
+        segment,
+        event.seq,
+        serializeEvent(event),
+      ]);
     }
-    await admin.query(`INSERT INTO ${q}.sessions (id, segment, header, next_seq) VALUES ('old', $1, $2, 2)`, [segment, encodeHeader(header)]);
+    await admin.query(`INSERT INTO ${q}.sessions (id, segment, header, next_seq) VALUES ('old', $1, $2, 2)`, [
+      segment,
+      encodeHeader(header),
+    ]);
 
     const store = await openPostgresStore({ connectionString, schema });
     try {
@@ -115,7 +140,9 @@ describe.skipIf(url === undefined)('schema step 5 after an operator built its co
   it('finds the column and the index made CONCURRENTLY at step 4 and applies the rest', async () => {
     expect(await migrateTo(admin, schema, 4)).toBe(4);
     await admin.query(`ALTER TABLE ${q}.events ADD COLUMN IF NOT EXISTS landmark text`);
-    await admin.query(`CREATE INDEX CONCURRENTLY events_landmarks ON ${q}.events (segment, seq) INCLUDE (landmark) WHERE landmark IS NOT NULL`);
+    await admin.query(
+      `CREATE INDEX CONCURRENTLY events_landmarks ON ${q}.events (segment, seq) INCLUDE (landmark) WHERE landmark IS NOT NULL`,
+    );
     const store = await openPostgresStore({ connectionString, schema });
     try {
       await (await store.create({ id: 'after', title: 'step 5' })).close();
@@ -142,17 +169,23 @@ describe.skipIf(url === undefined)('schema step 6 on a database an older dsh-pos
     await (await old.create({ id: 'held' })).close();
     await old.close();
     await admin.query(`DELETE FROM ${q}.schema_migrations WHERE version = 6`);
-    await admin.query(`ALTER TABLE ${q}.sessions DROP COLUMN holder_start, DROP COLUMN holder_pid_namespace, DROP COLUMN holder_boot_id, DROP COLUMN taken_over`);
-    await admin.query(`UPDATE ${q}.sessions SET holder_host = 'same-host', holder_pid = ${String(2 ** 22 + 1)}, holder_since = 1, lease_expires = clock_timestamp() + interval '1 hour'`);
+    await admin.query(
+      `ALTER TABLE ${q}.sessions DROP COLUMN holder_start, DROP COLUMN holder_pid_namespace, DROP COLUMN holder_boot_id, DROP COLUMN taken_over`,
+    );
+    await admin.query(
+      `UPDATE ${q}.sessions SET holder_host = 'same-host', holder_pid = ${String(2 ** 22 + 1)}, holder_since = 1, lease_expires = clock_timestamp() + interval '1 hour'`,
+    );
 
     const store = await openPostgresStore({ connectionString, schema, hostId: 'same-host' });
     try {
       await expect(store.open('held')).rejects.toMatchObject({ code: 'SESSION_BUSY' });
       await admin.query(`UPDATE ${q}.sessions SET lease_expires = clock_timestamp() - interval '1 second'`);
       const session = await store.open('held');
-      const { rows } = await admin.query<{ holder_pid: number; holder_pid_namespace: string | null; taken_over: { reason: string; holderPid: number } }>(
-        `SELECT holder_pid, holder_pid_namespace, taken_over FROM ${q}.sessions`,
-      );
+      const { rows } = await admin.query<{
+        holder_pid: number;
+        holder_pid_namespace: string | null;
+        taken_over: { reason: string; holderPid: number };
+      }>(`SELECT holder_pid, holder_pid_namespace, taken_over FROM ${q}.sessions`);
       expect(rows[0]).toMatchObject({ holder_pid: process.pid, taken_over: { reason: 'expired', holderPid: 2 ** 22 + 1 } });
       if (process.platform === 'linux') expect(rows[0]?.holder_pid_namespace).toMatch(/^pid:\[\d+\]$/);
       await session.close();

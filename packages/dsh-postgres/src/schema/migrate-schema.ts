@@ -132,7 +132,9 @@ export async function migrateSchema(client: PoolClient, schemaName: string, quot
     const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${quoted}.schema_migrations`);
     const current = rows[0]?.version ?? 0;
     if (current > SCHEMA_VERSION) {
-      throw new Error(`schema ${schemaName} is at version ${String(current)}, written by a newer dsh-postgres (this one knows up to ${String(SCHEMA_VERSION)}) — upgrade`);
+      throw new Error(
+        `schema ${schemaName} is at version ${String(current)}, written by a newer dsh-postgres (this one knows up to ${String(SCHEMA_VERSION)}) — upgrade`,
+      );
     }
     for (const migration of MIGRATIONS) {
       // `target` below the latest only builds a database as an older dsh-postgres left it (tests).

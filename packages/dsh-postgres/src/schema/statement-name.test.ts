@@ -11,7 +11,9 @@ const connectionString = url ?? '';
 describe('statement names', () => {
   it('fit the server’s 63-byte limit and differ for every schema and statement', () => {
     const schemas = ['dsh', 'a'.repeat(63), `${'a'.repeat(62)}b`];
-    const names = schemas.flatMap((schema) => ['sealed_read', 'chunked_read', 'summary', 'append_one'].map((key) => statementName(schema, key)));
+    const names = schemas.flatMap((schema) =>
+      ['sealed_read', 'chunked_read', 'summary', 'append_one'].map((key) => statementName(schema, key)),
+    );
     for (const name of names) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(63);
     expect(new Set(names.map((name) => name.slice(0, 63))).size).toBe(names.length);
   });

@@ -9,7 +9,13 @@ import type { PoolClient } from 'pg';
 import type { PostgresSettings } from '../postgres-context.js';
 import { readEventLines } from '../read/read-stored-log.js';
 
-type Watch = { next: number; listener: (events: readonly SessionEvent[]) => void; running: Promise<void> | undefined; again: boolean; closed: boolean };
+type Watch = {
+  next: number;
+  listener: (events: readonly SessionEvent[]) => void;
+  running: Promise<void> | undefined;
+  again: boolean;
+  closed: boolean;
+};
 
 /** Whether a watch was notified again while it read (its flags change across awaits). */
 function repeat(watch: Watch): boolean {
@@ -63,9 +69,12 @@ export class SessionWatcher {
         client.release(true);
         if (this.#closed || this.#watches.size === 0) return;
         setTimeout(() => {
-          void this.#listening().then(() => {
-            for (const [id, set] of this.#watches) for (const watch of set) void this.#catchUp(id, watch);
-          }, () => undefined);
+          void this.#listening().then(
+            () => {
+              for (const [id, set] of this.#watches) for (const watch of set) void this.#catchUp(id, watch);
+            },
+            () => undefined,
+          );
         }, 200).unref();
       });
       await client.query(`LISTEN "${this.#settings.channel}"`);

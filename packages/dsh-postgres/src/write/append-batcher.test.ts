@@ -27,7 +27,8 @@ describe.skipIf(url === undefined)('group commit on PostgreSQL', () => {
     for (let round = 0; round < 5; round++) {
       // Appends of one tick, across sessions and with several events each, share a batch.
       sessions.forEach((session, index) => {
-        for (let event = 0; event <= index; event++) session.append('session/title', { title: `${session.id} ${String(round)}.${String(event)}` });
+        for (let event = 0; event <= index; event++)
+          session.append('session/title', { title: `${session.id} ${String(round)}.${String(event)}` });
       });
       await Promise.all(sessions.map((session) => session.flush()));
     }
@@ -62,7 +63,9 @@ describe.skipIf(url === undefined)('group commit on PostgreSQL', () => {
     const landmarks = await admin.query<{ landmark: string | null }>(
       `SELECT e.landmark FROM "${schema}".events e JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = 'lines' ORDER BY e.seq`,
     );
-    expect(landmarks.rows.map((row) => row.landmark)).toEqual(session.events.map((event) => (event.type === 'session/title' ? 'session/title' : null)));
+    expect(landmarks.rows.map((row) => row.landmark)).toEqual(
+      session.events.map((event) => (event.type === 'session/title' ? 'session/title' : null)),
+    );
     await session.close();
   });
 
@@ -157,10 +160,21 @@ describe.skipIf(url === undefined)('group commit on PostgreSQL', () => {
   });
 
   it('a batch whose seqs do not run on from the expected next seq is refused as CORRUPT before anything is sent', async () => {
-    const batcher = new AppendBatcher({ pool: admin, schema: quoteSchema(schema), schemaName: schema, leaseMs: 10_000, channel: `dsh_${schema}` });
+    const batcher = new AppendBatcher({
+      pool: admin,
+      schema: quoteSchema(schema),
+      schemaName: schema,
+      leaseMs: 10_000,
+      channel: `dsh_${schema}`,
+    });
     const event = (seq: number): SessionEvent => ({ seq, type: 'session/title', time: 1, data: { title: 't' } });
-    await expect(batcher.submit('one', '1', 21, [event(21), event(23)])).rejects.toMatchObject({ code: 'CORRUPT', message: expect.stringMatching(/from 21 .*seq 23 at position 1/) as unknown });
-    const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::integer AS n FROM "${schema}".events e JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = 'one' AND e.seq >= 21`);
+    await expect(batcher.submit('one', '1', 21, [event(21), event(23)])).rejects.toMatchObject({
+      code: 'CORRUPT',
+      message: expect.stringMatching(/from 21 .*seq 23 at position 1/) as unknown,
+    });
+    const { rows } = await admin.query<{ n: number }>(
+      `SELECT count(*)::integer AS n FROM "${schema}".events e JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = 'one' AND e.seq >= 21`,
+    );
     expect(rows[0]?.n).toBe(0);
   });
 });

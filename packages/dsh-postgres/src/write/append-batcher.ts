@@ -176,7 +176,16 @@ export class AppendBatcher {
       lines += serializeEvent(event) + SEPARATOR;
       landmarks += (landmarkOf(event.type) ?? '') + SEPARATOR;
     }
-    const values = [pending.id, pending.generation, pending.expectedNextSeq, pending.events.length, lines, this.#leaseMs, this.#channel, landmarks];
+    const values = [
+      pending.id,
+      pending.generation,
+      pending.expectedNextSeq,
+      pending.events.length,
+      lines,
+      this.#leaseMs,
+      this.#channel,
+      landmarks,
+    ];
     return { ...this.#one, values };
   }
 

@@ -19,12 +19,19 @@ import { createPostgresWriter } from './postgres-writer.js';
  * or the segment a cold read came from. Locked against collection until the transaction ends; a
  * reference that vanished (source deleted meanwhile) gives undefined and the prefix is copied.
  */
-async function baseOf(client: PoolClient, schema: string, inherited: InheritedRecords | undefined): Promise<{ segment: string; count: number } | undefined> {
+async function baseOf(
+  client: PoolClient,
+  schema: string,
+  inherited: InheritedRecords | undefined,
+): Promise<{ segment: string; count: number } | undefined> {
   if (inherited === undefined || inherited.count <= 0) return undefined;
   let segment: string;
   let written: number;
   if (inherited.kind === 'stored') {
-    const { rows } = await client.query<{ segment: string; next_seq: number }>(`SELECT segment, next_seq FROM ${schema}.sessions WHERE id = $1`, [inherited.sourceId]);
+    const { rows } = await client.query<{ segment: string; next_seq: number }>(
+      `SELECT segment, next_seq FROM ${schema}.sessions WHERE id = $1`,
+      [inherited.sourceId],
+    );
     if (rows[0] === undefined) return undefined;
     segment = rows[0].segment;
     written = rows[0].next_seq;
@@ -46,9 +53,13 @@ async function baseOf(client: PoolClient, schema: string, inherited: InheritedRe
 function forkKeyTaken(error: unknown, key: string | null): SessionError | undefined {
   const { code, constraint } = error as { code?: string; constraint?: string };
   if (key === null || code !== '23505' || constraint !== 'sessions_fork_key') return undefined;
-  return new SessionError('SESSION_EXISTS', `A fork under Idempotency-Key ${JSON.stringify(key)} already exists (created by another request): read it instead of forking again.`, {
-    cause: error,
-  });
+  return new SessionError(
+    'SESSION_EXISTS',
+    `A fork under Idempotency-Key ${JSON.stringify(key)} already exists (created by another request): read it instead of forking again.`,
+    {
+      cause: error,
+    },
+  );
 }
 
 /**
@@ -79,7 +90,18 @@ export async function createSessionRows(
                                     holder_start, holder_pid_namespace, holder_boot_id)
          VALUES ($1, $2, $3, $4, 1, $5, $6, $7, clock_timestamp() + $8 * interval '1 millisecond', $9, $10, $11, $12)
          ON CONFLICT (id) DO NOTHING RETURNING generation`,
-        [id, segmentId, encodeHeader(header), (inherited?.count ?? 0) + events.length, context.hostId, process.pid, now(), context.leaseMs, forkKey, ...identityColumns()],
+        [
+          id,
+          segmentId,
+          encodeHeader(header),
+          (inherited?.count ?? 0) + events.length,
+          context.hostId,
+          process.pid,
+          now(),
+          context.leaseMs,
+          forkKey,
+          ...identityColumns(),
+        ],
       )
       .catch((error: unknown) => {
         throw forkKeyTaken(error, forkKey) ?? error;

@@ -26,12 +26,22 @@ describe.skipIf(url === undefined)('SessionStore.import on PostgreSQL checks a f
   const made = testSchemas(url ?? '');
 
   it("stores a child whose first forkCut + 1 events are its parent's, and refuses one that differs (INVALID_EVENT naming the seq), storing nothing", async () => {
-    const store = made.keep(await openPostgresStore({ connectionString: url ?? '', schema: made.schema('import_child'), hostId: 'import' }));
+    const store = made.keep(
+      await openPostgresStore({ connectionString: url ?? '', schema: made.schema('import_child'), hostId: 'import' }),
+    );
     await store.import({ header: header('main'), events: turn });
     await store.import({ header: header('child', { parentSession: 'main', forkCut: 2 }), events: [...turn, marker] });
     expect((await store.inspect('child')).header.parentSession).toBe('main');
-    const edited: SessionEvent[] = [turn[0] as SessionEvent, { ...(turn[1] as SessionEvent), data: message('edited') }, turn[2] as SessionEvent, marker];
-    const error = await store.import({ header: header('stale', { parentSession: 'main', forkCut: 2 }), events: edited }).then(() => undefined, (e: unknown) => e);
+    const edited: SessionEvent[] = [
+      turn[0] as SessionEvent,
+      { ...(turn[1] as SessionEvent), data: message('edited') },
+      turn[2] as SessionEvent,
+      marker,
+    ];
+    const error = await store.import({ header: header('stale', { parentSession: 'main', forkCut: 2 }), events: edited }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(SessionError.is(error) && error.code).toBe('INVALID_EVENT');
     expect((error as Error).message).toContain('seq 1 differs');
     expect(await store.has('stale')).toBe(false);

@@ -12,7 +12,9 @@ const connectionString = url ?? '';
 describe.skipIf(url === undefined)('a batch whose commit reply was lost with its connection', () => {
   const made = testSchemas(connectionString);
 
-  async function fixture(prefix: string): Promise<{ store: SessionStore; proxy: CuttingProxy; name: string; stored: (id: string) => Promise<string[]> }> {
+  async function fixture(
+    prefix: string,
+  ): Promise<{ store: SessionStore; proxy: CuttingProxy; name: string; stored: (id: string) => Promise<string[]> }> {
     const name = made.schema(prefix);
     const proxy = await startCuttingProxy(connectionString);
     const store = await openPostgresStore({ connectionString: proxy.via(connectionString), schema: name, hostId: 'doubt' });
@@ -20,7 +22,11 @@ describe.skipIf(url === undefined)('a batch whose commit reply was lost with its
     made.keep(store);
     made.keep(proxy);
     const stored = async (id: string): Promise<string[]> => {
-      const { rows } = await made.query(name, `SELECT e.body FROM S.events e JOIN S.sessions s ON s.segment = e.segment WHERE s.id = $1 ORDER BY e.seq`, [id]);
+      const { rows } = await made.query(
+        name,
+        `SELECT e.body FROM S.events e JOIN S.sessions s ON s.segment = e.segment WHERE s.id = $1 ORDER BY e.seq`,
+        [id],
+      );
       return rows.map((row: { body: string }) => row.body);
     };
     return { store, proxy, name, stored };
@@ -43,7 +49,13 @@ describe.skipIf(url === undefined)('a batch whose commit reply was lost with its
     await session.flush();
     const lines = await stored('doubted');
     expect(lines.map((line) => (JSON.parse(line) as { seq: number }).seq)).toEqual([0, 1, 2, 3, 4]);
-    expect(lines.map((line) => (JSON.parse(line) as { data: { title?: string } }).data.title)).toEqual([undefined, 'before', 'in doubt 1', 'in doubt 2', 'after']);
+    expect(lines.map((line) => (JSON.parse(line) as { data: { title?: string } }).data.title)).toEqual([
+      undefined,
+      'before',
+      'in doubt 1',
+      'in doubt 2',
+      'after',
+    ]);
     expect((await store.inspect('doubted')).events).toEqual(session.events);
     await session.close();
   });

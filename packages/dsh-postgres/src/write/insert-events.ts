@@ -15,6 +15,11 @@ export async function insertEvents(client: PoolClient, schema: string, segment: 
   await client.query(
     `INSERT INTO ${schema}.events (segment, seq, body, checksum, landmark)
      SELECT $1, e.seq, e.body, hashtextextended(e.body, $1), e.landmark FROM unnest($2::integer[], $3::text[], $4::text[]) AS e (seq, body, landmark)`,
-    [segment, events.map((event) => event.seq), events.map((event) => serializeEvent(event)), events.map((event) => landmarkOf(event.type))],
+    [
+      segment,
+      events.map((event) => event.seq),
+      events.map((event) => serializeEvent(event)),
+      events.map((event) => landmarkOf(event.type)),
+    ],
   );
 }

@@ -15,7 +15,15 @@ import type { PostgresContext } from '../postgres-context.js';
 import { readEventLines, readStoredLog } from '../read/read-stored-log.js';
 import { storageError } from '../storage-error.js';
 
-type LeaseRow = { generation: string; next_seq: number; holder_host: string | null; holder_pid: number | null; holder_since: string | null; taken_over: Takeover | null; live: boolean };
+type LeaseRow = {
+  generation: string;
+  next_seq: number;
+  holder_host: string | null;
+  holder_pid: number | null;
+  holder_since: string | null;
+  taken_over: Takeover | null;
+  live: boolean;
+};
 
 /** The writer of session `id` under lease `generation`. @internal */
 export function createPostgresWriter(context: PostgresContext, id: string, generation: string): FastWriter {
@@ -27,7 +35,8 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
   });
 
   const owned = (): void => {
-    if (released) throw new SessionError('SESSION_CLOSED', `The lease on session ${id} was released; reopen it to write.`, { sessionId: id });
+    if (released)
+      throw new SessionError('SESSION_CLOSED', `The lease on session ${id} was released; reopen it to write.`, { sessionId: id });
   };
 
   /**
@@ -49,7 +58,13 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
     }
     if (row.generation !== generation) {
       lost = true;
-      return leaseLostError(id, fromSeq, generation, { generation: row.generation, taken_over: row.taken_over, holder: row.live ? holderOf(row) : undefined }, context.leaseMs);
+      return leaseLostError(
+        id,
+        fromSeq,
+        generation,
+        { generation: row.generation, taken_over: row.taken_over, holder: row.live ? holderOf(row) : undefined },
+        context.leaseMs,
+      );
     }
     const committed = row.next_seq - fromSeq;
     if (committed > 0 && committed <= events.length && (await storedAre(fromSeq, events.slice(0, committed)))) return committed;
@@ -130,7 +145,11 @@ export function createPostgresWriter(context: PostgresContext, id: string, gener
         );
       } catch (error) {
         // Nothing is lost (every event was durable before release): the lease lapses after leaseMs.
-        throw storageError(context.target, `release the lease on session ${id} (it lapses by itself within ${String(context.leaseMs)} ms)`, error);
+        throw storageError(
+          context.target,
+          `release the lease on session ${id} (it lapses by itself within ${String(context.leaseMs)} ms)`,
+          error,
+        );
       }
     },
   };

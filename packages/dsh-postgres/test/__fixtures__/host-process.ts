@@ -64,9 +64,13 @@ async function run(command: Command): Promise<unknown> {
 
 for await (const line of createInterface({ input: process.stdin })) {
   try {
-    reply({ ok: true, ...(await run(JSON.parse(line) as Command) as object) });
+    reply({ ok: true, ...((await run(JSON.parse(line) as Command)) as object) });
   } catch (error) {
-    reply(SessionError.is(error) ? { ok: false, code: error.code, message: error.message } : { ok: false, code: 'THROWN', message: String(error) });
+    reply(
+      SessionError.is(error)
+        ? { ok: false, code: error.code, message: error.message }
+        : { ok: false, code: 'THROWN', message: String(error) },
+    );
   }
 }
 await store.close().catch(() => undefined);

@@ -7,10 +7,24 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { SessionEvent } from 'dsh-codec';
 
-export type Reply = { ok: boolean; code?: string; message?: string; events?: SessionEvent[]; ids?: string[]; lastSeq?: number; pid?: number };
+export type Reply = {
+  ok: boolean;
+  code?: string;
+  message?: string;
+  events?: SessionEvent[];
+  ids?: string[];
+  lastSeq?: number;
+  pid?: number;
+};
 
 /** A host process and a way to send it commands; `pid` is the spawned command's (a wrapper's, when wrapped). */
-export type HostProcess = { child: ChildProcess; pid: number; send(command: object): Promise<Reply>; lines: Interface; exited: Promise<void> };
+export type HostProcess = {
+  child: ChildProcess;
+  pid: number;
+  send(command: object): Promise<Reply>;
+  lines: Interface;
+  exited: Promise<void>;
+};
 
 export type HostProcessOptions = {
   connectionString: string;
@@ -37,7 +51,10 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
     options.hostId,
   ];
   const command = options.wrap?.(node) ?? node;
-  const child = spawn(command[0] as string, command.slice(1), { cwd: join(import.meta.dirname, '..', '..'), stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(command[0] as string, command.slice(1), {
+    cwd: join(import.meta.dirname, '..', '..'),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   running.add(child);
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => {

@@ -21,9 +21,23 @@ const live = new Set<ChildProcess>();
  * Starts a store process. `wrap` runs it under another command (e.g. `unshare --pid --fork
  * --mount-proc --kill-child`), so `pid` is then the wrapper's.
  */
-export function spawnStoreProcess(mode: 'hold' | 'race' | 'write' | 'fork' | 'open', dir: string, id: string, wrap: readonly string[] = []): StoreProcess {
+export function spawnStoreProcess(
+  mode: 'hold' | 'race' | 'write' | 'fork' | 'open',
+  dir: string,
+  id: string,
+  wrap: readonly string[] = [],
+): StoreProcess {
   const packageDir = join(import.meta.dirname, '..', '..');
-  const node = [process.execPath, '--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, 'store-process.ts'), mode, dir, id];
+  const node = [
+    process.execPath,
+    '--conditions=@dsh/source',
+    '--import',
+    'tsx',
+    join(import.meta.dirname, 'store-process.ts'),
+    mode,
+    dir,
+    id,
+  ];
   const command = [...wrap, ...node];
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: packageDir,
@@ -56,7 +70,9 @@ export function spawnStoreProcess(mode: 'hold' | 'race' | 'write' | 'fork' | 'op
         };
         const failed = () => {
           cleanup();
-          reject(new Error(`store process ${String(child.pid)} exited before the expected message; got ${JSON.stringify(messages.slice(-3))}`));
+          reject(
+            new Error(`store process ${String(child.pid)} exited before the expected message; got ${JSON.stringify(messages.slice(-3))}`),
+          );
         };
         const timer = setTimeout(() => {
           cleanup();
@@ -85,15 +101,18 @@ export function spawnStoreProcess(mode: 'hold' | 'race' | 'write' | 'fork' | 'op
 
 /** Kills every store process still running (test cleanup). */
 export async function killAllStoreProcesses(): Promise<void> {
-  const waits = [...live].map((child) => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      resolve();
-      return;
-    }
-    child.once('exit', () => {
-      resolve();
-    });
-    child.kill('SIGKILL');
-  }));
+  const waits = [...live].map(
+    (child) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => {
+          resolve();
+        });
+        child.kill('SIGKILL');
+      }),
+  );
   await Promise.all(waits);
 }

@@ -27,7 +27,9 @@ function untilStdinCloses(): Promise<void> {
 
 /** sha256 of events `from..to`, as the parent recomputes it from the reopened log. */
 function digest(session: Session, from: number, to: number): string {
-  return createHash('sha256').update(JSON.stringify(session.events.slice(from, to + 1))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(session.events.slice(from, to + 1)))
+    .digest('hex');
 }
 
 /** Appends one agent-like turn, flushing where the agent loop does (before the model request and the tool body). */
@@ -49,7 +51,11 @@ async function writeTurn(session: Session, turn: number, acknowledge: (flushed: 
   const beforeTool = session.flush();
   acknowledge(beforeTool);
   await beforeTool;
-  session.append('tool/result', { turn, step: 1, message: { id: `r${turn}`, role: 'tool', callId: `c${turn}`, content: [{ type: 'text', text }], isError: false } });
+  session.append('tool/result', {
+    turn,
+    step: 1,
+    message: { id: `r${turn}`, role: 'tool', callId: `c${turn}`, content: [{ type: 'text', text }], isError: false },
+  });
   session.append('step/end', { turn, step: 1 });
   session.append('turn/end', { turn, reason: { kind: 'completed' } });
   acknowledge(session.flush());

@@ -18,7 +18,9 @@ async function failure(promise: Promise<unknown>): Promise<SessionError> {
 }
 
 const digest = (session: Session, from: number, to: number) =>
-  createHash('sha256').update(JSON.stringify(session.events.slice(from, to + 1))).digest('hex');
+  createHash('sha256')
+    .update(JSON.stringify(session.events.slice(from, to + 1)))
+    .digest('hex');
 
 describe('one writer per session across processes', { timeout: 180_000 }, () => {
   let dir: TempDir;
@@ -67,7 +69,9 @@ describe('one writer per session across processes', { timeout: 180_000 }, () => 
     await holder.waitFor((message) => message.event === 'ready');
     await holder.kill9();
     const racers = [1, 2, 3].map(() => spawnStoreProcess('race', dir.path, 'contested'));
-    const results = await Promise.all(racers.map((racer) => racer.waitFor((message) => message.event === 'opened' || message.event === 'busy')));
+    const results = await Promise.all(
+      racers.map((racer) => racer.waitFor((message) => message.event === 'opened' || message.event === 'busy')),
+    );
     const winners = results.filter((result) => result.event === 'opened');
     expect(winners).toHaveLength(1);
     for (const loser of results.filter((result) => result.event === 'busy')) expect(loser.holder).toBe(winners[0]!.pid);
@@ -91,7 +95,8 @@ describe('one writer per session across processes', { timeout: 180_000 }, () => 
       const last = acknowledged.at(-1)!;
       expect(inspection.events.length).toBeGreaterThan(last.to);
       const session = await store.open('durable');
-      for (const batch of acknowledged) expect(digest(session, batch.from, batch.to), `events ${batch.from}–${batch.to}`).toBe(batch.digest);
+      for (const batch of acknowledged)
+        expect(digest(session, batch.from, batch.to), `events ${batch.from}–${batch.to}`).toBe(batch.digest);
       const decoded = decodeJsonl(await readFile(join(dir.path, 'durable.jsonl'), 'utf8'));
       expect(decoded.tornTail).toBeUndefined();
       expect(validate(5, { header: decoded.header, events: decoded.events })).toEqual([]);

@@ -21,7 +21,8 @@ async function smallDisk(sizeKiB: number): Promise<string | { reason: string }> 
   const target = join(dir.path, 'disk');
   await mkdir(target);
   const result = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k`, 'tmpfs', target], { encoding: 'utf8' });
-  if (result.error !== undefined || result.status !== 0) return { reason: `mount -t tmpfs not permitted here: ${(result.error?.message ?? result.stderr).trim()}` };
+  if (result.error !== undefined || result.status !== 0)
+    return { reason: `mount -t tmpfs not permitted here: ${(result.error?.message ?? result.stderr).trim()}` };
   mounted = target;
   return target;
 }
@@ -44,7 +45,8 @@ describe('disk full', { timeout: 300_000 }, () => {
       let acked = session.events.length;
       let failure: unknown;
       for (let batch = 0; failure === undefined && batch < 10_000; batch += 1) {
-        for (let index = 0; index < 1 + (batch % 5); index += 1) session.append('session/title', { title: `batch ${batch} ${'x'.repeat(1_000 + trial * 97)}` });
+        for (let index = 0; index < 1 + (batch % 5); index += 1)
+          session.append('session/title', { title: `batch ${batch} ${'x'.repeat(1_000 + trial * 97)}` });
         try {
           await session.flush();
           acked = session.events.length;

@@ -47,7 +47,8 @@ describe('file lease', () => {
   it('lets exactly one of many concurrent takers win', async () => {
     const results = await Promise.allSettled(Array.from({ length: 8 }, () => acquireFileLease(dir.path, 's')));
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
-    for (const result of results) if (result.status === 'rejected') expect(SessionError.is(result.reason) && result.reason.code).toBe('SESSION_BUSY');
+    for (const result of results)
+      if (result.status === 'rejected') expect(SessionError.is(result.reason) && result.reason.code).toBe('SESSION_BUSY');
   });
 
   it('takes over a lease whose process is gone, or whose record is unreadable', async () => {

@@ -31,7 +31,13 @@ type LeaseRecord = ProcessIdentity & { since: number; token: string; released?: 
  * `tookOver`: the previous generation was not released (its holder was judged dead).
  * `stillHeld()`: whether no newer generation has been published since (the fencing check).
  */
-export type FileLease = { readonly holder: LeaseHolder; readonly generation: number; readonly tookOver: boolean; stillHeld(): Promise<boolean>; release(): Promise<void> };
+export type FileLease = {
+  readonly holder: LeaseHolder;
+  readonly generation: number;
+  readonly tookOver: boolean;
+  stillHeld(): Promise<boolean>;
+  release(): Promise<void>;
+};
 
 const MAX_ATTEMPTS = 50;
 
@@ -47,7 +53,10 @@ function generations(folder: string): number[] {
     if (errorCode(error) === 'ENOENT') return [];
     throw error;
   }
-  return names.filter((name) => /^[1-9][0-9]*$/.test(name)).map(Number).sort((a, b) => a - b);
+  return names
+    .filter((name) => /^[1-9][0-9]*$/.test(name))
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
 function readRecord(folder: string, gen: number): LeaseRecord | 'missing' | 'unreadable' {
@@ -140,7 +149,13 @@ export async function acquireFileLease(root: string, id: string, now: () => numb
       if (older < gen) unlinkQuietly(join(folder, String(older)));
     }
     lastHolder = holderOf(record);
-    return { holder: lastHolder, generation: gen, tookOver, stillHeld: () => isNewest(folder, gen), release: releaser(folder, gen, record) };
+    return {
+      holder: lastHolder,
+      generation: gen,
+      tookOver,
+      stillHeld: () => isNewest(folder, gen),
+      release: releaser(folder, gen, record),
+    };
   }
   const holder = await fileLeaseHolder(root, id);
   throw busyError(id, holder ?? lastHolder ?? { pid: 0, host: 'unknown', since: now() });

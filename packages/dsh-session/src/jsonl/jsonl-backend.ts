@@ -110,7 +110,15 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       // The handle that wrote the file is the published file's (link and rename keep the inode).
       const { handle, crc } = created;
       const { ends, size } = lineEndsOf(plan);
-      return makeJsonlWriter(state, id, path, lease, { handle, size, lines: (inherited?.count ?? 0) + events.length + 1, ends, current: true, crc, verified: true });
+      return makeJsonlWriter(state, id, path, lease, {
+        handle,
+        size,
+        lines: (inherited?.count ?? 0) + events.length + 1,
+        ends,
+        current: true,
+        crc,
+        verified: true,
+      });
     },
 
     async acquire(id) {
@@ -130,7 +138,15 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         throw SessionError.is(error) ? error : writeFailed(id, 'take over', error);
       }
       const { size } = await handle.stat();
-      return makeJsonlWriter(state, id, path, lease, { handle, size, lines: -1, ends: new LineEnds(), current: false, crc: 0, verified: false });
+      return makeJsonlWriter(state, id, path, lease, {
+        handle,
+        size,
+        lines: -1,
+        ends: new LineEnds(),
+        current: false,
+        crc: 0,
+        verified: false,
+      });
     },
 
     async read(id) {

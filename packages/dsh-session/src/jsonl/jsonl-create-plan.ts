@@ -40,7 +40,8 @@ async function readExactly(handle: FileHandle, bytes: Buffer, position: number):
   let offset = 0;
   while (offset < bytes.length) {
     const { bytesRead } = await handle.read(bytes, offset, bytes.length - offset, position + offset);
-    if (bytesRead === 0) throw new Error(`expected ${String(bytes.length)} bytes at offset ${String(position)}, the file ended after ${String(offset)}`);
+    if (bytesRead === 0)
+      throw new Error(`expected ${String(bytes.length)} bytes at offset ${String(position)}, the file ended after ${String(offset)}`);
     offset += bytesRead;
   }
 }
@@ -72,13 +73,16 @@ export function lineEndsOf(plan: CreatePlan): { ends: LineEnds; size: number } {
  * file held here, or taken from the text the store validated — when possible, then the other events.
  */
 export async function planCreated(
-state: JsonlState,
-header: SessionHeader,
-events: readonly SessionEvent[],
-inherited: InheritedRecords | undefined,
+  state: JsonlState,
+  header: SessionHeader,
+  events: readonly SessionEvent[],
+  inherited: InheritedRecords | undefined,
 ): Promise<CreatePlan> {
   const count = inherited?.count ?? 0;
-  const encoded = (): CreatePlan => ({ head: encodeLog(header, inherited === undefined ? events : [...inherited.events(), ...events]), rest: EMPTY });
+  const encoded = (): CreatePlan => ({
+    head: encodeLog(header, inherited === undefined ? events : [...inherited.events(), ...events]),
+    rest: EMPTY,
+  });
   // A `source` names a records read of another backend: this one never gives one.
   if (inherited === undefined || inherited.kind === 'source' || inherited.kind === 'events' || count <= 0) return encoded();
   const head = Buffer.from(encodeHeader(header), 'utf8');
@@ -107,7 +111,7 @@ const JOIN_BELOW = 1 << 20;
  * `jsonl-verified-stamp.ts`). The file is closed when writing fails.
  */
 export async function writeCreated(state: JsonlState, path: string, plan: CreatePlan): Promise<{ handle: FileHandle; crc: number }> {
-const { write } = state;
+  const { write } = state;
   const handle = await open(path, 'wx+');
   try {
     if (plan.inherited === undefined && plan.rest.length > 0 && plan.head.length + plan.rest.length < JOIN_BELOW) {
@@ -126,12 +130,14 @@ const { write } = state;
       const total = range.end - range.start;
       let buffer = state.spareCopyBuffer;
       state.spareCopyBuffer = undefined;
-      if (buffer === undefined || buffer.length < Math.min(total, COPY_CHUNK)) buffer = Buffer.allocUnsafe(Math.min(Math.max(total, 1 << 16), COPY_CHUNK));
+      if (buffer === undefined || buffer.length < Math.min(total, COPY_CHUNK))
+        buffer = Buffer.allocUnsafe(Math.min(Math.max(total, 1 << 16), COPY_CHUNK));
       try {
-        for (let offset = 0; offset < total; ) {
+        for (let offset = 0; offset < total;) {
           const chunk = buffer.subarray(0, Math.min(buffer.length, total - offset));
           await readExactly(range.handle, chunk, range.start + offset);
-          if (offset + chunk.length === total && chunk[chunk.length - 1] !== NEWLINE) throw new Error('the copied lines do not end with a newline');
+          if (offset + chunk.length === total && chunk[chunk.length - 1] !== NEWLINE)
+            throw new Error('the copied lines do not end with a newline');
           await write(handle, chunk, position);
           crc = crc32(chunk, crc);
           position += chunk.length;

@@ -8,7 +8,13 @@ import { LogBuilder, makeTempDir, type TempDir } from '@dsh/test-utils';
 import { writeAll, type WriteChunk } from './durable-files.js';
 import { createJsonlBackend } from './jsonl-backend.js';
 
-const header = (id: string, version: 3 | 4 | 5 = 5): SessionHeader => ({ format: 'dsh-session', version: version as 5, id, createdAt: 1_000, inheritedEventCount: 0 });
+const header = (id: string, version: 3 | 4 | 5 = 5): SessionHeader => ({
+  format: 'dsh-session',
+  version: version as 5,
+  id,
+  createdAt: 1_000,
+  inheritedEventCount: 0,
+});
 
 function crashedLog(): SessionEvent[] {
   return new LogBuilder()
@@ -62,7 +68,12 @@ describe('JSONL store files', () => {
     const session = await store.open('torn');
     const text = await readFile(file('torn'), 'utf8');
     expect(text.startsWith(complete)).toBe(true);
-    expect(session.events.slice(events.length).map((event) => event.type)).toEqual(['tool/result', 'step/end', 'turn/end', 'session/end-seed']);
+    expect(session.events.slice(events.length).map((event) => event.type)).toEqual([
+      'tool/result',
+      'step/end',
+      'turn/end',
+      'session/end-seed',
+    ]);
     const decoded = decodeJsonl(text);
     expect(decoded.tornTail).toBeUndefined();
     expect(decoded.events).toEqual(session.events);
@@ -123,7 +134,10 @@ describe('JSONL store files', () => {
   });
 
   it.each([3, 4])('keeps an untouched V%i log as it is until the first append, then rewrites it under a V5 header', async (version) => {
-    const events = new LogBuilder().endSeed().turn({ steps: [{ calls: [{ run: 'answered' }] }] }).endSeed().events as SessionEvent[];
+    const events = new LogBuilder()
+      .endSeed()
+      .turn({ steps: [{ calls: [{ run: 'answered' }] }] })
+      .endSeed().events as SessionEvent[];
     const old = encodeJsonl({ header: header('old'), events }).replace('"version":5', `"version":${String(version)}`);
     await plant('old', old);
     const session = await store.open('old');
@@ -147,7 +161,10 @@ describe('JSONL store files', () => {
     const next = session.events.length;
     session.append('turn/start', { turn: 1 });
     session.append('step/start', { turn: 1, step: 1 });
-    const content = [{ type: 'reasoning', text: '', providerData: { signature: 'sig' } }, { type: 'text', text: 'hi' }];
+    const content = [
+      { type: 'reasoning', text: '', providerData: { signature: 'sig' } },
+      { type: 'text', text: 'hi' },
+    ];
     session.append('assistant/message', { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content } });
     await session.flush();
     const text = await readFile(file('old'), 'utf8');
@@ -171,7 +188,10 @@ describe('JSONL store files', () => {
     expect(await readFile(file('legacy'), 'utf8')).toBe(v0);
     const session = await store.open('legacy');
     expect(session.events.slice(5).map((event) => event.type)).toEqual(['tool/result', 'step/end', 'turn/end', 'session/end-seed']);
-    expect(session.events[5]!.data).toMatchObject({ message: { id: 'interrupted-tool-result-c1-5' }, error: { code: 'TOOL_OUTCOME_UNKNOWN' } });
+    expect(session.events[5]!.data).toMatchObject({
+      message: { id: 'interrupted-tool-result-c1-5' },
+      error: { code: 'TOOL_OUTCOME_UNKNOWN' },
+    });
     const text = await readFile(file('legacy'), 'utf8');
     expect(text).toBe(encodeJsonl({ header: session.header, events: session.events }));
     expect(session.events[1]!.data).toEqual({ message: { id: 'legacy-1', role: 'user', content: [{ type: 'text', text: 'clean up' }] } });

@@ -24,20 +24,21 @@ import { leaseLost, writeFailed } from '../store-errors.js';
  * of the durable bytes and `verified` whether every one of them was validated (then release stamps them).
  */
 export function makeJsonlWriter(
-state: JsonlState,
-id: string,
-path: string,
-lease: FileLease,
-initial: { handle: FileHandle; size: number; lines: number; ends: LineEnds; current: boolean; crc: number; verified: boolean },
+  state: JsonlState,
+  id: string,
+  path: string,
+  lease: FileLease,
+  initial: { handle: FileHandle; size: number; lines: number; ends: LineEnds; current: boolean; crc: number; verified: boolean },
 ): FastWriter {
-const { dir, now, write, held, storedRanges } = state;
+  const { dir, now, write, held, storedRanges } = state;
   let { handle, size, lines, ends, current, crc, verified } = initial;
   let endsWithNewline = true;
   let dirty = false;
   let released = false;
   let lost = false;
   const owned = (): void => {
-    if (released) throw new SessionError('SESSION_CLOSED', `The lease on session ${id} was released; reopen it to write.`, { sessionId: id });
+    if (released)
+      throw new SessionError('SESSION_CLOSED', `The lease on session ${id} was released; reopen it to write.`, { sessionId: id });
     if (lost) throw leaseLost(id, path);
   };
   /** The fencing check: throws `SESSION_BUSY` once a newer lease generation exists. */

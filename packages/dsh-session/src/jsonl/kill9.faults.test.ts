@@ -73,8 +73,13 @@ describe('SIGKILL with acknowledged-event accounting', { timeout: 900_000 }, () 
         // validated every relationship, so an open turn would have been refused above).
         const cut = decoded.header.forkCut ?? -2;
         const marker = decoded.events[cut + 1];
-        const whole = decoded.tornTail === undefined && marker?.type === 'session/end-seed' && (marker.data as { inherited?: boolean }).inherited === true;
-        const openTurns = decoded.events.filter((event) => event.type === 'turn/start').length - decoded.events.filter((event) => event.type === 'turn/end').length;
+        const whole =
+          decoded.tornTail === undefined &&
+          marker?.type === 'session/end-seed' &&
+          (marker.data as { inherited?: boolean }).inherited === true;
+        const openTurns =
+          decoded.events.filter((event) => event.type === 'turn/start').length -
+          decoded.events.filter((event) => event.type === 'turn/end').length;
         if (!whole || openTurns !== 0) figures.halfWritten += 1;
         children += 1;
       }

@@ -11,7 +11,9 @@ import { killAllStoreProcesses, spawnStoreProcess, type StoreProcess } from '../
 
 const UNSHARE = ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child'];
 const unshareProbe = spawnSync(UNSHARE[0] as string, [...UNSHARE.slice(1), 'true'], { stdio: 'ignore' });
-const unshareReason = unshareProbe.error?.message ?? (unshareProbe.status === 0 ? undefined : `unshare exited ${String(unshareProbe.status)} (needs CAP_SYS_ADMIN or user namespaces)`);
+const unshareReason =
+  unshareProbe.error?.message ??
+  (unshareProbe.status === 0 ? undefined : `unshare exited ${String(unshareProbe.status)} (needs CAP_SYS_ADMIN or user namespaces)`);
 
 async function code(promise: Promise<unknown>): Promise<string> {
   try {
@@ -94,7 +96,10 @@ describe('one writer per session, for every writer', { timeout: 600_000 }, () =>
       // A mistaken verdict: the holder's record now names a process that does not exist, so this
       // process takes the lease over although the writer is alive (only stopped).
       const folder = join(dir.path, '.leases', id);
-      const generations = (await readdir(folder)).filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b);
+      const generations = (await readdir(folder))
+        .filter((name) => /^\d+$/.test(name))
+        .map(Number)
+        .sort((a, b) => a - b);
       const newest = join(folder, String(generations.at(-1)));
       const record = JSON.parse(await readFile(newest, 'utf8')) as Record<string, unknown>;
       await writeFile(newest, JSON.stringify({ ...record, pid: 2 ** 22 + 1, start: '1' }));

@@ -47,33 +47,36 @@ describe('a JSONL store reading logs with legacy line endings', () => {
   describe.each(fixtures)('%s', (name) => {
     const id = idOf(name);
 
-    it.each(kinds)('opens the %s file to the same events as the LF file, then writes LF, keeping the original as a backup', async (kind) => {
-      const reference = decodeJsonl(fixture(name, 'lf'), { sessionId: id });
-      const original = fixture(name, kind);
-      await writeFile(file(id), original);
-      expect((await store.inspect(id)).events).toEqual(reference.events);
-      const session = await store.open(id);
-      expect(session.events.slice(0, reference.events.length)).toEqual(reference.events);
-      session.append('session/title', { title: 'after the rewrite' });
-      await session.flush();
-      const written = await readFile(file(id), 'utf8');
-      expect(written.includes('\r')).toBe(false);
-      expect(written).toBe(encodeJsonl({ header: session.header, events: session.events }));
-      // Any file rewritten (an older version, or CR line endings) keeps the original, byte for byte.
-      const rewritten = kind !== 'lf' || reference.sourceVersion !== 5;
-      const kept = await backups(id);
-      expect(kept).toHaveLength(rewritten ? 1 : 0);
-      if (rewritten) {
-        expect(kept[0]).toMatch(new RegExp(`^${id}\\.jsonl\\.bak-[0-9]{8}T[0-9]{9}Z$`));
-        expect(await readFile(join(dir.path, kept[0] as string), 'utf8')).toBe(original);
-      }
-      await session.close();
-      // Now plain LF V5: the next open appends, rewriting (and backing up) nothing.
-      const again = await store.open(id);
-      expect(again.events.slice(0, session.events.length)).toEqual(session.events);
-      await again.close();
-      expect(await backups(id)).toEqual(kept);
-    });
+    it.each(kinds)(
+      'opens the %s file to the same events as the LF file, then writes LF, keeping the original as a backup',
+      async (kind) => {
+        const reference = decodeJsonl(fixture(name, 'lf'), { sessionId: id });
+        const original = fixture(name, kind);
+        await writeFile(file(id), original);
+        expect((await store.inspect(id)).events).toEqual(reference.events);
+        const session = await store.open(id);
+        expect(session.events.slice(0, reference.events.length)).toEqual(reference.events);
+        session.append('session/title', { title: 'after the rewrite' });
+        await session.flush();
+        const written = await readFile(file(id), 'utf8');
+        expect(written.includes('\r')).toBe(false);
+        expect(written).toBe(encodeJsonl({ header: session.header, events: session.events }));
+        // Any file rewritten (an older version, or CR line endings) keeps the original, byte for byte.
+        const rewritten = kind !== 'lf' || reference.sourceVersion !== 5;
+        const kept = await backups(id);
+        expect(kept).toHaveLength(rewritten ? 1 : 0);
+        if (rewritten) {
+          expect(kept[0]).toMatch(new RegExp(`^${id}\\.jsonl\\.bak-[0-9]{8}T[0-9]{9}Z$`));
+          expect(await readFile(join(dir.path, kept[0] as string), 'utf8')).toBe(original);
+        }
+        await session.close();
+        // Now plain LF V5: the next open appends, rewriting (and backing up) nothing.
+        const again = await store.open(id);
+        expect(again.events.slice(0, session.events.length)).toEqual(session.events);
+        await again.close();
+        expect(await backups(id)).toEqual(kept);
+      },
+    );
   });
 
   it('never overwrites an earlier backup, even one made in the same millisecond', async () => {

@@ -43,6 +43,7 @@ export class LineEnds {
   /** Records the lines of `bytes` (up to `end`), which start at file offset `offset`. */
   scan(bytes: Uint8Array, offset: number, end = bytes.length): void {
     // indexOf is a native search (~10× a loop over the bytes on a 35 MiB log).
-    for (let index = bytes.indexOf(0x0a); index !== -1 && index < end; index = bytes.indexOf(0x0a, index + 1)) this.#own.push(offset + index + 1);
+    for (let index = bytes.indexOf(0x0a); index !== -1 && index < end; index = bytes.indexOf(0x0a, index + 1))
+      this.#own.push(offset + index + 1);
   }
 }

@@ -15,7 +15,9 @@ export async function openSessionStore(options: { dir: string; now?: () => numbe
     backend = await createJsonlBackend(options);
   } catch (error) {
     if (SessionError.is(error)) throw error;
-    throw new SessionError('STORAGE_ERROR', `Cannot open the session store at ${options.dir}: ${(error as Error).message}`, { cause: error });
+    throw new SessionError('STORAGE_ERROR', `Cannot open the session store at ${options.dir}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return createSessionStore({ backend, ...(options.now === undefined ? {} : { now: options.now }) });
 }

@@ -11,7 +11,15 @@ import { CURRENT_FORMAT_VERSION, decodeJsonl, type SessionEvent } from 'dsh-code
 import { openSessionStore, type RewriteStep } from 'dsh-session';
 import { faultTrials, makeTempDir, reportFaults } from '@dsh/test-utils';
 
-const STEPS: (RewriteStep | 'none')[] = ['lease-taken', 'temp-partly-written', 'temp-synced', 'backup-kept', 'renamed', 'directory-synced', 'none'];
+const STEPS: (RewriteStep | 'none')[] = [
+  'lease-taken',
+  'temp-partly-written',
+  'temp-synced',
+  'backup-kept',
+  'renamed',
+  'directory-synced',
+  'none',
+];
 const REPLACED_FROM = STEPS.indexOf('renamed');
 const BACKUP_FROM = STEPS.indexOf('backup-kept');
 
@@ -28,11 +36,19 @@ afterAll(() => {
 });
 
 function runUntil(file: string, step: RewriteStep | 'none'): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  const child = spawn(process.execPath, ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, '..', '__fixtures__', 'rewrite-process.ts'), file, step], {
-    cwd: join(import.meta.dirname, '..', '..'),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return new Promise((resolve) => child.once('exit', (code, signal) => { resolve({ code, signal }); }));
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, '..', '__fixtures__', 'rewrite-process.ts'), file, step],
+    {
+      cwd: join(import.meta.dirname, '..', '..'),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  return new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      resolve({ code, signal });
+    }),
+  );
 }
 
 /** How many of `expected` are not in `events` at their seq, byte for byte. */
@@ -41,59 +57,62 @@ function missing(expected: readonly SessionEvent[], events: readonly SessionEven
 }
 
 describe('SIGKILL at each step of migrate --write', { timeout: 900_000 }, () => {
-  it.each(STEPS.map((step, index) => ({ step, index })))('after $step: every acknowledged event survives, nothing is half-written', async ({ step, index }) => {
-    const dir = await makeTempDir();
-    try {
-      for (let trial = 0; trial < faultTrials(2, 10); trial += 1) {
-        const { id, source } = LOGS[trial % LOGS.length] as (typeof LOGS)[number];
-        const file = join(dir.path, `${id}.jsonl`);
-        await copyFile(source, file);
-        const original = await readFile(file, 'utf8');
-        const acknowledged = decodeJsonl(original, { sessionId: id }).events;
+  it.each(STEPS.map((step, index) => ({ step, index })))(
+    'after $step: every acknowledged event survives, nothing is half-written',
+    async ({ step, index }) => {
+      const dir = await makeTempDir();
+      try {
+        for (let trial = 0; trial < faultTrials(2, 10); trial += 1) {
+          const { id, source } = LOGS[trial % LOGS.length] as (typeof LOGS)[number];
+          const file = join(dir.path, `${id}.jsonl`);
+          await copyFile(source, file);
+          const original = await readFile(file, 'utf8');
+          const acknowledged = decodeJsonl(original, { sessionId: id }).events;
 
-        const exit = await runUntil(file, step);
-        expect(exit.signal).toBe(step === 'none' ? null : 'SIGKILL');
-        figures.trials += 1;
-        figures.acknowledged += acknowledged.length;
+          const exit = await runUntil(file, step);
+          expect(exit.signal).toBe(step === 'none' ? null : 'SIGKILL');
+          figures.trials += 1;
+          figures.acknowledged += acknowledged.length;
 
-        const text = await readFile(file, 'utf8');
-        let events: readonly SessionEvent[] = [];
-        try {
-          const decoded = decodeJsonl(text, { sessionId: id });
-          if (decoded.tornTail !== undefined) figures.halfWritten += 1;
-          events = decoded.events;
-        } catch {
-          figures.halfWritten += 1;
+          const text = await readFile(file, 'utf8');
+          let events: readonly SessionEvent[] = [];
+          try {
+            const decoded = decodeJsonl(text, { sessionId: id });
+            if (decoded.tornTail !== undefined) figures.halfWritten += 1;
+            events = decoded.events;
+          } catch {
+            figures.halfWritten += 1;
+          }
+          figures.lost += missing(acknowledged, events);
+          // Before the rename the log is the original byte for byte; from it on, the migrated log.
+          if (index < REPLACED_FROM) {
+            expect(text).toBe(original);
+            figures.kept += 1;
+          } else {
+            expect(decodeJsonl(text).sourceVersion).toBe(CURRENT_FORMAT_VERSION);
+            figures.replaced += 1;
+          }
+          const names = await readdir(dir.path);
+          if (index >= BACKUP_FROM) expect(await readFile(`${file}.bak`, 'utf8')).toBe(original);
+          else expect(names).not.toContain(`${id}.jsonl.bak`);
+
+          // A store removes the killed writer's temp files, takes its lease over, and appends.
+          const store = await openSessionStore({ dir: dir.path });
+          expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+          const session = await store.open(id);
+          const appended = session.append('session/title', { title: `after ${step}` });
+          await session.flush();
+          await store.close();
+          figures.acknowledged += 1;
+          const reopened = decodeJsonl(await readFile(file, 'utf8'), { sessionId: id }).events;
+          figures.lost += missing([...acknowledged, appended], reopened);
+          for (const name of await readdir(dir.path)) if (name.startsWith(id)) await rm(join(dir.path, name));
         }
-        figures.lost += missing(acknowledged, events);
-        // Before the rename the log is the original byte for byte; from it on, the migrated log.
-        if (index < REPLACED_FROM) {
-          expect(text).toBe(original);
-          figures.kept += 1;
-        } else {
-          expect(decodeJsonl(text).sourceVersion).toBe(CURRENT_FORMAT_VERSION);
-          figures.replaced += 1;
-        }
-        const names = await readdir(dir.path);
-        if (index >= BACKUP_FROM) expect(await readFile(`${file}.bak`, 'utf8')).toBe(original);
-        else expect(names).not.toContain(`${id}.jsonl.bak`);
-
-        // A store removes the killed writer's temp files, takes its lease over, and appends.
-        const store = await openSessionStore({ dir: dir.path });
-        expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
-        const session = await store.open(id);
-        const appended = session.append('session/title', { title: `after ${step}` });
-        await session.flush();
-        await store.close();
-        figures.acknowledged += 1;
-        const reopened = decodeJsonl(await readFile(file, 'utf8'), { sessionId: id }).events;
-        figures.lost += missing([...acknowledged, appended], reopened);
-        for (const name of await readdir(dir.path)) if (name.startsWith(id)) await rm(join(dir.path, name));
+        expect(figures.lost).toBe(0);
+        expect(figures.halfWritten).toBe(0);
+      } finally {
+        await dir.remove();
       }
-      expect(figures.lost).toBe(0);
-      expect(figures.halfWritten).toBe(0);
-    } finally {
-      await dir.remove();
-    }
-  });
+    },
+  );
 });

@@ -39,7 +39,11 @@ describe('rewriteLogFile backups', () => {
       onStep: (step) => {
         if (step !== 'backup-kept') return;
         // Another writer publishes the next lease generation (it judged this one dead).
-        const newest = Math.max(...readdirSync(folder).filter((name) => /^[0-9]+$/.test(name)).map(Number));
+        const newest = Math.max(
+          ...readdirSync(folder)
+            .filter((name) => /^[0-9]+$/.test(name))
+            .map(Number),
+        );
         writeFileSync(join(folder, String(newest + 1)), JSON.stringify({ pid: 1, host: 'elsewhere', since: 1, token: 't' }));
       },
     }).catch((caught: unknown) => caught);

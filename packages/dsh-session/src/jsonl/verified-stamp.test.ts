@@ -21,7 +21,11 @@ describe('verified stamps of JSONL logs', () => {
   let ids = 0;
   const fileOf = (id: string) => join(dir.path, `${id}.jsonl`);
   const stampOf = (id: string) => join(dir.path, '.verified', id);
-  const hasStamp = (id: string) => stat(stampOf(id)).then(() => true, () => false);
+  const hasStamp = (id: string) =>
+    stat(stampOf(id)).then(
+      () => true,
+      () => false,
+    );
   /** Writes `lines` as a log and stamps it as if its writer had validated them. */
   const forgeStamped = async (id: string, body: string) => {
     await writeFile(fileOf(id), body);
@@ -55,7 +59,10 @@ describe('verified stamps of JSONL logs', () => {
   });
 
   it('never stamps a log whose open failed validation', async () => {
-    await writeFile(fileOf('broken'), `${JSON.stringify(header('broken'))}\n{"seq":0,"type":"turn/end","time":1,"data":{"turn":1,"reason":{"kind":"completed"}}}\n`);
+    await writeFile(
+      fileOf('broken'),
+      `${JSON.stringify(header('broken'))}\n{"seq":0,"type":"turn/end","time":1,"data":{"turn":1,"reason":{"kind":"completed"}}}\n`,
+    );
     await expect(store.open('broken')).rejects.toMatchObject({ code: 'INVALID_RELATIONSHIP' });
     expect(await hasStamp('broken')).toBe(false);
   });
@@ -70,7 +77,9 @@ describe('verified stamps of JSONL logs', () => {
         expect(await hasStamp(id)).toBe(true);
         const observed = await store.observe(id);
         expect(observed.events).toEqual(events);
-        expect(observed.needsRepair).toBe(events.findLast((event) => event.type === 'turn/start' || event.type === 'turn/end')?.type === 'turn/start');
+        expect(observed.needsRepair).toBe(
+          events.findLast((event) => event.type === 'turn/start' || event.type === 'turn/end')?.type === 'turn/start',
+        );
         for (const cut of new Set([0, Math.floor(events.length / 2), events.length - 1])) {
           const fast = await store.fork(id, { atSeq: cut, id: `${id}-v-${String(cut)}` });
           const fromObservation = await store.fork(observed, { atSeq: cut, id: `${id}-o-${String(cut)}` });
@@ -79,7 +88,9 @@ describe('verified stamps of JSONL logs', () => {
           await writeVerifiedStamp(dir.path, id, { size: (await stat(fileOf(id))).size, crc32: crc32(await readFile(fileOf(id))) });
           for (const child of [fast, fromObservation, full]) {
             expect(child.nextSeq).toBe(full.events.length);
-            expect(child.latest('turn/start', 'turn/end')).toEqual(full.events.findLast((event) => event.type === 'turn/start' || event.type === 'turn/end'));
+            expect(child.latest('turn/start', 'turn/end')).toEqual(
+              full.events.findLast((event) => event.type === 'turn/start' || event.type === 'turn/end'),
+            );
             expect(child.title).toEqual(full.title);
             expect(child.config).toEqual(full.config);
             expect(child.eventsFrom(cut + 1)).toEqual(buildForkSeed(events, cut).slice(cut + 1));
@@ -101,7 +112,10 @@ describe('verified stamps of JSONL logs', () => {
   it('gives a child copied from verified bytes the line ends of those bytes: its own live forks copy exactly its lines', async () => {
     const events = new LogBuilder().title('t').turnStart().user('one').turnEnd().turnStart().user('two').events;
     // Bytes no encoder of ours writes (spaces after separators): only a copy reproduces them.
-    await forgeStamped('ends', `${[header('ends'), ...events].map((value) => JSON.stringify(value, null, 1).replaceAll('\n', ' ')).join('\n')}\n`);
+    await forgeStamped(
+      'ends',
+      `${[header('ends'), ...events].map((value) => JSON.stringify(value, null, 1).replaceAll('\n', ' ')).join('\n')}\n`,
+    );
     const child = await store.fork('ends', { atSeq: 5, id: 'ends-child' });
     child.append('session/title', { title: 'grown' });
     await child.flush();
@@ -160,7 +174,13 @@ describe('verified stamps of JSONL logs', () => {
 
   it('finds the latest title by its envelope, not by the same text inside an event’s data', async () => {
     const log = new LogBuilder().title('real').events;
-    const decoy: SessionEvent = { seq: log.length, type: 'plugin/note', time: 5, ignorable: true, data: { type: 'session/title', title: 'decoy' } };
+    const decoy: SessionEvent = {
+      seq: log.length,
+      type: 'plugin/note',
+      time: 5,
+      ignorable: true,
+      data: { type: 'session/title', title: 'decoy' },
+    };
     await store.import({ header: header('decoy'), events: [...log, decoy] });
     const child = await store.fork('decoy', { atSeq: decoy.seq, id: 'decoy-child' });
     expect(child.title).toBe('real');

@@ -10,5 +10,8 @@ import { createSessionStore, type SessionStore } from '../store/session-store.js
  * `createMemoryBackend()` to give several stores one storage, like processes sharing a directory.
  */
 export function createMemoryStore(options: { backend?: SessionBackend; now?: () => number } = {}): SessionStore {
-  return createSessionStore({ backend: options.backend ?? createMemoryBackend(), ...(options.now === undefined ? {} : { now: options.now }) });
+  return createSessionStore({
+    backend: options.backend ?? createMemoryBackend(),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
 }

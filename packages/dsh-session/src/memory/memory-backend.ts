@@ -39,7 +39,11 @@ export function createMemoryBackend(): SessionBackend {
         const current = owned();
         if (current.events.length !== expectedNextSeq) {
           return Promise.reject(
-            new SessionError('CORRUPT', `Append to ${id}: expected the stored log to end at seq ${expectedNextSeq - 1}, it ends at ${current.events.length - 1}.`, { sessionId: id }),
+            new SessionError(
+              'CORRUPT',
+              `Append to ${id}: expected the stored log to end at seq ${expectedNextSeq - 1}, it ends at ${current.events.length - 1}.`,
+              { sessionId: id },
+            ),
           );
         }
         current.events.push(...events);

@@ -19,7 +19,13 @@ export function isInheritedMarker(event: SessionEvent | undefined): boolean {
  * and the header counts `cut + 1` inherited events. `events[i]` is the seed's event at seq `offset + i`
  * (a seed whose inherited prefix is not in memory starts at its marker).
  */
-export function checkForkSeed(id: string, header: Pick<SessionHeader, 'inheritedEventCount'>, events: readonly SessionEvent[], cut: number, offset = 0): void {
+export function checkForkSeed(
+  id: string,
+  header: Pick<SessionHeader, 'inheritedEventCount'>,
+  events: readonly SessionEvent[],
+  cut: number,
+  offset = 0,
+): void {
   const marker = events[cut + 1 - offset];
   const laterMarker = events.slice(cut + 2 - offset).some(isInheritedMarker);
   if (!Number.isInteger(cut) || !isInheritedMarker(marker) || laterMarker) {

@@ -103,7 +103,9 @@ export class SessionLog {
     const issues = this.accept(event);
     if (issues.length === 0) return;
     const code = issues.some((issue) => issue.code === 'INVALID_RELATIONSHIP') ? 'INVALID_RELATIONSHIP' : 'INVALID_EVENT';
-    throw new SessionError(code, `Invalid seed for session ${this.#id} at seq ${String(event.seq)}: ${issueText(issues)}`, { sessionId: this.#id });
+    throw new SessionError(code, `Invalid seed for session ${this.#id} at seq ${String(event.seq)}: ${issueText(issues)}`, {
+      sessionId: this.#id,
+    });
   }
 
   /** Takes `events[0..count)`, already validated, as the start of the (empty) log: frozen, title and config from the latest ones. */

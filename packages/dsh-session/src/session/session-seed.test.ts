@@ -8,7 +8,14 @@ import { Session } from './session.js';
 import type { SessionSink } from './session-sink.js';
 
 const sink: SessionSink = { write: () => Promise.resolve(), release: () => Promise.resolve() };
-const header = (extra: Partial<SessionHeader> = {}): SessionHeader => ({ format: 'dsh-session', version: 5, id: 'x', createdAt: 0, inheritedEventCount: 0, ...extra });
+const header = (extra: Partial<SessionHeader> = {}): SessionHeader => ({
+  format: 'dsh-session',
+  version: 5,
+  id: 'x',
+  createdAt: 0,
+  inheritedEventCount: 0,
+  ...extra,
+});
 const forkHeader = (cut: number) => header({ parentSession: 'p', forkCut: cut, inheritedEventCount: cut + 1 });
 
 function refusal(build: () => unknown): SessionError {
@@ -21,13 +28,23 @@ function refusal(build: () => unknown): SessionError {
   throw new Error('expected a SessionError');
 }
 
-const parent: SessionEvent[] = new LogBuilder().endSeed().turn({ steps: [{ calls: [{ run: 'started' }], open: true }], end: 'open' }).events;
+const parent: SessionEvent[] = new LogBuilder()
+  .endSeed()
+  .turn({ steps: [{ calls: [{ run: 'started' }], open: true }], end: 'open' }).events;
 
 describe('Session construction from seeds (SPEC §5.3)', () => {
   it('a fork seed: lifecycle starts at the inherited marker, live at the end of the seed', () => {
     const cut = parent.length - 1;
     const seed = buildForkSeed(parent, cut);
-    const session = new Session({ header: forkHeader(cut), seed: { kind: 'fork', events: seed, cut }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 });
+    const session = new Session({
+      header: forkHeader(cut),
+      seed: { kind: 'fork', events: seed, cut },
+      durableCount: 0,
+      validatedCount: 0,
+      formatVersion: CURRENT_FORMAT_VERSION,
+      sink,
+      now: () => 0,
+    });
     expect([session.inheritedEventCount, session.firstLifecycleSeq, session.firstLiveSeq]).toEqual([cut + 1, cut + 1, seed.length]);
     expect(session.events).toEqual(seed);
   });
@@ -36,34 +53,114 @@ describe('Session construction from seeds (SPEC §5.3)', () => {
     const cut = parent.length - 1;
     const seed = buildForkSeed(parent, cut);
     for (const wrong of [cut - 1, cut + 1, 0]) {
-      const error = refusal(() => new Session({ header: forkHeader(wrong), seed: { kind: 'fork', events: seed, cut: wrong }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 }));
+      const error = refusal(
+        () =>
+          new Session({
+            header: forkHeader(wrong),
+            seed: { kind: 'fork', events: seed, cut: wrong },
+            durableCount: 0,
+            validatedCount: 0,
+            formatVersion: CURRENT_FORMAT_VERSION,
+            sink,
+            now: () => 0,
+          }),
+      );
       expect(error.code).toBe('INVALID_CUT');
     }
     // A nested child's seed holds an ancestor marker; only the final one is its own.
     const child = LogBuilder.continue(seed).turn({ user: 'more' }).events;
     const grandchild = buildForkSeed(child, child.length - 1);
-    expect(refusal(() => new Session({ header: forkHeader(cut), seed: { kind: 'fork', events: grandchild, cut }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 })).code).toBe('INVALID_CUT');
-    const nested = new Session({ header: forkHeader(child.length - 1), seed: { kind: 'fork', events: grandchild, cut: child.length - 1 }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 });
+    expect(
+      refusal(
+        () =>
+          new Session({
+            header: forkHeader(cut),
+            seed: { kind: 'fork', events: grandchild, cut },
+            durableCount: 0,
+            validatedCount: 0,
+            formatVersion: CURRENT_FORMAT_VERSION,
+            sink,
+            now: () => 0,
+          }),
+      ).code,
+    ).toBe('INVALID_CUT');
+    const nested = new Session({
+      header: forkHeader(child.length - 1),
+      seed: { kind: 'fork', events: grandchild, cut: child.length - 1 },
+      durableCount: 0,
+      validatedCount: 0,
+      formatVersion: CURRENT_FORMAT_VERSION,
+      sink,
+      now: () => 0,
+    });
     expect(nested.firstLifecycleSeq).toBe(child.length);
   });
 
   it('refuses a header whose inheritedEventCount disagrees with the cut', () => {
     const seed = buildForkSeed(parent, 2);
-    expect(refusal(() => new Session({ header: header({ parentSession: 'p', forkCut: 2, inheritedEventCount: 1 }), seed: { kind: 'fork', events: seed, cut: 2 }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 })).code).toBe('INVALID_CUT');
+    expect(
+      refusal(
+        () =>
+          new Session({
+            header: header({ parentSession: 'p', forkCut: 2, inheritedEventCount: 1 }),
+            seed: { kind: 'fork', events: seed, cut: 2 },
+            durableCount: 0,
+            validatedCount: 0,
+            formatVersion: CURRENT_FORMAT_VERSION,
+            sink,
+            now: () => 0,
+          }),
+      ).code,
+    ).toBe('INVALID_CUT');
   });
 
   it('a restored seed gets a plain marker unless it already ends with one; lifecycle starts at the stored length', () => {
     const stored = new LogBuilder().endSeed().turn({}).events;
-    const restored = new Session({ header: header(), seed: { kind: 'restored', events: stored, storedLength: stored.length }, durableCount: stored.length, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 });
-    expect(restored.events.slice(stored.length)).toEqual([{ seq: stored.length, type: 'session/end-seed', time: stored.at(-1)!.time, data: {} }]);
+    const restored = new Session({
+      header: header(),
+      seed: { kind: 'restored', events: stored, storedLength: stored.length },
+      durableCount: stored.length,
+      validatedCount: 0,
+      formatVersion: CURRENT_FORMAT_VERSION,
+      sink,
+      now: () => 0,
+    });
+    expect(restored.events.slice(stored.length)).toEqual([
+      { seq: stored.length, type: 'session/end-seed', time: stored.at(-1)!.time, data: {} },
+    ]);
     expect([restored.firstLifecycleSeq, restored.firstLiveSeq]).toEqual([stored.length, stored.length + 1]);
-    const again = new Session({ header: header(), seed: { kind: 'restored', events: restored.events, storedLength: restored.events.length }, durableCount: restored.events.length, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 });
+    const again = new Session({
+      header: header(),
+      seed: { kind: 'restored', events: restored.events, storedLength: restored.events.length },
+      durableCount: restored.events.length,
+      validatedCount: 0,
+      formatVersion: CURRENT_FORMAT_VERSION,
+      sink,
+      now: () => 0,
+    });
     expect(again.events).toEqual(restored.events);
     expect([again.firstLifecycleSeq, again.firstLiveSeq]).toEqual([restored.events.length, restored.events.length]);
   });
 
   it('validates the seed: an invalid stored relationship is refused with the codec’s code', () => {
-    const broken = new LogBuilder().endSeed().turn({}).events.filter((event) => event.type !== 'turn/start').map((event, seq) => ({ ...event, seq }));
-    expect(refusal(() => new Session({ header: header(), seed: { kind: 'restored', events: broken, storedLength: broken.length }, durableCount: 0, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION, sink, now: () => 0 })).code).toBe('INVALID_RELATIONSHIP');
+    const broken = new LogBuilder()
+      .endSeed()
+      .turn({})
+      .events.filter((event) => event.type !== 'turn/start')
+      .map((event, seq) => ({ ...event, seq }));
+    expect(
+      refusal(
+        () =>
+          new Session({
+            header: header(),
+            seed: { kind: 'restored', events: broken, storedLength: broken.length },
+            durableCount: 0,
+            validatedCount: 0,
+            formatVersion: CURRENT_FORMAT_VERSION,
+            sink,
+            now: () => 0,
+          }),
+      ).code,
+    ).toBe('INVALID_RELATIONSHIP');
   });
 });

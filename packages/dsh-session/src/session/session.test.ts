@@ -161,7 +161,8 @@ describe('Session.flush', () => {
     const store = createMemoryStore({ backend });
     const session = await store.create({ id: 'g' });
     session.append('turn/start', { turn: 1 });
-    for (let index = 0; index < 9; index += 1) session.append('input/queued', { inputId: `in-${index}`, message: { id: `m${index}`, role: 'user', content: [] } });
+    for (let index = 0; index < 9; index += 1)
+      session.append('input/queued', { inputId: `in-${index}`, message: { id: `m${index}`, role: 'user', content: [] } });
     await Promise.all([session.flush(), session.flush(), session.flush()]);
     expect(batches).toEqual([10]);
     await session.flush();

@@ -2,7 +2,15 @@
  * @module `Session` (SPEC §11): appends checked against the log's invariants, seeds and counters, group-committed
  * through its sink; what the store hands out for create, open and fork.
  */
-import { copyLosslessJson, type FormatVersion, type JsonValue, type SessionConfig, type SessionEvent, type SessionHeader, type SurfaceOp } from 'dsh-codec';
+import {
+  copyLosslessJson,
+  type FormatVersion,
+  type JsonValue,
+  type SessionConfig,
+  type SessionEvent,
+  type SessionHeader,
+  type SurfaceOp,
+} from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';
 import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
 import { arraySource, type EventSource } from '../sources/event-source.js';
@@ -153,7 +161,8 @@ export class Session {
       });
     }
     const seq = this.#log.length;
-    if (type === 'session/end-seed') this.#refuse(type, seq, 'session/end-seed is written only by the Session constructor and buildForkSeed.');
+    if (type === 'session/end-seed')
+      this.#refuse(type, seq, 'session/end-seed is written only by the Session constructor and buildForkSeed.');
     // A frozen copy (the caller's value is never kept), made by the walk that checks it is lossless.
     const copy = copyLosslessJson(data);
     if (copy === undefined) {
@@ -243,7 +252,11 @@ export class Session {
       // A whole seed in memory is taken as a fork of its own prefix: one admission path for forks.
       checkForkSeed(this.id, this.header, seed.events, seed.cut);
       const count = seed.cut + 1;
-      return this.#takeSeed({ kind: 'fork-of', inherited: arraySource(seed.events, count), cut: seed.cut, events: seed.events.slice(count) }, validatedCount, durableCount);
+      return this.#takeSeed(
+        { kind: 'fork-of', inherited: arraySource(seed.events, count), cut: seed.cut, events: seed.events.slice(count) },
+        validatedCount,
+        durableCount,
+      );
     }
     if (seed.kind === 'fork-of') {
       const count = seed.cut + 1;
@@ -272,10 +285,14 @@ export class Session {
       await this.#sink.write(batch, from, () => this.#log.all());
     } catch (error) {
       if (SessionError.is(error)) throw error;
-      throw new SessionError('WRITE_FAILED', `Could not make events ${from}–${to - 1} of session ${this.id} durable; they stay pending and the next flush retries.`, {
-        sessionId: this.id,
-        cause: error,
-      });
+      throw new SessionError(
+        'WRITE_FAILED',
+        `Could not make events ${from}–${to - 1} of session ${this.id} durable; they stay pending and the next flush retries.`,
+        {
+          sessionId: this.id,
+          cause: error,
+        },
+      );
     }
   }
 }

@@ -23,7 +23,8 @@ export function arraySource(events: readonly SessionEvent[], length = events.len
     length,
     at: (index) => events[index] as SessionEvent,
     findLast(types, end = length) {
-      for (let index = Math.min(end, length) - 1; index >= 0; index--) if (types.includes((events[index] as SessionEvent).type)) return index;
+      for (let index = Math.min(end, length) - 1; index >= 0; index--)
+        if (types.includes((events[index] as SessionEvent).type)) return index;
       return -1;
     },
     slice(count) {
@@ -36,13 +37,19 @@ export function arraySource(events: readonly SessionEvent[], length = events.len
 }
 
 /** @internal `first[0..firstLength)` followed by `rest[0..restLength)`: an inherited prefix and the events after it. */
-export function joinedSource(first: EventSource, firstLength: number, rest: readonly SessionEvent[], restLength = rest.length): EventSource {
+export function joinedSource(
+  first: EventSource,
+  firstLength: number,
+  rest: readonly SessionEvent[],
+  restLength = rest.length,
+): EventSource {
   const length = firstLength + restLength;
   return {
     length,
     at: (index) => (index < firstLength ? first.at(index) : (rest[index - firstLength] as SessionEvent)),
     findLast(types, end = length) {
-      for (let index = Math.min(end, length) - 1; index >= firstLength; index--) if (types.includes((rest[index - firstLength] as SessionEvent).type)) return index;
+      for (let index = Math.min(end, length) - 1; index >= firstLength; index--)
+        if (types.includes((rest[index - firstLength] as SessionEvent).type)) return index;
       return first.findLast(types, Math.min(end, firstLength));
     },
     slice(count) {

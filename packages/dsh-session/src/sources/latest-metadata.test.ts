@@ -3,7 +3,8 @@ import type { SessionEvent } from 'dsh-codec';
 import { latestMetadata } from 'dsh-session';
 import { storeKinds } from '../__fixtures__/store-kinds.js';
 
-const event = (seq: number, type: string, data: Record<string, unknown>): SessionEvent => ({ seq, type, time: 1000 + seq, data }) as SessionEvent;
+const event = (seq: number, type: string, data: Record<string, unknown>): SessionEvent =>
+  ({ seq, type, time: 1000 + seq, data }) as SessionEvent;
 
 describe('latestMetadata', () => {
   it('takes the latest title, the latest config whole, and the cwd of the latest config that names one', () => {
@@ -18,7 +19,10 @@ describe('latestMetadata', () => {
   });
 
   it("falls back to the header's cwd, and leaves out what the log never said", () => {
-    expect(latestMetadata([event(0, 'session/config', { model: 'm' })], { cwd: '/header' })).toEqual({ config: { model: 'm' }, cwd: '/header' });
+    expect(latestMetadata([event(0, 'session/config', { model: 'm' })], { cwd: '/header' })).toEqual({
+      config: { model: 'm' },
+      cwd: '/header',
+    });
     expect(latestMetadata([event(0, 'session/end-seed', {})])).toEqual({});
   });
 

@@ -27,7 +27,7 @@ export function latestMetadataOf(source: EventSource, headerCwd?: string): Sessi
   const configAt = source.findLast(CONFIG);
   const config = configAt === -1 ? undefined : (source.at(configAt).data as SessionConfig);
   let cwd = config?.cwd;
-  for (let end = configAt; cwd === undefined && end > 0; ) {
+  for (let end = configAt; cwd === undefined && end > 0;) {
     const at = source.findLast(CONFIG, end);
     if (at === -1) break;
     cwd = (source.at(at).data as SessionConfig).cwd;

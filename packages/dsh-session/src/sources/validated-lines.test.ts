@@ -19,7 +19,13 @@ function linesBackend(withSource: boolean): SessionBackend {
     if (log.kind !== 'records') throw new Error(`expected records from the memory backend, received ${log.kind}`);
     // The array runs past this read, as a backend sharing one growing array may hand it out: only `count` are this read's.
     const lines = [...log.events.map((event) => serializeEvent(event)), '{"seq":-1,"type":"not/this-read","time":0,"data":{}}\n'];
-    return { kind: 'validated-lines', header: log.header, lines, count: log.events.length, ...(withSource ? { source: `${id}:${String(log.events.length)}` } : {}) };
+    return {
+      kind: 'validated-lines',
+      header: log.header,
+      lines,
+      count: log.events.length,
+      ...(withSource ? { source: `${id}:${String(log.events.length)}` } : {}),
+    };
   };
   return asSessionBackend({
     ...backend,
@@ -84,7 +90,10 @@ describe('validated lines read back unparsed', () => {
           expect(childB.events).toEqual(childA.events);
           await childA.close();
           await childB.close();
-          const [latestA, latestB] = [await plain.fork(id, { atSeq: 'latest-closed-turn', id: 'kid2' }), await lines.fork(id, { atSeq: 'latest-closed-turn', id: 'kid2' })];
+          const [latestA, latestB] = [
+            await plain.fork(id, { atSeq: 'latest-closed-turn', id: 'kid2' }),
+            await lines.fork(id, { atSeq: 'latest-closed-turn', id: 'kid2' }),
+          ];
           expect(latestB.header.forkCut).toBe(latestA.header.forkCut);
           await latestA.close();
           await latestB.close();
@@ -106,21 +115,25 @@ describe('validated lines read back unparsed', () => {
   it('list() from a backend’s summary parts equals list() from whole reads, over generated logs and forks', async () => {
     let round = 0;
     await fc.assert(
-      fc.asyncProperty(arbitraryLogWithSeq(), fc.constantFrom(undefined, { model: 'm' }, { cwd: '/kid' }), async ({ events, seq }, config) => {
-        const id = `p${String(++round)}`;
-        const plain = createMemoryStore({ now: () => 7 });
-        const parts = createMemoryStore({ backend: partsBackend(), now: () => 7 });
-        try {
-          for (const store of [plain, parts]) {
-            await plant(store, id, events);
-            await (await store.fork(id, { atSeq: seq, id: 'kid', ...(config === undefined ? {} : { config }) })).close();
+      fc.asyncProperty(
+        arbitraryLogWithSeq(),
+        fc.constantFrom(undefined, { model: 'm' }, { cwd: '/kid' }),
+        async ({ events, seq }, config) => {
+          const id = `p${String(++round)}`;
+          const plain = createMemoryStore({ now: () => 7 });
+          const parts = createMemoryStore({ backend: partsBackend(), now: () => 7 });
+          try {
+            for (const store of [plain, parts]) {
+              await plant(store, id, events);
+              await (await store.fork(id, { atSeq: seq, id: 'kid', ...(config === undefined ? {} : { config }) })).close();
+            }
+            expect(await parts.list()).toEqual(await plain.list());
+          } finally {
+            await plain.close();
+            await parts.close();
           }
-          expect(await parts.list()).toEqual(await plain.list());
-        } finally {
-          await plain.close();
-          await parts.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -128,7 +141,15 @@ describe('validated lines read back unparsed', () => {
   it('a summary’s sparse source reads only the parts it was given and refuses the rest', () => {
     const title = serializeEvent({ seq: 3, type: 'session/title', time: 1, data: { title: 't' } });
     const last = serializeEvent({ seq: 9, type: 'turn/start', time: 2, data: { turn: 1 } });
-    const source = sparseLinesSource('x', 10, new Map([[3, title], [9, last]]), ['session/title', 'session/config']);
+    const source = sparseLinesSource(
+      'x',
+      10,
+      new Map([
+        [3, title],
+        [9, last],
+      ]),
+      ['session/title', 'session/config'],
+    );
     expect(source.findLast(['session/title'])).toBe(3);
     expect(source.findLast(['session/title'], 3)).toBe(-1);
     expect(source.findLast(['session/config'])).toBe(-1);
@@ -142,9 +163,24 @@ describe('validated lines read back unparsed', () => {
     const events: SessionEvent[] = [
       { seq: 0, type: 'session/title', time: 1, data: { title: 'real' } },
       { seq: 1, type: 'session/config', time: 2, data: { model: ',"type":"session/title",' } },
-      { seq: 2, type: 'input/queued', time: 3, data: { inputId: 'i', message: { id: 'm', role: 'user', content: [{ type: 'text', text: '{"seq":2,"type":"session/title","time":3' }] } } },
+      {
+        seq: 2,
+        type: 'input/queued',
+        time: 3,
+        data: {
+          inputId: 'i',
+          message: { id: 'm', role: 'user', content: [{ type: 'text', text: '{"seq":2,"type":"session/title","time":3' }] },
+        },
+      },
     ];
-    const source = validatedLinesSource('x', [...events.map((event) => serializeEvent(event)), serializeEvent({ seq: 3, type: 'session/title', time: 4, data: { title: 'later' } })], 3);
+    const source = validatedLinesSource(
+      'x',
+      [
+        ...events.map((event) => serializeEvent(event)),
+        serializeEvent({ seq: 3, type: 'session/title', time: 4, data: { title: 'later' } }),
+      ],
+      3,
+    );
     expect(source.findLast(['session/title'])).toBe(0);
     expect(source.findLast(['session/config', 'session/title'])).toBe(1);
     expect(source.findLast(['turn/start'])).toBe(-1);

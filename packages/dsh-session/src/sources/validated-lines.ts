@@ -17,9 +17,13 @@ export function parseValidatedLine(id: string, line: string, seq: number): Sessi
     // Only a backend that broke its own seal gets here: the lines were vouched for as validated.
   }
   if (typeof event !== 'object' || event === null || (event as { seq?: unknown }).seq !== seq) {
-    throw new SessionError('CORRUPT', `Cannot read session ${id}: expected the event at seq ${String(seq)}, received ${JSON.stringify(line.slice(0, 60))}.`, {
-      sessionId: id,
-    });
+    throw new SessionError(
+      'CORRUPT',
+      `Cannot read session ${id}: expected the event at seq ${String(seq)}, received ${JSON.stringify(line.slice(0, 60))}.`,
+      {
+        sessionId: id,
+      },
+    );
   }
   return deepFreeze(event as SessionEvent);
 }
@@ -60,7 +64,8 @@ export function validatedLinesSource(id: string, lines: readonly string[], lengt
     slice(count) {
       if (all === undefined || all.length < count) {
         const events = new Array<SessionEvent>(count);
-        for (let index = 0; index < count; index++) events[index] = all?.[index] ?? decoded.get(index) ?? parseValidatedLine(id, lines[index] as string, index);
+        for (let index = 0; index < count; index++)
+          events[index] = all?.[index] ?? decoded.get(index) ?? parseValidatedLine(id, lines[index] as string, index);
         all = events;
         decoded.clear();
         return events.slice();
@@ -71,7 +76,10 @@ export function validatedLinesSource(id: string, lines: readonly string[], lengt
 }
 
 /** Event `index` parsed from `lineOf(index)` the first time it is asked for, then kept (`decoded`). */
-function parsedOnce(id: string, lineOf: (index: number) => string): { decoded: Map<number, SessionEvent>; parse: (index: number) => SessionEvent } {
+function parsedOnce(
+  id: string,
+  lineOf: (index: number) => string,
+): { decoded: Map<number, SessionEvent>; parse: (index: number) => SessionEvent } {
   const decoded = new Map<number, SessionEvent>();
   const parse = (index: number): SessionEvent => {
     let event = decoded.get(index);
@@ -97,7 +105,12 @@ function digits(value: number): number {
  * lines were read for (`complete`), among the lines. Anything else is a bug of the caller, refused
  * loudly rather than answered from events that were never read.
  */
-export function sparseLinesSource(id: string, length: number, lines: ReadonlyMap<number, string>, complete: readonly string[]): EventSource {
+export function sparseLinesSource(
+  id: string,
+  length: number,
+  lines: ReadonlyMap<number, string>,
+  complete: readonly string[],
+): EventSource {
   const seqs = [...lines.keys()].sort((a, b) => b - a);
   const { parse: at } = parsedOnce(id, (index) => {
     const line = lines.get(index);
@@ -108,7 +121,8 @@ export function sparseLinesSource(id: string, length: number, lines: ReadonlyMap
     length,
     at,
     findLast(types, end = length) {
-      for (const type of types) if (!complete.includes(type)) throw new Error(`session ${id}: ${type} events were not read for its summary`);
+      for (const type of types)
+        if (!complete.includes(type)) throw new Error(`session ${id}: ${type} events were not read for its summary`);
       for (const seq of seqs) if (seq < end && types.includes(at(seq).type)) return seq;
       return -1;
     },

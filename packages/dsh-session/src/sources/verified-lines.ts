@@ -28,9 +28,13 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
     }
     // The stamp vouches for the bytes; a line at the wrong place would be a bug of the writer.
     if (typeof event !== 'object' || event === null || (event as { seq?: unknown }).seq !== index) {
-      throw new SessionError('CORRUPT', `Cannot read session ${id}: expected the event at seq ${String(index)} on line ${String(index + 2)}, received ${JSON.stringify(text.slice(0, 60))}.`, {
-        sessionId: id,
-      });
+      throw new SessionError(
+        'CORRUPT',
+        `Cannot read session ${id}: expected the event at seq ${String(index)} on line ${String(index + 2)}, received ${JSON.stringify(text.slice(0, 60))}.`,
+        {
+          sessionId: id,
+        },
+      );
     }
     return deepFreeze(event as SessionEvent);
   };
@@ -59,7 +63,7 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
   const findLastOf = (type: string, end: number): number => {
     const needle = `"type":${JSON.stringify(type)}`;
     const start = ends.at(0);
-    for (let position = ends.at(end) - 1; position >= start; ) {
+    for (let position = ends.at(end) - 1; position >= start;) {
       const found = bytes.lastIndexOf(needle, position, 'utf8');
       if (found < start) return -1;
       const index = lineAt(found);

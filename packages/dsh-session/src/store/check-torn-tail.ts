@@ -58,7 +58,8 @@ export function checkTornTail(id: string, text: string, tornTail: TornTail): voi
     problem = `a line break at character ${String(breakAt)} of it, so it is more than one line`;
   } else {
     const end = endOfFirstValue(piece);
-    if (end !== -1 && piece.slice(end).trim() !== '') problem = `a complete record followed by ${JSON.stringify(piece.slice(end, end + 40))}, so it is more than one record`;
+    if (end !== -1 && piece.slice(end).trim() !== '')
+      problem = `a complete record followed by ${JSON.stringify(piece.slice(end, end + 40))}, so it is more than one record`;
   }
   if (problem === undefined) return;
   throw new SessionError(

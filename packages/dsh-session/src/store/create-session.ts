@@ -43,7 +43,12 @@ export async function createSession(context: StoreContext, options: CreateSessio
       durableCount: 0,
       validatedCount: 0,
       formatVersion: CURRENT_FORMAT_VERSION,
-      sink: creatingSink(context.backend, id, header, forgetOnRelease(context, id, () => session)),
+      sink: creatingSink(
+        context.backend,
+        id,
+        header,
+        forgetOnRelease(context, id, () => session),
+      ),
       now: context.now,
     });
   } catch (error) {

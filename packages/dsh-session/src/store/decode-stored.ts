@@ -1,7 +1,15 @@
 /**
  * @module A backend's stored log read as the current version, whichever read form the backend returned.
  */
-import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, type DecodedLog as CodecDecodedLog, type FormatVersion, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import {
+  CodecError,
+  CURRENT_FORMAT_VERSION,
+  decodeJsonl,
+  type DecodedLog as CodecDecodedLog,
+  type FormatVersion,
+  type SessionEvent,
+  type SessionHeader,
+} from 'dsh-codec';
 import { checkTornTail } from './check-torn-tail.js';
 import { deepFreeze } from '../deep-freeze.js';
 import type { StoredRead } from '../fast-backend.js';
@@ -25,9 +33,13 @@ export type DecodedLog = {
 /** `CORRUPT` unless the stored header of session `id` names it. */
 export function assertHeaderNames(id: string, header: SessionHeader): void {
   if (header.id !== id) {
-    throw new SessionError('CORRUPT', `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(header.id)}.`, {
-      sessionId: id,
-    });
+    throw new SessionError(
+      'CORRUPT',
+      `Cannot read session ${id}: expected its header to name ${JSON.stringify(id)}, received ${JSON.stringify(header.id)}.`,
+      {
+        sessionId: id,
+      },
+    );
   }
 }
 
@@ -39,17 +51,38 @@ export function assertHeaderNames(id: string, header: SessionHeader): void {
 export function decodeStored(id: string, stored: StoredRead): DecodedLog {
   let decoded: DecodedLog;
   if (stored.kind === 'records') {
-    decoded = { header: stored.header, events: stored.events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined, lineEndings: undefined, rewrite: false };
+    decoded = {
+      header: stored.header,
+      events: stored.events,
+      sourceVersion: CURRENT_FORMAT_VERSION,
+      tornTail: undefined,
+      lineEndings: undefined,
+      rewrite: false,
+    };
   } else if (stored.kind === 'validated-lines') {
     // Parsed and frozen here, never validated again: the backend vouches for every line.
     const events = parseValidatedLines(id, stored.lines, stored.count);
-    decoded = { header: stored.header, events, sourceVersion: CURRENT_FORMAT_VERSION, tornTail: undefined, lineEndings: undefined, rewrite: false };
+    decoded = {
+      header: stored.header,
+      events,
+      sourceVersion: CURRENT_FORMAT_VERSION,
+      tornTail: undefined,
+      lineEndings: undefined,
+      rewrite: false,
+    };
   } else {
     try {
       const text = stored.kind === 'jsonl' ? stored.text : stored.bytes.toString('utf8');
       const result = decodeJsonl(text, { sessionId: id });
       const { header, events, sourceVersion, tornTail, lineEndings } = result;
-      decoded = { header, events, sourceVersion, tornTail, lineEndings, rewrite: sourceVersion !== CURRENT_FORMAT_VERSION || lineEndings !== undefined };
+      decoded = {
+        header,
+        events,
+        sourceVersion,
+        tornTail,
+        lineEndings,
+        rewrite: sourceVersion !== CURRENT_FORMAT_VERSION || lineEndings !== undefined,
+      };
     } catch (error) {
       if (!CodecError.is(error)) throw error;
       const where = error.line === undefined ? '' : ` (line ${error.line})`;

@@ -15,14 +15,21 @@ export async function findForkChild(context: StoreContext, key: string): Promise
   assertStoreOpen(context);
   if (typeof key !== 'string' || !FORK_KEY.test(key)) {
     const shown = typeof key === 'string' ? JSON.stringify(key.length > 60 ? `${key.slice(0, 60)}…` : key) : typeof key;
-    throw new SessionError('INVALID_FORK_REQUEST', `Invalid Idempotency-Key to look up: expected 1-255 visible ASCII characters, received ${shown}.`);
+    throw new SessionError(
+      'INVALID_FORK_REQUEST',
+      `Invalid Idempotency-Key to look up: expected 1-255 visible ASCII characters, received ${shown}.`,
+    );
   }
   const header = await context.backend.findForkChild?.(key);
   if (header === undefined) return undefined;
   if (header.forkRequest?.key !== key) {
-    throw new SessionError('CORRUPT', `The backend answered the fork lookup of Idempotency-Key ${JSON.stringify(key)} with session ${header.id}, whose header holds another key.`, {
-      sessionId: header.id,
-    });
+    throw new SessionError(
+      'CORRUPT',
+      `The backend answered the fork lookup of Idempotency-Key ${JSON.stringify(key)} with session ${header.id}, whose header holds another key.`,
+      {
+        sessionId: header.id,
+      },
+    );
   }
   return deepFreeze({ ...header });
 }

@@ -23,9 +23,11 @@ function cutsOf(length: number, most: number): number[] {
 
 /** A V4 log's text written with extra whitespace: other bytes than `encodeJsonl`, the same events. */
 function looselyEncoded(id: string, events: readonly SessionEvent[]): string {
-  return [JSON.stringify(header(id)), ...events.map((event) => JSON.stringify(event, null, event.seq % 2 === 0 ? 1 : 0))]
-    .map((line) => line.replaceAll('\n', ' '))
-    .join('\n') + '\n';
+  return (
+    [JSON.stringify(header(id)), ...events.map((event) => JSON.stringify(event, null, event.seq % 2 === 0 ? 1 : 0))]
+      .map((line) => line.replaceAll('\n', ' '))
+      .join('\n') + '\n'
+  );
 }
 
 describe('fork of a JSONL parent by copying its stored lines', () => {
@@ -45,7 +47,8 @@ describe('fork of a JSONL parent by copying its stored lines', () => {
   const storedLines = async (id: string, count: number): Promise<string[]> =>
     (await readFile(join(dir.path, `${id}.jsonl`), 'utf8')).split('\n').slice(1, count + 1);
 
-  const childOf = async (id: string): Promise<{ header: SessionHeader; events: SessionEvent[] }> => decodeJsonl(await readFile(join(dir.path, `${id}.jsonl`), 'utf8'));
+  const childOf = async (id: string): Promise<{ header: SessionHeader; events: SessionEvent[] }> =>
+    decodeJsonl(await readFile(join(dir.path, `${id}.jsonl`), 'utf8'));
 
   it('stores exactly buildForkSeed of the decoded parent for every cut, cold and live, whatever the parent’s bytes', async () => {
     await fc.assert(
@@ -59,7 +62,10 @@ describe('fork of a JSONL parent by copying its stored lines', () => {
           await child.close();
           const stored = await childOf(child.id);
           const seed = buildForkSeed(events, cut);
-          expect(stored.events).toEqual([...seed, { seq: seed.length, type: 'session/title', time: stored.events.at(-1)!.time, data: { title: 'branch' } }]);
+          expect(stored.events).toEqual([
+            ...seed,
+            { seq: seed.length, type: 'session/title', time: stored.events.at(-1)!.time, data: { title: 'branch' } },
+          ]);
           expect(stored.header).toMatchObject({ id: child.id, parentSession: id, forkCut: cut, inheritedEventCount: cut + 1 });
           expect(child.events).toEqual(stored.events);
           // Copied, not encoded again: the parent's own bytes (loose or not).

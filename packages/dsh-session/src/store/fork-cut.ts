@@ -36,8 +36,17 @@ function checkExplicitCut(length: number, atSeq: unknown, sourceId: string): num
   // JSON.parse('{"atSeq":-0}') yields -0: the same seq as 0, never a value to write into a header.
   if (typeof atSeq === 'number' && Number.isSafeInteger(atSeq) && atSeq >= 0 && atSeq <= lastSeq) return atSeq === 0 ? 0 : atSeq;
   const last = lastSeq < 0 ? 'the source has no events' : `the source's last seq is ${lastSeq}: seqs 0..${lastSeq}`;
-  const shown = typeof atSeq === 'number' ? (Object.is(atSeq, -0) ? '-0' : String(atSeq)) : (JSON.stringify(atSeq) as string | undefined) ?? typeof atSeq;
-  throw new SessionError('INVALID_CUT', `Cannot fork ${sourceId} at ${shown}: expected an existing integer event seq (${last}); nothing was created.`, {
-    sessionId: sourceId,
-  });
+  const shown =
+    typeof atSeq === 'number'
+      ? Object.is(atSeq, -0)
+        ? '-0'
+        : String(atSeq)
+      : ((JSON.stringify(atSeq) as string | undefined) ?? typeof atSeq);
+  throw new SessionError(
+    'INVALID_CUT',
+    `Cannot fork ${sourceId} at ${shown}: expected an existing integer event seq (${last}); nothing was created.`,
+    {
+      sessionId: sourceId,
+    },
+  );
 }

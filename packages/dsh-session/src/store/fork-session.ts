@@ -64,7 +64,10 @@ function foreignObservation(): SessionError {
 }
 
 /** An id observed once (from memory when live: nothing copied), or an observation this store produced (`INVALID_OBSERVATION` otherwise). */
-async function observedSource(context: StoreContext, source: string | SessionObservation): Promise<{ observation: SessionObservation; provenance: ObservationProvenance }> {
+async function observedSource(
+  context: StoreContext,
+  source: string | SessionObservation,
+): Promise<{ observation: SessionObservation; provenance: ObservationProvenance }> {
   const observation = typeof source === 'string' ? await observeSession(context, source) : source;
   const provenance = provenanceOf(observation, context.origin);
   if (provenance === undefined) throw foreignObservation();
@@ -84,7 +87,11 @@ const CONFIG = ['session/config'];
  * again). Child identity is checked first, then the source, then the cut; the child's whole seed is
  * durable before it is returned; every failure releases what it took.
  */
-export async function forkSession(context: StoreContext, source: string | SessionObservation, options: ForkSessionOptions): Promise<Session> {
+export async function forkSession(
+  context: StoreContext,
+  source: string | SessionObservation,
+  options: ForkSessionOptions,
+): Promise<Session> {
   assertStoreOpen(context);
   const childId = options.id ?? randomUUID();
   assertSessionId(childId);
@@ -102,7 +109,9 @@ export async function forkSession(context: StoreContext, source: string | Sessio
     const cut = selectCut(provenance.source, options.atSeq, sourceId);
     const time = context.now();
     const own = forkSeedTail(provenance.source, cut, time);
-    const config = options.config ?? (options.configPatch === undefined ? undefined : { ...configAtCut(provenance.source, cut), ...options.configPatch });
+    const config =
+      options.config ??
+      (options.configPatch === undefined ? undefined : { ...configAtCut(provenance.source, cut), ...options.configPatch });
     const cwd = config?.cwd ?? observation.header.cwd;
     const header: SessionHeader = {
       format: 'dsh-session',
@@ -122,7 +131,13 @@ export async function forkSession(context: StoreContext, source: string | Sessio
       durableCount: 0,
       validatedCount: Math.min(provenance.validated, cut + 1),
       formatVersion: CURRENT_FORMAT_VERSION,
-      sink: creatingSink(context.backend, childId, header, forgetOnRelease(context, childId, () => session), inherited),
+      sink: creatingSink(
+        context.backend,
+        childId,
+        header,
+        forgetOnRelease(context, childId, () => session),
+        inherited,
+      ),
       now: context.now,
     });
     if (title !== undefined) session.append('session/title', { title });

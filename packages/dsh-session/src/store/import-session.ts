@@ -19,7 +19,12 @@ function describeEvent(event: SessionEvent | undefined): string {
  * Refuses (`INVALID_EVENT`, naming the first differing seq) a fork child whose first `forkCut + 1`
  * events are not exactly its parent's: what it claims to inherit must be what the parent holds.
  */
-async function assertInheritsExactly(context: StoreContext, header: SessionHeader, events: readonly SessionEvent[], parent: string): Promise<void> {
+async function assertInheritsExactly(
+  context: StoreContext,
+  header: SessionHeader,
+  events: readonly SessionEvent[],
+  parent: string,
+): Promise<void> {
   const count = header.inheritedEventCount;
   if (count === 0) return;
   const observed = await observeSession(context, parent);
@@ -55,9 +60,13 @@ export async function importSession(context: StoreContext, artifact: ImportedArt
   }
   const parent = header.parentSession;
   if (parent !== undefined && !(isValidSessionId(parent) && (context.live.has(parent) || (await context.backend.exists(parent))))) {
-    throw new SessionError('SESSION_NOT_FOUND', `Cannot import fork child ${header.id}: its parent ${parent} is not in this store; import the parent first.`, {
-      sessionId: parent,
-    });
+    throw new SessionError(
+      'SESSION_NOT_FOUND',
+      `Cannot import fork child ${header.id}: its parent ${parent} is not in this store; import the parent first.`,
+      {
+        sessionId: parent,
+      },
+    );
   }
   if (parent !== undefined) await assertInheritsExactly(context, header, events, parent);
   await reserveNewId(context, header.id);

@@ -28,10 +28,13 @@ describe('SessionStore.list', () => {
   it('reads the summaries of changed sessions a few at a time, not one after another, and lists every session', async () => {
     const { backend, inner, peak, reads } = countingBackend();
     const writer = createSessionStore({ backend: inner });
-    for (let index = 0; index < 12; index++) await (await writer.create({ id: `s${String(index).padStart(2, '0')}`, title: `t${String(index)}` })).close();
+    for (let index = 0; index < 12; index++)
+      await (await writer.create({ id: `s${String(index).padStart(2, '0')}`, title: `t${String(index)}` })).close();
     const store = createSessionStore({ backend });
     const summaries = await store.list();
-    expect(summaries.map((summary) => summary.id).sort()).toEqual(Array.from({ length: 12 }, (_, index) => `s${String(index).padStart(2, '0')}`));
+    expect(summaries.map((summary) => summary.id).sort()).toEqual(
+      Array.from({ length: 12 }, (_, index) => `s${String(index).padStart(2, '0')}`),
+    );
     expect(summaries.find((summary) => summary.id === 's07')?.title).toBe('t7');
     expect(reads()).toBe(12);
     expect(peak()).toBeGreaterThan(1);

@@ -91,7 +91,9 @@ export async function listSessions(context: StoreContext): Promise<SessionSummar
     if (cached === undefined || gone.has(ref.id)) continue;
     const session = context.live.get(ref.id);
     const fresh =
-      session === undefined ? cached.summary : { ...cached.summary, ...summarize(session.header, session[LOG_SNAPSHOT](), cached.summary.formatVersion, false) };
+      session === undefined
+        ? cached.summary
+        : { ...cached.summary, ...summarize(session.header, session[LOG_SNAPSHOT](), cached.summary.formatVersion, false) };
     const busy = session !== undefined || (ref.held ?? (await context.backend.holder(ref.id)) !== undefined);
     result.push({ ...fresh, busy });
   }

@@ -88,14 +88,18 @@ function observeValidatedLines(context: StoreContext, id: string, stored: Stored
   const source = validatedLinesSource(id, lines, count);
   const needsRepair = closeOpenTail(latestTurnOf(source, count), 'interrupted').length > 0;
   const events = (n: number) => (): readonly SessionEvent[] => source.slice(n);
-  return makeObservation({ sessionId: id, header: deepFreeze(header), formatVersion: CURRENT_FORMAT_VERSION, needsRepair, live: false }, context.origin, {
-    source,
-    validated: count,
-    copy: (n) =>
-      origin === undefined
-        ? { kind: 'jsonl', count: n, bytes: Buffer.from(lines.slice(0, n).join(''), 'utf8'), events: events(n) }
-        : { kind: 'source', count: n, source: origin, events: events(n) },
-  });
+  return makeObservation(
+    { sessionId: id, header: deepFreeze(header), formatVersion: CURRENT_FORMAT_VERSION, needsRepair, live: false },
+    context.origin,
+    {
+      source,
+      validated: count,
+      copy: (n) =>
+        origin === undefined
+          ? { kind: 'jsonl', count: n, bytes: Buffer.from(lines.slice(0, n).join(''), 'utf8'), events: events(n) }
+          : { kind: 'source', count: n, source: origin, events: events(n) },
+    },
+  );
 }
 
 /** A session as stored now (without a lease: it may be growing elsewhere), decoded once. Never writes. */
@@ -134,7 +138,8 @@ export async function observeStored(context: StoreContext, id: string): Promise<
     provenance = {
       source,
       validated: stored.validated === true ? events.length : 0,
-      copy: (count) => (origin === undefined ? asEvents(count) : { kind: 'source', count, source: origin, events: () => source.slice(count) }),
+      copy: (count) =>
+        origin === undefined ? asEvents(count) : { kind: 'source', count, source: origin, events: () => source.slice(count) },
     };
   }
   return makeObservation(

@@ -39,7 +39,12 @@ export async function openSession(context: StoreContext, id: string): Promise<Se
       durableCount: stored,
       validatedCount: validated,
       formatVersion: decoded.sourceVersion,
-      sink: resumingSink(writer, decoded.header, transition, forgetOnRelease(context, id, () => session)),
+      sink: resumingSink(
+        writer,
+        decoded.header,
+        transition,
+        forgetOnRelease(context, id, () => session),
+      ),
       now: context.now,
     });
     // Repair closers and the new marker are durable before the session is handed out.

@@ -155,7 +155,10 @@ describe.each(storeKinds)('$name', (kind) => {
         expect.stringMatching(new RegExp(`^interrupted-tool-result-call-\\d+-${events.length}$`)),
         expect.stringMatching(new RegExp(`^interrupted-tool-result-call-\\d+-${events.length + 1}$`)),
       ]);
-      expect(repair.slice(0, 2).map((event) => (event.data as { error: { code: string } }).error.code)).toEqual(['TOOL_OUTCOME_UNKNOWN', 'TOOL_NOT_STARTED']);
+      expect(repair.slice(0, 2).map((event) => (event.data as { error: { code: string } }).error.code)).toEqual([
+        'TOOL_OUTCOME_UNKNOWN',
+        'TOOL_NOT_STARTED',
+      ]);
       expect(repair[3]!.data).toEqual({ turn: 2, reason: { kind: 'interrupted' } });
       expect(repair[4]!.data).toEqual({});
       expect(session.firstLifecycleSeq).toBe(events.length);
@@ -239,9 +242,12 @@ describe.each(storeKinds)('$name', (kind) => {
       source.append('session/config', { cwd: '/later', model: 'm9' });
       await source.close();
       const patched = await kit.store.fork('p', { atSeq: cut, id: 'patched', configPatch: { model: 'm2' } });
-      expect(patched.events.slice(cut + 1).filter((event) => event.type === 'session/config').map((event) => event.data)).toEqual([
-        { tools: ['read'], cwd: '/base', model: 'm2' },
-      ]);
+      expect(
+        patched.events
+          .slice(cut + 1)
+          .filter((event) => event.type === 'session/config')
+          .map((event) => event.data),
+      ).toEqual([{ tools: ['read'], cwd: '/base', model: 'm2' }]);
       expect(patched.config).toEqual({ tools: ['read'], cwd: '/base', model: 'm2' });
       expect(patched.header.cwd).toBe('/base');
       const replaced = await kit.store.fork('p', { atSeq: cut, id: 'replaced', config: { model: 'm2' }, configPatch: { cwd: '/ignored' } });
@@ -270,7 +276,12 @@ describe.each(storeKinds)('$name', (kind) => {
 
     it('inherits nothing when the latest-closed-turn rule finds no standalone prefix; an explicit -1 stays INVALID_CUT', async () => {
       await kit.plant(currentHeader('queued'), [
-        { seq: 0, type: 'input/queued', time: 5, data: { inputId: 'i1', message: { id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi' }] } } },
+        {
+          seq: 0,
+          type: 'input/queued',
+          time: 5,
+          data: { inputId: 'i1', message: { id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi' }] } },
+        },
       ]);
       expect(await codeOf(kit.store.fork('queued', { atSeq: -1, id: 'refused' }))).toBe('INVALID_CUT');
       const child = await kit.store.fork('queued', { atSeq: 'latest-closed-turn', id: 'empty', title: 'blank' });
@@ -344,7 +355,9 @@ describe.each(storeKinds)('$name', (kind) => {
       const child = await kit.store.fork('root', { atSeq: root.events.length - 1, id: 'child' });
       appendTurn(child, 2);
       const grandchild = await kit.store.fork('child', { atSeq: child.events.length - 2, id: 'grandchild' });
-      const markers = grandchild.events.filter((event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited);
+      const markers = grandchild.events.filter(
+        (event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited,
+      );
       expect(markers.map((event) => event.seq)).toEqual([root.events.length, child.events.length - 1]);
       expect(grandchild.header).toMatchObject({ parentSession: 'child', forkCut: child.events.length - 2 });
       expect(validate(5, { header: grandchild.header, events: grandchild.events })).toEqual([]);
@@ -363,8 +376,24 @@ describe.each(storeKinds)('$name', (kind) => {
       await bare.close();
       const summaries = await store.list();
       const byId = Object.fromEntries(summaries.map((summary) => [summary.id, summary]));
-      expect(byId.parent).toMatchObject({ title: 'P', cwd: '/p', inheritedEventCount: 0, lastSeq: parent.events.length - 1, formatVersion: 5, busy: true, needsRepair: false });
-      expect(byId.child).toMatchObject({ title: 'C', parentSession: 'parent', forkCut: 2, inheritedEventCount: 3, lastSeq: child.events.length - 1, busy: false, needsRepair: false });
+      expect(byId.parent).toMatchObject({
+        title: 'P',
+        cwd: '/p',
+        inheritedEventCount: 0,
+        lastSeq: parent.events.length - 1,
+        formatVersion: 5,
+        busy: true,
+        needsRepair: false,
+      });
+      expect(byId.child).toMatchObject({
+        title: 'C',
+        parentSession: 'parent',
+        forkCut: 2,
+        inheritedEventCount: 3,
+        lastSeq: child.events.length - 1,
+        busy: false,
+        needsRepair: false,
+      });
       expect(byId.child!.updatedAt).toBeGreaterThanOrEqual(byId.child!.createdAt);
       // A child made only of inherited events was still updated when it was created.
       expect(byId.bare!.updatedAt).toBe(byId.bare!.createdAt);

@@ -160,7 +160,10 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     close: () => guard(() => closeStore(context)),
     ...(context.backend.watch === undefined
       ? {}
-      : { watch: (id: string, fromSeq: number, listener: (events: readonly SessionEvent[]) => void) => guard(() => watchSession(context, id, fromSeq, listener)) }),
+      : {
+          watch: (id: string, fromSeq: number, listener: (events: readonly SessionEvent[]) => void) =>
+            guard(() => watchSession(context, id, fromSeq, listener)),
+        }),
     ...(context.backend.findForkChild === undefined ? {} : { findForkChild: (key: string) => guard(() => findForkChild(context, key)) }),
   };
 }

@@ -33,7 +33,12 @@ export type SessionSummary = {
 };
 
 /** @internal The summary of a log, without `busy`; only its latest title, config and last event are read. */
-export function summarize(header: SessionHeader, events: EventSource, formatVersion: FormatVersion, needsRepair: boolean): Omit<SessionSummary, 'busy'> {
+export function summarize(
+  header: SessionHeader,
+  events: EventSource,
+  formatVersion: FormatVersion,
+  needsRepair: boolean,
+): Omit<SessionSummary, 'busy'> {
   const { title, cwd } = latestMetadataOf(events, header.cwd);
   const last = events.length === 0 ? undefined : events.at(events.length - 1);
   return {

@@ -9,10 +9,14 @@ const live = new Set<ChildProcess>();
 
 /** Starts a holder of `id` in the store at `dir` and resolves once it holds the session (60 s at most). */
 export async function spawnHolder(dir: string, id: string): Promise<Holder> {
-  const child = spawn(process.execPath, ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, 'hold-session.ts'), dir, id], {
-    cwd: join(import.meta.dirname, '..', '..'),
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@dsh/source', '--import', 'tsx', join(import.meta.dirname, 'hold-session.ts'), dir, id],
+    {
+      cwd: join(import.meta.dirname, '..', '..'),
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   live.add(child);
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => {
@@ -58,7 +62,9 @@ export async function killHolders(): Promise<void> {
             resolve();
             return;
           }
-          child.once('exit', () => { resolve(); });
+          child.once('exit', () => {
+            resolve();
+          });
           child.kill('SIGKILL');
         }),
     ),

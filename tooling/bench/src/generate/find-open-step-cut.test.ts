@@ -17,7 +17,10 @@ describe('findOpenStepCut', () => {
     for (let seq = 500; seq < cut; seq += 1) {
       const event = events[seq] as CoreEvent;
       const before = events[seq - 1] as CoreEvent;
-      const earlier = event.type === 'tool/call' && before.type === 'assistant/message' && before.data.message.content.filter((block) => block.type === 'tool-call').length >= 2;
+      const earlier =
+        event.type === 'tool/call' &&
+        before.type === 'assistant/message' &&
+        before.data.message.content.filter((block) => block.type === 'tool-call').length >= 2;
       expect(earlier).toBe(false);
     }
   });

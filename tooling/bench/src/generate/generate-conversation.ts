@@ -116,8 +116,17 @@ export function exactStepShape(records: number): number[] {
     left -= 9;
   }
   const tails: Record<number, number[]> = {
-    3: [0], 5: [1], 6: [0, 0], 7: [2], 8: [1, 0], 9: [3], 10: [2, 0],
-    11: [1, 0, 0], 12: [3, 0], 13: [1, 1, 0], 14: [3, 1],
+    3: [0],
+    5: [1],
+    6: [0, 0],
+    7: [2],
+    8: [1, 0],
+    9: [3],
+    10: [2, 0],
+    11: [1, 0, 0],
+    12: [3, 0],
+    13: [1, 1, 0],
+    14: [3, 1],
   };
   const tail = tails[left];
   if (!tail) throw new RangeError(`exactStepShape: no tail for ${left} records`);

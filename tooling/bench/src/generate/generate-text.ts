@@ -9,8 +9,26 @@ const WORDS = (
 ).split(' ');
 
 const IDENTIFIERS = [
-  'session', 'events', 'store', 'cut', 'header', 'writer', 'batch', 'offset', 'result', 'options',
-  'parent', 'child', 'seq', 'line', 'buffer', 'handle', 'lease', 'config', 'title', 'input',
+  'session',
+  'events',
+  'store',
+  'cut',
+  'header',
+  'writer',
+  'batch',
+  'offset',
+  'result',
+  'options',
+  'parent',
+  'child',
+  'seq',
+  'line',
+  'buffer',
+  'handle',
+  'lease',
+  'config',
+  'title',
+  'input',
 ];
 
 /** Prose of roughly `length` characters: sentences of plain words. */

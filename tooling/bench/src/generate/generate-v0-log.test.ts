@@ -4,7 +4,12 @@ import { generateV0Log, v0Jsonl } from './generate-v0-log.js';
 
 describe('generateV0Log', () => {
   it('writes exactly the requested number of events, valid under the frozen V0 validator', () => {
-    for (const [events, seed] of [[20, 1], [21, 2], [777, 3], [3_000, 4]] as const) {
+    for (const [events, seed] of [
+      [20, 1],
+      [21, 2],
+      [777, 3],
+      [3_000, 4],
+    ] as const) {
       const { events: log } = generateV0Log({ events, seed });
       expect(log).toHaveLength(events);
       expect(validate(0, { events: log })).toEqual([]);

@@ -4,7 +4,13 @@ import { generateV4Log, v4Jsonl } from './generate-v4-log.js';
 
 describe('generateV4Log', () => {
   it('writes exactly the requested number of events, valid under the current validator and V4 events', () => {
-    for (const [events, seed] of [[22, 1], [23, 2], [101, 3], [1_000, 4], [4_321, 5]] as const) {
+    for (const [events, seed] of [
+      [22, 1],
+      [23, 2],
+      [101, 3],
+      [1_000, 4],
+      [4_321, 5],
+    ] as const) {
       const log = generateV4Log({ events, seed });
       expect(log.events).toHaveLength(events);
       expect(validate(CURRENT_FORMAT_VERSION, log)).toEqual([]);
@@ -26,7 +32,9 @@ describe('generateV4Log', () => {
     const events = generateV4Log({ events: 2_000, seed: 4 }).events as CoreEvent[];
     const types = new Set(events.map((event) => event.type));
     for (const type of ['session/config', 'session/title', 'input/queued', 'tool/call', 'tool/result']) expect(types).toContain(type);
-    const multiCall = events.some((event) => event.type === 'assistant/message' && event.data.message.content.filter((block) => block.type === 'tool-call').length >= 2);
+    const multiCall = events.some(
+      (event) => event.type === 'assistant/message' && event.data.message.content.filter((block) => block.type === 'tool-call').length >= 2,
+    );
     expect(multiCall).toBe(true);
     expect(events.some((event) => event.type === 'tool/result' && event.data.message.isError)).toBe(true);
   });

@@ -40,7 +40,11 @@ export function v4EventsOf(conversation: Conversation): SessionEvent[] {
     time += advanceMs;
     events.push({ seq: events.length, type, time, data });
   };
-  push('session/config', { cwd: conversation.cwd, model: conversation.model, tools: ['read_file', 'grep', 'list_dir', 'edit_file', 'run_tests', 'bash'] }, 0);
+  push(
+    'session/config',
+    { cwd: conversation.cwd, model: conversation.model, tools: ['read_file', 'grep', 'list_dir', 'edit_file', 'run_tests', 'bash'] },
+    0,
+  );
   for (const [turnIndex, turnSpec] of conversation.turns.entries()) {
     const turn = turnIndex + 1;
     const inputId = `input-${turn}`;

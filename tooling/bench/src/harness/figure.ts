@@ -40,7 +40,9 @@ export interface FigureSpec {
  */
 export function figureOf(spec: FigureSpec, subject: readonly number[], baseline: readonly number[]): Figure {
   if (subject.length !== baseline.length || subject.length === 0) {
-    throw new RangeError(`${spec.workload} / ${spec.label}: expected paired series, received ${subject.length} and ${baseline.length} values`);
+    throw new RangeError(
+      `${spec.workload} / ${spec.label}: expected paired series, received ${subject.length} and ${baseline.length} values`,
+    );
   }
   const ratios = subject.map((value, index) => {
     const base = baseline[index] ?? 0;

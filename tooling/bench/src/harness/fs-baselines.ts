@@ -18,10 +18,12 @@ export async function rawAppendPerEvent(path: string, lines: readonly string[]):
   try {
     const ms = await timeMs(async () => {
       for (const line of lines) {
-        latenciesMs.push(await timeMs(async () => {
-          await handle.write(line);
-          await handle.datasync();
-        }));
+        latenciesMs.push(
+          await timeMs(async () => {
+            await handle.write(line);
+            await handle.datasync();
+          }),
+        );
       }
     });
     return { eventsPerSecond: lines.length / (ms / 1000), latenciesMs };

@@ -1,5 +1,16 @@
 /** The workloads `pnpm bench` can run, in report order. */
-export const WORKLOADS = ['append', 'open', 'fork', 'host', 'peers', 'postgres', 'import', 'native-fork', 'claude-store', 'fork-peers'] as const;
+export const WORKLOADS = [
+  'append',
+  'open',
+  'fork',
+  'host',
+  'peers',
+  'postgres',
+  'import',
+  'native-fork',
+  'claude-store',
+  'fork-peers',
+] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
 /** Command-line options of `pnpm bench`. */
@@ -45,16 +56,19 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case '--runs': {
         const text = value();
         const parsed = Number(text);
-        if (!Number.isInteger(parsed) || parsed < 1 || parsed > 100) throw new RangeError(`--runs: expected an integer 1–100, received "${text}"`);
+        if (!Number.isInteger(parsed) || parsed < 1 || parsed > 100)
+          throw new RangeError(`--runs: expected an integer 1–100, received "${text}"`);
         runs = parsed;
         break;
       }
       case '--only':
-        only = value().split(',').map((name) => {
-          const known = WORKLOADS.find((workload) => workload === name.trim());
-          if (!known) throw new RangeError(`--only: expected names among ${WORKLOADS.join(', ')}, received "${name}"`);
-          return known;
-        });
+        only = value()
+          .split(',')
+          .map((name) => {
+            const known = WORKLOADS.find((workload) => workload === name.trim());
+            if (!known) throw new RangeError(`--only: expected names among ${WORKLOADS.join(', ')}, received "${name}"`);
+            return known;
+          });
         break;
       case '--write':
         write = true;

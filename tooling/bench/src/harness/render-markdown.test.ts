@@ -24,13 +24,21 @@ const report: Report = {
   quick: false,
   runs: 5,
   seconds: 421,
-  sections: [{
-    title: '3. Fork',
-    method: 'Forks at the cut.',
-    figures: [figureOf({ workload: 'Fork', label: 'cold, 1,000 events', metric: 'ms', baselineLabel: 'copy + fsync', target: { op: '<=', value: 1.2 } }, [2, 3, 4], [2, 2, 2])],
-    tables: [{ caption: 'Capabilities', headers: ['peer', 'cut'], rows: [['pi', 'entry | message']] }],
-    notes: ['Parent file 350 KiB.'],
-  }],
+  sections: [
+    {
+      title: '3. Fork',
+      method: 'Forks at the cut.',
+      figures: [
+        figureOf(
+          { workload: 'Fork', label: 'cold, 1,000 events', metric: 'ms', baselineLabel: 'copy + fsync', target: { op: '<=', value: 1.2 } },
+          [2, 3, 4],
+          [2, 2, 2],
+        ),
+      ],
+      tables: [{ caption: 'Capabilities', headers: ['peer', 'cut'], rows: [['pi', 'entry | message']] }],
+      notes: ['Parent file 350 KiB.'],
+    },
+  ],
 };
 
 describe('renderMarkdown', () => {

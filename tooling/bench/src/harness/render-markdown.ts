@@ -44,24 +44,32 @@ export function renderMarkdown(report: Report): string {
     '',
     '## Versions',
     '',
-    mdTable(['package', 'version'], Object.entries(report.versions).map(([name, version]) => [name, version])),
+    mdTable(
+      ['package', 'version'],
+      Object.entries(report.versions).map(([name, version]) => [name, version]),
+    ),
     '',
   ];
   const targeted = report.sections.flatMap((section) => section.figures.filter((figure) => figure.target));
   if (targeted.length > 0) {
-    out.push('## Targets', '', mdTable(
-      ['workload', 'case', 'median ratio', 'target', 'met'],
-      targeted.map((figure) => {
-        const target = figure.target;
-        return [
-          figure.workload,
-          figure.label,
-          formatRatio(figure.ratio.median),
-          target ? `${target.op === '>=' ? '≥' : '≤'} ${formatRatio(target.value)}` : '',
-          meetsTarget(figure) ? 'yes' : 'no',
-        ];
-      }),
-    ), '');
+    out.push(
+      '## Targets',
+      '',
+      mdTable(
+        ['workload', 'case', 'median ratio', 'target', 'met'],
+        targeted.map((figure) => {
+          const target = figure.target;
+          return [
+            figure.workload,
+            figure.label,
+            formatRatio(figure.ratio.median),
+            target ? `${target.op === '>=' ? '≥' : '≤'} ${formatRatio(target.value)}` : '',
+            meetsTarget(figure) ? 'yes' : 'no',
+          ];
+        }),
+      ),
+      '',
+    );
   }
   for (const section of report.sections) out.push(...renderSection(section));
   return `${out.join('\n').trimEnd()}\n`;

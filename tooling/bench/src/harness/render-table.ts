@@ -5,7 +5,9 @@ import type { FactTable, Section } from './report.js';
 /** Cells of one figure: case, ratio median [min – max], target, subject and baseline medians. */
 export function figureCells(figure: Figure): string[] {
   const met = meetsTarget(figure);
-  const target = figure.target ? `${figure.target.op === '>=' ? '≥' : '≤'} ${formatRatio(figure.target.value)}${met === undefined ? '' : met ? ' ✓' : ' ✗'}` : '';
+  const target = figure.target
+    ? `${figure.target.op === '>=' ? '≥' : '≤'} ${formatRatio(figure.target.value)}${met === undefined ? '' : met ? ' ✓' : ' ✗'}`
+    : '';
   return [
     figure.label,
     `${formatRatio(figure.ratio.median)} [${formatRatio(figure.ratio.min)} – ${formatRatio(figure.ratio.max)}]`,
@@ -32,11 +34,12 @@ export function renderSectionText(section: Section): string {
 
 /** Columns padded to their widest cell, separated by two spaces. */
 export function textTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = headers.map((header, column) =>
-    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
+  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: readonly string[]): string =>
-    cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(headers), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 

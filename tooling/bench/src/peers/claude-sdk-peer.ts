@@ -59,7 +59,7 @@ export function claudeSdkPeer(sdk: ClaudeAgentSdk, configDir: string): PeerDrive
       const child = await describeClaudeChild(path);
       await rm(path, { force: true });
       return {
-        cutAt: 'the transcript line of the step\'s last `tool_use` block (`upToMessageId`)',
+        cutAt: "the transcript line of the step's last `tool_use` block (`upToMessageId`)",
         childEnds: `${child.ends} — no \`tool_result\` stored; not fsynced`,
         records: `${String(child.lines)} of ${String(history?.records ?? 0)} lines (every uuid remapped)`,
       };

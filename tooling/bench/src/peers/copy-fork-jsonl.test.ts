@@ -15,7 +15,12 @@ describe('copyForkJsonl', () => {
     const bytes = await copyForkJsonl(source, target, 'b', 'child');
     const text = await readFile(target, 'utf8');
     expect(Buffer.byteLength(text)).toBe(bytes);
-    expect(text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
       { uuid: 'a', sessionId: 'child', n: 0 },
       { uuid: 'b', sessionId: 'child', n: 1 },
     ]);

@@ -7,7 +7,11 @@ export async function describeClaudeChild(path: string): Promise<{ ends: string;
   for (const line of lines) {
     const entry = JSON.parse(line) as { type?: string; message?: { content?: unknown } };
     const content = entry.message?.content;
-    const block = Array.isArray(content) ? (content[0] as { type?: string } | undefined)?.type : typeof content === 'string' ? 'text' : undefined;
+    const block = Array.isArray(content)
+      ? (content[0] as { type?: string } | undefined)?.type
+      : typeof content === 'string'
+        ? 'text'
+        : undefined;
     kinds.push(`${entry.type ?? '?'}${block === undefined ? '' : ` ${block}`}`);
   }
   const tail: string[] = [];

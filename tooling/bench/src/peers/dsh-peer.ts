@@ -35,7 +35,14 @@ export function dshPeer(): PeerDriver {
       await mkdir(given.dir, { recursive: true });
       store = await openSessionStore({ dir: given.dir });
       // Stored as a user's sessions are: written by the store, which stamps the bytes it validated.
-      const header: SessionHeader = { format: 'dsh-session', version: CURRENT_FORMAT_VERSION, id: 'parent', createdAt: given.events[0]?.time ?? 0, inheritedEventCount: 0, cwd: '/home/dev/projects/dsh-demo' };
+      const header: SessionHeader = {
+        format: 'dsh-session',
+        version: CURRENT_FORMAT_VERSION,
+        id: 'parent',
+        createdAt: given.events[0]?.time ?? 0,
+        inheritedEventCount: 0,
+        cwd: '/home/dev/projects/dsh-demo',
+      };
       await store.import({ header, events: given.events });
       return { parentBytes: (await stat(join(given.dir, 'parent.jsonl'))).size };
     },

@@ -45,7 +45,7 @@ export function jsonlCopyForkPeer(): PeerDriver {
       const child = await describeClaudeChild(target);
       await rm(target, { force: true });
       return {
-        cutAt: 'the transcript line of the step\'s last `tool_use` block (calls are not recorded as started)',
+        cutAt: "the transcript line of the step's last `tool_use` block (calls are not recorded as started)",
         childEnds: `${child.ends} — no \`tool_result\` stored (Claude Code patches missing results when it builds the prompt)`,
         records: `${String(child.lines)} of ${String(history?.records ?? 0)} lines`,
       };

@@ -66,9 +66,18 @@ export function langGraphPeer(modules: LangGraphModules): PeerDriver {
       case 'human':
         return new HumanMessage({ id: message.id, content: message.text });
       case 'ai':
-        return new AIMessage({ id: message.id, content: message.text, tool_calls: message.toolCalls.map((call) => ({ ...call, type: 'tool_call' })) });
+        return new AIMessage({
+          id: message.id,
+          content: message.text,
+          tool_calls: message.toolCalls.map((call) => ({ ...call, type: 'tool_call' })),
+        });
       case 'tool':
-        return new ToolMessage({ id: message.id, content: message.text, tool_call_id: message.callId, status: message.isError ? 'error' : 'success' });
+        return new ToolMessage({
+          id: message.id,
+          content: message.text,
+          tool_call_id: message.callId,
+          status: message.isError ? 'error' : 'success',
+        });
     }
   };
   const lastHasCalls = (state: GraphState): boolean => (state.messages.at(-1)?.tool_calls?.length ?? 0) > 0;
@@ -77,12 +86,15 @@ export function langGraphPeer(modules: LangGraphModules): PeerDriver {
     if (!graph || !plan || !cutConfig || !saver) throw new Error('langgraph: prepare() first');
     const step = plan.turn.steps[plan.cutStep];
     const n = ++forks;
-    const results = (step?.ai.toolCalls ?? []).map((call) => new ToolMessage({
-      id: `fork-${String(n)}-${call.id}`,
-      tool_call_id: call.id,
-      content: 'This branch was forked before the call ran here; its outcome is unknown to this branch.',
-      status: 'error',
-    }));
+    const results = (step?.ai.toolCalls ?? []).map(
+      (call) =>
+        new ToolMessage({
+          id: `fork-${String(n)}-${call.id}`,
+          tool_call_id: call.id,
+          content: 'This branch was forked before the call ran here; its outcome is unknown to this branch.',
+          status: 'error',
+        }),
+    );
     const activeGraph = graph;
     const from = cutConfig;
     let config: RunConfig | undefined;
@@ -91,10 +103,12 @@ export function langGraphPeer(modules: LangGraphModules): PeerDriver {
     });
     if (!config) throw new Error('langgraph: updateState returned no config');
     const id = config.configurable.checkpoint_id;
-    const row = saver.db.prepare(
-      `SELECT (SELECT length(checkpoint) + length(metadata) FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?)
+    const row = saver.db
+      .prepare(
+        `SELECT (SELECT length(checkpoint) + length(metadata) FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?)
             + (SELECT coalesce(sum(length(value)), 0) FROM writes WHERE thread_id = ? AND checkpoint_id = ?) AS bytes`,
-    ).get('parent', id, 'parent', id) as { bytes: number | null } | undefined;
+      )
+      .get('parent', id, 'parent', id) as { bytes: number | null } | undefined;
     return { ms, bytes: row?.bytes ?? 0, config };
   };
 

@@ -11,7 +11,11 @@ const declaring = events[cut - 1] as CoreEvent & { type: 'assistant/message' };
 const callIds = declaring.data.message.content.flatMap((block) => (block.type === 'tool-call' ? [block.id] : []));
 
 type Parsed = Record<string, unknown> & { uuid?: string; id?: string; message?: { content?: unknown } };
-const parse = (text: string): Parsed[] => text.trimEnd().split('\n').map((line) => JSON.parse(line) as Parsed);
+const parse = (text: string): Parsed[] =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Parsed);
 
 describe('claudeTranscript', () => {
   it('maps the cut to the line of the last tool_use block of the declaring assistant message', () => {

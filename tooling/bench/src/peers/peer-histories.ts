@@ -28,7 +28,10 @@ function iso(time: number): string {
 }
 
 function textOf(content: readonly { type: string; text?: string }[]): string {
-  return content.filter((block) => block.type === 'text').map((block) => block.text ?? '').join('\n');
+  return content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
 }
 
 /**
@@ -43,18 +46,20 @@ export function claudeTranscript(events: readonly SessionEvent[], sessionId: str
   let last: string | undefined;
   const push = (entry: Record<string, unknown>, time: number): void => {
     const uuid = uuidFrom(random);
-    lines.push(JSON.stringify({
-      parentUuid,
-      isSidechain: false,
-      userType: 'external',
-      cwd,
-      sessionId,
-      version: '2.0.0',
-      gitBranch: 'main',
-      ...entry,
-      uuid,
-      timestamp: iso(time),
-    }));
+    lines.push(
+      JSON.stringify({
+        parentUuid,
+        isSidechain: false,
+        userType: 'external',
+        cwd,
+        sessionId,
+        version: '2.0.0',
+        gitBranch: 'main',
+        ...entry,
+        uuid,
+        timestamp: iso(time),
+      }),
+    );
     parentUuid = uuid;
     last = uuid;
   };
@@ -70,33 +75,43 @@ export function claudeTranscript(events: readonly SessionEvent[], sessionId: str
         for (const block of event.data.message.content) {
           // Generated histories hold no reasoning; a peer would need its own thinking format for it.
           if (block.type === 'reasoning') continue;
-          const content = block.type === 'text'
-            ? { type: 'text', text: block.text }
-            : { type: 'tool_use', id: block.id, name: block.name, input: JSON.parse(block.arguments) as unknown };
-          push({
-            type: 'assistant',
-            requestId,
-            message: {
-              id: messageId,
-              type: 'message',
-              role: 'assistant',
-              model: 'claude-bench',
-              content: [content],
-              stop_reason: null,
-              stop_sequence: null,
-              usage: { input_tokens: 3, output_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+          const content =
+            block.type === 'text'
+              ? { type: 'text', text: block.text }
+              : { type: 'tool_use', id: block.id, name: block.name, input: JSON.parse(block.arguments) as unknown };
+          push(
+            {
+              type: 'assistant',
+              requestId,
+              message: {
+                id: messageId,
+                type: 'message',
+                role: 'assistant',
+                model: 'claude-bench',
+                content: [content],
+                stop_reason: null,
+                stop_sequence: null,
+                usage: { input_tokens: 3, output_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+              },
             },
-          }, event.time);
+            event.time,
+          );
         }
         break;
       }
       case 'tool/result': {
         const { message } = event.data;
-        push({
-          type: 'user',
-          message: { role: 'user', content: [{ tool_use_id: message.callId, type: 'tool_result', content: textOf(message.content), is_error: message.isError }] },
-          toolUseResult: { stdout: textOf(message.content), stderr: '', interrupted: false },
-        }, event.time);
+        push(
+          {
+            type: 'user',
+            message: {
+              role: 'user',
+              content: [{ tool_use_id: message.callId, type: 'tool_result', content: textOf(message.content), is_error: message.isError }],
+            },
+            toolUseResult: { stdout: textOf(message.content), stderr: '', interrupted: false },
+          },
+          event.time,
+        );
         break;
       }
       default:
@@ -121,14 +136,19 @@ export function piSession(events: readonly SessionEvent[], sessionId: string, cw
   const used = new Set<string>();
   const push = (entry: Record<string, unknown>, time: number): void => {
     let id: string;
-    do id = Array.from({ length: 8 }, () => random.int(0, 15).toString(16)).join(''); while (used.has(id));
+    do id = Array.from({ length: 8 }, () => random.int(0, 15).toString(16)).join('');
+    while (used.has(id));
     used.add(id);
     lines.push(JSON.stringify({ ...entry, id, parentId, timestamp: iso(time) }));
     parentId = id;
     last = id;
   };
   const usage = (input: number, output: number): Record<string, unknown> => ({
-    input, output, cacheRead: 0, cacheWrite: 0, totalTokens: input + output,
+    input,
+    output,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: input + output,
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
   });
   const toolNames = new Map<string, string>();
@@ -142,7 +162,13 @@ export function piSession(events: readonly SessionEvent[], sessionId: string, cw
         push({ type: 'session_info', name: event.data.title }, event.time);
         break;
       case 'user/message':
-        push({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: textOf(event.data.message.content) }], timestamp: event.time } }, event.time);
+        push(
+          {
+            type: 'message',
+            message: { role: 'user', content: [{ type: 'text', text: textOf(event.data.message.content) }], timestamp: event.time },
+          },
+          event.time,
+        );
         break;
       case 'assistant/message': {
         const content = event.data.message.content.flatMap((block): { type: string; [key: string]: unknown }[] => {
@@ -153,24 +179,40 @@ export function piSession(events: readonly SessionEvent[], sessionId: string, cw
         });
         const calls = content.some((block) => block.type === 'toolCall');
         const tokens = event.data.usage as { inputTokens?: number; outputTokens?: number } | undefined;
-        push({
-          type: 'message',
-          message: {
-            role: 'assistant', content, api: 'anthropic-messages', provider: 'anthropic', model: 'claude-bench',
-            usage: usage(tokens?.inputTokens ?? 0, tokens?.outputTokens ?? 0), stopReason: calls ? 'toolUse' : 'stop', timestamp: event.time,
+        push(
+          {
+            type: 'message',
+            message: {
+              role: 'assistant',
+              content,
+              api: 'anthropic-messages',
+              provider: 'anthropic',
+              model: 'claude-bench',
+              usage: usage(tokens?.inputTokens ?? 0, tokens?.outputTokens ?? 0),
+              stopReason: calls ? 'toolUse' : 'stop',
+              timestamp: event.time,
+            },
           },
-        }, event.time);
+          event.time,
+        );
         break;
       }
       case 'tool/result': {
         const { message } = event.data;
-        push({
-          type: 'message',
-          message: {
-            role: 'toolResult', toolCallId: message.callId, toolName: toolNames.get(message.callId) ?? 'unknown',
-            content: [{ type: 'text', text: textOf(message.content) }], isError: message.isError, timestamp: event.time,
+        push(
+          {
+            type: 'message',
+            message: {
+              role: 'toolResult',
+              toolCallId: message.callId,
+              toolName: toolNames.get(message.callId) ?? 'unknown',
+              content: [{ type: 'text', text: textOf(message.content) }],
+              isError: message.isError,
+              timestamp: event.time,
+            },
           },
-        }, event.time);
+          event.time,
+        );
         break;
       }
       default:
@@ -255,10 +297,19 @@ function graphMessageOf(event: CoreEvent): GraphMessage | undefined {
         id: event.data.message.id,
         text: textOf(event.data.message.content),
         toolCalls: event.data.message.content.flatMap((block) =>
-          block.type === 'tool-call' ? [{ id: block.id, name: block.name, args: JSON.parse(block.arguments) as Record<string, unknown> }] : []),
+          block.type === 'tool-call'
+            ? [{ id: block.id, name: block.name, args: JSON.parse(block.arguments) as Record<string, unknown> }]
+            : [],
+        ),
       };
     case 'tool/result':
-      return { kind: 'tool', id: event.data.message.id, callId: event.data.message.callId, text: textOf(event.data.message.content), isError: event.data.message.isError };
+      return {
+        kind: 'tool',
+        id: event.data.message.id,
+        callId: event.data.message.callId,
+        text: textOf(event.data.message.content),
+        isError: event.data.message.isError,
+      };
     default:
       return undefined;
   }

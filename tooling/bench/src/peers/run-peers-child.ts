@@ -57,14 +57,18 @@ async function main(): Promise<void> {
     { name: 'dsh', create: () => Promise.resolve(dshPeer()) },
     { name: 'jsonl', create: () => Promise.resolve(jsonlCopyForkPeer()) },
     { name: 'pi', create: async () => piPeer((await loader.loadPeer('@mariozechner/pi-coding-agent')) as PiCodingAgent) },
-    { name: 'claude', create: async () => claudeSdkPeer((await loader.loadPeer('@anthropic-ai/claude-agent-sdk')) as ClaudeAgentSdk, input.claudeConfigDir) },
+    {
+      name: 'claude',
+      create: async () => claudeSdkPeer((await loader.loadPeer('@anthropic-ai/claude-agent-sdk')) as ClaudeAgentSdk, input.claudeConfigDir),
+    },
     {
       name: 'langgraph',
-      create: async () => langGraphPeer({
-        langgraph: (await loader.loadPeer('@langchain/langgraph')) as LangGraphModules['langgraph'],
-        messages: (await loader.loadPeer('@langchain/core/messages')) as LangGraphModules['messages'],
-        sqlite: (await loader.loadPeer('@langchain/langgraph-checkpoint-sqlite')) as LangGraphModules['sqlite'],
-      }),
+      create: async () =>
+        langGraphPeer({
+          langgraph: (await loader.loadPeer('@langchain/langgraph')) as LangGraphModules['langgraph'],
+          messages: (await loader.loadPeer('@langchain/core/messages')) as LangGraphModules['messages'],
+          sqlite: (await loader.loadPeer('@langchain/langgraph-checkpoint-sqlite')) as LangGraphModules['sqlite'],
+        }),
     },
   ];
 
@@ -94,11 +98,13 @@ async function main(): Promise<void> {
         drivers.push(driver);
       } catch (error) {
         failed.add(factory.name);
-        notes.push(`${factory.name}: not measured — ${error instanceof Error ? error.message.split('\n', 1)[0] ?? '' : String(error)}`);
+        notes.push(`${factory.name}: not measured — ${error instanceof Error ? (error.message.split('\n', 1)[0] ?? '') : String(error)}`);
         log(`${factory.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       }
     }
-    notes.push(`${size.toLocaleString('en-US')} events (cut at seq ${String(cut)}): parents — dsh V5 ${formatBytes(parentBytes)}; ${parentSizes.join('; ')}.`);
+    notes.push(
+      `${size.toLocaleString('en-US')} events (cut at seq ${String(cut)}): parents — dsh V5 ${formatBytes(parentBytes)}; ${parentSizes.join('; ')}.`,
+    );
     log(`${String(size)} events: ${String(drivers.length)} peers ready, ${String(input.runs)} rounds`);
 
     try {
@@ -114,10 +120,16 @@ async function main(): Promise<void> {
       const series = await measureRounds({ runs: roundsFor(input.runs, size), warmup: size >= 100_000 ? 0 : 1, steps });
       const label = `${size.toLocaleString('en-US')} events`;
       for (const [index, driver] of drivers.entries()) {
-        const latency = figureOf({ workload: WORKLOAD, label: `${driver.name}, ${label}`, metric: 'ms', baselineLabel: 'copy dsh parent file + fsync' },
-          seriesOf(series, `peer${String(index)}.ms`), seriesOf(series, 'copy.ms'));
-        const bytes = figureOf({ workload: WORKLOAD, label: `${driver.name} bytes written, ${label}`, metric: 'bytes', baselineLabel: 'dsh parent file' },
-          seriesOf(series, `peer${String(index)}.bytes`), seriesOf(series, 'copy.bytes'));
+        const latency = figureOf(
+          { workload: WORKLOAD, label: `${driver.name}, ${label}`, metric: 'ms', baselineLabel: 'copy dsh parent file + fsync' },
+          seriesOf(series, `peer${String(index)}.ms`),
+          seriesOf(series, 'copy.ms'),
+        );
+        const bytes = figureOf(
+          { workload: WORKLOAD, label: `${driver.name} bytes written, ${label}`, metric: 'bytes', baselineLabel: 'dsh parent file' },
+          seriesOf(series, `peer${String(index)}.bytes`),
+          seriesOf(series, 'copy.bytes'),
+        );
         figures.push(latency, bytes);
         const perSize = byPeer.get(driver.name) ?? new Map<number, { latency: number; bytes: number }>();
         perSize.set(size, { latency: latency.ratio.median, bytes: bytes.ratio.median });
@@ -150,7 +162,13 @@ async function main(): Promise<void> {
     {
       caption: 'What each fork could do at the same cut (observed on a child it wrote)',
       headers: ['peer', 'API', 'cut at', 'the stored child ends with', 'records'],
-      rows: [...observations].map(([name, observation]) => [name, observation.api, observation.cutAt, observation.childEnds, observation.records]),
+      rows: [...observations].map(([name, observation]) => [
+        name,
+        observation.api,
+        observation.cutAt,
+        observation.childEnds,
+        observation.records,
+      ]),
     },
   ];
   const result: PeersChildResult = { figures, tables, notes, versions };

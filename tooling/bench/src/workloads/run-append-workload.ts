@@ -27,9 +27,7 @@ export async function runAppendWorkload(context: BenchContext): Promise<Section>
   const lines = stream.map(lineOf);
   const rawPath = join(rawDir, 'raw.jsonl');
   const perEventCount = quick ? 60 : 200;
-  const writerEvents: Record<(typeof WRITERS)[number], number> = quick
-    ? { 1: 60, 8: 400, 64: 2_000 }
-    : { 1: 200, 8: 1_600, 64: 10_000 };
+  const writerEvents: Record<(typeof WRITERS)[number], number> = quick ? { 1: 60, 8: 400, 64: 2_000 } : { 1: 200, 8: 1_600, 64: 10_000 };
   const sustainedCount = quick ? 5_000 : 30_000;
 
   const store = await openSessionStore({ dir: join(context.dataDir, 'append') });
@@ -50,7 +48,13 @@ export async function runAppendWorkload(context: BenchContext): Promise<Section>
     const steps: Record<string, () => Promise<number | Record<string, number>>> = {
       rawPerEvent: async () => {
         const { eventsPerSecond, latenciesMs } = await rawAppendPerEvent(rawPath, lines.slice(0, perEventCount));
-        return { rate: eventsPerSecond, fsyncMs: percentile([...latenciesMs].sort((a, b) => a - b), 0.5) };
+        return {
+          rate: eventsPerSecond,
+          fsyncMs: percentile(
+            [...latenciesMs].sort((a, b) => a - b),
+            0.5,
+          ),
+        };
       },
       rawPerBatch: async () => rawAppendPerBatch(rawPath, lines.slice(0, sustainedCount), BATCH),
       sustained: () => withSession((session) => batchedWriter(session, stream.slice(0, sustainedCount), BATCH)),
@@ -68,48 +72,72 @@ export async function runAppendWorkload(context: BenchContext): Promise<Section>
   const perEventRate = seriesOf(series, 'rawPerEvent.rate');
   const fsyncMs = seriesOf(series, 'rawPerEvent.fsyncMs');
   const figures: Figure[] = WRITERS.map((writers) =>
-    figureOf({
-      workload: WORKLOAD,
-      label: `${writers} writer${writers === 1 ? '' : 's'}, one session, flush() per event`,
-      metric: 'events/s',
-      baselineLabel: 'write + fdatasync per event',
-      ...(writers === 64 ? { target: { op: '>=', value: 30 } } : {}),
-    }, seriesOf(series, `writers${String(writers)}.rate`), perEventRate),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `${writers} writer${writers === 1 ? '' : 's'}, one session, flush() per event`,
+        metric: 'events/s',
+        baselineLabel: 'write + fdatasync per event',
+        ...(writers === 64 ? { target: { op: '>=', value: 30 } } : {}),
+      },
+      seriesOf(series, `writers${String(writers)}.rate`),
+      perEventRate,
+    ),
   );
   figures.push(
-    figureOf({
-      workload: WORKLOAD,
-      label: `sustained, flush() per ${BATCH} appends`,
-      metric: 'events/s',
-      baselineLabel: 'write + fdatasync per event',
-      target: { op: '>=', value: 30 },
-    }, seriesOf(series, 'sustained'), perEventRate),
-    figureOf({
-      workload: WORKLOAD,
-      label: `sustained, flush() per ${BATCH} appends`,
-      metric: 'events/s',
-      baselineLabel: `write + fdatasync per ${BATCH} events`,
-    }, seriesOf(series, 'sustained'), seriesOf(series, 'rawPerBatch')),
-    figureOf({
-      workload: WORKLOAD,
-      label: 'flush() latency, 1 writer (median)',
-      metric: 'ms',
-      baselineLabel: 'one write + fdatasync (median)',
-      target: { op: '<=', value: 1.25 },
-    }, seriesOf(series, 'writers1.flushP50'), fsyncMs),
-    figureOf({
-      workload: WORKLOAD,
-      label: 'flush() latency, 64 writers (median)',
-      metric: 'ms',
-      baselineLabel: 'one write + fdatasync (median)',
-      target: { op: '<=', value: 2 },
-    }, seriesOf(series, 'writers64.flushP50'), fsyncMs),
-    figureOf({
-      workload: WORKLOAD,
-      label: 'flush() latency, 64 writers (p99)',
-      metric: 'ms',
-      baselineLabel: 'one write + fdatasync (median)',
-    }, seriesOf(series, 'writers64.flushP99'), fsyncMs),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `sustained, flush() per ${BATCH} appends`,
+        metric: 'events/s',
+        baselineLabel: 'write + fdatasync per event',
+        target: { op: '>=', value: 30 },
+      },
+      seriesOf(series, 'sustained'),
+      perEventRate,
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `sustained, flush() per ${BATCH} appends`,
+        metric: 'events/s',
+        baselineLabel: `write + fdatasync per ${BATCH} events`,
+      },
+      seriesOf(series, 'sustained'),
+      seriesOf(series, 'rawPerBatch'),
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: 'flush() latency, 1 writer (median)',
+        metric: 'ms',
+        baselineLabel: 'one write + fdatasync (median)',
+        target: { op: '<=', value: 1.25 },
+      },
+      seriesOf(series, 'writers1.flushP50'),
+      fsyncMs,
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: 'flush() latency, 64 writers (median)',
+        metric: 'ms',
+        baselineLabel: 'one write + fdatasync (median)',
+        target: { op: '<=', value: 2 },
+      },
+      seriesOf(series, 'writers64.flushP50'),
+      fsyncMs,
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: 'flush() latency, 64 writers (p99)',
+        metric: 'ms',
+        baselineLabel: 'one write + fdatasync (median)',
+      },
+      seriesOf(series, 'writers64.flushP99'),
+      fsyncMs,
+    ),
   );
 
   const sustainedMedian = [...seriesOf(series, 'sustained')].sort((a, b) => a - b);

@@ -23,8 +23,16 @@ const BATCHES_PER_ROUND = 20;
 const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
 
 /** Stores `count` generated entries under `key`, 500 per append. */
-async function fill(claude: ReturnType<typeof createClaudeSessionStore>, key: { projectKey: string; sessionId: string }, count: number): Promise<void> {
-  for (let at = 0; at < count; at += 500) await claude.append(key, Array.from({ length: Math.min(500, count - at) }, (_, offset) => entry(1_000_000 + at + offset)));
+async function fill(
+  claude: ReturnType<typeof createClaudeSessionStore>,
+  key: { projectKey: string; sessionId: string },
+  count: number,
+): Promise<void> {
+  for (let at = 0; at < count; at += 500)
+    await claude.append(
+      key,
+      Array.from({ length: Math.min(500, count - at) }, (_, offset) => entry(1_000_000 + at + offset)),
+    );
 }
 
 /**
@@ -54,13 +62,29 @@ async function measurePostgresLoad(context: BenchContext, count: number, notes: 
       warmup: 1,
       steps: {
         select: async () =>
-          rate(await timeMs(() => pool.query(`SELECT e.body FROM "${schema}".events e JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = $1 ORDER BY e.seq`, [id]))),
+          rate(
+            await timeMs(() =>
+              pool.query(
+                `SELECT e.body FROM "${schema}".events e JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = $1 ORDER BY e.seq`,
+                [id],
+              ),
+            ),
+          ),
         load: async () => rate(await timeMs(() => createClaudeSessionStore({ store: reader }).load(key))),
       },
     });
     return [
-      figureOf({ workload: WORKLOAD, label: `load of ${count.toLocaleString('en-US')} entries, PostgreSQL`, metric: 'entries/s', baselineLabel: 'bare SELECT of the same rows', target: { op: '>=', value: 0.5 } },
-        seriesOf(series, 'load'), seriesOf(series, 'select')),
+      figureOf(
+        {
+          workload: WORKLOAD,
+          label: `load of ${count.toLocaleString('en-US')} entries, PostgreSQL`,
+          metric: 'entries/s',
+          baselineLabel: 'bare SELECT of the same rows',
+          target: { op: '>=', value: 0.5 },
+        },
+        seriesOf(series, 'load'),
+        seriesOf(series, 'select'),
+      ),
     ];
   } finally {
     await store?.close();
@@ -76,7 +100,10 @@ function entry(index: number): SessionStoreEntry {
     parentUuid: index === 0 ? null : `e-${String(index - 1)}`,
     isSidechain: false,
     type: index % 2 === 0 ? 'user' : 'assistant',
-    message: { role: index % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text: `entry ${String(index)}: ${'lorem ipsum dolor sit amet '.repeat(16)}` }] },
+    message: {
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      content: [{ type: 'text', text: `entry ${String(index)}: ${'lorem ipsum dolor sit amet '.repeat(16)}` }],
+    },
     uuid: `e-${String(index)}`,
     timestamp: '2026-12-02T10:00:00.000Z',
     sessionId: 'bench',
@@ -99,7 +126,9 @@ export async function runClaudeStoreWorkload(context: BenchContext): Promise<Sec
     await fill(claude, big, loadEntries);
     const loaded = (await claude.load(big)) ?? [];
     const text = `${loaded.map((value) => JSON.stringify(value)).join('\n')}\n`;
-    log(`claude-store: ${String(BATCHES_PER_ROUND)} batches of ${String(BATCH)} per round, load of ${String(loadEntries)} entries, ${String(runs)} rounds`);
+    log(
+      `claude-store: ${String(BATCHES_PER_ROUND)} batches of ${String(BATCH)} per round, load of ${String(loadEntries)} entries, ${String(runs)} rounds`,
+    );
     const key = { projectKey: '-bench', sessionId: 'append' };
     await claude.append(key, batch());
     const raw = join(dataDir, 'claude-store-raw.jsonl');
@@ -109,20 +138,30 @@ export async function runClaudeStoreWorkload(context: BenchContext): Promise<Sec
       steps: {
         append: async () => {
           const batches = Array.from({ length: BATCHES_PER_ROUND }, batch);
-          return (await timeMs(async () => {
-            for (const one of batches) await claude.append(key, one);
-          })) / BATCHES_PER_ROUND;
+          return (
+            (await timeMs(async () => {
+              for (const one of batches) await claude.append(key, one);
+            })) / BATCHES_PER_ROUND
+          );
         },
         rawBatch: async () => {
-          const chunks = Array.from({ length: BATCHES_PER_ROUND }, () => `${batch().map((value) => JSON.stringify(value)).join('\n')}\n`);
+          const chunks = Array.from(
+            { length: BATCHES_PER_ROUND },
+            () =>
+              `${batch()
+                .map((value) => JSON.stringify(value))
+                .join('\n')}\n`,
+          );
           const handle = await open(raw, 'a');
           try {
-            return (await timeMs(async () => {
-              for (const chunk of chunks) {
-                await handle.write(chunk);
-                await handle.datasync();
-              }
-            })) / BATCHES_PER_ROUND;
+            return (
+              (await timeMs(async () => {
+                for (const chunk of chunks) {
+                  await handle.write(chunk);
+                  await handle.datasync();
+                }
+              })) / BATCHES_PER_ROUND
+            );
           } finally {
             await handle.close();
             await rm(raw, { force: true });
@@ -145,8 +184,28 @@ same batch as JSONL. Load: \`load(key)\` of a ${loadEntries.toLocaleString('en-U
 line of the same entries as JSONL. On PostgreSQL (\`DATABASE_URL\`, else a throwaway server): \`load\` of
 the same number of entries against a bare \`SELECT\` of the session's rows.`,
       figures: [
-        figureOf({ workload: WORKLOAD, label: `append of a ${String(BATCH)}-entry batch`, metric: 'ms', baselineLabel: 'write + fdatasync of the same bytes', target: { op: '<=', value: 2 } }, seriesOf(series, 'append'), seriesOf(series, 'rawBatch')),
-        figureOf({ workload: WORKLOAD, label: `load of ${loadEntries.toLocaleString('en-US')} entries, JSONL`, metric: 'entries/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.5 } }, seriesOf(series, 'load'), seriesOf(series, 'parse')),
+        figureOf(
+          {
+            workload: WORKLOAD,
+            label: `append of a ${String(BATCH)}-entry batch`,
+            metric: 'ms',
+            baselineLabel: 'write + fdatasync of the same bytes',
+            target: { op: '<=', value: 2 },
+          },
+          seriesOf(series, 'append'),
+          seriesOf(series, 'rawBatch'),
+        ),
+        figureOf(
+          {
+            workload: WORKLOAD,
+            label: `load of ${loadEntries.toLocaleString('en-US')} entries, JSONL`,
+            metric: 'entries/s',
+            baselineLabel: 'JSON.parse per line',
+            target: { op: '>=', value: 0.5 },
+          },
+          seriesOf(series, 'load'),
+          seriesOf(series, 'parse'),
+        ),
         ...postgres,
       ],
       notes: [

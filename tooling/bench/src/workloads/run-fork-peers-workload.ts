@@ -20,9 +20,17 @@ const WORKLOAD = 'Fork peers';
 const PEERS = 8;
 
 /** `host.peers` with `count` prompts; resolves with the time until the forks exist and their prompts are queued, and then when every turn ended. */
-async function forkPeers(host: Host, baseline: string, cwd: string, count: number, prompt: string): Promise<{ forkMs: number; wallMs: number; ids: string[] }> {
+async function forkPeers(
+  host: Host,
+  baseline: string,
+  cwd: string,
+  count: number,
+  prompt: string,
+): Promise<{ forkMs: number; wallMs: number; ids: string[] }> {
   const started = process.hrtime.bigint();
-  const result = await host.peers(baseline, { peers: Array.from({ length: count }, () => ({ prompt, config: { cwd, model: 'keyless' } })) });
+  const result = await host.peers(baseline, {
+    peers: Array.from({ length: count }, () => ({ prompt, config: { cwd, model: 'keyless' } })),
+  });
   const forkMs = Number(process.hrtime.bigint() - started) / 1e6;
   const turns = await Promise.all(result.peers.map((peer) => host.turnResult(peer.sessionId, peer.inputId)));
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -61,9 +69,11 @@ export async function runForkPeersWorkload(context: BenchContext): Promise<Secti
     await store.import(decodeJsonl(v4Jsonl(generateV4Log({ events: size, seed: 47, id: baseline }))));
     const baselinePath = join(dir, `${baseline}.jsonl`);
     const bytes = (await stat(baselinePath)).size;
-    notes.push(`Baseline: ${size.toLocaleString('en-US')} events, ${formatBytes(bytes)}; every peer forks after its latest closed turn (the omitted-cut rule).`);
     notes.push(
-      'Where the forks\' time goes (measured apart on this machine, 100,000 events): the one observation reads the file once (40–100 ms), but selecting the cut reads `observation.events`, which decodes every event of the baseline once (400–700 ms; the store\'s own cut rule reads only the events it needs, through the observation\'s private source, which dsh-host cannot reach); then each `store.fork(observation)` writes the inherited lines from user space (40–180 ms each, the copy baseline copies in the kernel); and each peer\'s turn starts as soon as it is forked, so the first peers\' turns share the CPUs with the later forks.',
+      `Baseline: ${size.toLocaleString('en-US')} events, ${formatBytes(bytes)}; every peer forks after its latest closed turn (the omitted-cut rule).`,
+    );
+    notes.push(
+      "Where the forks' time goes (measured apart on this machine, 100,000 events): the one observation reads the file once (40–100 ms), but selecting the cut reads `observation.events`, which decodes every event of the baseline once (400–700 ms; the store's own cut rule reads only the events it needs, through the observation's private source, which dsh-host cannot reach); then each `store.fork(observation)` writes the inherited lines from user space (40–180 ms each, the copy baseline copies in the kernel); and each peer's turn starts as soon as it is forked, so the first peers' turns share the CPUs with the later forks.",
     );
     log(`fork-peers: baseline of ${size} events, ${String(roundsFor(runs, size))} rounds`);
     const series = await measureRounds({
@@ -86,12 +96,24 @@ export async function runForkPeersWorkload(context: BenchContext): Promise<Secti
     const label = `${size.toLocaleString('en-US')}-event baseline`;
     figures.push(
       figureOf(
-        { workload: WORKLOAD, label: `8 peers forked from one observation (host.peers until every fork is durable and its prompt queued), ${label}`, metric: 'ms', baselineLabel: '8 copies of the baseline file + fsync each', target: { op: '<=', value: 1.5 } },
+        {
+          workload: WORKLOAD,
+          label: `8 peers forked from one observation (host.peers until every fork is durable and its prompt queued), ${label}`,
+          metric: 'ms',
+          baselineLabel: '8 copies of the baseline file + fsync each',
+          target: { op: '<=', value: 1.5 },
+        },
         seriesOf(series, 'eight.forkMs'),
         seriesOf(series, 'copies.ms'),
       ),
       figureOf(
-        { workload: WORKLOAD, label: `wall time of 8 concurrent keyless peers (fork + first turn each), ${label}`, metric: 'ms', baselineLabel: 'one keyless peer, same baseline', target: { op: '<=', value: 2 } },
+        {
+          workload: WORKLOAD,
+          label: `wall time of 8 concurrent keyless peers (fork + first turn each), ${label}`,
+          metric: 'ms',
+          baselineLabel: 'one keyless peer, same baseline',
+          target: { op: '<=', value: 2 },
+        },
         seriesOf(series, 'eight.wallMs'),
         seriesOf(series, 'one.wallMs'),
       ),

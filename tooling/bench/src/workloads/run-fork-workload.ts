@@ -60,7 +60,9 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
       const artifact = decodeJsonl(text);
       for (const store of [coldStore, liveStore, hostColdStore, hostLiveStore]) await store.import(artifact);
       const parentBytes = (await stat(parentPath)).size;
-      notes.push(`${size.toLocaleString('en-US')} events: parent file ${formatBytes(parentBytes)}, cut at seq ${cut} (first \`tool/call\` of a step declaring ≥ 2 calls at or after the middle).`);
+      notes.push(
+        `${size.toLocaleString('en-US')} events: parent file ${formatBytes(parentBytes)}, cut at seq ${cut} (first \`tool/call\` of a step declaring ≥ 2 calls at or after the middle).`,
+      );
       log(`fork: parent of ${size} events, cut ${cut}, ${runs} rounds`);
 
       let children = 0;
@@ -84,22 +86,80 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
         const label = `${size.toLocaleString('en-US')} events`;
         const copyMs = seriesOf(series, 'copy.ms');
         figures.push(
-          figureOf({ workload: WORKLOAD, label: `cold parent (stored), ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 2 } },
-            seriesOf(series, 'cold.ms'), copyMs),
-          figureOf({ workload: WORKLOAD, label: `cold parent written outside dsh (no stamp: decoded and validated), ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync' },
-            seriesOf(series, 'unstamped.ms'), copyMs),
-          figureOf({ workload: WORKLOAD, label: `live parent (open), ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 1.2 } },
-            seriesOf(series, 'live.ms'), copyMs),
-          figureOf({ workload: WORKLOAD, label: `HTTP fork (host.fetch), cold parent, ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 2 } },
-            seriesOf(series, 'hostCold.ms'), copyMs),
-          figureOf({ workload: WORKLOAD, label: `HTTP fork (host.fetch), live parent, ${label}`, metric: 'ms', baselineLabel: 'copy parent file + fsync', target: { op: '<=', value: 1.2 } },
-            seriesOf(series, 'hostLive.ms'), copyMs),
-          figureOf({ workload: WORKLOAD, label: `bytes written, ${label}`, metric: 'bytes', baselineLabel: 'copy parent file' },
-            seriesOf(series, 'cold.bytes'), seriesOf(series, 'copy.bytes')),
+          figureOf(
+            {
+              workload: WORKLOAD,
+              label: `cold parent (stored), ${label}`,
+              metric: 'ms',
+              baselineLabel: 'copy parent file + fsync',
+              target: { op: '<=', value: 2 },
+            },
+            seriesOf(series, 'cold.ms'),
+            copyMs,
+          ),
+          figureOf(
+            {
+              workload: WORKLOAD,
+              label: `cold parent written outside dsh (no stamp: decoded and validated), ${label}`,
+              metric: 'ms',
+              baselineLabel: 'copy parent file + fsync',
+            },
+            seriesOf(series, 'unstamped.ms'),
+            copyMs,
+          ),
+          figureOf(
+            {
+              workload: WORKLOAD,
+              label: `live parent (open), ${label}`,
+              metric: 'ms',
+              baselineLabel: 'copy parent file + fsync',
+              target: { op: '<=', value: 1.2 },
+            },
+            seriesOf(series, 'live.ms'),
+            copyMs,
+          ),
+          figureOf(
+            {
+              workload: WORKLOAD,
+              label: `HTTP fork (host.fetch), cold parent, ${label}`,
+              metric: 'ms',
+              baselineLabel: 'copy parent file + fsync',
+              target: { op: '<=', value: 2 },
+            },
+            seriesOf(series, 'hostCold.ms'),
+            copyMs,
+          ),
+          figureOf(
+            {
+              workload: WORKLOAD,
+              label: `HTTP fork (host.fetch), live parent, ${label}`,
+              metric: 'ms',
+              baselineLabel: 'copy parent file + fsync',
+              target: { op: '<=', value: 1.2 },
+            },
+            seriesOf(series, 'hostLive.ms'),
+            copyMs,
+          ),
+          figureOf(
+            { workload: WORKLOAD, label: `bytes written, ${label}`, metric: 'bytes', baselineLabel: 'copy parent file' },
+            seriesOf(series, 'cold.bytes'),
+            seriesOf(series, 'copy.bytes'),
+          ),
         );
         if (heap) {
-          figures.push(figureOf({ workload: WORKLOAD, label: `heap growth, live parent, ${label}`, metric: 'bytes', baselineLabel: 'deep copy of the inherited prefix', target: { op: '<=', value: 0.1 } },
-            seriesOf(series, 'live.heap'), seriesOf(series, 'deepCopy')));
+          figures.push(
+            figureOf(
+              {
+                workload: WORKLOAD,
+                label: `heap growth, live parent, ${label}`,
+                metric: 'bytes',
+                baselineLabel: 'deep copy of the inherited prefix',
+                target: { op: '<=', value: 0.1 },
+              },
+              seriesOf(series, 'live.heap'),
+              seriesOf(series, 'deepCopy'),
+            ),
+          );
         }
         growth.push({
           size,
@@ -144,27 +204,35 @@ with full GCs around a live fork, the child kept alive, against deep-copying (\`
 inherited prefix — what a per-event copy would hold. The baseline copies the parent's whole file
 (\`copyFile\`), fsyncs it and its directory.`,
     figures,
-    tables: [{
-      caption: 'How cost grows with history length: median latency (growth from the previous size, for 10× more events)',
-      headers: ['history', 'cold fork', 'live fork', 'copy + fsync'],
-      rows: growth.map((row, index) => {
-        const previous = growth[index - 1];
-        const grow = (now: number, before: number | undefined): string =>
-          before === undefined ? '' : ` (${formatRatio(now / before)})`;
-        return [
-          `${row.size.toLocaleString('en-US')} events`,
-          `${formatMilliseconds(row.cold)}${grow(row.cold, previous?.cold)}`,
-          `${formatMilliseconds(row.live)}${grow(row.live, previous?.live)}`,
-          `${formatMilliseconds(row.copy)}${grow(row.copy, previous?.copy)}`,
-        ];
-      }),
-    }],
+    tables: [
+      {
+        caption: 'How cost grows with history length: median latency (growth from the previous size, for 10× more events)',
+        headers: ['history', 'cold fork', 'live fork', 'copy + fsync'],
+        rows: growth.map((row, index) => {
+          const previous = growth[index - 1];
+          const grow = (now: number, before: number | undefined): string => (before === undefined ? '' : ` (${formatRatio(now / before)})`);
+          return [
+            `${row.size.toLocaleString('en-US')} events`,
+            `${formatMilliseconds(row.cold)}${grow(row.cold, previous?.cold)}`,
+            `${formatMilliseconds(row.live)}${grow(row.live, previous?.live)}`,
+            `${formatMilliseconds(row.copy)}${grow(row.copy, previous?.copy)}`,
+          ];
+        }),
+      },
+    ],
     notes,
   };
 }
 
 /** One fork: its latency, the child file's size and (when asked) heap growth; the child is deleted after. */
-async function forkOnce(store: SessionStore, dir: string, parentId: string, childId: string, cut: number, measureHeap: boolean): Promise<StepResult> {
+async function forkOnce(
+  store: SessionStore,
+  dir: string,
+  parentId: string,
+  childId: string,
+  cut: number,
+  measureHeap: boolean,
+): Promise<StepResult> {
   let ms = 0;
   let child: Session | undefined;
   let heapBytes = 0;
@@ -199,7 +267,8 @@ async function forkOverHttp(host: Host, store: SessionStore, dir: string, parent
       }),
     );
     const body = (await response.json()) as { sessionId?: string };
-    if (response.status !== 201 || body.sessionId === undefined) throw new Error(`HTTP fork answered ${String(response.status)}: ${JSON.stringify(body)}`);
+    if (response.status !== 201 || body.sessionId === undefined)
+      throw new Error(`HTTP fork answered ${String(response.status)}: ${JSON.stringify(body)}`);
     childId = body.sessionId;
   });
   const bytes = (await stat(join(dir, `${childId}.jsonl`))).size;

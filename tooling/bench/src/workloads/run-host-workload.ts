@@ -58,7 +58,10 @@ export async function runHostWorkload(context: BenchContext): Promise<Section> {
     const roundOf = (): number => Math.min(runs - 1, Math.floor((elapsed() / loadMs) * runs));
     const driver = async (id: string, offset: number): Promise<void> => {
       for (let turn = offset; elapsed() < loadMs; turn += 1) {
-        const response = await api(`/api/sessions/${id}/messages`, { method: 'POST', body: JSON.stringify({ text: PROMPTS[turn % PROMPTS.length] }) });
+        const response = await api(`/api/sessions/${id}/messages`, {
+          method: 'POST',
+          body: JSON.stringify({ text: PROMPTS[turn % PROMPTS.length] }),
+        });
         const { inputId } = (await expectStatus(response, 202)) as { inputId: string };
         acknowledged.get(id)?.inputIds.add(inputId);
         await host.idle(id);
@@ -77,7 +80,9 @@ export async function runHostWorkload(context: BenchContext): Promise<Section> {
     const loadSeconds = elapsed() / 1000;
     const loadForks = forks.length;
 
-    log(`host: ${String(turns)} turns and ${String(loadForks)} forks under load; now ${String(runs * idleForksPerRound)} forks on the idle host`);
+    log(
+      `host: ${String(turns)} turns and ${String(loadForks)} forks under load; now ${String(runs * idleForksPerRound)} forks on the idle host`,
+    );
     for (let round = 0; round < runs; round += 1) {
       for (let index = 0; index < idleForksPerRound; index += 1) {
         const record = await forkAtRandom(api, host, dir, ids, random, acknowledged, 'idle');
@@ -93,7 +98,10 @@ export async function runHostWorkload(context: BenchContext): Promise<Section> {
 
     const perRound = (from: number, key: 'ms' | 'copyMs', p: number): number[] =>
       Array.from({ length: runs }, (_, round) => {
-        const values = forks.filter((fork) => fork.round === from + round).map((fork) => fork[key]).sort((a, b) => a - b);
+        const values = forks
+          .filter((fork) => fork.round === from + round)
+          .map((fork) => fork[key])
+          .sort((a, b) => a - b);
         return values.length === 0 ? Number.NaN : percentile(values, p);
       });
     const figures: Figure[] = [];
@@ -105,12 +113,37 @@ export async function runHostWorkload(context: BenchContext): Promise<Section> {
     const idleP50 = perRound(runs, 'ms', 0.5);
     if (complete(loadP50) && complete(copyP50) && complete(idleP50)) {
       figures.push(
-        figureOf({ workload: WORKLOAD, label: 'HTTP fork p50 under load', metric: 'ms', baselineLabel: 'copy parent file + fsync, p50, same load' }, loadP50, copyP50),
-        figureOf({ workload: WORKLOAD, label: 'HTTP fork p99 under load', metric: 'ms', baselineLabel: 'copy parent file + fsync, p99, same load' }, loadP99, copyP99),
-        figureOf({ workload: WORKLOAD, label: 'HTTP fork p50 under load', metric: 'ms', baselineLabel: 'HTTP fork p50, idle host' }, loadP50, idleP50),
+        figureOf(
+          {
+            workload: WORKLOAD,
+            label: 'HTTP fork p50 under load',
+            metric: 'ms',
+            baselineLabel: 'copy parent file + fsync, p50, same load',
+          },
+          loadP50,
+          copyP50,
+        ),
+        figureOf(
+          {
+            workload: WORKLOAD,
+            label: 'HTTP fork p99 under load',
+            metric: 'ms',
+            baselineLabel: 'copy parent file + fsync, p99, same load',
+          },
+          loadP99,
+          copyP99,
+        ),
+        figureOf(
+          { workload: WORKLOAD, label: 'HTTP fork p50 under load', metric: 'ms', baselineLabel: 'HTTP fork p50, idle host' },
+          loadP50,
+          idleP50,
+        ),
       );
     }
-    const allLoad = forks.filter((fork) => fork.round < runs).map((fork) => fork.ms).sort((a, b) => a - b);
+    const allLoad = forks
+      .filter((fork) => fork.round < runs)
+      .map((fork) => fork.ms)
+      .sort((a, b) => a - b);
     return {
       title: '4. Host under load',
       method: `
@@ -122,11 +155,13 @@ with that \`atSeq\`; right after each fork, the forker copies that parent's file
 baseline, under the same load). The load period is split into ${runs} equal windows; each window's p50 and p99
 give one ratio, reported as median [min – max] over windows. Then ${idleForksPerRound} forks per round run on the idle host.`,
       figures,
-      tables: [{
-        caption: 'Nothing acknowledged was lost (checked after closing the host, through a fresh store)',
-        headers: ['check', 'acknowledged', 'lost or different'],
-        rows: loss.rows,
-      }],
+      tables: [
+        {
+          caption: 'Nothing acknowledged was lost (checked after closing the host, through a fresh store)',
+          headers: ['check', 'acknowledged', 'lost or different'],
+          rows: loss.rows,
+        },
+      ],
       notes: [
         `Under load: ${String(turns)} turns (${(turns / loadSeconds).toFixed(1)} turns/s across ${SESSIONS} sessions), ${String(loadForks)} forks; absolute HTTP fork latency p50 ${percentile(allLoad, 0.5).toFixed(1)} ms, p99 ${percentile(allLoad, 0.99).toFixed(1)} ms.`,
         'Turn completion is awaited in-process with `host.idle(id)`; every other operation goes over HTTP.',
@@ -209,7 +244,9 @@ async function checkNothingLost(
     for (const [id, ack] of acknowledged) {
       const { events } = await store.inspect(id);
       stored.set(id, events);
-      const queued = new Set(events.filter((event) => event.type === 'input/queued').map((event) => (event.data as { inputId: string }).inputId));
+      const queued = new Set(
+        events.filter((event) => event.type === 'input/queued').map((event) => (event.data as { inputId: string }).inputId),
+      );
       for (const inputId of ack.inputIds) {
         inputs += 1;
         if (!queued.has(inputId)) inputsLost += 1;
@@ -224,16 +261,25 @@ async function checkNothingLost(
     for (const fork of forks) {
       const child = await store.inspect(fork.child);
       const parentEvents = stored.get(fork.parent) ?? [];
-      const prefixMatches = child.events.slice(0, fork.atSeq + 1).every((event, seq) => JSON.stringify(event) === JSON.stringify(parentEvents[seq]));
+      const prefixMatches = child.events
+        .slice(0, fork.atSeq + 1)
+        .every((event, seq) => JSON.stringify(event) === JSON.stringify(parentEvents[seq]));
       if (child.header.forkCut !== fork.atSeq || child.header.inheritedEventCount !== fork.atSeq + 1 || !prefixMatches) childrenBad += 1;
     }
-    const bytes = (await Promise.all([...acknowledged.keys()].map(async (id) => (await stat(join(dir, `${id}.jsonl`))).size))).reduce((a, b) => a + b, 0);
+    const bytes = (await Promise.all([...acknowledged.keys()].map(async (id) => (await stat(join(dir, `${id}.jsonl`))).size))).reduce(
+      (a, b) => a + b,
+      0,
+    );
     return {
       rows: [
         ['input accepted (202) is stored as `input/queued`', String(inputs), String(inputsLost)],
         ['event shown by an observation is stored, identical', String(seen), String(seenDiffer)],
-        ['fork (201) child exists with `forkCut`, `inheritedEventCount` and the parent\'s exact prefix', String(forks.length), String(childrenBad)],
-        ['parents\' stored logs', `${String(acknowledged.size)} files, ${(bytes / 2 ** 20).toFixed(1)} MiB`, ''],
+        [
+          "fork (201) child exists with `forkCut`, `inheritedEventCount` and the parent's exact prefix",
+          String(forks.length),
+          String(childrenBad),
+        ],
+        ["parents' stored logs", `${String(acknowledged.size)} files, ${(bytes / 2 ** 20).toFixed(1)} MiB`, ''],
       ],
     };
   } finally {

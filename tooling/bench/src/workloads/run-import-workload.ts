@@ -55,9 +55,20 @@ progress lines, parallel tool results, thinking and redacted thinking, snapshots
 sidechain line, an image. The importer parses every line, builds the \`uuid\`/\`parentUuid\` tree,
 merges responses and writes V5 events (main line and fork children). The baseline is \`JSON.parse\` of each line of the same text and nothing else.`,
     figures: [
-      figureOf({ workload: WORKLOAD, label: `importTranscript, Claude Code, ${LINES.toLocaleString('en-US')} lines`, metric: 'lines/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.4 } },
-        seriesOf(series, 'import'), seriesOf(series, 'parse')),
+      figureOf(
+        {
+          workload: WORKLOAD,
+          label: `importTranscript, Claude Code, ${LINES.toLocaleString('en-US')} lines`,
+          metric: 'lines/s',
+          baselineLabel: 'JSON.parse per line',
+          target: { op: '>=', value: 0.4 },
+        },
+        seriesOf(series, 'import'),
+        seriesOf(series, 'parse'),
+      ),
     ],
-    notes: [`The file: ${formatBytes(Buffer.byteLength(text))}, ${LINES.toLocaleString('en-US')} lines; imported as ${imported.sessions.length} session(s), ${events.toLocaleString('en-US')} events.`],
+    notes: [
+      `The file: ${formatBytes(Buffer.byteLength(text))}, ${LINES.toLocaleString('en-US')} lines; imported as ${imported.sessions.length} session(s), ${events.toLocaleString('en-US')} events.`,
+    ],
   };
 }

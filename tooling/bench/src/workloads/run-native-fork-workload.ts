@@ -79,8 +79,17 @@ export async function runNativeForkWorkload(context: BenchContext): Promise<Sect
       },
     });
     figures.push(
-      figureOf({ workload: WORKLOAD, label: `dsh fork FILE --at <uuid>, Claude Code, ${label}`, metric: 'ms', baselineLabel: 'copy the file + fsync', target: { op: '<=', value: 2 } },
-        seriesOf(series, 'fork'), seriesOf(series, 'copy')),
+      figureOf(
+        {
+          workload: WORKLOAD,
+          label: `dsh fork FILE --at <uuid>, Claude Code, ${label}`,
+          metric: 'ms',
+          baselineLabel: 'copy the file + fsync',
+          target: { op: '<=', value: 2 },
+        },
+        seriesOf(series, 'fork'),
+        seriesOf(series, 'copy'),
+      ),
     );
     notes.push(`${label}: ${text.split('\n').length - 1} lines, cut at the last assistant line.`);
     await rm(source, { force: true });

@@ -32,14 +32,17 @@ export async function runOpenWorkload(context: BenchContext): Promise<Section> {
       const v0Text = v0Jsonl(generateV0Log({ events: size, seed: 21 }).events);
       const v4Path = join(dir, `${v4Id}.jsonl`);
       await writeFile(v4Path, v4Text);
-      notes.push(`${size.toLocaleString('en-US')} events: V5 file ${formatBytes(Buffer.byteLength(v4Text))}, V0 file ${formatBytes(Buffer.byteLength(v0Text))}.`);
+      notes.push(
+        `${size.toLocaleString('en-US')} events: V5 file ${formatBytes(Buffer.byteLength(v4Text))}, V0 file ${formatBytes(Buffer.byteLength(v0Text))}.`,
+      );
       const rate = (ms: number): number => size / (ms / 1000);
       log(`open: ${size} events, V5 and V0, ${runs} rounds`);
       // Each case runs in its own rotation with its baseline. A decode leaves ~its whole log behind as
       // garbage, and whichever step runs next pays to collect it: with all six steps in one fixed cycle,
       // each baseline always came right after a dsh step (and paid), each dsh step never did. In a pair
       // the two alternate, so each follows the dsh step in half of the rounds.
-      const pair = async (steps: Readonly<Record<string, () => Promise<number>>>) => measureRounds({ runs: roundsFor(runs, size), warmup: 1, steps });
+      const pair = async (steps: Readonly<Record<string, () => Promise<number>>>) =>
+        measureRounds({ runs: roundsFor(runs, size), warmup: 1, steps });
       const series = {
         ...(await pair({
           parseV4: () => Promise.resolve(rate(timeSyncMs(() => parseLines(v4Text)))),
@@ -54,23 +57,65 @@ export async function runOpenWorkload(context: BenchContext): Promise<Section> {
           decodeV0: () => Promise.resolve(rate(timeSyncMs(() => decodeJsonl(v0Text, { sessionId: 'open-v0' })))),
         })),
         ...(await pair({
-          readParseV4: async () => rate(await timeMs(async () => { parseLines(await readFile(v4Path, 'utf8')); })),
-          storeOpenV4: async () => rate(await timeMs(async () => {
-            const session = await store.open(v4Id);
-            await session.close();
-          })),
+          readParseV4: async () =>
+            rate(
+              await timeMs(async () => {
+                parseLines(await readFile(v4Path, 'utf8'));
+              }),
+            ),
+          storeOpenV4: async () =>
+            rate(
+              await timeMs(async () => {
+                const session = await store.open(v4Id);
+                await session.close();
+              }),
+            ),
         })),
       };
       const label = `${size.toLocaleString('en-US')} events`;
       figures.push(
-        figureOf({ workload: WORKLOAD, label: `decodeJsonl, V5 (current), ${label}`, metric: 'events/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.6 } },
-          seriesOf(series, 'decodeV4'), seriesOf(series, 'parseV4')),
-        figureOf({ workload: WORKLOAD, label: `JSON.parse per line kept in an array (no validation), V5, ${label}`, metric: 'events/s', baselineLabel: 'JSON.parse per line' },
-          seriesOf(series, 'keepV4'), seriesOf(series, 'parseForKeep')),
-        figureOf({ workload: WORKLOAD, label: `decodeJsonl, V0 → V5, ${label}`, metric: 'events/s', baselineLabel: 'JSON.parse per line', target: { op: '>=', value: 0.4 } },
-          seriesOf(series, 'decodeV0'), seriesOf(series, 'parseV0')),
-        figureOf({ workload: WORKLOAD, label: `SessionStore.open + close, V5, ${label}`, metric: 'events/s', baselineLabel: 'readFile + JSON.parse per line' },
-          seriesOf(series, 'storeOpenV4'), seriesOf(series, 'readParseV4')),
+        figureOf(
+          {
+            workload: WORKLOAD,
+            label: `decodeJsonl, V5 (current), ${label}`,
+            metric: 'events/s',
+            baselineLabel: 'JSON.parse per line',
+            target: { op: '>=', value: 0.6 },
+          },
+          seriesOf(series, 'decodeV4'),
+          seriesOf(series, 'parseV4'),
+        ),
+        figureOf(
+          {
+            workload: WORKLOAD,
+            label: `JSON.parse per line kept in an array (no validation), V5, ${label}`,
+            metric: 'events/s',
+            baselineLabel: 'JSON.parse per line',
+          },
+          seriesOf(series, 'keepV4'),
+          seriesOf(series, 'parseForKeep'),
+        ),
+        figureOf(
+          {
+            workload: WORKLOAD,
+            label: `decodeJsonl, V0 → V5, ${label}`,
+            metric: 'events/s',
+            baselineLabel: 'JSON.parse per line',
+            target: { op: '>=', value: 0.4 },
+          },
+          seriesOf(series, 'decodeV0'),
+          seriesOf(series, 'parseV0'),
+        ),
+        figureOf(
+          {
+            workload: WORKLOAD,
+            label: `SessionStore.open + close, V5, ${label}`,
+            metric: 'events/s',
+            baselineLabel: 'readFile + JSON.parse per line',
+          },
+          seriesOf(series, 'storeOpenV4'),
+          seriesOf(series, 'readParseV4'),
+        ),
       );
     }
   } finally {

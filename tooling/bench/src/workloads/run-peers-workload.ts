@@ -63,11 +63,11 @@ The peers are installed from \`tooling/bench/peers/package-lock.json\` into that
     tables: result.tables,
     notes: [
       ...result.notes,
-      'Where a fork can cut: dsh at any event; pi, Claude Code and the Claude Agent SDK at any record (a message entry or transcript line), which includes between two results of one step; LangGraph only at super-step boundaries (after the `agent` node, or after all of a step\'s tools ran).',
+      "Where a fork can cut: dsh at any event; pi, Claude Code and the Claude Agent SDK at any record (a message entry or transcript line), which includes between two results of one step; LangGraph only at super-step boundaries (after the `agent` node, or after all of a step's tools ran).",
       'Started or not: only dsh records a call as started (`tool/call`, durable before the tool body runs), so only a dsh child can tell the model which calls may have run in the parent.',
       'The open tail: only dsh stores its repair in the child (synthetic results, `step/end`, `turn/end {forked}`), model-visible and auditable. pi and Claude Code leave the calls dangling in the stored child and patch them when they build the next prompt; LangGraph resumes such a checkpoint into the `tools` node (re-running every call of the step) unless the user writes tool messages, as the bench does.',
-      'dsh and the JSONL copy-fork fsync the child before returning; pi (`writeFileSync`), the Claude Agent SDK (a write stream) and LangGraph\'s SQLite checkpointer (WAL with synchronous=NORMAL) do not, so their figures exclude a durability wait.',
-      'LangGraph stores the whole message list in every checkpoint. Its parent thread here is one checkpoint for the turns before the cut\'s turn, the cut\'s turn run through the graph (one checkpoint per super-step) and one checkpoint for the rest; building the same history step by step would store about 4.5 GB of message JSON for 10k events and 450 GB for 100k.',
+      "dsh and the JSONL copy-fork fsync the child before returning; pi (`writeFileSync`), the Claude Agent SDK (a write stream) and LangGraph's SQLite checkpointer (WAL with synchronous=NORMAL) do not, so their figures exclude a durability wait.",
+      "LangGraph stores the whole message list in every checkpoint. Its parent thread here is one checkpoint for the turns before the cut's turn, the cut's turn run through the graph (one checkpoint per super-step) and one checkpoint for the rest; building the same history step by step would store about 4.5 GB of message JSON for 10k events and 450 GB for 100k.",
     ],
   };
 }

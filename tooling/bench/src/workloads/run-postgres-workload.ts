@@ -36,7 +36,12 @@ export async function runPostgresWorkload(context: BenchContext): Promise<Sectio
   const stores: SessionStore[] = [];
   try {
     const open = async (hostId: string, readCacheBytes?: number): Promise<SessionStore> => {
-      const store = await openPostgresStore({ connectionString: server.url, schema, hostId, ...(readCacheBytes === undefined ? {} : { readCacheBytes }) });
+      const store = await openPostgresStore({
+        connectionString: server.url,
+        schema,
+        hostId,
+        ...(readCacheBytes === undefined ? {} : { readCacheBytes }),
+      });
       stores.push(store);
       return store;
     };
@@ -83,14 +88,25 @@ type ForkStores = { writer: SessionStore; reader: SessionStore; rereader: Sessio
 /** Titles appended to the parent before each fork of a store that read it before: the rows written since, which that fork transfers. */
 const WRITTEN_SINCE = 10;
 
-async function measureForks(context: BenchContext, { writer, reader, rereader }: ForkStores, small: number, large: number, notes: string[]): Promise<Figure[]> {
+async function measureForks(
+  context: BenchContext,
+  { writer, reader, rereader }: ForkStores,
+  small: number,
+  large: number,
+  notes: string[],
+): Promise<Figure[]> {
   const { runs, log } = context;
   log(`postgres: storing parents of ${String(small)} and ${String(large)} events`);
   const parents = { small: await storeParent(writer, small), large: await storeParent(writer, large) };
-  const cuts = { small: findOpenStepCut(parents.small.events, Math.floor(small / 2)), large: findOpenStepCut(parents.large.events, Math.floor(large / 2)) };
+  const cuts = {
+    small: findOpenStepCut(parents.small.events, Math.floor(small / 2)),
+    large: findOpenStepCut(parents.large.events, Math.floor(large / 2)),
+  };
   const largeFile = join(context.dataDir, `${parents.large.id}.jsonl`);
   await writeFile(largeFile, parents.large.text);
-  notes.push(`Fork parents: ${small.toLocaleString('en-US')} and ${large.toLocaleString('en-US')} events (JSONL file of the larger: ${formatBytes(Buffer.byteLength(parents.large.text))}), cut in an open step at the middle.`);
+  notes.push(
+    `Fork parents: ${small.toLocaleString('en-US')} and ${large.toLocaleString('en-US')} events (JSONL file of the larger: ${formatBytes(Buffer.byteLength(parents.large.text))}), cut in an open step at the middle.`,
+  );
   notes.push(
     'What grows with the prefix. The database work of every fork is constant (one segment row referring to the parent’s, the child’s own marker and closers), and a fork of a parent open in this store copies nothing in memory: it reads the parent’s log through a snapshot (its cut and latest turn only) and the child `Session` keeps the parent’s events as an inherited prefix. ' +
       'A fork from another store that has not read the parent transfers every row once (`Session.events` and `observation.events` are synchronous, so the rows must be in memory before the child is returned; docs/decisions/2026-12-01-postgres-cold-fork-lines.md) but parses only its cut and latest turn. ' +
@@ -141,22 +157,82 @@ async function measureForks(context: BenchContext, { writer, reader, rereader }:
   const smallLabel = `${small.toLocaleString('en-US')} events`;
   const largeLabel = `${large.toLocaleString('en-US')} events`;
   return [
-    figureOf({ workload: WORKLOAD, label: `fork, parent open in this store, ${largeLabel}`, metric: 'ms', baselineLabel: `the same fork, ${smallLabel}`, target: { op: '<=', value: 1.5 } },
-      seriesOf(series, 'liveLarge'), seriesOf(series, 'liveSmall')),
-    figureOf({ workload: WORKLOAD, label: `fork, parent open in this store, ${largeLabel}`, metric: 'ms', baselineLabel: `JSONL copy of the parent + fsync, ${largeLabel}`, target: { op: '<=', value: 1 } },
-      seriesOf(series, 'liveLarge'), seriesOf(series, 'copyLarge')),
-    figureOf({ workload: WORKLOAD, label: `fork from another store (cold: reads the parent), ${largeLabel}`, metric: 'ms', baselineLabel: `the same fork, ${smallLabel}`, target: { op: '<=', value: 1.5 } },
-      seriesOf(series, 'coldLarge'), seriesOf(series, 'coldSmall')),
-    figureOf({ workload: WORKLOAD, label: `fork from another store (cold: reads the parent), ${largeLabel}`, metric: 'ms', baselineLabel: `JSONL copy of the parent + fsync, ${largeLabel}`, target: { op: '<=', value: 1 } },
-      seriesOf(series, 'coldLarge'), seriesOf(series, 'copyLarge')),
-    figureOf({ workload: WORKLOAD, label: `fork from another store that read the parent before (${String(WRITTEN_SINCE)} rows written since), ${largeLabel}`, metric: 'ms', baselineLabel: `the same fork, ${smallLabel}`, target: { op: '<=', value: 1.5 } },
-      seriesOf(series, 'againLarge'), seriesOf(series, 'againSmall')),
-    figureOf({ workload: WORKLOAD, label: `fork from another store that read the parent before (${String(WRITTEN_SINCE)} rows written since), ${largeLabel}`, metric: 'ms', baselineLabel: `JSONL copy of the parent + fsync, ${largeLabel}`, target: { op: '<=', value: 1 } },
-      seriesOf(series, 'againLarge'), seriesOf(series, 'copyLarge')),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `fork, parent open in this store, ${largeLabel}`,
+        metric: 'ms',
+        baselineLabel: `the same fork, ${smallLabel}`,
+        target: { op: '<=', value: 1.5 },
+      },
+      seriesOf(series, 'liveLarge'),
+      seriesOf(series, 'liveSmall'),
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `fork, parent open in this store, ${largeLabel}`,
+        metric: 'ms',
+        baselineLabel: `JSONL copy of the parent + fsync, ${largeLabel}`,
+        target: { op: '<=', value: 1 },
+      },
+      seriesOf(series, 'liveLarge'),
+      seriesOf(series, 'copyLarge'),
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `fork from another store (cold: reads the parent), ${largeLabel}`,
+        metric: 'ms',
+        baselineLabel: `the same fork, ${smallLabel}`,
+        target: { op: '<=', value: 1.5 },
+      },
+      seriesOf(series, 'coldLarge'),
+      seriesOf(series, 'coldSmall'),
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `fork from another store (cold: reads the parent), ${largeLabel}`,
+        metric: 'ms',
+        baselineLabel: `JSONL copy of the parent + fsync, ${largeLabel}`,
+        target: { op: '<=', value: 1 },
+      },
+      seriesOf(series, 'coldLarge'),
+      seriesOf(series, 'copyLarge'),
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `fork from another store that read the parent before (${String(WRITTEN_SINCE)} rows written since), ${largeLabel}`,
+        metric: 'ms',
+        baselineLabel: `the same fork, ${smallLabel}`,
+        target: { op: '<=', value: 1.5 },
+      },
+      seriesOf(series, 'againLarge'),
+      seriesOf(series, 'againSmall'),
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `fork from another store that read the parent before (${String(WRITTEN_SINCE)} rows written since), ${largeLabel}`,
+        metric: 'ms',
+        baselineLabel: `JSONL copy of the parent + fsync, ${largeLabel}`,
+        target: { op: '<=', value: 1 },
+      },
+      seriesOf(series, 'againLarge'),
+      seriesOf(series, 'copyLarge'),
+    ),
   ];
 }
 
-async function measureAppend(context: BenchContext, store: SessionStore, pool: pg.Pool, schema: string, notes: string[]): Promise<Figure[]> {
+async function measureAppend(
+  context: BenchContext,
+  store: SessionStore,
+  pool: pg.Pool,
+  schema: string,
+  notes: string[],
+): Promise<Figure[]> {
   const { quick, runs, log } = context;
   const events = generateV4Log({ events: quick ? 2_000 : 10_000, seed: 11 }).events;
   const perInsert = quick ? 200 : 500;
@@ -184,7 +260,8 @@ async function measureAppend(context: BenchContext, store: SessionStore, pool: p
     try {
       await client.query(`TRUNCATE "${schema}".baseline_events`);
       const ms = await timeMs(async () => {
-        for (const [seq, body] of lines.entries()) await client.query(`INSERT INTO "${schema}".baseline_events (seq, body) VALUES ($1, $2)`, [seq, body]);
+        for (const [seq, body] of lines.entries())
+          await client.query(`INSERT INTO "${schema}".baseline_events (seq, body) VALUES ($1, $2)`, [seq, body]);
       });
       return lines.length / (ms / 1000);
     } finally {
@@ -192,13 +269,31 @@ async function measureAppend(context: BenchContext, store: SessionStore, pool: p
     }
   };
   log(`postgres: durable append, ${String(runs)} rounds`);
-  const series = await measureRounds({ runs, warmup: 1, steps: { baseline: insertPerEvent, one: () => writers(1), many: () => writers(WRITERS) } });
-  notes.push(`Durable append: ${events.length.toLocaleString('en-US')} events per run through \`append\` + \`await flush()\` per event; the baseline inserts ${String(perInsert)} of the same serialized events, one autocommitted \`INSERT\` each, on one connection.`);
+  const series = await measureRounds({
+    runs,
+    warmup: 1,
+    steps: { baseline: insertPerEvent, one: () => writers(1), many: () => writers(WRITERS) },
+  });
+  notes.push(
+    `Durable append: ${events.length.toLocaleString('en-US')} events per run through \`append\` + \`await flush()\` per event; the baseline inserts ${String(perInsert)} of the same serialized events, one autocommitted \`INSERT\` each, on one connection.`,
+  );
   return [
-    figureOf({ workload: WORKLOAD, label: `durable append, ${String(WRITERS)} writers, one session`, metric: 'events/s', baselineLabel: 'one INSERT + commit per event', target: { op: '>=', value: 20 } },
-      seriesOf(series, 'many'), seriesOf(series, 'baseline')),
-    figureOf({ workload: WORKLOAD, label: 'durable append, 1 writer', metric: 'events/s', baselineLabel: 'one INSERT + commit per event' },
-      seriesOf(series, 'one'), seriesOf(series, 'baseline')),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `durable append, ${String(WRITERS)} writers, one session`,
+        metric: 'events/s',
+        baselineLabel: 'one INSERT + commit per event',
+        target: { op: '>=', value: 20 },
+      },
+      seriesOf(series, 'many'),
+      seriesOf(series, 'baseline'),
+    ),
+    figureOf(
+      { workload: WORKLOAD, label: 'durable append, 1 writer', metric: 'events/s', baselineLabel: 'one INSERT + commit per event' },
+      seriesOf(series, 'one'),
+      seriesOf(series, 'baseline'),
+    ),
   ];
 }
 
@@ -216,24 +311,38 @@ async function measureOpen(context: BenchContext, store: SessionStore, pool: pg.
     warmup: 1,
     steps: {
       select: async () =>
-        rate(await timeMs(async () => {
-          const { rowCount } = await pool.query(
-            `SELECT e.body FROM "${schema}".events e JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = $1 ORDER BY e.seq`,
-            [id],
-          );
-          if (rowCount !== stored) throw new Error(`bare SELECT read ${String(rowCount)} rows, expected ${String(stored)}`);
-        })),
+        rate(
+          await timeMs(async () => {
+            const { rowCount } = await pool.query(
+              `SELECT e.body FROM "${schema}".events e JOIN "${schema}".sessions s ON s.segment = e.segment WHERE s.id = $1 ORDER BY e.seq`,
+              [id],
+            );
+            if (rowCount !== stored) throw new Error(`bare SELECT read ${String(rowCount)} rows, expected ${String(stored)}`);
+          }),
+        ),
       open: async () =>
-        rate(await timeMs(async () => {
-          const session = await store.open(id);
-          if (session.events.length !== stored) throw new Error(`open read ${String(session.events.length)} events, expected ${String(stored)}`);
-          await session.close();
-        })),
+        rate(
+          await timeMs(async () => {
+            const session = await store.open(id);
+            if (session.events.length !== stored)
+              throw new Error(`open read ${String(session.events.length)} events, expected ${String(stored)}`);
+            await session.close();
+          }),
+        ),
     },
   });
   return [
-    figureOf({ workload: WORKLOAD, label: `open + close, ${size.toLocaleString('en-US')} events`, metric: 'events/s', baselineLabel: 'bare SELECT of the same rows', target: { op: '>=', value: 0.5 } },
-      seriesOf(series, 'open'), seriesOf(series, 'select')),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `open + close, ${size.toLocaleString('en-US')} events`,
+        metric: 'events/s',
+        baselineLabel: 'bare SELECT of the same rows',
+        target: { op: '>=', value: 0.5 },
+      },
+      seriesOf(series, 'open'),
+      seriesOf(series, 'select'),
+    ),
   ];
 }
 

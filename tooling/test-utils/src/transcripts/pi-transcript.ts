@@ -46,9 +46,18 @@ export function piTranscript(options: PiTranscriptOptions = {}): { text: string;
     state.leaf = id;
     return id;
   };
-  const header = version === 1
-    ? { type: 'session', id: sessionId, timestamp: stamp(), cwd: '/work/app', provider: 'anthropic', modelId: 'claude-opus-4-5', thinkingLevel: 'off' }
-    : { type: 'session', version, id: sessionId, timestamp: stamp(), cwd: '/work/app' };
+  const header =
+    version === 1
+      ? {
+          type: 'session',
+          id: sessionId,
+          timestamp: stamp(),
+          cwd: '/work/app',
+          provider: 'anthropic',
+          modelId: 'claude-opus-4-5',
+          thinkingLevel: 'off',
+        }
+      : { type: 'session', version, id: sessionId, timestamp: stamp(), cwd: '/work/app' };
   lines.push(JSON.stringify(header));
   if (version !== 1) entry({ type: 'model_change', provider: 'anthropic', modelId: 'claude-opus-4-5' }, null);
   entry({ type: 'thinking_level_change', thinkingLevel: 'medium' });
@@ -56,43 +65,107 @@ export function piTranscript(options: PiTranscriptOptions = {}): { text: string;
   const message = (m: object) => entry({ type: 'message', message: { ...m, timestamp: clock } });
 
   const turn = (t: number): void => {
-    message({ role: 'user', content: t === 2 ? [{ type: 'text', text: `Turn ${t}: compare with this screenshot.` }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] : [{ type: 'text', text: `Turn ${t}: fix module ${t}.` }] });
-    if (t % 4 === 0) entry({ type: 'custom_message', customType: 'enriched-prompt', content: [{ type: 'text', text: `Context for turn ${t}: module ${t} is flaky.` }], display: false, details: {} });
+    message({
+      role: 'user',
+      content:
+        t === 2
+          ? [
+              { type: 'text', text: `Turn ${t}: compare with this screenshot.` },
+              { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+            ]
+          : [{ type: 'text', text: `Turn ${t}: fix module ${t}.` }],
+    });
+    if (t % 4 === 0)
+      entry({
+        type: 'custom_message',
+        customType: 'enriched-prompt',
+        content: [{ type: 'text', text: `Context for turn ${t}: module ${t} is flaky.` }],
+        display: false,
+        details: {},
+      });
     const steps = 1 + (t % 3);
     for (let s = 0; s < steps; s++) {
       const parallel = (t + s) % 3 === 0 ? 2 : 1;
       const calls = Array.from({ length: parallel }, (_, p) => {
         const n = ++call;
         const name = TOOLS[(t + s + p) % TOOLS.length] as string;
-        return { type: 'toolCall', id: `toolu_01Pi${n.toString().padStart(18, '0')}`, name, arguments: name === 'bash' ? { command: `npm test -- module-${t}` } : { path: `src/module-${t}.ts` } };
+        return {
+          type: 'toolCall',
+          id: `toolu_01Pi${n.toString().padStart(18, '0')}`,
+          name,
+          arguments: name === 'bash' ? { command: `npm test -- module-${t}` } : { path: `src/module-${t}.ts` },
+        };
       });
       message({
         role: 'assistant',
         content: [
           ...((t + s) % 2 === 0 ? [{ type: 'thinking', thinking: `Checking module ${t}.`, thinkingSignature: `sig${t}${s}` }] : []),
-          ...((t + s) % 5 === 0 ? [{ type: 'thinking', thinking: '[Reasoning redacted]', thinkingSignature: `EmwKredacted${t}${s}`, redacted: true }] : []),
+          ...((t + s) % 5 === 0
+            ? [{ type: 'thinking', thinking: '[Reasoning redacted]', thinkingSignature: `EmwKredacted${t}${s}`, redacted: true }]
+            : []),
           { type: 'text', text: `Step ${s + 1} of turn ${t}.` },
           ...calls,
         ],
         api: 'anthropic-messages',
         provider: 'anthropic',
         model: 'claude-opus-4-5',
-        usage: { input: 100 + t, output: 20 + s, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        usage: {
+          input: 100 + t,
+          output: 20 + s,
+          cacheRead: 0,
+          cacheWrite: 0,
+          totalTokens: 120,
+          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+        },
         stopReason: 'toolUse',
       });
       for (const c of calls) {
         const n = Number(c.id.slice(-6));
-        message({ role: 'toolResult', toolCallId: c.id, toolName: c.name, content: [{ type: 'text', text: n % 6 === 0 ? `Error: ENOENT: no such file src/module-${t}.ts` : `export const value${t} = ${n};` }], details: {}, isError: n % 6 === 0 });
+        message({
+          role: 'toolResult',
+          toolCallId: c.id,
+          toolName: c.name,
+          content: [
+            { type: 'text', text: n % 6 === 0 ? `Error: ENOENT: no such file src/module-${t}.ts` : `export const value${t} = ${n};` },
+          ],
+          details: {},
+          isError: n % 6 === 0,
+        });
       }
     }
     if (t === 3) {
       // The user pressed Escape: the response was aborted, the turn ends there.
-      message({ role: 'assistant', content: [{ type: 'text', text: 'Let me also' }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-opus-4-5', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'aborted', errorMessage: 'Request was aborted.' });
+      message({
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Let me also' }],
+        api: 'anthropic-messages',
+        provider: 'anthropic',
+        model: 'claude-opus-4-5',
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 },
+        stopReason: 'aborted',
+        errorMessage: 'Request was aborted.',
+      });
       return;
     }
-    message({ role: 'assistant', content: [{ type: 'text', text: `Module ${t} passes.` }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-opus-4-5', usage: { input: 50, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 60 }, stopReason: 'stop' });
+    message({
+      role: 'assistant',
+      content: [{ type: 'text', text: `Module ${t} passes.` }],
+      api: 'anthropic-messages',
+      provider: 'anthropic',
+      model: 'claude-opus-4-5',
+      usage: { input: 50, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 60 },
+      stopReason: 'stop',
+    });
     entry({ type: 'custom', customType: 'agent_end', data: { turn: t } });
-    if (t === 5) message({ role: 'bashExecution', command: 'git status --short', output: ` M src/module-${t}.ts\n`, exitCode: 0, cancelled: false, truncated: false });
+    if (t === 5)
+      message({
+        role: 'bashExecution',
+        command: 'git status --short',
+        output: ` M src/module-${t}.ts\n`,
+        exitCode: 0,
+        cancelled: false,
+        truncated: false,
+      });
     if (t === 6) entry({ type: 'future_entry_kind', data: {} });
     if (t === 7 && version !== 1) entry({ type: 'label', targetId: keys[3], label: 'checkpoint' });
     if (t === 7 && version !== 1) entry({ type: 'session_info', name: 'module fixes' });
@@ -105,19 +178,46 @@ export function piTranscript(options: PiTranscriptOptions = {}): { text: string;
     if (options.branchAfterTurn === t && version !== 1) branchPoint = state.leaf;
     if (options.compactAfterTurn === t) {
       const keep = keys[Math.floor(keys.length * 0.6)] as string;
-      entry(version === 1
-        ? { type: 'compaction', summary: `## Goal\nFix modules.\n\n## Done\nModules 1–${t}.`, firstKeptEntryIndex: Number(keep), tokensBefore: 150000 }
-        : { type: 'compaction', summary: `## Goal\nFix modules.\n\n## Done\nModules 1–${t}.`, firstKeptEntryId: keep, tokensBefore: 150000 });
+      entry(
+        version === 1
+          ? {
+              type: 'compaction',
+              summary: `## Goal\nFix modules.\n\n## Done\nModules 1–${t}.`,
+              firstKeptEntryIndex: Number(keep),
+              tokensBefore: 150000,
+            }
+          : {
+              type: 'compaction',
+              summary: `## Goal\nFix modules.\n\n## Done\nModules 1–${t}.`,
+              firstKeptEntryId: keep,
+              tokensBefore: 150000,
+            },
+      );
     }
   }
   if (branchPoint !== null) {
     // /tree back to the branch point, with a summary of the abandoned path, and carry on from there.
-    entry({ type: 'branch_summary', fromId: state.leaf, summary: 'The abandoned path tried to rewrite every module at once; it broke the build.' }, branchPoint);
+    entry(
+      {
+        type: 'branch_summary',
+        fromId: state.leaf,
+        summary: 'The abandoned path tried to rewrite every module at once; it broke the build.',
+      },
+      branchPoint,
+    );
     turn(turns + 1);
   }
   if (options.endMidCall === true) {
     message({ role: 'user', content: [{ type: 'text', text: 'Run everything once more.' }] });
-    message({ role: 'assistant', content: [{ type: 'toolCall', id: 'toolu_01PiOpen000000000001', name: 'bash', arguments: { command: 'npm test' } }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-opus-4-5', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'toolUse' });
+    message({
+      role: 'assistant',
+      content: [{ type: 'toolCall', id: 'toolu_01PiOpen000000000001', name: 'bash', arguments: { command: 'npm test' } }],
+      api: 'anthropic-messages',
+      provider: 'anthropic',
+      model: 'claude-opus-4-5',
+      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 },
+      stopReason: 'toolUse',
+    });
   }
   let text = `${lines.join('\n')}\n`;
   if (options.tornTail === true) text += '{"type":"message","id":"ffffffff","parentId":"0000';

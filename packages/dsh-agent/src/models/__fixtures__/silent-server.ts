@@ -53,7 +53,11 @@ export async function startSilentServer(mode: SilentMode): Promise<SilentServer>
     requests: () => requests,
     close: async () => {
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }

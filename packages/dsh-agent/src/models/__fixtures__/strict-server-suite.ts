@@ -89,7 +89,9 @@ export function strictServerSuite(): StrictServerSuite {
     async expectChildKeepsAssistant({ parent, child, childId }) {
       await child.close();
       const stored = await suite.storedLog(childId);
-      expect(stored.find((event) => event.type === 'assistant/message')).toEqual(parent.events.find((event) => event.type === 'assistant/message'));
+      expect(stored.find((event) => event.type === 'assistant/message')).toEqual(
+        parent.events.find((event) => event.type === 'assistant/message'),
+      );
     },
   };
   return suite;

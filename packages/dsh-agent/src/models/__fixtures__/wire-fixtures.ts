@@ -15,7 +15,13 @@ type Call = { id: string; name: string; arguments: string };
 
 /** A Chat Completions stream (`chat.completion.chunk` frames, usage chunk, `[DONE]`) as OpenAI frames it. */
 export function openAIStream(options: { id: string; text?: string; reasoning?: string; toolCalls?: Call[] }): string {
-  const head = { id: options.id, object: 'chat.completion.chunk', created: 1764549200, model: 'local-model', system_fingerprint: 'fp_local' };
+  const head = {
+    id: options.id,
+    object: 'chat.completion.chunk',
+    created: 1764549200,
+    model: 'local-model',
+    system_fingerprint: 'fp_local',
+  };
   const frame = (delta: object, finish: string | null = null) =>
     `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], usage: null })}\n\n`;
   let out = frame({ role: 'assistant', content: '' });
@@ -67,7 +73,12 @@ export function openAIPairingViolation(body: unknown): string | undefined {
 }
 
 /** A Messages API stream as Anthropic frames it: thinking (signed), text and `tool_use` blocks, then `message_stop`. */
-export function anthropicStream(options: { id: string; thinking?: { text: string; signature: string }; text?: string; toolCalls?: { id: string; name: string; input: string }[] }): string {
+export function anthropicStream(options: {
+  id: string;
+  thinking?: { text: string; signature: string };
+  text?: string;
+  toolCalls?: { id: string; name: string; input: string }[];
+}): string {
   const event = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
   let out = event('message_start', {
     type: 'message_start',
@@ -84,9 +95,21 @@ export function anthropicStream(options: { id: string; thinking?: { text: string
   });
   let index = 0;
   if (options.thinking !== undefined) {
-    out += event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-    out += event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: options.thinking.text } });
-    out += event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: options.thinking.signature } });
+    out += event('content_block_start', {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'thinking', thinking: '', signature: '' },
+    });
+    out += event('content_block_delta', {
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'thinking_delta', thinking: options.thinking.text },
+    });
+    out += event('content_block_delta', {
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'signature_delta', signature: options.thinking.signature },
+    });
     out += event('content_block_stop', { type: 'content_block_stop', index });
     index += 1;
   }
@@ -97,8 +120,16 @@ export function anthropicStream(options: { id: string; thinking?: { text: string
     index += 1;
   }
   for (const call of options.toolCalls ?? []) {
-    out += event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } });
-    out += event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: call.input } });
+    out += event('content_block_start', {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+    });
+    out += event('content_block_delta', {
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'input_json_delta', partial_json: call.input },
+    });
     out += event('content_block_stop', { type: 'content_block_stop', index });
     index += 1;
   }
@@ -126,11 +157,14 @@ export function anthropicPairingViolation(body: unknown): string | undefined {
     const blocks = typeof message.content === 'string' ? [] : (message.content ?? []);
     if (typeof message.content !== 'string' && blocks.length === 0) return `messages.${index}: all messages must have non-empty content`;
     const previous = messages[index - 1];
-    const calls = (typeof previous?.content === 'string' ? [] : (previous?.content ?? [])).filter((block) => block.type === 'tool_use').map((block) => block.id);
+    const calls = (typeof previous?.content === 'string' ? [] : (previous?.content ?? []))
+      .filter((block) => block.type === 'tool_use')
+      .map((block) => block.id);
     if (message.role === 'user') {
       const results = blocks.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id);
       for (const result of results) {
-        if (!calls.includes(result)) return `messages.${index}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(result)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+        if (!calls.includes(result))
+          return `messages.${index}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(result)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
       }
       const missing = calls.filter((id) => !results.includes(id));
       if (missing.length > 0) {
@@ -144,7 +178,8 @@ export function anthropicPairingViolation(body: unknown): string | undefined {
           if (seen.has(id)) return `messages.${index}.content: \`tool_use\` ids must be unique`;
           seen.add(id);
         }
-        if (block.type === 'thinking' && (block.signature ?? '') === '') return `messages.${index}.content: thinking.signature: Field required`;
+        if (block.type === 'thinking' && (block.signature ?? '') === '')
+          return `messages.${index}.content: thinking.signature: Field required`;
       }
     }
   }
@@ -178,7 +213,10 @@ export function deepSeekReasoningViolation(body: unknown, issued: ReadonlyMap<st
  * not issue; and, while a tool-use cycle is in progress (the last message holds only tool
  * results), an assistant message answering the server's own signed turn without its thinking first.
  */
-export function anthropicThinkingViolation(body: unknown, issued: { signatures: ReadonlyMap<string, string>; redacted: ReadonlySet<string>; byToolUse: ReadonlyMap<string, string> }): string | undefined {
+export function anthropicThinkingViolation(
+  body: unknown,
+  issued: { signatures: ReadonlyMap<string, string>; redacted: ReadonlySet<string>; byToolUse: ReadonlyMap<string, string> },
+): string | undefined {
   type Block = { type?: string; thinking?: string; signature?: string; data?: string; id?: string };
   const messages = (body as { messages?: { role?: string; content?: string | Block[] }[] }).messages ?? [];
   for (const [index, message] of messages.entries()) {
@@ -193,7 +231,8 @@ export function anthropicThinkingViolation(body: unknown, issued: { signatures: 
     }
   }
   const last = messages[messages.length - 1];
-  const inToolCycle = Array.isArray(last?.content) && last.content.length > 0 && last.content.every((block) => block.type === 'tool_result');
+  const inToolCycle =
+    Array.isArray(last?.content) && last.content.length > 0 && last.content.every((block) => block.type === 'tool_result');
   const assistant = messages[messages.length - 2];
   if (inToolCycle && Array.isArray(assistant?.content)) {
     const toolUse = assistant.content.find((block) => block.type === 'tool_use' && issued.byToolUse.has(block.id ?? ''));
@@ -229,10 +268,17 @@ export class IssuedReasoning {
         reasoning += choice.delta?.reasoning_content ?? '';
         for (const call of choice.delta?.tool_calls ?? []) if (call.id !== undefined) this.deepSeek.set(call.id, reasoning);
       }
-      const event = data as { type?: string; index?: number; content_block?: { type?: string; data?: string; id?: string }; delta?: { type?: string; thinking?: string; signature?: string } };
+      const event = data as {
+        type?: string;
+        index?: number;
+        content_block?: { type?: string; data?: string; id?: string };
+        delta?: { type?: string; thinking?: string; signature?: string };
+      };
       const index = event.index ?? -1;
-      if (event.type === 'content_block_start' && event.content_block?.type === 'thinking') thinking.set(index, { text: '', signature: '' });
-      if (event.type === 'content_block_start' && event.content_block?.type === 'redacted_thinking') this.redacted.add(event.content_block.data ?? '');
+      if (event.type === 'content_block_start' && event.content_block?.type === 'thinking')
+        thinking.set(index, { text: '', signature: '' });
+      if (event.type === 'content_block_start' && event.content_block?.type === 'redacted_thinking')
+        this.redacted.add(event.content_block.data ?? '');
       const block = thinking.get(index);
       if (block !== undefined && event.delta?.type === 'thinking_delta') block.text += event.delta.thinking ?? '';
       if (block !== undefined && event.delta?.type === 'signature_delta') {
