@@ -2,36 +2,11 @@
 import { defineRoute, type RouteDefinition } from './define-route.js';
 import { HostError } from './host-error.js';
 import { idempotencyKeyOf, idempotencyKeyParameter, stripUndefined } from './route-helpers.js';
-import type { HostErrorCode } from './host-error-codes.js';
-import {
-  createSessionBodySchema,
-  eventsQuerySchema,
-  forkBodySchema,
-  importBodySchema,
-  messageBodySchema,
-  peersBodySchema,
-  renameBodySchema,
-} from './request-schemas.js';
+import { eventsQuerySchema, forkBodySchema, importBodySchema, messageBodySchema, peersBodySchema } from './request-schemas.js';
 import { streamSessionEvents } from './stream-session-events.js';
 import { STREAM_RETRY_AFTER_SECONDS } from './stream-slots.js';
-
-/** Codes of any request that reaches the store. */
-const STORE: readonly HostErrorCode[] = ['STORE_CLOSED', 'STORAGE_ERROR'];
-/** Codes of a request naming a session (`:id` is an id or a name, resolved through the store). */
-const REF: readonly HostErrorCode[] = [...STORE, 'SESSION_NOT_FOUND', 'NAME_AMBIGUOUS'];
-/** Codes of reading a stored log the host has not opened. */
-const STORED: readonly HostErrorCode[] = [
-  'CORRUPT',
-  'MALFORMED_JSON',
-  'INVALID_HEADER',
-  'INVALID_RELATIONSHIP',
-  'UNSUPPORTED_VERSION',
-  'INVALID_EVENT',
-];
-/** Codes of making a session live in this host (open with crash repair, then append). */
-const LIVE: readonly HostErrorCode[] = [...STORED, 'SESSION_BUSY', 'SESSION_CLOSED', 'AGENT_CLOSED', 'WRITE_FAILED'];
-/** Codes of a route with a JSON body. */
-const BODY: readonly HostErrorCode[] = ['BAD_REQUEST'];
+import { BODY, LIVE, REF, STORE, STORED } from './route-error-groups.js';
+import { SESSION_ROUTES } from './session-routes.js';
 
 /**
  * Every operation of the HTTP API (SPEC §10), in one table: `createHttpApp` registers them and
@@ -39,111 +14,7 @@ const BODY: readonly HostErrorCode[] = ['BAD_REQUEST'];
  * @internal
  */
 export const HTTP_ROUTES: readonly RouteDefinition[] = [
-  defineRoute({
-    method: 'get',
-    path: '/api/openapi.json',
-    operationId: 'getOpenApiDocument',
-    summary: 'This OpenAPI 3.1 document, generated from the route table',
-    success: { status: 200, description: 'OpenAPI document', schema: { type: 'object' } },
-    errors: [],
-    handle: ({ context, document }) => context.json(document()),
-  }),
-  defineRoute({
-    method: 'get',
-    path: '/api/sessions',
-    operationId: 'listSessions',
-    summary: 'List sessions, most recently updated first',
-    success: {
-      status: 200,
-      description: 'Sessions',
-      schema: {
-        type: 'object',
-        required: ['sessions'],
-        properties: { sessions: { type: 'array', items: { $ref: '#/components/schemas/SessionListItem' } } },
-      },
-    },
-    errors: [...STORE],
-    handle: async ({ context, host }) => context.json({ sessions: await host.list() }),
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/api/sessions',
-    operationId: 'createSession',
-    summary: 'Create a session',
-    body: { schema: createSessionBodySchema, component: 'CreateSessionBody', required: false },
-    success: {
-      status: 201,
-      description: 'Created',
-      schema: { type: 'object', required: ['sessionId'], properties: { sessionId: { type: 'string' } } },
-    },
-    errors: [...BODY, ...STORE, 'SESSION_EXISTS', 'WRITE_FAILED'],
-    handle: async ({ context, host, body }) => {
-      const created = await host.create({
-        ...(body.title === undefined ? {} : { title: body.title }),
-        ...(body.config === undefined ? {} : { config: stripUndefined(body.config) }),
-      });
-      return context.json(created, 201);
-    },
-  }),
-  defineRoute({
-    method: 'get',
-    path: '/api/sessions/:id',
-    operationId: 'observeSession',
-    summary: 'Observe a session (read-only: a cold log is shown as stored, never repaired)',
-    success: { status: 200, description: 'Observation', schema: 'Observation' },
-    errors: [...REF, ...STORED],
-    handle: async ({ context, host }) => context.json(await host.observe(context.req.param('id') ?? '')),
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/api/sessions/:id/open',
-    operationId: 'openSession',
-    summary:
-      'Open (resume) a session: make it live in this host. A crashed log is repaired first (interrupted closers, persisted); a live session is returned as is',
-    success: { status: 200, description: 'Observation of the now live session', schema: 'Observation' },
-    errors: [...REF, ...LIVE],
-    handle: async ({ context, host }) => context.json(await host.open(context.req.param('id') ?? '')),
-  }),
-  defineRoute({
-    method: 'patch',
-    path: '/api/sessions/:id',
-    operationId: 'renameSession',
-    summary: 'Rename a session (appends session/title)',
-    body: { schema: renameBodySchema, component: 'RenameBody', required: true },
-    success: {
-      status: 200,
-      description: 'Renamed',
-      schema: {
-        type: 'object',
-        required: ['sessionId', 'title'],
-        properties: { sessionId: { type: 'string' }, title: { type: 'string' } },
-      },
-    },
-    errors: [...BODY, ...REF, ...LIVE],
-    handle: async ({ context, host, body }) => {
-      const sessionId = await host.resolve(context.req.param('id') ?? '');
-      await host.rename(sessionId, body.title);
-      return context.json({ sessionId, title: body.title });
-    },
-  }),
-  defineRoute({
-    method: 'delete',
-    path: '/api/sessions/:id',
-    operationId: 'deleteSession',
-    summary:
-      'Delete a stored session (its forks keep their copies). Live here and idle: released, then deleted; 409 SESSION_BUSY while it runs a turn or has queued input here, or another process holds it',
-    success: {
-      status: 200,
-      description: 'Deleted',
-      schema: {
-        type: 'object',
-        required: ['sessionId', 'deleted'],
-        properties: { sessionId: { type: 'string' }, deleted: { const: true } },
-      },
-    },
-    errors: [...REF, 'SESSION_BUSY', 'WRITE_FAILED'],
-    handle: async ({ context, host }) => context.json({ ...(await host.delete(context.req.param('id') ?? '')), deleted: true }),
-  }),
+  ...SESSION_ROUTES,
   defineRoute({
     method: 'post',
     path: '/api/sessions/:id/messages',
