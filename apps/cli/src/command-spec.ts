@@ -3,100 +3,11 @@
  * The table of `dsh`'s commands and their options, in `node:util` `parseArgs` form with a help
  * line each: what parsing, dispatch and `--help` all read.
  */
-import type { ParseArgsConfig } from 'node:util';
 import { TRANSCRIPT_FORMATS } from 'dsh-import';
+import { JSON_OPTION, MAX_BYTES_OPTION, MODEL_OPTION, STORE_OPTIONS, type CommandSpec, type OptionSpec } from './option-specs.js';
 
-/** Option declarations as `node:util` `parseArgs` takes them, each with the help line shown for it. */
-export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { value?: string; help: string };
-
-/** One `dsh` command: how it is called, what it does, and the options it takes. */
-export type CommandSpec = {
-  name: string;
-  usage: string;
-  summary: string;
-  description?: string;
-  options: Record<string, OptionSpec>;
-  /** How many arguments besides options the command takes (at most). */
-  positionals: number;
-  /** The fewest it accepts, when some are optional (default: exactly `positionals`). */
-  minPositionals?: number;
-  /** Takes any number of positional arguments (the command checks them); `positionals` is ignored. */
-  variadic?: true;
-  examples?: string[];
-};
-
-const data: Record<string, OptionSpec> = {
-  data: { type: 'string', value: 'DIR', help: 'data directory (default: $DSH_HOME, else ~/.dsh)' },
-  'database-url': { type: 'string', value: 'URL', help: 'store sessions on PostgreSQL instead (default: $DSH_DATABASE_URL)' },
-  help: { type: 'boolean', short: 'h', help: 'show this help' },
-};
-const model: OptionSpec = {
-  type: 'string',
-  value: 'MODEL',
-  help: 'keyless (default, offline and deterministic) | scripted:FILE | openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) | anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_THINKING_BUDGET)',
-};
-const json: OptionSpec = { type: 'boolean', help: 'print JSON instead of text' };
-const maxBytes: OptionSpec = {
-  type: 'string',
-  value: 'N',
-  help: 'refuse a FILE over N bytes (default 268435456, 256 MiB): FILE_TOO_LARGE; what is not a regular file is NOT_A_FILE',
-};
-
-/** Print mode: `dsh -p PROMPT`, shaped like `claude -p`. */
-export const PRINT_COMMAND: CommandSpec = {
-  name: 'print',
-  usage: 'dsh -p [options] [PROMPT]',
-  summary: 'run one turn and print the final answer',
-  description:
-    'Runs PROMPT as one turn and prints the final assistant text. Without --resume/--continue a new session\n' +
-    'is created. --resume continues that session; with --fork-session it first forks it (after its latest\n' +
-    'closed turn, or exactly at --resume-at SEQ) and runs PROMPT in the child, leaving the original unchanged.\n' +
-    'PROMPT may come anywhere among the options; without it (or as "-") the prompt is read from stdin; with\n' +
-    'both, the piped text comes first and PROMPT after it, in one message. A resumed session runs on the\n' +
-    'model it recorded unless --model names another (the switch is recorded). With --output-format json,\n' +
-    'stream-json or events every outcome ends in a result object on stdout, refusals included (exit 1; usage 2).',
-  options: {
-    print: { type: 'boolean', short: 'p', help: 'print mode: run PROMPT as one turn, print the answer, exit' },
-    resume: { type: 'string', short: 'r', value: 'ID|NAME', help: 'continue this session (or fork it, with --fork-session)' },
-    continue: { type: 'boolean', short: 'c', help: 'continue the most recent session of the working directory' },
-    'fork-session': { type: 'boolean', help: 'with --resume/--continue: run in a new fork instead' },
-    'resume-at': { type: 'string', value: 'SEQ', help: 'with --fork-session: fork exactly at this event seq' },
-    name: { type: 'string', value: 'NAME', help: 'name the new session or fork (renames a continued session)' },
-    tools: { type: 'string', value: 'a,b', help: 'tools the model may use; others do not exist for it' },
-    cwd: {
-      type: 'string',
-      value: 'DIR',
-      help: "working directory of the session (default: a new session's is the current directory; a resumed one keeps its own)",
-    },
-    model,
-    'output-format': {
-      type: 'string',
-      value: 'FORMAT',
-      help: "text (default): the answer | json: one result object (Claude Code's fields too) | stream-json: Claude Code's message lines (system init, assistant, user tool_result), then the result | events: each dsh event as a JSON line, then the result",
-    },
-    'max-turns': {
-      type: 'string',
-      value: 'N',
-      help: 'at most N model requests in this turn; reaching it ends the turn (subtype error_max_turns)',
-    },
-    'session-id': { type: 'string', value: 'UUID', help: 'id of the new session (or of the fork); SESSION_EXISTS if taken' },
-    'system-prompt': { type: 'string', value: 'TEXT', help: "replace the session's system prompt (recorded; kept on resume)" },
-    'append-system-prompt': { type: 'string', value: 'TEXT', help: 'append TEXT to the system prompt (recorded; kept on resume)' },
-    verbose: { type: 'boolean', help: 'more detail on stderr: the session, model, cwd and tools, then each event as it is appended' },
-    allowedTools: { type: 'string', value: 'LIST', help: 'refused: dsh has no permission prompts; --tools restricts availability' },
-    disallowedTools: { type: 'string', value: 'LIST', help: 'refused, as --allowedTools' },
-    ...data,
-  },
-  positionals: 1,
-  minPositionals: 0,
-  examples: [
-    'dsh -p "plan the release" --name baseline',
-    'echo "summarise this" | dsh -p --output-format json',
-    'dsh -p --resume baseline "one more thing"',
-    'dsh -p "try approach A" --resume baseline --fork-session --output-format json',
-    'dsh -p "and then?" --resume <child-id>',
-  ],
-};
+export type { CommandSpec, OptionSpec } from './option-specs.js';
+export { PRINT_COMMAND } from './print-command-spec.js';
 
 /** Every subcommand, in the order `dsh --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -113,8 +24,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       claude: { type: 'boolean', help: "list Claude Code's sessions" },
       codex: { type: 'boolean', help: "list Codex's sessions" },
       pi: { type: 'boolean', help: "list pi's sessions" },
-      json,
-      ...data,
+      json: JSON_OPTION,
+      ...STORE_OPTIONS,
     },
     positionals: 0,
   },
@@ -122,14 +33,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'show',
     usage: 'dsh show ID|NAME [--json]',
     summary: "show a session's header and events with their seqs",
-    options: { json: { type: 'boolean', help: 'print the observation as JSON' }, ...data },
+    options: { json: { type: 'boolean', help: 'print the observation as JSON' }, ...STORE_OPTIONS },
     positionals: 1,
   },
   {
     name: 'rename',
     usage: 'dsh rename ID|NAME NAME',
     summary: 'name a session (appends session/title; the latest name wins)',
-    options: { ...data },
+    options: { ...STORE_OPTIONS },
     positionals: 2,
   },
   {
@@ -138,7 +49,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'delete a stored session (refused SESSION_BUSY while a process holds it)',
     description:
       'Removes the session from the data directory. Its forks keep their own copies of the history\nthey inherited; their lineage shows the parent as missing.',
-    options: { json: { type: 'boolean', help: 'print { sessionId, deleted } as JSON' }, ...data },
+    options: { json: { type: 'boolean', help: 'print { sessionId, deleted } as JSON' }, ...STORE_OPTIONS },
     positionals: 1,
   },
   {
@@ -166,14 +77,14 @@ export const COMMANDS: readonly CommandSpec[] = [
         value: 'UUID',
         help: "FILE only: the child's id (default: a new one); TARGET_EXISTS if its file exists",
       },
-      'max-bytes': maxBytes,
+      'max-bytes': MAX_BYTES_OPTION,
       name: { type: 'string', value: 'NAME', help: 'name of the child' },
       cwd: { type: 'string', value: 'DIR', help: "the child's working directory" },
       worktree: { type: 'boolean', help: 'the child in its own git worktree on branch dsh/<name>' },
       tools: { type: 'string', value: 'a,b', help: 'tools the child may use; others do not exist for it' },
       'idempotency-key': { type: 'string', value: 'KEY', help: 'retry-safe fork: the same key and request give the same child' },
-      json,
-      ...data,
+      json: JSON_OPTION,
+      ...STORE_OPTIONS,
     },
     positionals: 1,
   },
@@ -202,12 +113,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       worktree: { type: 'boolean', help: 'each peer in its own git worktree on branch dsh/<name>' },
       cwd: { type: 'string', multiple: true, value: 'DIR', help: "each peer's working directory, once per prompt" },
       tools: { type: 'string', value: 'a,b', help: 'tools the peers may use; others do not exist for them' },
-      model,
+      model: MODEL_OPTION,
       'output-format': { type: 'string', value: 'FORMAT', help: 'text (default): one block per peer | json: { baseline, peers: […] }' },
       compare: { type: 'boolean', help: 'compare two existing sessions A B side by side, with a diff of their final answers' },
       remove: { type: 'boolean', help: 'remove the worktrees and branches of the named peers' },
       force: { type: 'boolean', help: 'with --remove: also when they hold uncommitted changes or unmerged commits' },
-      ...data,
+      ...STORE_OPTIONS,
     },
     positionals: 0,
     variadic: true,
@@ -235,9 +146,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       name: { type: 'string', value: 'NAME', help: 'name the imported main session (one FILE only)' },
       'from-claude': { type: 'boolean', help: "import this directory's Claude Code sessions" },
       project: { type: 'string', value: 'DIR', help: 'with --from-claude: the project directory (default: current directory)' },
-      'max-bytes': maxBytes,
-      json,
-      ...data,
+      'max-bytes': MAX_BYTES_OPTION,
+      json: JSON_OPTION,
+      ...STORE_OPTIONS,
     },
     positionals: 0,
     variadic: true,
@@ -262,7 +173,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'markdown (default) | messages (a JSON array of {role, content, …}) | claude-code | codex | pi',
       },
       out: { type: 'string', value: 'FILE|DIR', help: 'with claude-code/codex/pi: write the session file here' },
-      ...data,
+      ...STORE_OPTIONS,
     },
     positionals: 1,
   },
@@ -276,8 +187,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'the original is kept as FILE.bak. A file with nothing open is left untouched (exit 0).',
     options: {
       format: { type: 'string', value: 'F', help: 'auto (default) | claude-code | codex | pi' },
-      'max-bytes': maxBytes,
-      help: data.help as OptionSpec,
+      'max-bytes': MAX_BYTES_OPTION,
+      help: STORE_OPTIONS.help as OptionSpec,
     },
     positionals: 1,
     examples: ['dsh repair ~/.codex/sessions/2026/12/02/rollout-….jsonl'],
@@ -286,7 +197,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'validate',
     usage: 'dsh validate FILE [--max-bytes N]',
     summary: 'check a session log of any format version (exit 0 valid, 1 invalid)',
-    options: { 'max-bytes': maxBytes, help: data.help as OptionSpec },
+    options: { 'max-bytes': MAX_BYTES_OPTION, help: STORE_OPTIONS.help as OptionSpec },
     positionals: 1,
   },
   {
@@ -295,8 +206,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'print a log of any version as current-format (V5) JSONL',
     options: {
       write: { type: 'boolean', help: 'replace FILE atomically instead, keeping the original as FILE.bak' },
-      'max-bytes': maxBytes,
-      help: data.help as OptionSpec,
+      'max-bytes': MAX_BYTES_OPTION,
+      help: STORE_OPTIONS.help as OptionSpec,
     },
     positionals: 1,
   },
@@ -320,8 +231,8 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'working directory of sessions that name none (default: none; their tools are refused NO_WORKSPACE)',
       },
       'max-streams': { type: 'string', value: 'N', help: 'concurrent event streams (default 256); one more is 503 TOO_MANY_STREAMS' },
-      model,
-      ...data,
+      model: MODEL_OPTION,
+      ...STORE_OPTIONS,
     },
     positionals: 0,
   },

@@ -1,0 +1,61 @@
+/**
+ * @module print-command-spec
+ * `PRINT_COMMAND`: print mode's options and help (`dsh -p`, shaped like `claude -p`, SPEC §21).
+ */
+import { MODEL_OPTION, STORE_OPTIONS, type CommandSpec } from './option-specs.js';
+
+/** Print mode: `dsh -p PROMPT`, shaped like `claude -p`. */
+export const PRINT_COMMAND: CommandSpec = {
+  name: 'print',
+  usage: 'dsh -p [options] [PROMPT]',
+  summary: 'run one turn and print the final answer',
+  description:
+    'Runs PROMPT as one turn and prints the final assistant text. Without --resume/--continue a new session\n' +
+    'is created. --resume continues that session; with --fork-session it first forks it (after its latest\n' +
+    'closed turn, or exactly at --resume-at SEQ) and runs PROMPT in the child, leaving the original unchanged.\n' +
+    'PROMPT may come anywhere among the options; without it (or as "-") the prompt is read from stdin; with\n' +
+    'both, the piped text comes first and PROMPT after it, in one message. A resumed session runs on the\n' +
+    'model it recorded unless --model names another (the switch is recorded). With --output-format json,\n' +
+    'stream-json or events every outcome ends in a result object on stdout, refusals included (exit 1; usage 2).',
+  options: {
+    print: { type: 'boolean', short: 'p', help: 'print mode: run PROMPT as one turn, print the answer, exit' },
+    resume: { type: 'string', short: 'r', value: 'ID|NAME', help: 'continue this session (or fork it, with --fork-session)' },
+    continue: { type: 'boolean', short: 'c', help: 'continue the most recent session of the working directory' },
+    'fork-session': { type: 'boolean', help: 'with --resume/--continue: run in a new fork instead' },
+    'resume-at': { type: 'string', value: 'SEQ', help: 'with --fork-session: fork exactly at this event seq' },
+    name: { type: 'string', value: 'NAME', help: 'name the new session or fork (renames a continued session)' },
+    tools: { type: 'string', value: 'a,b', help: 'tools the model may use; others do not exist for it' },
+    cwd: {
+      type: 'string',
+      value: 'DIR',
+      help: "working directory of the session (default: a new session's is the current directory; a resumed one keeps its own)",
+    },
+    model: MODEL_OPTION,
+    'output-format': {
+      type: 'string',
+      value: 'FORMAT',
+      help: "text (default): the answer | json: one result object (Claude Code's fields too) | stream-json: Claude Code's message lines (system init, assistant, user tool_result), then the result | events: each dsh event as a JSON line, then the result",
+    },
+    'max-turns': {
+      type: 'string',
+      value: 'N',
+      help: 'at most N model requests in this turn; reaching it ends the turn (subtype error_max_turns)',
+    },
+    'session-id': { type: 'string', value: 'UUID', help: 'id of the new session (or of the fork); SESSION_EXISTS if taken' },
+    'system-prompt': { type: 'string', value: 'TEXT', help: "replace the session's system prompt (recorded; kept on resume)" },
+    'append-system-prompt': { type: 'string', value: 'TEXT', help: 'append TEXT to the system prompt (recorded; kept on resume)' },
+    verbose: { type: 'boolean', help: 'more detail on stderr: the session, model, cwd and tools, then each event as it is appended' },
+    allowedTools: { type: 'string', value: 'LIST', help: 'refused: dsh has no permission prompts; --tools restricts availability' },
+    disallowedTools: { type: 'string', value: 'LIST', help: 'refused, as --allowedTools' },
+    ...STORE_OPTIONS,
+  },
+  positionals: 1,
+  minPositionals: 0,
+  examples: [
+    'dsh -p "plan the release" --name baseline',
+    'echo "summarise this" | dsh -p --output-format json',
+    'dsh -p --resume baseline "one more thing"',
+    'dsh -p "try approach A" --resume baseline --fork-session --output-format json',
+    'dsh -p "and then?" --resume <child-id>',
+  ],
+};
