@@ -1,28 +1,30 @@
 /**
  * The demo page: sessions with their lineage, the open session's transcript (live over SSE), the
- * composer with its slash commands, and the inspector. State lives here; children only render.
+ * composer with its slash commands, and the inspector. State lives here and in its hooks (notices, the
+ * session view, the commands, the peers form); children only render.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { ChatHead } from './chat-head.js';
 import { Composer } from './composer.js';
 import { ImportDrop, importTreeLines } from './import-drop.js';
 import { Inspector } from './inspector.js';
-import { COMMAND_HELP, parseCommand } from './parse-command.js';
+import { NoticeList } from './notice-list.js';
 import { parsePeersHash } from './peer-summary.js';
 import { PeersBoard } from './peers-board.js';
 import { PeersForm } from './peers-form.js';
 import { sessionLabel } from './lineage-tree.js';
+import { RepairBanners } from './repair-banners.js';
 import { repairRange } from './repair-range.js';
 import { SessionList } from './session-list.js';
 import { Transcript } from './transcript.js';
 import { hasOpenTurn, latestTitle, transcriptItems } from './transcript-items.js';
+import { useNotices } from './use-notices.js';
 import { usePeersForm } from './use-peers-form.js';
+import { useSessionCommands } from './use-session-commands.js';
 import { describeError, useSessionView } from './use-session-view.js';
 import { Welcome } from './welcome.js';
 import type { SessionRow } from './wire.js';
-
-type Notice = { id: number; text: string; tone: 'info' | 'error' };
 
 function idFromHash(): string | undefined {
   const match = /^#\/s\/(.+)$/.exec(window.location.hash);
@@ -35,15 +37,8 @@ export function App() {
   const [currentId, setCurrentId] = useState<string | undefined>(idFromHash);
   const [reloads, setReloads] = useState(0);
   const [selectedSeq, setSelectedSeq] = useState<number | undefined>();
-  const [notices, setNotices] = useState<Notice[]>([]);
   const [board, setBoard] = useState(() => parsePeersHash(window.location.hash));
-  const noticeId = useRef(0);
-
-  const notify = useCallback((text: string, tone: Notice['tone'] = 'info') => {
-    noticeId.current += 1;
-    const notice = { id: noticeId.current, text, tone };
-    setNotices((previous) => [...previous.slice(-4), notice]);
-  }, []);
+  const { notices, notify } = useNotices();
 
   const refreshList = useCallback(async () => {
     try {
@@ -97,95 +92,14 @@ export function App() {
       : sessionLabel({ ...row, ...(title === undefined ? {} : { title }) }, new Map(sessions.map((session) => [session.id, session])));
   const repair = view?.repairedFrom === undefined ? undefined : repairRange(view.events, view.repairedFrom);
 
-  const branch = useCallback(
-    async (id: string, title?: string) => {
-      const result = await api.fork(id, title === undefined ? {} : { title });
-      notify(
-        `Branched: now on ${result.sessionId}, a fork of ${result.parentSession} at seq ${result.forkCut}. ` +
-          `The original ${result.parentSession} stays resumable: /resume ${result.parentSession}`,
-      );
-      await refreshList();
-      open(result.sessionId);
-    },
-    [notify, open, refreshList],
-  );
-
-  const forkHere = useCallback(
-    (id: string, seq: number) => {
-      api.fork(id, { atSeq: seq }).then(
-        async (result) => {
-          notify(`Forked ${result.parentSession} at seq ${result.forkCut}: now on ${result.sessionId}.`);
-          await refreshList();
-          open(result.sessionId);
-        },
-        (error: unknown) => {
-          notify(describeError(error), 'error');
-        },
-      );
-    },
-    [notify, open, refreshList],
-  );
-
-  const submit = useCallback(
-    async (raw: string): Promise<boolean> => {
-      const input = parseCommand(raw);
-      try {
-        switch (input.kind) {
-          case 'message': {
-            if (input.text === '') return false;
-            let id = currentId;
-            if (id === undefined) {
-              id = (await api.create()).sessionId;
-              open(id);
-            }
-            await api.send(id, input.text);
-            if (view?.observation.live !== true) reload();
-            return true;
-          }
-          case 'branch':
-            if (currentId === undefined) throw new Error('Open a session first.');
-            await branch(currentId, input.name);
-            return true;
-          case 'rename':
-            if (currentId === undefined) throw new Error('Open a session first.');
-            await api.rename(currentId, input.name);
-            notify(`Renamed ${currentId} to “${input.name}”.`);
-            await refreshList();
-            if (view?.observation.live !== true) reload();
-            return true;
-          case 'resume': {
-            // The host resolves ids and names (SESSION_NOT_FOUND, NAME_AMBIGUOUS with the ids).
-            const { header } = await api.observe(input.ref);
-            open(header.id);
-            notify(`Resumed ${header.id}.`);
-            return true;
-          }
-          case 'compact':
-            if (currentId === undefined) throw new Error('Open a session first.');
-            {
-              const result = await api.compact(currentId);
-              notify(
-                result.compacted && result.replaced !== undefined
-                  ? `Compacted: seqs ${result.replaced.start}–${result.replaced.end} are replaced by a summary for the model (events ${result.startSeq ?? '?'}–${result.endSeq ?? '?'}); the log keeps them.`
-                  : 'Nothing to compact yet.',
-              );
-            }
-            if (view?.observation.live !== true) reload();
-            return true;
-          case 'help':
-            notify(COMMAND_HELP.join('\n'));
-            return true;
-          case 'invalid':
-            notify(input.message, 'error');
-            return false;
-        }
-      } catch (error) {
-        notify(describeError(error), 'error');
-        return false;
-      }
-    },
-    [branch, currentId, notify, open, refreshList, reload, view],
-  );
+  const { branch, forkHere, submit } = useSessionCommands({
+    currentId,
+    live: view?.observation.live === true,
+    notify,
+    open,
+    refreshList,
+    reload,
+  });
 
   return (
     <div class="layout">
@@ -259,29 +173,11 @@ export function App() {
                 }}
                 notify={notify}
               />
-              {view.observation.needsRepair && (
-                <p class="banner warn" role="note">
-                  This log ends inside an open turn: the process that wrote it stopped mid-step, or another process is still writing it. It
-                  could not be opened here, so it is shown as stored, without crash repair.
-                </p>
-              )}
-              {repair !== undefined && (
-                <p class="banner warn" role="note">
-                  This log ended inside an open turn: the process that wrote it stopped mid-step. Opening it ran crash repair: seqs{' '}
-                  {repair.start}–{repair.end} give {repair.results} open call(s) interrupted results and close turn {repair.turn ?? '?'} as
-                  interrupted. Send a message (e.g. <code>continue</code>) to carry on.
-                </p>
-              )}
+              <RepairBanners needsRepair={view.observation.needsRepair} repair={repair} />
               <Transcript key={view.id} items={items} streaming={streaming} onInspect={setSelectedSeq} selectedSeq={selectedSeq} />
             </>
           )}
-          <ul class="notices" role="log" aria-label="Notices">
-            {notices.map((notice) => (
-              <li key={notice.id} class={notice.tone}>
-                {notice.text}
-              </li>
-            ))}
-          </ul>
+          <NoticeList notices={notices} />
           <Composer onSubmit={submit} running={running} />
         </main>
       )}

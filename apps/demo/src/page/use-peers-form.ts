@@ -5,12 +5,11 @@
 import { useCallback, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { peersHash } from './peer-summary.js';
+import type { Notify } from './use-notices.js';
 import { describeError } from './use-session-view.js';
 
 /** What the form forks from: a baseline, and the exact seq when a selected event was chosen. */
 export type PeersRequest = { baseline: string; atSeq?: number };
-
-type Notify = (text: string, tone?: 'info' | 'error') => void;
 
 /**
  * `request` is set while the form is open (`ask`), cleared by `cancel` and by a successful `submit`,
