@@ -6,7 +6,7 @@
  */
 import { resolve as resolvePath } from 'node:path';
 import type { SessionConfig } from 'dsh-codec';
-import { checkTitle, LATEST_CLOSED_TURN } from 'dsh-session';
+import { checkTitle, LATEST_CLOSED_TURN, PrintableTitle, printableTitle } from 'dsh-session';
 import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
 import type { PeerRequest, PeersOptions, PeersResult, QueryResult } from './host-types.js';
@@ -26,26 +26,35 @@ export function defaultPeerNames(baseName: string, taken: ReadonlySet<string>, c
   return names;
 }
 
-/** Every peer's title: the requested ones (refused `NAME_TAKEN` when a session or another peer has it), the rest defaulted. */
-function peerTitles(requests: readonly PeerRequest[], baseName: string, taken: ReadonlySet<string>): string[] {
+/** A requested title checked once: a `PrintableTitle` as it came, a string by the title rule (`INVALID_TITLE`). */
+function checkedTitle(title: string | PrintableTitle): PrintableTitle {
+  if (PrintableTitle.is(title)) return title;
+  const checked = printableTitle(title);
+  if (checked === undefined) checkTitle(title); // throws, naming the control character
+  return checked as PrintableTitle;
+}
+
+/**
+ * Every peer's title: the requested ones, checked once and carried to the store as `PrintableTitle`s
+ * (refused `NAME_TAKEN` when a session or another peer has it), the rest defaulted.
+ */
+function peerTitles(requests: readonly PeerRequest[], baseName: string, taken: ReadonlySet<string>): (string | PrintableTitle)[] {
   const requested = new Set<string>();
+  const checked: (PrintableTitle | undefined)[] = [];
   for (const request of requests) {
-    if (request.title === undefined) continue;
-    checkTitle(request.title);
-    if (taken.has(request.title) || requested.has(request.title)) {
+    const title = request.title === undefined ? undefined : checkedTitle(request.title);
+    checked.push(title);
+    if (title === undefined) continue;
+    if (taken.has(title.text) || requested.has(title.text)) {
       throw new HostError(
         'NAME_TAKEN',
-        `Peer name '${request.title}' is taken${requested.has(request.title) ? ' by another peer of this request' : ' by an existing session'}: expected a name no session carries, or none (peers default to ${baseName}-1, -2, …).`,
+        `Peer name '${title.text}' is taken${requested.has(title.text) ? ' by another peer of this request' : ' by an existing session'}: expected a name no session carries, or none (peers default to ${baseName}-1, -2, …).`,
       );
     }
-    requested.add(request.title);
+    requested.add(title.text);
   }
-  const defaults = defaultPeerNames(
-    baseName,
-    new Set([...taken, ...requested]),
-    requests.filter((request) => request.title === undefined).length,
-  );
-  return requests.map((request) => request.title ?? (defaults.shift() as string));
+  const defaults = defaultPeerNames(baseName, new Set([...taken, ...requested]), checked.filter((title) => title === undefined).length);
+  return checked.map((title) => title ?? (defaults.shift() as string));
 }
 
 /**
@@ -79,14 +88,14 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
   for (const [index, request] of options.peers.entries()) {
     const configPatch: SessionConfig = { ...request.config };
     if (configPatch.cwd !== undefined) configPatch.cwd = resolvePath(configPatch.cwd);
-    const title = titles[index] as string;
+    const title = titles[index] as string | PrintableTitle;
     // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
     const atSeq = index === 0 || cut === -1 ? (options.atSeq ?? LATEST_CLOSED_TURN) : cut;
     const child = await store.fork(source, { atSeq, title, configPatch });
     cut = child.header.forkCut ?? -1;
     const entry = await publish(context, child);
     const { inputId } = entry.agent.enqueue(request.prompt);
-    peers.push({ sessionId: child.id, title, inputId, cwd: entry.agent.cwd() });
+    peers.push({ sessionId: child.id, title: PrintableTitle.is(title) ? title.text : title, inputId, cwd: entry.agent.cwd() });
   }
   return { baseline, cut, peers };
 }

@@ -2,7 +2,8 @@
  * The bounds of one fork over HTTP on a JSONL store (docs/fork-walk.md): `exists` asked at most twice
  * (the source's resolution, the atomic create) and the title checked once (at the HTTP edge). Counted
  * by spies at the seams, not timed: every `statSync` of a log file (the JSONL backend's only way to ask
- * `exists`, in `exists()` and in `create`) and every call of the title rule's functions.
+ * `exists`, in `exists()` and in `create`) and every call of the title rule's functions. A peers request
+ * checks each requested title once too.
  */
 import * as fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -112,5 +113,35 @@ describe('a fork over HTTP on a JSONL store', () => {
     });
     // A title that did not come through the edge is checked by the store.
     await expect(host.fork(source, { title: 'a\u0007' })).rejects.toMatchObject({ code: 'INVALID_TITLE' });
+  });
+});
+
+describe('a peers request over HTTP', () => {
+  it('validates each requested title once, at the edge, and each peer carries its own', async () => {
+    const { host } = await jsonlHost();
+    const source = await sessionWithTurn(host);
+    let reply: Awaited<ReturnType<typeof call>> | undefined;
+    const peers = [
+      { prompt: 'try A', title: ' alpha ' },
+      { prompt: 'try B', title: 'beta' },
+    ];
+    expect(await titleChecks(async () => (reply = await call(host, 'POST', `/api/sessions/${source}/peers`, { peers })))).toBe(2);
+    expect(reply?.status).toBe(201);
+    const children = reply!.body!.peers as { sessionId: string; title: string }[];
+    expect(children.map((peer) => peer.title)).toEqual(['alpha', 'beta']);
+    for (const peer of children) expect((await host.observe(peer.sessionId)).title).toBe(peer.title);
+  });
+
+  it('still refuses a control character: 400 at the edge, INVALID_TITLE from host.peers, nothing forked', async () => {
+    const { host } = await jsonlHost();
+    const source = await sessionWithTurn(host);
+    const before = (await host.list()).length;
+    const refused = await call(host, 'POST', `/api/sessions/${source}/peers`, { peers: [{ prompt: 'x', title: 'a\u001b[2Jb' }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      error: { code: 'BAD_REQUEST', message: expect.stringContaining('title: expected printable text') as unknown },
+    });
+    await expect(host.peers(source, { peers: [{ prompt: 'x', title: 'a\u0007' }] })).rejects.toMatchObject({ code: 'INVALID_TITLE' });
+    expect(await host.list()).toHaveLength(before);
   });
 });

@@ -68,8 +68,11 @@ export type ForkOptions = {
   idempotencyKey?: string;
 };
 
-/** One peer of `host.peers()`: its first prompt, and optionally its name and config (merged over the baseline's at the cut). */
-export type PeerRequest = { prompt: string; title?: string; config?: SessionConfig };
+/**
+ * One peer of `host.peers()`: its first prompt, and optionally its name (a string is checked by the
+ * host, a `PrintableTitle` was checked where it entered) and config (merged over the baseline's at the cut).
+ */
+export type PeerRequest = { prompt: string; title?: string | PrintableTitle; config?: SessionConfig };
 
 /** Options of `host.peers()`; `atSeq` omitted selects the latest closed turn and its standalone tail, as `fork` does. */
 export type PeersOptions = { atSeq?: number; peers: readonly PeerRequest[] };

@@ -20,13 +20,20 @@ const title = titleText.refine(isPrintableTitle, PRINTABLE);
 
 /**
  * The same rule as `title`, run once and carried on as a `PrintableTitle`, so the store does not check
- * the title again (the fork route).
+ * the title again (the fork and peers routes).
  */
 const checkedTitle = titleText.transform((text, context) => {
   const checked = printableTitle(text);
   if (checked === undefined) context.issues.push({ code: 'custom', message: PRINTABLE, input: text });
   return checked ?? z.NEVER;
 });
+
+/**
+ * A cut as the fork and peers routes take it: only required to be a number here (whether it names an
+ * event is the host's `INVALID_CUT`). `JSON.parse('{"atSeq":-0}')` yields -0: the same cut as 0 (SPEC's
+ * lossless JSON has no -0).
+ */
+const atSeq = z.number().transform((value) => (Object.is(value, -0) ? 0 : value));
 
 /** `POST /api/sessions`. */
 export const createSessionBodySchema = z.object({ title: title.optional(), config: sessionConfigSchema.optional() }).strict();
@@ -40,11 +47,7 @@ export const messageBodySchema = z.object({ text: z.string().min(1).max(1_000_00
  */
 export const forkBodySchema = z
   .object({
-    // `JSON.parse('{"atSeq":-0}')` yields -0: the same cut as 0 (SPEC's lossless JSON has no -0).
-    atSeq: z
-      .number()
-      .transform((value) => (Object.is(value, -0) ? 0 : value))
-      .optional(),
+    atSeq: atSeq.optional(),
     title: checkedTitle.optional(),
     config: sessionConfigSchema.optional(),
   })
@@ -53,13 +56,12 @@ export const forkBodySchema = z
 /** `POST /api/sessions/:id/peers`: a cut (as `fork`'s) and 1–32 peers, each with its first prompt. */
 export const peersBodySchema = z
   .object({
-    atSeq: z
-      .number()
-      .transform((value) => (Object.is(value, -0) ? 0 : value))
-      .optional(),
+    atSeq: atSeq.optional(),
     peers: z
       .array(
-        z.object({ prompt: z.string().min(1).max(1_000_000), title: title.optional(), config: sessionConfigSchema.optional() }).strict(),
+        z
+          .object({ prompt: z.string().min(1).max(1_000_000), title: checkedTitle.optional(), config: sessionConfigSchema.optional() })
+          .strict(),
       )
       .min(1)
       .max(32),
