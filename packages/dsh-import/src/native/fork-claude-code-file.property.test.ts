@@ -206,21 +206,35 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
     );
   });
 
+  it('refuses, as forkNativeTranscript does, a line whose string holds what JSON.parse refuses (MALFORMED_LINE, that line)', () => {
+    const lines = claudeCodeTranscript({ turns: 4 }).text.trimEnd().split('\n');
+    const at = (JSON.parse(lines[lines.length - 1] as string) as { uuid: string }).uuid;
+    for (const bad of ['"tab\there"', '"\\x41"', '"\\u12"']) {
+      const broken = [...lines];
+      // Past the first lines (those are parsed whole to tell the format).
+      broken[29] = (broken[29] as string).replace(/\}$/, `,"x":${bad}}`);
+      const text = `${broken.join('\n')}\n`;
+      const options = { at, sessionId: 'c0ffee00-0000-4000-8000-000000000001', now: 0 };
+      expect(() => forkNativeTranscript(text, options)).toThrow(expect.objectContaining({ code: 'MALFORMED_LINE', line: 30 }));
+      expect(() => forkNativeFile(Buffer.from(text, 'utf8'), options)).toThrow(
+        expect.objectContaining({ code: 'MALFORMED_LINE', line: 30 }),
+      );
+    }
+  });
+
   it('reads a line the scanner accepts to the same skeleton as JSON.parse, and accepts the lines Claude Code writes', () => {
     let scanned = 0;
     let lines = 0;
     fc.assert(
       fc.property(file, (options) => {
         const text = generated(options);
-        const src = Buffer.from(text, 'utf8').toString('latin1');
         const buffer = Buffer.from(text, 'utf8');
-        const decode = (start: number, end: number): string => JSON.parse(buffer.toString('utf8', start, end)) as string;
         let start = 0;
-        for (let end = src.indexOf('\n'); end >= 0; start = end + 1, end = src.indexOf('\n', start)) {
+        for (let end = buffer.indexOf(10); end >= 0; start = end + 1, end = buffer.indexOf(10, start)) {
           const raw = buffer.toString('utf8', start, end);
           if (raw.trim() === '') continue;
           lines++;
-          const skeleton = scanClaudeCodeSkeleton(src, start, end, decode);
+          const skeleton = scanClaudeCodeSkeleton(buffer, start, end);
           if (skeleton === undefined) continue;
           scanned++;
           expect(skeleton).toStrictEqual(claudeCodeSkeletonOf(JSON.parse(raw) as Record<string, unknown>));
@@ -236,12 +250,7 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
 describe('scanClaudeCodeSkeleton', () => {
   const scan = (raw: string) => {
     const buffer = Buffer.from(raw, 'utf8');
-    return scanClaudeCodeSkeleton(
-      buffer.toString('latin1'),
-      0,
-      buffer.length,
-      (start, end) => JSON.parse(buffer.toString('utf8', start, end)) as string,
-    );
+    return scanClaudeCodeSkeleton(buffer, 0, buffer.length);
   };
 
   it('takes top-level keys only, whatever nested objects and string contents hold', () => {
@@ -280,5 +289,15 @@ describe('scanClaudeCodeSkeleton', () => {
     expect(scan('{"uuid":"a","n":01}')).toBeUndefined();
     expect(scan('{"uuid":"a","b":tru}')).toBeUndefined();
     expect(scan('{"uuid":"a"')).toBeUndefined();
+  });
+
+  it('declines a string JSON.parse refuses: a raw control character, an unknown escape, a short \\u escape', () => {
+    expect(scan('{"uuid":"a","x":"tab\there"}')).toBeUndefined();
+    expect(scan('{"uuid":"a","x":"nul\u0000"}')).toBeUndefined();
+    expect(scan('{"uuid":"a","x":"\\x41"}')).toBeUndefined();
+    expect(scan('{"uuid":"a","x":"\\u12"}')).toBeUndefined();
+    expect(scan('{"uuid":"a","x":"\\u12g4"}')).toBeUndefined();
+    // The same lines with the escapes JSON allows are read.
+    expect(scan('{"uuid":"a","x":"tab\\there \\u0041 \\/ \\\\"}')).toMatchObject({ uuid: 'a' });
   });
 });

@@ -25,42 +25,24 @@ import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
 /** A line read by its bytes: `raw` stays empty, `[start, end)` is where it stands in the file. */
 type ByteLine = NativeLine & { start: number; end: number };
 
-// Where a string may hold what `JSON.parse` refuses (a raw control character, an escape it does
-// not know): such a line is parsed, not scanned. A superset (`\\d` matches too): only slower.
-// eslint-disable-next-line no-control-regex -- control characters are what is looked for
-const SUSPECT = /[\u0000-\u0009\u000b-\u001f]|\\(?:[^"\\/bfnrtu]|u(?![0-9a-fA-F]{4}))/g;
-
 const NEWLINE = 10;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The positions in `src` where `SUSPECT` matches, in order. */
-function suspectPositions(src: string): number[] {
-  const positions: number[] = [];
-  const pattern = new RegExp(SUSPECT.source, 'g');
-  for (let match = pattern.exec(src); match !== null; match = pattern.exec(src)) positions.push(match.index);
-  return positions;
-}
-
 /**
  * The file's lines as `splitNativeLines` keeps them (blank lines skipped, a torn last line dropped,
  * any other line that is not a JSON object `MALFORMED_LINE`), each valued by its skeleton.
  */
-function byteLines(buffer: Buffer, src: string): ByteLine[] {
-  const decode = (start: number, end: number): string => JSON.parse(buffer.toString('utf8', start, end)) as string;
-  const scan = claudeCodeSkeletonScanner(src, decode);
-  const suspects = suspectPositions(src);
+function byteLines(buffer: Buffer): ByteLine[] {
+  const scan = claudeCodeSkeletonScanner(buffer);
   const lines: ByteLine[] = [];
-  let suspect = 0;
   for (let pos = 0, index = 0; ; index++) {
-    const newline = src.indexOf('\n', pos);
-    if (newline < 0 && pos === src.length) break;
-    const end = newline < 0 ? src.length : newline;
-    while (suspect < suspects.length && (suspects[suspect] as number) < pos) suspect++;
-    const clean = suspect >= suspects.length || (suspects[suspect] as number) >= end;
-    let value: Record<string, unknown> | undefined = clean && src.charCodeAt(pos) === 123 ? scan(pos, end) : undefined;
+    const newline = buffer.indexOf(NEWLINE, pos);
+    if (newline < 0 && pos === buffer.length) break;
+    const end = newline < 0 ? buffer.length : newline;
+    let value: Record<string, unknown> | undefined = buffer[pos] === 123 ? scan(pos, end) : undefined;
     if (value === undefined) {
       const line = buffer.toString('utf8', pos, end);
       if (line.trim() !== '') {
@@ -97,14 +79,13 @@ function parsedLine(buffer: Buffer, line: ByteLine): NativeLine {
  */
 function childBytes(
   buffer: Buffer,
-  src: string,
   kept: readonly ByteLine[],
   rewrite: (line: ByteLine) => boolean,
   from: string,
   to: string,
   tail: Buffer,
 ): Buffer {
-  const pattern = Buffer.from(`"sessionId":${JSON.stringify(from)}`, 'utf8').toString('latin1');
+  const pattern = Buffer.from(`"sessionId":${JSON.stringify(from)}`, 'utf8');
   const replacement = Buffer.from(`"sessionId":${JSON.stringify(to)}`, 'utf8');
   const inPlace = replacement.length === pattern.length;
   // Pieces of the output in order: a source range [start, end) when start >= 0, else an inserted piece (-1: the replacement, -2: a newline).
@@ -129,7 +110,7 @@ function childBytes(
   };
   // The next occurrence at or after the line being copied (Infinity: none left in the file).
   const next = (at: number): number => {
-    const found = src.indexOf(pattern, at);
+    const found = buffer.indexOf(pattern, at);
     return found < 0 ? Number.POSITIVE_INFINITY : found;
   };
   let found = -1;
@@ -148,7 +129,7 @@ function childBytes(
       }
     }
     // The line's own newline is copied with it when the file has one there.
-    if (line.end < src.length) copy(at, line.end + 1);
+    if (line.end < buffer.length) copy(at, line.end + 1);
     else {
       copy(at, line.end);
       insert(-2, 1);
@@ -201,8 +182,7 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   if (options.format !== undefined && options.format !== 'auto' && options.format !== 'claude-code') return undefined;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!isUtf8(buffer)) return undefined;
-  const src = buffer.toString('latin1');
-  const lines = byteLines(buffer, src);
+  const lines = byteLines(buffer);
   let format;
   try {
     format = nativeFormatOf(
@@ -236,6 +216,6 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     cut: cut.cut,
     inheritedEntryCount: kept.length,
     closedCalls,
-    bytes: childBytes(buffer, src, kept, rewrite, parentSessionId ?? '', sessionId, Buffer.from(closers.join(''), 'utf8')),
+    bytes: childBytes(buffer, kept, rewrite, parentSessionId ?? '', sessionId, Buffer.from(closers.join(''), 'utf8')),
   };
 }
