@@ -3,7 +3,7 @@
  * demo on 127.0.0.1 and prints its URL; Ctrl-C stops it cleanly.
  */
 import { resolve } from 'node:path';
-import { whenLauncherExits } from 'dsh-host';
+import { whenLauncherExits } from 'dsh-host/launcher';
 import { DEMO_USAGE, DemoArgsError, parseDemoArgs } from './server/parse-demo-args.js';
 import { DEMO_APP_DIR, startDemo } from './server/start-demo.js';
 

@@ -40,9 +40,6 @@ export { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './creat
 export { checkRequest, httpGuard, type HttpGuardOptions } from './http-guard.js';
 export { openApiDocument } from './openapi-document.js';
 export { serveHost, type HostServer, type ServeOptions } from './serve-host.js';
-/** Serving under `npm run`: binding and closing a Node server, and stopping when the launcher dies. */
-export { listenHttpServer } from './listen-http-server.js';
-export { whenLauncherExits } from './when-launcher-exits.js';
 
 // What an app needs to build a host and read its failures without importing the lower layers (apps
 // may not: the layer table), and nothing else: test doubles and the default model come from

@@ -4,7 +4,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { serveHost, whenLauncherExits } from 'dsh-host';
+import { serveHost } from 'dsh-host';
+import { whenLauncherExits } from 'dsh-host/launcher';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';

@@ -11,7 +11,8 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { checkRequest, httpStatusOf, listenHttpServer } from 'dsh-host';
+import { checkRequest, httpStatusOf } from 'dsh-host';
+import { listenHttpServer } from 'dsh-host/launcher';
 
 /** The part of a dsh host this server needs. */
 export type FetchHandler = { fetch(request: Request): Promise<Response> };
