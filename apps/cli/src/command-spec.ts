@@ -3,6 +3,7 @@
  * The table of `dsh`'s commands and their options, in `node:util` `parseArgs` form with a help
  * line each: what parsing, dispatch and `--help` all read.
  */
+import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import { TRANSCRIPT_FORMATS } from 'dsh-import';
 import { JSON_OPTION, MAX_BYTES_OPTION, MODEL_OPTION, STORE_OPTIONS, type CommandSpec, type OptionSpec } from './option-specs.js';
 
@@ -203,7 +204,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'migrate',
     usage: 'dsh migrate FILE [--write] [--max-bytes N]',
-    summary: 'print a log of any version as current-format (V5) JSONL',
+    // The version is named (as migrate's and validate's messages do) and read from the codec, never a literal.
+    summary: `print a log of any version as current-format (V${CURRENT_FORMAT_VERSION}) JSONL`,
     options: {
       write: { type: 'boolean', help: 'replace FILE atomically instead, keeping the original as FILE.bak' },
       'max-bytes': MAX_BYTES_OPTION,

@@ -8,7 +8,7 @@ import type { CliContext } from '../cli-context.js';
 import { decodeLogFile, decodeLogText } from './validate-command.js';
 
 /**
- * `dsh migrate FILE [--write] [--max-bytes N]`: prints the log as current-format (V5) JSONL, or replaces FILE keeping `FILE.bak` —
+ * `dsh migrate FILE [--write] [--max-bytes N]`: prints the log as current-format JSONL (`CURRENT_FORMAT_VERSION`), or replaces FILE keeping `FILE.bak` —
  * as a writer of the session: under its lease (`SESSION_BUSY` while another process writes it),
  * decoding what is stored once the lease is held.
  */
