@@ -3,7 +3,7 @@ import { createKeylessModel } from 'dsh-agent';
 import { createHttpApp } from './create-http-app.js';
 import { deleteSession } from './delete-session.js';
 import { forkPeers, turnResult } from './fork-peers.js';
-import { fork } from './fork-requests.js';
+import { hostFork } from './fork-requests.js';
 import { HostError } from './host-error.js';
 import { importIntoStore } from './import-into-store.js';
 import type { HostContext, HostOptions } from './host-context.js';
@@ -72,7 +72,8 @@ export function createHost(options: HostOptions): Host {
         const entry = await liveEntry(context, await resolveRef(context, ref));
         return entry.agent.enqueue(text);
       }),
-    fork: (sourceRef, forkOptions) => guarded(() => fork(context, sourceRef, forkOptions)),
+    // The fork route calls fork-requests.ts directly: hostFork maps its own failures to HostError.
+    fork: hostFork(context),
     peers: (baselineRef, peersOptions) => guarded(() => forkPeers(context, baselineRef, peersOptions)),
     turnResult: (ref, inputId) => guarded(() => turnResult(context, ref, inputId)),
     rename: (ref, title) =>

@@ -1,9 +1,10 @@
 /**
  * The bounds of one fork over HTTP on a JSONL store (docs/fork-walk.md): `exists` asked at most twice
- * (the source's resolution, the atomic create) and the title checked once (at the HTTP edge). Counted
- * by spies at the seams, not timed: every `statSync` of a log file (the JSONL backend's only way to ask
- * `exists`, in `exists()` and in `create`) and every call of the title rule's functions. A peers request
- * checks each requested title once too.
+ * (the source's resolution, the atomic create), the title checked once (at the HTTP edge), and the
+ * child's log created by the store itself, not by a first write through the Session's group commit.
+ * Counted by spies at the seams, not timed: every `statSync` of a log file (the JSONL backend's only way
+ * to ask `exists`, in `exists()` and in `create`), every call of the title rule's functions, and every
+ * batch a `GroupCommit` writes. A peers request checks each requested title once too.
  */
 import * as fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -27,6 +28,26 @@ vi.mock('../../dsh-session/src/store/check-title.ts', async (importOriginal) => 
     isPrintableTitle: vi.fn(real.isPrintableTitle),
     printableTitle: vi.fn(real.printableTitle),
   };
+});
+
+// Every batch any Session's group commit writes (its `writeFrom`), counted.
+const groupWrites = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../dsh-session/src/session/group-commit.ts', async (importOriginal) => {
+  type WriteFrom = (from: number, to: number) => Promise<void>;
+  const real = await importOriginal<{ GroupCommit: new (length: () => number, writeFrom: WriteFrom, durable: number) => object }>();
+  class CountedGroupCommit extends real.GroupCommit {
+    constructor(length: () => number, writeFrom: WriteFrom, durable: number) {
+      super(
+        length,
+        (from, to) => {
+          groupWrites.count++;
+          return writeFrom(from, to);
+        },
+        durable,
+      );
+    }
+  }
+  return { ...real, GroupCommit: CountedGroupCommit };
 });
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -113,6 +134,26 @@ describe('a fork over HTTP on a JSONL store', () => {
     });
     // A title that did not come through the edge is checked by the store.
     await expect(host.fork(source, { title: 'a\u0007' })).rejects.toMatchObject({ code: 'INVALID_TITLE' });
+  });
+
+  it('creates the child in one atomic create, without a write through its group commit', async () => {
+    const { host, dir } = await jsonlHost();
+    const source = await sessionWithTurn(host);
+    await host.release(source);
+    groupWrites.count = 0;
+    let reply: Awaited<ReturnType<typeof call>> | undefined;
+    // The create is the only exists after the source's: the child's whole seed (marker, closers, title) in one create.
+    expect(await existsAsked(dir, async () => (reply = await call(host, 'POST', `/api/sessions/${source}/fork`, { title: 'child' })))).toBe(
+      2,
+    );
+    expect(reply?.status).toBe(201);
+    expect(groupWrites.count).toBe(0);
+    const child = reply!.body!.sessionId as string;
+    expect((await host.observe(child)).title).toBe('child');
+    // The child's writer is the one its create returned: its next appends go through the group commit.
+    await call(host, 'POST', `/api/sessions/${child}/messages`, { text: 'hello again' });
+    await host.idle(child);
+    expect(groupWrites.count).toBeGreaterThan(0);
   });
 });
 

@@ -5,6 +5,7 @@ import { SessionError } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { LogBuilder } from '@dsh/test-utils';
 import { Session } from './session.js';
+import type { SessionInit } from './session-init.js';
 import type { SessionSink } from './session-sink.js';
 
 const sink: SessionSink = { write: () => Promise.resolve(), release: () => Promise.resolve() };
@@ -162,5 +163,37 @@ describe('Session construction from seeds (SPEC §5.3)', () => {
           }),
       ).code,
     ).toBe('INVALID_RELATIONSHIP');
+  });
+
+  it('a log the store creates whole: the seed and its appends count as durable, checked as append checks them', async () => {
+    const cut = parent.length - 1;
+    const seed = buildForkSeed(parent, cut);
+    const writes: number[] = [];
+    const counting: SessionSink = { write: (_batch, from) => (writes.push(from), Promise.resolve()), release: () => Promise.resolve() };
+    const init: SessionInit = {
+      header: forkHeader(cut),
+      seed: { kind: 'fork', events: seed, cut },
+      durableCount: 'all',
+      validatedCount: 0,
+      formatVersion: CURRENT_FORMAT_VERSION,
+      sink: counting,
+      now: () => 5,
+    };
+    const session = new Session({ ...init, appends: [{ type: 'session/title', data: { title: 'child' } }] });
+    expect(session.firstLiveSeq).toBe(seed.length);
+    expect(session.eventsFrom(seed.length)).toMatchObject([{ seq: seed.length, type: 'session/title', data: { title: 'child' } }]);
+    expect(session.title).toBe('child');
+    await session.flush();
+    expect(writes).toEqual([]);
+    // What comes after the constructor is written through the sink as before.
+    session.append('session/title', { title: 'later' });
+    await session.flush();
+    expect(writes).toEqual([seed.length + 1]);
+    // An append the constructor makes is refused as append refuses it: the same code and message.
+    const bad = { type: 'session/config', data: { tools: 'bash' } };
+    const made = refusal(() => new Session({ ...init, appends: [bad] }));
+    const appended = refusal(() => new Session({ ...init, durableCount: 0 }).append(bad.type, bad.data));
+    expect([made.code, made.message]).toEqual([appended.code, appended.message]);
+    expect(made.message).toContain(`Cannot append session/config at seq ${seed.length} of session x`);
   });
 });

@@ -16,6 +16,7 @@ import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
 import { arraySource, type EventSource } from '../sources/event-source.js';
 import { GroupCommit } from './group-commit.js';
 import { SessionError } from '../session-error.js';
+import type { SessionInit, SessionSeed } from './session-init.js';
 import { issueText, SessionLog } from './session-log.js';
 import type { SessionSink } from './session-sink.js';
 
@@ -24,40 +25,6 @@ export const LOG_SNAPSHOT: unique symbol = Symbol('dsh-session.log-snapshot');
 
 /** Options of `Session.append`. */
 export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
-
-/**
- * @internal What a Session is built from (SPEC §5.3): a new session's standalone events (title, config), a
- * fork seed with its cut, or a stored log plus its repair closers with the stored prefix length.
- */
-export type SessionSeed =
-  | { kind: 'new'; events: readonly SessionEvent[] }
-  /** A whole fork seed in memory (`buildForkSeed`'s output): taken as `fork-of` its own prefix. */
-  | { kind: 'fork'; events: readonly SessionEvent[]; cut: number }
-  /**
-   * A fork seed whose inherited events are not copied: the source's first `cut + 1` events, read
-   * through `inherited` (decoded only when someone reads them), then `events`, the seed's own events
-   * from the inherited marker at `cut + 1` on. They count as durable (`durableCount` is ignored): the
-   * sink's first write creates the log from the inherited records it was given, then these.
-   */
-  | { kind: 'fork-of'; inherited: EventSource; cut: number; events: readonly SessionEvent[] }
-  | { kind: 'restored'; events: readonly SessionEvent[]; storedLength: number };
-
-/** @internal Everything the store hands a Session: its header, seed, durable prefix, sink and clock. */
-export type SessionInit = {
-  header: SessionHeader;
-  seed: SessionSeed;
-  /** How many leading events are already durable. */
-  durableCount: number;
-  /**
-   * How many leading seed events this package already validated, in order from seq 0 (a live log, a
-   * log the codec decoded): the Session only advances its checker past them and checks the rest.
-   */
-  validatedCount: number;
-  /** The format version the log was read from (`CURRENT_FORMAT_VERSION` for a new session or fork child). */
-  formatVersion: FormatVersion;
-  sink: SessionSink;
-  now: () => number;
-};
 
 /**
  * An append-only session log in memory, bound to its store. `append` assigns seq and time, checks the
@@ -90,13 +57,15 @@ export class Session {
     this.#now = init.now;
     this.formatVersion = init.formatVersion;
     this.#log = new SessionLog(this.id);
-    const taken = this.#takeSeed(seed, init.validatedCount, init.durableCount);
+    const { durableCount } = init;
+    const taken = this.#takeSeed(seed, init.validatedCount, durableCount === 'all' ? 0 : durableCount);
     this.firstLifecycleSeq = taken.firstLifecycleSeq;
     this.firstLiveSeq = this.#log.length;
+    for (const { type, data } of init.appends ?? []) this.#accept(type, data, {});
     this.#commits = new GroupCommit(
       () => this.#log.length,
       (from, to) => this.#write(from, to),
-      Math.min(taken.durableCount, this.#log.length),
+      durableCount === 'all' ? this.#log.length : Math.min(taken.durableCount, this.#log.length),
     );
   }
 
@@ -160,6 +129,25 @@ export class Session {
         sessionId: this.id,
       });
     }
+    const event = this.#accept(type, data, options);
+    this.#commits.schedule();
+    if (this.#listeners.size === 0) return event;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        // A listener's bug must not undo an accepted append (nor crash a server): report it loudly.
+        process.emitWarning(error instanceof Error ? error : new Error(String(error)), {
+          code: 'DSH_SESSION_LISTENER',
+          detail: `A subscriber of session ${this.id} threw on the event at seq ${event.seq}; the event stays appended.`,
+        });
+      }
+    }
+    return event;
+  }
+
+  /** The checks of `append` (SPEC §5.3's refusals, lossless JSON, the event checker); the event, frozen, joins the log. */
+  #accept(type: string, data: JsonValue, options: AppendOptions): SessionEvent {
     const seq = this.#log.length;
     if (type === 'session/end-seed')
       this.#refuse(type, seq, 'session/end-seed is written only by the Session constructor and buildForkSeed.');
@@ -186,19 +174,6 @@ export class Session {
     // Its data and surfaceOp are frozen already: freezing the envelope freezes the whole event.
     const issues = this.#log.accept(Object.freeze(event), true);
     if (issues.length > 0) this.#refuse(type, seq, issueText(issues));
-    this.#commits.schedule();
-    if (this.#listeners.size === 0) return event;
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        // A listener's bug must not undo an accepted append (nor crash a server): report it loudly.
-        process.emitWarning(error instanceof Error ? error : new Error(String(error)), {
-          code: 'DSH_SESSION_LISTENER',
-          detail: `A subscriber of session ${this.id} threw on the event at seq ${seq}; the event stays appended.`,
-        });
-      }
-    }
     return event;
   }
 
@@ -284,15 +259,23 @@ export class Session {
     try {
       await this.#sink.write(batch, from, () => this.#log.all());
     } catch (error) {
-      if (SessionError.is(error)) throw error;
-      throw new SessionError(
-        'WRITE_FAILED',
-        `Could not make events ${from}–${to - 1} of session ${this.id} durable; they stay pending and the next flush retries.`,
-        {
-          sessionId: this.id,
-          cause: error,
-        },
-      );
+      throw writeError(this.id, from, to, error);
     }
   }
+}
+
+/**
+ * @internal What a failed write of events `from..to-1` of session `id` rejects with: a `SessionError`
+ * as it is (`SESSION_EXISTS`, `SESSION_BUSY`, …), anything else as `WRITE_FAILED` with it as cause.
+ */
+export function writeError(id: string, from: number, to: number, error: unknown): SessionError {
+  if (SessionError.is(error)) return error;
+  return new SessionError(
+    'WRITE_FAILED',
+    `Could not make events ${from}–${to - 1} of session ${id} durable; they stay pending and the next flush retries.`,
+    {
+      sessionId: id,
+      cause: error,
+    },
+  );
 }

@@ -4,9 +4,8 @@ import { CURRENT_FORMAT_VERSION, type SessionConfig, type SessionEvent, type Ses
 import { titleText, type PrintableTitle } from './check-title.js';
 import { configData } from './config-data.js';
 import { assertSessionId } from '../session-id.js';
-import { Session } from '../session/session.js';
-import { assertStoreOpen, forgetOnRelease, persistNew, reserveNewId, standaloneEvent, type StoreContext } from './store-context.js';
-import { creatingSink } from './store-sinks.js';
+import type { Session } from '../session/session.js';
+import { assertStoreOpen, persistNew, reserveNewId, standaloneEvent, type StoreContext } from './store-context.js';
 
 /** Options of `SessionStore.create`. */
 export type CreateSessionOptions = {
@@ -23,7 +22,6 @@ export async function createSession(context: StoreContext, options: CreateSessio
   assertSessionId(id);
   const title = options.title === undefined ? undefined : titleText(options.title);
   await reserveNewId(context, id, options.id === undefined ? 'generated' : 'named');
-  let session: Session | undefined;
   try {
     const time = context.now();
     const header: SessionHeader = {
@@ -37,23 +35,9 @@ export async function createSession(context: StoreContext, options: CreateSessio
     const events: SessionEvent[] = [];
     if (title !== undefined) events.push(standaloneEvent(events.length, time, 'session/title', { title }));
     if (options.config !== undefined) events.push(standaloneEvent(events.length, time, 'session/config', configData(options.config)));
-    session = new Session({
-      header,
-      seed: { kind: 'new', events },
-      durableCount: 0,
-      validatedCount: 0,
-      formatVersion: CURRENT_FORMAT_VERSION,
-      sink: creatingSink(
-        context.backend,
-        id,
-        header,
-        forgetOnRelease(context, id, () => session),
-      ),
-      now: context.now,
-    });
+    return await persistNew(context, { header, seed: { kind: 'new', events }, validatedCount: 0, formatVersion: CURRENT_FORMAT_VERSION });
   } catch (error) {
     context.reserved.delete(id);
     throw error;
   }
-  return persistNew(context, session);
 }

@@ -12,11 +12,10 @@ import { observeSession } from './observe-session.js';
 import { SessionError } from '../session-error.js';
 import { assertSessionId } from '../session-id.js';
 import { provenanceOf, type ObservationProvenance, type SessionObservation } from './session-observation.js';
-import { Session } from '../session/session.js';
+import type { Session } from '../session/session.js';
 import type { EventSource } from '../sources/event-source.js';
 import { configData } from './config-data.js';
-import { assertStoreOpen, forgetOnRelease, persistNew, reserveNewId, type StoreContext } from './store-context.js';
-import { creatingSink } from './store-sinks.js';
+import { assertStoreOpen, persistNew, reserveNewId, type StoreContext } from './store-context.js';
 
 /** Options of `SessionStore.fork`. */
 export type ForkSessionOptions = {
@@ -100,7 +99,6 @@ export async function forkSession(
   // Child identity first: nothing else is looked at when a named id is taken (a generated one is
   // left to the atomic create, which refuses a taken id with the same SESSION_EXISTS).
   await reserveNewId(context, childId, options.id === undefined ? 'generated' : 'named');
-  let session: Session | undefined;
   try {
     // Read through the observation's source: the cut, the latest turn, nothing else (a stored log's
     // lines are decoded only if the child's events are read later).
@@ -124,27 +122,23 @@ export async function forkSession(
       inheritedEventCount: cut + 1,
       ...(options.forkRequest === undefined ? {} : { forkRequest: { key: options.forkRequest.key, digest: options.forkRequest.digest } }),
     };
-    const inherited = cut >= 0 ? provenance.copy(cut + 1) : undefined;
-    session = new Session({
-      header,
-      seed: { kind: 'fork-of', inherited: provenance.source, cut, events: own },
-      durableCount: 0,
-      validatedCount: Math.min(provenance.validated, cut + 1),
-      formatVersion: CURRENT_FORMAT_VERSION,
-      sink: creatingSink(
-        context.backend,
-        childId,
+    const appends = [
+      ...(title === undefined ? [] : [{ type: 'session/title', data: { title } }]),
+      ...(config === undefined ? [] : [{ type: 'session/config', data: configData(config) }]),
+    ];
+    return await persistNew(
+      context,
+      {
         header,
-        forgetOnRelease(context, childId, () => session),
-        inherited,
-      ),
-      now: context.now,
-    });
-    if (title !== undefined) session.append('session/title', { title });
-    if (config !== undefined) session.append('session/config', configData(config));
+        seed: { kind: 'fork-of', inherited: provenance.source, cut, events: own },
+        appends,
+        validatedCount: Math.min(provenance.validated, cut + 1),
+        formatVersion: CURRENT_FORMAT_VERSION,
+      },
+      cut >= 0 ? provenance.copy(cut + 1) : undefined,
+    );
   } catch (error) {
     context.reserved.delete(childId);
     throw error;
   }
-  return persistNew(context, session);
 }

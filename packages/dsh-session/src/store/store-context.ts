@@ -1,13 +1,15 @@
 /**
- * The state one `SessionStore` shares between its operations (each operation is its own module taking
+ * @module The state one `SessionStore` shares between its operations (each operation is its own module taking
  * this context): the backend, the sessions it holds open, ids reserved by creates and forks in flight.
  */
 import { hostname } from 'node:os';
 import type { SessionEvent } from 'dsh-codec';
-import type { FastBackend } from '../fast-backend.js';
+import type { FastBackend, InheritedRecords } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
-import type { Session } from '../session/session.js';
+import type { SessionInit } from '../session/session-init.js';
+import { Session, writeError } from '../session/session.js';
 import { busyError, existsError } from '../store-errors.js';
+import { createdSink } from './store-sinks.js';
 import type { SessionSummary } from './summarize.js';
 
 /** @internal */
@@ -64,19 +66,35 @@ export function forgetOnRelease(context: StoreContext, id: string, session: () =
 }
 
 /**
- * @internal Makes a new Session (a created session or fork child) durable through its creating sink,
- * then publishes it as live; a failure releases the reserved id and leaves nothing behind.
+ * @internal Makes a new session or fork child: the Session checks `init` (its seed, then its `appends`),
+ * the backend creates the log with all of it in one atomic `create` (a fork child's inherited prefix
+ * as `inherited` records, copied rather than encoded), and the Session is published as live holding
+ * the writer that create returned. A refused seed or a failed create leaves nothing behind; the
+ * caller releases the reserved id on failure.
  */
-export async function persistNew(context: StoreContext, session: Session): Promise<Session> {
+export async function persistNew(
+  context: StoreContext,
+  init: Omit<SessionInit, 'durableCount' | 'sink' | 'now'>,
+  inherited?: InheritedRecords,
+): Promise<Session> {
+  const { id } = init.header;
+  // The release hook reads `session` only once it is closed, long after this assignment.
+  const sink = createdSink(forgetOnRelease(context, id, () => session));
+  const session = new Session({ ...init, durableCount: 'all', sink, now: context.now });
+  // Everything after the inherited prefix: a new session's whole log, a fork child's marker, closers, title and config.
+  const from = session.firstLifecycleSeq;
+  const events = session.eventsFrom(from);
   try {
-    await session.flush();
+    const { backend } = context;
+    sink.hold(
+      inherited === undefined ? await backend.create(id, init.header, events) : await backend.create(id, init.header, events, inherited),
+    );
   } catch (error) {
-    context.reserved.delete(session.id);
-    throw error;
+    throw writeError(id, from, session.nextSeq, error);
   }
-  context.reserved.delete(session.id);
-  context.live.set(session.id, session);
-  context.openedAt.set(session.id, context.now());
+  context.reserved.delete(id);
+  context.live.set(id, session);
+  context.openedAt.set(id, context.now());
   return session;
 }
 

@@ -1,38 +1,26 @@
 /**
- * The two ways a store's Session reaches its backend: a new session (or fork child) whose first write
- * creates it atomically, and a resumed session writing through the writer it acquired.
+ * @module The two ways a store's Session reaches its backend: a new session (or fork child) through the
+ * writer its atomic create returned, and a resumed session through the writer it acquired.
  */
 import type { SessionHeader } from 'dsh-codec';
-import type { FastBackend, FastWriter, InheritedRecords } from '../fast-backend.js';
+import type { FastWriter } from '../fast-backend.js';
 import type { SessionSink } from '../session/session-sink.js';
 
 /**
- * A sink whose first write creates the session with everything appended so far, in one atomic
- * `create`; a failed create poisons the sink so the Session can never create the id later. A fork
- * child's sink hands the backend its `inherited` prefix so it can be copied rather than encoded.
+ * The sink of a new session or fork child. The store creates the log with the whole checked seed in
+ * one atomic `create` before it hands the Session out, then gives this sink the writer that create
+ * returned (`hold`); every later batch appends through it. Nothing is written before `hold`.
  */
-export function creatingSink(
-  backend: FastBackend,
-  id: string,
-  header: SessionHeader,
-  onRelease: () => void,
-  inherited?: InheritedRecords,
-): SessionSink {
+export function createdSink(onRelease: () => void): SessionSink & { hold(writer: FastWriter): void } {
   let writer: FastWriter | undefined;
-  let failed: Error | undefined;
   return {
-    async write(batch, expectedNextSeq, log) {
-      if (failed !== undefined) throw failed;
-      if (writer !== undefined) return writer.append(expectedNextSeq, batch);
-      // The first write of a new log is usually all of it after the inherited records: the batch itself, no second copy.
-      const first = inherited?.count ?? 0;
-      const events = expectedNextSeq === first ? batch : log().slice(first, expectedNextSeq + batch.length);
-      try {
-        writer = inherited === undefined ? await backend.create(id, header, events) : await backend.create(id, header, events, inherited);
-      } catch (error) {
-        failed = error as Error;
-        throw error;
-      }
+    hold(created) {
+      writer = created;
+    },
+    async write(batch, expectedNextSeq) {
+      // The Session counts its whole seed as durable: it writes only what was appended after the create.
+      if (writer === undefined) throw new Error(`No log to append to yet: seq ${expectedNextSeq} came before the create.`);
+      return writer.append(expectedNextSeq, batch);
     },
     async release() {
       onRelease();
