@@ -2,7 +2,7 @@
  * @module dsh-agent
  * The agent loop that writes dsh sessions: turns, steps, queued input, cancellation, tools with
  * declared effects, model history derived from events, model adapters and manual compaction.
- * The public list (README "Public names") holds what other packages and apps use and the types of
+ * The public list (README "The public list") holds what other packages and apps use and the types of
  * their signatures; helpers only dsh-agent uses stay inside (docs/decisions/2026-12-02-agent-barrel.md).
  */
 export { Agent } from './agent.js';
