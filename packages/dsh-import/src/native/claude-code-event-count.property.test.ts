@@ -1,6 +1,6 @@
 /**
  * Property: the native fork's one-index cut (`claudeCodeSkeletonChain`) and its count of the
- * import's events (`claudeCodeEventCount`, from skeletons, no events built) give exactly what the
+ * import's events (`claudeCodeEventCount`, from the skeletons' line table, no events built) give exactly what the
  * general path gives (`nativeCut`: the tree built by claudeCodeTree, the kept lines read by
  * `importTranscript`'s reader and writer) — the kept lines, the cut seq and the calls open at the
  * cut — at every entry of generated Claude Code files and of the real files in the shared data
@@ -13,6 +13,7 @@ import { claudeCodeTranscript } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
+import { claudeCodeLineTableOf } from './claude-code-line-table.js';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
 import { nativeCut } from './native-cut.js';
@@ -30,10 +31,10 @@ function both(lines: readonly NativeLine[], at: number) {
   const ref = lines[at]?.value.uuid as string;
   const general = nativeCut(CLAUDE_CODE_NATIVE, lines, ref);
   const reference = { kept: general.kept.map((line) => line.index), cut: general.cut, openCalls: openCallsAt(general.events) };
-  const skeletons = lines.map((line) => claudeCodeSkeletonOf(line.value));
-  const chain = claudeCodeSkeletonChain(skeletons, ref);
+  const table = claudeCodeLineTableOf(lines.map((line) => claudeCodeSkeletonOf(line.value)));
+  const chain = claudeCodeSkeletonChain(table, ref);
   if (chain === undefined) return { reference, fast: undefined };
-  const reading = claudeCodeEventCount(chain.main.map((index) => skeletons[index] as (typeof skeletons)[number]));
+  const reading = claudeCodeEventCount(table, chain.main);
   return {
     reference,
     fast: { kept: chain.kept.map((index) => (lines[index] as NativeLine).index), cut: reading.count - 1, openCalls: reading.openCalls },

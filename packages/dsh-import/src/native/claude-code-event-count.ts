@@ -1,7 +1,7 @@
 /**
  * `claudeCodeEventCount`: how many events `dsh import` reads from one line of Claude Code entries
- * (the main line of their import), and the calls open at its end — from the entries' skeletons,
- * without building items or events. It follows the reader (`itemsOf` in read-claude-code.ts: one
+ * (the main line of their import), and the calls open at its end — from the entries' rows in the
+ * file's line table (`ClaudeCodeLineTable`: skeletons as integers), without building items or events. It follows the reader (`itemsOf` in read-claude-code.ts: one
  * item per prompt, response, result, compaction and config change, a split response's calls merged
  * into its first line) and the writer (`writeEvents`: which events each item emits in the state the
  * items before left) step for step, keeping only what decides a count: whether a turn and a step are
@@ -10,19 +10,22 @@
  * @module
  */
 import { claudeCodeEffectOf } from '../claude-code/claude-code-effects.js';
-import { CLAUDE_CODE_INTERRUPTED, type ClaudeCodeSkeleton, type SkeletonBlock } from './claude-code-skeleton.js';
+import { CLAUDE_CODE_INTERRUPTED } from './claude-code-skeleton.js';
+import * as slots from './claude-code-line-table.js';
+import type { ClaudeCodeLineTable } from './claude-code-line-table.js';
 import type { OpenCall } from './open-calls.js';
 
 /** The count of events of the reading (seqs 0..count-1) and the calls open at its end. */
 export type ClaudeCodeEventCount = { count: number; openCalls: OpenCall[] };
 
-type Call = { id: string; name: string };
+/** A call: the keys of its id and name (as the reader takes them: `String(undefined)` for none). */
+type Call = { id: number; name: number };
 
 /** The items of the reader, as far as the writer's counts depend on them. */
 type Item =
   | { kind: 'prompt'; opensTurn: boolean }
   | { kind: 'response'; calls: Call[] }
-  | { kind: 'result'; callId: string }
+  | { kind: 'result'; callId: number }
   | { kind: 'compaction' }
   | { kind: 'config' };
 
@@ -31,37 +34,61 @@ const COMPACTION: Item = { kind: 'compaction' };
 const PROMPT_OPENING: Item = { kind: 'prompt', opensTurn: true };
 const PROMPT_INSIDE: Item = { kind: 'prompt', opensTurn: false };
 
-/** Whether a block the reader keeps as text holds the interruption marker at its start. */
-function interrupts(block: SkeletonBlock): boolean {
-  if (block.type === 'text' && block.text !== undefined) return block.text === CLAUDE_CODE_INTERRUPTED;
+/** The keys of the strings the reader compares with. */
+type Keys = {
+  user: number;
+  assistant: number;
+  system: number;
+  compactBoundary: number;
+  synthetic: number;
+  text: number;
+  toolUse: number;
+  toolResult: number;
+  undefined: number;
+  empty: number;
+};
+
+/** Whether block `block`, which the reader keeps as text, holds the interruption marker at its start. */
+function interrupts(table: ClaudeCodeLineTable, keys: Keys, block: number): boolean {
+  const type = table.blockAt(block, slots.BLOCK_TYPE);
+  const text = table.blockAt(block, slots.BLOCK_TEXT);
+  if (type === keys.text && text !== slots.MARK_NONE) return text === slots.MARK_INTERRUPTED;
   // Any other block is a placeholder text: `[image…]` or `[<type> block]`.
-  const type = block.type ?? 'unknown';
-  return type !== 'image' && `[${type} block]`.startsWith(CLAUDE_CODE_INTERRUPTED);
+  const name = type < 0 ? 'unknown' : table.strings.string(type);
+  return name !== 'image' && `[${name} block]`.startsWith(CLAUDE_CODE_INTERRUPTED);
 }
 
-/** The reader's items of `entries` (each an entry of the line: a string uuid), as `itemsOf` makes them. */
-function itemsOf(entries: readonly ClaudeCodeSkeleton[]): Item[] {
+/** The reader's items of the rows `entries` (each an entry of the line: a string uuid), as `itemsOf` makes them. */
+function itemsOf(table: ClaudeCodeLineTable, keys: Keys, entries: readonly number[]): Item[] {
   const items: Item[] = [];
-  let responses = new Map<string, Call[]>();
-  let cwd: string | undefined;
-  let model: string | undefined;
+  const at = (row: number, slot: number): number => table.at(row, slot);
+  const callKey = (key: number): number => (key < 0 ? keys.undefined : key);
+  let responses = new Map<number, Call[]>();
+  let cwd = -1;
+  let model = -1;
   let pendingCompaction = false;
-  for (const entry of entries) {
-    if (entry.cwd !== undefined && entry.cwd !== cwd) {
-      cwd = entry.cwd;
+  for (const row of entries) {
+    const entryCwd = at(row, slots.CWD);
+    if (entryCwd >= 0 && entryCwd !== cwd) {
+      cwd = entryCwd;
       items.push(CONFIG);
     }
-    if (entry.type === 'system') {
-      if (entry.subtype === 'compact_boundary') pendingCompaction = true;
+    const type = at(row, slots.TYPE);
+    if (type === keys.system) {
+      if (at(row, slots.SUBTYPE) === keys.compactBoundary) pendingCompaction = true;
       continue;
     }
-    const message = entry.message;
-    if (message === undefined) continue;
-    const content = message.content;
-    if (entry.type === 'assistant') {
-      const id = message.id ?? entry.uuid ?? '';
-      if (message.model !== undefined && message.model !== '<synthetic>' && message.model !== model) {
-        model = message.model;
+    if (at(row, slots.MESSAGE) !== 1) continue;
+    const content = at(row, slots.CONTENT);
+    const blocksStart = at(row, slots.BLOCKS_START);
+    const blocksEnd = content === slots.CONTENT_BLOCKS ? at(row, slots.BLOCKS_END) : blocksStart;
+    if (type === keys.assistant) {
+      const messageId = at(row, slots.MESSAGE_ID);
+      const uuid = at(row, slots.UUID);
+      const id = messageId >= 0 ? messageId : uuid >= 0 ? uuid : keys.empty;
+      const entryModel = at(row, slots.MODEL);
+      if (entryModel >= 0 && entryModel !== keys.synthetic && entryModel !== model) {
+        model = entryModel;
         items.push(CONFIG);
       }
       let calls = responses.get(id);
@@ -70,20 +97,20 @@ function itemsOf(entries: readonly ClaudeCodeSkeleton[]): Item[] {
         responses.set(id, calls);
         items.push({ kind: 'response', calls });
       }
-      if (Array.isArray(content))
-        for (const block of content)
-          if (block.type === 'tool_use') calls.push({ id: block.id ?? 'undefined', name: block.name ?? 'undefined' });
+      for (let block = blocksStart; block < blocksEnd; block++)
+        if (table.blockAt(block, slots.BLOCK_TYPE) === keys.toolUse)
+          calls.push({ id: callKey(table.blockAt(block, slots.BLOCK_ID)), name: callKey(table.blockAt(block, slots.BLOCK_NAME)) });
       continue;
     }
-    if (entry.type !== 'user') continue;
-    if (entry.isCompactSummary === true || pendingCompaction) {
+    if (type !== keys.user) continue;
+    if (at(row, slots.IS_COMPACT_SUMMARY) === 1 || pendingCompaction) {
       pendingCompaction = false;
       items.push(COMPACTION);
       responses = new Map();
       continue;
     }
-    const meta = entry.isMeta === true;
-    if (typeof content === 'string') {
+    const meta = at(row, slots.IS_META) === 1;
+    if (content === slots.MARK_PLAIN || content === slots.MARK_INTERRUPTED) {
       items.push(meta ? PROMPT_INSIDE : PROMPT_OPENING);
       if (!meta) responses = new Map();
       continue;
@@ -91,13 +118,13 @@ function itemsOf(entries: readonly ClaudeCodeSkeleton[]): Item[] {
     let extra = 0;
     let hasResult = false;
     let interrupted = false;
-    for (const block of content ?? []) {
-      if (block.type === 'tool_result') {
+    for (let block = blocksStart; block < blocksEnd; block++) {
+      if (table.blockAt(block, slots.BLOCK_TYPE) === keys.toolResult) {
         hasResult = true;
-        items.push({ kind: 'result', callId: block.tool_use_id ?? 'undefined' });
+        items.push({ kind: 'result', callId: callKey(table.blockAt(block, slots.BLOCK_TOOL_USE_ID)) });
       } else {
         extra++;
-        if (interrupts(block)) interrupted = true;
+        if (interrupts(table, keys, block)) interrupted = true;
       }
     }
     if (extra > 0) {
@@ -117,7 +144,7 @@ class EventCounter {
   private stepsInTurn = 0;
   private lastStepHadCalls = false;
   /** The open step's declared calls (declaration order) and those still unanswered. */
-  private step: { calls: Call[]; pending: Set<string> } | undefined;
+  private step: { calls: Call[]; pending: Set<number> } | undefined;
   private deferred = 0;
 
   feed(item: Item): void {
@@ -177,12 +204,15 @@ class EventCounter {
   }
 
   /** The open step's unanswered calls, when a turn is open (as `openCallsAt` reads the events). */
-  openCalls(): OpenCall[] {
+  openCalls(table: ClaudeCodeLineTable): OpenCall[] {
     const step = this.step;
     if (!this.turnOpen || step === undefined) return [];
     return step.calls
       .filter((call) => step.pending.has(call.id))
-      .map((call) => ({ callId: call.id, name: call.name, started: true, effect: claudeCodeEffectOf(call.name) }));
+      .map((call) => {
+        const name = table.strings.string(call.name);
+        return { callId: table.strings.string(call.id), name, started: true, effect: claudeCodeEffectOf(name) };
+      });
   }
 
   private message(): void {
@@ -225,7 +255,7 @@ class EventCounter {
     this.count++;
     this.message();
     // A call id declared twice in one response: the second is kept as text.
-    const pending = new Set<string>();
+    const pending = new Set<number>();
     const calls: Call[] = [];
     for (const call of declaredCalls) {
       if (pending.has(call.id)) continue;
@@ -240,15 +270,28 @@ class EventCounter {
 }
 
 /**
- * The number of events of the import's reading of the line `entries` (its `import/source` and
- * title events included) and the calls open at its end, each started (its `tool/call` follows the
- * response) with its effect.
+ * The number of events of the import's reading of the line `entries` (rows of `table`; its
+ * `import/source` and title events included) and the calls open at its end, each started (its
+ * `tool/call` follows the response) with its effect.
  */
-export function claudeCodeEventCount(entries: readonly ClaudeCodeSkeleton[]): ClaudeCodeEventCount {
+export function claudeCodeEventCount(table: ClaudeCodeLineTable, entries: readonly number[]): ClaudeCodeEventCount {
+  const strings = table.strings;
+  const keys: Keys = {
+    user: strings.keyOf('user'),
+    assistant: strings.keyOf('assistant'),
+    system: strings.keyOf('system'),
+    compactBoundary: strings.keyOf('compact_boundary'),
+    synthetic: strings.keyOf('<synthetic>'),
+    text: strings.keyOf('text'),
+    toolUse: strings.keyOf('tool_use'),
+    toolResult: strings.keyOf('tool_result'),
+    undefined: strings.keyOf('undefined'),
+    empty: strings.keyOf(''),
+  };
   const counter = new EventCounter();
   // `import/source` and the session's title come first.
   counter.count = 2;
-  for (const item of itemsOf(entries)) counter.feed(item);
+  for (const item of itemsOf(table, keys, entries)) counter.feed(item);
   counter.finish();
-  return { count: counter.count, openCalls: counter.openCalls() };
+  return { count: counter.count, openCalls: counter.openCalls(table) };
 }

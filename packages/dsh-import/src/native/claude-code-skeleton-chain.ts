@@ -1,79 +1,106 @@
 /**
  * `claudeCodeSkeletonChain`: for a cut at one entry of a Claude Code file, the lines the child keeps
- * and the main line of the import's reading of those lines — both from the lines' skeletons, on one
- * index of the file's entries (integers, not maps of uuids per tree). It is the tree of
- * `claudeCodeTree` and the line picking of `lineEndingAt` / `linesOfTree` (transcript-tree.ts) for
- * files whose entry uuids are distinct and not empty; for any other file, or a cut at a line that
- * is not an entry, it returns undefined and the caller takes the general path (`nativeCut`).
+ * and the main line of the import's reading of those lines — both from the file's line table
+ * (`ClaudeCodeLineTable`: the lines' skeletons as rows, strings as keys), on one index of the
+ * file's entries (integers, no map keyed by strings). It is the tree of `claudeCodeTree` and the
+ * line picking of `lineEndingAt` / `linesOfTree` (transcript-tree.ts) for files whose entry uuids
+ * are distinct and not empty; for any other file, or a cut at a line that is not an entry, it
+ * returns undefined and the caller takes the general path (`nativeCut`).
  * @module
  */
 import { CLAUDE_CODE_TITLE_TYPES } from '../claude-code/claude-code-tree.js';
-import type { ClaudeCodeSkeleton } from './claude-code-skeleton.js';
+import {
+  BLOCK_ID,
+  BLOCK_TOOL_USE_ID,
+  BLOCK_TYPE,
+  BLOCKS_END,
+  BLOCKS_START,
+  CONTENT,
+  CONTENT_BLOCKS,
+  IS_SIDECHAIN,
+  LOGICAL_PARENT_UUID,
+  MESSAGE,
+  MESSAGE_ID,
+  PARENT_UUID,
+  TYPE,
+  UUID,
+  type ClaudeCodeLineTable,
+} from './claude-code-line-table.js';
 
-/** Positions in the skeleton array: the kept lines (file order), and the main line of their reading. */
+/** Rows of the line table: the kept lines (file order), and the main line of their reading. */
 export type ClaudeCodeSkeletonChain = { kept: number[]; main: number[] };
 
+/** The keys of the strings the index compares with. */
+type Keys = { assistant: number; user: number; toolUse: number; toolResult: number; undefined: number; empty: number };
+
 /**
- * The file's entries on integers: `parentKey[i]` the entry whose uuid entry i's parent key names
- * (-1: no key, -2: a key no entry has), `group[i]` entry i's response (message id) number (-1:
- * none), and the calls each entry declares (`calls[callStart[i]..callStart[i + 1])`, call numbers).
+ * The file's entries on integers: `rowOf[i]` entry i's row, `parentKey[i]` the entry whose uuid
+ * entry i's parent key names (-1: no key, -2: a key no entry has), `group[i]` entry i's response
+ * (message id) number (-1: none), and the calls each entry declares (`calls[callStart[i]..callStart[i + 1])`,
+ * call numbers; `callOfKey` the number of a call id's key, -1 for none).
  */
 type Index = {
-  entries: readonly ClaudeCodeSkeleton[];
+  table: ClaudeCodeLineTable;
+  keys: Keys;
+  rowOf: readonly number[];
   parentKey: Int32Array;
   group: Int32Array;
   /** The entries of each response number, in file order. */
   groups: number[][];
   callStart: Int32Array;
   calls: Int32Array;
-  callNumber: Map<string, number>;
+  callOfKey: Int32Array;
+  callCount: number;
 };
 
-function indexOf(entries: readonly ClaudeCodeSkeleton[], byUuid: ReadonlyMap<string, number>): Index {
-  const n = entries.length;
+/** The key of a call id slot's value as the reader takes it (`String(undefined)` for none). */
+function callKey(keys: Keys, key: number): number {
+  return key < 0 ? keys.undefined : key;
+}
+
+function indexOf(table: ClaudeCodeLineTable, keys: Keys, rowOf: readonly number[], entryOfKey: Int32Array): Index {
+  const n = rowOf.length;
   const parentKey = new Int32Array(n);
   const group = new Int32Array(n).fill(-1);
   const groups: number[][] = [];
-  const groupNumber = new Map<string, number>();
+  const groupOfKey = new Int32Array(table.strings.size).fill(-1);
   const callStart = new Int32Array(n + 1);
   const calls: number[] = [];
-  const callNumber = new Map<string, number>();
+  const callOfKey = new Int32Array(table.strings.size).fill(-1);
+  let callCount = 0;
   for (let i = 0; i < n; i++) {
-    const entry = entries[i] as ClaudeCodeSkeleton;
-    const key = entry.parentUuid ?? entry.logicalParentUuid;
-    parentKey[i] = key === undefined ? -1 : (byUuid.get(key) ?? -2);
+    const row = rowOf[i] as number;
+    let key = table.at(row, PARENT_UUID);
+    if (key < 0) key = table.at(row, LOGICAL_PARENT_UUID);
+    parentKey[i] = key < 0 ? -1 : entryOfKey[key] === -1 ? -2 : (entryOfKey[key] as number);
     callStart[i] = calls.length;
-    const message = entry.message;
-    if (entry.type !== 'assistant' || message === undefined) continue;
-    if (message.id !== undefined) {
-      let number = groupNumber.get(message.id);
-      if (number === undefined) {
+    if (table.at(row, TYPE) !== keys.assistant || table.at(row, MESSAGE) !== 1) continue;
+    const id = table.at(row, MESSAGE_ID);
+    if (id >= 0) {
+      let number = groupOfKey[id] as number;
+      if (number < 0) {
         number = groups.length;
-        groupNumber.set(message.id, number);
+        groupOfKey[id] = number;
         groups.push([]);
       }
       group[i] = number;
       (groups[number] as number[]).push(i);
     }
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content) {
-      if (block.type !== 'tool_use') continue;
-      const id = block.id ?? 'undefined';
-      let number = callNumber.get(id);
-      if (number === undefined) {
-        number = callNumber.size;
-        callNumber.set(id, number);
-      }
-      calls.push(number);
+    if (table.at(row, CONTENT) !== CONTENT_BLOCKS) continue;
+    for (let block = table.at(row, BLOCKS_START); block < table.at(row, BLOCKS_END); block++) {
+      if (table.blockAt(block, BLOCK_TYPE) !== keys.toolUse) continue;
+      const call = callKey(keys, table.blockAt(block, BLOCK_ID));
+      if (callOfKey[call] === -1) callOfKey[call] = callCount++;
+      calls.push(callOfKey[call] as number);
     }
   }
   callStart[n] = calls.length;
-  return { entries, parentKey, group, groups, callStart, calls: Int32Array.from(calls), callNumber };
+  return { table, keys, rowOf, parentKey, group, groups, callStart, calls: Int32Array.from(calls), callOfKey, callCount };
 }
 
 /** For each call number, the last of `members` (entry indices, file order) declaring it (-1: none): claudeCodeTree's `callOwner`. */
 function callOwners(index: Index, members: Iterable<number>): Int32Array {
-  const owner = new Int32Array(index.callNumber.size).fill(-1);
+  const owner = new Int32Array(index.callCount).fill(-1);
   for (const i of members)
     for (let c = index.callStart[i] as number; c < (index.callStart[i + 1] as number); c++) owner[index.calls[c] as number] = i;
   return owner;
@@ -81,22 +108,25 @@ function callOwners(index: Index, members: Iterable<number>): Int32Array {
 
 /** `absorbs` of claudeCodeTree: whether entry `i`, off the line `marks`, belongs to it. */
 function absorbs(index: Index, owner: Int32Array, i: number, marks: Uint8Array): boolean {
-  const entry = index.entries[i] as ClaudeCodeSkeleton;
-  const message = entry.message;
-  if (message === undefined) return false;
-  if (entry.type === 'assistant') {
+  const { table, keys } = index;
+  const row = index.rowOf[i] as number;
+  if (table.at(row, MESSAGE) !== 1) return false;
+  if (table.at(row, TYPE) === keys.assistant) {
     const number = index.group[i] as number;
     if (number < 0) return false;
     return (index.groups[number] as number[]).some((other) => other !== i && marks[other] === 1);
   }
-  const content = message.content;
-  if (!Array.isArray(content) || content.length === 0) return false;
-  return content.every((block) => {
-    if (block.type !== 'tool_result') return false;
-    const number = index.callNumber.get(block.tool_use_id ?? 'undefined');
-    const by = number === undefined ? -1 : (owner[number] as number);
-    return by >= 0 && marks[by] === 1;
-  });
+  if (table.at(row, CONTENT) !== CONTENT_BLOCKS) return false;
+  const start = table.at(row, BLOCKS_START);
+  const end = table.at(row, BLOCKS_END);
+  if (start === end) return false;
+  for (let block = start; block < end; block++) {
+    if (table.blockAt(block, BLOCK_TYPE) !== keys.toolResult) return false;
+    const number = index.callOfKey[callKey(keys, table.blockAt(block, BLOCK_TOOL_USE_ID))] as number;
+    const by = number < 0 ? -1 : (owner[number] as number);
+    if (by < 0 || marks[by] !== 1) return false;
+  }
+  return true;
 }
 
 /**
@@ -105,7 +135,7 @@ function absorbs(index: Index, owner: Int32Array, i: number, marks: Uint8Array):
  * line absorbs (with `owner` as its call owners).
  */
 function lineMarks(index: Index, members: readonly number[], parent: Int32Array, owner: Int32Array, leaf: number): Uint8Array {
-  const marks = new Uint8Array(index.entries.length);
+  const marks = new Uint8Array(index.rowOf.length);
   for (let node = leaf; marks[node] !== 1;) {
     marks[node] = 1;
     const up = parent[node] as number;
@@ -128,7 +158,7 @@ function lineMarks(index: Index, members: readonly number[], parent: Int32Array,
  * entry; -1 for none.
  */
 function parentsOf(index: Index, members: readonly number[], isMember: (i: number) => boolean, linkOutside: boolean): Int32Array {
-  const parent = new Int32Array(index.entries.length).fill(-1);
+  const parent = new Int32Array(index.rowOf.length).fill(-1);
   members.forEach((i, position) => {
     const key = index.parentKey[i] as number;
     if (key === -1) return;
@@ -142,51 +172,61 @@ function parentsOf(index: Index, members: readonly number[], isMember: (i: numbe
  * The chain to the entry REF names (the first line whose uuid is `ref`) and its reading's main
  * line, or undefined (see the module comment; also for a `ref` no line has).
  */
-export function claudeCodeSkeletonChain(skeletons: readonly ClaudeCodeSkeleton[], ref: string): ClaudeCodeSkeletonChain | undefined {
+export function claudeCodeSkeletonChain(table: ClaudeCodeLineTable, ref: string): ClaudeCodeSkeletonChain | undefined {
+  const strings = table.strings;
+  const keys: Keys = {
+    assistant: strings.keyOf('assistant'),
+    user: strings.keyOf('user'),
+    toolUse: strings.keyOf('tool_use'),
+    toolResult: strings.keyOf('tool_result'),
+    undefined: strings.keyOf('undefined'),
+    empty: strings.keyOf(''),
+  };
+  const titles = new Set([...CLAUDE_CODE_TITLE_TYPES].map((type) => strings.keyOf(type)));
+  const refKey = strings.find(ref);
   // A subagent's own file is all sidechain: its lines are entries; a main file's sidechain lines are not.
   let treed = 0;
   let sidechain = 0;
-  for (const skeleton of skeletons) {
-    if (skeleton.uuid === undefined) continue;
+  for (let row = 0; row < table.count; row++) {
+    if (table.at(row, UUID) < 0) continue;
     treed++;
-    if (skeleton.isSidechain === true) sidechain++;
+    if (table.at(row, IS_SIDECHAIN) === 1) sidechain++;
   }
   const allSidechain = treed > 0 && sidechain === treed;
-  const entries: ClaudeCodeSkeleton[] = [];
-  const lineOf: number[] = [];
-  const byUuid = new Map<string, number>();
+  const rowOf: number[] = [];
+  const entryOfKey = new Int32Array(strings.size).fill(-1);
   let distinct = true;
-  for (let position = 0; position < skeletons.length; position++) {
-    const skeleton = skeletons[position] as ClaudeCodeSkeleton;
-    const uuid = skeleton.uuid;
-    if (uuid === undefined || CLAUDE_CODE_TITLE_TYPES.has(skeleton.type ?? '') || (skeleton.isSidechain === true && !allSidechain))
-      continue;
-    const size = byUuid.size;
-    byUuid.set(uuid, entries.length);
+  let at = -1;
+  for (let row = 0; row < table.count; row++) {
+    const uuid = table.at(row, UUID);
+    if (uuid < 0) continue;
+    if (uuid === refKey && at < 0) at = row;
+    if (titles.has(table.at(row, TYPE)) || (table.at(row, IS_SIDECHAIN) === 1 && !allSidechain)) continue;
     // A repeated or empty uuid: the general path takes the file.
-    if (byUuid.size === size || uuid === '') distinct = false;
-    entries.push(skeleton);
-    lineOf.push(position);
+    if (entryOfKey[uuid] !== -1 || uuid === keys.empty) distinct = false;
+    entryOfKey[uuid] = rowOf.length;
+    rowOf.push(row);
   }
-  if (!distinct) return undefined;
-  // The first line with that uuid (compared after the map has hashed the uuids: quick to tell apart).
-  const at = skeletons.findIndex((skeleton) => skeleton.uuid === ref);
-  const leaf = at < 0 ? -1 : (byUuid.get(ref) as number);
-  if (leaf < 0 || lineOf[leaf] !== at) return undefined;
-  const index = indexOf(entries, byUuid);
+  if (!distinct || at < 0) return undefined;
+  const leaf = entryOfKey[refKey] as number;
+  if (leaf < 0 || rowOf[leaf] !== at) return undefined;
+  const index = indexOf(table, keys, rowOf, entryOfKey);
   // The chain as lineEndingAt picks it: the entries up to the leaf.
   const upTo = Array.from({ length: leaf + 1 }, (_, i) => i);
   const marks = lineMarks(
     index,
     upTo,
     parentsOf(index, upTo, (i) => i <= leaf, false),
-    callOwners(index, index.entries.keys()),
+    callOwners(index, rowOf.keys()),
     leaf,
   );
   const keptEntries = upTo.filter((i) => marks[i] === 1);
   // The reading of the kept lines: their own tree (every kept line is an entry of it), main line first.
   let mainLeaf = keptEntries.length - 1;
-  const isMessage = (i: number): boolean => entries[i]?.type === 'user' || entries[i]?.type === 'assistant';
+  const isMessage = (i: number): boolean => {
+    const type = table.at(rowOf[i] as number, TYPE);
+    return type === keys.user || type === keys.assistant;
+  };
   while (mainLeaf > 0 && !isMessage(keptEntries[mainLeaf] as number)) mainLeaf--;
   if (!isMessage(keptEntries[mainLeaf] as number)) mainLeaf = keptEntries.length - 1;
   const mainMarks = lineMarks(
@@ -197,7 +237,7 @@ export function claudeCodeSkeletonChain(skeletons: readonly ClaudeCodeSkeleton[]
     keptEntries[mainLeaf] as number,
   );
   return {
-    kept: keptEntries.map((i) => lineOf[i] as number),
-    main: keptEntries.filter((i) => mainMarks[i] === 1).map((i) => lineOf[i] as number),
+    kept: keptEntries.map((i) => rowOf[i] as number),
+    main: keptEntries.filter((i) => mainMarks[i] === 1).map((i) => rowOf[i] as number),
   };
 }

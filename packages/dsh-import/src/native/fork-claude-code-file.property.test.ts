@@ -206,6 +206,24 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
     );
   });
 
+  it('replaces the session id wherever the text path does: nested, in an array, after an escaped quote in a longer key', () => {
+    const lines = claudeCodeTranscript({ turns: 3 }).text.trimEnd().split('\n');
+    const first = JSON.parse(lines.find((line) => line.includes('"sessionId"')) as string) as { sessionId: string };
+    const id = JSON.stringify(first.sessionId);
+    const extra = `"k\\"sessionId":${id},"deep":[{"sessionId":${id}},{"a":{"sessionId":${id},"xsessionId":${id}}}]`;
+    const changed = lines.map((line, index) => (index % 3 === 1 ? line.replace(/\}$/, `,${extra}}`) : line));
+    const text = `${changed.join('\n')}\n`;
+    const at = uuidsOf(text).at(-1) as string;
+    const options = { at, sessionId: 'c0ffee00-0000-4000-8000-000000000001', now: 0 };
+    const fast = forkClaudeCodeBytes(Buffer.from(text, 'utf8'), options);
+    expect(fast).toBeDefined();
+    const expected = forkNativeTranscript(text, options).text;
+    expect(Buffer.from(fast?.bytes ?? []).toString('utf8')).toBe(expected);
+    // Each of those places was replaced (the longer key `xsessionId` is not the field).
+    expect(expected.split(`"sessionId":${id}`)).toHaveLength(1);
+    expect(expected).toContain(`"xsessionId":${id}`);
+  });
+
   it('refuses, as forkNativeTranscript does, a line whose string holds what JSON.parse refuses (MALFORMED_LINE, that line)', () => {
     const lines = claudeCodeTranscript({ turns: 4 }).text.trimEnd().split('\n');
     const at = (JSON.parse(lines[lines.length - 1] as string) as { uuid: string }).uuid;
@@ -244,60 +262,5 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
     );
     // Most lines are read by the scanner, not handed to JSON.parse.
     expect(scanned).toBeGreaterThan(lines / 2);
-  });
-});
-
-describe('scanClaudeCodeSkeleton', () => {
-  const scan = (raw: string) => {
-    const buffer = Buffer.from(raw, 'utf8');
-    return scanClaudeCodeSkeleton(buffer, 0, buffer.length);
-  };
-
-  it('takes top-level keys only, whatever nested objects and string contents hold', () => {
-    const raw = JSON.stringify({
-      toolUseResult: { uuid: 'nested', type: 'assistant', message: { id: 'nested-message' } },
-      message: {
-        role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: 'call-1', content: '"uuid":"in-text"' }],
-        meta: { id: 'deep', content: 'x' },
-      },
-      type: 'user',
-      uuid: 'top',
-      sessionId: 's-1',
-    });
-    expect(scan(raw)).toMatchObject({
-      type: 'user',
-      uuid: 'top',
-      sessionId: 's-1',
-      message: { id: undefined, content: [{ type: 'tool_result', tool_use_id: 'call-1' }] },
-    });
-  });
-
-  it('decodes escaped keys and values, keeps the last of a duplicated key, marks an escaped interruption', () => {
-    expect(
-      scan('{"\\u0075uid":"a\\"b","uuid":"c\\u00e9","type":"user","message":{"content":"\\u005bRequest interrupted by user]"}}'),
-    ).toMatchObject({
-      uuid: 'cé',
-      message: { content: '[Request interrupted by user' },
-    });
-  });
-
-  it('declines what it does not read itself: whitespace between tokens, an id that is not a string, text that is not JSON', () => {
-    expect(scan('{ "uuid":"a"}')).toBeUndefined();
-    expect(scan('{"message":{"content":[{"type":"tool_use","id":7}]}}')).toBeUndefined();
-    expect(scan('{"uuid":"a",}')).toBeUndefined();
-    expect(scan('{"uuid":"a","n":01}')).toBeUndefined();
-    expect(scan('{"uuid":"a","b":tru}')).toBeUndefined();
-    expect(scan('{"uuid":"a"')).toBeUndefined();
-  });
-
-  it('declines a string JSON.parse refuses: a raw control character, an unknown escape, a short \\u escape', () => {
-    expect(scan('{"uuid":"a","x":"tab\there"}')).toBeUndefined();
-    expect(scan('{"uuid":"a","x":"nul\u0000"}')).toBeUndefined();
-    expect(scan('{"uuid":"a","x":"\\x41"}')).toBeUndefined();
-    expect(scan('{"uuid":"a","x":"\\u12"}')).toBeUndefined();
-    expect(scan('{"uuid":"a","x":"\\u12g4"}')).toBeUndefined();
-    // The same lines with the escapes JSON allows are read.
-    expect(scan('{"uuid":"a","x":"tab\\there \\u0041 \\/ \\\\"}')).toMatchObject({ uuid: 'a' });
   });
 });

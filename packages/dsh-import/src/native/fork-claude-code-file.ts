@@ -11,8 +11,9 @@
 import { Buffer, isUtf8 } from 'node:buffer';
 import { ImportError } from '../import-error.js';
 import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
-import { claudeCodeSkeletonOf, type ClaudeCodeSkeleton } from './claude-code-skeleton.js';
-import { claudeCodeSkeletonScanner } from './scan-claude-code-skeleton.js';
+import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
+import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START, SESSION_ID } from './claude-code-line-table.js';
+import { ClaudeCodeLineScanner } from './scan-claude-code-skeleton.js';
 import type { NativeFileFork, NativeForkOptions } from './fork-native-transcript.js';
 import { nativeCut } from './native-cut.js';
 import { nativeFormatOf } from './native-formats.js';
@@ -22,8 +23,8 @@ import type { NativeFormat } from './native-format.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
 import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
 
-/** A line read by its bytes: `raw` stays empty, `[start, end)` is where it stands in the file. */
-type ByteLine = NativeLine & { start: number; end: number };
+/** A line of the table as the general path reads it: its skeleton object, `raw` empty, `row` its row. */
+type RowLine = NativeLine & { row: number };
 
 const NEWLINE = 10;
 
@@ -31,19 +32,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const SESSION_ID_KEY = Buffer.from('"sessionId"', 'utf8');
+
 /**
  * The file's lines as `splitNativeLines` keeps them (blank lines skipped, a torn last line dropped,
- * any other line that is not a JSON object `MALFORMED_LINE`), each valued by its skeleton.
+ * any other line that is not a JSON object `MALFORMED_LINE`), one row each in the file's table;
+ * and, in file order, each place the text `"sessionId"` ends a key (where the child's bytes may
+ * replace the session id).
  */
-function byteLines(buffer: Buffer): ByteLine[] {
-  const scan = claudeCodeSkeletonScanner(buffer);
-  const lines: ByteLine[] = [];
+function lineTable(buffer: Buffer): { table: ClaudeCodeLineTable; sessionIdKeys: number[] } {
+  const table = new ClaudeCodeLineTable(buffer);
+  const scanner = new ClaudeCodeLineScanner(table, buffer);
+  const sessionIdKeys = scanner.watched;
   for (let pos = 0, index = 0; ; index++) {
     const newline = buffer.indexOf(NEWLINE, pos);
     if (newline < 0 && pos === buffer.length) break;
     const end = newline < 0 ? buffer.length : newline;
-    let value: Record<string, unknown> | undefined = buffer[pos] === 123 ? scan(pos, end) : undefined;
-    if (value === undefined) {
+    if (!scanner.line(index, pos, end)) {
       const line = buffer.toString('utf8', pos, end);
       if (line.trim() !== '') {
         let parsed: unknown;
@@ -52,35 +57,41 @@ function byteLines(buffer: Buffer): ByteLine[] {
         } catch {
           parsed = undefined;
         }
-        if (isRecord(parsed)) value = claudeCodeSkeletonOf(parsed);
+        if (isRecord(parsed)) {
+          table.pushSkeleton(claudeCodeSkeletonOf(parsed), index, pos, end);
+          for (let at = buffer.indexOf(SESSION_ID_KEY, pos); at >= 0 && at < end; at = buffer.indexOf(SESSION_ID_KEY, at + 1))
+            sessionIdKeys.push(at);
+        }
         // The last line of a file without a final newline may be torn: dropped, as the text path does.
         else if (newline >= 0) throw malformedLine(index, line);
       }
     }
-    if (value !== undefined) lines.push({ index, raw: '', value, start: pos, end });
     if (newline < 0) break;
     pos = newline + 1;
   }
-  return lines;
+  return { table, sessionIdKeys };
 }
 
-/** A line parsed whole: its text and object. */
-function parsedLine(buffer: Buffer, line: ByteLine): NativeLine {
-  const raw = buffer.toString('utf8', line.start, line.end);
-  return { index: line.index, raw, value: JSON.parse(raw) as Record<string, unknown> };
+/** Row `row` parsed whole: its text and object. */
+function parsedLine(buffer: Buffer, table: ClaudeCodeLineTable, row: number): NativeLine {
+  const raw = buffer.toString('utf8', table.at(row, LINE_START), table.at(row, LINE_END));
+  return { index: table.at(row, LINE_INDEX), raw, value: JSON.parse(raw) as Record<string, unknown> };
 }
 
 /**
  * The child's bytes: each kept line as written, every `"sessionId":"<from>"` in it (only in lines
  * `rewrite` accepts) replaced by `"sessionId":"<to>"` exactly as `replaceIdFields` does on text,
- * each line ending in `\n`; then `tail`. Runs of adjacent kept lines are copied in one piece; a
+ * each line ending in `\n`; then `tail`. The text can only stand where `"sessionId"` ends a key:
+ * only those places (`sessionIdKeys`, file order) are compared with it. Runs of adjacent kept lines are copied in one piece; a
  * replacement of the same length (a UUID for a UUID) is written over the copy, so it does not
  * split the run.
  */
 function childBytes(
   buffer: Buffer,
-  kept: readonly ByteLine[],
-  rewrite: (line: ByteLine) => boolean,
+  table: ClaudeCodeLineTable,
+  kept: readonly number[],
+  sessionIdKeys: readonly number[],
+  rewrite: (row: number) => boolean,
   from: string,
   to: string,
   tail: Buffer,
@@ -108,17 +119,27 @@ function childBytes(
     ends.push(code);
     size += length;
   };
-  // The next occurrence at or after the line being copied (Infinity: none left in the file).
+  const matches = (at: number): boolean => {
+    let i = 0;
+    while (i < pattern.length && buffer[at + i] === pattern[i]) i++;
+    return i === pattern.length;
+  };
+  // The next occurrence at or after `at` (Infinity: none left in the file); `at` only grows.
+  let candidate = 0;
   const next = (at: number): number => {
-    const found = buffer.indexOf(pattern, at);
-    return found < 0 ? Number.POSITIVE_INFINITY : found;
+    for (; candidate < sessionIdKeys.length; candidate++) {
+      const key = sessionIdKeys[candidate] as number;
+      if (key >= at && matches(key)) return key;
+    }
+    return Number.POSITIVE_INFINITY;
   };
   let found = -1;
-  for (const line of kept) {
-    let at = line.start;
-    if (rewrite(line)) {
+  for (const row of kept) {
+    let at = table.at(row, LINE_START);
+    const end = table.at(row, LINE_END);
+    if (rewrite(row)) {
       if (found < at) found = next(at);
-      while (found < line.end) {
+      while (found < end) {
         if (inPlace) patches.push(size + found - at);
         else {
           copy(at, found);
@@ -129,9 +150,9 @@ function childBytes(
       }
     }
     // The line's own newline is copied with it when the file has one there.
-    if (line.end < buffer.length) copy(at, line.end + 1);
+    if (end < buffer.length) copy(at, end + 1);
     else {
-      copy(at, line.end);
+      copy(at, end);
       insert(-2, 1);
     }
   }
@@ -150,26 +171,25 @@ function childBytes(
   return out;
 }
 
-/** A cut's kept lines, its seq in dsh's reading and the calls open there. */
-type ByteCut = { kept: ByteLine[]; cut: number; closedCalls: OpenCall[] };
+/** A cut's kept rows, its seq in dsh's reading and the calls open there. */
+type ByteCut = { kept: number[]; cut: number; closedCalls: OpenCall[] };
 
 /**
  * The cut at the entry uuid `at`: on the file's one entry index (`claudeCodeSkeletonChain`) with the
- * reading counted from skeletons (`claudeCodeEventCount`) — or, for a file or cut that index does
- * not take, through `nativeCut`'s reading of the kept lines. Undefined for an unknown REF.
+ * reading counted from the rows (`claudeCodeEventCount`) — or, for a file or cut that index does
+ * not take, through `nativeCut`'s reading of the kept lines' skeletons. Undefined for an unknown REF.
  */
-function cutOf(format: NativeFormat, lines: readonly ByteLine[], at: string): ByteCut | undefined {
-  const chain = claudeCodeSkeletonChain(
-    lines.map((line) => line.value as ClaudeCodeSkeleton),
-    at,
-  );
+function cutOf(format: NativeFormat, table: ClaudeCodeLineTable, at: string): ByteCut | undefined {
+  const chain = claudeCodeSkeletonChain(table, at);
   if (chain !== undefined) {
-    const reading = claudeCodeEventCount(chain.main.map((index) => (lines[index] as ByteLine).value as ClaudeCodeSkeleton));
-    return { kept: chain.kept.map((index) => lines[index] as ByteLine), cut: reading.count - 1, closedCalls: reading.openCalls };
+    const reading = claudeCodeEventCount(table, chain.main);
+    return { kept: chain.kept, cut: reading.count - 1, closedCalls: reading.openCalls };
   }
+  const lines: RowLine[] = [];
+  for (let row = 0; row < table.count; row++) lines.push({ index: table.at(row, LINE_INDEX), raw: '', value: table.skeletonAt(row), row });
   try {
     const cut = nativeCut(format, lines, at);
-    return { kept: cut.kept as ByteLine[], cut: cut.cut, closedCalls: openCallsAt(cut.events) };
+    return { kept: (cut.kept as RowLine[]).map((line) => line.row), cut: cut.cut, closedCalls: openCallsAt(cut.events) };
   } catch (error) {
     if (ImportError.is(error)) return undefined;
     throw error;
@@ -182,23 +202,23 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   if (options.format !== undefined && options.format !== 'auto' && options.format !== 'claude-code') return undefined;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!isUtf8(buffer)) return undefined;
-  const lines = byteLines(buffer);
+  const { table, sessionIdKeys } = lineTable(buffer);
   let format;
   try {
-    format = nativeFormatOf(
-      lines.slice(0, 20).map((line) => parsedLine(buffer, line)),
-      options.format,
-    );
+    const first: NativeLine[] = [];
+    for (let row = 0; row < Math.min(20, table.count); row++) first.push(parsedLine(buffer, table, row));
+    format = nativeFormatOf(first, options.format);
   } catch {
     return undefined;
   }
   if (format !== CLAUDE_CODE_NATIVE) return undefined;
-  const cut = cutOf(format, lines, options.at);
+  const cut = cutOf(format, table, options.at);
   if (cut === undefined) return undefined;
   const { kept, closedCalls } = cut;
-  const parentSessionId = format.sessionIdOf(lines);
+  let parentSessionId: string | undefined;
+  for (let row = 0; row < table.count && parentSessionId === undefined; row++) parentSessionId = table.stringAt(row, SESSION_ID);
   const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId(format.format);
-  let previous = parsedLine(buffer, kept[kept.length - 1] as ByteLine);
+  let previous = parsedLine(buffer, table, kept[kept.length - 1] as number);
   const closers: string[] = [];
   for (const call of closedCalls) {
     previous = format.closer(
@@ -207,7 +227,7 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     );
     closers.push(`${previous.raw}\n`);
   }
-  const rewrite = (line: ByteLine): boolean => parentSessionId !== undefined || line.index === 0;
+  const rewrite = (row: number): boolean => parentSessionId !== undefined || table.at(row, LINE_INDEX) === 0;
   return {
     format: format.format,
     sessionId,
@@ -216,6 +236,6 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     cut: cut.cut,
     inheritedEntryCount: kept.length,
     closedCalls,
-    bytes: childBytes(buffer, kept, rewrite, parentSessionId ?? '', sessionId, Buffer.from(closers.join(''), 'utf8')),
+    bytes: childBytes(buffer, table, kept, sessionIdKeys, rewrite, parentSessionId ?? '', sessionId, Buffer.from(closers.join(''), 'utf8')),
   };
 }

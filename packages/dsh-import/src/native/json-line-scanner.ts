@@ -76,7 +76,21 @@ export class JsonLineScanner {
   /** Where the value of the key `keyOf` read last starts. */
   protected keyAfter = 0;
 
-  constructor(protected readonly bytes: Uint8Array) {}
+  /** `watch`'s bytes, and where in the file they were met as the end of a key token, in file order. */
+  private readonly watch: Uint8Array;
+  readonly watched: number[] = [];
+
+  /**
+   * `watch`: a key token (quotes included, ASCII) whose every place in the lines read the scanner
+   * records in `watched` — also where it ends a longer key after an escaped quote (`"a\"sessionId"`):
+   * every place the text `"sessionId":` stands in a line of JSON is one of those.
+   */
+  constructor(
+    protected readonly bytes: Uint8Array,
+    watch = '',
+  ) {
+    this.watch = Uint8Array.from(watch, (c) => c.charCodeAt(0));
+  }
 
   reset(end: number): void {
     this.end = end;
@@ -116,6 +130,7 @@ export class JsonLineScanner {
     const bytes = this.bytes;
     if (bytes[after] !== COLON) throw DECLINE;
     this.keyAfter = after + 1;
+    this.watchKey(after);
     if (this.escaped) return table.keys.indexOf(this.decode(at, after)) + 1;
     const candidates = table.byLength[after - at - 2];
     if (candidates === undefined) return 0;
@@ -139,7 +154,20 @@ export class JsonLineScanner {
   private keyValue(at: number): number {
     const after = this.stringEnd(at);
     if (this.bytes[after] !== COLON) throw DECLINE;
+    this.watchKey(after);
     return after + 1;
+  }
+
+  /** Records the key token ending at `after` when it ends with the watched key. */
+  private watchKey(after: number): void {
+    const watch = this.watch;
+    const length = watch.length;
+    const bytes = this.bytes;
+    // Most keys differ in the last letter.
+    if (length === 0 || bytes[after - 2] !== watch[length - 2]) return;
+    const start = after - length;
+    for (let i = 0; i < length; i++) if (bytes[start + i] !== watch[i]) return;
+    this.watched.push(start);
   }
 
   /** Skips any JSON value at `at`, checked to the grammar; returns the index after it. */

@@ -1,18 +1,14 @@
 /**
- * `scanClaudeCodeSkeleton`: a Claude Code line's skeleton (`claude-code-skeleton.ts`) read from
- * the file's bytes — the top-level keys the reader and the tree look at, the message's id, model
- * and content blocks — every other value checked to the JSON grammar and skipped without building
- * it. Which keys are read, and how, is one table per object (top level, message, content block).
+ * `ClaudeCodeLineScanner`: a Claude Code line's skeleton (`claude-code-skeleton.ts`) read from the
+ * file's bytes into a row of the file's `ClaudeCodeLineTable` — the top-level keys the reader and
+ * the tree look at, the message's id, model and content blocks — every other value checked to the
+ * JSON grammar and skipped without building it. Which keys are read, how, and into which slot is
+ * one table per object (top level, message, content block).
  * @module
  */
-import { ByteStringTable } from './byte-string-table.js';
-import {
-  CLAUDE_CODE_INTERRUPTED,
-  markOf,
-  type ClaudeCodeSkeleton,
-  type SkeletonBlock,
-  type SkeletonMessage,
-} from './claude-code-skeleton.js';
+import { CLAUDE_CODE_INTERRUPTED, markOf, type ClaudeCodeSkeleton } from './claude-code-skeleton.js';
+import * as slots from './claude-code-line-table.js';
+import { ClaudeCodeLineTable } from './claude-code-line-table.js';
 import {
   BACKSLASH,
   CLOSE_ARRAY,
@@ -29,196 +25,186 @@ import {
 } from './json-line-scanner.js';
 
 /** How a field's value is read. */
-const STRING = 1; // a string, else undefined
-const FLAG = 2; // true for the literal `true`, else undefined
-const MARK = 3; // a text's interruption mark (`markOf`), else undefined
-const ID = 4; // a string; any other value declines (the reader takes it with `String(…)`)
-const PRESENT = 5; // '' for a string, else undefined
-const MESSAGE = 6; // the message object, else undefined
-const CONTENT = 7; // a text mark, the content blocks, else undefined
+const STRING = 1; // a string's key, else -1
+const FLAG = 2; // 1 for the literal `true`, else 0
+const MARK = 3; // a text's interruption mark, else MARK_NONE
+const ID = 4; // a string's key; any other value declines (the reader takes it with `String(…)`)
+const PRESENT = 5; // 1 for a string, else 0
+const MESSAGE = 6; // the message object's fields, into the row's message slots
+const CONTENT = 7; // a text's mark, or the content blocks, else CONTENT_NONE
 
-/** An object's fields: their keys (numbered from 1 in slot order) and how each is read. */
-type Fields = { table: KeyTable; kinds: Uint8Array };
+/** An object's fields: their keys (numbered from 1), how each is read and into which slot. */
+type Fields = { table: KeyTable; kinds: Uint8Array; slots: Uint8Array };
 
-function fields(entries: readonly (readonly [string, number])[]): Fields {
-  return { table: keyTable(entries.map(([key]) => key)), kinds: Uint8Array.from(entries, ([, kind]) => kind) };
+function fields(entries: readonly (readonly [string, number, number])[]): Fields {
+  return {
+    table: keyTable(entries.map(([key]) => key)),
+    kinds: Uint8Array.from(entries, ([, kind]) => kind),
+    slots: Uint8Array.from(entries, ([, , slot]) => slot),
+  };
 }
 
-// Slot order is the order of the skeleton's fields.
 const TOP = fields([
-  ['type', STRING],
-  ['uuid', STRING],
-  ['parentUuid', STRING],
-  ['logicalParentUuid', STRING],
-  ['isSidechain', FLAG],
-  ['sessionId', STRING],
-  ['cwd', STRING],
-  ['subtype', STRING],
-  ['isMeta', FLAG],
-  ['isCompactSummary', FLAG],
-  ['isApiErrorMessage', FLAG],
-  ['message', MESSAGE],
+  ['type', STRING, slots.TYPE],
+  ['uuid', STRING, slots.UUID],
+  ['parentUuid', STRING, slots.PARENT_UUID],
+  ['logicalParentUuid', STRING, slots.LOGICAL_PARENT_UUID],
+  ['isSidechain', FLAG, slots.IS_SIDECHAIN],
+  ['sessionId', STRING, slots.SESSION_ID],
+  ['cwd', STRING, slots.CWD],
+  ['subtype', STRING, slots.SUBTYPE],
+  ['isMeta', FLAG, slots.IS_META],
+  ['isCompactSummary', FLAG, slots.IS_COMPACT_SUMMARY],
+  ['isApiErrorMessage', FLAG, slots.IS_API_ERROR_MESSAGE],
+  ['message', MESSAGE, slots.MESSAGE],
 ]);
 const MESSAGE_FIELDS = fields([
-  ['id', STRING],
-  ['model', STRING],
-  ['content', CONTENT],
+  ['id', STRING, slots.MESSAGE_ID],
+  ['model', STRING, slots.MODEL],
+  ['content', CONTENT, slots.CONTENT],
 ]);
 const BLOCK = fields([
-  ['type', STRING],
-  ['text', MARK],
-  ['id', ID],
-  ['name', ID],
-  ['tool_use_id', ID],
-  ['thinking', PRESENT],
-  ['data', PRESENT],
+  ['type', STRING, slots.BLOCK_TYPE],
+  ['text', MARK, slots.BLOCK_TEXT],
+  ['id', ID, slots.BLOCK_ID],
+  ['name', ID, slots.BLOCK_NAME],
+  ['tool_use_id', ID, slots.BLOCK_TOOL_USE_ID],
+  ['thinking', PRESENT, slots.BLOCK_THINKING],
+  ['data', PRESENT, slots.BLOCK_DATA],
 ]);
 
 const MARKER = Uint8Array.from(CLAUDE_CODE_INTERRUPTED, (c) => c.charCodeAt(0));
 
 /**
  * Scans the line `[start, end)` of `bytes` (valid UTF-8) for its skeleton. Returns undefined — and
- * the caller parses the line — for anything it does not read itself: a value of a kind the skeleton
- * does not keep where it looks for one (an id that is not a string), whitespace between tokens, or
- * text that is not JSON.
+ * the caller parses the line — for anything the scanner does not read itself: a value of a kind the
+ * skeleton does not keep where it looks for one (an id that is not a string), whitespace between
+ * tokens, or text that is not JSON.
  */
 export function scanClaudeCodeSkeleton(bytes: Uint8Array, start: number, end: number): ClaudeCodeSkeleton | undefined {
-  return claudeCodeSkeletonScanner(bytes)(start, end);
+  const table = new ClaudeCodeLineTable(bytes);
+  return new ClaudeCodeLineScanner(table, bytes).line(0, start, end) ? table.skeletonAt(0) : undefined;
 }
 
-/** `scanClaudeCodeSkeleton` for many lines of one file: one scanner (and one string table), reused line after line. */
-export function claudeCodeSkeletonScanner(bytes: Uint8Array): (start: number, end: number) => ClaudeCodeSkeleton | undefined {
-  const scanner = new SkeletonScanner(bytes);
-  return (start, end) => {
-    scanner.reset(end);
+/** Reads lines of one file into rows of its table, line after line. */
+export class ClaudeCodeLineScanner extends JsonLineScanner {
+  /** The base (in `table.rows`) of the row being read. */
+  private base = 0;
+
+  /** Records where `"sessionId"` ends a key (`watched`): the child's bytes replace the session id there. */
+  constructor(
+    private readonly table: ClaudeCodeLineTable,
+    bytes: Uint8Array,
+  ) {
+    super(bytes, '"sessionId"');
+  }
+
+  /**
+   * Reads the line `[start, end)` (0-based `index` in the file) into the table's next row; false —
+   * and the row is left open for the caller to write again — when the scanner declines the line.
+   */
+  line(index: number, start: number, end: number): boolean {
+    this.reset(end);
+    this.base = this.table.beginRow(index, start, end);
+    const watched = this.watched.length;
+    let read: boolean;
     try {
-      return scanner.line(start) === end ? scanner.skeleton() : undefined;
+      read = this.bytes[start] === OPEN_OBJECT && this.members(start, TOP, this.table.rows, this.base) === end;
     } catch (error) {
-      if (error instanceof Decline) return undefined;
-      throw error;
+      if (!(error instanceof Decline)) throw error;
+      read = false;
     }
-  };
-}
-
-class SkeletonScanner extends JsonLineScanner {
-  private readonly strings: ByteStringTable;
-  private readonly top: unknown[] = new Array<unknown>(TOP.kinds.length).fill(undefined);
-  private readonly message: unknown[] = new Array<unknown>(MESSAGE_FIELDS.kinds.length).fill(undefined);
-  private readonly block: unknown[] = new Array<unknown>(BLOCK.kinds.length).fill(undefined);
-
-  constructor(bytes: Uint8Array) {
-    super(bytes);
-    this.strings = new ByteStringTable(bytes);
+    if (!read) {
+      // What a declined line's keys held is found again by whoever reads it.
+      this.watched.length = watched;
+      return false;
+    }
+    this.table.endRow();
+    return true;
   }
 
-  /** Reads the line's object at `at`; returns the index after it. */
-  line(at: number): number {
-    if (this.bytes[at] !== OPEN_OBJECT) throw DECLINE;
-    return this.members(at, TOP, this.top);
-  }
-
-  /** The skeleton of the line `line` read last. */
-  skeleton(): ClaudeCodeSkeleton {
-    const v = this.top;
-    return {
-      type: v[0] as string | undefined,
-      uuid: v[1] as string | undefined,
-      parentUuid: v[2] as string | undefined,
-      logicalParentUuid: v[3] as string | undefined,
-      isSidechain: v[4] as true | undefined,
-      sessionId: v[5] as string | undefined,
-      cwd: v[6] as string | undefined,
-      subtype: v[7] as string | undefined,
-      isMeta: v[8] as true | undefined,
-      isCompactSummary: v[9] as true | undefined,
-      isApiErrorMessage: v[10] as true | undefined,
-      message: v[11] as SkeletonMessage | undefined,
-    };
-  }
-
-  /** The object at `at` (an opening brace), its fields read into `values` by slot (the last of a repeated key wins). */
-  private members(at: number, of: Fields, values: unknown[]): number {
+  /** The object at `at` (an opening brace), its fields read into `array` at `base` + their slots (the last of a repeated key wins). */
+  private members(at: number, of: Fields, array: Int32Array, base: number): number {
     const bytes = this.bytes;
-    values.fill(undefined);
     let i = at + 1;
     if (bytes[i] === CLOSE_OBJECT) return i + 1;
     for (;;) {
       const key = this.keyOf(i, of.table);
       const v = this.keyAfter;
-      const after = key === 0 ? this.after(v) : this.value(v, of.kinds[key - 1] as number, values, key - 1);
+      const after = key === 0 ? this.after(v) : this.value(v, of.kinds[key - 1] as number, array, base + (of.slots[key - 1] as number));
       const next = this.nextMember(after);
       if (next < 0) return -next;
       i = next;
     }
   }
 
-  /** Reads the value at `v` into `values[slot]` as `kind` says; returns the index after it. */
-  private value(v: number, kind: number, values: unknown[], slot: number): number {
-    const bytes = this.bytes;
-    const c = bytes[v];
+  /** Reads the value at `v` into `array[index]` as `kind` says; returns the index after it. */
+  private value(v: number, kind: number, array: Int32Array, index: number): number {
+    const c = this.bytes[v];
     if (kind === FLAG) {
-      values[slot] = this.flagAt(v);
+      array[index] = this.flagAt(v) === true ? 1 : 0;
       return this.after(v);
     }
+    if (kind === MESSAGE) return this.message(v);
+    if (kind === CONTENT) this.table.dropRowBlocks();
     if (c === QUOTE) {
       const after = this.stringEnd(v);
-      if (kind === STRING || kind === ID) values[slot] = this.strings.get(v, after, this.escaped);
-      else if (kind === PRESENT) values[slot] = '';
-      else if (kind === MARK || kind === CONTENT) values[slot] = this.mark(v, after);
-      else values[slot] = undefined;
+      if (kind === STRING || kind === ID) array[index] = this.table.strings.token(v, after, this.escaped);
+      else if (kind === PRESENT) array[index] = 1;
+      else array[index] = this.mark(v, after);
       return after;
     }
     if (kind === ID) throw DECLINE;
-    if (kind === MESSAGE && c === OPEN_OBJECT) {
-      const message = this.message;
-      const after = this.members(v, MESSAGE_FIELDS, message);
-      values[slot] = { id: message[0], model: message[1], content: message[2] };
-      return after;
-    }
-    if (kind === CONTENT && c === OPEN_ARRAY) return this.blocks(v, values, slot);
-    values[slot] = undefined;
+    if (kind === CONTENT && c === OPEN_ARRAY) return this.blocks(v);
+    array[index] = kind === PRESENT ? 0 : -1;
     return this.skip(v);
   }
 
-  /** The content array at `at`: its objects read as blocks into `values[slot]`, anything else skipped. */
-  private blocks(at: number, values: unknown[], slot: number): number {
+  /** The `message` value at `v`: an object's fields into the row's message slots (all unset for any other value). */
+  private message(v: number): number {
+    const rows = this.table.rows;
+    const base = this.base;
+    this.table.dropRowBlocks();
+    for (let slot = slots.MESSAGE_ID; slot <= slots.BLOCKS_END; slot++) rows[base + slot] = -1;
+    rows[base + slots.MESSAGE] = this.bytes[v] === OPEN_OBJECT ? 1 : 0;
+    return this.bytes[v] === OPEN_OBJECT ? this.members(v, MESSAGE_FIELDS, rows, base) : this.skip(v);
+  }
+
+  /** The content array at `at`: its objects read as the row's blocks, anything else skipped. */
+  private blocks(at: number): number {
     const bytes = this.bytes;
-    const blocks: SkeletonBlock[] = [];
-    values[slot] = blocks;
+    const table = this.table;
+    const rows = table.rows;
+    const base = this.base;
+    rows[base + slots.CONTENT] = slots.CONTENT_BLOCKS;
+    rows[base + slots.BLOCKS_START] = table.blockCount;
     let i = at + 1;
-    if (bytes[i] === CLOSE_ARRAY) return i + 1;
-    for (;;) {
-      if (bytes[i] === OPEN_OBJECT) {
-        const v = this.block;
-        i = this.members(i, BLOCK, v);
-        blocks.push({
-          type: v[0] as string | undefined,
-          text: v[1] as string | undefined,
-          id: v[2] as string | undefined,
-          name: v[3] as string | undefined,
-          tool_use_id: v[4] as string | undefined,
-          thinking: v[5] as string | undefined,
-          data: v[6] as string | undefined,
-        });
-      } else i = this.after(i);
-      const next = bytes[i];
-      if (next === CLOSE_ARRAY) return i + 1;
-      if (next !== COMMA) throw DECLINE;
-      i++;
-    }
+    if (bytes[i] !== CLOSE_ARRAY)
+      for (;;) {
+        if (bytes[i] === OPEN_OBJECT) {
+          const block = table.beginBlock();
+          i = this.members(i, BLOCK, table.blocks, block);
+        } else i = this.after(i);
+        const next = bytes[i];
+        if (next === CLOSE_ARRAY) break;
+        if (next !== COMMA) throw DECLINE;
+        i++;
+      }
+    rows[base + slots.BLOCKS_END] = table.blockCount;
+    return i + 1;
   }
 
   /** The interruption mark of the string token `[at, after)`, as `markOf` gives it for the decoded text. */
-  private mark(at: number, after: number): string {
+  private mark(at: number, after: number): number {
     const bytes = this.bytes;
     for (let i = 0; i < MARKER.length; i++) {
       const position = at + 1 + i;
-      if (position >= after - 1) return '';
+      if (position >= after - 1) return slots.MARK_PLAIN;
       const c = bytes[position];
       // An escape can spell the marker's characters: decode to be sure.
-      if (c === BACKSLASH) return markOf(this.decode(at, after)) as string;
-      if (c !== MARKER[i]) return '';
+      if (c === BACKSLASH) return markOf(this.decode(at, after)) === '' ? slots.MARK_PLAIN : slots.MARK_INTERRUPTED;
+      if (c !== MARKER[i]) return slots.MARK_PLAIN;
     }
-    return CLAUDE_CODE_INTERRUPTED;
+    return slots.MARK_INTERRUPTED;
   }
 }

@@ -1,0 +1,229 @@
+/**
+ * `ClaudeCodeLineTable`: the skeletons (`claude-code-skeleton.ts`) of a Claude Code file's lines
+ * in two integer arrays rather than objects — one row per line, one per content block, strings as
+ * keys of the file's `ByteStringTable` — so reading 50,000 lines leaves a few arrays to the
+ * collector, not 200,000 objects. The scanner writes rows straight from the bytes; a line it
+ * declines is parsed and its projection written (`pushSkeleton`); `skeletonAt` gives a row back as
+ * the skeleton object (the property tests compare it with `claudeCodeSkeletonOf`).
+ * @module
+ */
+import { ByteStringTable } from './byte-string-table.js';
+import { CLAUDE_CODE_INTERRUPTED, type ClaudeCodeSkeleton, type SkeletonBlock } from './claude-code-skeleton.js';
+
+// A row's slots. Strings are keys (-1: undefined); flags 1 or 0; marks MARK_*; content CONTENT_*.
+export const TYPE = 0;
+export const UUID = 1;
+export const PARENT_UUID = 2;
+export const LOGICAL_PARENT_UUID = 3;
+export const IS_SIDECHAIN = 4;
+export const SESSION_ID = 5;
+export const CWD = 6;
+export const SUBTYPE = 7;
+export const IS_META = 8;
+export const IS_COMPACT_SUMMARY = 9;
+export const IS_API_ERROR_MESSAGE = 10;
+/** 1 when `message` is an object (then the next five slots say what it holds). */
+export const MESSAGE = 11;
+export const MESSAGE_ID = 12;
+export const MODEL = 13;
+export const CONTENT = 14;
+/** The row's blocks: `[BLOCKS_START, BLOCKS_END)` when CONTENT is CONTENT_BLOCKS. */
+export const BLOCKS_START = 15;
+export const BLOCKS_END = 16;
+/** The line's 0-based index in the file and its bytes `[LINE_START, LINE_END)`. */
+export const LINE_INDEX = 17;
+export const LINE_START = 18;
+export const LINE_END = 19;
+export const ROW = 20;
+
+// A block's slots.
+export const BLOCK_TYPE = 0;
+export const BLOCK_TEXT = 1;
+export const BLOCK_ID = 2;
+export const BLOCK_NAME = 3;
+export const BLOCK_TOOL_USE_ID = 4;
+/** 1 when `thinking` / `data` is a string. */
+export const BLOCK_THINKING = 5;
+export const BLOCK_DATA = 6;
+export const BLOCK = 7;
+
+/** A text's interruption mark: not a string, a string, a string starting with `CLAUDE_CODE_INTERRUPTED`. */
+export const MARK_NONE = -1;
+export const MARK_PLAIN = 0;
+export const MARK_INTERRUPTED = 1;
+/** `message.content`: not a string or array, a string (then CONTENT is its MARK_*), blocks. */
+export const CONTENT_NONE = -1;
+export const CONTENT_BLOCKS = 2;
+
+const FLAGS = [IS_SIDECHAIN, IS_META, IS_COMPACT_SUMMARY, IS_API_ERROR_MESSAGE, MESSAGE];
+const ROW_DEFAULTS = new Int32Array(ROW).fill(-1);
+for (const slot of FLAGS) ROW_DEFAULTS[slot] = 0;
+const BLOCK_DEFAULTS = Int32Array.of(-1, MARK_NONE, -1, -1, -1, 0, 0);
+
+const markOf = (mark: number): string | undefined =>
+  mark === MARK_NONE ? undefined : mark === MARK_INTERRUPTED ? CLAUDE_CODE_INTERRUPTED : '';
+const markFor = (text: string | undefined): number =>
+  text === undefined ? MARK_NONE : text === CLAUDE_CODE_INTERRUPTED ? MARK_INTERRUPTED : MARK_PLAIN;
+
+/** The rows of one file's lines. */
+export class ClaudeCodeLineTable {
+  rows: Int32Array = new Int32Array(ROW * 1024);
+  count = 0;
+  blocks: Int32Array = new Int32Array(BLOCK * 1024);
+  blockCount = 0;
+  /** The blocks of the rows ended so far. */
+  private endedBlocks = 0;
+  readonly strings: ByteStringTable;
+
+  constructor(bytes: Uint8Array) {
+    this.strings = new ByteStringTable(bytes);
+  }
+
+  /** Slot `slot` of row `row`. */
+  at(row: number, slot: number): number {
+    return this.rows[row * ROW + slot] as number;
+  }
+
+  /** Slot `slot` of block `block`. */
+  blockAt(block: number, slot: number): number {
+    return this.blocks[block * BLOCK + slot] as number;
+  }
+
+  /** The string of a key slot of row `row` (undefined for -1). */
+  stringAt(row: number, slot: number): string | undefined {
+    const key = this.at(row, slot);
+    return key < 0 ? undefined : this.strings.string(key);
+  }
+
+  /** Starts (or starts again) the row `count` for the line `[start, end)`; returns its base in `rows`. */
+  beginRow(index: number, start: number, end: number): number {
+    if ((this.count + 1) * ROW > this.rows.length) this.rows = grown(this.rows);
+    const base = this.count * ROW;
+    this.rows.set(ROW_DEFAULTS, base);
+    this.rows[base + LINE_INDEX] = index;
+    this.rows[base + LINE_START] = start;
+    this.rows[base + LINE_END] = end;
+    // Blocks written for this row before (a line started again) are dropped.
+    this.blockCount = this.endedBlocks;
+    return base;
+  }
+
+  /** Ends the row begun last. */
+  endRow(): void {
+    this.count++;
+    this.endedBlocks = this.blockCount;
+  }
+
+  /** Drops the blocks written for the row begun last (its content is read again). */
+  dropRowBlocks(): void {
+    this.blockCount = this.endedBlocks;
+  }
+
+  /** A new block; returns its base in `blocks`. */
+  beginBlock(): number {
+    if ((this.blockCount + 1) * BLOCK > this.blocks.length) this.blocks = grown(this.blocks);
+    const base = this.blockCount * BLOCK;
+    this.blocks.set(BLOCK_DEFAULTS, base);
+    this.blockCount++;
+    return base;
+  }
+
+  /** Writes the row of a line read whole (`claudeCodeSkeletonOf` of its parsed object). */
+  pushSkeleton(skeleton: ClaudeCodeSkeleton, index: number, start: number, end: number): void {
+    const base = this.beginRow(index, start, end);
+    const rows = this.rows;
+    const key = (value: string | undefined): number => (value === undefined ? -1 : this.strings.keyOf(value));
+    const flag = (value: true | undefined): number => (value === true ? 1 : 0);
+    rows[base + TYPE] = key(skeleton.type);
+    rows[base + UUID] = key(skeleton.uuid);
+    rows[base + PARENT_UUID] = key(skeleton.parentUuid);
+    rows[base + LOGICAL_PARENT_UUID] = key(skeleton.logicalParentUuid);
+    rows[base + IS_SIDECHAIN] = flag(skeleton.isSidechain);
+    rows[base + SESSION_ID] = key(skeleton.sessionId);
+    rows[base + CWD] = key(skeleton.cwd);
+    rows[base + SUBTYPE] = key(skeleton.subtype);
+    rows[base + IS_META] = flag(skeleton.isMeta);
+    rows[base + IS_COMPACT_SUMMARY] = flag(skeleton.isCompactSummary);
+    rows[base + IS_API_ERROR_MESSAGE] = flag(skeleton.isApiErrorMessage);
+    const message = skeleton.message;
+    if (message !== undefined) {
+      rows[base + MESSAGE] = 1;
+      rows[base + MESSAGE_ID] = key(message.id);
+      rows[base + MODEL] = key(message.model);
+      const content = message.content;
+      if (Array.isArray(content)) {
+        rows[base + CONTENT] = CONTENT_BLOCKS;
+        rows[base + BLOCKS_START] = this.blockCount;
+        for (const block of content) {
+          const b = this.beginBlock();
+          const blocks = this.blocks;
+          blocks[b + BLOCK_TYPE] = key(block.type);
+          blocks[b + BLOCK_TEXT] = markFor(block.text);
+          blocks[b + BLOCK_ID] = key(block.id);
+          blocks[b + BLOCK_NAME] = key(block.name);
+          blocks[b + BLOCK_TOOL_USE_ID] = key(block.tool_use_id);
+          blocks[b + BLOCK_THINKING] = block.thinking === undefined ? 0 : 1;
+          blocks[b + BLOCK_DATA] = block.data === undefined ? 0 : 1;
+        }
+        rows[base + BLOCKS_END] = this.blockCount;
+      } else rows[base + CONTENT] = typeof content === 'string' ? markFor(content) : CONTENT_NONE;
+    }
+    this.endRow();
+  }
+
+  /** Row `row` as the skeleton object. */
+  skeletonAt(row: number): ClaudeCodeSkeleton {
+    const s = (slot: number): string | undefined => this.stringAt(row, slot);
+    const f = (slot: number): true | undefined => (this.at(row, slot) === 1 ? true : undefined);
+    const content = this.at(row, CONTENT);
+    const blocks: SkeletonBlock[] = [];
+    if (content === CONTENT_BLOCKS)
+      for (let block = this.at(row, BLOCKS_START); block < this.at(row, BLOCKS_END); block++) {
+        const b = (slot: number): string | undefined => {
+          const key = this.blockAt(block, slot);
+          return key < 0 ? undefined : this.strings.string(key);
+        };
+        blocks.push({
+          type: b(BLOCK_TYPE),
+          text: markOf(this.blockAt(block, BLOCK_TEXT)),
+          id: b(BLOCK_ID),
+          name: b(BLOCK_NAME),
+          tool_use_id: b(BLOCK_TOOL_USE_ID),
+          thinking: this.blockAt(block, BLOCK_THINKING) === 1 ? '' : undefined,
+          data: this.blockAt(block, BLOCK_DATA) === 1 ? '' : undefined,
+        });
+      }
+    return {
+      type: s(TYPE),
+      uuid: s(UUID),
+      parentUuid: s(PARENT_UUID),
+      logicalParentUuid: s(LOGICAL_PARENT_UUID),
+      isSidechain: f(IS_SIDECHAIN),
+      sessionId: s(SESSION_ID),
+      cwd: s(CWD),
+      subtype: s(SUBTYPE),
+      isMeta: f(IS_META),
+      isCompactSummary: f(IS_COMPACT_SUMMARY),
+      isApiErrorMessage: f(IS_API_ERROR_MESSAGE),
+      message:
+        this.at(row, MESSAGE) === 1
+          ? { id: s(MESSAGE_ID), model: s(MODEL), content: content === CONTENT_BLOCKS ? blocks : markOf(content) }
+          : undefined,
+    };
+  }
+}
+
+/** The table of skeletons already read (the reference reading, for tests): rows in order, lines 0, 1, …. */
+export function claudeCodeLineTableOf(skeletons: readonly ClaudeCodeSkeleton[]): ClaudeCodeLineTable {
+  const table = new ClaudeCodeLineTable(new Uint8Array(0));
+  skeletons.forEach((skeleton, index) => {
+    table.pushSkeleton(skeleton, index, 0, 0);
+  });
+  return table;
+}
+
+function grown(array: Int32Array): Int32Array {
+  const next = new Int32Array(array.length * 2);
+  next.set(array);
+  return next;
+}
