@@ -1,19 +1,18 @@
 /**
- * @module `SessionStore.fork`: one observation, one cut check, one seed, the inherited prefix copied as
- * bytes. The title is checked here only when the caller did not (a string, not a `PrintableTitle`); a
+ * @module `SessionStore.fork`: the child's side — its id, title, header and config — over one fork point
+ * of the source (`readForkPoint`: one observation, one cut check, the seed's own events), the inherited
+ * prefix copied as bytes. The title is checked here only when the caller did not (a string, not a `PrintableTitle`); a
  * generated child id is not looked up in the backend: the atomic create refuses a taken one.
  */
 import { randomUUID } from 'node:crypto';
 import { CURRENT_FORMAT_VERSION, type ForkRequest, type SessionConfig, type SessionHeader } from 'dsh-codec';
-import { forkSeedTail } from '../build-fork-seed.js';
 import { titleText, type PrintableTitle } from './check-title.js';
-import { LATEST_CLOSED_TURN, selectCut } from './fork-cut.js';
-import { observeSession } from './observe-session.js';
+import type { LATEST_CLOSED_TURN } from './fork-cut.js';
+import { readForkPoint } from './fork-point.js';
 import { SessionError } from '../session-error.js';
 import { assertSessionId } from '../session-id.js';
-import { provenanceOf, type ObservationProvenance, type SessionObservation } from './session-observation.js';
+import type { SessionObservation } from './session-observation.js';
 import type { Session } from '../session/session.js';
-import type { EventSource } from '../sources/event-source.js';
 import { configData } from './config-data.js';
 import { assertStoreOpen, persistNew, reserveNewId, type StoreContext } from './store-context.js';
 
@@ -55,32 +54,6 @@ function checkForkRequest(request: ForkRequest): void {
   }
 }
 
-function foreignObservation(): SessionError {
-  return new SessionError(
-    'INVALID_OBSERVATION',
-    'Cannot fork from this value: expected a session id or an observation returned by this store’s observe(), received an object this store did not produce.',
-  );
-}
-
-/** An id observed once (from memory when live: nothing copied), or an observation this store produced (`INVALID_OBSERVATION` otherwise). */
-async function observedSource(
-  context: StoreContext,
-  source: string | SessionObservation,
-): Promise<{ observation: SessionObservation; provenance: ObservationProvenance }> {
-  const observation = typeof source === 'string' ? await observeSession(context, source) : source;
-  const provenance = provenanceOf(observation, context.origin);
-  if (provenance === undefined) throw foreignObservation();
-  return { observation, provenance };
-}
-
-/** The config in force at `cut`: the latest `session/config` at or before it (latest wins whole), or `{}`; only that event is read. */
-function configAtCut(source: EventSource, cut: number): SessionConfig {
-  const at = source.findLast(CONFIG, cut + 1);
-  return at === -1 ? {} : (source.at(at).data as SessionConfig);
-}
-
-const CONFIG = ['session/config'];
-
 /**
  * @internal Forks `source` (an id, or an observation this store produced — then nothing is read or decoded
  * again). Child identity is checked first, then the source, then the cut; the child's whole seed is
@@ -100,17 +73,11 @@ export async function forkSession(
   // left to the atomic create, which refuses a taken id with the same SESSION_EXISTS).
   await reserveNewId(context, childId, options.id === undefined ? 'generated' : 'named');
   try {
-    // Read through the observation's source: the cut, the latest turn, nothing else (a stored log's
-    // lines are decoded only if the child's events are read later).
-    const { observation, provenance } = await observedSource(context, source);
-    const sourceId = observation.sessionId;
-    const cut = selectCut(provenance.source, options.atSeq, sourceId);
-    const time = context.now();
-    const own = forkSeedTail(provenance.source, cut, time);
-    const config =
-      options.config ??
-      (options.configPatch === undefined ? undefined : { ...configAtCut(provenance.source, cut), ...options.configPatch });
-    const cwd = config?.cwd ?? observation.header.cwd;
+    const point = await readForkPoint(context, source, options.atSeq);
+    const { cut, time } = point;
+    const sourceId = point.observation.sessionId;
+    const config = options.config ?? (options.configPatch === undefined ? undefined : { ...point.configAtCut(), ...options.configPatch });
+    const cwd = config?.cwd ?? point.observation.header.cwd;
     const header: SessionHeader = {
       format: 'dsh-session',
       version: CURRENT_FORMAT_VERSION,
@@ -130,12 +97,12 @@ export async function forkSession(
       context,
       {
         header,
-        seed: { kind: 'fork-of', inherited: provenance.source, cut, events: own },
+        seed: { kind: 'fork-of', inherited: point.source, cut, events: point.own },
         appends,
-        validatedCount: Math.min(provenance.validated, cut + 1),
+        validatedCount: point.validated,
         formatVersion: CURRENT_FORMAT_VERSION,
       },
-      cut >= 0 ? provenance.copy(cut + 1) : undefined,
+      point.inherited,
     );
   } catch (error) {
     context.reserved.delete(childId);
