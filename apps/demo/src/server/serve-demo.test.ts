@@ -17,6 +17,8 @@ beforeAll(async () => {
   await writeFile(join(dist, 'index.html'), '<!doctype html><html><head><title>page</title></head></html>');
   await writeFile(join(dist, 'assets', 'app.js'), 'console.log(1)');
   await writeFile(join(dir.path, 'secret.txt'), 'outside dist');
+  await mkdir(join(dist, '.vite'), { recursive: true });
+  await writeFile(join(dist, '.vite', 'page-inputs.json'), '["../secret-source.ts"]');
   const host = {
     async fetch(request: Request) {
       seen.push({
@@ -60,6 +62,17 @@ test('serves built files with their content type, and index.html for any other p
 test('never serves a file outside the built page', async () => {
   const response = await fetch(new URL('/..%2fsecret.txt', server.url));
   expect(await response.text()).not.toContain('outside dist');
+});
+
+test("never serves the build's own records or any dot file, and a path that does not decode gets the page", async () => {
+  for (const path of ['/.vite/page-inputs.json', '/%2evite/page-inputs.json', '/assets/../.vite/page-inputs.json']) {
+    const response = await fetch(new URL(path, server.url));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<title>page</title>');
+  }
+  const malformed = await fetch(new URL('/%E0%A4%A', server.url));
+  expect(malformed.status).toBe(200);
+  expect(await malformed.text()).toContain('<title>page</title>');
 });
 
 test('forwards /api requests to the host with method, body and headers, and relays status and body', async () => {

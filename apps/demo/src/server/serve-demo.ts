@@ -108,8 +108,8 @@ function escapeAttribute(value: string): string {
 type PageMeta = { token?: string; cliData?: string };
 
 async function servePage(distDir: string, pathname: string, response: ServerResponse, meta: PageMeta): Promise<void> {
-  const relative = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
-  let file = join(distDir, relative);
+  const relative = pagePath(pathname);
+  let file = relative === undefined ? distDir : join(distDir, relative);
   if (file !== distDir && !file.startsWith(distDir + sep)) file = join(distDir, 'index.html');
   const info = await stat(file).catch(() => undefined);
   if (info === undefined || !info.isFile()) file = join(distDir, 'index.html');
@@ -128,6 +128,22 @@ async function servePage(distDir: string, pathname: string, response: ServerResp
   }
   response.writeHead(200, { 'content-type': type, 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' });
   createReadStream(file).pipe(response);
+}
+
+/**
+ * The file a page path names inside the built page, or undefined (then `index.html` is served): a
+ * path that does not decode, or one with a segment starting with '.' (the build's own records in
+ * `.vite/`, any dot file) names no file of the page.
+ */
+function pagePath(pathname: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  const relative = normalize(decoded).replace(/^([/\\])+/, '');
+  return relative.split(/[/\\]/).some((segment) => segment.startsWith('.')) ? undefined : relative;
 }
 
 /** Answers a refusal of the guard as the API's JSON error. */
