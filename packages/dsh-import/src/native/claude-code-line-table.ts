@@ -67,16 +67,19 @@ const markFor = (text: string | undefined): number =>
 
 /** The rows of one file's lines. */
 export class ClaudeCodeLineTable {
-  rows: Int32Array = new Int32Array(ROW * 1024);
+  rows: Int32Array;
   count = 0;
-  blocks: Int32Array = new Int32Array(BLOCK * 1024);
+  blocks: Int32Array;
   blockCount = 0;
   /** The blocks of the rows ended so far. */
   private endedBlocks = 0;
   readonly strings: ByteStringTable;
 
-  constructor(bytes: Uint8Array) {
+  /** `lines`: how many rows to make room for at first (the table grows past it). */
+  constructor(bytes: Uint8Array, lines = 1024) {
     this.strings = new ByteStringTable(bytes);
+    this.rows = new Int32Array(ROW * Math.max(lines, 16));
+    this.blocks = new Int32Array(BLOCK * Math.max(lines, 16));
   }
 
   /** Slot `slot` of row `row`. */

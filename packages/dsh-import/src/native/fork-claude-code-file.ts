@@ -41,7 +41,9 @@ const SESSION_ID_KEY = Buffer.from('"sessionId"', 'utf8');
  * replace the session id).
  */
 function lineTable(buffer: Buffer): { table: ClaudeCodeLineTable; sessionIdKeys: number[] } {
-  const table = new ClaudeCodeLineTable(buffer);
+  let lines = 1;
+  for (let at = buffer.indexOf(NEWLINE); at >= 0; at = buffer.indexOf(NEWLINE, at + 1)) lines++;
+  const table = new ClaudeCodeLineTable(buffer, lines);
   const scanner = new ClaudeCodeLineScanner(table, buffer);
   const sessionIdKeys = scanner.watched;
   for (let pos = 0, index = 0; ; index++) {

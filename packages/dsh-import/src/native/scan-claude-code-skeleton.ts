@@ -33,41 +33,60 @@ const PRESENT = 5; // 1 for a string, else 0
 const MESSAGE = 6; // the message object's fields, into the row's message slots
 const CONTENT = 7; // a text's mark, or the content blocks, else CONTENT_NONE
 
-/** An object's fields: their keys (numbered from 1), how each is read and into which slot. */
-type Fields = { table: KeyTable; kinds: Uint8Array; slots: Uint8Array };
+/**
+ * An object's fields: their keys (numbered from 1), how each is read and into which slot; and for a
+ * string, which *recent token* it is first compared with (`recall`) and which it becomes (`store`),
+ * -1 for none — most lines repeat the last line's type, session id, cwd and model, and name the last
+ * line's uuid as their parent, so most strings are found without a look-up in the string table.
+ */
+type Fields = { table: KeyTable; kinds: Uint8Array; slots: Uint8Array; recall: Int8Array; store: Int8Array };
 
-function fields(entries: readonly (readonly [string, number, number])[]): Fields {
+// The recent tokens.
+const R_TYPE = 0;
+const R_UUID = 1;
+const R_SESSION = 2;
+const R_CWD = 3;
+const R_SUBTYPE = 4;
+const R_MESSAGE = 5;
+const R_MODEL = 6;
+const R_BLOCK_TYPE = 7;
+const R_NAME = 8;
+const RECENT = 9;
+
+function fields(entries: readonly (readonly [string, number, number, number?, number?])[]): Fields {
   return {
     table: keyTable(entries.map(([key]) => key)),
     kinds: Uint8Array.from(entries, ([, kind]) => kind),
     slots: Uint8Array.from(entries, ([, , slot]) => slot),
+    recall: Int8Array.from(entries, ([, , , recall = -1]) => recall),
+    store: Int8Array.from(entries, ([, , , recall = -1, store = recall]) => store),
   };
 }
 
 const TOP = fields([
-  ['type', STRING, slots.TYPE],
-  ['uuid', STRING, slots.UUID],
-  ['parentUuid', STRING, slots.PARENT_UUID],
-  ['logicalParentUuid', STRING, slots.LOGICAL_PARENT_UUID],
+  ['type', STRING, slots.TYPE, R_TYPE],
+  ['uuid', STRING, slots.UUID, -1, R_UUID],
+  ['parentUuid', STRING, slots.PARENT_UUID, R_UUID, -1],
+  ['logicalParentUuid', STRING, slots.LOGICAL_PARENT_UUID, R_UUID, -1],
   ['isSidechain', FLAG, slots.IS_SIDECHAIN],
-  ['sessionId', STRING, slots.SESSION_ID],
-  ['cwd', STRING, slots.CWD],
-  ['subtype', STRING, slots.SUBTYPE],
+  ['sessionId', STRING, slots.SESSION_ID, R_SESSION],
+  ['cwd', STRING, slots.CWD, R_CWD],
+  ['subtype', STRING, slots.SUBTYPE, R_SUBTYPE],
   ['isMeta', FLAG, slots.IS_META],
   ['isCompactSummary', FLAG, slots.IS_COMPACT_SUMMARY],
   ['isApiErrorMessage', FLAG, slots.IS_API_ERROR_MESSAGE],
   ['message', MESSAGE, slots.MESSAGE],
 ]);
 const MESSAGE_FIELDS = fields([
-  ['id', STRING, slots.MESSAGE_ID],
-  ['model', STRING, slots.MODEL],
+  ['id', STRING, slots.MESSAGE_ID, R_MESSAGE],
+  ['model', STRING, slots.MODEL, R_MODEL],
   ['content', CONTENT, slots.CONTENT],
 ]);
 const BLOCK = fields([
-  ['type', STRING, slots.BLOCK_TYPE],
+  ['type', STRING, slots.BLOCK_TYPE, R_BLOCK_TYPE],
   ['text', MARK, slots.BLOCK_TEXT],
   ['id', ID, slots.BLOCK_ID],
-  ['name', ID, slots.BLOCK_NAME],
+  ['name', ID, slots.BLOCK_NAME, R_NAME],
   ['tool_use_id', ID, slots.BLOCK_TOOL_USE_ID],
   ['thinking', PRESENT, slots.BLOCK_THINKING],
   ['data', PRESENT, slots.BLOCK_DATA],
@@ -90,6 +109,10 @@ export function scanClaudeCodeSkeleton(bytes: Uint8Array, start: number, end: nu
 export class ClaudeCodeLineScanner extends JsonLineScanner {
   /** The base (in `table.rows`) of the row being read. */
   private base = 0;
+  /** The recent tokens: where each starts, its length (-1: none to compare with) and key. */
+  private readonly recentStart = new Int32Array(RECENT);
+  private readonly recentLength = new Int32Array(RECENT).fill(-1);
+  private readonly recentKey = new Int32Array(RECENT);
 
   /** Records where `"sessionId"` ends a key (`watched`): the child's bytes replace the session id there. */
   constructor(
@@ -131,15 +154,17 @@ export class ClaudeCodeLineScanner extends JsonLineScanner {
     for (;;) {
       const key = this.keyOf(i, of.table);
       const v = this.keyAfter;
-      const after = key === 0 ? this.after(v) : this.value(v, of.kinds[key - 1] as number, array, base + (of.slots[key - 1] as number));
+      const after = key === 0 ? this.after(v) : this.value(v, of, key - 1, array, base);
       const next = this.nextMember(after);
       if (next < 0) return -next;
       i = next;
     }
   }
 
-  /** Reads the value at `v` into `array[index]` as `kind` says; returns the index after it. */
-  private value(v: number, kind: number, array: Int32Array, index: number): number {
+  /** Reads the value at `v` of field `field` of `of` into its slot of `array` at `base`; returns the index after it. */
+  private value(v: number, of: Fields, field: number, array: Int32Array, base: number): number {
+    const kind = of.kinds[field] as number;
+    const index = base + (of.slots[field] as number);
     const c = this.bytes[v];
     if (kind === FLAG) {
       array[index] = this.flagAt(v) === true ? 1 : 0;
@@ -149,7 +174,7 @@ export class ClaudeCodeLineScanner extends JsonLineScanner {
     if (kind === CONTENT) this.table.dropRowBlocks();
     if (c === QUOTE) {
       const after = this.stringEnd(v);
-      if (kind === STRING || kind === ID) array[index] = this.table.strings.token(v, after, this.escaped);
+      if (kind === STRING || kind === ID) array[index] = this.key(v, after, of.recall[field] as number, of.store[field] as number);
       else if (kind === PRESENT) array[index] = 1;
       else array[index] = this.mark(v, after);
       return after;
@@ -158,6 +183,31 @@ export class ClaudeCodeLineScanner extends JsonLineScanner {
     if (kind === CONTENT && c === OPEN_ARRAY) return this.blocks(v);
     array[index] = kind === PRESENT ? 0 : -1;
     return this.skip(v);
+  }
+
+  /** The key of the string token `[at, after)`: the recent token `recall`'s when the bytes are the same, else the table's. */
+  private key(at: number, after: number, recall: number, store: number): number {
+    const length = after - at;
+    if (this.escaped) {
+      if (store >= 0) this.recentLength[store] = -1;
+      return this.table.strings.token(at, after, true);
+    }
+    let key = -1;
+    if (recall >= 0 && this.recentLength[recall] === length) {
+      const bytes = this.bytes;
+      const from = (this.recentStart[recall] as number) - at;
+      // From the end: ids that differ, differ there.
+      let i = after - 1;
+      while (i > at && bytes[i] === bytes[i + from]) i--;
+      if (i === at) key = this.recentKey[recall] as number;
+    }
+    if (key < 0) key = this.table.strings.token(at, after, false);
+    if (store >= 0) {
+      this.recentStart[store] = at;
+      this.recentLength[store] = length;
+      this.recentKey[store] = key;
+    }
+    return key;
   }
 
   /** The `message` value at `v`: an object's fields into the row's message slots (all unset for any other value). */
