@@ -113,6 +113,23 @@ describe.skipIf(url === undefined)('openPostgresStore on a real server', () => {
     await store.close();
   });
 
+  it('a fork of a live parent (held open by this store) refers to its segment too: no row of the durable prefix is copied', async () => {
+    const name = schema('nocopy_live');
+    const store = await openPostgresStore({ connectionString, schema: name });
+    const source = await store.create({ id: 'big' });
+    for (let index = 0; index < 300; index++) source.append('session/title', { title: `t${String(index)}` });
+    await source.flush();
+    const child = await store.fork('big', { atSeq: 250, id: 'kid' });
+    await child.close();
+    const { rows } = await admin.query<{ seq: number }>(
+      `SELECT e.seq FROM "${name}".events e JOIN "${name}".sessions s ON s.segment = e.segment WHERE s.id = 'kid' ORDER BY e.seq`,
+    );
+    expect(rows.map((row) => row.seq)).toEqual([251]);
+    expect((await store.inspect('kid')).events).toEqual(buildForkSeed(source.events, 250));
+    await source.close();
+    await store.close();
+  });
+
   it('a session id is never sent to the server unless it is valid; queries are parameterized', async () => {
     const seen: unknown[] = [];
     class WatchedPool extends pg.Pool {

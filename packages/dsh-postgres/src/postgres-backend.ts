@@ -13,6 +13,7 @@ import { holderOf } from './lease/lease-holder.js';
 import type { PostgresContext } from './postgres-context.js';
 import { readStoredLog } from './read/read-stored-log.js';
 import { readSummaryRows } from './read/read-summary-rows.js';
+import { heldProvenance } from './segment-provenance.js';
 import { SessionWatcher } from './watch/session-watcher.js';
 
 type HolderRow = { holder_host: string | null; holder_pid: number | null; holder_since: string | null };
@@ -33,6 +34,7 @@ export function createPostgresBackend(
       if (log === undefined) throw notFoundError(id);
       return log;
     },
+    heldProvenance,
     async exists(id) {
       const { rowCount } = await context.pool.query(`SELECT 1 FROM ${s}.sessions WHERE id = $1`, [id]);
       return rowCount === 1;

@@ -6,76 +6,70 @@
  * backend shared across hosts (`watch`, `findForkChild`). Reached only through `dsh-session/internal`
  * (dsh-postgres) and inside this package; a public backend is adapted to it (`backend-views.ts`).
  */
-import type { SessionEvent, SessionHeader } from 'dsh-codec';
-import type { SessionBackend, SessionWriter } from './session-backend.js';
+import type { DecodedLog as CodecDecodedLog, FormatVersion, SessionEvent, SessionHeader, TornTail } from 'dsh-codec';
+import type { Provenance } from './provenance.js';
+import type { SessionBackend, SessionWriter, StoredLog } from './session-backend.js';
+import type { EventSource } from './sources/event-source.js';
 
 /**
- * A stored log in the form a dsh backend read it: raw JSONL text (any format version,
- * possibly with a torn final line; the store decodes it), verified JSONL bytes, validated lines, or
- * records that are already current.
+ * A stored log as a dsh backend read it, which observes and decodes itself: JSONL text of any format
+ * version (`JsonlTextLog`), JSONL bytes a writer of this backend verified (`VerifiedJsonlLog`), a
+ * backend's validated lines (`ValidatedLinesLog`), or current records (`RecordsLog`). The store never
+ * asks which: it asks the log for an observation, a decoded log, or the public shape.
  */
-export type StoredRead =
-  | {
-      kind: 'jsonl';
-      text: string;
-      /**
-       * Optional: an opaque reference to the immutable stored prefix this text was read from. A fork
-       * of this read hands it back in `InheritedRecords.source`, so a backend can refer to the prefix
-       * instead of copying it (a no-copy fork).
-       */
-      source?: string;
-    }
-  | {
-      /**
-       * JSONL bytes that a writer of this backend validated and stamped and that are unchanged since
-       * (`jsonl-verified-stamp.ts`): current-format lines, LF-terminated, no torn tail. The store may
-       * read them line by line without validating them again.
-       */
-      kind: 'verified-jsonl';
-      bytes: Buffer;
-    }
-  | {
-      /**
-       * A backend's own event lines, `lines[i]` (i < `count`) holding event seq `i` as `serializeEvent` wrote it
-       * (current format, `\n`-terminated), each validated by a dsh Session or the codec before the
-       * backend stored it and unchanged since (PostgreSQL: rows whose seal still matches). The store
-       * parses a line only when its event is read, so a fork or a summary of a long log parses a few.
-       */
-      kind: 'validated-lines';
-      header: SessionHeader;
-      /** May be longer than this read (a backend may share one growing array between reads): only the first `count` are its lines. */
-      lines: readonly string[];
-      /** How many events this read holds: `lines[0 .. count - 1]`. */
-      count: number;
-      /** Optional, as for `jsonl`: the immutable stored prefix these lines were read from (a no-copy fork of this read hands it back). */
-      source?: string;
-    }
-  | {
-      kind: 'records';
-      header: SessionHeader;
-      /** A fresh array per read: the store keeps it (frozen) as the observation's events. */
-      events: readonly SessionEvent[];
-      /**
-       * Set when every record was validated by a dsh Session (or the codec) before the backend stored
-       * it and cannot have changed since: the store then skips validating them again.
-       */
-      validated?: true;
-      /** Optional, as for `jsonl`: the immutable stored prefix these records were read from (a no-copy fork of this read hands it back). */
-      source?: string;
-    };
+export interface StoredLines {
+  /** What an observation needs (only the lines it must read are parsed); `CORRUPT` and codec codes as `decode`. */
+  observe(id: string): ObservedLog;
+  /** Every event, decoded (and migrated) to the current version; codec failures become `SessionError`s, a header naming another session is `CORRUPT`. */
+  decode(id: string): DecodedLog;
+  /** The public read shape (`SessionBackend.read`): records as they are, any other form decoded. */
+  storedLog(id: string): StoredLog;
+}
 
 /**
- * A fork child's first `count` events, which are exactly the source's first `count` events, in the
- * form its `create` may store without encoding them again. `jsonl`: their JSONL lines as the store
- * read and validated (or verified) them; `stored`: as they lie in the source's log, which this backend
- * holds under its lease; `source`: as they lie in the stored prefix a read named by its
- * `StoredRead.source`; `events`: nothing to copy. Every kind also gives the events themselves
- * (`events()`, decoded when called) for a backend that cannot use the other form; the stored result
- * must decode to the same events either way.
+ * A read: its log, and optionally its `provenance` — this backend's reference to where the log lies in
+ * its storage (`provenance.ts`). A fork of the read hands the provenance back in
+ * `InheritedRecords.provenance`, so the backend can refer to or copy the stored prefix (a no-copy fork).
  */
-export type InheritedRecords = { count: number; events: () => readonly SessionEvent[] } & (
-  { kind: 'jsonl'; bytes: Buffer } | { kind: 'stored'; sourceId: string } | { kind: 'source'; source: string } | { kind: 'events' }
-);
+export type StoredRead = { log: StoredLines; provenance?: Provenance };
+
+/**
+ * A stored log observed: its header (a verified or validated one frozen), the version it was read in,
+ * whether `open` would repair it, any torn tail, its events as a source read by position, and how many
+ * leading events need no validating again (all, unless a backend's records carry no validated claim).
+ */
+export type ObservedLog = {
+  header: SessionHeader;
+  formatVersion: FormatVersion;
+  needsRepair: boolean;
+  tornTail?: TornTail | undefined;
+  source: EventSource;
+  validated: number;
+};
+
+/**
+ * A stored log decoded as the current version: its events (frozen when they are a backend's records
+ * or validated lines), the version it was written in, any torn tail, `rewrite` — whether its first
+ * write must replace the whole log (an older version, or lines not ending in LF) instead of appending
+ * — and how many leading events need no validating again.
+ */
+export type DecodedLog = {
+  header: SessionHeader;
+  events: readonly SessionEvent[];
+  sourceVersion: FormatVersion;
+  tornTail: TornTail | undefined;
+  lineEndings: CodecDecodedLog['lineEndings'];
+  rewrite: boolean;
+  validated: number;
+};
+
+/**
+ * A fork child's first `count` events, which are exactly the source's first `count` events:
+ * `events()` gives them (decoded when called), and `provenance`, when the source's read (or its
+ * writer's backend, for a live source) minted one, lets the backend that minted it store them
+ * without encoding them again. The stored result must decode to the same events either way.
+ */
+export type InheritedRecords = { count: number; events: () => readonly SessionEvent[]; provenance?: Provenance };
 
 /**
  * What `list()` needs of a stored session, read without the rest of its log (`readSummary`): its
@@ -91,10 +85,10 @@ export type StoredSummary = {
   latestTurnEnd: number;
 };
 
-/** A dsh backend's writer: reads in any `StoredRead` form, drops torn tails, stamps what the store validated. */
+/** A dsh backend's writer: reads in any `StoredLines` form, drops torn tails, stamps what the store validated. */
 export interface FastWriter extends Omit<SessionWriter, 'read'> {
   read(): Promise<StoredRead>;
-  /** Drops a torn final line, from 1-based `line` on (only logs read as `jsonl` can have one). */
+  /** Drops a torn final line, from 1-based `line` on (only logs read as JSONL text can have one). */
   discardTornTail(line: number): Promise<void>;
   /**
    * Optional: the store decoded and validated every complete line `read()` returned. A JSONL writer
@@ -113,6 +107,12 @@ export interface FastBackend extends Omit<SessionBackend, 'create' | 'acquire' |
   create(id: string, header: SessionHeader, events: readonly SessionEvent[], inherited?: InheritedRecords): Promise<FastWriter>;
   acquire(id: string): Promise<FastWriter>;
   read(id: string): Promise<StoredRead>;
+  /**
+   * Optional: a provenance for session `id` as a writer of this backend in this process holds it (a
+   * live session of the store); a fork child of that session hands it back to `create`. Undefined
+   * when the backend cannot refer to a held log.
+   */
+  heldProvenance?(id: string): Provenance | undefined;
   /**
    * Optional: calls `listener` with the events of session `id` from seq `fromSeq` on — those already
    * stored, then each batch any writer (in any process or host) commits — in order, each once, until

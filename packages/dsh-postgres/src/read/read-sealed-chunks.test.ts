@@ -9,6 +9,7 @@ import { readerSettings, testSchemas } from '../__fixtures__/test-schemas.js';
 import { OWN_POOL_SETTINGS } from '../own-pool-settings.js';
 import type { PostgresSettings } from '../postgres-context.js';
 import { readSealedChunks } from './read-sealed-chunks.js';
+import { shapeOf } from '../__fixtures__/read-shape.js';
 import { readStoredLog } from './read-stored-log.js';
 
 const url = postgresTestUrl();
@@ -50,12 +51,12 @@ describe.skipIf(url === undefined)('whole reads in chunks: a few hundred events 
     for (const id of ids) {
       for (const form of forms) {
         expect(await readSealedChunks(settings({ rows: 4, bytes: 1 }), id, form, 0)).toBe('by-rows');
-        byRows.set(`${id} ${form}`, await readStoredLog(settings({ rows: 4, bytes: 1 }), id, form));
+        byRows.set(`${id} ${form}`, shapeOf(await readStoredLog(settings({ rows: 4, bytes: 1 }), id, form)));
       }
     }
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 45 }), fc.constantFrom(...ids), fc.constantFrom(...forms), async (rows, id, form) => {
-        const log = await readStoredLog(settings({ rows, bytes: 1 << 20 }), id, form);
+        const log = shapeOf(await readStoredLog(settings({ rows, bytes: 1 << 20 }), id, form));
         expect(log).toMatchObject(form === 'lines' ? { kind: 'validated-lines' } : { kind: 'records', validated: true });
         expect(log).toEqual(byRows.get(`${id} ${form}`));
         const events = (await store.inspect(id)).events;
@@ -75,7 +76,7 @@ describe.skipIf(url === undefined)('whole reads in chunks: a few hundred events 
       `SELECT count(*)::integer AS inversions FROM (SELECT e.seq, lag(e.seq) OVER (ORDER BY e.ctid) AS before FROM S.events e JOIN S.sessions s ON s.segment = e.segment WHERE s.id = 'mixed') t WHERE t.seq < t.before`,
     );
     expect((rows[0] as { inversions: number }).inversions).toBeGreaterThan(0);
-    const log = await readStoredLog(settings({ rows: 16, bytes: 1 << 20 }, bitmap), 'mixed', 'records');
+    const log = shapeOf(await readStoredLog(settings({ rows: 16, bytes: 1 << 20 }, bitmap), 'mixed', 'records'));
     expect(log).toMatchObject({ kind: 'records', validated: true });
     expect((log as Extract<typeof log, { kind: 'records' }>).events).toEqual((await store.inspect('mixed')).events);
   });
@@ -85,7 +86,7 @@ describe.skipIf(url === undefined)('whole reads in chunks: a few hundred events 
     await titled(store, 'big', 30, (seq) => (seq === 12 ? 5_000 : 2));
     // Only the chunk holding seq 12 is above 4 KiB.
     expect(await readSealedChunks(settings({ rows: 8, bytes: 4_096 }), 'big', 'records', 0)).toBe('by-rows');
-    const log = await readStoredLog(settings({ rows: 8, bytes: 4_096 }), 'big', 'records');
+    const log = shapeOf(await readStoredLog(settings({ rows: 8, bytes: 4_096 }), 'big', 'records'));
     expect(log).toMatchObject({ kind: 'records', validated: true });
     expect((log as Extract<typeof log, { kind: 'records' }>).events).toEqual((await store.inspect('big')).events);
   });
@@ -93,7 +94,8 @@ describe.skipIf(url === undefined)('whole reads in chunks: a few hundred events 
   it('a chunk is not taken as validated when a row names another seq, a seal is broken or a row is missing: read as text and validated', async () => {
     const { store, settings, q } = await fixture('chunks_tamper');
     await titled(store, 'titled', 40);
-    const read = (): Promise<unknown> => readStoredLog(settings({ rows: 8, bytes: 1 << 20 }), 'titled', 'records').then((log) => log?.kind);
+    const read = (): Promise<unknown> =>
+      readStoredLog(settings({ rows: 8, bytes: 1 << 20 }), 'titled', 'records').then((log) => shapeOf(log)?.kind);
     expect(await read()).toBe('records');
     // Seq 5's row holds seq 6's line, sealed for its segment.
     await q(

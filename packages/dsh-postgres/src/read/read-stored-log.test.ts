@@ -6,6 +6,7 @@ import { buildForkSeed } from 'dsh-session/fork';
 import pg from 'pg';
 import { postgresTestUrl } from '@dsh/test-utils';
 import { readerSettings, testSchemas } from '../__fixtures__/test-schemas.js';
+import { shapeOf } from '../__fixtures__/read-shape.js';
 import { readStoredLog } from './read-stored-log.js';
 
 const url = postgresTestUrl();
@@ -26,8 +27,8 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     return {
       name,
       store,
-      read: (id: string) => readStoredLog(settings, id),
-      readRecords: (id: string) => readStoredLog(settings, id, 'records'),
+      read: (id: string) => readStoredLog(settings, id).then(shapeOf),
+      readRecords: (id: string) => readStoredLog(settings, id, 'records').then(shapeOf),
       q,
     };
   }

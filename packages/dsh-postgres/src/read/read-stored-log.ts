@@ -2,13 +2,13 @@
  * Reading a session back: its header and the event rows of its segment chain in one statement. Rows
  * that still carry the seal dsh-postgres put on them when it stored them (`checksum =
  * hashtextextended(body, segment)`, migration step 3) were validated by a Session or the codec before they
- * were written and have not changed since: such a log comes back as `validated-lines`, which the
+ * were written and have not changed since: such a log comes back as validated lines, which the
  * store parses only where it reads them and never validates again. Anything else — a row stored
  * before step 3, or inserted or edited by anything but dsh-postgres, a hole in the seqs, a header
  * that is not canonical V5 — comes back as JSONL text, which the store decodes and validates in full.
  */
 import type { SessionHeader } from 'dsh-codec';
-import type { StoredRead } from 'dsh-session/internal';
+import { JsonlTextLog, RecordsLog, ValidatedLinesLog, type StoredRead } from 'dsh-session/internal';
 import { eachRow } from './each-row.js';
 import { readSealedChunks } from './read-sealed-chunks.js';
 import { canonicalHeader, placeHead, placeLine, sealedResult, sealedRows, type SealedForm, type SealedRead } from './sealed-rows.js';
@@ -16,6 +16,7 @@ import type { PostgresSettings } from '../postgres-context.js';
 import type { ReadCache } from './read-cache.js';
 import { chainCte, chainRows, sealedReadText } from './segment-chain.js';
 import { statementName } from '../schema/statement-name.js';
+import { readProvenance } from '../segment-provenance.js';
 
 /** `[seq, body, sealed, source]`: the header row has seq null and the source; event rows a seal verdict. */
 type LogRow = [seq: number | null, body: string, sealed: boolean | null, source: string | null];
@@ -55,9 +56,9 @@ function sealedLog(
   lines: readonly string[] | undefined,
   count = read.nextSeq,
 ): StoredRead | undefined {
-  const source = `${read.segment}:${String(read.nextSeq)}`;
-  if (form === 'lines') return lines === undefined ? undefined : { kind: 'validated-lines', header, lines, count, source };
-  return read.rows === undefined ? undefined : { kind: 'records', header, events: read.rows.events, validated: true, source };
+  const provenance = readProvenance(read.segment, read.nextSeq);
+  if (form === 'lines') return lines === undefined ? undefined : { log: new ValidatedLinesLog(header, lines, count), provenance };
+  return read.rows === undefined ? undefined : { log: new RecordsLog(header, read.rows.events, true), provenance };
 }
 
 /**
@@ -99,7 +100,7 @@ async function readText(context: PostgresSettings, id: string): Promise<StoredRe
   );
   const row = rows[0];
   if (row === undefined) return undefined;
-  return { kind: 'jsonl', text: row.header + (row.body ?? ''), source: `${row.segment}:${String(row.next_seq)}` };
+  return { log: new JsonlTextLog(row.header + (row.body ?? '')), provenance: readProvenance(row.segment, row.next_seq) };
 }
 
 /**
@@ -107,8 +108,8 @@ async function readText(context: PostgresSettings, id: string): Promise<StoredRe
  * parsed (`form`), else —
  * a row edited or inserted outside dsh-postgres, or stored before schema step 3 — the JSONL text of
  * a second read, which the store decodes and validates in full. A fork child's prefix comes from its
- * ancestors' segments, each up to where the child refers to it. `source` names the segment and the
- * count read, for a no-copy fork of this read. Undefined when the session does not exist. @internal
+ * ancestors' segments, each up to where the child refers to it. The read's provenance names the segment
+ * and the count read, for a no-copy fork of this read. Undefined when the session does not exist. @internal
  */
 export async function readStoredLog(context: PostgresSettings, id: string, form: SealedForm = 'lines'): Promise<StoredRead | undefined> {
   const cache = form === 'lines' ? context.readCache : undefined;

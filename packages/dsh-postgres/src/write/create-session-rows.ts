@@ -12,12 +12,14 @@ import { identityColumns } from '../lease/lease-holder.js';
 import { inTransaction } from './in-transaction.js';
 import { insertEvents } from './insert-events.js';
 import type { PostgresContext } from '../postgres-context.js';
+import { writtenSegmentOf } from '../segment-provenance.js';
 import { createPostgresWriter } from './postgres-writer.js';
 
 /**
- * The segment (and how many of its events) a child can refer to: the live source's current segment,
- * or the segment a cold read came from. Locked against collection until the transaction ends; a
- * reference that vanished (source deleted meanwhile) gives undefined and the prefix is copied.
+ * The segment (and how many of its events) a child can refer to, as the provenance of its inherited
+ * records names it: the live source's current segment, or the segment a cold read came from. Locked
+ * against collection until the transaction ends; a reference that vanished (source deleted
+ * meanwhile), or none, gives undefined and the prefix is copied.
  */
 async function baseOf(
   client: PoolClient,
@@ -25,23 +27,9 @@ async function baseOf(
   inherited: InheritedRecords | undefined,
 ): Promise<{ segment: string; count: number } | undefined> {
   if (inherited === undefined || inherited.count <= 0) return undefined;
-  let segment: string;
-  let written: number;
-  if (inherited.kind === 'stored') {
-    const { rows } = await client.query<{ segment: string; next_seq: number }>(
-      `SELECT segment, next_seq FROM ${schema}.sessions WHERE id = $1`,
-      [inherited.sourceId],
-    );
-    if (rows[0] === undefined) return undefined;
-    segment = rows[0].segment;
-    written = rows[0].next_seq;
-  } else {
-    // `source`: the segment and count of the read the child's prefix came from (other kinds name none).
-    const match = /^(\d+):(\d+)$/.exec(inherited.kind === 'source' ? inherited.source : '');
-    if (match === null) return undefined;
-    segment = match[1] as string;
-    written = Number(match[2]);
-  }
+  const named = await writtenSegmentOf(client, schema, inherited.provenance);
+  if (named === undefined) return undefined;
+  const { segment, written } = named;
   const locked = await client.query(`SELECT 1 FROM ${schema}.segments WHERE id = $1 FOR KEY SHARE`, [segment]);
   if (locked.rowCount === 0) return undefined;
   // A live source may not have made every inherited event durable yet: refer to what is written.

@@ -17,13 +17,15 @@ import { copyFile, mkdir, open, readdir, rename, stat, unlink, type FileHandle }
 import { join } from 'node:path';
 import { errorCode, publishWithoutOverwrite, readWholeFile, syncDirectory, writeAll, type WriteChunk } from './durable-files.js';
 import { acquireFileLease, fileLeaseHolder, type FileLease } from './file-lease.js';
-import { EMPTY, lineEndsOf, planCreated, writeCreated, type CreatePlan } from './jsonl-create-plan.js';
+import { EMPTY, lineEndsOf, planCreated, provenanceOfHeld, provenanceOfRead, writeCreated, type CreatePlan } from './jsonl-create-plan.js';
 import { encodeLog } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
 import { matchesStamp, readVerifiedStamp, removeStampTemps, removeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { makeJsonlWriter } from './jsonl-writer.js';
 import { LineEnds } from './line-ends.js';
 import type { FastWriter } from '../fast-backend.js';
+import { JsonlTextLog } from '../sources/jsonl-text-log.js';
+import { VerifiedJsonlLog } from '../sources/verified-jsonl-log.js';
 import type { SessionBackend, StoredSessionRef } from '../session-backend.js';
 import { asSessionBackend } from '../store/backend-views.js';
 import { SessionError } from '../session-error.js';
@@ -153,14 +155,18 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       assertOpen();
       try {
         const [bytes, stamp] = await Promise.all([readWholeFile(fileOf(id)), readVerifiedStamp(dir, id)]);
-        if (matchesStamp(bytes, stamp)) return { kind: 'verified-jsonl', bytes };
         // One decode of the whole buffer gives a flat string (a chunked utf8 read is a rope that every
         // later indexOf/slice must flatten first).
-        return { kind: 'jsonl', text: bytes.toString('utf8') };
+        const log = matchesStamp(bytes, stamp) ? new VerifiedJsonlLog(bytes) : new JsonlTextLog(bytes.toString('utf8'));
+        return { log, provenance: provenanceOfRead(log) };
       } catch (error) {
         if (errorCode(error) === 'ENOENT') throw notFoundError(id);
         throw error;
       }
+    },
+
+    heldProvenance(id) {
+      return provenanceOfHeld(state, id);
     },
 
     exists(id) {

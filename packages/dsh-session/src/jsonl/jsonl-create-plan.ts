@@ -1,7 +1,8 @@
 /**
  * How the JSONL backend writes a new log (create, fork): the header, the inherited lines — copied
  * as bytes from a source file this backend holds, or taken from text the store validated — then the
- * other events, into a new file that is fsynced before it is published.
+ * other events, into a new file that is fsynced before it is published. The provenance this backend
+ * mints for its reads and held sessions says which (only this module reads it).
  */
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { encodeLog, NEWLINE, serializeEvents } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
 import { LineEnds } from './line-ends.js';
 import type { InheritedRecords } from '../fast-backend.js';
+import { provenanceKind, type Provenance } from '../provenance.js';
 
 /** No bytes. */
 export const EMPTY = Buffer.alloc(0);
@@ -68,9 +70,53 @@ export function lineEndsOf(plan: CreatePlan): { ends: LineEnds; size: number } {
   return { ends, size: size + plan.rest.length };
 }
 
+/** How a new log is written: the header, then the inherited lines (copied as bytes), then the other events. */
+type InheritedPart = NonNullable<CreatePlan['inherited']>;
+
 /**
- * How a new log is written: the header, then the inherited lines — copied from the source's durable
- * file held here, or taken from the text the store validated — when possible, then the other events.
+ * What this backend's provenance holds: how the first `count` events of the read (or the held
+ * session) it was minted for are written into a child without encoding them, or undefined when they
+ * cannot be (then they are encoded).
+ */
+type JsonlOrigin = (count: number) => Promise<InheritedPart | undefined>;
+
+const JSONL_PROVENANCE = provenanceKind<JsonlOrigin>();
+
+/** The inherited lines as bytes, scanned once, when they are exactly `count` LF-terminated lines. */
+function copiedLines(bytes: Buffer | undefined, count: number): InheritedPart | undefined {
+  if (bytes === undefined) return undefined;
+  // Line 0 stands for the header: line i is inherited event i - 1, as in a stored range.
+  const ends = LineEnds.after(0);
+  ends.scan(bytes, 0);
+  if (bytes[bytes.length - 1] !== NEWLINE || ends.length !== count + 1) return undefined;
+  return { bytes, ends };
+}
+
+/** The durable lines of a session a writer of this backend holds, when its file is still what the writer wrote. */
+async function heldRange(state: JsonlState, id: string, count: number): Promise<InheritedPart | undefined> {
+  const range = state.storedRanges.get(id)?.(count);
+  // A source released, rewritten or changed behind its lease is not copied: its events are encoded.
+  if (range === undefined || !(await storedRangeIsIntact(range).catch(() => false))) return undefined;
+  return { range };
+}
+
+/**
+ * The provenance of a read of this backend: a child copies the lines of its first events from the
+ * bytes read (`currentLines`: only lines the store validated, in the current format and LF).
+ */
+export function provenanceOfRead(log: { currentLines(count: number): Buffer | undefined }): Provenance {
+  return JSONL_PROVENANCE.mint((count) => Promise.resolve(copiedLines(log.currentLines(count), count)));
+}
+
+/** The provenance of session `id` as a writer of this backend holds it: a child copies its durable lines from its file. */
+export function provenanceOfHeld(state: JsonlState, id: string): Provenance {
+  return JSONL_PROVENANCE.mint((count) => heldRange(state, id, count));
+}
+
+/**
+ * How a new log is written: the header, then the inherited lines — copied from the bytes the source
+ * was read from, or from the source's durable file held here, as its provenance says — when
+ * possible, then the other events.
  */
 export async function planCreated(
   state: JsonlState,
@@ -83,22 +129,11 @@ export async function planCreated(
     head: encodeLog(header, inherited === undefined ? events : [...inherited.events(), ...events]),
     rest: EMPTY,
   });
-  // A `source` names a records read of another backend: this one never gives one.
-  if (inherited === undefined || inherited.kind === 'source' || inherited.kind === 'events' || count <= 0) return encoded();
-  const head = Buffer.from(encodeHeader(header), 'utf8');
-  const rest = Buffer.from(serializeEvents(events), 'utf8');
-  if (inherited.kind === 'jsonl') {
-    const { bytes } = inherited;
-    // Line 0 stands for the header: line i is inherited event i - 1, as in a stored range.
-    const ends = LineEnds.after(0);
-    ends.scan(bytes, 0);
-    if (bytes[bytes.length - 1] !== NEWLINE || ends.length !== count + 1) return encoded();
-    return { head, inherited: { bytes, ends }, rest };
-  }
-  const range = state.storedRanges.get(inherited.sourceId)?.(count);
-  // A source released, rewritten or changed behind its lease is not copied: its events are encoded.
-  if (range === undefined || !(await storedRangeIsIntact(range).catch(() => false))) return encoded();
-  return { head, inherited: { range }, rest };
+  // No provenance of this backend (a read of none, a public backend's records): the events are encoded.
+  const origin = JSONL_PROVENANCE.read(inherited?.provenance);
+  const part = origin === undefined || count <= 0 ? undefined : await origin(count);
+  if (part === undefined) return encoded();
+  return { head: Buffer.from(encodeHeader(header), 'utf8'), inherited: part, rest: Buffer.from(serializeEvents(events), 'utf8') };
 }
 
 /** Below this size the header and the other events are written as one buffer (one write instead of two). */

@@ -14,6 +14,7 @@ import { writeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { LineEnds } from './line-ends.js';
 import { keepBackup, keepTornTail } from './log-backups.js';
 import type { FastWriter, StoredRead } from '../fast-backend.js';
+import { JsonlTextLog } from '../sources/jsonl-text-log.js';
 import { SessionError } from '../session-error.js';
 import { sessionTempName } from './session-temp-name.js';
 import { leaseLost, writeFailed } from '../store-errors.js';
@@ -61,7 +62,7 @@ export function makeJsonlWriter(
       endsWithNewline = size === 0 || bytes[size - 1] === NEWLINE;
       crc = crc32(bytes);
       verified = false;
-      return { kind: 'jsonl', text: bytes.toString('utf8') };
+      return { log: new JsonlTextLog(bytes.toString('utf8')) };
     },
     markValidated() {
       verified = true;

@@ -3,6 +3,7 @@
  */
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import type { FastWriter, StoredRead } from '../fast-backend.js';
+import { RecordsLog } from '../sources/records-log.js';
 import type { SessionBackend, StoredSessionRef } from '../session-backend.js';
 import { asSessionBackend } from '../store/backend-views.js';
 import { SessionError, type LeaseHolder } from '../session-error.js';
@@ -106,5 +107,5 @@ export function createMemoryBackend(): SessionBackend {
 
 function snapshot(log: MemoryLog): StoredRead {
   // Only Sessions of a store write here, and they validated every event they appended.
-  return { kind: 'records', header: log.header, events: log.events.slice(), validated: true };
+  return { log: new RecordsLog(log.header, log.events.slice(), true) };
 }

@@ -6,7 +6,7 @@
  */
 import type { SessionEvent } from 'dsh-codec';
 
-/** @internal The first `length` events of a log, every one validated and frozen. */
+/** The first `length` events of a log, every one validated and frozen (named by dsh-session/internal's `ObservedLog`). */
 export interface EventSource {
   readonly length: number;
   /** The event at `index` (0 ≤ index < length), decoded when first read. */

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { serializeEvent, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { createMemoryStore, SessionError, type SessionBackend, type SessionStore } from 'dsh-session';
-import { asSessionBackend, fastBackendOf, type StoredRead, type StoredSummary } from 'dsh-session/internal';
+import {
+  asSessionBackend,
+  fastBackendOf,
+  provenanceKind,
+  ValidatedLinesLog,
+  type StoredRead,
+  type StoredSummary,
+} from 'dsh-session/internal';
 import { arbitraryLogWithSeq } from '@dsh/test-utils';
 import { createMemoryBackend } from '../memory/memory-backend.js';
 import { sparseLinesSource, validatedLinesSource } from './validated-lines.js';
@@ -12,19 +19,19 @@ import { sparseLinesSource, validatedLinesSource } from './validated-lines.js';
 
 const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 5, id, createdAt: 0, inheritedEventCount: 0 });
 
-/** A memory backend whose reads — with and without the lease — come back as `validated-lines` (with or without a prefix reference). */
+/** A provenance of this test's backend (which no other backend reads). */
+const LINES_PROVENANCE = provenanceKind<{ id: string; count: number }>();
+
+/** A memory backend whose reads — with and without the lease — come back as validated lines (with or without a provenance). */
 function linesBackend(withSource: boolean): SessionBackend {
   const backend = fastBackendOf(createMemoryBackend());
-  const asLines = (id: string, log: StoredRead): StoredRead => {
-    if (log.kind !== 'records') throw new Error(`expected records from the memory backend, received ${log.kind}`);
+  const asLines = (id: string, read: StoredRead): StoredRead => {
+    const log = read.log.storedLog(id);
     // The array runs past this read, as a backend sharing one growing array may hand it out: only `count` are this read's.
     const lines = [...log.events.map((event) => serializeEvent(event)), '{"seq":-1,"type":"not/this-read","time":0,"data":{}}\n'];
     return {
-      kind: 'validated-lines',
-      header: log.header,
-      lines,
-      count: log.events.length,
-      ...(withSource ? { source: `${id}:${String(log.events.length)}` } : {}),
+      log: new ValidatedLinesLog(log.header, lines, log.events.length),
+      ...(withSource ? { provenance: LINES_PROVENANCE.mint({ id, count: log.events.length }) } : {}),
     };
   };
   return asSessionBackend({
@@ -49,8 +56,7 @@ function partsBackend(): SessionBackend {
   return asSessionBackend({
     ...backend,
     async readSummary(id): Promise<StoredSummary> {
-      const log = await backend.read(id);
-      if (log.kind !== 'records') throw new Error(`expected records from the memory backend, received ${log.kind}`);
+      const log = (await backend.read(id)).log.storedLog(id);
       const { events } = log;
       const latest = (test: (event: SessionEvent) => boolean): number => events.findLastIndex(test);
       const lines = new Map<number, string>();

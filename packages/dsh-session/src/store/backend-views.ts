@@ -8,21 +8,14 @@
  * public backend like any other.
  */
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
-import { decodeStored } from './decode-stored.js';
-import type { FastBackend, FastWriter, InheritedRecords, StoredRead } from '../fast-backend.js';
+import type { FastBackend, FastWriter, InheritedRecords } from '../fast-backend.js';
 import type { SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from '../session-backend.js';
 import type { LeaseHolder } from '../session-error.js';
-
-/** A dsh read as the public shape: records as they are, any other form decoded (and migrated). */
-function storedLogOf(id: string, read: StoredRead): StoredLog {
-  if (read.kind === 'records') return { header: read.header, events: read.events };
-  const { header, events } = decodeStored(id, read);
-  return { header, events };
-}
+import { RecordsLog } from '../sources/records-log.js';
 
 function publicWriter(id: string, writer: FastWriter): SessionWriter {
   return {
-    read: async () => storedLogOf(id, await writer.read()),
+    read: async () => (await writer.read()).log.storedLog(id),
     append: (expectedNextSeq, events) => writer.append(expectedNextSeq, events),
     replace: (header, events) => writer.replace(header, events),
     release: () => writer.release(),
@@ -45,7 +38,7 @@ class DshBackend implements SessionBackend {
     this.#fast = fast;
     this.create = async (id, header, events) => publicWriter(id, await fast.create(id, header, events));
     this.acquire = async (id) => publicWriter(id, await fast.acquire(id));
-    this.read = async (id) => storedLogOf(id, await fast.read(id));
+    this.read = async (id) => (await fast.read(id)).log.storedLog(id);
     this.exists = (id) => fast.exists(id);
     this.list = () => fast.list();
     this.holder = (id) => fast.holder(id);
@@ -67,7 +60,7 @@ function fastWriter(writer: SessionWriter): FastWriter {
   return {
     read: async () => {
       const { header, events } = await writer.read();
-      return { kind: 'records', header, events };
+      return { log: new RecordsLog(header, events, false) };
     },
     append: (expectedNextSeq, events) => writer.append(expectedNextSeq, events),
     replace: (header, events) => writer.replace(header, events),
@@ -88,7 +81,7 @@ export function fastBackendOf(backend: SessionBackend): FastBackend {
     acquire: async (id) => fastWriter(await backend.acquire(id)),
     read: async (id) => {
       const { header, events } = await backend.read(id);
-      return { kind: 'records', header, events };
+      return { log: new RecordsLog(header, events, false) };
     },
     exists: (id) => backend.exists(id),
     list: () => backend.list(),

@@ -1,6 +1,6 @@
 /** `SessionStore.list`: every stored session's summary, cached per backend stamp. */
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
-import { assertHeaderNames } from './decode-stored.js';
+import { assertHeaderNames } from '../sources/decode-jsonl-text.js';
 import { arraySource } from '../sources/event-source.js';
 import { observeStored } from './observe-session.js';
 import type { StoredSessionRef } from '../session-backend.js';

@@ -1,6 +1,5 @@
 /** `SessionStore.open`: resume under the single-writer lease, closing an interrupted turn (SPEC §6). */
 import { closeOpenTail } from '../close-open-tail.js';
-import { decodeStored } from './decode-stored.js';
 import type { FastWriter } from '../fast-backend.js';
 import { assertSessionId } from '../session-id.js';
 import { Session } from '../session/session.js';
@@ -21,8 +20,8 @@ export async function openSession(context: StoreContext, id: string): Promise<Se
   let session: Session | undefined;
   try {
     writer = await context.backend.acquire(id);
-    const read = await writer.read();
-    const decoded = decodeStored(id, read);
+    const { log } = await writer.read();
+    const decoded = log.decode(id);
     // Every complete line was validated: the writer may stamp what it leaves as verified.
     writer.markValidated?.();
     // An older version or legacy line endings: the first write rewrites the whole file (with a backup).
@@ -31,13 +30,12 @@ export async function openSession(context: StoreContext, id: string): Promise<Se
     const closers = closeOpenTail(decoded.events, 'interrupted');
     const stored = decoded.events.length;
     const seed = decoded.events.concat(closers);
-    // A log the codec decoded was validated event by event: the Session only advances past it.
-    const validated = read.kind !== 'records' || read.validated === true ? stored : 0;
     session = new Session({
       header: decoded.header,
       seed: { kind: 'restored', events: seed, storedLength: stored },
       durableCount: stored,
-      validatedCount: validated,
+      // What the codec decoded, or a backend vouched for as validated: the Session only advances past it.
+      validatedCount: decoded.validated,
       formatVersion: decoded.sourceVersion,
       sink: resumingSink(
         writer,
