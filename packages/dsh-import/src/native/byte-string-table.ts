@@ -17,16 +17,18 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const IN_FILE = 0;
 const IN_EXTRA = 1;
 const UNPAIRED = 2;
+const HASH = 0;
+const WHERE = 1;
+const START = 2;
+const END = 3;
+const INFO = 4;
 
 /** Interns the string tokens of `bytes` (valid UTF-8) by their bytes. */
 export class ByteStringTable {
   /** Open addressing: key + 1 per slot, 0 for an empty slot. */
   private slots = new Int32Array(4096);
-  private readonly hashes: number[] = [];
-  /** Each key's text: `[starts, ends)` of what `where` says. */
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private readonly where: number[] = [];
+  /** Per key, `INFO` numbers: its hash, where its text is (`where`) and the text's `[start, end)` there. */
+  private info = new Int32Array(INFO * 1024);
   private readonly strings: (string | undefined)[] = [];
   private extra = new Uint8Array(256);
   private extraLength = 0;
@@ -80,8 +82,8 @@ export class ByteStringTable {
     let string = this.strings[key];
     if (string === undefined) {
       const buffer = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
-      const start = this.starts[key] as number;
-      const end = this.ends[key] as number;
+      const start = this.info[key * INFO + START] as number;
+      const end = this.info[key * INFO + END] as number;
       string = decodeToken(buffer, start - 1, end + 1, false);
       this.strings[key] = string;
     }
@@ -108,10 +110,12 @@ export class ByteStringTable {
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const key = (slots[slot] as number) - 1;
       if (key < 0) return insert ? this.add(start, end, IN_FILE, undefined, hash) : -1;
-      if (this.hashes[key] !== hash) continue;
-      const from = this.starts[key] as number;
-      if ((this.ends[key] as number) - from !== length) continue;
-      const held = this.where[key] === IN_EXTRA ? this.extra : this.bytes;
+      const info = this.info;
+      const at = key * INFO;
+      if (info[at + HASH] !== hash) continue;
+      const from = info[at + START] as number;
+      if ((info[at + END] as number) - from !== length) continue;
+      const held = info[at + WHERE] === IN_EXTRA ? this.extra : this.bytes;
       let i = 0;
       while (i < length && held[from + i] === source[start + i]) i++;
       if (i === length) return key;
@@ -121,14 +125,20 @@ export class ByteStringTable {
   private add(start: number, end: number, where: number, string: string | undefined, hash: number): number {
     const key = this.strings.length;
     this.strings.push(string);
-    this.hashes.push(hash);
-    this.starts.push(start);
-    this.ends.push(end);
-    this.where.push(where);
+    if ((key + 1) * INFO > this.info.length) {
+      const info = new Int32Array(this.info.length * 2);
+      info.set(this.info);
+      this.info = info;
+    }
+    const at = key * INFO;
+    this.info[at + HASH] = hash;
+    this.info[at + WHERE] = where;
+    this.info[at + START] = start;
+    this.info[at + END] = end;
     if (where !== UNPAIRED) this.place(this.slots, key);
     if (this.strings.length * 2 > this.slots.length) {
       const slots = new Int32Array(this.slots.length * 2);
-      for (let other = 0; other <= key; other++) if (this.where[other] !== UNPAIRED) this.place(slots, other);
+      for (let other = 0; other <= key; other++) if (this.info[other * INFO + WHERE] !== UNPAIRED) this.place(slots, other);
       this.slots = slots;
     }
     return key;
@@ -136,7 +146,7 @@ export class ByteStringTable {
 
   private place(slots: Int32Array, key: number): void {
     const mask = slots.length - 1;
-    let slot = (this.hashes[key] as number) & mask;
+    let slot = (this.info[key * INFO + HASH] as number) & mask;
     while (slots[slot] !== 0) slot = (slot + 1) & mask;
     slots[slot] = key + 1;
   }
