@@ -1,5 +1,5 @@
 /**
- * The `SessionBackend` on PostgreSQL: sessions, segments and events in one schema; leases with a
+ * @module The `SessionBackend` on PostgreSQL: sessions, segments and events in one schema; leases with a
  * generation as fencing token; group-committed appends; forks that refer to their parent's segment.
  */
 import type { SessionBackend, StoredSessionRef } from 'dsh-session';

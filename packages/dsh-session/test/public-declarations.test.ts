@@ -134,7 +134,17 @@ describe('the published declarations', () => {
         .filter((name) => /^(Session(Backend|Writer)|Stored|Inherited|Fast)/.test(name))
         .sort(),
     ).toEqual(['SessionBackend', 'SessionWriter', 'StoredLog', 'StoredSessionRef']);
-    for (const name of ['FastBackend', 'FastWriter', 'StoredRead', 'InheritedRecords', 'StoredSummary', 'asSessionBackend'])
+    for (const name of [
+      'FastBackend',
+      'FastWriter',
+      'StoredRead',
+      'StoredLines',
+      'InheritedRecords',
+      'StoredSummary',
+      'Provenance',
+      'provenanceKind',
+      'asSessionBackend',
+    ])
       expect(onlyInternal).toContain(name);
     const files = new Map([...closureOf(dist, 'index.d.ts'), ...closureOf(dist, 'fork.d.ts')]);
     expect(leaks(dist, files, onlyInternal)).toEqual([]);
@@ -183,6 +193,12 @@ describe('the published declarations', () => {
       'type StoredRead',
       'type InheritedRecords',
       'type StoredSummary',
+      'interface StoredLines',
+      'type Provenance',
+      'declare function provenanceKind',
+      'declare class JsonlTextLog',
+      'declare class RecordsLog',
+      'declare class ValidatedLinesLog',
     ]) {
       expect(text).toContain(declaration);
     }

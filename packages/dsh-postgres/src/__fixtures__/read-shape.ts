@@ -1,5 +1,5 @@
 /**
- * A read of this package as its tests name it: its form (`jsonl` text, `validated-lines`, `records`),
+ * @module A read of this package as its tests name it: its form (`jsonl` text, `validated-lines`, `records`),
  * its provenance as `segment:count` (read through this package's own provenance kind), and its text,
  * lines or records — plain data, so two reads compare with `toEqual`.
  */

@@ -1,5 +1,5 @@
 /**
- * Reading a session back: its header and the event rows of its segment chain in one statement. Rows
+ * @module Reading a session back: its header and the event rows of its segment chain in one statement. Rows
  * that still carry the seal dsh-postgres put on them when it stored them (`checksum =
  * hashtextextended(body, segment)`, migration step 3) were validated by a Session or the codec before they
  * were written and have not changed since: such a log comes back as validated lines, which the

@@ -1,5 +1,5 @@
 /**
- * Creating a session atomically, in one transaction: its segment, its row (holding the lease), its
+ * @module Creating a session atomically, in one transaction: its segment, its row (holding the lease), its
  * events. A fork child's segment refers to the source's segment for the inherited prefix instead of
  * copying it — fork cost does not grow with the prefix.
  */

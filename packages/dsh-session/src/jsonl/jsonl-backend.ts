@@ -1,5 +1,5 @@
 /**
- * The JSONL directory backend: one file per session at `<dir>/<id>.jsonl`, leases under
+ * @module The JSONL directory backend: one file per session at `<dir>/<id>.jsonl`, leases under
  * `<dir>/.leases/<id>/`. Create = temp file + fsync + link (never overwrites) + directory fsync;
  * append = positional write of the batch + fdatasync, truncated back on failure; replace = temp file
  * + fsync + rename + directory fsync.

@@ -1,5 +1,5 @@
 /**
- * How the JSONL backend writes a new log (create, fork): the header, the inherited lines — copied
+ * @module How the JSONL backend writes a new log (create, fork): the header, the inherited lines — copied
  * as bytes from a source file this backend holds, or taken from text the store validated — then the
  * other events, into a new file that is fsynced before it is published. The provenance this backend
  * mints for its reads and held sessions says which (only this module reads it).

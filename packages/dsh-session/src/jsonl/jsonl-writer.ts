@@ -1,5 +1,5 @@
 /**
- * The JSONL backend's writer of one held session: appends (positional write + fdatasync, rolled
+ * @module The JSONL backend's writer of one held session: appends (positional write + fdatasync, rolled
  * back on failure), rewrites (temp file + backup + rename), torn-tail removal, all fenced by the
  * lease generation, and the line index that lets forks copy its durable lines as bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * A log's events read by position without requiring them all in memory: an array (a live log, a
+ * @module A log's events read by position without requiring them all in memory: an array (a live log, a
  * decoded one), verified JSONL lines decoded as they are read (`verified-lines.ts`), or an inherited
  * prefix followed by a session's own events. Forks and Sessions read through it only what they need —
  * the cut, the latest turn, the latest title — so a fork of a large stored log decodes a few lines.

@@ -1,4 +1,4 @@
-/** `SessionStore.list`: every stored session's summary, cached per backend stamp. */
+/** @module `SessionStore.list`: every stored session's summary, cached per backend stamp. */
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import { assertHeaderNames } from '../sources/decode-jsonl-text.js';
 import { arraySource } from '../sources/event-source.js';

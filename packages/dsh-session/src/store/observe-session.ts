@@ -1,4 +1,5 @@
-/** `SessionStore.observe` and `inspect`: one read, one decode, one immutable value (SPEC §12). */
+/** @module `SessionStore.observe` and `inspect`: one read, one decode, one immutable value (SPEC §12). */
+import type { SessionEvent } from 'dsh-codec';
 import { LOG_SNAPSHOT } from '../session/session.js';
 import type { InheritedRecords } from '../fast-backend.js';
 import type { Provenance } from '../provenance.js';
@@ -7,10 +8,10 @@ import { makeObservation, type SessionObservation } from './session-observation.
 import { assertSessionId } from '../session-id.js';
 import { assertStoreOpen, type StoreContext } from './store-context.js';
 
-/** How a child inherits the first `count` events of `source`: the events, and the provenance that lets the backend copy or refer to them. */
-function inheriting(source: EventSource, provenance: Provenance | undefined): (count: number) => InheritedRecords {
-  if (provenance === undefined) return (count) => ({ count, events: () => source.slice(count) });
-  return (count) => ({ count, events: () => source.slice(count), provenance });
+/** A child's first `count` events of `source`: the events, and the provenance that lets the backend copy or refer to them. */
+function inheritedOf(source: EventSource, count: number, provenance: Provenance | undefined): InheritedRecords {
+  const events = (): readonly SessionEvent[] => source.slice(count);
+  return provenance === undefined ? { count, events } : { count, events, provenance };
 }
 
 /** A live session of this store, observed from memory: its log as it is now, copied only if someone reads `events`. */
@@ -23,7 +24,7 @@ export function observeLive(context: StoreContext, id: string): SessionObservati
     { sessionId: id, header: session.header, formatVersion: session.formatVersion, needsRepair: false, live: true },
     context.origin,
     // Every event of a live log was validated on append; its durable lines may be copied from where its writer holds them.
-    { source, validated: source.length, copy: (count) => inheriting(source, backend.heldProvenance?.(id))(count) },
+    { source, validated: source.length, copy: (count) => inheritedOf(source, count, backend.heldProvenance?.(id)) },
   );
 }
 
@@ -36,7 +37,7 @@ export async function observeStored(context: StoreContext, id: string): Promise<
   return makeObservation({ sessionId: id, header, formatVersion, needsRepair, live: false, tornTail }, context.origin, {
     source,
     validated,
-    copy: inheriting(source, provenance),
+    copy: (count) => inheritedOf(source, count, provenance),
   });
 }
 

@@ -1,4 +1,4 @@
-/** `SessionStore.open`: resume under the single-writer lease, closing an interrupted turn (SPEC §6). */
+/** @module `SessionStore.open`: resume under the single-writer lease, closing an interrupted turn (SPEC §6). */
 import { closeOpenTail } from '../close-open-tail.js';
 import type { FastWriter } from '../fast-backend.js';
 import { assertSessionId } from '../session-id.js';
