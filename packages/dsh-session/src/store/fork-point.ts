@@ -11,7 +11,7 @@ import { SessionError } from '../session-error.js';
 import type { EventSource } from '../sources/event-source.js';
 import { selectCut, type LATEST_CLOSED_TURN } from './fork-cut.js';
 import { observeSession } from './observe-session.js';
-import { provenanceOf, type SessionObservation } from './session-observation.js';
+import { observedEventsOf, type SessionObservation } from './session-observation.js';
 import type { StoreContext } from './store-context.js';
 
 /** @internal Where a fork cuts its source and what the child's seed holds there. */
@@ -52,19 +52,19 @@ export async function readForkPoint(
   atSeq: number | typeof LATEST_CLOSED_TURN,
 ): Promise<ForkPoint> {
   const observation = typeof source === 'string' ? await observeSession(context, source) : source;
-  const provenance = provenanceOf(observation, context.origin);
-  if (provenance === undefined) throw foreignObservation();
-  const events = provenance.source;
+  const observed = observedEventsOf(observation, context.origin);
+  if (observed === undefined) throw foreignObservation();
+  const events = observed.source;
   const cut = selectCut(events, atSeq, observation.sessionId);
   const time = context.now();
   return {
     observation,
     source: events,
-    validated: Math.min(provenance.validated, cut + 1),
+    validated: Math.min(observed.validated, cut + 1),
     cut,
     own: forkSeedTail(events, cut, time),
     time,
-    inherited: cut >= 0 ? provenance.copy(cut + 1) : undefined,
+    inherited: cut >= 0 ? observed.copy(cut + 1) : undefined,
     configAtCut() {
       const at = events.findLast(CONFIG, cut + 1);
       return at === -1 ? {} : (events.at(at).data as SessionConfig);

@@ -5,7 +5,7 @@ import { arraySource } from '../sources/event-source.js';
 import { observeStored } from './observe-session.js';
 import type { StoredSessionRef } from '../session-backend.js';
 import { SessionError } from '../session-error.js';
-import { provenanceOf } from './session-observation.js';
+import { observedEventsOf } from './session-observation.js';
 import { LOG_SNAPSHOT } from '../session/session.js';
 import { assertStoreOpen, type StoreContext } from './store-context.js';
 import { summarize, type SessionSummary } from './summarize.js';
@@ -34,7 +34,7 @@ async function summaryOf(context: StoreContext, id: string): Promise<Omit<Sessio
     if (fromParts !== undefined) return fromParts;
     // One observation: a verified log is summarized from its latest lines, anything else decoded once.
     const observation = await observeStored(context, id);
-    const events = provenanceOf(observation, context.origin)?.source ?? arraySource(observation.events);
+    const events = observedEventsOf(observation, context.origin)?.source ?? arraySource(observation.events);
     return summarize(observation.header, events, observation.formatVersion, observation.needsRepair);
   } catch (error) {
     if (!SessionError.is(error) || error.code === 'SESSION_NOT_FOUND') throw error;

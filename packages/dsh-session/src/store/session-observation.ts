@@ -1,7 +1,7 @@
 /**
- * Observations (SPEC §12): one immutable value per look at a session, produced by a store's
+ * @module Observations (SPEC §12): one immutable value per look at a session, produced by a store's
  * `observe()` and consumed by its `fork()`. What the store knows about the events — how many it
- * validated, which stored bytes a child may copy — travels inside the value, in private fields only
+ * validated, how a child inherits them (with the backend's provenance) — travels inside the value, in private fields only
  * the producing store can read.
  */
 import type { FormatVersion, SessionEvent, SessionHeader } from 'dsh-codec';
@@ -33,7 +33,7 @@ export interface SessionObservation {
  * validated (so a fork child's Session only advances past them), and how the first `count` events may
  * be written for a child without encoding them again.
  */
-export type ObservationProvenance = {
+export type ObservedEvents = {
   readonly source: EventSource;
   readonly validated: number;
   readonly copy: (count: number) => InheritedRecords;
@@ -49,10 +49,10 @@ class StoreObservation implements SessionObservation {
   readonly live: boolean;
   readonly tornTail?: { readonly offset: number; readonly line: number };
   readonly #origin: object;
-  readonly #provenance: ObservationProvenance;
+  readonly #observed: ObservedEvents;
   #events: readonly SessionEvent[] | undefined;
 
-  constructor(fields: ObservationFields, origin: object, provenance: ObservationProvenance) {
+  constructor(fields: ObservationFields, origin: object, observed: ObservedEvents) {
     this.sessionId = fields.sessionId;
     this.header = fields.header;
     this.formatVersion = fields.formatVersion;
@@ -60,35 +60,35 @@ class StoreObservation implements SessionObservation {
     this.live = fields.live;
     if (fields.tornTail !== undefined) this.tornTail = Object.freeze({ ...fields.tornTail });
     this.#origin = origin;
-    this.#provenance = provenance;
+    this.#observed = observed;
     Object.freeze(this);
   }
 
   get events(): readonly SessionEvent[] {
-    const { source } = this.#provenance;
+    const { source } = this.#observed;
     this.#events ??= Object.freeze(source.slice(source.length));
     return this.#events;
   }
 
   static sourceOf(candidate: unknown): EventSource | undefined {
-    if (typeof candidate !== 'object' || candidate === null || !(#provenance in candidate)) return undefined;
-    return candidate.#provenance.source;
+    if (typeof candidate !== 'object' || candidate === null || !(#observed in candidate)) return undefined;
+    return candidate.#observed.source;
   }
 
-  static provenanceOf(candidate: unknown, origin: object): ObservationProvenance | undefined {
+  static observedEventsOf(candidate: unknown, origin: object): ObservedEvents | undefined {
     if (typeof candidate !== 'object' || candidate === null || !(#origin in candidate)) return undefined;
-    return candidate.#origin === origin ? candidate.#provenance : undefined;
+    return candidate.#origin === origin ? candidate.#observed : undefined;
   }
 }
 
 /** @internal Builds an observation owned by the store whose private `origin` token is given. */
-export function makeObservation(fields: ObservationFields, origin: object, provenance: ObservationProvenance): SessionObservation {
-  return new StoreObservation(fields, origin, provenance);
+export function makeObservation(fields: ObservationFields, origin: object, observed: ObservedEvents): SessionObservation {
+  return new StoreObservation(fields, origin, observed);
 }
 
-/** @internal The provenance of `candidate` when the store owning `origin` produced it, else undefined. */
-export function provenanceOf(candidate: unknown, origin: object): ObservationProvenance | undefined {
-  return StoreObservation.provenanceOf(candidate, origin);
+/** @internal What the store knows about the events of `candidate` when the store owning `origin` produced it, else undefined. */
+export function observedEventsOf(candidate: unknown, origin: object): ObservedEvents | undefined {
+  return StoreObservation.observedEventsOf(candidate, origin);
 }
 
 /** @internal The events of an observation this package built, as a source read by position (nothing decoded up front). */
