@@ -98,9 +98,9 @@ export async function runNativeForkWorkload(context: BenchContext): Promise<Sect
     title: '8. Native fork (a Claude Code session file, forked in place)',
     method: `
 The steps of \`dsh fork FILE --at REF\` in process: read FILE's bytes, \`forkNativeFile\` (each line
-read through its skeleton — the few fields the entry tree and the reader look at — rather than
-\`JSON.parse\`; dsh's reading of the chain to the cut for the cut seq and the open calls; the chain's
-lines copied as byte ranges; the closers), write the child to a temp file + fsync, link it to its
+read into a row of integers — the few fields the entry tree and the reader look at, strings as keys —
+by a scanner over the bytes that checks the JSON grammar, rather than \`JSON.parse\`; dsh's reading of
+the chain to the cut for the cut seq and the open calls; the chain's lines copied as byte ranges; the closers), write the child to a temp file + fsync, link it to its
 final name, fsync the folder. The baseline copies the
 same file and fsyncs it and its folder.`,
     figures,
