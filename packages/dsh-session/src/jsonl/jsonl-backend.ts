@@ -4,25 +4,25 @@
  * append = positional write of the batch + fdatasync, truncated back on failure; replace = temp file
  * + fsync + rename + directory fsync.
  *
- * The writer of a held session is `jsonl-writer.ts`; how a new log's bytes are planned and written
- * (inherited lines copied as bytes) is `jsonl-create-plan.ts`.
+ * A new log is `create-jsonl-log.ts` (its bytes planned and written, inherited lines copied as bytes,
+ * by `jsonl-create-plan.ts`), taking over an existing one `acquire-jsonl-log.ts`, the writer of a held
+ * session `jsonl-writer.ts`, the paths `jsonl-paths.ts`.
  *
  * Fencing: every write first checks the lease is still this writer's (no newer generation), and an
  * append checks again after its fdatasync before it counts as done. Taking over an unreleased lease
  * moves the log to a new inode first, so a stale holder (stopped, then resumed) writes into the
  * unlinked old inode and its next check refuses with `SESSION_BUSY`: it adds no byte to the log.
  */
-import { statSync } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorCode, publishWithoutOverwrite, readWholeFile, syncDirectory, writeAll, type WriteChunk } from './durable-files.js';
-import { acquireFileLease, fileLeaseHolder, type FileLease } from './file-lease.js';
-import { EMPTY, lineEndsOf, planCreated, provenanceOfHeld, provenanceOfRead, writeCreated, type CreatePlan } from './jsonl-create-plan.js';
-import { encodeLog } from './jsonl-log-bytes.js';
+import { acquireJsonlLog } from './acquire-jsonl-log.js';
+import { createJsonlLog } from './create-jsonl-log.js';
+import { errorCode, readWholeFile, syncDirectory, writeAll, type WriteChunk } from './durable-files.js';
+import { acquireFileLease, fileLeaseHolder } from './file-lease.js';
+import { provenanceOfHeld, provenanceOfRead } from './jsonl-create-plan.js';
+import { fileExists, leasesDir, logFile } from './jsonl-paths.js';
 import type { JsonlState } from './jsonl-state.js';
 import { matchesStamp, readVerifiedStamp, removeStampTemps, removeVerifiedStamp } from './jsonl-verified-stamp.js';
-import { makeJsonlWriter } from './jsonl-writer.js';
-import { LineEnds } from './line-ends.js';
 import type { FastWriter } from '../fast-backend.js';
 import { JsonlTextLog } from '../sources/jsonl-text-log.js';
 import { VerifiedJsonlLog } from '../sources/verified-jsonl-log.js';
@@ -30,131 +30,43 @@ import type { SessionBackend, StoredSessionRef } from '../session-backend.js';
 import { asSessionBackend } from '../store/backend-views.js';
 import { SessionError } from '../session-error.js';
 import { isValidSessionId } from '../session-id.js';
-import { SESSION_TEMP_NAME, sessionTempName } from './session-temp-name.js';
-import { existsError, notFoundError, writeFailed } from '../store-errors.js';
+import { SESSION_TEMP_NAME } from './session-temp-name.js';
+import { notFoundError } from '../store-errors.js';
 
 /** Options of the JSONL backend; `writeChunk` lets tests inject write failures. */
 export type JsonlBackendOptions = { dir: string; now?: () => number; writeChunk?: WriteChunk };
-
-const LEASES = '.leases';
 
 /** Opens (creating if needed) a JSONL session directory as a `SessionBackend` (with dsh's fast paths behind it). */
 export async function createJsonlBackend(options: JsonlBackendOptions): Promise<SessionBackend> {
   const { dir } = options;
   const now = options.now ?? Date.now;
   const write = options.writeChunk ?? writeAll;
-  const leases = join(dir, LEASES);
+  const leases = leasesDir(dir);
   await mkdir(leases, { recursive: true });
   await removeOrphanTemps(dir, leases);
   await removeStampTemps(dir);
   const held = new Set<FastWriter>();
   const state: JsonlState = { dir, now, write, held, storedRanges: new Map(), spareCopyBuffer: undefined };
   let closed = false;
-
-  const fileOf = (id: string): string => {
-    // Ids are validated by the store; checked again so no caller can ever name a path outside `dir`.
-    if (!isValidSessionId(id)) throw new SessionError('INVALID_SESSION_ID', `Invalid session id ${JSON.stringify(id)}.`);
-    return join(dir, `${id}.jsonl`);
-  };
   const assertOpen = (): void => {
     if (closed) throw new SessionError('STORE_CLOSED', `The session store at ${dir} is closed.`);
-  };
-  // Synchronous on purpose: one stat costs less than a thread-pool round trip (a create asks once, before its lease).
-  // eslint-disable-next-line @typescript-eslint/require-await -- async for its callers
-  const exists = async (path: string): Promise<boolean> => {
-    try {
-      statSync(path);
-      return true;
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return false;
-      throw error;
-    }
   };
 
   return asSessionBackend({
     async create(id, header, events, inherited) {
       assertOpen();
-      const path = fileOf(id);
-      if (await exists(path)) throw existsError(id);
-      let lease: FileLease;
-      try {
-        lease = await acquireFileLease(leases, id, now);
-      } catch (error) {
-        // Someone else holds the id: it exists, or is being created right now.
-        if (SessionError.is(error) && error.code === 'SESSION_BUSY') throw existsError(id);
-        throw error;
-      }
-      const temp = join(dir, sessionTempName(id));
-      // Everything after the lease is taken runs inside this try, so every failure releases it.
-      let plan: CreatePlan;
-      let created: { handle: FileHandle; crc: number } | undefined;
-      try {
-        // No second `exists` here: the link below never overwrites, so a log published meanwhile is
-        // still refused (SESSION_EXISTS). The store asks first only for an id its caller named.
-        plan = await planCreated(state, header, events, inherited);
-        try {
-          created = await writeCreated(state, temp, plan);
-        } catch (error) {
-          if (plan.inherited === undefined || !('range' in plan.inherited)) throw error;
-          // The source could not be copied (released or closed meanwhile): encode its events instead.
-          await unlink(temp).catch(() => undefined);
-          plan = { head: encodeLog(header, inherited === undefined ? events : [...inherited.events(), ...events]), rest: EMPTY };
-          created = await writeCreated(state, temp, plan);
-        }
-        if (!(await publishWithoutOverwrite(temp, path))) throw existsError(id);
-        await syncDirectory(dir);
-      } catch (error) {
-        await created?.handle.close().catch(() => undefined);
-        await unlink(temp).catch(() => undefined);
-        await lease.release();
-        throw SessionError.is(error) ? error : writeFailed(id, 'create', error);
-      }
-      // The handle that wrote the file is the published file's (link and rename keep the inode).
-      const { handle, crc } = created;
-      const { ends, size } = lineEndsOf(plan);
-      return makeJsonlWriter(state, id, path, lease, {
-        handle,
-        size,
-        lines: (inherited?.count ?? 0) + events.length + 1,
-        ends,
-        current: true,
-        crc,
-        verified: true,
-      });
+      return await createJsonlLog(state, id, header, events, inherited);
     },
 
     async acquire(id) {
       assertOpen();
-      const path = fileOf(id);
-      if (!(await exists(path))) throw notFoundError(id);
-      const lease = await acquireFileLease(leases, id, now);
-      let handle: FileHandle;
-      try {
-        // A takeover from a holder judged dead: give the log a new inode first, so that holder — if it
-        // is in fact only stopped — keeps writing into the old, unlinked one.
-        if (lease.tookOver) await moveToNewInode(dir, id, path);
-        handle = await open(path, 'r+');
-      } catch (error) {
-        await lease.release();
-        if (errorCode(error) === 'ENOENT') throw notFoundError(id);
-        throw SessionError.is(error) ? error : writeFailed(id, 'take over', error);
-      }
-      const { size } = await handle.stat();
-      return makeJsonlWriter(state, id, path, lease, {
-        handle,
-        size,
-        lines: -1,
-        ends: new LineEnds(),
-        current: false,
-        crc: 0,
-        verified: false,
-      });
+      return await acquireJsonlLog(state, id);
     },
 
     async read(id) {
       assertOpen();
       try {
-        const [bytes, stamp] = await Promise.all([readWholeFile(fileOf(id)), readVerifiedStamp(dir, id)]);
+        const [bytes, stamp] = await Promise.all([readWholeFile(logFile(dir, id)), readVerifiedStamp(dir, id)]);
         // One decode of the whole buffer gives a flat string (a chunked utf8 read is a rope that every
         // later indexOf/slice must flatten first).
         const log = matchesStamp(bytes, stamp) ? new VerifiedJsonlLog(bytes) : new JsonlTextLog(bytes.toString('utf8'));
@@ -170,7 +82,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
     },
 
     exists(id) {
-      return exists(fileOf(id));
+      return fileExists(logFile(dir, id));
     },
 
     async list() {
@@ -196,8 +108,8 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
 
     async delete(id) {
       assertOpen();
-      const path = fileOf(id);
-      if (!(await exists(path))) throw notFoundError(id);
+      const path = logFile(dir, id);
+      if (!(await fileExists(path))) throw notFoundError(id);
       const lease = await acquireFileLease(leases, id, now);
       try {
         await unlink(path);
@@ -216,25 +128,6 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       for (const writer of [...held]) await writer.release();
     },
   });
-}
-
-/** Copies the log to a new file (fsynced) and renames it over the old one: same bytes, new inode. */
-async function moveToNewInode(dir: string, id: string, path: string): Promise<void> {
-  const temp = join(dir, sessionTempName(id));
-  try {
-    await copyFile(path, temp);
-    const handle = await open(temp, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-    await syncDirectory(dir);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
 }
 
 /**
