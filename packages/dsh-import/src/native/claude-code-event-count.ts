@@ -12,7 +12,7 @@
 import { claudeCodeEffectOf } from '../claude-code/claude-code-effects.js';
 import { CLAUDE_CODE_INTERRUPTED } from './claude-code-skeleton.js';
 import * as slots from './claude-code-line-table.js';
-import type { ClaudeCodeLineTable } from './claude-code-line-table.js';
+import type { ClaudeCodeKeys as Keys, ClaudeCodeLineTable } from './claude-code-line-table.js';
 import type { OpenCall } from './open-calls.js';
 
 /** The count of events of the reading (seqs 0..count-1) and the calls open at its end. */
@@ -33,20 +33,6 @@ const CONFIG: Item = { kind: 'config' };
 const COMPACTION: Item = { kind: 'compaction' };
 const PROMPT_OPENING: Item = { kind: 'prompt', opensTurn: true };
 const PROMPT_INSIDE: Item = { kind: 'prompt', opensTurn: false };
-
-/** The keys of the strings the reader compares with. */
-type Keys = {
-  user: number;
-  assistant: number;
-  system: number;
-  compactBoundary: number;
-  synthetic: number;
-  text: number;
-  toolUse: number;
-  toolResult: number;
-  undefined: number;
-  empty: number;
-};
 
 /** Whether block `block`, which the reader keeps as text, holds the interruption marker at its start. */
 function interrupts(table: ClaudeCodeLineTable, keys: Keys, block: number): boolean {
@@ -275,19 +261,7 @@ class EventCounter {
  * `tool/call` follows the response) with its effect.
  */
 export function claudeCodeEventCount(table: ClaudeCodeLineTable, entries: readonly number[]): ClaudeCodeEventCount {
-  const strings = table.strings;
-  const keys: Keys = {
-    user: strings.keyOf('user'),
-    assistant: strings.keyOf('assistant'),
-    system: strings.keyOf('system'),
-    compactBoundary: strings.keyOf('compact_boundary'),
-    synthetic: strings.keyOf('<synthetic>'),
-    text: strings.keyOf('text'),
-    toolUse: strings.keyOf('tool_use'),
-    toolResult: strings.keyOf('tool_result'),
-    undefined: strings.keyOf('undefined'),
-    empty: strings.keyOf(''),
-  };
+  const keys = table.keys();
   const counter = new EventCounter();
   // `import/source` and the session's title come first.
   counter.count = 2;

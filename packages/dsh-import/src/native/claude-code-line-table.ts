@@ -65,6 +65,21 @@ const markOf = (mark: number): string | undefined =>
 const markFor = (text: string | undefined): number =>
   text === undefined ? MARK_NONE : text === CLAUDE_CODE_INTERRUPTED ? MARK_INTERRUPTED : MARK_PLAIN;
 
+/** The keys of the strings the tree and the reader compare a row's strings with. */
+export type ClaudeCodeKeys = {
+  user: number;
+  assistant: number;
+  system: number;
+  compactBoundary: number;
+  synthetic: number;
+  text: number;
+  toolUse: number;
+  toolResult: number;
+  /** `String(undefined)`: the id the reader takes for a call without one. */
+  undefined: number;
+  empty: number;
+};
+
 /** The rows of one file's lines. */
 export class ClaudeCodeLineTable {
   rows: Int32Array;
@@ -80,6 +95,23 @@ export class ClaudeCodeLineTable {
     this.strings = new ByteStringTable(bytes);
     this.rows = new Int32Array(ROW * Math.max(lines, 16));
     this.blocks = new Int32Array(BLOCK * Math.max(lines, 16));
+  }
+
+  /** The keys of the strings the tree and the reader compare with (added to the string table if it has none). */
+  keys(): ClaudeCodeKeys {
+    const strings = this.strings;
+    return {
+      user: strings.keyOf('user'),
+      assistant: strings.keyOf('assistant'),
+      system: strings.keyOf('system'),
+      compactBoundary: strings.keyOf('compact_boundary'),
+      synthetic: strings.keyOf('<synthetic>'),
+      text: strings.keyOf('text'),
+      toolUse: strings.keyOf('tool_use'),
+      toolResult: strings.keyOf('tool_result'),
+      undefined: strings.keyOf('undefined'),
+      empty: strings.keyOf(''),
+    };
   }
 
   /** Slot `slot` of row `row`. */

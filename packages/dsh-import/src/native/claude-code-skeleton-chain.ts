@@ -24,14 +24,12 @@ import {
   PARENT_UUID,
   TYPE,
   UUID,
+  type ClaudeCodeKeys as Keys,
   type ClaudeCodeLineTable,
 } from './claude-code-line-table.js';
 
 /** Rows of the line table: the kept lines (file order), and the main line of their reading. */
 export type ClaudeCodeSkeletonChain = { kept: number[]; main: number[] };
-
-/** The keys of the strings the index compares with. */
-type Keys = { assistant: number; user: number; toolUse: number; toolResult: number; undefined: number; empty: number };
 
 /**
  * The file's entries on integers: `rowOf[i]` entry i's row, `parentKey[i]` the entry whose uuid
@@ -174,14 +172,7 @@ function parentsOf(index: Index, members: readonly number[], isMember: (i: numbe
  */
 export function claudeCodeSkeletonChain(table: ClaudeCodeLineTable, ref: string): ClaudeCodeSkeletonChain | undefined {
   const strings = table.strings;
-  const keys: Keys = {
-    assistant: strings.keyOf('assistant'),
-    user: strings.keyOf('user'),
-    toolUse: strings.keyOf('tool_use'),
-    toolResult: strings.keyOf('tool_result'),
-    undefined: strings.keyOf('undefined'),
-    empty: strings.keyOf(''),
-  };
+  const keys = table.keys();
   const titles = new Set([...CLAUDE_CODE_TITLE_TYPES].map((type) => strings.keyOf(type)));
   const refKey = strings.find(ref);
   // A subagent's own file is all sidechain: its lines are entries; a main file's sidechain lines are not.
