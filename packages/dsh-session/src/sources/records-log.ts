@@ -2,10 +2,11 @@
  * @module Current records as a backend read them (memory, PostgreSQL's parsed rows, a public backend's
  * `read`), with or without the claim that a dsh Session or the codec validated every one of them.
  */
-import { CURRENT_FORMAT_VERSION, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';
 import type { DecodedLog, ObservedLog, StoredLines } from '../fast-backend.js';
 import type { StoredLog } from '../session-backend.js';
+import { currentDecodedLog } from './current-decoded-log.js';
 import { assertHeaderNames } from './decode-jsonl-text.js';
 import { observeDecoded } from './observe-decoded.js';
 
@@ -28,16 +29,7 @@ export class RecordsLog implements StoredLines {
     const { header, events } = this;
     assertHeaderNames(id, header);
     for (const event of events) deepFreeze(event);
-    const validated = this.validated ? events.length : 0;
-    return {
-      header,
-      events,
-      sourceVersion: CURRENT_FORMAT_VERSION,
-      tornTail: undefined,
-      lineEndings: undefined,
-      rewrite: false,
-      validated,
-    };
+    return currentDecodedLog(header, events, this.validated ? events.length : 0);
   }
 
   storedLog(): StoredLog {

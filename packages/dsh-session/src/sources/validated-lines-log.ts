@@ -5,6 +5,7 @@
  * a long log parses a few, and never validates them again.
  */
 import { CURRENT_FORMAT_VERSION, type SessionHeader } from 'dsh-codec';
+import { currentDecodedLog } from './current-decoded-log.js';
 import { closeOpenTail } from '../close-open-tail.js';
 import { deepFreeze } from '../deep-freeze.js';
 import type { DecodedLog, ObservedLog, StoredLines } from '../fast-backend.js';
@@ -31,16 +32,7 @@ export class ValidatedLinesLog implements StoredLines {
   decode(id: string): DecodedLog {
     const events = parseValidatedLines(id, this.lines, this.count);
     assertHeaderNames(id, this.header);
-    const { header, count } = this;
-    return {
-      header,
-      events,
-      sourceVersion: CURRENT_FORMAT_VERSION,
-      tornTail: undefined,
-      lineEndings: undefined,
-      rewrite: false,
-      validated: count,
-    };
+    return currentDecodedLog(this.header, events, this.count);
   }
 
   storedLog(id: string): StoredLog {
