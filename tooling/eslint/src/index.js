@@ -19,6 +19,8 @@ export function dshConfig({ root }) {
         '**/coverage/**',
         '**/test-artifacts/**',
         '**/.tools/**',
+        // AssemblyScript (dsh-import's WebAssembly scanner): its own compiler, asc, checks it.
+        '**/assembly/**',
       ],
     },
     js.configs.recommended,

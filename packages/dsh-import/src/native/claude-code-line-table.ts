@@ -80,21 +80,43 @@ export type ClaudeCodeKeys = {
   empty: number;
 };
 
+/** A file's strings as keys: `ByteStringTable` (the scanner in JavaScript) or `WasmStringTable` (the one in WebAssembly). */
+export interface LineStrings {
+  /** How many keys there are (keys are 0 … size - 1). */
+  readonly size: number;
+  /** The key of `string` (a new one if the table has none). */
+  keyOf(string: string): number;
+  /** The key of `string`, or -1. */
+  find(string: string): number;
+  /** The string of `key`. */
+  string(key: number): string;
+}
+
 /** The rows of one file's lines. */
-export class ClaudeCodeLineTable {
+export class ClaudeCodeLineTable<Strings extends LineStrings = LineStrings> {
   rows: Int32Array;
   count = 0;
   blocks: Int32Array;
   blockCount = 0;
   /** The blocks of the rows ended so far. */
   private endedBlocks = 0;
-  readonly strings: ByteStringTable;
 
-  /** `lines`: how many rows to make room for at first (the table grows past it). */
-  constructor(bytes: Uint8Array, lines = 1024) {
-    this.strings = new ByteStringTable(bytes);
-    this.rows = new Int32Array(ROW * Math.max(lines, 16));
-    this.blocks = new Int32Array(BLOCK * Math.max(lines, 16));
+  /**
+   * `rows` / `blocks`: arrays already holding `count` rows and `blockCount` blocks (the
+   * WebAssembly scanner's), or sizes to make room for at first (the table grows past them).
+   */
+  constructor(
+    readonly strings: Strings,
+    rows: Int32Array | number = 1024,
+    blocks: Int32Array | number = rows,
+    count = 0,
+    blockCount = 0,
+  ) {
+    this.rows = typeof rows === 'number' ? new Int32Array(ROW * Math.max(rows, 16)) : rows;
+    this.blocks = typeof blocks === 'number' ? new Int32Array(BLOCK * Math.max(blocks, 16)) : blocks;
+    this.count = count;
+    this.blockCount = blockCount;
+    this.endedBlocks = blockCount;
   }
 
   /** The keys of the strings the tree and the reader compare with (added to the string table if it has none). */
@@ -165,7 +187,36 @@ export class ClaudeCodeLineTable {
 
   /** Writes the row of a line read whole (`claudeCodeSkeletonOf` of its parsed object). */
   pushSkeleton(skeleton: ClaudeCodeSkeleton, index: number, start: number, end: number): void {
-    const base = this.beginRow(index, start, end);
+    this.fillRow(this.beginRow(index, start, end), skeleton);
+    this.endRow();
+  }
+
+  /** Writes row `row` (one already counted, holding only its line's place) from the skeleton of its line read whole. */
+  writeSkeleton(row: number, skeleton: ClaudeCodeSkeleton): void {
+    const base = row * ROW;
+    const place = this.rows.slice(base + LINE_INDEX, base + ROW);
+    this.rows.set(ROW_DEFAULTS, base);
+    this.rows.set(place, base + LINE_INDEX);
+    this.fillRow(base, skeleton);
+    this.endedBlocks = this.blockCount;
+  }
+
+  /** Drops the rows `drop` (ascending), moving the later rows up. */
+  dropRows(drop: readonly number[]): void {
+    let to = drop[0] as number;
+    for (let row = to, next = 0; row < this.count; row++) {
+      if (row === drop[next]) {
+        next++;
+        continue;
+      }
+      this.rows.copyWithin(to * ROW, row * ROW, (row + 1) * ROW);
+      to++;
+    }
+    this.count = to;
+  }
+
+  /** The slots of the row at `base` from `skeleton` (its blocks appended). */
+  private fillRow(base: number, skeleton: ClaudeCodeSkeleton): void {
     const rows = this.rows;
     const key = (value: string | undefined): number => (value === undefined ? -1 : this.strings.keyOf(value));
     const flag = (value: true | undefined): number => (value === true ? 1 : 0);
@@ -203,7 +254,6 @@ export class ClaudeCodeLineTable {
         rows[base + BLOCKS_END] = this.blockCount;
       } else rows[base + CONTENT] = typeof content === 'string' ? markFor(content) : CONTENT_NONE;
     }
-    this.endRow();
   }
 
   /** Row `row` as the skeleton object. */
@@ -250,7 +300,7 @@ export class ClaudeCodeLineTable {
 
 /** The table of skeletons already read (the reference reading, for tests): rows in order, lines 0, 1, …. */
 export function claudeCodeLineTableOf(skeletons: readonly ClaudeCodeSkeleton[]): ClaudeCodeLineTable {
-  const table = new ClaudeCodeLineTable(new Uint8Array(0));
+  const table = new ClaudeCodeLineTable(new ByteStringTable(new Uint8Array(0)));
   skeletons.forEach((skeleton, index) => {
     table.pushSkeleton(skeleton, index, 0, 0);
   });

@@ -14,6 +14,9 @@ import { forkNativeFile, forkNativeTranscript } from '../index.js';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { scanClaudeCodeSkeleton } from './scan-claude-code-skeleton.js';
 import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
+import { claudeCodeFileTable } from './claude-code-file-table.js';
+import { LINE_END, LINE_INDEX, LINE_START, type ClaudeCodeLineTable } from './claude-code-line-table.js';
+import { scanClaudeCodeRows } from './scan-claude-code-rows.js';
 
 /** Ways to rewrite one line that keep it a Claude Code line (or make it one the scanner declines). */
 const MUTATIONS = [
@@ -262,5 +265,86 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
     );
     // Most lines are read by the scanner, not handed to JSON.parse.
     expect(scanned).toBeGreaterThan(lines / 2);
+  });
+});
+
+/** Each row of `table` as its skeleton and its line's place. */
+function rowsOf(table: ClaudeCodeLineTable): unknown[] {
+  return Array.from({ length: table.count }, (_, row) => ({
+    skeleton: table.skeletonAt(row),
+    place: [table.at(row, LINE_INDEX), table.at(row, LINE_START), table.at(row, LINE_END)],
+  }));
+}
+
+describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
+  it('reads every line it accepts to the skeleton JSON.parse gives, and declines no line Claude Code writes', () => {
+    let declined = 0;
+    let rows = 0;
+    fc.assert(
+      fc.property(file, (options) => {
+        const buffer = Buffer.from(generated(options), 'utf8');
+        const scanned = scanClaudeCodeRows(buffer);
+        expect(scanned).toBeDefined();
+        if (scanned === undefined) return;
+        const { table } = scanned;
+        const isDeclined = new Set(scanned.declined);
+        for (let row = 0; row < table.count; row++) {
+          if (isDeclined.has(row)) continue;
+          const raw = buffer.toString('utf8', table.at(row, LINE_START), table.at(row, LINE_END));
+          expect(table.skeletonAt(row)).toStrictEqual(claudeCodeSkeletonOf(JSON.parse(raw) as Record<string, unknown>));
+        }
+        const unmutated = Buffer.from(generated({ ...options, mutations: [['none', 0]] }), 'utf8');
+        const plain = scanClaudeCodeRows(unmutated);
+        rows += plain?.table.count ?? 0;
+        // A torn last line is the only one a file as Claude Code writes it may have declined.
+        declined += (plain?.declined.length ?? 0) - (options.tornTail ? 1 : 0);
+      }),
+      { numRuns: 40 },
+    );
+    expect(rows).toBeGreaterThan(0);
+    expect(declined).toBeLessThanOrEqual(0);
+  });
+
+  it('gives the table and session id places the scanner in JavaScript gives, declined lines parsed, blank and torn lines dropped', () => {
+    fc.assert(
+      fc.property(file, (options) => {
+        const buffer = Buffer.from(generated(options), 'utf8');
+        const wasm = claudeCodeFileTable(buffer);
+        const script = claudeCodeFileTable(buffer, { webAssembly: false });
+        expect(rowsOf(wasm.table)).toStrictEqual(rowsOf(script.table));
+        expect(Array.from(wasm.sessionIdKeys)).toStrictEqual(Array.from(script.sessionIdKeys));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('declines what it does not read itself: an escaped lone surrogate, nesting past 512, whitespace, a CRLF line end', () => {
+    const line = (extra: string) => `{"type":"user","uuid":"u1","sessionId":"s"${extra},"message":{"content":"hi"}}`;
+    const lines = [
+      line(',"uuid":"\\\\ud800 is text, not a surrogate"'),
+      line(',"cwd":"\\ud83d\\ude00"'),
+      line(',"cwd":"\\ud800"'),
+      line(`,"deep":${'['.repeat(600)}${']'.repeat(600)}`),
+      line(', "cwd":"/x"'),
+      `${line('')}\r`,
+    ];
+    const buffer = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+    const scanned = scanClaudeCodeRows(buffer);
+    expect(Array.from(scanned?.declined ?? [])).toStrictEqual([2, 3, 4, 5]);
+    const { table } = claudeCodeFileTable(buffer);
+    expect(table.count).toBe(6);
+    expect(table.stringAt(0, 1)).toBe('\\ud800 is text, not a surrogate');
+    expect(table.stringAt(1, 6)).toBe('😀');
+    expect(table.stringAt(2, 6)).toBe('\ud800');
+    expect(rowsOf(table)).toStrictEqual(rowsOf(claudeCodeFileTable(buffer, { webAssembly: false }).table));
+  });
+
+  it('scans again with more room when a line holds more blocks, keys or escaped text than the first guess', () => {
+    const blocks = Array.from({ length: 3000 }, (_, i) => ({ type: 'tool_use', id: `call-"${String(i)}"\n`, name: `Tool${String(i)}` }));
+    const text = `${JSON.stringify({ type: 'assistant', uuid: 'a1', sessionId: 's', message: { id: 'm', content: blocks } })}\n`;
+    const buffer = Buffer.from(text, 'utf8');
+    const scanned = scanClaudeCodeRows(buffer);
+    expect(scanned?.declined.length).toBe(0);
+    expect(scanned?.table.skeletonAt(0)).toStrictEqual(claudeCodeSkeletonOf(JSON.parse(text) as Record<string, unknown>));
   });
 });

@@ -11,13 +11,12 @@
 import { Buffer, isUtf8 } from 'node:buffer';
 import { ImportError } from '../import-error.js';
 import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
-import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START, SESSION_ID } from './claude-code-line-table.js';
-import { ClaudeCodeLineScanner } from './scan-claude-code-skeleton.js';
+import { claudeCodeFileTable } from './claude-code-file-table.js';
 import type { NativeFileFork, NativeForkOptions } from './fork-native-transcript.js';
 import { nativeCut } from './native-cut.js';
 import { nativeFormatOf } from './native-formats.js';
-import { malformedLine, type NativeLine } from './native-line.js';
+import type { NativeLine } from './native-line.js';
 import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
 import type { NativeFormat } from './native-format.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
@@ -27,52 +26,6 @@ import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
 type RowLine = NativeLine & { row: number };
 
 const NEWLINE = 10;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const SESSION_ID_KEY = Buffer.from('"sessionId"', 'utf8');
-
-/**
- * The file's lines as `splitNativeLines` keeps them (blank lines skipped, a torn last line dropped,
- * any other line that is not a JSON object `MALFORMED_LINE`), one row each in the file's table;
- * and, in file order, each place the text `"sessionId"` ends a key (where the child's bytes may
- * replace the session id).
- */
-function lineTable(buffer: Buffer): { table: ClaudeCodeLineTable; sessionIdKeys: number[] } {
-  let lines = 1;
-  for (let at = buffer.indexOf(NEWLINE); at >= 0; at = buffer.indexOf(NEWLINE, at + 1)) lines++;
-  const table = new ClaudeCodeLineTable(buffer, lines);
-  const scanner = new ClaudeCodeLineScanner(table, buffer);
-  const sessionIdKeys = scanner.watched;
-  for (let pos = 0, index = 0; ; index++) {
-    const newline = buffer.indexOf(NEWLINE, pos);
-    if (newline < 0 && pos === buffer.length) break;
-    const end = newline < 0 ? buffer.length : newline;
-    if (!scanner.line(index, pos, end)) {
-      const line = buffer.toString('utf8', pos, end);
-      if (line.trim() !== '') {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(line);
-        } catch {
-          parsed = undefined;
-        }
-        if (isRecord(parsed)) {
-          table.pushSkeleton(claudeCodeSkeletonOf(parsed), index, pos, end);
-          for (let at = buffer.indexOf(SESSION_ID_KEY, pos); at >= 0 && at < end; at = buffer.indexOf(SESSION_ID_KEY, at + 1))
-            sessionIdKeys.push(at);
-        }
-        // The last line of a file without a final newline may be torn: dropped, as the text path does.
-        else if (newline >= 0) throw malformedLine(index, line);
-      }
-    }
-    if (newline < 0) break;
-    pos = newline + 1;
-  }
-  return { table, sessionIdKeys };
-}
 
 /** Row `row` parsed whole: its text and object. */
 function parsedLine(buffer: Buffer, table: ClaudeCodeLineTable, row: number): NativeLine {
@@ -92,7 +45,7 @@ function childBytes(
   buffer: Buffer,
   table: ClaudeCodeLineTable,
   kept: readonly number[],
-  sessionIdKeys: readonly number[],
+  sessionIdKeys: ArrayLike<number>,
   rewrite: (row: number) => boolean,
   from: string,
   to: string,
@@ -202,7 +155,7 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   if (options.format !== undefined && options.format !== 'auto' && options.format !== 'claude-code') return undefined;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!isUtf8(buffer)) return undefined;
-  const { table, sessionIdKeys } = lineTable(buffer);
+  const { table, sessionIdKeys } = claudeCodeFileTable(buffer);
   let format;
   try {
     const first: NativeLine[] = [];

@@ -9,6 +9,7 @@
 import { CLAUDE_CODE_INTERRUPTED, markOf, type ClaudeCodeSkeleton } from './claude-code-skeleton.js';
 import * as slots from './claude-code-line-table.js';
 import { ClaudeCodeLineTable } from './claude-code-line-table.js';
+import { ByteStringTable } from './byte-string-table.js';
 import {
   BACKSLASH,
   CLOSE_ARRAY,
@@ -101,7 +102,7 @@ const MARKER = Uint8Array.from(CLAUDE_CODE_INTERRUPTED, (c) => c.charCodeAt(0));
  * tokens, or text that is not JSON.
  */
 export function scanClaudeCodeSkeleton(bytes: Uint8Array, start: number, end: number): ClaudeCodeSkeleton | undefined {
-  const table = new ClaudeCodeLineTable(bytes);
+  const table = new ClaudeCodeLineTable(new ByteStringTable(bytes));
   return new ClaudeCodeLineScanner(table, bytes).line(0, start, end) ? table.skeletonAt(0) : undefined;
 }
 
@@ -116,7 +117,7 @@ export class ClaudeCodeLineScanner extends JsonLineScanner {
 
   /** Records where `"sessionId"` ends a key (`watched`): the child's bytes replace the session id there. */
   constructor(
-    private readonly table: ClaudeCodeLineTable,
+    private readonly table: ClaudeCodeLineTable<ByteStringTable>,
     bytes: Uint8Array,
   ) {
     super(bytes, '"sessionId"');
