@@ -90,6 +90,8 @@ let declinedCount = 0;
 let arenaLength = 0;
 let extraLength = 0;
 let full = false;
+/** The longest text keyed. */
+let maxLength = 0;
 
 /** Whether the last string token `stringEnd` read held a backslash. */
 let escaped = false;
@@ -140,7 +142,9 @@ export function configure(
   arenaLength = 0;
   extraLength = 0;
   full = false;
-  memory.fill(slots, 0, slotCapacity << 2);
+  maxLength = 0;
+  recentAt = stack + MAX_DEPTH;
+  for (let i = 0; i < RECENT; i++) store<i32>(recentAt + i * 12, -1, 4);
 }
 
 export function rows(): i32 {
@@ -155,22 +159,14 @@ export function keys(): i32 {
 export function watched(): i32 {
   return watchedCount;
 }
+export function longest(): i32 {
+  return maxLength;
+}
 export function declined(): i32 {
   return declinedCount;
 }
 export function extraEnd(): i32 {
   return extraAt + extraLength;
-}
-
-/** The number of newlines in the input (the caller sizes the row region by it). */
-export function countLines(): i32 {
-  const newline = i8x16.splat(<i8>NEWLINE);
-  let count = 0;
-  let i = 0;
-  const end = inputLength;
-  for (; i + 16 <= end; i += 16) count += popcnt(i8x16.bitmask(i8x16.eq(v128.load(i), newline)));
-  for (; i < end; i++) if (load<u8>(i) == NEWLINE) count++;
-  return count;
 }
 
 /** Index of the first newline at or after `at` (or the input's length). */
@@ -238,12 +234,13 @@ function stringEnd(at: i32): i32 {
 }
 
 function hashOf(at: i32, length: i32): u32 {
-  let hash = <u32>length;
-  const head = length < 4 ? length : 4;
-  for (let i = 0; i < head; i++) hash = (hash ^ load<u8>(at + i)) * 0x01000193;
-  const from = length - 12 > 4 ? length - 12 : 4;
-  for (let i = from; i < length; i++) hash = (hash ^ load<u8>(at + i)) * 0x01000193;
-  return hash;
+  // The first and last eight bytes (ids differ in their tail) and the length; every candidate is compared whole.
+  let hash: u64 = <u64>length * 0x9e3779b97f4a7c15;
+  if (length >= 8) {
+    hash = (hash ^ load<u64>(at)) * 0xff51afd7ed558ccd;
+    hash = (hash ^ load<u64>(at + length - 8)) * 0xc4ceb9fe1a85ec53;
+  } else for (let i = 0; i < length; i++) hash = (hash ^ load<u8>(at + i)) * 0x100000001b3;
+  return <u32>(hash ^ (hash >> 32));
 }
 
 function sameBytes(a: i32, b: i32, length: i32): bool {
@@ -272,6 +269,7 @@ function lookup(at: i32, length: i32, insert: bool): i32 {
       store<i32>(info, at, 4);
       store<i32>(info, length, 8);
       store<i32>(slotsAt + (slot << 2), keyCount + 1);
+      if (length > maxLength) maxLength = length;
       return keyCount++;
     }
     const info = infoAt + (key << 4);
@@ -515,21 +513,21 @@ function fieldOf(kind: i32, field: i32): i32 {
   if (kind == OF_TOP) {
     switch (field) {
       case 1:
-        return STRING | (TYPE << 8);
+        return STRING | (TYPE << 8) | (R_TYPE << 16) | (R_TYPE << 24);
       case 2:
-        return STRING | (UUID << 8);
+        return STRING | (UUID << 8) | (R_UUID << 24);
       case 3:
-        return STRING | (PARENT_UUID << 8);
+        return STRING | (PARENT_UUID << 8) | (R_UUID << 16);
       case 4:
-        return STRING | (LOGICAL_PARENT_UUID << 8);
+        return STRING | (LOGICAL_PARENT_UUID << 8) | (R_UUID << 16);
       case 5:
         return FLAG | (IS_SIDECHAIN << 8);
       case 6:
-        return STRING | (SESSION_ID << 8);
+        return STRING | (SESSION_ID << 8) | (R_SESSION << 16) | (R_SESSION << 24);
       case 7:
-        return STRING | (CWD << 8);
+        return STRING | (CWD << 8) | (R_CWD << 16) | (R_CWD << 24);
       case 8:
-        return STRING | (SUBTYPE << 8);
+        return STRING | (SUBTYPE << 8) | (R_SUBTYPE << 16) | (R_SUBTYPE << 24);
       case 9:
         return FLAG | (IS_META << 8);
       case 10:
@@ -541,19 +539,19 @@ function fieldOf(kind: i32, field: i32): i32 {
     }
   }
   if (kind == OF_MESSAGE) {
-    if (field == 1) return STRING | (MESSAGE_ID << 8);
-    if (field == 2) return STRING | (MODEL << 8);
+    if (field == 1) return STRING | (MESSAGE_ID << 8) | (R_MESSAGE << 16) | (R_MESSAGE << 24);
+    if (field == 2) return STRING | (MODEL << 8) | (R_MODEL << 16) | (R_MODEL << 24);
     return CONTENT_VALUE | (CONTENT << 8);
   }
   switch (field) {
     case 1:
-      return STRING | (BLOCK_TYPE << 8);
+      return STRING | (BLOCK_TYPE << 8) | (R_BLOCK_TYPE << 16) | (R_BLOCK_TYPE << 24);
     case 2:
       return MARK | (BLOCK_TEXT << 8);
     case 3:
       return ID | (BLOCK_ID << 8);
     case 4:
-      return ID | (BLOCK_NAME << 8);
+      return ID | (BLOCK_NAME << 8) | (R_NAME << 16) | (R_NAME << 24);
     case 5:
       return ID | (BLOCK_TOOL_USE_ID << 8);
     case 6:
@@ -589,10 +587,43 @@ function members(at: i32, kind: i32, base: i32): i32 {
   return NO;
 }
 
+// The recent tokens: most lines repeat the last line's type, session id, cwd and model, and name the
+// last line's uuid as their parent, so most strings are found without a look-up. Each is
+// [start, length, key] at recentAt + 12 × its number; a length of -1 is none.
+const R_TYPE = 1;
+const R_UUID = 2;
+const R_SESSION = 3;
+const R_CWD = 4;
+const R_SUBTYPE = 5;
+const R_MESSAGE = 6;
+const R_MODEL = 7;
+const R_BLOCK_TYPE = 8;
+const R_NAME = 9;
+const RECENT = 10;
+let recentAt = 0;
+
+/** The key of the string token `[at, after)`: recent token `recall`'s when the bytes are the same, else looked up; it becomes recent token `keep` (0: none). */
+function recalledKey(at: i32, after: i32, recall: i32, keep: i32): i32 {
+  const length = after - at;
+  let key = -1;
+  if (recall != 0 && !escaped) {
+    const recent = recentAt + recall * 12;
+    if (load<i32>(recent, 4) == length && sameBytes(load<i32>(recent), at, length)) key = load<i32>(recent, 8);
+  }
+  if (key < 0) key = tokenKey(at, after);
+  if (keep != 0) {
+    const recent = recentAt + keep * 12;
+    store<i32>(recent, at);
+    store<i32>(recent, escaped || key < 0 ? -1 : length, 4);
+    store<i32>(recent, key, 8);
+  }
+  return key;
+}
+
 /** The value at `v` of a field read as `how` (fieldOf) into its slot at `base`: the index after it, or NO. */
 function value(v: i32, how: i32, base: i32): i32 {
   const kind = how & 0xff;
-  const slot = base + ((how >> 8) << 2);
+  const slot = base + (((how >> 8) & 0xff) << 2);
   const c = load<u8>(v);
   if (kind == FLAG) {
     store<i32>(slot, load<u32>(v) == 0x65757274 ? 1 : 0);
@@ -604,7 +635,7 @@ function value(v: i32, how: i32, base: i32): i32 {
     const after = stringEnd(v);
     if (after < 0) return NO;
     if (kind == STRING || kind == ID) {
-      const key = tokenKey(v, after);
+      const key = recalledKey(v, after, (how >> 16) & 0xff, how >> 24);
       if (key < 0) return NO;
       store<i32>(slot, key);
     } else if (kind == PRESENT) store<i32>(slot, 1);

@@ -13,7 +13,7 @@ import { WasmStringTable } from './wasm-string-table.js';
 /** The scanner's exports (see assembly/claude-code-rows.ts). */
 type Scanner = {
   configure(...regions: number[]): void;
-  countLines(): number;
+  longest(): number;
   scan(): number;
   rows(): number;
   blocks(): number;
@@ -36,6 +36,8 @@ const PAGE = 65536;
 const FULL = 1;
 /** Zeros after the input: the scanner's 16-byte loads stop on them. */
 const PADDING = 64;
+/** Where a string asked for is written to be looked up (a longer one is compared in JavaScript). */
+const SCRATCH = 65536;
 
 /** The parts of the WebAssembly API used here (the Node types declare none). */
 type WasmModule = { readonly kind: 'module' };
@@ -57,62 +59,115 @@ function scannerModule(api: WasmApi): WasmModule {
 
 const align = (at: number): number => Math.ceil(at / 16) * 16;
 
-/** The file's rows, or undefined where WebAssembly is not there. */
+/**
+ * Where each region of the scanner's memory starts for an input of `n` bytes, and how many entries
+ * it holds: rows and blocks guessed from the bytes (a Claude Code line is hundreds of bytes), all of
+ * them `factor` times larger when a scan found one too small.
+ */
+function layoutOf(n: number, factor: number) {
+  const stackAt = align(n + PADDING);
+  const rowsAt = stackAt + 1024;
+  const rowsCap = factor * (Math.ceil(n / 48) + 1024);
+  const blocksAt = align(rowsAt + rowsCap * ROW * 4);
+  const blocksCap = factor * (Math.ceil(n / 128) + 1024);
+  const infoAt = align(blocksAt + blocksCap * BLOCK * 4);
+  const keysCap = factor * (Math.ceil(n / 64) + 4096);
+  const slotsAt = align(infoAt + keysCap * 16);
+  const slotsCap = 2 ** Math.ceil(Math.log2(keysCap * 2));
+  const watchedAt = align(slotsAt + slotsCap * 4);
+  const watchedCap = factor * (Math.ceil(n / 128) + 1024);
+  const declinedAt = align(watchedAt + watchedCap * 4);
+  const arenaAt = align(declinedAt + rowsCap * 4);
+  const arenaCap = factor * (Math.ceil(n / 16) + PAGE);
+  const scratchAt = align(arenaAt + arenaCap);
+  const pages = Math.ceil((scratchAt + SCRATCH + PADDING) / PAGE);
+  // prettier-ignore
+  const regions = [n, stackAt, rowsAt, rowsCap, blocksAt, blocksCap, infoAt, keysCap, slotsAt, slotsCap, watchedAt, watchedCap, declinedAt, arenaAt, arenaCap, scratchAt];
+  return { regions, rowsAt, rowsCap, blocksAt, blocksCap, infoAt, keysCap, watchedAt, declinedAt, scratchAt, pages };
+}
+
+/** The memories `nativeFileBuffer` made, by their buffer: a file read into one is scanned where it is. */
+const inputMemories = new WeakMap<ArrayBuffer, WasmMemory>();
+
+/**
+ * A buffer of `size` bytes to read a session file into: `forkNativeFile` of exactly those bytes
+ * scans them where they are, in the WebAssembly scanner's memory, rather than copying them there
+ * first. A plain buffer where WebAssembly is not there.
+ */
+export function nativeFileBuffer(size: number): Uint8Array {
+  if (wasmApi === undefined) return new Uint8Array(size);
+  const memory = newMemory(wasmApi, layoutOf(size, 1).pages);
+  if (memory === undefined) return new Uint8Array(size);
+  inputMemories.set(memory.buffer, memory);
+  return new Uint8Array(memory.buffer, 0, size);
+}
+
+function newMemory(api: WasmApi, pages: number): WasmMemory | undefined {
+  try {
+    return new api.Memory({ initial: pages });
+  } catch {
+    // Past what the engine gives one memory (4 GiB): the scanner in JavaScript reads the file.
+    return undefined;
+  }
+}
+
+/** The file's rows, or undefined where WebAssembly is not there (or the file is too large for its memory). */
 export function scanClaudeCodeRows(bytes: Uint8Array): ScannedRows | undefined {
   if (wasmApi === undefined) return undefined;
   const module = scannerModule(wasmApi);
   const n = bytes.length;
-  const inputEnd = align(n + PADDING);
-  const memory = new wasmApi.Memory({ initial: Math.ceil((inputEnd + 1024) / PAGE) });
-  new Uint8Array(memory.buffer).set(bytes);
-  const scanner = new wasmApi.Instance(module, { env: { memory } }).exports as unknown as Scanner;
-  scanner.configure(n, 0, 0, 0, 0, 0, 0, 0, inputEnd, 1, 0, 0, 0, 0, 0, 0);
-  const lines = scanner.countLines() + 1;
   for (let factor = 1; ; factor *= 2) {
-    // Rows and declined rows: at most one per line. The rest are guesses, doubled when one is too small.
-    const stackAt = inputEnd;
-    const rowsAt = align(stackAt + 1024);
-    const blocksAt = align(rowsAt + lines * ROW * 4);
-    const blocksCap = factor * (lines * 2 + 256);
-    const infoAt = align(blocksAt + blocksCap * BLOCK * 4);
-    const keysCap = factor * (lines * 4 + 4096);
-    const slotsAt = align(infoAt + keysCap * 16);
-    const slotsCap = 2 ** Math.ceil(Math.log2(keysCap * 2));
-    const watchedAt = align(slotsAt + slotsCap * 4);
-    const watchedCap = factor * (lines + 256);
-    const declinedAt = align(watchedAt + watchedCap * 4);
-    const arenaAt = align(declinedAt + lines * 4);
-    const arenaCap = factor * (Math.ceil(n / 16) + PAGE);
-    const scratchAt = align(arenaAt + arenaCap);
-    // A string asked for is looked up at `scratchAt`: none the file holds is longer than the file.
-    const scratchCap = n + PADDING;
-    const end = scratchAt + scratchCap + PADDING;
-    const pages = Math.ceil(end / PAGE) - memory.buffer.byteLength / PAGE;
-    if (pages > 0) memory.grow(pages);
-    // prettier-ignore
-    scanner.configure(n, stackAt, rowsAt, lines, blocksAt, blocksCap, infoAt, keysCap, slotsAt, slotsCap, watchedAt, watchedCap, declinedAt, arenaAt, arenaCap, scratchAt);
+    const layout = layoutOf(n, factor);
+    // A fresh memory is all zeros: the padding, the key slots and the recent tokens need no clearing.
+    let memory = factor === 1 && bytes.byteOffset === 0 ? inputMemories.get(bytes.buffer as ArrayBuffer) : undefined;
+    if (memory !== undefined) inputMemories.delete(memory.buffer);
+    else {
+      memory = newMemory(wasmApi, layout.pages);
+      if (memory === undefined) return undefined;
+      new Uint8Array(memory.buffer).set(bytes);
+    }
+    const scanner = new wasmApi.Instance(module, { env: { memory } }).exports as unknown as Scanner;
+    scanner.configure(...layout.regions);
     if (scanner.scan() === FULL) continue;
-    const buffer = memory.buffer;
-    const strings = new WasmStringTable({
-      memory: Buffer.from(buffer),
-      infoAt,
-      count: scanner.keys(),
-      capacity: keysCap,
-      scratchAt,
-      scratchCapacity: scratchCap,
-      find: (length) => scanner.keyOfExtra(length, 0),
-    });
-    const table = new ClaudeCodeLineTable(
-      strings,
-      new Int32Array(buffer, rowsAt, lines * ROW),
-      new Int32Array(buffer, blocksAt, blocksCap * BLOCK),
-      scanner.rows(),
-      scanner.blocks(),
-    );
-    return {
-      table,
-      declined: new Int32Array(buffer, declinedAt, scanner.declined()),
-      sessionIdKeys: new Int32Array(buffer, watchedAt, scanner.watched()),
-    };
+    return scanned(memory.buffer, scanner, layout);
   }
+}
+
+function scanned(buffer: ArrayBuffer, scanner: Scanner, layout: ReturnType<typeof layoutOf>): ScannedRows {
+  const memory = Buffer.from(buffer);
+  const { infoAt, keysCap, scratchAt } = layout;
+  const count = scanner.keys();
+  const longest = scanner.longest();
+  const strings = new WasmStringTable({
+    memory,
+    infoAt,
+    count,
+    capacity: keysCap,
+    find: (string, length) => {
+      if (length > longest) return -1;
+      if (length <= SCRATCH) {
+        memory.write(string, scratchAt, 'utf8');
+        return scanner.keyOfExtra(length, 0);
+      }
+      // Longer than the scratch: compared with each key of that length.
+      const encoded = Buffer.from(string, 'utf8');
+      for (let key = 0; key < count; key++) {
+        const start = memory.readInt32LE(infoAt + key * 16 + 4);
+        if (memory.readInt32LE(infoAt + key * 16 + 8) === length && encoded.equals(memory.subarray(start, start + length))) return key;
+      }
+      return -1;
+    },
+  });
+  const table = new ClaudeCodeLineTable(
+    strings,
+    new Int32Array(buffer, layout.rowsAt, layout.rowsCap * ROW),
+    new Int32Array(buffer, layout.blocksAt, layout.blocksCap * BLOCK),
+    scanner.rows(),
+    scanner.blocks(),
+  );
+  return {
+    table,
+    declined: new Int32Array(buffer, layout.declinedAt, scanner.declined()),
+    sessionIdKeys: new Int32Array(buffer, layout.watchedAt, scanner.watched()),
+  };
 }

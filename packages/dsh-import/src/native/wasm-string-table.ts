@@ -20,11 +20,8 @@ export type WasmStrings = {
   /** How many keys the scanner made, and how many it had room for (the keys past them are this table's own). */
   count: number;
   capacity: number;
-  /** Where a string to look up is written, and how long it may be. */
-  scratchAt: number;
-  scratchCapacity: number;
-  /** The key of the `length` bytes at `scratchAt`, or -1. */
-  find(length: number): number;
+  /** The key of `string` (its UTF-8 is `length` bytes; no lone surrogate), or -1. */
+  find(string: string, length: number): number;
 };
 
 /** The keyed strings of one scanned file. */
@@ -46,9 +43,7 @@ export class WasmStringTable implements LineStrings {
     const own = this.#own.get(string);
     if (own !== undefined) return own;
     if (LONE_SURROGATE.test(string)) return -1;
-    const wasm = this.#wasm;
-    if (Buffer.byteLength(string, 'utf8') > wasm.scratchCapacity) return -1;
-    return wasm.find(wasm.memory.write(string, wasm.scratchAt, 'utf8'));
+    return this.#wasm.find(string, Buffer.byteLength(string, 'utf8'));
   }
 
   keyOf(string: string): number {
