@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliContext } from './cli-context.js';
 import { CliError } from './cli-error.js';
 import { assertUnchanged } from './native-files.js';
-import { DEFAULT_MAX_INPUT_BYTES, readInputFileStamped } from './read-input-file.js';
+import { DEFAULT_MAX_INPUT_BYTES, readInputBytesStamped, readInputFileStamped } from './read-input-file.js';
 
 const LINE = '{"type":"user","uuid":"u1"}\n';
 let dir: TempDir;
@@ -80,5 +80,23 @@ describe('readInputFileStamped', () => {
     const error = await refusal(assertUnchanged(file, read));
     expect(error.code).toBe('SOURCE_CHANGED');
     expect(error.message).toContain(`expected ${String(LINE.length)} bytes, found ${String(2 * LINE.length)}`);
+  });
+
+  it('reads into the buffer `allocate` gives (the fork scanner reads it there), and past it when the file grew: every byte, in order', async () => {
+    const given: Uint8Array[] = [];
+    const allocate = (size: number): Uint8Array => {
+      const buffer = new Uint8Array(size);
+      given.push(buffer);
+      return buffer;
+    };
+    const quiet = await readInputBytesStamped(context(), file, DEFAULT_MAX_INPUT_BYTES, { stable: true, allocate });
+    expect(quiet.bytes).toBe(given[0]);
+    expect(Buffer.from(quiet.bytes).toString('utf8')).toBe(LINE);
+    const grown = await readInputBytesStamped(context(), file, DEFAULT_MAX_INPUT_BYTES, {
+      allocate,
+      beforeRead: () => appendFromAnotherProcess(file),
+    });
+    expect(given[1]?.length).toBe(LINE.length);
+    expect(Buffer.from(grown.bytes).toString('utf8')).toBe(LINE + LINE);
   });
 });

@@ -44,9 +44,27 @@ function tooLarge(file: string, maxBytes: number, size: string): CliError {
   );
 }
 
-async function readChunks(handle: FileHandle, file: string, size: number, maxBytes: number, progress: ProgressLine): Promise<Buffer> {
-  const chunks: Buffer[] = [];
+/**
+ * The file's bytes: read into one buffer of the size it had when opened (`allocate`'s), in chunks
+ * for the progress line, then on in chunks if it grew — never past the bound.
+ */
+async function readChunks(
+  handle: FileHandle,
+  file: string,
+  size: number,
+  maxBytes: number,
+  progress: ProgressLine,
+  allocate: (size: number) => Uint8Array,
+): Promise<Uint8Array> {
+  const whole = allocate(size);
   let total = 0;
+  while (total < size) {
+    const { bytesRead } = await handle.read(whole, total, Math.min(CHUNK_BYTES, size - total), null);
+    if (bytesRead === 0) return whole.subarray(0, total);
+    total += bytesRead;
+    progress.update(`reading ${file}: ${formatBytes(total)} of ${formatBytes(size)}`);
+  }
+  const chunks: Uint8Array[] = [whole];
   for (;;) {
     // One byte past the bound is read to tell a file that grew past it from one that ends there.
     const want = Math.min(CHUNK_BYTES, maxBytes + 1 - total);
@@ -58,7 +76,7 @@ async function readChunks(handle: FileHandle, file: string, size: number, maxByt
     if (total > maxBytes) throw tooLarge(file, maxBytes, 'more than that (the file grew while it was read)');
     progress.update(`reading ${file}: ${formatBytes(total)} of ${formatBytes(size)}`);
   }
-  return Buffer.concat(chunks, total);
+  return chunks.length === 1 ? whole : Buffer.concat(chunks, total);
 }
 
 /** What identifies a file's contents between two looks at it: size, modification time, inode. */
@@ -67,8 +85,12 @@ export type FileStamp = { size: number; mtimeMs: number; ino: number };
 /** A file's text and the stamp it had before and after the read. */
 export type InputRead = { text: string; stamp: FileStamp };
 
-/** Options of a read: `stable` refuses a file that changed during it; `beforeRead` runs between the check and the first byte (tests). */
-export type InputReadOptions = { stable?: boolean; beforeRead?: () => Promise<void> };
+/**
+ * Options of a read: `stable` refuses a file that changed during it; `allocate` gives the buffer
+ * the bytes are read into (dsh-import's `nativeFileBuffer`); `beforeRead` runs between the check
+ * and the first byte (tests).
+ */
+export type InputReadOptions = { stable?: boolean; allocate?: (size: number) => Uint8Array; beforeRead?: () => Promise<void> };
 
 const stampOf = (info: Stats): FileStamp => ({ size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
 
@@ -143,7 +165,7 @@ export async function readInputBytesStamped(
     }
     if (info.size > maxBytes) throw tooLarge(file, maxBytes, `a file of ${String(info.size)} bytes (${formatBytes(info.size)})`);
     await options.beforeRead?.();
-    const bytes = await readChunks(handle, file, info.size, maxBytes, progress);
+    const bytes = await readChunks(handle, file, info.size, maxBytes, progress, options.allocate ?? ((n) => Buffer.allocUnsafe(n)));
     const before = stampOf(info);
     const after = stampOf(await handle.stat());
     if (options.stable === true && (!sameStamp(before, after) || bytes.length !== before.size))

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { forkNativeFile, ImportError, nativeResumeCommand, type TranscriptFormat } from 'dsh-import';
+import { forkNativeFile, ImportError, nativeFileBuffer, nativeResumeCommand, type TranscriptFormat } from 'dsh-import';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { assertUnchanged, publishNewFile, uuidV7 } from '../native-files.js';
@@ -53,7 +53,11 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
     throw new CliError('USAGE', `${dshOnly.map((option) => `--${option}`).join(', ')} apply to dsh sessions, not to a session FILE.`);
   const format = nativeFormatOption(values);
   const chosen = childIdOption(values);
-  const read = await readInputBytesStamped(context, file, maxBytesOption(values['max-bytes']), { stable: true });
+  // Read where the fork's scanner reads it: no copy of the file's bytes.
+  const read = await readInputBytesStamped(context, file, maxBytesOption(values['max-bytes']), {
+    stable: true,
+    allocate: nativeFileBuffer,
+  });
   const now = Date.now();
   let fork;
   try {

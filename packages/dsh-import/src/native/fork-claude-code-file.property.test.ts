@@ -16,7 +16,7 @@ import { scanClaudeCodeSkeleton } from './scan-claude-code-skeleton.js';
 import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
 import { claudeCodeFileTable } from './claude-code-file-table.js';
 import { LINE_END, LINE_INDEX, LINE_START, type ClaudeCodeLineTable } from './claude-code-line-table.js';
-import { scanClaudeCodeRows } from './scan-claude-code-rows.js';
+import { nativeFileBuffer, scanClaudeCodeRows } from './scan-claude-code-rows.js';
 
 /** Ways to rewrite one line that keep it a Claude Code line (or make it one the scanner declines). */
 const MUTATIONS = [
@@ -346,5 +346,19 @@ describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
     const scanned = scanClaudeCodeRows(buffer);
     expect(scanned?.declined.length).toBe(0);
     expect(scanned?.table.skeletonAt(0)).toStrictEqual(claudeCodeSkeletonOf(JSON.parse(text) as Record<string, unknown>));
+  });
+
+  it('scans a file read into nativeFileBuffer where it is (the rows share its memory), and any other bytes in a copy, to the same rows', () => {
+    const text = claudeCodeTranscript({ turns: 4 }).text;
+    const plain = Buffer.from(text, 'utf8');
+    const bytes = nativeFileBuffer(plain.length);
+    bytes.set(plain);
+    const inPlace = scanClaudeCodeRows(bytes);
+    expect(inPlace?.table.rows.buffer).toBe(bytes.buffer);
+    const copied = scanClaudeCodeRows(plain);
+    expect(copied?.table.rows.buffer).not.toBe(plain.buffer);
+    expect(rowsOf(inPlace?.table as ClaudeCodeLineTable)).toStrictEqual(rowsOf(copied?.table as ClaudeCodeLineTable));
+    // The same buffer again is copied: the first scan's memory is its table's.
+    expect(scanClaudeCodeRows(bytes)?.table.rows.buffer).not.toBe(bytes.buffer);
   });
 });

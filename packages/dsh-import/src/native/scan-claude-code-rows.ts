@@ -48,7 +48,7 @@ type WasmApi = {
   Instance: new (module: WasmModule, imports: object) => { exports: object };
 };
 /** Undefined where WebAssembly is not there (`node --jitless`). */
-const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+const wasmApi = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 let compiled: WasmModule | undefined;
 
@@ -120,7 +120,7 @@ export function scanClaudeCodeRows(bytes: Uint8Array): ScannedRows | undefined {
     const layout = layoutOf(n, factor);
     // A fresh memory is all zeros: the padding, the key slots and the recent tokens need no clearing.
     let memory = factor === 1 && bytes.byteOffset === 0 ? inputMemories.get(bytes.buffer as ArrayBuffer) : undefined;
-    if (memory !== undefined) inputMemories.delete(memory.buffer);
+    if (memory !== undefined && memory.buffer.byteLength >= layout.pages * PAGE) inputMemories.delete(memory.buffer);
     else {
       memory = newMemory(wasmApi, layout.pages);
       if (memory === undefined) return undefined;
