@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 
 // A codec one version ahead: the help must follow it with no edit of the table.
-vi.mock('dsh-codec', async (importOriginal) => ({ ...(await importOriginal<typeof import('dsh-codec')>()), CURRENT_FORMAT_VERSION: 6 }));
+vi.mock('dsh-codec/format-version', () => ({ CURRENT_FORMAT_VERSION: 6 }));
 
 describe('the command table', () => {
   it("names the current format version in migrate's help from dsh-codec's CURRENT_FORMAT_VERSION", async () => {

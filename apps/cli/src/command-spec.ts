@@ -3,8 +3,9 @@
  * The table of `dsh`'s commands and their options, in `node:util` `parseArgs` form with a help
  * line each: what parsing, dispatch and `--help` all read.
  */
-import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
-import { TRANSCRIPT_FORMATS } from 'dsh-import';
+// The light entries, so that parsing and `--help` load neither the codec's schemas nor the readers.
+import { CURRENT_FORMAT_VERSION } from 'dsh-codec/format-version';
+import { TRANSCRIPT_FORMATS } from 'dsh-import/formats';
 import { JSON_OPTION, MAX_BYTES_OPTION, MODEL_OPTION, STORE_OPTIONS, type CommandSpec, type OptionSpec } from './option-specs.js';
 
 export type { CommandSpec, OptionSpec } from './option-specs.js';
