@@ -6,11 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
 import type { CliContext } from './cli-context.js';
+import { COMMAND_RUNNERS } from './command-runners.js';
 import { mainHelp } from './help-text.js';
 import { parseCommandLine } from './parse-command-line.js';
 import { storeArguments } from './store-arguments.js';
 
-// Commands and the host are imported on demand, so `--help` and `validate` start quickly.
+// Commands are imported on demand (`COMMAND_RUNNERS`), and the host only by the commands that use it
+// (and to classify a failure), so `--help`, `--version` and `dsh fork FILE` start quickly.
 
 /** The `--data`/`--database-url` of this command line, for hints that print a command to run next. */
 function storeArgumentsOf(context: CliContext, argv: readonly string[]): string {
@@ -138,42 +140,9 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
       context.stdout.write(`dsh ${version()}\n`);
       return 0;
     }
-    const { spec, values, positionals } = parsed;
-    const [first = '', second = ''] = positionals;
-    switch (spec.name) {
-      case 'print':
-        return await (await import('./commands/print-command.js')).printCommand(context, values, positionals[0]);
-      case 'sessions':
-        return await (await import('./commands/sessions-command.js')).sessionsCommand(context, values);
-      case 'show':
-        return await (await import('./commands/show-command.js')).showCommand(context, values, first);
-      case 'rename':
-        return await (await import('./commands/rename-command.js')).renameCommand(context, values, first, second);
-      case 'delete':
-        return await (await import('./commands/delete-command.js')).deleteCommand(context, values, first);
-      case 'fork':
-        return await (await import('./commands/fork-command.js')).forkCommand(context, values, first);
-      case 'peers':
-        return await (await import('./commands/peers-command.js')).peersCommand(context, values, positionals);
-      case 'import':
-        return await (await import('./commands/import-command.js')).importCommand(context, values, positionals);
-      case 'export':
-        return await (await import('./commands/export-command.js')).exportCommand(context, values, first);
-      case 'repair':
-        return await (await import('./commands/repair-command.js')).repairCommand(context, values, first);
-      case 'validate':
-        return await (
-          await import('./commands/validate-command.js')
-        ).validateCommand(context, first, (await import('./read-input-file.js')).maxBytesOption(values['max-bytes']));
-      case 'migrate':
-        return await (
-          await import('./commands/migrate-command.js')
-        ).migrateCommand(context, first, values.write === true, (await import('./read-input-file.js')).maxBytesOption(values['max-bytes']));
-      case 'serve':
-        return await (await import('./commands/serve-command.js')).serveCommand(context, values);
-      default:
-        throw new CliError('USAGE', `Unknown command '${spec.name}'.`);
-    }
+    const runner = COMMAND_RUNNERS[parsed.spec.name];
+    if (runner === undefined) throw new CliError('USAGE', `Unknown command '${parsed.spec.name}'.`);
+    return await runner(context, parsed.values, parsed.positionals);
   } catch (error) {
     return await report(context, error, argv, startedAt);
   }

@@ -1,6 +1,7 @@
 /**
  * What a command loads, through the real bin: `dsh --version` and `dsh --help` load neither the
- * codec's schemas nor the readers, nor the host.
+ * codec's schemas nor the readers, and `dsh fork FILE` loads neither the host, its store,
+ * PostgreSQL's client nor the interactive UI — a command imports its own modules only when it runs.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ const RECORDER = fileURLToPath(new URL('__fixtures__/record-loaded-modules.mjs',
 
 /** Modules of the host and what only it needs: the store, the agent, PostgreSQL, the HTTP server. */
 const HOST = /\/(dsh-host|dsh-session|dsh-agent|dsh-postgres|pg|pg-pool|hono|@hono)\//;
+/** The interactive UI's modules. */
+const INTERACTIVE = /\/apps\/cli\/(src|dist)\/(interactive\/|commands\/interactive-command\.)/;
 /** The codec's schemas (its main entry and zod) and dsh-import's readers (its main entry). */
 const SCHEMAS = /\/(zod\/|dsh-codec\/(src|dist)\/index\.|dsh-import\/(src|dist)\/index\.)/;
 
@@ -48,5 +51,36 @@ describe('the modules a command loads', () => {
         args.join(' '),
       ).toEqual([]);
     }
+  });
+
+  it('dsh fork FILE --at REF forks the file without loading the host, PostgreSQL or the interactive UI', async () => {
+    const file = join(dir.path, 'p1.jsonl');
+    const lines = [
+      {
+        type: 'user',
+        uuid: 'u1',
+        parentUuid: null,
+        sessionId: 'p1',
+        timestamp: '2026-01-01T00:00:00.000Z',
+        message: { role: 'user', content: 'go' },
+      },
+      {
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        sessionId: 'p1',
+        timestamp: '2026-01-01T00:00:01.000Z',
+        message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+      },
+    ];
+    await writeFile(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const run = await runRecorded(['fork', file, '--at', 'a1', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ parent_session: 'p1' });
+    expect(
+      run.loaded.some((url) => url.includes('/dsh-import/')),
+      'the recorder saw the fork load dsh-import',
+    ).toBe(true);
+    expect(run.loaded.filter((url) => HOST.test(url) || INTERACTIVE.test(url))).toEqual([]);
   });
 });

@@ -1,55 +1,20 @@
 /**
  * @module fork-command
- * `dsh fork`: a dsh session at an exact event (with `--cwd`, `--tools`, `--worktree`), or a native
- * fork of a tool's session file.
+ * `dsh fork`: a native fork of a tool's session file, or a dsh session at an exact event. Each is
+ * loaded on demand, so forking a file never loads the host, the store or PostgreSQL's client.
  */
 import { resolve } from 'node:path';
-import { CliError } from '../cli-error.js';
-import { resolveDataDir, type CliContext } from '../cli-context.js';
+import type { CliContext } from '../cli-context.js';
 import { pathExists } from '../native-files.js';
-import { nativeFileUnlessStored } from '../observe-session-or-file.js';
 import type { OptionValues } from '../parse-command-line.js';
-import { forkWithOptions, type ForkRequest } from '../fork-with-options.js';
-import { storeArguments } from '../store-arguments.js';
-import { withHost } from '../with-host.js';
-import { parseSeq, parseTools } from './print-command.js';
 
 /**
- * `dsh fork ID|NAME [--at SEQ] [--name N] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key K] [--json]`: prints the child id (stdout) and what was forked (stderr).
- * `dsh fork FILE --at REF`: the native fork of a Claude Code, Codex or pi file (also given by its
- * session id, found in the tool's folders, when no dsh session has that id).
+ * `dsh fork FILE --at REF`: the native fork of a Claude Code, Codex or pi file (SPEC §18).
+ * `dsh fork ID|NAME …`: a dsh session (or a tool's session id that names none, see `forkSessionCommand`).
  */
 export async function forkCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
   // An argument naming an existing path is a Claude Code, Codex or pi session file (SPEC §18).
   if (await pathExists(resolve(context.cwd, ref)))
     return (await import('./native-fork-command.js')).nativeForkCommand(context, values, ref);
-  // A Claude Code, Codex or pi session id that names no dsh session: that tool's file, forked in place.
-  const native = await nativeFileUnlessStored(context, values, ref);
-  if (native !== undefined) return (await import('./native-fork-command.js')).nativeForkCommand(context, values, native.file);
-  for (const option of ['format', 'session-id', 'max-bytes']) {
-    if (values[option] !== undefined)
-      throw new CliError(
-        'USAGE',
-        `--${option} applies to a session FILE; ${ref} is no file here, so it was read as a dsh session id or name.`,
-      );
-  }
-  const request: ForkRequest = { worktree: values.worktree === true };
-  if (typeof values.at === 'string') request.atSeq = parseSeq('--at', values.at);
-  if (typeof values.name === 'string') request.title = values.name;
-  if (typeof values.cwd === 'string') request.cwd = resolve(context.cwd, values.cwd);
-  if (typeof values.tools === 'string') request.tools = parseTools(values.tools);
-  if (typeof values['idempotency-key'] === 'string') request.idempotencyKey = values['idempotency-key'];
-  const { result, warning } = await withHost(context, values, (host) =>
-    forkWithOptions(host, resolveDataDir(context, values.data), ref, request),
-  );
-  if (warning !== undefined) context.stderr.write(warning);
-  if (values.json === true) {
-    context.stdout.write(`${JSON.stringify(result)}\n`);
-    return 0;
-  }
-  context.stdout.write(`${result.sessionId}\n`);
-  context.stderr.write(
-    `dsh: forked ${result.parentSession} at seq ${result.forkCut} (${result.inheritedEventCount} events inherited); continue it with dsh -p "…" --resume ${result.sessionId}${storeArguments(context, values)}\n`,
-  );
-  return 0;
+  return (await import('./fork-session-command.js')).forkSessionCommand(context, values, ref);
 }
