@@ -257,7 +257,9 @@ function sameBytes(a: i32, b: i32, length: i32): bool {
 function lookup(at: i32, length: i32, insert: bool): i32 {
   const hash = hashOf(at, length);
   for (let slot = hash & slotMask; ; slot = (slot + 1) & slotMask) {
-    const key = load<i32>(slotsAt + (slot << 2)) - 1;
+    // A slot is [key + 1, hash]: a probe compares the hash before it reads the key's text.
+    const entry = slotsAt + (slot << 3);
+    const key = load<i32>(entry) - 1;
     if (key < 0) {
       if (!insert) return -1;
       if (keyCount == keysCap) {
@@ -268,12 +270,14 @@ function lookup(at: i32, length: i32, insert: bool): i32 {
       store<u32>(info, hash);
       store<i32>(info, at, 4);
       store<i32>(info, length, 8);
-      store<i32>(slotsAt + (slot << 2), keyCount + 1);
+      store<i32>(entry, keyCount + 1);
+      store<u32>(entry, hash, 4);
       if (length > maxLength) maxLength = length;
       return keyCount++;
     }
+    if (load<u32>(entry, 4) != hash) continue;
     const info = infoAt + (key << 4);
-    if (load<u32>(info) == hash && load<i32>(info, 8) == length && sameBytes(load<i32>(info, 4), at, length)) return key;
+    if (load<i32>(info, 8) == length && sameBytes(load<i32>(info, 4), at, length)) return key;
   }
   return -1;
 }

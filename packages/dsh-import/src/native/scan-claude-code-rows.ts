@@ -74,7 +74,7 @@ function layoutOf(n: number, factor: number) {
   const keysCap = factor * (Math.ceil(n / 64) + 4096);
   const slotsAt = align(infoAt + keysCap * 16);
   const slotsCap = 2 ** Math.ceil(Math.log2(keysCap * 2));
-  const watchedAt = align(slotsAt + slotsCap * 4);
+  const watchedAt = align(slotsAt + slotsCap * 8);
   const watchedCap = factor * (Math.ceil(n / 128) + 1024);
   const declinedAt = align(watchedAt + watchedCap * 4);
   const arenaAt = align(declinedAt + rowsCap * 4);
