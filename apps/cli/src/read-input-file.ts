@@ -46,7 +46,8 @@ function tooLarge(file: string, maxBytes: number, size: string): CliError {
 
 /**
  * The file's bytes: read into one buffer of the size it had when opened (`allocate`'s), in chunks
- * for the progress line, then on in chunks if it grew — never past the bound.
+ * — the next chunk's read under way while `onRead` looks at what is there — then on in chunks if
+ * it grew, never past the bound.
  */
 async function readChunks(
   handle: FileHandle,
@@ -54,14 +55,18 @@ async function readChunks(
   size: number,
   maxBytes: number,
   progress: ProgressLine,
-  allocate: (size: number) => Uint8Array,
+  options: InputReadOptions,
 ): Promise<Uint8Array> {
-  const whole = allocate(size);
+  const whole = (options.allocate ?? ((n) => Buffer.allocUnsafe(n)))(size);
+  const next = (at: number) => handle.read(whole, at, Math.min(CHUNK_BYTES, size - at), null);
   let total = 0;
-  while (total < size) {
-    const { bytesRead } = await handle.read(whole, total, Math.min(CHUNK_BYTES, size - total), null);
+  let reading = size > 0 ? next(0) : undefined;
+  while (reading !== undefined) {
+    const { bytesRead } = await reading;
     if (bytesRead === 0) return whole.subarray(0, total);
     total += bytesRead;
+    reading = total < size ? next(total) : undefined;
+    options.onRead?.(whole, total);
     progress.update(`reading ${file}: ${formatBytes(total)} of ${formatBytes(size)}`);
   }
   const chunks: Uint8Array[] = [whole];
@@ -87,10 +92,16 @@ export type InputRead = { text: string; stamp: FileStamp };
 
 /**
  * Options of a read: `stable` refuses a file that changed during it; `allocate` gives the buffer
- * the bytes are read into (dsh-import's `nativeFileBuffer`); `beforeRead` runs between the check
- * and the first byte (tests).
+ * the bytes are read into, and `onRead` hears after each chunk how much of it is read
+ * (dsh-import's `nativeFileBuffer` and `nativeFileRead`); `beforeRead` runs between the check and
+ * the first byte (tests).
  */
-export type InputReadOptions = { stable?: boolean; allocate?: (size: number) => Uint8Array; beforeRead?: () => Promise<void> };
+export type InputReadOptions = {
+  stable?: boolean;
+  allocate?: (size: number) => Uint8Array;
+  onRead?: (bytes: Uint8Array, length: number) => void;
+  beforeRead?: () => Promise<void>;
+};
 
 const stampOf = (info: Stats): FileStamp => ({ size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
 
@@ -165,7 +176,7 @@ export async function readInputBytesStamped(
     }
     if (info.size > maxBytes) throw tooLarge(file, maxBytes, `a file of ${String(info.size)} bytes (${formatBytes(info.size)})`);
     await options.beforeRead?.();
-    const bytes = await readChunks(handle, file, info.size, maxBytes, progress, options.allocate ?? ((n) => Buffer.allocUnsafe(n)));
+    const bytes = await readChunks(handle, file, info.size, maxBytes, progress, options);
     const before = stampOf(info);
     const after = stampOf(await handle.stat());
     if (options.stable === true && (!sameStamp(before, after) || bytes.length !== before.size))

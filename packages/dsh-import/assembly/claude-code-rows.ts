@@ -143,6 +143,8 @@ export function configure(
   extraLength = 0;
   full = false;
   maxLength = 0;
+  scanPos = 0;
+  scanIndex = 0;
   recentAt = stack + MAX_DEPTH;
   for (let i = 0; i < RECENT; i++) store<i32>(recentAt + i * 12, -1, 4);
 }
@@ -719,22 +721,31 @@ function line(start: i32): i32 {
   return load<u8>(end) == NEWLINE || end == inputLength ? end : NO;
 }
 
+// Where the scan stands: the next line's first byte and its 0-based index.
+let scanPos = 0;
+let scanIndex = 0;
+
 /**
- * Reads every line: a row for each line that is not empty, in file order (a declined line's row
- * holds only its index and bytes, and its row number is listed). DONE, or FULL when a region is
- * too small.
+ * Reads the lines that start before `limit` — every one of them ends there (the caller passes the
+ * index after a newline, or the input's length) — on from where the last call stopped: a row for
+ * each line that is not empty, in file order (a declined line's row holds only its index and
+ * bytes, and its row number is listed). The caller may scan a file while it is still reading it.
+ * DONE, or FULL when a region is too small (then every later call is FULL too).
  */
-export function scan(): i32 {
-  let index = 0;
-  let pos = 0;
-  const length = inputLength;
-  while (pos < length) {
+export function scan(limit: i32): i32 {
+  if (full) return FULL;
+  let index = scanIndex;
+  let pos = scanPos;
+  while (pos < limit) {
     if (load<u8>(pos) == NEWLINE) {
       pos++;
       index++;
       continue;
     }
-    if (rowCount == rowsCap) return FULL;
+    if (rowCount == rowsCap) {
+      full = true;
+      return FULL;
+    }
     beginRow(index, pos);
     const watchedBefore = watchedCount;
     let end = line(pos);
@@ -752,6 +763,8 @@ export function scan(): i32 {
     index++;
     pos = end + 1;
   }
+  scanPos = pos;
+  scanIndex = index;
   return DONE;
 }
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { forkNativeFile, ImportError, nativeFileBuffer, nativeResumeCommand, type TranscriptFormat } from 'dsh-import';
+import { forkNativeFile, ImportError, nativeFileBuffer, nativeFileRead, nativeResumeCommand, type TranscriptFormat } from 'dsh-import';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { assertUnchanged, publishNewFile, uuidV7 } from '../native-files.js';

@@ -16,7 +16,7 @@ import { scanClaudeCodeSkeleton } from './scan-claude-code-skeleton.js';
 import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
 import { claudeCodeFileTable } from './claude-code-file-table.js';
 import { LINE_END, LINE_INDEX, LINE_START, type ClaudeCodeLineTable } from './claude-code-line-table.js';
-import { nativeFileBuffer, scanClaudeCodeRows } from './scan-claude-code-rows.js';
+import { nativeFileBuffer, nativeFileRead, scanClaudeCodeRows } from './scan-claude-code-rows.js';
 
 /** Ways to rewrite one line that keep it a Claude Code line (or make it one the scanner declines). */
 const MUTATIONS = [
@@ -360,5 +360,29 @@ describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
     expect(rowsOf(inPlace?.table as ClaudeCodeLineTable)).toStrictEqual(rowsOf(copied?.table as ClaudeCodeLineTable));
     // The same buffer again is copied: the first scan's memory is its table's.
     expect(scanClaudeCodeRows(bytes)?.table.rows.buffer).not.toBe(bytes.buffer);
+  });
+
+  it('gives the same rows when the scan runs while the file is read (nativeFileRead after each chunk, lines cut across chunks)', () => {
+    fc.assert(
+      fc.property(file, fc.array(fc.nat(), { minLength: 1, maxLength: 8 }), (options, cuts) => {
+        const plain = Buffer.from(generated(options), 'utf8');
+        const bytes = nativeFileBuffer(plain.length);
+        // The file arrives in chunks that end anywhere (mid-line, mid-token), each announced once it is there.
+        const ends = [...new Set(cuts.map((cut) => cut % (plain.length + 1)))].sort((a, b) => a - b);
+        let at = 0;
+        for (const end of [...ends, plain.length]) {
+          bytes.set(plain.subarray(at, Math.max(at, end)), at);
+          at = Math.max(at, end);
+          nativeFileRead(bytes, at);
+        }
+        const whileRead = scanClaudeCodeRows(bytes);
+        expect(whileRead?.table.rows.buffer).toBe(bytes.buffer);
+        const once = scanClaudeCodeRows(plain);
+        expect(rowsOf(whileRead?.table as ClaudeCodeLineTable)).toStrictEqual(rowsOf(once?.table as ClaudeCodeLineTable));
+        expect(Array.from(whileRead?.declined ?? [])).toStrictEqual(Array.from(once?.declined ?? []));
+        expect(Array.from(whileRead?.sessionIdKeys ?? [])).toStrictEqual(Array.from(once?.sessionIdKeys ?? []));
+      }),
+      { numRuns: 40 },
+    );
   });
 });

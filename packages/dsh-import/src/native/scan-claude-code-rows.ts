@@ -14,7 +14,7 @@ import { WasmStringTable } from './wasm-string-table.js';
 type Scanner = {
   configure(...regions: number[]): void;
   longest(): number;
-  scan(): number;
+  scan(limit: number): number;
   rows(): number;
   blocks(): number;
   keys(): number;
@@ -86,20 +86,44 @@ function layoutOf(n: number, factor: number) {
   return { regions, rowsAt, rowsCap, blocksAt, blocksCap, infoAt, keysCap, watchedAt, declinedAt, scratchAt, pages };
 }
 
-/** The memories `nativeFileBuffer` made, by their buffer: a file read into one is scanned where it is. */
-const inputMemories = new WeakMap<ArrayBuffer, WasmMemory>();
+/** A scanner set up on a memory `nativeFileBuffer` made, for `size` bytes; `scanned`: how far it has read. */
+type PendingScan = { memory: WasmMemory; scanner: Scanner; size: number; scanned: number };
+
+/** The scans `nativeFileBuffer` set up, by their memory's buffer: a file read into one is scanned where it is. */
+const pending = new WeakMap<ArrayBuffer, PendingScan>();
+
+function newScan(api: WasmApi, memory: WasmMemory, n: number, factor: number): Scanner {
+  const scanner = new api.Instance(scannerModule(api), { env: { memory } }).exports as unknown as Scanner;
+  scanner.configure(...layoutOf(n, factor).regions);
+  return scanner;
+}
 
 /**
  * A buffer of `size` bytes to read a session file into: `forkNativeFile` of exactly those bytes
  * scans them where they are, in the WebAssembly scanner's memory, rather than copying them there
- * first. A plain buffer where WebAssembly is not there.
+ * first — and `nativeFileRead` lets the scan start while the file is still being read. A plain
+ * buffer where WebAssembly is not there.
  */
 export function nativeFileBuffer(size: number): Uint8Array {
   if (wasmApi === undefined) return new Uint8Array(size);
   const memory = newMemory(wasmApi, layoutOf(size, 1).pages);
   if (memory === undefined) return new Uint8Array(size);
-  inputMemories.set(memory.buffer, memory);
+  pending.set(memory.buffer, { memory, scanner: newScan(wasmApi, memory, size, 1), size, scanned: 0 });
   return new Uint8Array(memory.buffer, 0, size);
+}
+
+/**
+ * Says that the first `length` bytes of a `nativeFileBuffer` are read (and will not change): the
+ * scanner reads their whole lines now, while the caller reads the rest. Nothing for another buffer.
+ */
+export function nativeFileRead(bytes: Uint8Array, length: number): void {
+  const scan = bytes.byteOffset === 0 ? pending.get(bytes.buffer as ArrayBuffer) : undefined;
+  if (scan === undefined || length <= scan.scanned) return;
+  const view = Buffer.from(bytes.buffer, 0, length);
+  const limit = view.lastIndexOf(10, length - 1) + 1;
+  if (limit <= scan.scanned) return;
+  scan.scanner.scan(limit);
+  scan.scanned = limit;
 }
 
 function newMemory(api: WasmApi, pages: number): WasmMemory | undefined {
@@ -114,21 +138,21 @@ function newMemory(api: WasmApi, pages: number): WasmMemory | undefined {
 /** The file's rows, or undefined where WebAssembly is not there (or the file is too large for its memory). */
 export function scanClaudeCodeRows(bytes: Uint8Array): ScannedRows | undefined {
   if (wasmApi === undefined) return undefined;
-  const module = scannerModule(wasmApi);
   const n = bytes.length;
-  for (let factor = 1; ; factor *= 2) {
+  // A nativeFileBuffer of these bytes: scanned where it is, on from where `nativeFileRead` left it.
+  const started = bytes.byteOffset === 0 ? pending.get(bytes.buffer as ArrayBuffer) : undefined;
+  if (started?.size === n) {
+    pending.delete(bytes.buffer as ArrayBuffer);
+    if (started.scanner.scan(n) !== FULL) return scanned(started.memory.buffer, started.scanner, layoutOf(n, 1));
+  }
+  for (let factor = started?.size === n ? 2 : 1; ; factor *= 2) {
     const layout = layoutOf(n, factor);
     // A fresh memory is all zeros: the padding, the key slots and the recent tokens need no clearing.
-    let memory = factor === 1 && bytes.byteOffset === 0 ? inputMemories.get(bytes.buffer as ArrayBuffer) : undefined;
-    if (memory !== undefined && memory.buffer.byteLength >= layout.pages * PAGE) inputMemories.delete(memory.buffer);
-    else {
-      memory = newMemory(wasmApi, layout.pages);
-      if (memory === undefined) return undefined;
-      new Uint8Array(memory.buffer).set(bytes);
-    }
-    const scanner = new wasmApi.Instance(module, { env: { memory } }).exports as unknown as Scanner;
-    scanner.configure(...layout.regions);
-    if (scanner.scan() === FULL) continue;
+    const memory = newMemory(wasmApi, layout.pages);
+    if (memory === undefined) return undefined;
+    new Uint8Array(memory.buffer).set(bytes);
+    const scanner = newScan(wasmApi, memory, n, factor);
+    if (scanner.scan(n) === FULL) continue;
     return scanned(memory.buffer, scanner, layout);
   }
 }

@@ -7,7 +7,7 @@
 import { link, open, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { claudeCodeTranscript } from '@dsh/test-utils';
-import { forkNativeFile, nativeFileBuffer } from 'dsh-import';
+import { forkNativeFile, nativeFileBuffer, nativeFileRead } from 'dsh-import';
 import type { BenchContext } from '../harness/bench-context.js';
 import { figureOf } from '../harness/figure.js';
 import { formatBytes } from '../harness/format.js';
@@ -40,11 +40,16 @@ async function forkFile(source: string, at: string, dir: string, round: number):
   const target = join(dir, `child-${String(round)}.jsonl`);
   const temp = `${target}.tmp`;
   const ms = await timeMs(async () => {
-    // Read as dsh-cli reads it: into the fork scanner's memory, in chunks of 1 MiB.
+    // Read as dsh-cli reads it: into the fork scanner's memory, in chunks of 1 MiB, scanned while the next one is read.
     const bytes = nativeFileBuffer((await stat(source)).size);
     const input = await open(source, 'r');
     try {
-      for (let at = 0; at < bytes.length;) at += (await input.read(bytes, at, Math.min(1 << 20, bytes.length - at), at)).bytesRead;
+      const next = (at: number) => input.read(bytes, at, Math.min(1 << 20, bytes.length - at), at);
+      for (let at = 0, reading = next(0); at < bytes.length;) {
+        at += (await reading).bytesRead;
+        if (at < bytes.length) reading = next(at);
+        nativeFileRead(bytes, at);
+      }
     } finally {
       await input.close();
     }
