@@ -53,10 +53,11 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
     throw new CliError('USAGE', `${dshOnly.map((option) => `--${option}`).join(', ')} apply to dsh sessions, not to a session FILE.`);
   const format = nativeFormatOption(values);
   const chosen = childIdOption(values);
-  // Read where the fork's scanner reads it: no copy of the file's bytes.
+  // Read where the fork's scanner reads it (no copy of the file's bytes), scanned while the rest is read.
   const read = await readInputBytesStamped(context, file, maxBytesOption(values['max-bytes']), {
     stable: true,
     allocate: nativeFileBuffer,
+    onRead: nativeFileRead,
   });
   const now = Date.now();
   let fork;
