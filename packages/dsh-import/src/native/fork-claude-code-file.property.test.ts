@@ -346,6 +346,11 @@ describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
     const scanned = scanClaudeCodeRows(buffer);
     expect(scanned?.declined.length).toBe(0);
     expect(scanned?.table.skeletonAt(0)).toStrictEqual(claudeCodeSkeletonOf(JSON.parse(text) as Record<string, unknown>));
+    // Many more lines than the bytes suggest (the guess is a row per 128 bytes).
+    const tiny = Buffer.from('{"type":"x"}\n'.repeat(20_000), 'utf8');
+    const rows = scanClaudeCodeRows(tiny);
+    expect(rows?.table.count).toBe(20_000);
+    expect(rows?.table.skeletonAt(19_999).type).toBe('x');
   });
 
   it('scans a file read into nativeFileBuffer where it is (the rows share its memory), and any other bytes in a copy, to the same rows', () => {

@@ -61,17 +61,17 @@ const align = (at: number): number => Math.ceil(at / 16) * 16;
 
 /**
  * Where each region of the scanner's memory starts for an input of `n` bytes, and how many entries
- * it holds: rows and blocks guessed from the bytes (a Claude Code line is hundreds of bytes), all of
+ * it holds: rows, blocks and keys guessed from the bytes (a Claude Code line is a kilobyte or more), all of
  * them `factor` times larger when a scan found one too small.
  */
 function layoutOf(n: number, factor: number) {
   const stackAt = align(n + PADDING);
   const rowsAt = stackAt + 1024;
-  const rowsCap = factor * (Math.ceil(n / 48) + 1024);
+  const rowsCap = factor * (Math.ceil(n / 128) + 1024);
   const blocksAt = align(rowsAt + rowsCap * ROW * 4);
   const blocksCap = factor * (Math.ceil(n / 128) + 1024);
   const infoAt = align(blocksAt + blocksCap * BLOCK * 4);
-  const keysCap = factor * (Math.ceil(n / 64) + 4096);
+  const keysCap = factor * (Math.ceil(n / 128) + 4096);
   const slotsAt = align(infoAt + keysCap * 16);
   const slotsCap = 2 ** Math.ceil(Math.log2(keysCap * 2));
   const watchedAt = align(slotsAt + slotsCap * 8);
