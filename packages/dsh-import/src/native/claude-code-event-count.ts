@@ -1,126 +1,31 @@
 /**
  * `claudeCodeEventCount`: how many events `dsh import` reads from one line of Claude Code entries
  * (the main line of their import), and the calls open at its end — from the entries' rows in the
- * file's line table (`ClaudeCodeLineTable`: skeletons as integers), without building items or events. It follows the reader (`itemsOf` in read-claude-code.ts: one
- * item per prompt, response, result, compaction and config change, a split response's calls merged
- * into its first line) and the writer (`writeEvents`: which events each item emits in the state the
- * items before left) step for step, keeping only what decides a count: whether a turn and a step are
- * open, the open step's unanswered calls, held prompts, whether any message was written yet. The
- * property test `claude-code-event-count.property.test.ts` holds it equal to the import's reading.
+ * file's line table (`ClaudeCodeLineTable`: skeletons as integers), without building events or an
+ * object per item. It follows the reader (`claudeCodeItems`: its items as integers) and the writer
+ * (`writeEvents`: which events each item emits in the state the items before left) step for step,
+ * keeping only what decides a count: whether a turn and a step are open, the open step's unanswered
+ * calls, held prompts, whether any message was written yet. The property test `claude-code-event-count.property.test.ts` holds it equal to the import's reading.
  * @module
  */
 import { claudeCodeEffectOf } from '../claude-code/claude-code-effects.js';
-import { CLAUDE_CODE_INTERRUPTED } from './claude-code-skeleton.js';
-import * as slots from './claude-code-line-table.js';
-import type { ClaudeCodeKeys as Keys, ClaudeCodeLineTable } from './claude-code-line-table.js';
+import type { ClaudeCodeLineTable } from './claude-code-line-table.js';
+import {
+  claudeCodeItems,
+  COMPACTION,
+  CONFIG,
+  ITEM_BITS,
+  ITEM_MASK,
+  PROMPT_INSIDE,
+  PROMPT_OPENING,
+  RESPONSE,
+  RESULT,
+  type ClaudeCodeItems as Items,
+} from './claude-code-items.js';
 import type { OpenCall } from './open-calls.js';
 
 /** The count of events of the reading (seqs 0..count-1) and the calls open at its end. */
 export type ClaudeCodeEventCount = { count: number; openCalls: OpenCall[] };
-
-/** A call: the keys of its id and name (as the reader takes them: `String(undefined)` for none). */
-type Call = { id: number; name: number };
-
-/** The items of the reader, as far as the writer's counts depend on them. */
-type Item =
-  | { kind: 'prompt'; opensTurn: boolean }
-  | { kind: 'response'; calls: Call[] }
-  | { kind: 'result'; callId: number }
-  | { kind: 'compaction' }
-  | { kind: 'config' };
-
-const CONFIG: Item = { kind: 'config' };
-const COMPACTION: Item = { kind: 'compaction' };
-const PROMPT_OPENING: Item = { kind: 'prompt', opensTurn: true };
-const PROMPT_INSIDE: Item = { kind: 'prompt', opensTurn: false };
-
-/** Whether block `block`, which the reader keeps as text, holds the interruption marker at its start. */
-function interrupts(table: ClaudeCodeLineTable, keys: Keys, block: number): boolean {
-  const type = table.blockAt(block, slots.BLOCK_TYPE);
-  const text = table.blockAt(block, slots.BLOCK_TEXT);
-  if (type === keys.text && text !== slots.MARK_NONE) return text === slots.MARK_INTERRUPTED;
-  // Any other block is a placeholder text: `[image…]` or `[<type> block]`.
-  const name = type < 0 ? 'unknown' : table.strings.string(type);
-  return name !== 'image' && `[${name} block]`.startsWith(CLAUDE_CODE_INTERRUPTED);
-}
-
-/** The reader's items of the rows `entries` (each an entry of the line: a string uuid), as `itemsOf` makes them. */
-function itemsOf(table: ClaudeCodeLineTable, keys: Keys, entries: readonly number[]): Item[] {
-  const items: Item[] = [];
-  const at = (row: number, slot: number): number => table.at(row, slot);
-  const callKey = (key: number): number => (key < 0 ? keys.undefined : key);
-  let responses = new Map<number, Call[]>();
-  let cwd = -1;
-  let model = -1;
-  let pendingCompaction = false;
-  for (const row of entries) {
-    const entryCwd = at(row, slots.CWD);
-    if (entryCwd >= 0 && entryCwd !== cwd) {
-      cwd = entryCwd;
-      items.push(CONFIG);
-    }
-    const type = at(row, slots.TYPE);
-    if (type === keys.system) {
-      if (at(row, slots.SUBTYPE) === keys.compactBoundary) pendingCompaction = true;
-      continue;
-    }
-    if (at(row, slots.MESSAGE) !== 1) continue;
-    const content = at(row, slots.CONTENT);
-    const blocksStart = at(row, slots.BLOCKS_START);
-    const blocksEnd = content === slots.CONTENT_BLOCKS ? at(row, slots.BLOCKS_END) : blocksStart;
-    if (type === keys.assistant) {
-      const messageId = at(row, slots.MESSAGE_ID);
-      const uuid = at(row, slots.UUID);
-      const id = messageId >= 0 ? messageId : uuid >= 0 ? uuid : keys.empty;
-      const entryModel = at(row, slots.MODEL);
-      if (entryModel >= 0 && entryModel !== keys.synthetic && entryModel !== model) {
-        model = entryModel;
-        items.push(CONFIG);
-      }
-      let calls = responses.get(id);
-      if (calls === undefined) {
-        calls = [];
-        responses.set(id, calls);
-        items.push({ kind: 'response', calls });
-      }
-      for (let block = blocksStart; block < blocksEnd; block++)
-        if (table.blockAt(block, slots.BLOCK_TYPE) === keys.toolUse)
-          calls.push({ id: callKey(table.blockAt(block, slots.BLOCK_ID)), name: callKey(table.blockAt(block, slots.BLOCK_NAME)) });
-      continue;
-    }
-    if (type !== keys.user) continue;
-    if (at(row, slots.IS_COMPACT_SUMMARY) === 1 || pendingCompaction) {
-      pendingCompaction = false;
-      items.push(COMPACTION);
-      responses = new Map();
-      continue;
-    }
-    const meta = at(row, slots.IS_META) === 1;
-    if (content === slots.MARK_PLAIN || content === slots.MARK_INTERRUPTED) {
-      items.push(meta ? PROMPT_INSIDE : PROMPT_OPENING);
-      if (!meta) responses = new Map();
-      continue;
-    }
-    let extra = 0;
-    let hasResult = false;
-    let interrupted = false;
-    for (let block = blocksStart; block < blocksEnd; block++) {
-      if (table.blockAt(block, slots.BLOCK_TYPE) === keys.toolResult) {
-        hasResult = true;
-        items.push({ kind: 'result', callId: callKey(table.blockAt(block, slots.BLOCK_TOOL_USE_ID)) });
-      } else {
-        extra++;
-        if (interrupts(table, keys, block)) interrupted = true;
-      }
-    }
-    if (extra > 0) {
-      const opensTurn = !meta && !hasResult && !interrupted;
-      items.push(opensTurn ? PROMPT_OPENING : PROMPT_INSIDE);
-      if (opensTurn) responses = new Map();
-    }
-  }
-  return items;
-}
 
 /** The writer's state machine, counting the events it would emit. */
 class EventCounter {
@@ -129,41 +34,53 @@ class EventCounter {
   private turnOpen = false;
   private stepsInTurn = 0;
   private lastStepHadCalls = false;
-  /** The open step's declared calls (declaration order) and those still unanswered. */
-  private step: { calls: Call[]; pending: Set<number> } | undefined;
+  /** The open step's response (-1: none), and its unanswered calls: the call id keys `pending` holds `serial` for. */
+  private step = -1;
+  private serial = 0;
+  private readonly pending: Int32Array;
+  private pendingCount = 0;
   private deferred = 0;
 
-  feed(item: Item): void {
-    switch (item.kind) {
-      case 'prompt':
-        if (item.opensTurn) {
-          if (this.turnOpen && (this.stepsInTurn > 0 || this.step !== undefined)) this.endTurn();
-          if (!this.turnOpen) this.startTurn();
-          this.message();
-        } else if (!this.turnOpen) {
+  constructor(
+    private readonly of: Items,
+    keyCount: number,
+  ) {
+    this.pending = new Int32Array(keyCount);
+  }
+
+  feed(item: number): void {
+    switch (item & ITEM_MASK) {
+      case PROMPT_OPENING:
+        if (this.turnOpen && (this.stepsInTurn > 0 || this.step >= 0)) this.endTurn();
+        if (!this.turnOpen) this.startTurn();
+        this.message();
+        break;
+      case PROMPT_INSIDE:
+        if (!this.turnOpen) {
           this.startTurn();
           this.message();
-        } else if (this.step !== undefined && this.step.pending.size > 0) this.deferred++;
+        } else if (this.step >= 0 && this.pendingCount > 0) this.deferred++;
         else {
           this.endStep();
           this.message();
         }
         break;
-      case 'response':
-        this.response(item.calls);
+      case RESPONSE:
+        this.response(item >> ITEM_BITS);
         break;
-      case 'result': {
-        const step = this.step;
-        if (step === undefined || !step.pending.has(item.callId)) return;
-        step.pending.delete(item.callId);
+      case RESULT: {
+        const callId = item >> ITEM_BITS;
+        if (this.step < 0 || this.pending[callId] !== this.serial) return;
+        this.pending[callId] = 0;
+        this.pendingCount--;
         this.message();
-        if (step.pending.size === 0 && this.deferred > 0) {
+        if (this.pendingCount === 0 && this.deferred > 0) {
           this.endStep();
           this.flushDeferred();
         }
         break;
       }
-      case 'compaction':
+      case COMPACTION:
         this.endStep();
         this.flushDeferred();
         if (this.turnOpen && this.stepsInTurn > 0 && !this.lastStepHadCalls) this.endTurn();
@@ -176,7 +93,7 @@ class EventCounter {
           this.message();
         }
         break;
-      case 'config':
+      case CONFIG:
         // The reader makes a config item only for a change: each is one `session/config`.
         this.count++;
         break;
@@ -184,21 +101,25 @@ class EventCounter {
   }
 
   finish(): void {
-    if (this.step !== undefined && this.step.pending.size === 0) this.endStep();
+    if (this.step >= 0 && this.pendingCount === 0) this.endStep();
     this.flushDeferred();
-    if (this.turnOpen && this.step === undefined && this.stepsInTurn > 0 && !this.lastStepHadCalls) this.endTurn();
+    if (this.turnOpen && this.step < 0 && this.stepsInTurn > 0 && !this.lastStepHadCalls) this.endTurn();
   }
 
-  /** The open step's unanswered calls, when a turn is open (as `openCallsAt` reads the events). */
+  /** The open step's unanswered calls (declaration order), when a turn is open (as `openCallsAt` reads the events); once, after `finish`. */
   openCalls(table: ClaudeCodeLineTable): OpenCall[] {
-    const step = this.step;
-    if (!this.turnOpen || step === undefined) return [];
-    return step.calls
-      .filter((call) => step.pending.has(call.id))
-      .map((call) => {
-        const name = table.strings.string(call.name);
-        return { callId: table.strings.string(call.id), name, started: true, effect: claudeCodeEffectOf(name) };
-      });
+    if (!this.turnOpen || this.step < 0) return [];
+    const { first, next, callId, callName } = this.of;
+    const open: OpenCall[] = [];
+    for (let call = first[this.step] as number; call >= 0; call = next[call] as number) {
+      const id = callId[call] as number;
+      if (this.pending[id] !== this.serial) continue;
+      // A call id declared twice: its first declaration is the call.
+      this.pending[id] = 0;
+      const name = table.strings.string(callName[call] as number);
+      open.push({ callId: table.strings.string(id), name, started: true, effect: claudeCodeEffectOf(name) });
+    }
+    return open;
   }
 
   private message(): void {
@@ -214,9 +135,9 @@ class EventCounter {
   }
 
   private endStep(): void {
-    if (this.step === undefined) return;
+    if (this.step < 0) return;
     this.count++;
-    this.step = undefined;
+    this.step = -1;
   }
 
   private endTurn(): void {
@@ -232,7 +153,7 @@ class EventCounter {
     this.deferred = 0;
   }
 
-  private response(declaredCalls: readonly Call[]): void {
+  private response(response: number): void {
     this.endStep();
     this.flushDeferred();
     if (!this.turnOpen) this.startTurn();
@@ -241,17 +162,20 @@ class EventCounter {
     this.count++;
     this.message();
     // A call id declared twice in one response: the second is kept as text.
-    const pending = new Set<number>();
-    const calls: Call[] = [];
-    for (const call of declaredCalls) {
-      if (pending.has(call.id)) continue;
-      pending.add(call.id);
-      calls.push(call);
+    const { first, next, callId } = this.of;
+    const serial = ++this.serial;
+    let calls = 0;
+    for (let call = first[response] as number; call >= 0; call = next[call] as number) {
+      const id = callId[call] as number;
+      if (this.pending[id] === serial) continue;
+      this.pending[id] = serial;
+      calls++;
     }
-    this.step = { calls, pending };
-    this.lastStepHadCalls = calls.length > 0;
+    this.step = response;
+    this.pendingCount = calls;
+    this.lastStepHadCalls = calls > 0;
     // One tool/call per call.
-    this.count += calls.length;
+    this.count += calls;
   }
 }
 
@@ -262,10 +186,11 @@ class EventCounter {
  */
 export function claudeCodeEventCount(table: ClaudeCodeLineTable, entries: readonly number[]): ClaudeCodeEventCount {
   const keys = table.keys();
-  const counter = new EventCounter();
+  const items = claudeCodeItems(table, keys, entries);
+  const counter = new EventCounter(items, table.strings.size);
   // `import/source` and the session's title come first.
   counter.count = 2;
-  for (const item of itemsOf(table, keys, entries)) counter.feed(item);
+  for (const item of items.items) counter.feed(item);
   counter.finish();
   return { count: counter.count, openCalls: counter.openCalls(table) };
 }
