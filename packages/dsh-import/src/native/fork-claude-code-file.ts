@@ -21,107 +21,15 @@ import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
 import type { NativeFormat } from './native-format.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
 import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
+import { claudeCodeChildBytes } from './claude-code-child-bytes.js';
 
 /** A line of the table as the general path reads it: its skeleton object, `raw` empty, `row` its row. */
 type RowLine = NativeLine & { row: number };
-
-const NEWLINE = 10;
 
 /** Row `row` parsed whole: its text and object. */
 function parsedLine(buffer: Buffer, table: ClaudeCodeLineTable, row: number): NativeLine {
   const raw = buffer.toString('utf8', table.at(row, LINE_START), table.at(row, LINE_END));
   return { index: table.at(row, LINE_INDEX), raw, value: JSON.parse(raw) as Record<string, unknown> };
-}
-
-/**
- * The child's bytes: each kept line as written, every `"sessionId":"<from>"` in it (only in lines
- * `rewrite` accepts) replaced by `"sessionId":"<to>"` exactly as `replaceIdFields` does on text,
- * each line ending in `\n`; then `tail`. The text can only stand where `"sessionId"` ends a key:
- * only those places (`sessionIdKeys`, file order) are compared with it. Runs of adjacent kept lines are copied in one piece; a
- * replacement of the same length (a UUID for a UUID) is written over the copy, so it does not
- * split the run.
- */
-function childBytes(
-  buffer: Buffer,
-  table: ClaudeCodeLineTable,
-  kept: readonly number[],
-  sessionIdKeys: ArrayLike<number>,
-  rewrite: (row: number) => boolean,
-  from: string,
-  to: string,
-  tail: Buffer,
-): Buffer {
-  const pattern = Buffer.from(`"sessionId":${JSON.stringify(from)}`, 'utf8');
-  const replacement = Buffer.from(`"sessionId":${JSON.stringify(to)}`, 'utf8');
-  const inPlace = replacement.length === pattern.length;
-  // Pieces of the output in order: a source range [start, end) when start >= 0, else an inserted piece (-1: the replacement, -2: a newline).
-  const starts: number[] = [];
-  const ends: number[] = [];
-  // Output offsets where the replacement is written over the copied bytes.
-  const patches: number[] = [];
-  let size = 0;
-  const copy = (start: number, end: number): void => {
-    const last = starts.length - 1;
-    if (last >= 0 && (starts[last] as number) >= 0 && ends[last] === start) ends[last] = end;
-    else if (end > start) {
-      starts.push(start);
-      ends.push(end);
-    }
-    size += end - start;
-  };
-  const insert = (code: number, length: number): void => {
-    starts.push(code);
-    ends.push(code);
-    size += length;
-  };
-  // Compared natively: once per kept line, and quick before the JIT has warmed up (a `dsh fork` process runs once).
-  const matches = (at: number): boolean =>
-    buffer.compare(pattern, 0, pattern.length, at, Math.min(at + pattern.length, buffer.length)) === 0;
-  // The next occurrence at or after `at` (Infinity: none left in the file); `at` only grows.
-  let candidate = 0;
-  const next = (at: number): number => {
-    for (; candidate < sessionIdKeys.length; candidate++) {
-      const key = sessionIdKeys[candidate] as number;
-      if (key >= at && matches(key)) return key;
-    }
-    return Number.POSITIVE_INFINITY;
-  };
-  let found = -1;
-  for (const row of kept) {
-    let at = table.at(row, LINE_START);
-    const end = table.at(row, LINE_END);
-    if (rewrite(row)) {
-      if (found < at) found = next(at);
-      while (found < end) {
-        if (inPlace) patches.push(size + found - at);
-        else {
-          copy(at, found);
-          insert(-1, replacement.length);
-          at = found + pattern.length;
-        }
-        found = next(found + pattern.length);
-      }
-    }
-    // The line's own newline is copied with it when the file has one there.
-    if (end < buffer.length) copy(at, end + 1);
-    else {
-      copy(at, end);
-      insert(-2, 1);
-    }
-  }
-  const out = Buffer.allocUnsafe(size + tail.length);
-  let offset = 0;
-  for (let i = 0; i < starts.length; i++) {
-    const start = starts[i] as number;
-    if (start >= 0) offset += buffer.copy(out, offset, start, ends[i]);
-    else if (start === -1) {
-      out.set(replacement, offset);
-      offset += replacement.length;
-    } else out[offset++] = NEWLINE;
-  }
-  for (const patch of patches) out.set(replacement, patch);
-  out.set(tail, offset);
-  return out;
 }
 
 /** A cut's kept rows, its seq in dsh's reading and the calls open there. */
@@ -180,7 +88,6 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     );
     closers.push(`${previous.raw}\n`);
   }
-  const rewrite = (row: number): boolean => parentSessionId !== undefined || table.at(row, LINE_INDEX) === 0;
   return {
     format: format.format,
     sessionId,
@@ -189,6 +96,16 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     cut: cut.cut,
     inheritedEntryCount: kept.length,
     closedCalls,
-    bytes: childBytes(buffer, table, kept, sessionIdKeys, rewrite, parentSessionId ?? '', sessionId, Buffer.from(closers.join(''), 'utf8')),
+    // Without a session id in the file, only its first line is rewritten (as the text path does).
+    bytes: claudeCodeChildBytes(
+      buffer,
+      table,
+      kept,
+      sessionIdKeys,
+      parentSessionId !== undefined,
+      parentSessionId ?? '',
+      sessionId,
+      Buffer.from(closers.join(''), 'utf8'),
+    ),
   };
 }
