@@ -1,7 +1,8 @@
 /**
  * What a command loads, through the real bin: `dsh --version` and `dsh --help` load neither the
  * codec's schemas nor the readers, and `dsh fork FILE` loads neither the host, its store,
- * PostgreSQL's client nor the interactive UI — a command imports its own modules only when it runs.
+ * PostgreSQL's client, the interactive UI nor the codec's schemas — a command imports its own
+ * modules only when it runs.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -53,7 +54,7 @@ describe('the modules a command loads', () => {
     }
   });
 
-  it('dsh fork FILE --at REF forks the file without loading the host, PostgreSQL or the interactive UI', async () => {
+  it('dsh fork FILE --at REF forks the file without loading the host, PostgreSQL, the interactive UI or the codec schemas', async () => {
     const file = join(dir.path, 'p1.jsonl');
     const lines = [
       {
@@ -82,5 +83,7 @@ describe('the modules a command loads', () => {
       'the recorder saw the fork load dsh-import',
     ).toBe(true);
     expect(run.loaded.filter((url) => HOST.test(url) || INTERACTIVE.test(url))).toEqual([]);
+    // dsh-import's native-fork entry: neither the codec's schemas nor the import's linking.
+    expect(run.loaded.filter((url) => SCHEMAS.test(url) || url.includes('/link-imports.'))).toEqual([]);
   });
 });

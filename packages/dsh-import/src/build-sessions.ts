@@ -3,7 +3,8 @@
  * fork child of the session it shares the longest event prefix with, cut at the last event of that
  * prefix where no turn is open, so the child's inherited events are its parent's exactly.
  */
-import { CURRENT_FORMAT_VERSION, type SessionEvent, type SessionHeader, type ToolEffect } from 'dsh-codec';
+import type { SessionEvent, SessionHeader, ToolEffect } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION } from 'dsh-codec/format-version';
 import type { SourceItem } from './source-item.js';
 import { writeEvents } from './write-events.js';
 

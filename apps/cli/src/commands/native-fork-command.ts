@@ -4,7 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { forkNativeFile, ImportError, nativeFileBuffer, nativeFileRead, nativeResumeCommand, type TranscriptFormat } from 'dsh-import';
+// The native fork's own entry: neither the import's linking nor dsh-codec's schemas load for it.
+import {
+  forkNativeFile,
+  ImportError,
+  nativeFileBuffer,
+  nativeFileRead,
+  nativeResumeCommand,
+  type TranscriptFormat,
+} from 'dsh-import/native-fork';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { assertUnchanged, publishNewFile, uuidV7 } from '../native-files.js';

@@ -3,7 +3,8 @@
  * pending calls, in declaration order; a `tool/call` marks one started), and the text dsh's shared
  * closer stores for each — taken from dsh-codec, so there is no second wording.
  */
-import { syntheticResultText, type CloseCause, type SessionEvent, type ToolEffect } from 'dsh-codec';
+import type { CloseCause, SessionEvent, ToolEffect } from 'dsh-codec';
+import { syntheticResultText } from 'dsh-codec/synthetic-results';
 
 /** One call open at the cut: its id and name, whether it started, and its effect. */
 export type OpenCall = { callId: string; name: string; started: boolean; effect: ToolEffect };
