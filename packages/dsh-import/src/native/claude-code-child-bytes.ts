@@ -1,12 +1,12 @@
 /**
  * `claudeCodeChildBytes`: the bytes of a native fork's child of a Claude Code file — the kept lines
  * as written, their `"sessionId":"<from>"` pairs replaced exactly as `replaceIdFields` does on
- * text, then the closers — into one buffer sized by the file (its pages past the child never
- * touched), each run of adjacent kept lines copied in one piece. The pairs are looked for only
- * where the scanner saw a `"sessionId"` key. A replacement of the same length in every line (a UUID
- * for a UUID: a fork's usual case) is found and written over a run just after the run is copied,
- * while its bytes are in the cache (a file of megabytes is not, and each key is in another line);
- * any other is found in a first pass and splits the runs.
+ * text, then the closers — in one pass into one buffer sized by the file (its pages past the child
+ * never touched), each run of adjacent kept lines copied in one piece. The pairs are looked for only
+ * where the scanner saw a `"sessionId"` key, run by run as each is copied, while the run's bytes are
+ * in the cache (a file of megabytes is not, and each key is in another line). A replacement of the
+ * same length (a UUID for a UUID: a fork's usual case) is written over the copied run, so it does not
+ * split it; any other splits the run at each pair.
  * @module
  */
 import { Buffer } from 'node:buffer';
@@ -37,127 +37,78 @@ class Pattern {
 }
 
 /**
- * Where `pattern` stands in the kept rows `kept` (all, or with `rewriteAll` false only the file's
- * first line), file order, as `replaceAll` finds it (no two overlapping): only at the places in
- * `sessionIdKeys` (file order), where the text can stand.
+ * The child's bytes: each of the rows `kept` (file order) as written, every `"sessionId":"<from>"`
+ * in it (in every row when `rewriteAll`, else only in the file's first line) replaced by
+ * `"sessionId":"<to>"`, each line ending in `\n` (added to a last line without one); then `tail`.
+ * Only the places in `sessionIdKeys` (file order) are compared with the pair: the text can stand
+ * nowhere else.
  */
-function pairsIn(
+export function claudeCodeChildBytes(
   bytes: Uint8Array,
   table: ClaudeCodeLineTable,
   kept: readonly number[],
   sessionIdKeys: ArrayLike<number>,
   rewriteAll: boolean,
-  pattern: Pattern,
-): Int32Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  from: string,
+  to: string,
+  tail: Uint8Array,
+): Buffer {
+  const pattern = new Pattern(Buffer.from(`"sessionId":${JSON.stringify(from)}`, 'utf8'));
+  const replacement = Buffer.from(`"sessionId":${JSON.stringify(to)}`, 'utf8');
   const length = pattern.bytes.length;
-  const rows = table.rows;
-  const found = new Int32Array(sessionIdKeys.length);
   const keys = sessionIdKeys.length;
-  let count = 0;
-  let candidate = 0;
-  for (let k = 0; k < kept.length && candidate < keys; k++) {
-    const base = (kept[k] as number) * ROW;
-    if (!rewriteAll && rows[base + LINE_INDEX] !== 0) continue;
-    const start = rows[base + LINE_START] as number;
-    const end = rows[base + LINE_END] as number;
-    while (candidate < keys && (sessionIdKeys[candidate] as number) < start) candidate++;
-    for (let free = start; candidate < keys && (sessionIdKeys[candidate] as number) < end; candidate++) {
-      const at = sessionIdKeys[candidate] as number;
-      if (at < free || !pattern.standsAt(bytes, view, at)) continue;
-      found[count++] = at;
-      free = at + length;
-    }
-  }
-  return found.subarray(0, count);
-}
-
-/** The child when the pairs' places are found first (`pairsIn`): runs split at each, the replacement written between. */
-function movedChild(
-  bytes: Uint8Array,
-  table: ClaudeCodeLineTable,
-  kept: readonly number[],
-  pairs: Int32Array,
-  pattern: Uint8Array,
-  replacement: Uint8Array,
-  tail: Uint8Array,
-): Buffer {
-  const out = Buffer.allocUnsafe(bytes.length + 1 + tail.length + pairs.length * Math.max(0, replacement.length - pattern.length));
-  const rows = table.rows;
-  let offset = 0;
-  // The source bytes from `runStart` not yet copied, to land at `offset`.
-  let runStart = 0;
-  let runEnd = 0;
-  const flush = (to: number): void => {
-    if (to > runStart) out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + runStart, to - runStart), offset);
-    offset += Math.max(0, to - runStart);
-    runStart = to;
-  };
-  let pair = 0;
-  for (let k = 0; k < kept.length; k++) {
-    const base = (kept[k] as number) * ROW;
-    const start = rows[base + LINE_START] as number;
-    const end = rows[base + LINE_END] as number;
-    if (start !== runEnd) {
-      flush(runEnd);
-      runStart = start;
-    }
-    for (; pair < pairs.length && (pairs[pair] as number) < end; pair++) {
-      flush(pairs[pair] as number);
-      out.set(replacement, offset);
-      offset += replacement.length;
-      runStart += pattern.length;
-    }
-    // The line's own newline is copied with it when the file has one there.
-    runEnd = end + 1;
-    if (end === bytes.length) {
-      flush(end);
-      out[offset++] = NEWLINE;
-    }
-  }
-  flush(Math.min(runEnd, bytes.length));
-  out.set(tail, offset);
-  return out.subarray(0, offset + tail.length);
-}
-
-/** The child when every kept line is rewritten with a replacement as long as the pattern: one pass, each run patched once copied. */
-function patchedChild(
-  bytes: Uint8Array,
-  table: ClaudeCodeLineTable,
-  kept: readonly number[],
-  sessionIdKeys: ArrayLike<number>,
-  pattern: Pattern,
-  replacement: Uint8Array,
-  tail: Uint8Array,
-): Buffer {
-  const out = Buffer.allocUnsafe(bytes.length + 1 + tail.length);
+  // At most every kept line and a newline the file lacks, and each key a pair that grows.
+  const out = Buffer.allocUnsafe(bytes.length + 1 + tail.length + keys * Math.max(0, replacement.length - length));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const length = pattern.bytes.length;
-  // Only the bytes where the two pairs differ are written.
+  const inPlace = replacement.length === length;
+  // In place, only the bytes where the two pairs differ are written.
   let first = 0;
   while (first < length && pattern.bytes[first] === replacement[first]) first++;
   let last = length;
   while (last > first && pattern.bytes[last - 1] === replacement[last - 1]) last--;
   const differing = replacement.subarray(first, last);
   const rows = table.rows;
-  const keys = sessionIdKeys.length;
+  // Pairs are replaced before `limit`: everywhere, or only in the file's first line (when it is kept).
+  let limit = bytes.length;
+  if (!rewriteAll) {
+    const base = kept.length > 0 ? (kept[0] as number) * ROW : -1;
+    limit = base >= 0 && rows[base + LINE_INDEX] === 0 ? (rows[base + LINE_END] as number) : 0;
+  }
   let candidate = 0;
   let offset = 0;
-  // The source bytes [runStart, runEnd) (whole lines, their newlines) not yet copied, to land at `offset`.
+  const copy = (start: number, end: number): void => {
+    if (end > start) out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start), offset);
+    offset += end - start;
+  };
+  // The source bytes [runStart, runEnd) (whole lines, their newlines) not yet copied.
   let runStart = 0;
   let runEnd = 0;
   const flush = (): void => {
     if (runEnd <= runStart) return;
-    out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + runStart, runEnd - runStart), offset);
     while (candidate < keys && (sessionIdKeys[candidate] as number) < runStart) candidate++;
-    // A pair cannot hold a newline: each lies inside one line of the run.
-    for (let free = runStart; candidate < keys && (sessionIdKeys[candidate] as number) < runEnd; candidate++) {
-      const at = sessionIdKeys[candidate] as number;
-      if (at < free || !pattern.standsAt(bytes, view, at)) continue;
-      if (differing.length > 0) out.set(differing, offset + at - runStart + first);
-      free = at + length;
+    // A pair cannot hold a newline: each lies inside one line of the run. `free`: where the next may start (none overlap).
+    const stop = Math.min(runEnd, limit);
+    let free = runStart;
+    if (inPlace) {
+      const runOffset = offset - runStart;
+      copy(runStart, runEnd);
+      for (; candidate < keys && (sessionIdKeys[candidate] as number) < stop; candidate++) {
+        const at = sessionIdKeys[candidate] as number;
+        if (at < free || !pattern.standsAt(bytes, view, at)) continue;
+        if (differing.length > 0) out.set(differing, runOffset + at + first);
+        free = at + length;
+      }
+    } else {
+      for (; candidate < keys && (sessionIdKeys[candidate] as number) < stop; candidate++) {
+        const at = sessionIdKeys[candidate] as number;
+        if (at < free || !pattern.standsAt(bytes, view, at)) continue;
+        copy(free, at);
+        out.set(replacement, offset);
+        offset += replacement.length;
+        free = at + length;
+      }
+      copy(free, runEnd);
     }
-    offset += runEnd - runStart;
     runStart = runEnd;
   };
   for (let k = 0; k < kept.length; k++) {
@@ -178,27 +129,4 @@ function patchedChild(
   flush();
   out.set(tail, offset);
   return out.subarray(0, offset + tail.length);
-}
-
-/**
- * The child's bytes: each of the rows `kept` (file order) as written, every `"sessionId":"<from>"`
- * in it (in every row when `rewriteAll`, else only in the file's first line) replaced by
- * `"sessionId":"<to>"`, each line ending in `\n` (added to a last line without one); then `tail`.
- */
-export function claudeCodeChildBytes(
-  bytes: Uint8Array,
-  table: ClaudeCodeLineTable,
-  kept: readonly number[],
-  sessionIdKeys: ArrayLike<number>,
-  rewriteAll: boolean,
-  from: string,
-  to: string,
-  tail: Uint8Array,
-): Buffer {
-  const pattern = new Pattern(Buffer.from(`"sessionId":${JSON.stringify(from)}`, 'utf8'));
-  const replacement = Buffer.from(`"sessionId":${JSON.stringify(to)}`, 'utf8');
-  if (rewriteAll && replacement.length === pattern.bytes.length)
-    return patchedChild(bytes, table, kept, sessionIdKeys, pattern, replacement, tail);
-  const pairs = pairsIn(bytes, table, kept, sessionIdKeys, rewriteAll, pattern);
-  return movedChild(bytes, table, kept, pairs, pattern.bytes, replacement, tail);
 }
