@@ -52,15 +52,20 @@ export function claudeCodeChildBytes(
   from: string,
   to: string,
   tail: Uint8Array,
+  writable?: Buffer,
 ): Buffer {
   const pattern = new Pattern(Buffer.from(`"sessionId":${JSON.stringify(from)}`, 'utf8'));
   const replacement = Buffer.from(`"sessionId":${JSON.stringify(to)}`, 'utf8');
   const length = pattern.bytes.length;
   const keys = sessionIdKeys.length;
-  // At most every kept line and a newline the file lacks, and each key a pair that grows.
-  const out = Buffer.allocUnsafe(bytes.length + 1 + tail.length + keys * Math.max(0, replacement.length - length));
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const inPlace = replacement.length === length;
+  // Over the file's own bytes when the caller gives them (each run moved down, patched where it lands):
+  // no fresh pages for a child of megabytes. Else one buffer of at most every kept line and a newline
+  // the file lacks, and each key a pair that grows.
+  const over = inPlace && writable !== undefined ? writable : undefined;
+  const out = over ?? Buffer.allocUnsafe(bytes.length + 1 + tail.length + keys * Math.max(0, replacement.length - length));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const outView = new DataView(out.buffer, out.byteOffset, out.byteLength);
   // In place, only the bytes where the two pairs differ are written.
   let first = 0;
   while (first < length && pattern.bytes[first] === replacement[first]) first++;
@@ -77,7 +82,9 @@ export function claudeCodeChildBytes(
   let candidate = 0;
   let offset = 0;
   const copy = (start: number, end: number): void => {
-    if (end > start) out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start), offset);
+    if (over !== undefined) {
+      if (offset !== start) over.copyWithin(offset, start, end);
+    } else if (end > start) out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start), offset);
     offset += end - start;
   };
   // The source bytes [runStart, runEnd) (whole lines, their newlines) not yet copied.
@@ -94,7 +101,8 @@ export function claudeCodeChildBytes(
       copy(runStart, runEnd);
       for (; candidate < keys && (sessionIdKeys[candidate] as number) < stop; candidate++) {
         const at = sessionIdKeys[candidate] as number;
-        if (at < free || !pattern.standsAt(bytes, view, at)) continue;
+        // The run's bytes are compared where they landed (over the file's bytes, the source is moved).
+        if (at < free || !pattern.standsAt(out, outView, runOffset + at)) continue;
         if (differing.length > 0) out.set(differing, runOffset + at + first);
         free = at + length;
       }
@@ -127,6 +135,13 @@ export function claudeCodeChildBytes(
     }
   }
   flush();
+  if (over !== undefined && offset + tail.length > over.length) {
+    // The closers do not fit past the kept bytes: the child in a buffer of its own.
+    const child = Buffer.allocUnsafe(offset + tail.length);
+    over.copy(child, 0, 0, offset);
+    child.set(tail, offset);
+    return child;
+  }
   out.set(tail, offset);
   return out.subarray(0, offset + tail.length);
 }

@@ -18,8 +18,11 @@ import { ClaudeCodeLineScanner } from './scan-claude-code-skeleton.js';
 const NEWLINE = 10;
 const SESSION_ID_KEY = Buffer.from('"sessionId"', 'utf8');
 
-/** A file's rows and where `"sessionId"` ends a key (file offsets, ascending). */
-export type ClaudeCodeFileTable = { table: ClaudeCodeLineTable; sessionIdKeys: ArrayLike<number> };
+/**
+ * A file's rows and where `"sessionId"` ends a key (file offsets, ascending); `writable`: a copy of
+ * the file's bytes (and some bytes past them) the caller may write over, where there is one.
+ */
+export type ClaudeCodeFileTable = { table: ClaudeCodeLineTable; sessionIdKeys: ArrayLike<number>; writable?: Buffer };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -50,8 +53,8 @@ function sessionIdTexts(buffer: Buffer, start: number, end: number, into: number
 export function claudeCodeFileTable(buffer: Buffer, { webAssembly = true }: { webAssembly?: boolean } = {}): ClaudeCodeFileTable {
   const scanned = webAssembly ? scanClaudeCodeRows(buffer) : undefined;
   if (scanned === undefined) return scriptTable(buffer);
-  const { table, declined } = scanned;
-  if (declined.length === 0) return { table, sessionIdKeys: scanned.sessionIdKeys };
+  const { table, declined, input: writable } = scanned;
+  if (declined.length === 0) return { table, sessionIdKeys: scanned.sessionIdKeys, writable };
   const found: number[] = [];
   const dropped: number[] = [];
   for (const row of declined) {
@@ -66,7 +69,7 @@ export function claudeCodeFileTable(buffer: Buffer, { webAssembly = true }: { we
   }
   if (dropped.length > 0) table.dropRows(dropped);
   const sessionIdKeys = found.length === 0 ? scanned.sessionIdKeys : [...scanned.sessionIdKeys, ...found].sort((a, b) => a - b);
-  return { table, sessionIdKeys };
+  return { table, sessionIdKeys, writable };
 }
 
 /** The table read by the scanner in JavaScript. */

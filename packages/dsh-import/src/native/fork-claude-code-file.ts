@@ -63,7 +63,7 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   if (options.format !== undefined && options.format !== 'auto' && options.format !== 'claude-code') return undefined;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!isUtf8(buffer)) return undefined;
-  const { table, sessionIdKeys } = claudeCodeFileTable(buffer);
+  const { table, sessionIdKeys, writable } = claudeCodeFileTable(buffer);
   let format;
   try {
     const first: NativeLine[] = [];
@@ -106,6 +106,7 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
       parentSessionId ?? '',
       sessionId,
       Buffer.from(closers.join(''), 'utf8'),
+      writable,
     ),
   };
 }

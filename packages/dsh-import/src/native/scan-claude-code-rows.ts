@@ -30,6 +30,8 @@ export type ScannedRows = {
   declined: Int32Array;
   /** File offsets, ascending, in the lines read (not the declined ones). */
   sessionIdKeys: Int32Array;
+  /** The file's bytes in the scanner's memory and the zeros after them: the caller may write over them (the rows are elsewhere). */
+  input: Buffer;
 };
 
 const PAGE = 65536;
@@ -101,8 +103,9 @@ function newScan(api: WasmApi, memory: WasmMemory, n: number, factor: number): S
 /**
  * A buffer of `size` bytes to read a session file into: `forkNativeFile` of exactly those bytes
  * scans them where they are, in the WebAssembly scanner's memory, rather than copying them there
- * first — and `nativeFileRead` lets the scan start while the file is still being read. A plain
- * buffer where WebAssembly is not there.
+ * first — and `nativeFileRead` lets the scan start while the file is still being read. The fork
+ * takes the buffer: its child may be written over those bytes (its `bytes` is then a view of the
+ * same memory). A plain buffer where WebAssembly is not there.
  */
 export function nativeFileBuffer(size: number): Uint8Array {
   if (wasmApi === undefined) return new Uint8Array(size);
@@ -193,5 +196,6 @@ function scanned(buffer: ArrayBuffer, scanner: Scanner, layout: ReturnType<typeo
     table,
     declined: new Int32Array(buffer, layout.declinedAt, scanner.declined()),
     sessionIdKeys: new Int32Array(buffer, layout.watchedAt, scanner.watched()),
+    input: memory.subarray(0, layout.regions[1]),
   };
 }
