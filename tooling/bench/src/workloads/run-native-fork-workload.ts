@@ -5,6 +5,7 @@
  * file + fsync, link it to its name, fsync the folder (what `publishNewFile` in dsh-cli does).
  */
 import { link, open, rm, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { claudeCodeTranscript } from '@dsh/test-utils';
 import { forkNativeFile, nativeFileBuffer, nativeFileRead } from 'dsh-import';
@@ -56,7 +57,8 @@ async function forkFile(source: string, at: string, dir: string, round: number):
     } finally {
       await input.close();
     }
-    const fork = forkNativeFile(bytes, { at, sessionId: `child-${String(round)}`, now: 0 });
+    // A UUID, as `dsh fork` gives a Claude Code child (one as long as the source's: the session ids are patched in place).
+    const fork = forkNativeFile(bytes, { at, sessionId: randomUUID(), now: 0 });
     const handle = await open(temp, 'wx');
     try {
       await handle.writeFile(fork.bytes);
