@@ -8,17 +8,20 @@ import type { ContentBlock, JsonValue, SessionConfig, SessionEvent, SurfaceOp, T
 import { IMPORT_SOURCE_EVENT } from './import-source.js';
 import type { SourceItem, TurnOutcome } from './source-item.js';
 
-/** The events of one line of a transcript, with the first seq each source entry produced. */
-export type WrittenEvents = { events: SessionEvent[]; seqOfKey: ReadonlyMap<string, number>; warnings: string[] };
+/** The events of one line of a transcript. */
+export type WrittenEvents = { events: SessionEvent[]; warnings: string[] };
 
-type OpenStep = { step: number; pending: Set<string>; declared: Set<string>; hasCalls: boolean };
+// A step declares a few calls: arrays, not sets (two sets per step were about a tenth of what an
+// import allocates besides the parse).
+type OpenStep = { step: number; pending: string[]; declared: readonly string[] };
 type Prompt = Extract<SourceItem, { kind: 'prompt' }>;
 
 const SURFACE = new Set(['user/message', 'assistant/message', 'tool/result']);
 
 class EventWriter {
   readonly events: SessionEvent[] = [];
-  readonly seqOfKey = new Map<string, number>();
+  /** The first seq each entry a compaction keeps from produced (only those keys: `keyed`). */
+  private readonly seqOfKey = new Map<string, number>();
   readonly warnings: string[] = [];
   private readonly surfaceSeqs: number[] = [];
   private turn = 0;
@@ -33,10 +36,13 @@ class EventWriter {
   private config: SessionConfig = {};
   private title: string | undefined;
 
-  constructor(private readonly effectOf: (name: string) => ToolEffect) {}
+  constructor(
+    private readonly effectOf: (name: string) => ToolEffect,
+    private readonly keyed: ReadonlySet<string>,
+  ) {}
 
   feed(item: SourceItem): void {
-    if (!this.seqOfKey.has(item.key)) this.seqOfKey.set(item.key, this.events.length);
+    if (this.keyed.size > 0 && this.keyed.has(item.key) && !this.seqOfKey.has(item.key)) this.seqOfKey.set(item.key, this.events.length);
     // Events that close what came before keep the earlier time (so two branches agree on them);
     // each handler moves the clock to the item's time once it has closed what it must.
     this.itemTime = item.time;
@@ -79,7 +85,7 @@ class EventWriter {
   /** Closes what the source closed; leaves a turn open when the model still owed an answer. */
   finish(): void {
     const step = this.step;
-    if (step !== undefined && step.pending.size === 0) this.endStep();
+    if (step !== undefined && step.pending.length === 0) this.endStep();
     if (this.step === undefined) this.flushDeferred();
     else for (const prompt of this.deferred.splice(0)) this.userMessage(prompt);
     if (this.turnOpen && this.step === undefined && this.stepsInTurn > 0 && !this.lastStepHadCalls) this.endTurn();
@@ -163,7 +169,7 @@ class EventWriter {
     }
     const step = this.step;
     // Text between a call and its result would split them on the wire: it waits for the results.
-    if (step !== undefined && step.pending.size > 0) {
+    if (step !== undefined && step.pending.length > 0) {
       this.deferred.push(item);
       return;
     }
@@ -179,25 +185,24 @@ class EventWriter {
     if (!this.turnOpen) this.startTurn();
     const number = ++this.stepsInTurn;
     this.emit('step/start', { turn: this.turn, step: number });
-    const declared = new Set<string>();
-    const content: ContentBlock[] = [];
-    for (const block of item.content) {
-      if (block.type !== 'tool-call' || !declared.has(block.id)) {
-        if (block.type === 'tool-call') declared.add(block.id);
-        content.push(block);
-        continue;
+    const declared: string[] = [];
+    // `map`, not `push`: the array is the event's, allocated at its length.
+    const content = item.content.map((block): ContentBlock => {
+      if (block.type !== 'tool-call' || !declared.includes(block.id)) {
+        if (block.type === 'tool-call') declared.push(block.id);
+        return block;
       }
       // A call id repeated inside one response cannot be told apart from the first: kept as text.
       this.warnings.push(`response ${item.id}: call id ${block.id} declared twice; the second declaration is kept as text`);
-      content.push({ type: 'text', text: `[repeated tool call ${block.id}: ${block.name} ${block.arguments}]` });
-    }
+      return { type: 'text', text: `[repeated tool call ${block.id}: ${block.name} ${block.arguments}]` };
+    });
     const data: { [key: string]: JsonValue } = { turn: this.turn, step: number, message: { id: item.id, role: 'assistant', content } };
     if (item.usage !== undefined) data.usage = item.usage;
     this.emit('assistant/message', data);
-    const calls = content.filter((block) => block.type === 'tool-call');
-    this.step = { step: number, pending: new Set(declared), declared, hasCalls: calls.length > 0 };
-    this.lastStepHadCalls = calls.length > 0;
-    for (const call of calls) {
+    this.step = { step: number, pending: declared.slice(), declared };
+    this.lastStepHadCalls = declared.length > 0;
+    for (const call of content) {
+      if (call.type !== 'tool-call') continue;
       this.emit('tool/call', {
         turn: this.turn,
         step: number,
@@ -213,18 +218,19 @@ class EventWriter {
   private result(item: Extract<SourceItem, { kind: 'result' }>): void {
     this.advance();
     const step = this.step;
-    if (step === undefined || !step.pending.has(item.callId)) {
-      const why = step?.declared.has(item.callId) === true ? 'was already answered' : 'is not a call of the open step';
+    const pending = step === undefined ? -1 : step.pending.indexOf(item.callId);
+    if (step === undefined || pending < 0) {
+      const why = step?.declared.includes(item.callId) === true ? 'was already answered' : 'is not a call of the open step';
       this.warnings.push(`result ${item.id} for call ${item.callId} skipped: the call ${why}`);
       return;
     }
-    step.pending.delete(item.callId);
+    step.pending.splice(pending, 1);
     this.emit('tool/result', {
       turn: this.turn,
       step: step.step,
       message: { id: item.id, role: 'tool', callId: item.callId, content: item.content, isError: item.isError },
     });
-    if (step.pending.size === 0 && this.deferred.length > 0) {
+    if (step.pending.length === 0 && this.deferred.length > 0) {
       this.endStep();
       this.flushDeferred();
     }
@@ -255,9 +261,11 @@ class EventWriter {
 }
 
 /** The `SessionEvent`s (current format) of `items` in order; `effectOf` is the format's known-tool table. */
-export function writeEvents(items: Iterable<SourceItem>, effectOf: (name: string) => ToolEffect): WrittenEvents {
-  const writer = new EventWriter(effectOf);
+export function writeEvents(items: readonly SourceItem[], effectOf: (name: string) => ToolEffect): WrittenEvents {
+  const keyed = new Set<string>();
+  for (const item of items) if (item.kind === 'compaction' && item.keepFrom !== undefined) keyed.add(item.keepFrom);
+  const writer = new EventWriter(effectOf, keyed);
   for (const item of items) writer.feed(item);
   writer.finish();
-  return { events: writer.events, seqOfKey: writer.seqOfKey, warnings: writer.warnings };
+  return { events: writer.events, warnings: writer.warnings };
 }
