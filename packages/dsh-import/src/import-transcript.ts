@@ -128,7 +128,7 @@ export function importSourceLines(
   const main = read.lines[0] ?? [];
   if (!main.some((item) => item.kind === 'title'))
     head.push({ kind: 'title', key: 'title', time, title: titleOf(main) ?? `${format} session ${source.sourceId}` });
-  const itemLines = read.lines.map((items) => [...head, ...items]);
+  const itemLines = read.lines.map((items) => head.concat(items));
   const built = buildSessions(itemLines, { sessionId, cwd: read.cwd, createdAt: time, effectOf: read.effectOf });
   return { format, sessions: built.sessions, warnings: [...warnings, ...read.warnings, ...built.warnings] };
 }

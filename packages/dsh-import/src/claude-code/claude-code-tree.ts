@@ -73,32 +73,32 @@ export function claudeCodeTree(lines: readonly SourceLine[], quiet: ReadonlySet<
   }
   // Parallel results and the later lines of a split response hang off earlier lines of the same step.
   const callOwner = new Map<string, string>();
-  const messageIdOf = new Map<string, string>();
   // The lines of each response (message.id): a sibling joins a line that holds one of them.
   const linesOfMessage = new Map<string, string[]>();
-  for (const [uuid, { value }] of entries) {
+  // `forEach`, not `for…of` with destructuring: no [key, value] array per entry.
+  entries.forEach(({ value }, uuid) => {
     const message = asRecord(value.message);
-    if (value.type !== 'assistant' || message === undefined) continue;
+    if (value.type !== 'assistant' || message === undefined) return;
     const id = asString(message.id);
     if (id !== undefined) {
-      messageIdOf.set(uuid, id);
       const same = linesOfMessage.get(id);
       if (same === undefined) linesOfMessage.set(id, [uuid]);
       else same.push(uuid);
     }
     const content = message.content;
-    if (!Array.isArray(content)) continue;
+    if (!Array.isArray(content)) return;
     for (const block of content as unknown[]) {
       const record = asRecord(block);
       if (record !== undefined && record.type === 'tool_use') callOwner.set(String(record.id), uuid);
     }
-  }
+  });
   const absorbs: Absorbs = (node, line) => {
     const entry = entries.get(node.key);
     const message = asRecord(entry?.value.message);
     if (entry === undefined || message === undefined) return false;
     if (entry.value.type === 'assistant') {
-      const id = messageIdOf.get(node.key);
+      // The entry's message id, as the loop above filed it under (no map of them).
+      const id = asString(message.id);
       if (id === undefined) return false;
       return (linesOfMessage.get(id) ?? []).some((key) => key !== node.key && line.has(key));
     }

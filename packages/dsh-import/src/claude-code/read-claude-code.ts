@@ -78,10 +78,26 @@ function usageOf(value: unknown): JsonObject | undefined {
   return out;
 }
 
+/** A response block in the current format. */
+function responseBlock(block: Record<string, unknown>, line: number, tally: WarningTally): ContentBlock {
+  if (block.type === 'text' && typeof block.text === 'string') return text(block.text);
+  if (block.type === 'tool_use')
+    return { type: 'tool-call', id: String(block.id), name: String(block.name), arguments: argumentsText(block.input) };
+  if (block.type === 'thinking' && typeof block.thinking === 'string') {
+    // The signature is what the Messages API verifies when the block comes back: kept verbatim.
+    const signature = asString(block.signature);
+    return reasoning(block.thinking, signature === undefined ? undefined : { wire: ANTHROPIC_WIRE, signature });
+  }
+  if (block.type === 'redacted_thinking' && typeof block.data === 'string')
+    return reasoning('', { wire: ANTHROPIC_WIRE, redactedData: block.data });
+  return placeholder(block, line, tally);
+}
+
 /** The items of one line of the tree (its entries in file order). */
 function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
   const items: SourceItem[] = [];
   // The response each message.id is being assembled into, until a user prompt intervenes.
+  // (A new map only when this one holds any: an empty map is a fresh one.)
   let responses = new Map<string, Extract<SourceItem, { kind: 'response' }>>();
   let cwd: string | undefined;
   let model: string | undefined;
@@ -107,30 +123,18 @@ function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
         model = messageModel;
         items.push({ kind: 'config', key, time, config: { model } });
       }
+      // The line's blocks in an array of their length (`map`; a string is one text block), joined
+      // to the response's (`concat`): no array grown from empty by `push`, which reserves 17 slots.
+      const content =
+        typeof message.content === 'string'
+          ? [text(message.content)]
+          : blocksOf(message.content).map((block) => responseBlock(block, line, tally));
       let response = responses.get(id);
       if (response === undefined) {
-        response = { kind: 'response', key, id, time, content: [] };
+        response = { kind: 'response', key, id, time, content };
         responses.set(id, response);
         items.push(response);
-      }
-      for (const block of blocksOf(message.content)) {
-        if (block.type === 'text' && typeof block.text === 'string') response.content.push(text(block.text));
-        else if (block.type === 'tool_use') {
-          response.content.push({
-            type: 'tool-call',
-            id: String(block.id),
-            name: String(block.name),
-            arguments: argumentsText(block.input),
-          });
-        } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
-          // The signature is what the Messages API verifies when the block comes back: kept verbatim.
-          const signature = asString(block.signature);
-          response.content.push(reasoning(block.thinking, signature === undefined ? undefined : { wire: ANTHROPIC_WIRE, signature }));
-        } else if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
-          response.content.push(reasoning('', { wire: ANTHROPIC_WIRE, redactedData: block.data }));
-        } else response.content.push(placeholder(block, line, tally));
-      }
-      if (typeof message.content === 'string') response.content.push(text(message.content));
+      } else response.content = response.content.concat(content);
       const usage = usageOf(message.usage);
       if (usage !== undefined) response.usage = usage;
       if (value.isApiErrorMessage === true) {
@@ -151,19 +155,21 @@ function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
               .map((b) => asString(b.text) ?? '')
               .join('\n');
       items.push({ kind: 'compaction', key, id, time, summary });
-      responses = new Map();
+      if (responses.size > 0) responses = new Map();
       continue;
     }
     const meta = value.isMeta === true;
     if (typeof message.content === 'string') {
       items.push({ kind: 'prompt', key, id, time, content: [text(message.content)], opensTurn: !meta });
       if (message.content.startsWith(INTERRUPTED)) items.push({ kind: 'outcome', key, time, outcome: { kind: 'cancelled' } });
-      if (!meta) responses = new Map();
+      if (!meta && responses.size > 0) responses = new Map();
       continue;
     }
     const extra: ContentBlock[] = [];
     let hasResult = false;
-    for (const [index, block] of blocksOf(message.content).entries()) {
+    const blocks = blocksOf(message.content);
+    for (let index = 0; index < blocks.length; index++) {
+      const block = blocks[index] as Record<string, unknown>;
       if (block.type === 'tool_result') {
         hasResult = true;
         items.push({
@@ -182,7 +188,7 @@ function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
       const interrupted = extra.some((block) => block.type === 'text' && block.text.startsWith(INTERRUPTED));
       items.push({ kind: 'prompt', key, id, time, content: extra, opensTurn: !meta && !hasResult && !interrupted });
       if (interrupted) items.push({ kind: 'outcome', key, time, outcome: { kind: 'cancelled' } });
-      if (!meta && !hasResult && !interrupted) responses = new Map();
+      if (!meta && !hasResult && !interrupted && responses.size > 0) responses = new Map();
     }
   }
   return items;
@@ -225,7 +231,10 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
       keys.map((key) => entries.get(key) as Entry),
       tally,
     );
-    return best === undefined ? items : [{ kind: 'title' as const, key: 'title', time: createdAt ?? 0, title: best.title }, ...items];
+    // `concat`: one array of the joined length (a spread grows it item by item).
+    return best === undefined
+      ? items
+      : [{ kind: 'title' as const, key: 'title', time: createdAt ?? 0, title: best.title } as SourceItem].concat(items);
   });
   warnings.push(...tally.messages());
   const agentId = allSidechain
