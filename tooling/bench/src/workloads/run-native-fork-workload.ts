@@ -40,9 +40,6 @@ function lastAssistantUuid(text: string): string {
 async function forkFile(source: string, at: string, dir: string, round: number): Promise<number> {
   const target = join(dir, `child-${String(round)}.jsonl`);
   const temp = `${target}.tmp`;
-  // The last round's garbage (its scanner memory) is collected before the clock starts: a `dsh fork`
-  // process forks once and never pays for an earlier fork's collection (bench runs with --expose-gc).
-  (globalThis as { gc?: () => void }).gc?.();
   const ms = await timeMs(async () => {
     // Read as dsh-cli reads it: into the fork scanner's memory, in chunks of 1 MiB, scanned while the next one is read.
     const bytes = nativeFileBuffer((await stat(source)).size);
