@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 import { closestName } from './closest-name.js';
 import { COMMANDS, PRINT_COMMAND, type CommandSpec } from './command-spec.js';
+import { isVersionFlag } from './dsh-version.js';
 import { commandHelp, mainHelp } from './help-text.js';
 
 /** Option values as parsed: strings for valued options, `true` for flags, string lists for repeatable options. */
@@ -99,7 +100,7 @@ function parseWith(spec: CommandSpec, args: readonly string[]): ParsedCommandLin
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const [first, ...rest] = argv;
   if (first === undefined) return { kind: 'interactive', values: {} };
-  if (first === '--version' || first === '-v' || first === '-V') return { kind: 'version' };
+  if (isVersionFlag(first)) return { kind: 'version' };
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { kind: 'help', text: mainHelp() };

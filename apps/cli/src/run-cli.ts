@@ -3,19 +3,18 @@
  * One `dsh` invocation: parse, dispatch to the command module (loaded on demand), and report a
  * failure with its code, a hint and the exit code.
  */
-import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
 import type { CliContext } from './cli-context.js';
 import { COMMAND_RUNNERS } from './command-runners.js';
-import { mainHelp } from './help-text.js';
-import { parseCommandLine } from './parse-command-line.js';
-import { storeArguments } from './store-arguments.js';
+import { dshVersion, isVersionFlag } from './dsh-version.js';
 
 // Commands are imported on demand (`COMMAND_RUNNERS`), and the host only by the commands that use it
 // (and to classify a failure), so `--help`, `--version` and `dsh fork FILE` start quickly.
 
 /** The `--data`/`--database-url` of this command line, for hints that print a command to run next. */
-function storeArgumentsOf(context: CliContext, argv: readonly string[]): string {
+async function storeArgumentsOf(context: CliContext, argv: readonly string[]): Promise<string> {
+  const { parseCommandLine } = await import('./parse-command-line.js');
+  const { storeArguments } = await import('./store-arguments.js');
   try {
     const parsed = parseCommandLine(argv);
     return 'values' in parsed ? storeArguments(context, parsed.values) : '';
@@ -25,7 +24,12 @@ function storeArgumentsOf(context: CliContext, argv: readonly string[]): string 
 }
 
 /** What a person can do next, per error code. */
-function hintFor(context: CliContext, code: string, sessionId: string | undefined, argv: readonly string[]): string | undefined {
+async function hintFor(
+  context: CliContext,
+  code: string,
+  sessionId: string | undefined,
+  argv: readonly string[],
+): Promise<string | undefined> {
   switch (code) {
     case 'SESSION_NOT_FOUND':
       return 'list sessions with `dsh sessions`';
@@ -36,7 +40,7 @@ function hintFor(context: CliContext, code: string, sessionId: string | undefine
     case 'SESSION_BUSY': {
       const ref = sessionId ?? 'ID';
       const prompt = argv.includes('-p') || argv.includes('--print') ? '"…"' : '"your prompt"';
-      const store = storeArgumentsOf(context, argv);
+      const store = await storeArgumentsOf(context, argv);
       return `fork it instead — \`dsh -p ${prompt} --resume ${ref} --fork-session${store}\` (or \`dsh fork ${ref}${store}\`) — or stop the other process first`;
     }
     case 'SESSION_EXISTS':
@@ -72,7 +76,7 @@ async function classify(context: CliContext, error: unknown, argv: readonly stri
     return {
       code: known.code,
       message: known.message,
-      hint: hintFor(context, known.code, sessionId, argv),
+      hint: await hintFor(context, known.code, sessionId, argv),
       exitCode: 1,
       ...(sessionId === undefined ? {} : { sessionId }),
     };
@@ -110,15 +114,16 @@ async function report(context: CliContext, error: unknown, argv: readonly string
   return reported.exitCode;
 }
 
-function version(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return manifest.version;
-}
-
 /** Runs one `dsh` invocation and returns its exit code: 0 success, 1 failure, 2 usage error. */
 export async function runCli(argv: readonly string[], context: CliContext): Promise<number> {
   const startedAt = performance.now();
   try {
+    // The version is answered before the command table and its parser load.
+    if (isVersionFlag(argv[0])) {
+      context.stdout.write(`dsh ${dshVersion()}\n`);
+      return 0;
+    }
+    const { parseCommandLine } = await import('./parse-command-line.js');
     const parsed = parseCommandLine(argv);
     if (parsed.kind === 'help') {
       context.stdout.write(parsed.text);
@@ -127,7 +132,7 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     if (parsed.kind === 'interactive') {
       if ((context.stdin as { isTTY?: boolean }).isTTY !== true) {
         if (Object.keys(parsed.values).length === 0) {
-          context.stdout.write(mainHelp());
+          context.stdout.write((await import('./help-text.js')).mainHelp());
           return 0;
         }
         throw new CliError('USAGE', 'Interactive mode needs a terminal, and stdin is not one; expected -p for print mode.', {
@@ -137,7 +142,7 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
       return await (await import('./commands/interactive-command.js')).interactiveCommand(context, parsed.values);
     }
     if (parsed.kind === 'version') {
-      context.stdout.write(`dsh ${version()}\n`);
+      context.stdout.write(`dsh ${dshVersion()}\n`);
       return 0;
     }
     const runner = COMMAND_RUNNERS[parsed.spec.name];

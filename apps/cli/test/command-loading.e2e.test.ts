@@ -54,6 +54,13 @@ describe('the modules a command loads', () => {
     }
   });
 
+  it('dsh --version is answered before the command table and its parser load', async () => {
+    const run = await runRecorded(['--version']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^dsh \d+\.\d+\.\d+/);
+    expect(run.loaded.filter((url) => /\/(command-spec|parse-command-line|help-text)\.|\/dsh-(codec|import)\//.test(url))).toEqual([]);
+  });
+
   it('dsh fork FILE --at REF forks the file without loading the host, PostgreSQL, the interactive UI or the codec schemas', async () => {
     const file = join(dir.path, 'p1.jsonl');
     const lines = [
