@@ -113,13 +113,18 @@ export type FileOptions = {
   mutations: [Mutation, number][];
 };
 
-export const file: fc.Arbitrary<FileOptions> = fc.record({
+/** The shapes of generated session the property tests draw (`claudeCodeTranscript`'s options). */
+export const TRANSCRIPT_SHAPE = {
   turns: fc.integer({ min: 1, max: 6 }),
   branchAtTurn: fc.option(fc.integer({ min: 2, max: 6 }), { nil: undefined }),
   compactInTurn: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
   endMidCall: fc.boolean(),
   tornTail: fc.boolean(),
   currentLineTypes: fc.boolean(),
+};
+
+export const file: fc.Arbitrary<FileOptions> = fc.record({
+  ...TRANSCRIPT_SHAPE,
   mutations: fc.array(fc.tuple(fc.constantFrom(...MUTATIONS), fc.nat({ max: 1000 })), { minLength: 1, maxLength: 40 }),
 });
 

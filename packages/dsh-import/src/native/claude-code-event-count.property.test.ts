@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { claudeCodeTranscript } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
+import { TRANSCRIPT_SHAPE } from '../__fixtures__/mutated-claude-code-file.js';
 import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
 import { claudeCodeLineTableOf } from './claude-code-line-table.js';
@@ -46,15 +47,7 @@ function entryPositions(lines: readonly NativeLine[]): number[] {
   return lines.flatMap((line, position) => (typeof line.value.uuid === 'string' ? [position] : []));
 }
 
-const shape = fc.record({
-  turns: fc.integer({ min: 1, max: 6 }),
-  branchAtTurn: fc.option(fc.integer({ min: 2, max: 6 }), { nil: undefined }),
-  compactInTurn: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
-  endMidCall: fc.boolean(),
-  tornTail: fc.boolean(),
-  currentLineTypes: fc.boolean(),
-  subagent: fc.boolean(),
-});
+const shape = fc.record({ ...TRANSCRIPT_SHAPE, subagent: fc.boolean() });
 
 describe('claudeCodeEventCount and claudeCodeSkeletonChain', () => {
   it('give the kept lines, cut seq and open calls of the import reading of the chain, at every entry of generated files', () => {
