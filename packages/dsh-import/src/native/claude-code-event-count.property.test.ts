@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_SHAPE } from '../__fixtures__/mutated-claude-code-file.js';
 import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
-import { claudeCodeLineTableOf } from './claude-code-line-table.js';
+import { claudeCodeLineTableOf } from '../__fixtures__/claude-code-line-table-of.js';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
 import { nativeCut } from './native-cut.js';

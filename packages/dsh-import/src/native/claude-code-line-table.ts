@@ -1,13 +1,14 @@
 /**
  * `ClaudeCodeLineTable`: the skeletons (`claude-code-skeleton.ts`) of a Claude Code file's lines
  * in two integer arrays rather than objects — one row per line, one per content block, strings as
- * keys of the file's `ByteStringTable` — so reading 50,000 lines leaves a few arrays to the
- * collector, not 200,000 objects. The scanner writes rows straight from the bytes; a line it
- * declines is parsed and its projection written (`pushSkeleton`); `skeletonAt` gives a row back as
+ * keys of the file's string table (`LineStrings`) — so reading 50,000 lines leaves a few arrays to
+ * the collector, not 200,000 objects. A scanner writes rows straight from the bytes (the one in
+ * WebAssembly in its own memory, which the table then reads in place); a line it declines is
+ * parsed and its projection written (`pushSkeleton`, `writeSkeleton`); `skeletonAt` gives a row back as
  * the skeleton object (the property tests compare it with `claudeCodeSkeletonOf`).
  * @module
  */
-import { ByteStringTable } from './byte-string-table.js';
+import type { LineStrings } from './line-strings.js';
 import { CLAUDE_CODE_INTERRUPTED, type ClaudeCodeSkeleton, type SkeletonBlock } from './claude-code-skeleton.js';
 
 // A row's slots. Strings are keys (-1: undefined); flags 1 or 0; marks MARK_*; content CONTENT_*.
@@ -79,18 +80,6 @@ export type ClaudeCodeKeys = {
   undefined: number;
   empty: number;
 };
-
-/** A file's strings as keys: `ByteStringTable` (the scanner in JavaScript) or `WasmStringTable` (the one in WebAssembly). */
-export interface LineStrings {
-  /** How many keys there are (keys are 0 … size - 1). */
-  readonly size: number;
-  /** The key of `string` (a new one if the table has none). */
-  keyOf(string: string): number;
-  /** The key of `string`, or -1. */
-  find(string: string): number;
-  /** The string of `key`. */
-  string(key: number): string;
-}
 
 /** The rows of one file's lines. */
 export class ClaudeCodeLineTable<Strings extends LineStrings = LineStrings> {
@@ -296,15 +285,6 @@ export class ClaudeCodeLineTable<Strings extends LineStrings = LineStrings> {
           : undefined,
     };
   }
-}
-
-/** The table of skeletons already read (the reference reading, for tests): rows in order, lines 0, 1, …. */
-export function claudeCodeLineTableOf(skeletons: readonly ClaudeCodeSkeleton[]): ClaudeCodeLineTable {
-  const table = new ClaudeCodeLineTable(new ByteStringTable(new Uint8Array(0)));
-  skeletons.forEach((skeleton, index) => {
-    table.pushSkeleton(skeleton, index, 0, 0);
-  });
-  return table;
 }
 
 function grown(array: Int32Array): Int32Array {

@@ -6,7 +6,7 @@
  * @module
  */
 import { Buffer } from 'node:buffer';
-import type { LineStrings } from './claude-code-line-table.js';
+import type { LineStrings } from './line-strings.js';
 
 // A lone surrogate has no UTF-8 form: no token the scanner keyed can equal such a string.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -1,0 +1,18 @@
+/**
+ * `LineStrings`: what the line table (`claude-code-line-table.ts`) asks of a file's string table,
+ * so that the scanner in JavaScript (`ByteStringTable`) and the one in WebAssembly
+ * (`WasmStringTable`) can each key a table's strings.
+ * @module
+ */
+
+/** A file's strings as keys: `ByteStringTable` (the scanner in JavaScript) or `WasmStringTable` (the one in WebAssembly). */
+export interface LineStrings {
+  /** How many keys there are (keys are 0 … size - 1). */
+  readonly size: number;
+  /** The key of `string` (a new one if the table has none). */
+  keyOf(string: string): number;
+  /** The key of `string`, or -1. */
+  find(string: string): number;
+  /** The string of `key`. */
+  string(key: number): string;
+}
