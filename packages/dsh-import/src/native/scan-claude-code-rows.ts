@@ -125,8 +125,23 @@ export function nativeFileRead(bytes: Uint8Array, length: number): void {
   const view = Buffer.from(bytes.buffer, 0, length);
   const limit = view.lastIndexOf(10, length - 1) + 1;
   if (limit <= scan.scanned) return;
-  scan.scanner.scan(limit);
+  if (scanOrTrap(scan.scanner, limit) === TRAPPED) pending.delete(bytes.buffer as ArrayBuffer);
   scan.scanned = limit;
+}
+
+/** Returned by `scanOrTrap` for a scan that trapped. */
+const TRAPPED = -1;
+
+/**
+ * `scanner.scan(limit)`, or TRAPPED if the module trapped (it should not: every load stays in the
+ * input's padding) — then the scanner in JavaScript reads the file, rather than the fork failing.
+ */
+function scanOrTrap(scanner: Scanner, limit: number): number {
+  try {
+    return scanner.scan(limit);
+  } catch {
+    return TRAPPED;
+  }
 }
 
 function newMemory(api: WasmApi, pages: number): WasmMemory | undefined {
@@ -146,7 +161,9 @@ export function scanClaudeCodeRows(bytes: Uint8Array): ScannedRows | undefined {
   const started = bytes.byteOffset === 0 ? pending.get(bytes.buffer as ArrayBuffer) : undefined;
   if (started?.size === n) {
     pending.delete(bytes.buffer as ArrayBuffer);
-    if (started.scanner.scan(n) !== FULL) return scanned(started.memory.buffer, started.scanner, layoutOf(n, 1));
+    const status = scanOrTrap(started.scanner, n);
+    if (status === TRAPPED) return undefined;
+    if (status !== FULL) return scanned(started.memory.buffer, started.scanner, layoutOf(n, 1));
   }
   for (let factor = started?.size === n ? 2 : 1; ; factor *= 2) {
     const layout = layoutOf(n, factor);
@@ -155,7 +172,9 @@ export function scanClaudeCodeRows(bytes: Uint8Array): ScannedRows | undefined {
     if (memory === undefined) return undefined;
     new Uint8Array(memory.buffer).set(bytes);
     const scanner = newScan(wasmApi, memory, n, factor);
-    if (scanner.scan(n) === FULL) continue;
+    const status = scanOrTrap(scanner, n);
+    if (status === TRAPPED) return undefined;
+    if (status === FULL) continue;
     return scanned(memory.buffer, scanner, layout);
   }
 }
