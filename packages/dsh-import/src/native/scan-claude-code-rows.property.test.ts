@@ -127,6 +127,8 @@ describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
           at = Math.max(at, end);
           nativeFileRead(bytes, at);
         }
+        // A length past the buffer is taken as the buffer's.
+        nativeFileRead(bytes, plain.length + 4096);
         const whileRead = scanClaudeCodeRows(bytes);
         expect(whileRead?.table.rows.buffer).toBe(bytes.buffer);
         const once = scanClaudeCodeRows(plain);

@@ -121,9 +121,11 @@ export function nativeFileBuffer(size: number): Uint8Array {
  */
 export function nativeFileRead(bytes: Uint8Array, length: number): void {
   const scan = bytes.byteOffset === 0 ? pending.get(bytes.buffer as ArrayBuffer) : undefined;
-  if (scan === undefined || length <= scan.scanned) return;
-  const view = Buffer.from(bytes.buffer, 0, length);
-  const limit = view.lastIndexOf(10, length - 1) + 1;
+  // Never past the buffer, whatever the caller says.
+  const read = Math.min(length, bytes.length, scan?.size ?? 0);
+  if (scan === undefined || read <= scan.scanned) return;
+  const view = Buffer.from(bytes.buffer, 0, read);
+  const limit = view.lastIndexOf(10, read - 1) + 1;
   if (limit <= scan.scanned) return;
   if (scanOrTrap(scan.scanner, limit) === TRAPPED) pending.delete(bytes.buffer as ArrayBuffer);
   scan.scanned = limit;
