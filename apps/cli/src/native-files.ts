@@ -4,7 +4,7 @@
  * as read, a new file published atomically without overwriting, and a replacement keeping `FILE.bak`.
  */
 import { randomBytes } from 'node:crypto';
-import { link, open, rename, stat, unlink } from 'node:fs/promises';
+import { link, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError } from './cli-error.js';
 import { sameStamp, sourceChanged, type FileStamp } from './read-input-file.js';
@@ -16,16 +16,44 @@ export async function assertUnchanged(path: string, read: { stamp: FileStamp }):
   if (!sameStamp(read.stamp, now)) throw sourceChanged(path, read.stamp, now);
 }
 
-async function writeTemp(dir: string, name: string, text: string | Uint8Array): Promise<string> {
-  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
+/** What a new file holds: text, bytes, or chunks of bytes written in order with one gathering write. */
+export type FileContents = string | Uint8Array | readonly Uint8Array[];
+
+/** Writes every chunk: `writev` may write less than asked (a full disk), so the rest is written again until it throws. */
+async function writeChunks(handle: FileHandle, chunks: readonly Uint8Array[]): Promise<void> {
+  let rest = chunks.filter((chunk) => chunk.length > 0);
+  while (rest.length > 0) {
+    let { bytesWritten } = await handle.writev(rest);
+    if (bytesWritten === 0) throw new Error('no byte could be written');
+    let next = 0;
+    while (next < rest.length && bytesWritten >= (rest[next] as Uint8Array).length) bytesWritten -= (rest[next++] as Uint8Array).length;
+    rest = rest.slice(next);
+    if (bytesWritten > 0) rest[0] = (rest[0] as Uint8Array).subarray(bytesWritten);
   }
-  return temp;
+}
+
+/**
+ * `contents` in a new temp file beside `name` in `dir`, fsynced. A failure (a full disk, a folder
+ * that cannot be written) is `WRITE_FAILED`, and the temp file is removed again.
+ */
+async function writeTemp(dir: string, name: string, contents: FileContents): Promise<string> {
+  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(temp, 'wx', 0o600);
+    if (typeof contents === 'string' || contents instanceof Uint8Array) await handle.writeFile(contents);
+    else await writeChunks(handle, contents);
+    await handle.sync();
+    await handle.close();
+    return temp;
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    if (handle !== undefined) await unlink(temp).catch(() => undefined);
+    throw new CliError('WRITE_FAILED', `Cannot write ${join(dir, name)}: ${(error as Error).message}. Nothing was written there.`, {
+      hint: 'free space on that disk (or make the folder writable), then run the command again',
+      cause: error,
+    });
+  }
 }
 
 async function syncDir(dir: string): Promise<void> {
@@ -38,13 +66,13 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /**
- * Writes `text` (or bytes) as the new file `path`: temp file + fsync, then a hard link to the final
+ * Writes `contents` (text, bytes or chunks) as the new file `path`: temp file + fsync, then a hard link to the final
  * name (which never replaces an existing file: `TARGET_EXISTS`), then the directory fsync. Never a
  * partial file.
  */
-export async function publishNewFile(path: string, text: string | Uint8Array): Promise<void> {
+export async function publishNewFile(path: string, contents: FileContents): Promise<void> {
   const dir = dirname(path);
-  const temp = await writeTemp(dir, basename(path), text);
+  const temp = await writeTemp(dir, basename(path), contents);
   try {
     await link(temp, path);
   } catch (error) {

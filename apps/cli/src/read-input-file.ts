@@ -2,11 +2,11 @@
  * @module How every command reads a FILE argument (`validate`, `migrate`, `import`, `fork FILE`,
  * `repair`): opened non-blocking (so a FIFO never hangs the open), checked on the opened descriptor
  * before a byte is read — a directory, FIFO, device or socket is `NOT_A_FILE`, a file over the
- * bound `FILE_TOO_LARGE` — then read in chunks, never past the bound even if the file grows, with
+ * bound `FILE_TOO_LARGE` — then read in chunks (synchronously), never past the bound even if the file grows, with
  * progress on a terminal's stderr. A stable read also refuses a file that changed while it was
  * read (`SOURCE_CHANGED`), for the commands that write a file derived from it.
  */
-import { constants } from 'node:fs';
+import { constants, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import type { CliContext } from './cli-context.js';
@@ -16,6 +16,8 @@ import { formatBytes, progressLine, type ProgressLine } from './progress-line.js
 /** The default bound of an input file: 256 MiB (`--max-bytes N` changes it). */
 export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
+/** The chunk of the size the file had when opened (16 MiB: one read for most session files). */
+const FIRST_CHUNK_BYTES = 16 * 1024 * 1024;
 
 /** `--max-bytes N` as a number of bytes, or the default; a `USAGE` error for anything but a positive integer. */
 export function maxBytesOption(value: string | boolean | string[] | undefined): number {
@@ -46,26 +48,25 @@ function tooLarge(file: string, maxBytes: number, size: string): CliError {
 
 /**
  * The file's bytes: read into one buffer of the size it had when opened (`allocate`'s), in chunks
- * — the next chunk's read under way while `onRead` looks at what is there — then on in chunks if
- * it grew, never past the bound.
+ * of 16 MiB, `onRead` looking at what is there after each — then on in chunks if it grew, never
+ * past the bound. The reads are synchronous: a command reads its one file with nothing else to do
+ * meanwhile, and a read in the thread pool, the next chunk's under way while `onRead` scans the
+ * last, measured slower (the two threads' page faults and copies share the machine's memory).
  */
-async function readChunks(
+function readChunks(
   handle: FileHandle,
   file: string,
   size: number,
   maxBytes: number,
   progress: ProgressLine,
   options: InputReadOptions,
-): Promise<Uint8Array> {
+): Uint8Array {
   const whole = (options.allocate ?? ((n) => Buffer.allocUnsafe(n)))(size);
-  const next = (at: number) => handle.read(whole, at, Math.min(CHUNK_BYTES, size - at), null);
   let total = 0;
-  let reading = size > 0 ? next(0) : undefined;
-  while (reading !== undefined) {
-    const { bytesRead } = await reading;
+  while (total < size) {
+    const bytesRead = readSync(handle.fd, whole, total, Math.min(FIRST_CHUNK_BYTES, size - total), null);
     if (bytesRead === 0) return whole.subarray(0, total);
     total += bytesRead;
-    reading = total < size ? next(total) : undefined;
     options.onRead?.(whole, total);
     progress.update(`reading ${file}: ${formatBytes(total)} of ${formatBytes(size)}`);
   }
@@ -74,7 +75,7 @@ async function readChunks(
     // One byte past the bound is read to tell a file that grew past it from one that ends there.
     const want = Math.min(CHUNK_BYTES, maxBytes + 1 - total);
     const buffer = Buffer.allocUnsafe(want);
-    const { bytesRead } = await handle.read(buffer, 0, want, null);
+    const bytesRead = readSync(handle.fd, buffer, 0, want, null);
     if (bytesRead === 0) break;
     chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
     total += bytesRead;
@@ -176,7 +177,7 @@ export async function readInputBytesStamped(
     }
     if (info.size > maxBytes) throw tooLarge(file, maxBytes, `a file of ${String(info.size)} bytes (${formatBytes(info.size)})`);
     await options.beforeRead?.();
-    const bytes = await readChunks(handle, file, info.size, maxBytes, progress, options);
+    const bytes = readChunks(handle, file, info.size, maxBytes, progress, options);
     const before = stampOf(info);
     const after = stampOf(await handle.stat());
     if (options.stable === true && (!sameStamp(before, after) || bytes.length !== before.size))

@@ -768,6 +768,26 @@ export function scan(limit: i32): i32 {
   return DONE;
 }
 
+/**
+ * Writes the `length` bytes at `replacement` over each pair that starts at a watched key (the
+ * `"sessionId"` keys of the lines read, file order) before `limit`, where the `length` bytes at
+ * `pattern` stand (a fork's `"sessionId":"<from>"` → `"sessionId":"<to>"`, of the same length).
+ * Returns how many were written.
+ */
+export function patchWatched(pattern: i32, replacement: i32, length: i32, limit: i32): i32 {
+  let count = 0;
+  let free = 0;
+  for (let k = 0; k < watchedCount; k++) {
+    const at = load<i32>(watchedAt + (k << 2));
+    if (at >= limit) break;
+    if (at < free || at + length > inputLength || !sameBytes(at, pattern, length)) continue;
+    memory.copy(at, replacement, length);
+    free = at + length;
+    count++;
+  }
+  return count;
+}
+
 /** The number (from 1) of the TOP field whose key is the `len` bytes at `s`, 0 for another key. */
 function topField(s: i32, len: i32): i32 {
   switch (len) {

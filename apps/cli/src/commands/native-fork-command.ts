@@ -77,7 +77,7 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   }
   const child = join(dirname(file), fork.fileName);
   await assertUnchanged(file, read);
-  await publishNewFile(child, fork.bytes);
+  await publishNewFile(child, fork.chunks);
   const resume = nativeResumeCommand(fork.format, fork.sessionId, child);
   if (values.json === true) {
     context.stdout.write(

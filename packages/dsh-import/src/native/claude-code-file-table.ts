@@ -12,6 +12,7 @@ import { ByteStringTable } from './byte-string-table.js';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START } from './claude-code-line-table.js';
 import { malformedLine } from './native-line.js';
+import { patchPairs } from './patch-pairs.js';
 import { scanClaudeCodeRows } from './scan-claude-code-rows.js';
 import { ClaudeCodeLineScanner } from './scan-claude-code-skeleton.js';
 
@@ -19,10 +20,20 @@ const NEWLINE = 10;
 const SESSION_ID_KEY = Buffer.from('"sessionId"', 'utf8');
 
 /**
- * A file's rows and where `"sessionId"` ends a key (file offsets, ascending); `writable`: a copy of
- * the file's bytes (and some bytes past them) the caller may write over, where there is one.
+ * The file's bytes (and some bytes past them, at the same offsets) in the scanner's memory, which
+ * the caller may write over, and how to replace the session id pairs there.
  */
-export type ClaudeCodeFileTable = { table: ClaudeCodeLineTable; sessionIdKeys: ArrayLike<number>; writable?: Buffer };
+export type WritableBytes = {
+  bytes: Buffer;
+  /** Writes `replacement` over each `pattern` (as long) that starts at a `"sessionId"` key before `limit`. */
+  patch(pattern: Uint8Array, replacement: Uint8Array, limit: number): void;
+};
+
+/**
+ * A file's rows and where `"sessionId"` ends a key (file offsets, ascending); `writable`: the bytes
+ * the caller may write over, where there are some (the WebAssembly scanner's memory).
+ */
+export type ClaudeCodeFileTable = { table: ClaudeCodeLineTable; sessionIdKeys: ArrayLike<number>; writable?: WritableBytes };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -53,9 +64,17 @@ function sessionIdTexts(buffer: Buffer, start: number, end: number, into: number
 export function claudeCodeFileTable(buffer: Buffer, { webAssembly = true }: { webAssembly?: boolean } = {}): ClaudeCodeFileTable {
   const scanned = webAssembly ? scanClaudeCodeRows(buffer) : undefined;
   if (scanned === undefined) return scriptTable(buffer);
-  const { table, declined, input: writable } = scanned;
-  if (declined.length === 0) return { table, sessionIdKeys: scanned.sessionIdKeys, writable };
+  const { table, declined, input } = scanned;
   const found: number[] = [];
+  // The keys of the lines the scanner read are patched in the module; those of the lines it declined here.
+  const writable: WritableBytes = {
+    bytes: input,
+    patch(pattern, replacement, limit) {
+      scanned.patchSessionIds(pattern, replacement, limit);
+      patchPairs(input, found, pattern, replacement, limit);
+    },
+  };
+  if (declined.length === 0) return { table, sessionIdKeys: scanned.sessionIdKeys, writable };
   const dropped: number[] = [];
   for (const row of declined) {
     const start = table.at(row, LINE_START);

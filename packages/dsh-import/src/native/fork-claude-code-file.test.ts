@@ -1,5 +1,5 @@
 /**
- * The byte path of the native fork (`forkClaudeCodeBytes`: its child's bytes, `claudeCodeChildBytes`,
+ * The byte path of the native fork (`forkClaudeCodeBytes`: its child's chunks, `claudeCodeChildChunks`,
  * and its count, `claudeCodeEventCount`) in the cases the generated files of the property tests
  * leave out: a kept last line without a final newline, a file with no session id, a message id used
  * again after a new prompt — each against the text path (`forkNativeTranscript`), for a child id as
@@ -30,7 +30,7 @@ function both(text: string, at: string, sessionId: string) {
   const options = { at, sessionId, now: 1_800_000_000_000 };
   const fast = forkClaudeCodeBytes(Buffer.from(text, 'utf8'), options);
   if (fast === undefined) throw new Error('the byte path declined the fork');
-  const { bytes, ...facts } = fast;
+  const { bytes, chunks: _chunks, ...facts } = fast;
   const { text: expected, ...expectedFacts } = forkNativeTranscript(text, options);
   return { text: Buffer.from(bytes).toString('utf8'), facts, expected, expectedFacts };
 }

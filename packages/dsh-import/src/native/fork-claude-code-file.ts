@@ -2,7 +2,7 @@
  * The native fork of a Claude Code file held as bytes, without parsing every line: each line is
  * read through its skeleton (`scanClaudeCodeSkeleton`, `JSON.parse` only for a line the scanner
  * declines), the chain to the cut and dsh's reading of it come from the same tree and reader as
- * `forkNativeTranscript`'s, and the child is the chain's own bytes (the `sessionId` pairs replaced)
+ * `forkNativeTranscript`'s, and the child is the chain's own bytes (the `sessionId` pairs replaced; views of the file's bytes, `claudeCodeChildChunks`)
  * followed by the closers. Only the last kept line is parsed whole (the closers copy its context).
  * Declines — returns undefined, and `forkNativeFile` takes the text path — for a file that is not
  * valid UTF-8, not a Claude Code file, or a cut it does not make (`seq:N`, an unknown REF).
@@ -13,7 +13,8 @@ import { ImportError } from '../import-error.js';
 import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
 import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START, SESSION_ID } from './claude-code-line-table.js';
 import { claudeCodeFileTable } from './claude-code-file-table.js';
-import type { NativeFileFork, NativeForkOptions } from './fork-native-transcript.js';
+import type { NativeForkOptions } from './fork-native-transcript.js';
+import { nativeFileFork, type NativeFileFork } from './native-file-fork.js';
 import { nativeCut } from './native-cut.js';
 import { nativeFormatOf } from './native-formats.js';
 import type { NativeLine } from './native-line.js';
@@ -21,7 +22,7 @@ import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
 import type { NativeFormat } from './native-format.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
 import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
-import { claudeCodeChildBytes } from './claude-code-child-bytes.js';
+import { claudeCodeChildChunks } from './claude-code-child-chunks.js';
 
 /** A line of the table as the general path reads it: its skeleton object, `raw` empty, `row` its row. */
 type RowLine = NativeLine & { row: number };
@@ -88,7 +89,7 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     );
     closers.push(`${previous.raw}\n`);
   }
-  return {
+  const facts = {
     format: format.format,
     sessionId,
     fileName: format.fileName(sessionId, options.now),
@@ -96,17 +97,18 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     cut: cut.cut,
     inheritedEntryCount: kept.length,
     closedCalls,
-    // Without a session id in the file, only its first line is rewritten (as the text path does).
-    bytes: claudeCodeChildBytes(
-      buffer,
-      table,
-      kept,
-      sessionIdKeys,
-      parentSessionId !== undefined,
-      parentSessionId ?? '',
-      sessionId,
-      Buffer.from(closers.join(''), 'utf8'),
-      writable,
-    ),
   };
+  // Without a session id in the file, only its first line is rewritten (as the text path does).
+  const chunks = claudeCodeChildChunks(
+    buffer,
+    table,
+    kept,
+    sessionIdKeys,
+    parentSessionId !== undefined,
+    parentSessionId ?? '',
+    sessionId,
+    Buffer.from(closers.join(''), 'utf8'),
+    writable,
+  );
+  return nativeFileFork(facts, chunks);
 }

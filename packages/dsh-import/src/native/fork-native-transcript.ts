@@ -13,6 +13,7 @@ import { joinNativeLines, splitNativeLines, type NativeLine } from './native-lin
 import { nativeCut } from './native-cut.js';
 import { NATIVE_FORMATS, nativeFormatOf } from './native-formats.js';
 import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
+import { nativeFileFork, type NativeFileFork } from './native-file-fork.js';
 
 /** Options of a native fork: where to cut, the child's id, the time its closers carry. */
 export type NativeForkOptions = {
@@ -89,11 +90,10 @@ export function forkNativeTranscript(text: string, options: NativeForkOptions): 
   return { ...fork, text: joinNativeLines(raws) };
 }
 
-/** A native fork of a file's bytes: the child as bytes (what `dsh fork FILE` writes). */
-export type NativeFileFork = Omit<NativeFork, 'text'> & { bytes: Uint8Array };
+export type { NativeFileFork } from './native-file-fork.js';
 
 /**
- * `forkNativeTranscript` of a session file's bytes (decoded as UTF-8), the child returned as bytes.
+ * `forkNativeTranscript` of a session file's bytes (decoded as UTF-8), the child returned as chunks.
  * A Claude Code file cut at an entry uuid is forked without parsing every line (see
  * `fork-claude-code-file.ts`); the child is byte for byte what `forkNativeTranscript` gives for the
  * decoded text. Same errors.
@@ -102,7 +102,7 @@ export function forkNativeFile(bytes: Uint8Array, options: NativeForkOptions): N
   const fast = forkClaudeCodeBytes(bytes, options);
   if (fast !== undefined) return fast;
   const { text, ...fork } = forkNativeTranscript(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), options);
-  return { ...fork, bytes: Buffer.from(text, 'utf8') };
+  return nativeFileFork(fork, [Buffer.from(text, 'utf8')]);
 }
 
 /** The argv that resumes a native child with the tool's own command (`file`: where it was written). */

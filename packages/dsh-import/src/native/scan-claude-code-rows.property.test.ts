@@ -140,19 +140,22 @@ describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
     );
   });
 
-  it('writes the child over the bytes of a nativeFileBuffer (no fresh buffer), byte for byte the child of the text path; closers that do not fit get a buffer of their own', () => {
+  it('gives the child of a nativeFileBuffer as views of its own bytes (patched where they stand, none copied), byte for byte the child of the text path', () => {
     const text = claudeCodeTranscript({ turns: 6, endMidCall: true }).text;
     const uuids = uuidsOf(text);
     for (const at of [uuids.at(-1) as string, uuids[Math.floor(uuids.length / 2)] as string]) {
       const options = { at, sessionId: 'c0ffee00-0000-4000-8000-000000000001', now: 1_800_000_000_000 };
-      const expected = forkNativeTranscript(text, options).text;
+      const expected = forkNativeTranscript(text, options);
       const plain = Buffer.from(text, 'utf8');
       const bytes = nativeFileBuffer(plain.length);
       bytes.set(plain);
       const fork = forkNativeFile(bytes, options);
-      expect(Buffer.from(fork.bytes).toString('utf8')).toBe(expected);
-      // In the middle of the file the dropped lines leave room for the closers; at its end they do not.
-      if (at !== uuids.at(-1)) expect(fork.bytes.buffer).toBe(bytes.buffer);
+      expect(Buffer.concat(fork.chunks).toString('utf8')).toBe(expected.text);
+      expect(Buffer.from(fork.bytes).toString('utf8')).toBe(expected.text);
+      // Every chunk but the closers' is a view of the file's bytes.
+      const lines = fork.closedCalls.length > 0 ? fork.chunks.slice(0, -1) : fork.chunks;
+      expect(lines.length).toBeGreaterThan(0);
+      for (const chunk of lines) expect(chunk.buffer).toBe(bytes.buffer);
     }
   });
 });

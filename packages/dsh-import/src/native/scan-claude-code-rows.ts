@@ -9,6 +9,7 @@ import { Buffer } from 'node:buffer';
 import { BLOCK, ClaudeCodeLineTable, ROW } from './claude-code-line-table.js';
 import { CLAUDE_CODE_ROWS_WASM } from './wasm/claude-code-rows-wasm.js';
 import { WasmStringTable } from './wasm-string-table.js';
+import { patchPairs } from './patch-pairs.js';
 
 /** The scanner's exports (see assembly/claude-code-rows.ts). */
 type Scanner = {
@@ -21,6 +22,7 @@ type Scanner = {
   watched(): number;
   declined(): number;
   keyOfExtra(length: number, insert: number): number;
+  patchWatched(pattern: number, replacement: number, length: number, limit: number): number;
 };
 
 /** The table of a scanned file, the rows it declined and where `"sessionId"` ends a key in the rows it read. */
@@ -32,6 +34,11 @@ export type ScannedRows = {
   sessionIdKeys: Int32Array;
   /** The file's bytes in the scanner's memory and the zeros after them: the caller may write over them (the rows are elsewhere). */
   input: Buffer;
+  /**
+   * Writes `replacement` over each `pattern` (as long) in `input` that starts at a `"sessionId"` key
+   * of the lines read (`sessionIdKeys`) before `limit` — in the module, one pass over the keys.
+   */
+  patchSessionIds(pattern: Uint8Array, replacement: Uint8Array, limit: number): void;
 };
 
 const PAGE = 65536;
@@ -104,8 +111,8 @@ function newScan(api: WasmApi, memory: WasmMemory, n: number, factor: number): S
  * A buffer of `size` bytes to read a session file into: `forkNativeFile` of exactly those bytes
  * scans them where they are, in the WebAssembly scanner's memory, rather than copying them there
  * first — and `nativeFileRead` lets the scan start while the file is still being read. The fork
- * takes the buffer: its child may be written over those bytes (its `bytes` is then a view of the
- * same memory). A plain buffer where WebAssembly is not there.
+ * takes the buffer: it patches the child's session ids in those bytes, and its `chunks` are views
+ * of the same memory. A plain buffer where WebAssembly is not there.
  */
 export function nativeFileBuffer(size: number): Uint8Array {
   if (wasmApi === undefined) return new Uint8Array(size);
@@ -213,10 +220,20 @@ function scanned(buffer: ArrayBuffer, scanner: Scanner, layout: ReturnType<typeo
     scanner.rows(),
     scanner.blocks(),
   );
+  const sessionIdKeys = new Int32Array(buffer, layout.watchedAt, scanner.watched());
+  const input = memory.subarray(0, layout.regions[1]);
   return {
     table,
     declined: new Int32Array(buffer, layout.declinedAt, scanner.declined()),
-    sessionIdKeys: new Int32Array(buffer, layout.watchedAt, scanner.watched()),
-    input: memory.subarray(0, layout.regions[1]),
+    sessionIdKeys,
+    input,
+    patchSessionIds(pattern, replacement, limit) {
+      if (replacement.length !== pattern.length) throw new RangeError('a session id pair is replaced by one as long');
+      if (pattern.length * 2 <= SCRATCH) {
+        memory.set(pattern, scratchAt);
+        memory.set(replacement, scratchAt + pattern.length);
+        scanner.patchWatched(scratchAt, scratchAt + pattern.length, pattern.length, limit);
+      } else patchPairs(input, sessionIdKeys, pattern, replacement, limit);
+    },
   };
 }
