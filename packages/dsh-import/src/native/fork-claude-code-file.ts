@@ -17,6 +17,7 @@ import type { NativeForkOptions } from './fork-native-transcript.js';
 import { nativeFileFork, type NativeFileFork } from './native-file-fork.js';
 import { nativeCut } from './native-cut.js';
 import { nativeFormatOf } from './native-formats.js';
+import { firstNativeLines } from './first-native-lines.js';
 import type { NativeLine } from './native-line.js';
 import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
 import type { NativeFormat } from './native-format.js';
@@ -64,16 +65,16 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   if (options.format !== undefined && options.format !== 'auto' && options.format !== 'claude-code') return undefined;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!isUtf8(buffer)) return undefined;
-  const { table, sessionIdKeys, writable } = claudeCodeFileTable(buffer);
+  // The format from the first lines, before the scanner reads the file (a Codex or pi file takes the text path at once).
+  const first = firstNativeLines(buffer, buffer.length);
   let format;
   try {
-    const first: NativeLine[] = [];
-    for (let row = 0; row < Math.min(20, table.count); row++) first.push(parsedLine(buffer, table, row));
-    format = nativeFormatOf(first, options.format);
+    format = first === undefined ? undefined : nativeFormatOf(first, options.format);
   } catch {
     return undefined;
   }
   if (format !== CLAUDE_CODE_NATIVE) return undefined;
+  const { table, sessionIdKeys, writable } = claudeCodeFileTable(buffer);
   const cut = cutOf(format, table, options.at);
   if (cut === undefined) return undefined;
   const { kept, closedCalls } = cut;

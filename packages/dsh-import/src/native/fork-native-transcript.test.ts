@@ -6,7 +6,8 @@
 import { claudeCodeTranscript } from '@dsh/test-utils';
 import { syntheticResultText } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
-import { forkClaudeCodeEntries, forkNativeTranscript, ImportError, repairNativeTranscript } from '../index.js';
+import { Buffer } from 'node:buffer';
+import { forkClaudeCodeEntries, forkNativeFile, forkNativeTranscript, ImportError, repairNativeTranscript } from '../index.js';
 
 const SOURCE = [
   {
@@ -64,6 +65,20 @@ describe('forkNativeTranscript (Claude Code)', () => {
     expect(ImportError.is(unknown) && unknown.code).toBe('INVALID_CUT');
     expect((unknown as Error).message).toContain('r1');
     expect(() => forkNativeTranscript(text, { at: 'seq:999', sessionId: 'c', now: 0 })).toThrow(/seqs 0\.\./);
+  });
+
+  it.each([undefined, '', 42])('refuses an at of %j with INVALID_OPTION, on the text path and the byte path alike', (at) => {
+    const codeOf = (fork: () => unknown) => {
+      try {
+        fork();
+      } catch (error) {
+        return ImportError.is(error) ? error.code : String(error);
+      }
+      return 'no refusal';
+    };
+    const options = { at: at as unknown as string, sessionId: 'c', now: 0 };
+    expect(codeOf(() => forkNativeTranscript(text, options))).toBe('INVALID_OPTION');
+    expect(codeOf(() => forkNativeFile(Buffer.from(text, 'utf8'), options))).toBe('INVALID_OPTION');
   });
 
   it('the in-memory entry fork gives the same child as the file fork', () => {

@@ -6,6 +6,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { TranscriptFormat } from '../detect-format.js';
+import { ImportError } from '../import-error.js';
 import { codexCallKind } from './codex-native.js';
 import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
 import type { NativeFormat } from './native-format.js';
@@ -78,12 +79,22 @@ export function forkNativeLines(
   };
 }
 
+/** `INVALID_OPTION` for an `at` that is not a non-empty string (a caller in JavaScript may pass anything). */
+function checkAt(at: unknown): void {
+  if (typeof at !== 'string' || at === '')
+    throw new ImportError(
+      'INVALID_OPTION',
+      `at: expected the tool's entry id or seq:N, received ${at === '' ? 'an empty string' : String(at)}`,
+    );
+}
+
 /**
  * Forks the session file `text` at `options.at`. Refuses an unknown REF or seq (`INVALID_CUT`,
  * naming the valid range or the nearest ids), a file of no known format (`UNKNOWN_FORMAT`) and a
  * malformed line (`MALFORMED_LINE`).
  */
 export function forkNativeTranscript(text: string, options: NativeForkOptions): NativeFork {
+  checkAt(options.at);
   const lines = splitNativeLines(text);
   const format = nativeFormatOf(lines, options.format);
   const { raws, ...fork } = forkNativeLines(format, lines, options);
@@ -99,6 +110,7 @@ export type { NativeFileFork } from './native-file-fork.js';
  * decoded text. Same errors.
  */
 export function forkNativeFile(bytes: Uint8Array, options: NativeForkOptions): NativeFileFork {
+  checkAt(options.at);
   const fast = forkClaudeCodeBytes(bytes, options);
   if (fast !== undefined) return fast;
   const { text, ...fork } = forkNativeTranscript(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), options);

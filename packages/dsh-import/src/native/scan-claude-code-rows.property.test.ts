@@ -6,7 +6,7 @@
  */
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
-import { claudeCodeTranscript } from '@dsh/test-utils';
+import { claudeCodeTranscript, codexTranscript, piTranscript } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import { file, generated, uuidsOf } from '../__fixtures__/mutated-claude-code-file.js';
 import { forkNativeFile, forkNativeTranscript } from '../index.js';
@@ -112,6 +112,29 @@ describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
     expect(rowsOf(inPlace?.table as ClaudeCodeLineTable)).toStrictEqual(rowsOf(copied?.table as ClaudeCodeLineTable));
     // The same buffer again is copied: the first scan's memory is its table's.
     expect(scanClaudeCodeRows(bytes)?.table.rows.buffer).not.toBe(bytes.buffer);
+  });
+
+  it.each([
+    ['a Codex rollout', () => codexTranscript({ turns: 3 }).text, 'seq:4'],
+    ['a pi session', () => piTranscript({ turns: 3 }).text, 'seq:3'],
+  ])("does not scan %s read into nativeFileBuffer (its first lines say so), and its fork is the text path's", (_kind, make, at) => {
+    const text = make();
+    const plain = Buffer.from(text, 'utf8');
+    const bytes = nativeFileBuffer(plain.length);
+    bytes.set(plain);
+    nativeFileRead(bytes, plain.length);
+    // No scan was started on its memory: a scan asked for now reads a copy.
+    expect(scanClaudeCodeRows(bytes)?.table.rows.buffer).not.toBe(bytes.buffer);
+    const options = { at, sessionId: '0190c0de-0000-7000-8000-000000000001', now: 1_800_000_000_000 };
+    expect(Buffer.from(forkNativeFile(bytes, options).bytes).toString('utf8')).toBe(forkNativeTranscript(text, options).text);
+  });
+
+  it('still scans a Claude Code file read into nativeFileBuffer while it is read', () => {
+    const plain = Buffer.from(claudeCodeTranscript({ turns: 3 }).text, 'utf8');
+    const bytes = nativeFileBuffer(plain.length);
+    bytes.set(plain);
+    nativeFileRead(bytes, plain.length);
+    expect(scanClaudeCodeRows(bytes)?.table.rows.buffer).toBe(bytes.buffer);
   });
 
   it('gives the same rows when the scan runs while the file is read (nativeFileRead after each chunk, lines cut across chunks)', () => {

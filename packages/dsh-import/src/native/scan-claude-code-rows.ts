@@ -10,6 +10,8 @@ import { BLOCK, ClaudeCodeLineTable, ROW } from './claude-code-line-table.js';
 import { CLAUDE_CODE_ROWS_WASM } from './wasm/claude-code-rows-wasm.js';
 import { WasmStringTable } from './wasm-string-table.js';
 import { patchPairs } from './patch-pairs.js';
+import { firstNativeLines } from './first-native-lines.js';
+import { detectFormat } from '../detect-format.js';
 
 /** The scanner's exports (see assembly/claude-code-rows.ts). */
 type Scanner = {
@@ -134,8 +136,21 @@ export function nativeFileRead(bytes: Uint8Array, length: number): void {
   const view = Buffer.from(bytes.buffer, 0, read);
   const limit = view.lastIndexOf(10, read - 1) + 1;
   if (limit <= scan.scanned) return;
+  // A file whose first lines say Codex or pi is not scanned (its fork takes the text path).
+  if (scan.scanned === 0 && isOtherFormat(view, limit)) {
+    pending.delete(bytes.buffer as ArrayBuffer);
+    return;
+  }
   if (scanOrTrap(scan.scanner, limit) === TRAPPED) pending.delete(bytes.buffer as ArrayBuffer);
   scan.scanned = limit;
+}
+
+/** Whether the complete lines in `bytes[0, limit)` (up to 20) are a Codex rollout's or a pi session's start. */
+function isOtherFormat(bytes: Buffer, limit: number): boolean {
+  const lines = firstNativeLines(bytes, limit);
+  if (lines === undefined) return false;
+  const format = detectFormat(lines.map((line) => ({ line: line.index + 1, value: line.value })));
+  return format === 'codex' || format === 'pi';
 }
 
 /** Returned by `scanOrTrap` for a scan that trapped. */
