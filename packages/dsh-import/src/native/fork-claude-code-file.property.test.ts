@@ -80,7 +80,8 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
 
   it('refuses, as forkNativeTranscript does, a line whose string holds what JSON.parse refuses (MALFORMED_LINE, that line)', () => {
     const lines = claudeCodeTranscript({ turns: 4 }).text.trimEnd().split('\n');
-    const at = (JSON.parse(lines[lines.length - 1] as string) as { uuid: string }).uuid;
+    // The last line with a uuid (a real cut: the refusal must be the line's, not the REF's).
+    const at = lines.map((line) => (JSON.parse(line) as { uuid?: string }).uuid).findLast((uuid) => typeof uuid === 'string') as string;
     for (const bad of ['"tab\there"', '"\\x41"', '"\\u12"']) {
       const broken = [...lines];
       // Past the first lines (those are parsed whole to tell the format).
