@@ -161,13 +161,13 @@ export async function runNativeForkWorkload(context: BenchContext): Promise<Sect
   return {
     title: '8. Native fork (a Claude Code session file, forked in place)',
     method: `
-The steps of \`dsh fork FILE --at REF\` in process: read FILE into \`nativeFileBuffer\` (the WebAssembly
-scanner's memory) in chunks of 1 MiB, \`nativeFileRead\` after each one while the next is read (the
-scanner reads each line into a row of integers — the few fields the entry tree and the reader look at,
+The steps of \`dsh fork FILE --at REF\` in process: read FILE synchronously into \`nativeFileBuffer\`
+(the WebAssembly scanner's memory) in chunks of 16 MiB, \`nativeFileRead\` after each (the scanner
+reads each line into a row of integers — the few fields the entry tree and the reader look at,
 strings as keys — checking the JSON grammar), \`forkNativeFile\` (the rest of the scan; dsh's reading
-of the chain to the cut for the cut seq and the open calls; the chain's lines moved down over the
-file's bytes, session ids patched; the closers), write the child to a temp file + fsync, link it to
-its final name, fsync the folder. The baseline copies the
+of the chain to the cut for the cut seq and the open calls; the session ids patched where they
+stand; the child as views of the file's bytes, then the closers), write those chunks to a temp file
+with one \`writev\` + fsync, link it to its final name, fsync the folder. The baseline copies the
 same file and fsyncs it and its folder. The floor row does the fork's I/O alone — the file read into
 fresh memory and written back whole, with the same fsyncs and link — and parses nothing: the 2× bound
 leaves the parsing, the chain and the child what remains of twice the copy after that floor.`,
