@@ -1,32 +1,17 @@
 // A full disk under `dsh fork FILE`: the child cannot be written. The fork must fail WRITE_FAILED
 // (not INTERNAL), leave nothing in the folder but the source (no temp file, no partial child) and
 // never touch the source. Each trial's disk leaves less room than the child needs, at another margin.
-import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, statfs, writeFile } from 'node:fs/promises';
+import { readdir, readFile, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeCodeTranscript, faultTrials, makeTempDir, printSkip, reportFaults, type TempDir } from '@dsh/test-utils';
+import { claudeCodeTranscript, faultTrials, mountSmallDisk, printSkip, reportFaults, type SmallDisk } from '@dsh/test-utils';
 import { runDsh } from './run-dsh.js';
 
-let dir: TempDir | undefined;
-let mounted: string | undefined;
+let disk: SmallDisk | undefined;
 afterEach(async () => {
-  if (mounted !== undefined) spawnSync('umount', [mounted]);
-  mounted = undefined;
-  await dir?.remove();
+  await disk?.remove();
+  disk = undefined;
 });
-
-/** Mounts a tmpfs of `sizeKiB`; returns why not where that is not permitted. */
-async function smallDisk(sizeKiB: number): Promise<string | { reason: string }> {
-  dir = await makeTempDir('dsh-disk-full-');
-  const target = join(dir.path, 'disk');
-  await mkdir(target);
-  const result = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${String(sizeKiB)}k`, 'tmpfs', target], { encoding: 'utf8' });
-  if (result.error !== undefined || result.status !== 0)
-    return { reason: `mount -t tmpfs not permitted here: ${(result.error?.message ?? result.stderr).trim()}` };
-  mounted = target;
-  return target;
-}
 
 const SOURCE_ID = '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d';
 
@@ -39,26 +24,25 @@ describe('dsh fork FILE on a full disk', () => {
       const { text } = claudeCodeTranscript({ turns: 40 + trial * 7 });
       const bytes = Buffer.byteLength(text);
       // Room for the source and a part of the child: from a few bytes to most of it.
-      const disk = await smallDisk(Math.ceil((bytes + (bytes * (trial % 4)) / 5) / 1024) + 8);
-      if (typeof disk !== 'string') {
-        printSkip('native-disk-full', disk.reason);
+      const mounted = await mountSmallDisk(Math.ceil((bytes + (bytes * (trial % 4)) / 5) / 1024) + 8);
+      if ('reason' in mounted) {
+        printSkip('native-disk-full', mounted.reason);
         context.skip();
         return;
       }
-      const file = join(disk, `${SOURCE_ID}.jsonl`);
+      disk = mounted;
+      const file = join(mounted.path, `${SOURCE_ID}.jsonl`);
       await writeFile(file, text);
-      const free = await statfs(disk);
+      const free = await statfs(mounted.path);
       expect(free.bavail * free.bsize).toBeLessThan(bytes);
       const at = [...text.matchAll(/"uuid":"([^"]+)"/g)].at(-1)?.[1] as string;
       const result = await runDsh(['fork', file, '--at', at]);
       if (result.code !== 1 || !result.stderr.includes('WRITE_FAILED')) escapes++;
-      const names = await readdir(disk);
+      const names = await readdir(mounted.path);
       if (names.length !== 1 || names[0] !== `${SOURCE_ID}.jsonl`) halfWritten++;
       expect(await readFile(file, 'utf8')).toBe(text);
-      spawnSync('umount', [disk]);
-      mounted = undefined;
-      await dir?.remove();
-      dir = undefined;
+      await mounted.remove();
+      disk = undefined;
     }
     reportFaults('native-disk-full', { trials, escapes, halfWritten });
     expect({ escapes, halfWritten }).toStrictEqual({ escapes: 0, halfWritten: 0 });

@@ -4,6 +4,7 @@
  * fault-suite reporting.
  */
 export { makeTempDir, type TempDir } from './make-temp-dir.js';
+export { mountSmallDisk, type SmallDisk } from './small-disk.js';
 export {
   startChatCompletionsServer,
   type ChatCompletionsServer,

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Buffer } from 'node:buffer';
-import type { NativeLine } from './native-line.js';
+import { jsonObjectOf, type NativeLine } from './native-line.js';
 
 const NEWLINE = 10;
 
@@ -22,14 +22,8 @@ export function firstNativeLines(bytes: Buffer, end: number, count = 20): Native
     const raw = bytes.toString('utf8', start, stop);
     start = stop + 1;
     if (raw.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = undefined;
-    }
-    if (typeof value === 'object' && value !== null && !Array.isArray(value))
-      lines.push({ index, raw, value: value as Record<string, unknown> });
+    const value = jsonObjectOf(raw);
+    if (value !== undefined) lines.push({ index, raw, value });
     else if (stop === end && stop === bytes.length) break;
     else return undefined;
   }

@@ -17,20 +17,26 @@ export function splitNativeLines(text: string): NativeLine[] {
   const lines: NativeLine[] = [];
   raw.forEach((line, index) => {
     if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      value = undefined;
-    }
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      lines.push({ index, raw: line, value: value as Record<string, unknown> });
+    const value = jsonObjectOf(line);
+    if (value !== undefined) {
+      lines.push({ index, raw: line, value });
       return;
     }
     if (index === raw.length - 1 && !text.endsWith('\n')) return;
     throw malformedLine(index, line);
   });
   return lines;
+}
+
+/** The object a line of JSON holds, or undefined when it is not JSON or not an object. */
+export function jsonObjectOf(line: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** `MALFORMED_LINE` for the line at 0-based `index` whose text is `line`. */

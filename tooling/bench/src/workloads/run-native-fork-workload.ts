@@ -7,7 +7,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { link, open, rm, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { claudeCodeTranscript } from '@dsh/test-utils';
 import { forkNativeFile, nativeFileBuffer, nativeFileRead } from 'dsh-import';
 import type { BenchContext } from '../harness/bench-context.js';
@@ -38,75 +38,68 @@ function lastAssistantUuid(text: string): string {
   throw new Error('no assistant line');
 }
 
-async function forkFile(source: string, at: string, dir: string, round: number): Promise<number> {
-  const target = join(dir, `child-${String(round)}.jsonl`);
+/** FILE's bytes as dsh-cli reads them: synchronously, in chunks of 16 MiB (one for these files), into `allocate(size)`, `onRead` after each. */
+function readAsTheCliDoes(
+  source: string,
+  allocate: (size: number) => Uint8Array,
+  onRead?: (bytes: Uint8Array, length: number) => void,
+): Uint8Array {
+  const input = openSync(source, 'r');
+  try {
+    const bytes = allocate(fstatSync(input).size);
+    for (let offset = 0; offset < bytes.length;) {
+      const read = readSync(input, bytes, offset, Math.min(16 << 20, bytes.length - offset), null);
+      if (read === 0) throw new Error(`${source} ended early`);
+      offset += read;
+      onRead?.(bytes, offset);
+    }
+    return bytes;
+  } finally {
+    closeSync(input);
+  }
+}
+
+/** `chunks` published as dsh-cli's `publishNewFile` does it: a temp file (one `writev`) + fsync, linked to `target`, the folder fsynced. */
+async function publishAsTheCliDoes(target: string, chunks: readonly Uint8Array[]): Promise<void> {
   const temp = `${target}.tmp`;
-  const ms = await timeMs(async () => {
-    // Read as dsh-cli reads it: into the fork scanner's memory, synchronously, in chunks of 16 MiB (one for these files), each scanned when read.
-    const input = openSync(source, 'r');
-    let bytes: Uint8Array;
-    try {
-      bytes = nativeFileBuffer(fstatSync(input).size);
-      for (let offset = 0; offset < bytes.length;) {
-        const read = readSync(input, bytes, offset, Math.min(16 << 20, bytes.length - offset), null);
-        if (read === 0) throw new Error(`${source} ended early`);
-        offset += read;
-        nativeFileRead(bytes, offset);
-      }
-    } finally {
-      closeSync(input);
-    }
-    const fork = forkNativeFile(bytes, { at, sessionId: randomUUID(), now: 0 });
-    // Written as dsh-cli writes it: the child's chunks (views of the file's bytes, then the closers) with one gathering write.
-    const handle = await open(temp, 'wx');
-    try {
-      await handle.writev(fork.chunks as Uint8Array[]);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await link(temp, target);
-    await rm(temp);
-    await fsyncPath(dir);
-  });
+  const handle = await open(temp, 'wx');
+  try {
+    await handle.writev(chunks as Uint8Array[]);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await link(temp, target);
+  await rm(temp);
+  await fsyncPath(dirname(target));
+}
+
+/** The ms of `step`, which writes `target`; the file is removed afterwards, outside the measurement. */
+async function timeWriting(target: string, step: () => Promise<void>): Promise<number> {
+  const ms = await timeMs(step);
   await rm(target, { force: true });
   return ms;
 }
 
+/** `dsh fork FILE --at <at>`'s steps: read into the scanner's memory (scanned as read), fork, publish the child's chunks (views of the file's bytes, then the closers). */
+function forkFile(source: string, at: string, dir: string, round: number): Promise<number> {
+  const target = join(dir, `child-${String(round)}.jsonl`);
+  return timeWriting(target, async () => {
+    const bytes = readAsTheCliDoes(source, nativeFileBuffer, nativeFileRead);
+    await publishAsTheCliDoes(target, forkNativeFile(bytes, { at, sessionId: randomUUID(), now: 0 }).chunks);
+  });
+}
+
 /**
  * The floor of any fork that reads the file and writes the child from memory, parsing nothing: the
- * file read into fresh memory (as `nativeFileBuffer` gives), written back whole to a temp file +
- * fsync, linked to its name, the folder fsynced — `forkFile`'s I/O without the scan and the fork.
+ * file read into fresh memory (as `nativeFileBuffer` gives), written back whole — `forkFile`'s I/O
+ * without the scan and the fork.
  */
-async function readAndWriteBack(source: string, dir: string, round: number): Promise<number> {
+function readAndWriteBack(source: string, dir: string, round: number): Promise<number> {
   const target = join(dir, `floor-${String(round)}.jsonl`);
-  const temp = `${target}.tmp`;
-  const ms = await timeMs(async () => {
-    const input = openSync(source, 'r');
-    let bytes: Uint8Array;
-    try {
-      bytes = new Uint8Array(fstatSync(input).size);
-      for (let offset = 0; offset < bytes.length;) {
-        const read = readSync(input, bytes, offset, Math.min(16 << 20, bytes.length - offset), null);
-        if (read === 0) throw new Error(`${source} ended early`);
-        offset += read;
-      }
-    } finally {
-      closeSync(input);
-    }
-    const handle = await open(temp, 'wx');
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await link(temp, target);
-    await rm(temp);
-    await fsyncPath(dir);
+  return timeWriting(target, async () => {
+    await publishAsTheCliDoes(target, [readAsTheCliDoes(source, (size) => new Uint8Array(size))]);
   });
-  await rm(target, { force: true });
-  return ms;
 }
 
 /** Workload 8 (SPEC §18 / issue 24's bound: at most 2× copy + fsync). */
