@@ -2,8 +2,9 @@
  * The native fork of a Claude Code file held as bytes, without parsing every line: each line is
  * read through its skeleton (`scanClaudeCodeSkeleton`, `JSON.parse` only for a line the scanner
  * declines), the chain to the cut and dsh's reading of it come from the same tree and reader as
- * `forkNativeTranscript`'s, and the child is the chain's own bytes (the `sessionId` pairs replaced; views of the file's bytes, `claudeCodeChildChunks`)
- * followed by the closers. Only the last kept line is parsed whole (the closers copy its context).
+ * `forkNativeTranscript`'s, and the child is the chain's own bytes (the `sessionId` pairs
+ * replaced; views of the file's bytes, `claudeCodeChildChunks`) followed by the closers. Only
+ * the last kept line is parsed whole (the closers copy its context).
  * Declines — returns undefined, and `forkNativeFile` takes the text path — for a file that is not
  * valid UTF-8, not a Claude Code file, or a cut it does not make (`seq:N`, an unknown REF).
  * @module
@@ -64,8 +65,7 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   if (/^seq:(\d+)$/.test(options.at)) return undefined;
   if (options.format !== undefined && options.format !== 'auto' && options.format !== 'claude-code') return undefined;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (!isUtf8(buffer)) return undefined;
-  // The format from the first lines, before the scanner reads the file (a Codex or pi file takes the text path at once).
+  // The format from the first lines, before any pass over the whole file (a Codex or pi file takes the text path at once).
   const first = firstNativeLines(buffer, buffer.length);
   let format;
   try {
@@ -73,7 +73,7 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   } catch {
     return undefined;
   }
-  if (format !== CLAUDE_CODE_NATIVE) return undefined;
+  if (format !== CLAUDE_CODE_NATIVE || !isUtf8(buffer)) return undefined;
   const { table, sessionIdKeys, writable } = claudeCodeFileTable(buffer);
   const cut = cutOf(format, table, options.at);
   if (cut === undefined) return undefined;
