@@ -112,9 +112,17 @@ export async function postModelRequest<T>(request: ModelHttpRequest, read: (body
 }
 
 /**
+ * How many attempts may end without response headers (a timeout before the server answered at all)
+ * before the request fails: a server that accepts connections and never answers is not a blip worth
+ * `maxAttempts` waits, so it costs at most 2 × the headers bound plus one backoff.
+ */
+export const MAX_HEADERLESS_ATTEMPTS = 2;
+
+/**
  * A model request with retries of transient failures: each attempt is one `postModelRequest` whose
  * body `read` turns into the response, passing deltas on to `request.onDelta`. Once part of the
- * answer has reached that listener, a failure is not retried (the listener would see it twice).
+ * answer has reached that listener, a failure is not retried (the listener would see it twice);
+ * after `MAX_HEADERLESS_ATTEMPTS` attempts timed out without response headers, neither.
  * All attempts and the waits between them end within `http.timeouts.totalMs`.
  */
 export function postWithRetries(
@@ -128,13 +136,26 @@ export function postWithRetries(
     streamed = true;
     request.onDelta?.(delta);
   };
+  // Whether the current attempt's response headers came, and how many attempts timed out without them.
+  let answered = false;
+  let headerless = 0;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const response = await http.fetch(input, init);
+    answered = true;
+    return response;
+  };
+  const vetoRetry = (error: AgentError): string | undefined => {
+    if (streamed) return 'not retried: part of the answer had already streamed';
+    if (error.code === 'MODEL_TIMEOUT' && !answered) headerless += 1;
+    if (headerless >= MAX_HEADERLESS_ATTEMPTS) return `after ${String(headerless)} attempts without response headers; no more are made`;
+    return undefined;
+  };
   const deadline = Date.now() + http.timeouts.totalMs;
-  return withRetries(() => postModelRequest({ ...http, deadline, signal: request.signal }, (body) => read(body, onDelta)), retry, {
-    signal: request.signal,
-    mayRetry: () => !streamed,
-    deadline,
-    totalMs: http.timeouts.totalMs,
-  });
+  const attempt = () => {
+    answered = false;
+    return postModelRequest({ ...http, fetch, deadline, signal: request.signal }, (body) => read(body, onDelta));
+  };
+  return withRetries(attempt, retry, { signal: request.signal, vetoRetry, deadline, totalMs: http.timeouts.totalMs });
 }
 
 /** An environment setting, `undefined` when unset or empty. */

@@ -37,8 +37,8 @@ export function isTransient(error: unknown): boolean {
 /** What `withRetries` watches besides the error: the request's abort signal and a veto on retrying. */
 export type RetryControl = {
   signal?: AbortSignal | undefined;
-  /** False once retrying would be wrong for this attempt (e.g. its output was already shown). */
-  mayRetry?: () => boolean;
+  /** Why retrying would be wrong after this failure (e.g. its output was already shown), as a note for the message; undefined allows it. */
+  vetoRetry?: (error: AgentError) => string | undefined;
   /** When the request's total time runs out (epoch ms): no retry is started, or waited for, past it. */
   deadline?: number;
   /** The total time `deadline` stands for, for the message. */
@@ -56,7 +56,7 @@ export async function withRetries<T>(
   options: RetryOptions = {},
   control: RetryControl = {},
 ): Promise<T> {
-  const { signal, mayRetry, deadline } = control;
+  const { signal, vetoRetry, deadline } = control;
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? DEFAULTS.maxAttempts));
   const sleep = options.sleep ?? sleepFor;
   for (let number = 1; ; number += 1) {
@@ -64,13 +64,15 @@ export async function withRetries<T>(
       return await attempt(number);
     } catch (error) {
       if (signal?.aborted === true || !isTransient(error)) throw error;
-      if (mayRetry?.() === false) throw withNote(error as AgentError, ' (not retried: part of the answer had already streamed)');
       const failure = error as AgentError;
       const retryAfter = failure.retryAfterMs;
       const maxRetryAfter = options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs;
       if (number >= maxAttempts || (retryAfter !== undefined && retryAfter > maxRetryAfter)) {
         throw withAttempts(failure, number, retryAfter !== undefined && retryAfter > maxRetryAfter ? retryAfter : undefined);
       }
+      // Asked only when a retry would otherwise be made: the last attempt's message stays `(after N attempts)`.
+      const veto = vetoRetry?.(failure);
+      if (veto !== undefined) throw withNote(failure, ` (${veto})`);
       const delay = backoffDelay(number, options, retryAfter);
       if (deadline !== undefined && Date.now() + delay >= deadline) {
         const total = control.totalMs === undefined ? '' : ` of ${String(control.totalMs / 1000)} s`;
