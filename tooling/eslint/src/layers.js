@@ -10,9 +10,10 @@ export const LAYERS = {
   'packages/dsh-postgres': ['dsh-session', 'dsh-codec'],
   'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec', 'dsh-import'],
   'packages/dsh-import': ['dsh-codec'],
+  'packages/dsh-workspace': [],
   'packages/dsh-claude-agent-sdk': ['dsh-session', 'dsh-codec', 'dsh-import'],
   'apps/demo': ['dsh-host', 'dsh-postgres', 'dsh-import'],
-  'apps/cli': ['dsh-host', 'dsh-codec', 'dsh-import', 'dsh-postgres'],
+  'apps/cli': ['dsh-host', 'dsh-codec', 'dsh-import', 'dsh-postgres', 'dsh-workspace'],
 };
 
 /**
@@ -43,4 +44,5 @@ export const WORKSPACE_PACKAGES = [
   'dsh-import',
   'dsh-postgres',
   'dsh-claude-agent-sdk',
+  'dsh-workspace',
 ];
