@@ -23,6 +23,8 @@ export const AGENT_ERROR_CODES = {
   PATH_OUTSIDE_CWD: "A tool path points outside the session's working directory.",
   PATH_TOO_LONG:
     'A tool path is over `PATH_MAX` (4096 bytes), has a name over `NAME_MAX` (255 bytes), or is more than 256 levels deep; nothing was created.',
+  PATH_REFUSED:
+    "A tool path has a `.git` part (any case, also reached through a symbolic link): the file tools never read or write git's own files.",
   FILE_NOT_FOUND: 'A tool was asked for a file or directory that does not exist.',
   WRONG_FILE_KIND: 'A tool expected a file and found something else, or the reverse.',
   HARD_LINKED_FILE: 'A tool was asked to read or write a file that has other hard links (it may be a file outside the working directory).',

@@ -14,6 +14,7 @@ import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promis
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { AgentError } from './agent-error.js';
 import { checkPathLimits } from './check-path-limits.js';
+import { refuseGitPath } from './refuse-git-path.js';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
 const BY_DESCRIPTOR = existsSync('/proc/self/fd');
@@ -42,9 +43,19 @@ export function outsideCwd(target: Pick<CwdTarget, 'argument' | 'cwd'>): AgentEr
 }
 
 /**
+ * Throws unless `where` (a real path, as a handle's descriptor names it) lies inside the cwd
+ * (`PATH_OUTSIDE_CWD`) and outside every `.git` folder below it (`PATH_REFUSED`).
+ */
+function checkPlace(target: CwdTarget, where: string): void {
+  if (!isInside(target.root, where)) throw outsideCwd(target);
+  refuseGitPath(target.argument, relative(target.root, where).split(sep), 'link');
+}
+
+/**
  * Resolves a tool's `path` argument lexically inside the real path of `cwd`; refuses
- * (`PATH_OUTSIDE_CWD`) one that leaves it, `PATH_TOO_LONG` one over the path limits (before anything
- * is opened or created), and `FILE_NOT_FOUND` when the cwd does not exist.
+ * (`PATH_OUTSIDE_CWD`) one that leaves it, `PATH_TOO_LONG` one over the path limits, and
+ * `PATH_REFUSED` one with a `.git` part (before anything is opened or created), and `FILE_NOT_FOUND`
+ * when the cwd does not exist.
  */
 export async function targetInCwd(cwd: string, argument: string): Promise<CwdTarget> {
   if (argument.includes('\0')) throw outsideCwd({ argument, cwd });
@@ -60,16 +71,23 @@ export async function targetInCwd(cwd: string, argument: string): Promise<CwdTar
     .split(sep)
     .filter((name) => name !== '');
   checkPathLimits(argument, absolute, names);
+  // The argument's own parts too: `.git/../x` names git's folder even though it resolves past it.
+  refuseGitPath(argument, [...names, ...argument.split(/[\\/]/u)]);
   return { root, names, shown: names.length === 0 ? '.' : names.join('/'), argument, cwd };
 }
 
-/** Whether an opened handle (or checked path) still lies inside the cwd, judged by where it really is now. */
-async function stillInside(target: CwdTarget, directory: { handle: FileHandle | undefined; path: string }): Promise<boolean> {
-  const where =
-    directory.handle !== undefined && BY_DESCRIPTOR
-      ? await readlink(`/proc/self/fd/${String(directory.handle.fd)}`)
-      : await realpath(directory.path);
-  return isInside(target.root, where);
+/** Throws unless an opened handle (or checked path) still lies inside the cwd and outside `.git`, judged by where it really is now. */
+async function checkStillInside(target: CwdTarget, directory: { handle: FileHandle | undefined; path: string }): Promise<void> {
+  let where: string;
+  try {
+    where =
+      directory.handle !== undefined && BY_DESCRIPTOR
+        ? await readlink(`/proc/self/fd/${String(directory.handle.fd)}`)
+        : await realpath(directory.path);
+  } catch {
+    throw outsideCwd(target);
+  }
+  checkPlace(target, where);
 }
 
 async function directoryOf(target: CwdTarget, handle: FileHandle | undefined, path: string): Promise<CwdDirectory> {
@@ -80,9 +98,11 @@ async function directoryOf(target: CwdTarget, handle: FileHandle | undefined, pa
       await handle?.close().catch(() => undefined);
     },
   };
-  if (!(await stillInside(target, directory).catch(() => false))) {
+  try {
+    await checkStillInside(target, directory);
+  } catch (error) {
     await directory.close();
-    throw outsideCwd(target);
+    throw error;
   }
   return directory;
 }
@@ -195,9 +215,11 @@ async function openExisting(target: CwdTarget, path: string, access: number): Pr
     throw errno(error) === 'ENOENT' ? outsideCwd(target) : error;
   }
   const where = BY_DESCRIPTOR ? await readlink(`/proc/self/fd/${String(followed.fd)}`) : await realpath(path);
-  if (!isInside(target.root, where)) {
+  try {
+    checkPlace(target, where);
+  } catch (error) {
     await followed.close();
-    throw outsideCwd(target);
+    throw error;
   }
   return followed;
 }
@@ -226,7 +248,7 @@ export async function openFileInCwd(target: CwdTarget, mode: 'read' | 'write'): 
     }
     handle ??= await openExisting(target, path, access);
     await checkRegularFile(target, handle);
-    if (BY_DESCRIPTOR && !isInside(target.root, await readlink(`/proc/self/fd/${String(handle.fd)}`))) throw outsideCwd(target);
+    if (BY_DESCRIPTOR) checkPlace(target, await readlink(`/proc/self/fd/${String(handle.fd)}`));
     return { handle, created };
   } catch (error) {
     await handle?.close().catch(() => undefined);
@@ -244,7 +266,10 @@ export async function openFileInCwd(target: CwdTarget, mode: 'read' | 'write'): 
   }
 }
 
-/** Whether an opened directory still lies inside the cwd (a last check before a result is returned). */
-export function directoryStillInside(target: CwdTarget, directory: CwdDirectory): Promise<boolean> {
-  return stillInside(target, directory).catch(() => false);
+/**
+ * A last check before a result is returned: throws `PATH_OUTSIDE_CWD` unless an opened directory still
+ * lies inside the cwd, `PATH_REFUSED` when it now lies in a `.git` folder.
+ */
+export function checkDirectoryStillInside(target: CwdTarget, directory: CwdDirectory): Promise<void> {
+  return checkStillInside(target, directory);
 }

@@ -1,17 +1,19 @@
 /**
  * @module resolve-in-cwd
  * `resolveInCwd`: a tool's path argument resolved inside the session's cwd (`PATH_OUTSIDE_CWD`,
- * `PATH_TOO_LONG`), with the path shown to the model and the file-kind check the tools share.
+ * `PATH_TOO_LONG`, `PATH_REFUSED`), with the path shown to the model and the file-kind check the tools share.
  */
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { AgentError } from './agent-error.js';
 import { checkPathLimits } from './check-path-limits.js';
+import { refuseGitPath } from './refuse-git-path.js';
 
 /**
  * Resolves a tool's `path` argument inside `cwd` and returns the absolute path. Refuses
  * (`PATH_OUTSIDE_CWD`) any path that leaves `cwd`, lexically or through a symbolic link, and
- * (`PATH_TOO_LONG`) one over `PATH_MAX`, `NAME_MAX` or the depth cap (`PATH_LIMITS`).
+ * (`PATH_TOO_LONG`) one over `PATH_MAX`, `NAME_MAX` or the depth cap (`PATH_LIMITS`), and
+ * (`PATH_REFUSED`) one with a `.git` part, named or reached through a link.
  */
 export async function resolveInCwd(cwd: string, path: string): Promise<string> {
   if (path.includes('\0')) throw outside(path, cwd);
@@ -23,13 +25,11 @@ export async function resolveInCwd(cwd: string, path: string): Promise<string> {
   }
   const target = resolve(root, path);
   if (!isInside(root, target)) throw outside(path, cwd);
-  checkPathLimits(
-    path,
-    target,
-    relative(root, target)
-      .split(sep)
-      .filter((name) => name !== ''),
-  );
+  const names = relative(root, target)
+    .split(sep)
+    .filter((name) => name !== '');
+  checkPathLimits(path, target, names);
+  refuseGitPath(path, [...names, ...path.split(/[\\/]/u)]);
   // Follow links through the deepest entry of the path that exists: it must still be inside.
   // A dangling link is refused too, since writing through it would land wherever it points.
   let existing = target;
@@ -42,7 +42,9 @@ export async function resolveInCwd(cwd: string, path: string): Promise<string> {
         throw outside(path, cwd);
       }
       if (!isInside(root, real)) throw outside(path, cwd);
-      return existing === target ? real : resolve(real, relative(existing, target));
+      const resolved = existing === target ? real : resolve(real, relative(existing, target));
+      refuseGitPath(path, relative(root, resolved).split(sep), 'link');
+      return resolved;
     }
     const parent = dirname(existing);
     if (parent === existing) throw outside(path, cwd);

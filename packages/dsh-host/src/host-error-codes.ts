@@ -66,6 +66,7 @@ export const HOST_ERROR_CODES = {
   WRONG_FILE_KIND: { status: 422, when: 'a tool expected a file and found a directory, or the reverse' },
   HARD_LINKED_FILE: { status: 422, when: 'a tool was asked to read or write a file with other hard links' },
   PATH_TOO_LONG: { status: 422, when: 'a tool path over PATH_MAX, NAME_MAX or the depth cap; nothing was created' },
+  PATH_REFUSED: { status: 422, when: 'a tool path with a `.git` part (any case, also through a symbolic link)' },
   // 500: a stored log or the host's setup is unusable (the code is still reported), or a bug.
   CORRUPT: { status: 500, when: 'a stored log has no readable header, or its repair would drop more than its unfinished final line' },
   MALFORMED_JSON: { status: 500, when: 'a stored log has a line that is not JSON' },

@@ -39,6 +39,7 @@ const NOT_SENT_BY_ROUTES: Partial<Record<HostErrorCode, string>> = {
   WRONG_FILE_KIND: 'tool errors become tool results in the log',
   HARD_LINKED_FILE: 'tool errors become tool results in the log',
   PATH_TOO_LONG: 'tool errors become tool results in the log',
+  PATH_REFUSED: 'tool errors become tool results in the log',
 };
 
 describe('the OpenAPI document', () => {

@@ -5,14 +5,15 @@
 import { readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { directoryStillInside, outsideCwd, targetInCwd, walkToDirectory } from '../open-in-cwd.js';
+import { isGitName } from '../refuse-git-path.js';
+import { checkDirectoryStillInside, targetInCwd, walkToDirectory } from '../open-in-cwd.js';
 
 const MAX_ENTRIES = 500;
 
 /**
  * `list_files` (read-only): the entries of a directory inside the session's cwd, sorted by name,
- * directories suffixed with `/`. At most 500 entries; paths that leave the cwd are refused, also when
- * a directory on the way is swapped for a symbolic link while it runs.
+ * directories suffixed with `/`, a `.git` entry left out. At most 500 entries; paths that leave the cwd
+ * or enter `.git` are refused, also when a directory on the way is swapped for a symbolic link while it runs.
  */
 export const listFilesTool = defineTool({
   name: 'list_files',
@@ -29,11 +30,13 @@ export const listFilesTool = defineTool({
     let entries;
     try {
       entries = await readdir(directory.path, { withFileTypes: true });
-      if (!(await directoryStillInside(target, directory))) throw outsideCwd(target);
+      await checkDirectoryStillInside(target, directory);
     } finally {
       await directory.close();
     }
+    // git's own folder is never shown: the tools refuse every path into it (PATH_REFUSED).
     const names = entries
+      .filter((entry) => !isGitName(entry.name))
       .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (names.length === 0) return `${shown} is empty.`;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { directoryStillInside, outsideCwd, targetInCwd, walkToDirectory } from '../open-in-cwd.js';
+import { checkDirectoryStillInside, targetInCwd, walkToDirectory } from '../open-in-cwd.js';
 
 /**
  * `make_dir` (idempotent): creates a directory inside the session's cwd with any missing parents, and
@@ -24,7 +24,7 @@ export const makeDirTool = defineTool({
     // Each directory is made inside its opened parent (mkdirat), so a swap cannot redirect it.
     const { directory, created } = await walkToDirectory(target, target.names.length, true);
     try {
-      if (!(await directoryStillInside(target, directory))) throw outsideCwd(target);
+      await checkDirectoryStillInside(target, directory);
     } finally {
       await directory.close();
     }
