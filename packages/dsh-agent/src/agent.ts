@@ -42,6 +42,8 @@ export class Agent {
   #draining = false;
   #scheduled = false;
   #closed = false;
+  /** Aborted by `close()`: a flush waiting for storage to come back gives up. */
+  readonly #stop = new AbortController();
   #failure: Error | undefined;
   #lastResult: TurnResult | undefined;
 
@@ -70,6 +72,14 @@ export class Agent {
   /** The number of the turn in progress, if one is. */
   get currentTurn(): number | undefined {
     return this.#active?.turn;
+  }
+
+  /**
+   * True once the agent takes no more input: closed, or stopped by a failure its session cannot recover
+   * from (a lost lease, a bug). A passing storage failure never stops it: its turn waits for storage.
+   */
+  get stopped(): boolean {
+    return this.#closed || this.#failure !== undefined;
   }
 
   /** The result of the latest turn this agent ran. */
@@ -154,7 +164,8 @@ export class Agent {
 
   /**
    * Resolves when no turn or operation runs and no input is pending, with the latest turn's result.
-   * Rejects when the agent failed (its session could not append or flush).
+   * Rejects when the agent failed (its session lost its lease or refused an append); while storage
+   * fails in a way that may pass, the running turn waits and so does this.
    */
   idle(): Promise<TurnResult | undefined> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
@@ -211,6 +222,7 @@ export class Agent {
   async close(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
+      this.#stop.abort();
       this.cancel();
       this.#results.rejectAll(() => this.#closedError());
     }
@@ -281,6 +293,7 @@ export class Agent {
       turn,
       claimed,
       signal: controller.signal,
+      stop: this.#stop.signal,
       onDelta: (step, delta) => {
         this.#deltas.emit(turn, step, delta);
       },

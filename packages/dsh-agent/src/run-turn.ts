@@ -8,6 +8,7 @@ import type { TurnEndReason } from 'dsh-codec';
 import type { Session } from 'dsh-session';
 import type { Tool } from './define-tool.js';
 import { deriveHistory } from './derive-history.js';
+import { flushDurably } from './durable-flush.js';
 import { cancelledBeforeStart, executeToolCall, noWorkspace, type CallOutcome } from './execute-tool-call.js';
 import type { PendingInput } from './log-state.js';
 import type { Model, ModelDelta, ModelResponse } from './model.js';
@@ -43,6 +44,8 @@ export type TurnPlan = {
   /** The pending inputs this turn answers, in order. */
   claimed: readonly PendingInput[];
   signal: AbortSignal;
+  /** Aborted when the agent closes: a flush waiting for storage to come back gives up (`AGENT_CLOSED`). */
+  stop: AbortSignal;
   /** Streaming pieces of step `step`'s response (ephemeral). */
   onDelta: (step: number, delta: ModelDelta) => void;
 };
@@ -73,7 +76,8 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
     }
     step += 1;
     session.append('step/start', { turn, step });
-    await session.flush();
+    // Durable before the request; while storage fails this waits (a cancel ends the wait, and the turn).
+    await flushDurably(session, plan.stop, signal);
     let response: ModelResponse | undefined;
     if (!cancelled()) {
       try {
@@ -118,7 +122,7 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
       if (cancelled()) {
         outcome = cancelledBeforeStart();
       } else {
-        await session.flush();
+        await flushDurably(session, plan.stop, signal);
         outcome = cancelled()
           ? cancelledBeforeStart()
           : cwd === undefined && tool !== undefined
@@ -138,7 +142,7 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
     if (calls.length === 0) reason = { kind: 'completed' };
   }
   const endSeq = session.append('turn/end', { turn, reason }).seq;
-  await session.flush();
+  await flushDurably(session, plan.stop);
   const result: TurnResult = {
     turn,
     reason,

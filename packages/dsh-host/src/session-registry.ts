@@ -5,7 +5,7 @@
  * between turns, and releasing. Every function takes the host's context.
  */
 import { Agent } from 'dsh-agent';
-import { checkTitle, type Session } from 'dsh-session';
+import { checkTitle, SessionError, type Session } from 'dsh-session';
 import { emitEvent } from './emit-event.js';
 import { HostError } from './host-error.js';
 import type { HostContext, LiveEntry } from './host-context.js';
@@ -50,18 +50,36 @@ export async function publish(context: HostContext, session: Session): Promise<L
   return entry;
 }
 
-/** The live entry of `id`, opening (and repairing) a cold session once for all concurrent callers. @internal */
+/**
+ * The live entry of `id`, opening (and repairing) a cold session once for all concurrent callers. An
+ * entry whose agent stopped (its lease lost) is released first and the session opened again. @internal
+ */
 export async function liveEntry(context: HostContext, id: string): Promise<LiveEntry> {
   const { live, opening } = context;
   assertOpen(context);
   const existing = live.get(id);
-  if (existing !== undefined) return existing;
+  if (existing !== undefined && !existing.agent.stopped) return existing;
   let pending = opening.get(id);
   if (pending === undefined) {
-    pending = openAndPublish(context, id).finally(() => opening.delete(id));
+    if (existing !== undefined) live.delete(id);
+    pending = (async () => {
+      if (existing !== undefined) await discard(context, existing);
+      return openAndPublish(context, id);
+    })().finally(() => opening.delete(id));
     opening.set(id, pending);
   }
   return pending;
+}
+
+/** Lets go of a stopped entry: whatever its session still holds is released; a failure is only logged. */
+async function discard(context: HostContext, entry: LiveEntry): Promise<void> {
+  entry.unsubscribe();
+  await entry.agent.close();
+  await entry.session.close().catch((error: unknown) => {
+    // A lost lease is why it stopped: the close gave back what it held, and nothing more can be written.
+    if (!SessionError.is(error) || error.code !== 'SESSION_BUSY')
+      context.logger.error(`dsh: closing stopped session ${entry.session.id} failed`, error);
+  });
 }
 
 /** `store.open` (crash repair), remembering the version the file was read from before it is rewritten. @internal */

@@ -5,7 +5,7 @@
  * Fork seeds without a store come from the `dsh-session/fork` entry.
  */
 export type { AppendOptions, Session } from './session/session.js';
-export { SESSION_ERROR_CODES, SessionError, type LeaseHolder, type SessionErrorCode } from './session-error.js';
+export { isTransientStorageError, SESSION_ERROR_CODES, SessionError, type LeaseHolder, type SessionErrorCode } from './session-error.js';
 export type { SessionObservation } from './store/session-observation.js';
 export { LATEST_CLOSED_TURN, selectForkCut } from './store/fork-cut.js';
 /**

@@ -65,3 +65,12 @@ export class SessionError extends Error {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
   }
 }
+
+/**
+ * Whether `error` is a storage failure that may pass (`WRITE_FAILED`, `STORAGE_ERROR`: a full disk, too
+ * many open files, an I/O error, an unreachable database): the events stay pending and a later write may
+ * succeed. A lost lease (`SESSION_BUSY`), a closed session or store, or a corrupt log is not.
+ */
+export function isTransientStorageError(error: unknown): boolean {
+  return SessionError.is(error) && (error.code === 'WRITE_FAILED' || error.code === 'STORAGE_ERROR');
+}

@@ -7,6 +7,9 @@
 type Waiter = { target: number; resolve: () => void; reject: (error: unknown) => void };
 
 const RESOLVED = Promise.resolve();
+/** The first retry after a failed write, and the most a retry waits: doubling in between. */
+const FIRST_RETRY_MS = 25;
+const MAX_RETRY_MS = 1_000;
 
 export class GroupCommit {
   readonly #length: () => number;
@@ -16,15 +19,26 @@ export class GroupCommit {
   #scheduled = false;
   #drainQueued = false;
   #waiters: Waiter[] = [];
+  readonly #retryable: (error: unknown) => boolean;
+  #retryMs = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
 
   /**
    * `length()` is how many entries the log holds now; `writeFrom(from, to)` makes entries
    * `from..to-1` durable (or throws, leaving them pending); the first `durable` are durable already.
+   * After a failed write for which `retryable(error)` holds, the pending entries are written again by
+   * themselves, with a backoff, until a write succeeds or fails for another reason.
    */
-  constructor(length: () => number, writeFrom: (from: number, to: number) => Promise<void>, durable: number) {
+  constructor(
+    length: () => number,
+    writeFrom: (from: number, to: number) => Promise<void>,
+    durable: number,
+    retryable: (error: unknown) => boolean = () => false,
+  ) {
     this.#length = length;
     this.#writeFrom = writeFrom;
     this.#durable = durable;
+    this.#retryable = retryable;
   }
 
   /** How many entries are durable. */
@@ -68,6 +82,20 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * Writes the pending entries again after a backoff (doubling up to `MAX_RETRY_MS`): storage that
+   * comes back gets them without anyone calling `flush()`. The timer does not keep the process alive.
+   */
+  #retryLater(): void {
+    this.#retryMs = Math.min(MAX_RETRY_MS, this.#retryMs === 0 ? FIRST_RETRY_MS : this.#retryMs * 2);
+    if (this.#retryTimer !== undefined) return;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#drain();
+    }, this.#retryMs);
+    this.#retryTimer.unref();
+  }
+
   /** Writes every pending entry as one batch, then resolves the waiters it covers (all fail with it). */
   async #writeBatch(): Promise<void> {
     const from = this.#durable;
@@ -78,9 +106,12 @@ export class GroupCommit {
       const waiters = this.#waiters;
       this.#waiters = [];
       this.#writing = false;
+      if (this.#retryable(error)) this.#retryLater();
+      else this.#retryMs = 0;
       for (const waiter of waiters) waiter.reject(error);
       return;
     }
+    this.#retryMs = 0;
     this.#durable = to;
     const waiting = this.#waiters;
     this.#waiters = [];

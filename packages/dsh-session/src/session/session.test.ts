@@ -213,6 +213,63 @@ describe('Session.flush', () => {
   });
 });
 
+describe('Session after a storage failure', () => {
+  /** A memory backend whose appends fail with `failure()` while it returns an error. */
+  function failingBackend(failure: () => Error | undefined): { backend: SessionBackend; inner: SessionBackend; attempts: () => number } {
+    const inner = createMemoryBackend();
+    let attempts = 0;
+    const wrap = (writer: SessionWriter): SessionWriter => ({
+      ...writer,
+      append: (expected, batch) => {
+        attempts += 1;
+        const error = failure();
+        return error === undefined ? writer.append(expected, batch) : Promise.reject(error);
+      },
+    });
+    return {
+      inner,
+      attempts: () => attempts,
+      backend: { ...inner, create: async (id, header, events) => wrap(await inner.create(id, header, events)) },
+    };
+  }
+
+  it('writes the events a passing failure left pending by itself once storage is back, without another flush', async () => {
+    let down = true;
+    const { backend, inner, attempts } = failingBackend(() =>
+      down ? Object.assign(new Error('no space'), { code: 'ENOSPC' }) : undefined,
+    );
+    const store = createMemoryStore({ backend });
+    const session = await store.create({ id: 'r' });
+    session.append('session/title', { title: 'kept' });
+    await expect(session.flush()).rejects.toMatchObject({ code: 'WRITE_FAILED' });
+    // Retried with a backoff while storage stays down.
+    while (attempts() < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    down = false;
+    while ((await inner.read('r')).events.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await inner.read('r')).events).toEqual(session.events);
+    await session.close();
+    await store.close();
+  });
+
+  it('does not retry a lost lease; close() then gives the lease up and rejects SESSION_BUSY', async () => {
+    const { backend, attempts } = failingBackend(() => new SessionError('SESSION_BUSY', 'taken over'));
+    const store = createMemoryStore({ backend });
+    const session = await store.create({ id: 'l' });
+    session.append('session/title', { title: 'lost' });
+    await expect(session.flush()).rejects.toMatchObject({ code: 'SESSION_BUSY' });
+    // The write the append scheduled for itself may still come; after it, nothing more is tried.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const tried = attempts();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(attempts()).toBe(tried);
+    await expect(session.close()).rejects.toMatchObject({ code: 'SESSION_BUSY' });
+    // Released: this store may take the session again.
+    const again = await store.open('l');
+    await again.close();
+    await store.close();
+  });
+});
+
 describe('Session listeners that throw', () => {
   it('do not undo the append or starve later listeners; the error becomes a process warning', async () => {
     const { session } = await newSession();

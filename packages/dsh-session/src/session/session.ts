@@ -15,7 +15,7 @@ import { deepFreeze } from '../deep-freeze.js';
 import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
 import { arraySource, type EventSource } from '../sources/event-source.js';
 import { GroupCommit } from './group-commit.js';
-import { SessionError } from '../session-error.js';
+import { isTransientStorageError, SessionError } from '../session-error.js';
 import type { SessionInit, SessionSeed } from './session-init.js';
 import { issueText, SessionLog } from './session-log.js';
 import type { SessionSink } from './session-sink.js';
@@ -66,6 +66,7 @@ export class Session {
       () => this.#log.length,
       (from, to) => this.#write(from, to),
       durableCount === 'all' ? this.#log.length : Math.min(taken.durableCount, this.#log.length),
+      isTransientStorageError,
     );
   }
 
@@ -196,14 +197,19 @@ export class Session {
     return this.#commits.flush();
   }
 
-  /** Flushes, then releases the single-writer lease. Idempotent; appends fail afterwards. */
+  /**
+   * Flushes, then releases the single-writer lease. Idempotent; appends fail afterwards. A flush that
+   * fails for a passing storage failure keeps the lease (close again later); one that finds the lease
+   * lost (`SESSION_BUSY`) releases what this session holds and rejects with it: nothing more can be written.
+   */
   close(): Promise<void> {
     this.#closed = true;
     // One close at a time; a failed flush leaves the lease held so close() can be retried.
     this.#closing ??= this.flush()
       .then(() => this.#sink.release())
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         this.#closing = undefined;
+        if (SessionError.is(error) && error.code === 'SESSION_BUSY') await this.#sink.release().catch(() => undefined);
         throw error;
       });
     return this.#closing;
