@@ -1,6 +1,6 @@
 /**
- * dsh-workspace: the files of a session at any event. Today: the one way dsh runs git (SPEC §27),
- * and the checkout a user pointed dsh at.
+ * dsh-workspace: the files of a session at any event — checkpoints in a shadow git store, written
+ * into a new directory, restored, compared (SPEC §23) — and the one way dsh runs git (SPEC §27).
  *
  * @module
  */
@@ -10,3 +10,10 @@ export { findCheckout } from './find-checkout.js';
 export type { Checkout } from './find-checkout.js';
 export { WorkspaceError, WORKSPACE_ERROR_CODES } from './workspace-error.js';
 export type { WorkspaceErrorCode } from './workspace-error.js';
+export { openWorkspaceStore } from './open-workspace-store.js';
+export type { WorkspaceStore, WorkspaceStoreOptions } from './open-workspace-store.js';
+export type { Checkpoint, CheckpointOptions } from './store/take-checkpoint.js';
+export type { SkippedPath, SkipReason } from './store/capture-tree.js';
+export type { TreeFile } from './store/list-files.js';
+export type { DiffChange, DiffEntry, WorkspaceDiff } from './store/diff-trees.js';
+export type { RestoreOptions, RestoreResult } from './store/restore-tree.js';

@@ -1,0 +1,131 @@
+/**
+ * @module store-context
+ * What every operation of a workspace store takes: the store's folder, its one-time creation, and the
+ * per-process memory of which workspaces are git checkouts.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gitFailed, runGit } from '../run-git.js';
+import { WorkspaceError } from '../workspace-error.js';
+
+/** The store's folder and what an operation needs beside it. */
+export type StoreContext = {
+  /** The bare repository (`<data>/.workspaces.git`). */
+  readonly dir: string;
+  /** Loose objects younger than this survive `release` (a checkpoint in flight in another process). */
+  readonly pruneGraceMs: number;
+  /** Creates the store once per process (idempotent across processes). */
+  readonly ready: () => Promise<void>;
+  /** Per workspace key: the excludes file its checkpoints use. */
+  readonly excludes: Map<string, Promise<string>>;
+};
+
+/** Our attributes, highest precedence: stored and restored bytes are the file's bytes, no filter runs. */
+const STORE_ATTRIBUTES = '* -text -ident -filter -eol -working-tree-encoding -diff -merge\n';
+/** A non-git directory's default ignores (SPEC §23). */
+const DEFAULT_EXCLUDES = '.git/\nnode_modules/\n';
+
+/** A context over `dir`; nothing is created until an operation needs it. */
+export function createStoreContext(dir: string, pruneGraceMs: number): StoreContext {
+  let creating: Promise<void> | undefined;
+  const ready = (): Promise<void> => {
+    creating ??= createStore(dir).catch((error: unknown) => {
+      creating = undefined;
+      throw error;
+    });
+    return creating;
+  };
+  return { dir, pruneGraceMs, ready, excludes: new Map() };
+}
+
+async function createStore(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const headExists = await stat(join(dir, 'HEAD')).then(
+    () => true,
+    () => false,
+  );
+  if (!headExists) {
+    const init = await runGit(['init', '--bare', '--quiet', '--template='], { gitDir: dir });
+    // Another process may have created it at the same moment: only a store still without HEAD is a failure.
+    if (
+      !init.ok &&
+      !(await stat(join(dir, 'HEAD')).then(
+        () => true,
+        () => false,
+      ))
+    )
+      throw gitFailed('creating the workspace store', init);
+  }
+  await Promise.all([
+    mkdir(join(dir, 'info'), { recursive: true }),
+    ...['indexes', 'sessions', 'tmp'].map((sub) => mkdir(join(dir, 'dsh', sub), { recursive: true })),
+  ]);
+  await writeFile(join(dir, 'info', 'attributes'), STORE_ATTRIBUTES);
+  await writeFile(defaultExcludesPath(dir), DEFAULT_EXCLUDES);
+}
+
+/** The file of ignores for a workspace that is not a git checkout. */
+export function defaultExcludesPath(dir: string): string {
+  return join(dir, 'dsh', 'default-excludes');
+}
+
+/** The key of a workspace: a hash of its real path (folder names never leak into the store's file names). */
+export function workspaceKey(realCwd: string): string {
+  return createHash('sha256').update(realCwd).digest('hex').slice(0, 40);
+}
+
+/** The keep-list of a session: one tree id per line, one line per checkpoint. */
+export function sessionListPath(context: StoreContext, sessionId: string): string {
+  return join(context.dir, 'dsh', 'sessions', createHash('sha256').update(sessionId).digest('hex').slice(0, 40));
+}
+
+/** The private index (stat cache) of a workspace. */
+export function indexPath(context: StoreContext, key: string): string {
+  return join(context.dir, 'dsh', 'indexes', key);
+}
+
+/** A fresh path for a temporary file of this process under the store. */
+export function tempPath(context: StoreContext, label: string): string {
+  return join(context.dir, 'dsh', 'tmp', `${label}.${process.pid}.${Math.random().toString(36).slice(2, 10)}`);
+}
+
+/** The real path of an existing directory, or `NO_WORKSPACE`. */
+export async function realWorkspace(cwd: string): Promise<string> {
+  const info = await stat(cwd).catch(() => undefined);
+  if (info === undefined || !info.isDirectory())
+    throw new WorkspaceError(
+      'NO_WORKSPACE',
+      `Expected an existing directory as the workspace; ${cwd} ${info === undefined ? 'does not exist' : 'is not a directory'}.`,
+    );
+  return realpath(cwd);
+}
+
+/** A tree or object id as git prints it (SHA-1 or SHA-256), or `INVALID_OPTION`. */
+export function checkObjectId(what: string, value: unknown): string {
+  if (typeof value !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(value))
+    throw new WorkspaceError('INVALID_OPTION', `Expected ${what} to be a tree id (40 or 64 hex digits); got ${describe(value)}.`);
+  return value;
+}
+
+/** A value shown in a message: strings quoted and cut at 80 characters. */
+export function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  if (value === undefined) return 'undefined';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' || typeof value === 'function') return `a${typeof value === 'object' ? 'n object' : ' function'}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return typeof value;
+}
+
+/** Refuses `WORKSPACE_UNAVAILABLE` unless `tree` is a tree in this store. */
+export async function assertTree(context: StoreContext, tree: string): Promise<void> {
+  await context.ready();
+  const found = await runGit(['cat-file', '-e', `${tree}^{tree}`], { gitDir: context.dir });
+  if (!found.ok)
+    throw new WorkspaceError(
+      'WORKSPACE_UNAVAILABLE',
+      `Expected checkpoint tree ${tree} in the workspace store ${context.dir}; it is not there.`,
+    );
+}
