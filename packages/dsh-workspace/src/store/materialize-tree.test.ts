@@ -7,6 +7,9 @@ import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync,
 import { join } from 'node:path';
 import { makeTempDir } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
+
+/** A budget no loaded test machine runs out of (the budget's own test sets its own). */
+const ROOMY = { budgetMs: 600_000 };
 import { openWorkspaceStore } from '../open-workspace-store.js';
 import { WorkspaceError } from '../workspace-error.js';
 
@@ -23,7 +26,7 @@ describe('WorkspaceStore.materialize and diff', () => {
     writeFileSync(join(ws, 'run.sh'), '#!/bin/sh\n', { mode: 0o755 });
     symlinkSync('src/a.ts', join(ws, 'link'));
     const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
-    const cut = await store.checkpoint(ws, { sessionId: 's1' });
+    const cut = await store.checkpoint(ws, { sessionId: 's1', ...ROOMY });
     writeFileSync(join(ws, 'src', 'a.ts'), 'new\n');
     writeFileSync(join(ws, 'later.txt'), 'later\n');
     rmSync(join(ws, 'run.sh'));
@@ -42,7 +45,7 @@ describe('WorkspaceStore.materialize and diff', () => {
       { path: 'run.sh', change: 'deleted' },
       { path: 'src/a.ts', change: 'modified' },
     ]);
-    const later = await store.checkpoint(ws, { sessionId: 's1' });
+    const later = await store.checkpoint(ws, { sessionId: 's1', ...ROOMY });
     expect((await store.diff(cut.tree, later.tree)).changes).toEqual(now.changes);
     expect((await store.diff(later.tree, later.tree)).changes).toEqual([]);
   });
@@ -53,7 +56,7 @@ describe('WorkspaceStore.materialize and diff', () => {
     mkdirSync(ws);
     writeFileSync(join(ws, 'a'), 'a\n');
     const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
-    const { tree } = await store.checkpoint(ws, { sessionId: 's1' });
+    const { tree } = await store.checkpoint(ws, { sessionId: 's1', ...ROOMY });
     const taken = join(dir.path, 'taken');
     mkdirSync(taken);
     writeFileSync(join(taken, 'mine'), 'keep\n');

@@ -7,6 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
+
+/** A budget no loaded test machine runs out of (the budget's own test sets its own). */
+const ROOMY = { budgetMs: 600_000 };
 import { openWorkspaceStore } from '../open-workspace-store.js';
 import { WorkspaceError } from '../workspace-error.js';
 
@@ -30,13 +33,13 @@ describe('WorkspaceStore.release', () => {
     mkdirSync(ws);
     writeFileSync(join(ws, 'shared.txt'), 'both sessions\n');
     const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git'), pruneGraceMs: 0 });
-    const kept = await store.checkpoint(ws, { sessionId: 'keep' });
+    const kept = await store.checkpoint(ws, { sessionId: 'keep', ...ROOMY });
     writeFileSync(join(ws, 'only-a.txt'), 'only session a saw this\n');
-    const a = await store.checkpoint(ws, { sessionId: 'a' });
+    const a = await store.checkpoint(ws, { sessionId: 'a', ...ROOMY });
     writeFileSync(join(ws, 'only-a.txt'), 'then this, also only a\n');
-    const a2 = await store.checkpoint(ws, { sessionId: 'a' });
+    const a2 = await store.checkpoint(ws, { sessionId: 'a', ...ROOMY });
     writeFileSync(join(ws, 'only-a.txt'), 'the workspace now\n');
-    await store.checkpoint(ws, { sessionId: 'b' });
+    await store.checkpoint(ws, { sessionId: 'b', ...ROOMY });
 
     await store.release('a');
     expect(has(store.dir, a.tree)).toBe(false);
@@ -46,7 +49,7 @@ describe('WorkspaceStore.release', () => {
     expect(has(store.dir, blobOf('both sessions\n'))).toBe(true);
     expect((await store.listFiles(kept.tree)).map((file) => file.path)).toEqual(['shared.txt']);
     // The workspace's index still names live objects: the next checkpoint of unchanged files works.
-    const next = await store.checkpoint(ws, { sessionId: 'c' });
+    const next = await store.checkpoint(ws, { sessionId: 'c', ...ROOMY });
     expect((await store.listFiles(next.tree)).map((file) => file.path)).toEqual(['only-a.txt', 'shared.txt']);
 
     await store.release('b');
@@ -61,7 +64,7 @@ describe('WorkspaceStore.release', () => {
     mkdirSync(ws);
     writeFileSync(join(ws, 'a.txt'), 'a\n');
     const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
-    const a = await store.checkpoint(ws, { sessionId: 'a' });
+    const a = await store.checkpoint(ws, { sessionId: 'a', ...ROOMY });
     await store.release('a');
     expect(has(store.dir, a.tree)).toBe(true);
     const bad = await store.release('').catch((error: unknown) => error);

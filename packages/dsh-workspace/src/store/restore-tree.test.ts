@@ -6,6 +6,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
+
+/** A budget no loaded test machine runs out of (the budget's own test sets its own). */
+const ROOMY = { budgetMs: 600_000 };
 import { openWorkspaceStore } from '../open-workspace-store.js';
 
 describe('WorkspaceStore.restore', () => {
@@ -17,16 +20,16 @@ describe('WorkspaceStore.restore', () => {
     writeFileSync(join(ws, 'gone.txt'), 'deleted later\n');
     writeFileSync(join(ws, '.gitignore'), '*.log\n');
     const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
-    const cut = await store.checkpoint(ws, { sessionId: 's1' });
+    const cut = await store.checkpoint(ws, { sessionId: 's1', ...ROOMY });
     writeFileSync(join(ws, 'src', 'a.ts'), 'two\n');
     writeFileSync(join(ws, 'src', 'b.ts'), 'written by the session\n');
     const { rmSync } = await import('node:fs');
     rmSync(join(ws, 'gone.txt'));
-    const later = await store.checkpoint(ws, { sessionId: 's1' });
+    const later = await store.checkpoint(ws, { sessionId: 's1', ...ROOMY });
     writeFileSync(join(ws, 'notes.md'), 'the user’s own, never captured\n');
     writeFileSync(join(ws, 'debug.log'), 'ignored\n');
 
-    const undo = await store.checkpoint(ws, { sessionId: 's1' });
+    const undo = await store.checkpoint(ws, { sessionId: 's1', ...ROOMY });
     const result = await store.restore(cut.tree, ws, { known: [cut.tree, later.tree] });
     expect(result.changed).toEqual([
       { path: 'gone.txt', change: 'added' },

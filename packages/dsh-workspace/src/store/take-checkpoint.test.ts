@@ -8,6 +8,9 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { join, relative } from 'node:path';
 import { makeTempDir } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
+
+/** A budget no loaded test machine runs out of (the budget's own test sets its own). */
+const ROOMY = { budgetMs: 600_000 };
 import { openWorkspaceStore, type WorkspaceStore } from '../open-workspace-store.js';
 import { WorkspaceError } from '../workspace-error.js';
 
@@ -52,7 +55,7 @@ describe('WorkspaceStore.checkpoint', () => {
     symlinkSync('src', join(ws, 'inside'));
     const store = openWorkspaceStore({ dir: join(dir.path, 'data', '.workspaces.git') });
 
-    const first = await store.checkpoint(ws, { sessionId: 's1' });
+    const first = await store.checkpoint(ws, { sessionId: 's1', ...ROOMY });
     expect(first.skipped).toBeUndefined();
     expect(first.ms).toBeGreaterThanOrEqual(0);
     const files = await store.listFiles(first.tree);
@@ -80,9 +83,9 @@ describe('WorkspaceStore.checkpoint', () => {
     const before = snapshot(repo);
     const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
 
-    const checkpoint = await store.checkpoint(repo, { sessionId: 's1' });
+    const checkpoint = await store.checkpoint(repo, { sessionId: 's1', ...ROOMY });
     writeFileSync(join(repo, 'a.txt'), 'changed\n');
-    const again = await store.checkpoint(repo, { sessionId: 's1' });
+    const again = await store.checkpoint(repo, { sessionId: 's1', ...ROOMY });
 
     expect(await paths(store, checkpoint.tree)).toEqual(['.gitignore', 'a.txt', 'b.txt', 'node_modules/kept.js']);
     expect(again.tree).not.toBe(checkpoint.tree);
@@ -99,7 +102,7 @@ describe('WorkspaceStore.checkpoint', () => {
     writeFileSync(join(ws, 'small.txt'), 'small\n');
     writeFileSync(join(ws, 'pipe'), 'a file for now\n');
     const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
-    const first = await store.checkpoint(ws, { sessionId: 's1' });
+    const first = await store.checkpoint(ws, { sessionId: 's1', ...ROOMY });
     expect(await paths(store, first.tree)).toEqual(['pipe', 'small.txt']);
 
     writeFileSync(join(ws, 'big.bin'), Buffer.alloc(2048, 1));
@@ -134,20 +137,20 @@ describe('WorkspaceStore.checkpoint', () => {
     const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
     const objects = (): number =>
       Number(/count: (\d+)/.exec(execFileSync('git', ['--git-dir', store.dir, 'count-objects', '-v'], { encoding: 'utf8' }))?.[1]);
-    await store.checkpoint(ws, { sessionId: 's1' });
+    await store.checkpoint(ws, { sessionId: 's1', ...ROOMY });
     const afterFirst = objects();
     expect(afterFirst).toBe(201);
     writeFileSync(join(ws, 'f7.txt'), 'changed\n');
-    const second = await store.checkpoint(ws, { sessionId: 's1' });
+    const second = await store.checkpoint(ws, { sessionId: 's1', ...ROOMY });
     expect(objects()).toBe(afterFirst + 2);
-    const diff = await store.diff((await store.checkpoint(ws, { sessionId: 's2' })).tree, second.tree);
+    const diff = await store.diff((await store.checkpoint(ws, { sessionId: 's2', ...ROOMY })).tree, second.tree);
     expect(diff.changes).toEqual([]);
   });
 
   it('refuses NO_WORKSPACE for a missing cwd and INVALID_OPTION for bad limits', async () => {
     await using dir = await makeTempDir();
     const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
-    const missing = await store.checkpoint(join(dir.path, 'gone'), { sessionId: 's1' }).catch((error: unknown) => error);
+    const missing = await store.checkpoint(join(dir.path, 'gone'), { sessionId: 's1', ...ROOMY }).catch((error: unknown) => error);
     expect(WorkspaceError.is(missing) && missing.code).toBe('NO_WORKSPACE');
     expect((missing as Error).message).toContain('does not exist');
     const bad = await store.checkpoint(dir.path, { sessionId: 's1', budgetMs: -1 }).catch((error: unknown) => error);
@@ -185,7 +188,7 @@ describe('WorkspaceStore.checkpoint', () => {
     writeFileSync(join(repo, 'a.txt'), 'changed again\n');
 
     const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
-    const checkpoint = await store.checkpoint(repo, { sessionId: 's1' });
+    const checkpoint = await store.checkpoint(repo, { sessionId: 's1', ...ROOMY });
     await store.materialize(checkpoint.tree, join(dir.path, 'copy'));
     await store.restore(checkpoint.tree, repo, { known: [checkpoint.tree] });
     await store.release('s1');
@@ -199,7 +202,7 @@ describe('WorkspaceStore.checkpoint', () => {
     const ws = join(dir.path, 'ws');
     mkdirSync(ws);
     const all: string[] = [];
-    for (let at = 0; at < 3000; at += 1) {
+    for (let at = 0; at < 1000; at += 1) {
       all.push(`f${String(at).padStart(4, '0')}.txt`);
       writeFileSync(join(ws, all[at] ?? ''), `file ${at}\n`);
     }
@@ -211,7 +214,9 @@ describe('WorkspaceStore.checkpoint', () => {
     for (const entry of rushed.skipped ?? []) expect(entry.reason).toBe('budget');
     if (skipped.includes('.')) expect(captured).toEqual([]);
     else expect([...captured, ...skipped].sort()).toEqual(all);
-    const whole = await store.checkpoint(ws, { sessionId: 's1' });
+    // A budget no loaded machine runs out of: then everything is captured.
+    const whole = await store.checkpoint(ws, { sessionId: 's1', budgetMs: 600_000 });
+    expect(whole.skipped).toBeUndefined();
     expect(await paths(store, whole.tree)).toEqual(all);
   });
 
@@ -221,7 +226,7 @@ describe('WorkspaceStore.checkpoint', () => {
     process.env['PATH'] = join(dir.path, 'no-programs-here');
     try {
       const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
-      const missing = await store.checkpoint(dir.path, { sessionId: 's1' }).catch((error: unknown) => error);
+      const missing = await store.checkpoint(dir.path, { sessionId: 's1', ...ROOMY }).catch((error: unknown) => error);
       expect(WorkspaceError.is(missing) && missing.code).toBe('GIT_NOT_FOUND');
     } finally {
       process.env['PATH'] = path;
@@ -236,9 +241,9 @@ describe('WorkspaceStore.checkpoint', () => {
     const storeDir = join(dir.path, '.workspaces.git');
     const [a, b] = [openWorkspaceStore({ dir: storeDir }), openWorkspaceStore({ dir: storeDir })];
     const results = await Promise.all([
-      a.checkpoint(ws, { sessionId: 'a' }),
-      b.checkpoint(ws, { sessionId: 'b' }),
-      a.checkpoint(ws, { sessionId: 'c' }),
+      a.checkpoint(ws, { sessionId: 'a', ...ROOMY }),
+      b.checkpoint(ws, { sessionId: 'b', ...ROOMY }),
+      a.checkpoint(ws, { sessionId: 'c', ...ROOMY }),
     ]);
     for (const result of results) expect(await paths(a, result.tree)).toHaveLength(50);
     expect(new Set(results.map((result) => result.tree)).size).toBe(1);
