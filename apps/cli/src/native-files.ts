@@ -1,10 +1,11 @@
 /**
  * File handling for the native commands (`dsh fork FILE`, `dsh repair FILE`, `dsh export
  * --format claude-code|codex|pi`): the check that a file read (by `readInputFileStamped`) is still
- * as read, a new file published atomically without overwriting, and a replacement keeping `FILE.bak`.
+ * as read, a new file published atomically without overwriting (through a temp file named after the
+ * dsh process that writes it), and the removal of such temp files a killed dsh left.
  */
 import { randomBytes } from 'node:crypto';
-import { link, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError } from './cli-error.js';
 import { sameStamp, sourceChanged, type FileStamp } from './read-input-file.js';
@@ -32,15 +33,48 @@ async function writeChunks(handle: FileHandle, chunks: readonly Uint8Array[]): P
   }
 }
 
+/** A temp file dsh writes: `.<name>.dsh-<pid>-<12 hex>.tmp` (the pid tells a killed writer's leftover from a live one's). */
+const TEMP_NAME = /^\..+\.dsh-(\d+)-[0-9a-f]{12}\.tmp$/;
+
+/** Whether process `pid` is running (one of another user counts: it cannot be signalled, but it is there). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
 /**
- * `contents` in a new temp file beside `name` in `dir`, fsynced. A failure (a full disk, a folder
- * that cannot be written) is `WRITE_FAILED`, and the temp file is removed again.
+ * Removes from `dir` the temp files (dsh's own names only) whose dsh process is no longer running —
+ * what a fork, repair or export killed mid-write left. Best effort: a folder that cannot be listed is left.
  */
-async function writeTemp(dir: string, name: string, contents: FileContents): Promise<string> {
-  const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+export async function removeStaleTemps(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = TEMP_NAME.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || isRunning(Number(pid))) continue;
+    await unlink(join(dir, name)).catch(() => undefined);
+  }
+}
+
+/**
+ * `contents` in a new temp file beside `name` in `dir`, fsynced, with `mode` (default 0600). A
+ * failure (a full disk, a folder that cannot be written) is `WRITE_FAILED`, and the temp file is removed again.
+ */
+export async function writeTemp(dir: string, name: string, contents: FileContents, mode = 0o600): Promise<string> {
+  const temp = join(dir, `.${name}.dsh-${String(process.pid)}-${randomBytes(6).toString('hex')}.tmp`);
   let handle: FileHandle | undefined;
   try {
-    handle = await open(temp, 'wx', 0o600);
+    handle = await open(temp, 'wx', mode);
+    // The umask may have taken bits off the mode asked for.
+    if (mode !== 0o600) await handle.chmod(mode);
     if (typeof contents === 'string' || contents instanceof Uint8Array) await handle.writeFile(contents);
     else await writeChunks(handle, contents);
     await handle.sync();
@@ -56,7 +90,8 @@ async function writeTemp(dir: string, name: string, contents: FileContents): Pro
   }
 }
 
-async function syncDir(dir: string): Promise<void> {
+/** Fsyncs the folder `dir` (a new name in it is then durable). */
+export async function syncDir(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();
@@ -72,6 +107,7 @@ async function syncDir(dir: string): Promise<void> {
  */
 export async function publishNewFile(path: string, contents: FileContents): Promise<void> {
   const dir = dirname(path);
+  await removeStaleTemps(dir);
   const temp = await writeTemp(dir, basename(path), contents);
   try {
     await link(temp, path);
@@ -85,16 +121,6 @@ export async function publishNewFile(path: string, contents: FileContents): Prom
   } finally {
     await unlink(temp).catch(() => undefined);
   }
-  await syncDir(dir);
-}
-
-/** Replaces `path` with `text` atomically, keeping the previous contents as `path.bak` (also atomic). */
-export async function replaceKeepingBackup(path: string, previous: string, text: string): Promise<void> {
-  const dir = dirname(path);
-  const name = basename(path);
-  await rename(await writeTemp(dir, `${name}.bak`, previous), `${path}.bak`);
-  const temp = await writeTemp(dir, name, text);
-  await rename(temp, path);
   await syncDir(dir);
 }
 

@@ -145,8 +145,8 @@ export async function readInputFileStamped(
   return { text: Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8'), stamp: read.stamp };
 }
 
-/** A file's bytes and the stamp it had after the read. */
-export type InputBytesRead = { bytes: Uint8Array; stamp: FileStamp };
+/** A file's bytes, the stamp it had after the read and its mode (type and permission bits). */
+export type InputBytesRead = { bytes: Uint8Array; stamp: FileStamp; mode: number };
 
 /**
  * `readInputFileStamped` without decoding: the file's bytes (for `dsh fork FILE`, which copies
@@ -182,7 +182,7 @@ export async function readInputBytesStamped(
     const after = stampOf(await handle.stat());
     if (options.stable === true && (!sameStamp(before, after) || bytes.length !== before.size))
       throw sourceChanged(file, before, { ...after, size: Math.max(after.size, bytes.length) });
-    return { bytes, stamp: after };
+    return { bytes, stamp: after, mode: info.mode };
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError('READ_FAILED', `Cannot read ${file}: ${(error as Error).message}`, { cause: error });

@@ -99,6 +99,18 @@ describe('forkNativeTranscript (Claude Code)', () => {
     const repaired = repairNativeTranscript(open, { now: 0 });
     expect(repaired.closedCalls.map((call) => call.callId)).toEqual(['call-1']);
     expect(repaired.appended).toContain(JSON.stringify(syntheticResultText('interrupted', true, 'read-only')));
+    expect(repaired.torn).toBe('');
+  });
+
+  it('repair names a torn last line to move out, and starts a whole line without its newline on a fresh line', () => {
+    const open = text.split('\n').slice(0, 2).join('\n');
+    const torn = repairNativeTranscript(`${open}\n{"type":"user","uuid":"u9`, { now: 0 });
+    expect(torn.torn).toBe('{"type":"user","uuid":"u9');
+    expect(torn.appended.startsWith('{')).toBe(true);
+    const whole = repairNativeTranscript(open, { now: 0 });
+    expect(whole.torn).toBe('');
+    expect(whole.appended.startsWith('\n{')).toBe(true);
+    expect(JSON.parse(`${open}${whole.appended}`.split('\n')[2] as string)).toMatchObject({ type: 'user' });
   });
 
   it('forks a generated transcript at every entry uuid without refusing one', () => {
