@@ -4,6 +4,7 @@
  */
 import type { Session } from 'dsh-session';
 import { AgentError } from './agent-error.js';
+import type { CheckpointStore } from './checkpoint-workspace.js';
 import type { Tool } from './define-tool.js';
 import type { AgentDelta } from './delta-fan-out.js';
 import type { Model } from './model.js';
@@ -28,6 +29,11 @@ export type AgentOptions = {
    * session has no workspace: its tool calls are refused `NO_WORKSPACE` (never the process's cwd).
    */
   cwd?: string;
+  /**
+   * The workspace store checkpoints go to (SPEC §23): the cwd is captured at each `turn/start` and
+   * after each call that is not `read-only`, recorded as `workspace/checkpoint`. Omitted: none taken.
+   */
+  checkpoints?: CheckpointStore;
   /** Streaming text and reasoning for a live UI; never persisted (same as `subscribeDeltas`). */
   onDelta?: (delta: AgentDelta) => void;
   /** Start turns for input rebuilt from the log right away (default true). */

@@ -10,6 +10,7 @@ import { AgentError, agentClosed } from './agent-error.js';
 import { maxStepsOf, type AgentOptions } from './agent-options.js';
 import { BetweenTurnsQueue } from './between-turns-queue.js';
 import { compactSession, type CompactionResult, type CompactOptions } from './compaction/compact-session.js';
+import type { CheckpointStore } from './checkpoint-workspace.js';
 import type { Tool } from './define-tool.js';
 import { DeltaFanOut, type AgentDelta } from './delta-fan-out.js';
 import { IdleWaiters } from './idle-waiters.js';
@@ -33,6 +34,7 @@ export class Agent {
   readonly model: Model;
   readonly #settings: TurnSettings;
   readonly #maxSteps: number;
+  readonly #checkpoints: CheckpointStore | undefined;
   readonly #deltas = new DeltaFanOut();
   readonly #pending: PendingInput[];
   readonly #operations = new BetweenTurnsQueue();
@@ -57,6 +59,7 @@ export class Agent {
     this.model = options.model;
     this.#settings = new TurnSettings(options);
     this.#maxSteps = maxStepsOf(options);
+    this.#checkpoints = options.checkpoints;
     if (options.onDelta !== undefined) this.#deltas.subscribe(options.onDelta);
     assertNoOpenTurn(this.session);
     // Only events from inheritedEventCount on can be pending: a fork child's inherited ones are not read.
@@ -290,6 +293,7 @@ export class Agent {
       maxSteps: this.#maxSteps,
       tools: this.availableTools(),
       ...(cwd === undefined ? {} : { cwd }),
+      ...(this.#checkpoints === undefined ? {} : { checkpoints: this.#checkpoints }),
       turn,
       claimed,
       signal: controller.signal,

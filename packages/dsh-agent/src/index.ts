@@ -39,3 +39,10 @@ export type { RetryOptions } from './models/with-retries.js';
 export type { ModelTimeoutOptions } from './models/model-timeouts.js';
 export { resolveModel, type ResolveModelOptions } from './resolve-model.js';
 export type { CompactionResult, CompactOptions, Summarizer } from './compaction/compact-session.js';
+export {
+  CHECKPOINT_EVENT,
+  checkpointWorkspace,
+  type CheckpointRecord,
+  type CheckpointStore,
+  type CheckpointWorkspaceOptions,
+} from './checkpoint-workspace.js';

@@ -6,6 +6,7 @@
  */
 import type { TurnEndReason } from 'dsh-codec';
 import type { Session } from 'dsh-session';
+import { checkpointWorkspace, type CheckpointStore } from './checkpoint-workspace.js';
 import type { Tool } from './define-tool.js';
 import { deriveHistory } from './derive-history.js';
 import { flushDurably } from './durable-flush.js';
@@ -39,6 +40,8 @@ export type TurnPlan = {
   tools: readonly Tool[];
   /** The working directory of tool calls; absent, every call is refused `NO_WORKSPACE`. */
   cwd?: string;
+  /** Where checkpoints of `cwd` go (SPEC §23); absent, none are taken. */
+  checkpoints?: CheckpointStore;
   /** The turn number (the next after the log's last). */
   turn: number;
   /** The pending inputs this turn answers, in order. */
@@ -57,6 +60,12 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
   const specs = plan.tools.map(toToolSpec);
 
   const startSeq = session.append('turn/start', { turn }).seq;
+  // SPEC §23: the files at turn start, and after every call that may have changed them.
+  const checkpoint = (after: 'turn-start' | 'call', callId?: string): Promise<unknown> =>
+    cwd === undefined || plan.checkpoints === undefined
+      ? Promise.resolve()
+      : checkpointWorkspace(session, plan.checkpoints, { after, cwd, ...(callId === undefined ? {} : { callId }) });
+  await checkpoint('turn-start');
   for (const input of claimed) {
     session.append('user/message', { message: input.message, inputId: input.inputId });
   }
@@ -110,14 +119,8 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
     const calls = message.content.filter((block) => block.type === 'tool-call');
     for (const call of calls) {
       const tool = byName.get(call.name);
-      session.append('tool/call', {
-        turn,
-        step,
-        callId: call.id,
-        name: call.name,
-        arguments: call.arguments,
-        effect: tool?.effect ?? 'unknown',
-      });
+      const effect = tool?.effect ?? 'unknown';
+      session.append('tool/call', { turn, step, callId: call.id, name: call.name, arguments: call.arguments, effect });
       let outcome: CallOutcome;
       if (cancelled()) {
         outcome = cancelledBeforeStart();
@@ -137,6 +140,8 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
         message: resultMessage(call.id, outcome, session.events.length),
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
       });
+      // Whatever the outcome (it may have written before failing or being cancelled).
+      if (effect !== 'read-only') await checkpoint('call', call.id);
     }
     session.append('step/end', { turn, step });
     if (calls.length === 0) reason = { kind: 'completed' };

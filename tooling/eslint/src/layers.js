@@ -6,7 +6,7 @@
 export const LAYERS = {
   'packages/dsh-codec': [],
   'packages/dsh-session': ['dsh-codec'],
-  'packages/dsh-agent': ['dsh-session', 'dsh-codec'],
+  'packages/dsh-agent': ['dsh-session', 'dsh-codec', 'dsh-workspace'],
   'packages/dsh-postgres': ['dsh-session', 'dsh-codec'],
   'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec', 'dsh-import'],
   'packages/dsh-import': ['dsh-codec'],
