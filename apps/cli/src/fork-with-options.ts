@@ -23,7 +23,8 @@ async function forkWorktree(host: Host, dataDir: string, ref: string, title: str
   const taken = new Set(sessions.flatMap((item) => (item.title === undefined ? [] : [item.title])));
   const [fallback = parent] = defaultPeerNames(sessions.find((item) => item.id === parent)?.title ?? parent, taken, 1);
   const name = title ?? fallback;
-  const checkout = await checkoutOf((await host.observe(parent)).cwd, ref);
+  // The parent's cwd as its summary lists it: its events are not read.
+  const checkout = await checkoutOf(sessions.find((item) => item.id === parent)?.cwd, ref);
   await checkWorktreesFree(checkout, dataDir, [name]);
   return { name, cwd: await addWorktree(checkout, dataDir, name) };
 }
@@ -60,8 +61,10 @@ export async function forkWithOptions(
     if (worktree !== undefined) await removeWorktree(dataDir, worktree, true).catch(() => undefined);
     throw error;
   }
-  const cwd = (await host.observe(result.sessionId)).cwd;
-  const warning = cwd === undefined ? undefined : await sharedCwdWarning(host, [result.sessionId], cwd);
+  // One listing (summaries, never whole logs) gives the child's cwd and the sessions sharing it.
+  const listed = await host.list();
+  const cwd = listed.find((item) => item.id === result.sessionId)?.cwd;
+  const warning = cwd === undefined ? undefined : await sharedCwdWarning(host, [result.sessionId], cwd, listed);
   return warning === undefined ? { result } : { result, warning };
 }
 

@@ -29,7 +29,8 @@ export async function nativeFileUnlessStored(
   const native = await findNativeSessionFile(context, ref);
   if (native === undefined) return undefined;
   try {
-    await withHost(context, values, (host: Host) => host.observe(ref));
+    // Resolving reads no events: an id is checked by name, a name against the summaries.
+    await withHost(context, values, (host: Host) => host.resolve(ref));
     return undefined;
   } catch (error) {
     if (notFound(error)) return native;

@@ -1,14 +1,20 @@
 /** The warning printed when a new fork's working directory is already used by a live session (SPEC §20). */
 import { resolve } from 'node:path';
-import type { Host } from 'dsh-host';
+import type { Host, SessionListItem } from 'dsh-host';
 
 /**
  * A warning naming every other session that is live — in this process or held by another one —
  * with `cwd` as its working directory; `undefined` when none is. Forks share history, not files.
+ * `listed`: the host's list when the caller already has it.
  */
-export async function sharedCwdWarning(host: Host, sessionIds: readonly string[], cwd: string): Promise<string | undefined> {
+export async function sharedCwdWarning(
+  host: Host,
+  sessionIds: readonly string[],
+  cwd: string,
+  listed?: readonly SessionListItem[],
+): Promise<string | undefined> {
   const absolute = resolve(cwd);
-  const others = (await host.list()).filter(
+  const others = (listed ?? (await host.list())).filter(
     (item) =>
       !sessionIds.includes(item.id) && (item.live || item.status === 'busy') && item.cwd !== undefined && resolve(item.cwd) === absolute,
   );

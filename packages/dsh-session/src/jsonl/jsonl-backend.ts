@@ -1,6 +1,6 @@
 /**
  * @module The JSONL directory backend: one file per session at `<dir>/<id>.jsonl`, leases under
- * `<dir>/.leases/<id>/`. Create = temp file + fsync + link (never overwrites) + directory fsync;
+ * `<dir>/.leases/<id>/`, verified stamps under `.verified/`, summaries under `.summaries/`. Create = temp file + fsync + link (never overwrites) + directory fsync;
  * append = positional write of the batch + fdatasync, truncated back on failure; replace = temp file
  * + fsync + rename + directory fsync.
  *
@@ -22,7 +22,9 @@ import { acquireFileLease, fileLeaseHolder } from './file-lease.js';
 import { provenanceOfHeld, provenanceOfRead } from './jsonl-create-plan.js';
 import { fileExists, leasesDir, logFile } from './jsonl-paths.js';
 import type { JsonlState } from './jsonl-state.js';
+import { removeSummaryFile, removeSummaryTemps } from './jsonl-summary-file.js';
 import { matchesStamp, readVerifiedStamp, removeStampTemps, removeVerifiedStamp } from './jsonl-verified-stamp.js';
+import { readJsonlSummary } from './read-jsonl-summary.js';
 import type { FastWriter } from '../fast-backend.js';
 import { JsonlTextLog } from '../sources/jsonl-text-log.js';
 import { VerifiedJsonlLog } from '../sources/verified-jsonl-log.js';
@@ -45,6 +47,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
   await mkdir(leases, { recursive: true });
   await removeOrphanTemps(dir, leases);
   await removeStampTemps(dir);
+  await removeSummaryTemps(dir);
   const held = new Set<FastWriter>();
   const state: JsonlState = { dir, now, write, held, storedRanges: new Map(), spareCopyBuffer: undefined };
   let closed = false;
@@ -75,6 +78,11 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         if (errorCode(error) === 'ENOENT') throw notFoundError(id);
         throw error;
       }
+    },
+
+    async readSummary(id) {
+      assertOpen();
+      return await readJsonlSummary(dir, id);
     },
 
     heldProvenance(id) {
@@ -114,6 +122,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       try {
         await unlink(path);
         await removeVerifiedStamp(dir, id);
+        await removeSummaryFile(dir, id);
         await syncDirectory(dir);
       } catch (error) {
         if (errorCode(error) === 'ENOENT') throw notFoundError(id);

@@ -52,6 +52,15 @@ async function summaryOf(context: StoreContext, id: string): Promise<Omit<Sessio
 }
 
 /**
+ * Whether `id` is a session this store holds that was read in the current format: it is summarized
+ * from its log in memory and its stored bytes are not read. (An older log is read for the version it
+ * is stored in, until its first write rewrites it.)
+ */
+function heldCurrent(context: StoreContext, id: string): boolean {
+  return context.live.get(id)?.formatVersion === CURRENT_FORMAT_VERSION;
+}
+
+/**
  * How many summaries are read at once: enough to overlap a database's round trips (or a directory's
  * file reads), few enough to leave most of a pool's connections to writers.
  */
@@ -62,7 +71,7 @@ const SUMMARIES_AT_ONCE = 4;
  * time; the ids of those deleted since the backend listed them (they are left out of the list).
  */
 async function refreshSummaries(context: StoreContext, refs: readonly StoredSessionRef[]): Promise<Set<string>> {
-  const stale = refs.filter((ref) => context.summaries.get(ref.id)?.stamp !== ref.stamp);
+  const stale = refs.filter((ref) => !heldCurrent(context, ref.id) && context.summaries.get(ref.id)?.stamp !== ref.stamp);
   const gone = new Set<string>();
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -87,13 +96,24 @@ export async function listSessions(context: StoreContext): Promise<SessionSummar
   const gone = await refreshSummaries(context, refs);
   const result: SessionSummary[] = [];
   for (const ref of refs) {
-    const cached = context.summaries.get(ref.id);
-    if (cached === undefined || gone.has(ref.id)) continue;
     const session = context.live.get(ref.id);
-    const fresh =
-      session === undefined
-        ? cached.summary
-        : { ...cached.summary, ...summarize(session.header, session[LOG_SNAPSHOT](), cached.summary.formatVersion, false) };
+    const cached = context.summaries.get(ref.id);
+    let fresh: Omit<SessionSummary, 'busy'>;
+    if (gone.has(ref.id)) continue;
+    if (session !== undefined && cached === undefined && session.formatVersion === CURRENT_FORMAT_VERSION)
+      fresh = summarize(session.header, session[LOG_SNAPSHOT](), CURRENT_FORMAT_VERSION, false);
+    else if (cached !== undefined)
+      fresh =
+        session === undefined
+          ? cached.summary
+          : { ...cached.summary, ...summarize(session.header, session[LOG_SNAPSHOT](), cached.summary.formatVersion, false) };
+    else {
+      // Released while the others were read: read it now.
+      const read = await refreshSummaries(context, [ref]);
+      const summary = context.summaries.get(ref.id)?.summary;
+      if (read.has(ref.id) || summary === undefined) continue;
+      fresh = summary;
+    }
     const busy = session !== undefined || (ref.held ?? (await context.backend.holder(ref.id)) !== undefined);
     result.push({ ...fresh, busy });
   }
