@@ -218,7 +218,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'serve',
-    usage: 'dsh serve [--port N] [--host ADDR] [--token TOKEN] [--allowed-host NAMES] [--workspace DIR] [--max-streams N]',
+    usage:
+      'dsh serve [--port N] [--host ADDR] [--token TOKEN] [--allowed-host NAMES] [--workspace DIR] [--max-streams N] [--max-connections N]',
     summary: 'serve the HTTP API (REST + SSE) over the data directory',
     description:
       'Binds 127.0.0.1 by default. Any other address requires a bearer token (--token or $DSH_TOKEN). Requests whose Host is not an IP, localhost, the bound name or an allowed name are refused (DNS rebinding), as are cross-origin writes and non-JSON bodies.\n' +
@@ -236,6 +237,11 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'working directory of sessions that name none (default: none; their tools are refused NO_WORKSPACE)',
       },
       'max-streams': { type: 'string', value: 'N', help: 'concurrent event streams (default 256); one more is 503 TOO_MANY_STREAMS' },
+      'max-connections': {
+        type: 'string',
+        value: 'N',
+        help: 'open connections (default half the descriptor limit, at most 4096); one more closes the one idle longest',
+      },
       model: MODEL_OPTION,
       ...STORE_OPTIONS,
     },

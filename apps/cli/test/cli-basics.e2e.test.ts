@@ -170,7 +170,7 @@ describe('dsh serve', () => {
     'streams to at most --max-streams clients (one more is 503 TOO_MANY_STREAMS) and refuses a malformed Host with 400',
     { timeout: 120_000 },
     async () => {
-      const child = spawnDsh(['serve', '--port', '0', '--max-streams', '1', '--data', data.path]);
+      const child = spawnDsh(['serve', '--port', '0', '--max-streams', '1', '--max-connections', '64', '--data', data.path]);
       const controller = new AbortController();
       try {
         const url = await new Promise<string>((resolve) => {
@@ -211,10 +211,13 @@ describe('dsh serve', () => {
     },
   );
 
-  it('refuses --max-streams that is not a positive integer', { timeout: 60_000 }, async () => {
+  it('refuses --max-streams and --max-connections that are not positive integers', { timeout: 60_000 }, async () => {
     const result = await runDsh(['serve', '--max-streams', '0', '--port', '0', '--data', data.path]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--max-streams expects a positive integer');
+    const connections = await runDsh(['serve', '--max-connections', 'many', '--port', '0', '--data', data.path]);
+    expect(connections.code).toBe(2);
+    expect(connections.stderr).toContain("--max-connections expects a positive integer, received 'many'");
   });
 
   it('refuses a non-loopback address without a token', { timeout: 60_000 }, async () => {

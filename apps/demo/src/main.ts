@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     ...(args.model === undefined ? {} : { model: args.model }),
     ...(args.paceMs === undefined ? {} : { paceMs: args.paceMs }),
     ...(args.token === undefined ? {} : { token: args.token }),
+    ...(args.maxConnections === undefined ? {} : { maxConnections: args.maxConnections }),
     log: (line) => {
       console.log(line);
     },

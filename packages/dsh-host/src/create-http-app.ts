@@ -1,4 +1,5 @@
 /** @module `createHttpApp`: the hono app of SPEC §10 over a `Host`: the request guard, per-path body limits, one handler per row of the route table, JSON bodies read through their zod schemas. */
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
@@ -10,6 +11,7 @@ import { httpStatusOf } from './host-error-codes.js';
 import { errorBody } from './error-body.js';
 import { HTTP_ROUTES } from './http-routes.js';
 import { openApiDocument } from './openapi-document.js';
+import { nodeResponseOf } from './node-response-of.js';
 import { createStreamSlots } from './stream-slots.js';
 
 /** Options of the HTTP layer. */
@@ -26,12 +28,16 @@ export type HttpAppOptions = HttpGuardOptions & {
   maxStreams?: number;
   /** Bytes an SSE stream may hold for a client that does not read before it is closed (default 8 MiB). */
   maxBufferedBytes?: number;
+  /** Bytes all SSE streams together may hold for their clients (default 64 MiB); beyond it the stream holding the most is closed. */
+  maxStreamBytesTotal?: number;
 };
 
 /** Default bound on concurrent SSE streams of one app (SPEC §22). */
 export const DEFAULT_MAX_STREAMS = 256;
 /** Default bound on the bytes one SSE stream holds for a client that does not read (SPEC §22). */
 export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** Default bound on the bytes all SSE streams of one app hold together (SPEC §27). */
+export const DEFAULT_MAX_STREAM_BYTES_TOTAL = 64 * 1024 * 1024;
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -44,6 +50,24 @@ export const INTERNAL_ERROR_BODY = { error: { code: 'INTERNAL', message: 'Intern
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_IMPORT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The body limit of the route a request path names: the app's `maxBodyBytes`, or the route's own
+ * when larger (a transcript to import). The served listener counts a chunked body as this. @internal
+ */
+export function bodyLimitOfPath(options: HttpAppOptions): (pathname: string) => number {
+  const limits = {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxImportBytes: options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES,
+  };
+  const own = HTTP_ROUTES.flatMap((route) =>
+    route.maxBodyBytes === undefined
+      ? []
+      : [{ pattern: new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}/?$`), limit: route.maxBodyBytes(limits) }],
+  );
+  return (pathname) =>
+    own.reduce((limit, route) => (route.pattern.test(pathname) ? Math.max(limit, route.limit) : limit), limits.maxBodyBytes);
+}
 
 function limitTo(maxSize: number) {
   return bodyLimit({
@@ -87,11 +111,18 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
   const streams = {
     heartbeatMs: options.heartbeatMs ?? 15_000,
     maxBufferedBytes: positiveInteger('maxBufferedBytes', options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES),
-    slots: createStreamSlots(positiveInteger('maxStreams', options.maxStreams, DEFAULT_MAX_STREAMS)),
+    slots: createStreamSlots(
+      positiveInteger('maxStreams', options.maxStreams, DEFAULT_MAX_STREAMS),
+      positiveInteger('maxStreamBytesTotal', options.maxStreamBytesTotal, DEFAULT_MAX_STREAM_BYTES_TOTAL),
+    ),
   };
   const app = new Hono();
 
   app.onError((error, context) => {
+    // Answered already (a body cut off for its rate by the served listener): its read failing is no news.
+    if (nodeResponseOf(context)?.writableEnded === true) return RESPONSE_ALREADY_SENT;
+    // A refusal may leave a body unread and is what a flood of clients gets: its connection ends with it.
+    context.header('Connection', 'close');
     const known = HostError.wrap(error);
     if (known !== undefined) return context.json(errorBody(known), httpStatusOf(known.code) as ContentfulStatusCode);
     logger.error(`dsh-host: unhandled error on ${context.req.method} ${context.req.path}`, error);

@@ -55,6 +55,11 @@ export const HOST_ERROR_CODES = {
   AGENT_CLOSED: { status: 409, when: 'the session’s agent was closed or its session failed' },
   COMPACTION_IN_PROGRESS: { status: 409, when: 'a compaction of this lifecycle is still open' },
   TURN_IN_PROGRESS: { status: 409, when: 'compaction asked for inside an open turn' },
+  // 408.
+  REQUEST_TIMEOUT: {
+    status: 408,
+    when: 'a request body arrived slower than `minBodyBytesPerSecond` (4 KiB/s over 5 s by default); the connection is closed',
+  },
   // 413.
   PAYLOAD_TOO_LARGE: { status: 413, when: 'body over the limit (1 MiB by default)' },
   // 422: well-formed, but not possible on this session.
@@ -92,6 +97,10 @@ export const HOST_ERROR_CODES = {
   TOO_MANY_STREAMS: {
     status: 503,
     when: 'every event-stream slot is taken (`maxStreams`, 256 by default); `Retry-After` says when to try again',
+  },
+  SERVER_BUSY: {
+    status: 503,
+    when: 'the request bodies being read would pass `maxRequestBytesTotal` (64 MiB by default); `Retry-After` says when to try again',
   },
 } as const satisfies Record<PassedThroughCode, HostErrorRow> & Record<string, HostErrorRow>;
 

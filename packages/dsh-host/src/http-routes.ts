@@ -4,7 +4,7 @@ import { HostError } from './host-error.js';
 import { idempotencyKeyOf, idempotencyKeyParameter, stripUndefined } from './route-helpers.js';
 import { eventsQuerySchema, forkBodySchema, importBodySchema, messageBodySchema, peersBodySchema } from './request-schemas.js';
 import { streamSessionEvents } from './stream-session-events.js';
-import { STREAM_RETRY_AFTER_SECONDS } from './stream-slots.js';
+import { STREAM_RETRY_AFTER_SECONDS, type StreamSlot } from './stream-slots.js';
 import { BODY, LIVE, REF, STORE, STORED } from './route-error-groups.js';
 import { SESSION_ROUTES } from './session-routes.js';
 
@@ -211,18 +211,18 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       let from = query.data.from === undefined ? 0 : Number(query.data.from);
       if (lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId.trim())) from = Number(lastEventId.trim()) + 1;
       // The slot is taken before any store work, so a flood of stream requests costs nothing else.
-      let release: () => void;
+      let slot: StreamSlot;
       try {
-        release = streams.slots.acquire();
+        slot = streams.slots.acquire();
       } catch (error) {
         context.header('Retry-After', String(STREAM_RETRY_AFTER_SECONDS));
         throw error;
       }
       try {
         const sessionId = await host.resolve(context.req.param('id') ?? '');
-        return await streamSessionEvents(context, host, sessionId, from, streams, release);
+        return await streamSessionEvents(context, host, sessionId, from, streams, slot);
       } catch (error) {
-        release();
+        slot.release();
         throw error;
       }
     },

@@ -40,6 +40,7 @@ export { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './creat
 export { checkRequest, httpGuard, type HttpGuardOptions } from './http-guard.js';
 export { openApiDocument } from './openapi-document.js';
 export { serveHost, type HostServer, type ServeOptions } from './serve-host.js';
+export type { ConnectionLimits } from './bounded-http-server.js';
 
 // What an app needs to build a host and read its failures without importing the lower layers (apps
 // may not: the layer table), and nothing else: test doubles and the default model come from

@@ -8,8 +8,14 @@ type JsonSchema = Record<string, unknown>;
 
 /** Codes of the guard in front of every route (token, a malformed or unknown `Host`) and of a bug. */
 const EVERY_ROUTE: readonly HostErrorCode[] = ['BAD_REQUEST', 'UNAUTHORIZED', 'HOST_NOT_ALLOWED', 'INTERNAL'];
-/** Codes of the guard and body limit in front of every state-changing (non-GET) route. */
-const STATE_CHANGING: readonly HostErrorCode[] = ['CROSS_ORIGIN', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+/** Codes of the guard and body limit in front of every state-changing (non-GET) route, and of `serveHost`'s body bounds. */
+const STATE_CHANGING: readonly HostErrorCode[] = [
+  'CROSS_ORIGIN',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'REQUEST_TIMEOUT',
+  'SERVER_BUSY',
+];
 
 /** Every code one operation may answer with: its own (`route.errors`) and the guard's. */
 function errorCodesOf(route: RouteDefinition): HostErrorCode[] {

@@ -1,7 +1,8 @@
 /** @module `serveHost`: the host's HTTP app on a Node listener that refuses a malformed `Host` header before hono builds a URL; `isLoopbackAddress`. */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
+import { answerAndClose, createBoundedHttpServer, type ConnectionLimits } from './bounded-http-server.js';
+import { bodyLimitOfPath, createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
 import { errorBody } from './error-body.js';
 import { HostError } from './host-error.js';
 import { badHostHeader } from './http-guard.js';
@@ -11,14 +12,16 @@ import { parseHostHeader } from './parse-host-header.js';
 
 /**
  * Options of `serveHost()`. Binding anything but loopback requires a `token`; `allowedHosts` adds
- * names (besides IP literals, localhost and the bound name) that clients may use in `Host`.
+ * names (besides IP literals, localhost and the bound name) that clients may use in `Host`; the
+ * `ConnectionLimits` bound what local clients can hold (connections, idle time, slow bodies).
  */
-export type ServeOptions = HttpAppOptions & {
-  /** Default `127.0.0.1`. */
-  hostname?: string;
-  /** Default 0 (any free port). */
-  port?: number;
-};
+export type ServeOptions = HttpAppOptions &
+  ConnectionLimits & {
+    /** Default `127.0.0.1`. */
+    hostname?: string;
+    /** Default 0 (any free port). */
+    port?: number;
+  };
 
 /** A listening server; `close()` stops accepting, ends open streams and resolves when closed. */
 export type HostServer = { url: string; hostname: string; port: number; close(): Promise<void> };
@@ -33,7 +36,9 @@ export function isLoopbackAddress(hostname: string): boolean {
  * address without a bearer `token` (`INVALID_OPTION`), and then requires the token on every request.
  * Every request passes the guard of `http-guard.ts` with the `Host` header checked; a request no URL
  * can be built from (a malformed `Host`, a backslash in the path) is 400 `BAD_REQUEST` before it.
- * At most `maxStreams` SSE streams are open at once (see `HttpAppOptions`).
+ * At most `maxStreams` SSE streams are open at once (see `HttpAppOptions`); connections, idle
+ * time, header time, body rate and the bodies read at once are bounded (see `ConnectionLimits`), and
+ * every refusal carries `Connection: close` and closes its connection.
  */
 export async function serveHost(host: Host, options: ServeOptions = {}): Promise<HostServer> {
   const hostname = options.hostname ?? '127.0.0.1';
@@ -53,19 +58,26 @@ export async function serveHost(host: Host, options: ServeOptions = {}): Promise
     // node-server's own refusals (a URL it cannot build) get the API's JSON body, not an empty 400.
     errorHandler: (error) => {
       if (error instanceof RequestError)
-        return Response.json(errorBody(new HostError('BAD_REQUEST', `Malformed request: ${error.message}.`)), { status: 400 });
+        return Response.json(errorBody(new HostError('BAD_REQUEST', `Malformed request: ${error.message}.`)), {
+          status: 400,
+          headers: { connection: 'close' },
+        });
       logger.error('dsh-host: unhandled error before routing', error);
-      return Response.json(INTERNAL_ERROR_BODY, { status: 500 });
+      return Response.json(INTERNAL_ERROR_BODY, { status: 500, headers: { connection: 'close' } });
     },
   });
-  const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const given = incoming.headers.host;
-    if (given !== undefined && parseHostHeader(given) === undefined) {
-      const body = JSON.stringify(errorBody(badHostHeader(given)));
-      outgoing.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
-      return;
-    }
-    void listener(incoming, outgoing);
+  const bodyLimit = bodyLimitOfPath(options);
+  const server = createBoundedHttpServer({
+    limits: options,
+    bodyLimitOf: (incoming) => bodyLimit((incoming.url ?? '/').split('?')[0] ?? '/'),
+    handler: (incoming: IncomingMessage, outgoing: ServerResponse) => {
+      const given = incoming.headers.host;
+      if (given !== undefined && parseHostHeader(given) === undefined) {
+        answerAndClose(outgoing, badHostHeader(given));
+        return;
+      }
+      void listener(incoming, outgoing);
+    },
   });
   const listening = await listenHttpServer(server, hostname, options.port ?? 0);
   const shown = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;

@@ -4,10 +4,11 @@
  * `serveHost`, hono's Node server pulls again only once the socket has drained, so what a client
  * has not read is either in this queue or in the Node response's own buffer — both are counted.
  */
-import { OutgoingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { SessionEvent } from 'dsh-codec';
 import type { Host } from './host-types.js';
+import { nodeResponseOf } from './node-response-of.js';
+import type { StreamSlot } from './stream-slots.js';
 
 /** How a stream paces itself: the heartbeat interval and the bytes it may hold for a client that does not read. */
 export type StreamLimits = { heartbeatMs: number; maxBufferedBytes: number };
@@ -20,21 +21,15 @@ const CHUNK_BYTES = 64 * 1024;
 
 const eventFrame = (event: SessionEvent): string => `id: ${String(event.seq)}\ndata: ${JSON.stringify(event)}\n\n`;
 
-/** The Node response behind the request when hono's Node server serves it (`env.outgoing`), else undefined. */
-function nodeResponseOf(context: Context): OutgoingMessage | undefined {
-  const env: unknown = context.env;
-  if (typeof env !== 'object' || env === null || !('outgoing' in env)) return undefined;
-  return env.outgoing instanceof OutgoingMessage ? env.outgoing : undefined;
-}
-
 /**
  * Streams every event from `from` (stored first, then live, each once, `id` = seq) and, while a
  * response streams, ephemeral `event: delta` frames `{ turn, step, text?, reasoning? }` (no id:
  * they are never persisted, so a reconnect does not replay them); a comment every `heartbeatMs`.
  * The stored events at `from` are formatted as the client reads them; every frame produced after
  * that is counted, and once more than `maxBufferedBytes` wait for the client the stream is closed
- * (the socket destroyed when served by Node) so the client reconnects with `Last-Event-ID`.
- * `release` is called once when the stream ends, however it ends.
+ * (the socket destroyed when served by Node) so the client reconnects with `Last-Event-ID`; so is
+ * the stream holding the most when all the app's streams together pass their bound (`slot`).
+ * The slot is released once when the stream ends, however it ends.
  * @internal
  */
 export async function streamSessionEvents(
@@ -43,7 +38,7 @@ export async function streamSessionEvents(
   sessionId: string,
   from: number,
   limits: StreamLimits,
-  release: () => void,
+  slot: StreamSlot,
 ): Promise<Response> {
   const outgoing = nodeResponseOf(context);
   const encoder = new TextEncoder();
@@ -62,22 +57,33 @@ export async function streamSessionEvents(
     queue.length = 0;
     queuedBytes = 0;
     for (const stop of stops.splice(0)) stop();
-    release();
+    slot.release();
     wake?.();
   };
+  // Cut off: the client reconnects with `Last-Event-ID`. A stalled socket would hold its buffer
+  // until it times out, so it is dropped; in-process, the body ends.
+  const cutOff = (): void => {
+    end();
+    if (outgoing !== undefined) outgoing.destroy();
+    else closeQuietly(controller);
+  };
+  // Read through a function: `slot.changed()` may end this stream, which narrowing cannot see.
+  const isEnded = (): boolean => ended;
+  // What this client has not read: the frames queued here and what Node's response still holds.
+  const held = (): number => queuedBytes + (outgoing?.writableLength ?? 0);
+  slot.attach({ held, close: cutOff });
   const push = (pending: Pending): void => {
     if (ended) return;
     queue.push(pending);
     if ('bytes' in pending) {
       queuedBytes += pending.bytes;
-      // What this client has not read: the frames queued here and what Node's response still holds.
-      if (queuedBytes + (outgoing?.writableLength ?? 0) > limits.maxBufferedBytes) {
-        end();
-        // A stalled socket would hold its buffer until it times out: drop it. In-process, end the body.
-        if (outgoing !== undefined) outgoing.destroy();
-        else closeQuietly(controller);
+      if (held() > limits.maxBufferedBytes) {
+        cutOff();
         return;
       }
+      // All streams together are bounded too: this may close the stream holding the most.
+      slot.changed();
+      if (isEnded()) return;
     }
     wake?.();
   };
@@ -146,6 +152,7 @@ export async function streamSessionEvents(
           head = 0;
         }
         streamController.enqueue(encoder.encode(chunk));
+        slot.changed();
       },
       cancel() {
         end();

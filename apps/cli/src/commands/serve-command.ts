@@ -28,16 +28,25 @@ function stopRequested(): Promise<string> {
   });
 }
 
+/** The value of `--NAME N` when given: a positive integer, else a usage error naming the flag. */
+function positiveIntegerOption(values: OptionValues, name: string): number | undefined {
+  const text = values[name];
+  if (typeof text !== 'string') return undefined;
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw new CliError('USAGE', `--${name} expects a positive integer, received '${text}'.`);
+  return Number(text);
+}
+
 /** `dsh serve`: serves the HTTP API until SIGINT/SIGTERM, then releases every session. */
 export async function serveCommand(context: CliContext, values: OptionValues): Promise<number> {
   const portText = typeof values.port === 'string' ? values.port : String(DEFAULT_PORT);
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535)
     throw new CliError('USAGE', `--port expects 0..65535, received '${portText}'.`);
-  const streamsText = typeof values['max-streams'] === 'string' ? values['max-streams'] : undefined;
-  if (streamsText !== undefined && (!/^\d{1,9}$/.test(streamsText) || Number(streamsText) < 1)) {
-    throw new CliError('USAGE', `--max-streams expects a positive integer, received '${streamsText}'.`);
-  }
-  const limits = streamsText === undefined ? {} : { maxStreams: Number(streamsText) };
+  const maxStreams = positiveIntegerOption(values, 'max-streams');
+  const maxConnections = positiveIntegerOption(values, 'max-connections');
+  const limits = {
+    ...(maxStreams === undefined ? {} : { maxStreams }),
+    ...(maxConnections === undefined ? {} : { maxConnections }),
+  };
   const token = typeof values.token === 'string' ? values.token : context.env.DSH_TOKEN;
   const hostname = typeof values.host === 'string' ? values.host : '127.0.0.1';
   const allowedText = typeof values['allowed-host'] === 'string' ? values['allowed-host'] : (context.env.DSH_ALLOWED_HOSTS ?? '');

@@ -15,6 +15,7 @@ test('accepts --flag value and --flag=value, and skips the -- that pnpm passes t
   });
   expect(parseDemoArgs(['--help']).help).toBe(true);
   expect(parseDemoArgs(['--token', 'secret']).token).toBe('secret');
+  expect(parseDemoArgs(['--max-connections=64']).maxConnections).toBe(64);
   expect(parseDemoArgs(['--database-url', 'postgres://db:5432/dsh']).databaseUrl).toBe('postgres://db:5432/dsh');
 });
 
@@ -24,7 +25,8 @@ test('refuses a bad port, a missing value and an unknown flag, naming what was e
   );
   expect(() => parseDemoArgs(['--data'])).toThrow('--data: expected a directory, received nothing');
   expect(() => parseDemoArgs(['--database-url='])).toThrow('--database-url: expected postgres://USER@HOST:PORT/DB, received nothing');
+  expect(() => parseDemoArgs(['--max-connections', '0'])).toThrow('--max-connections: expected an integer from 1 to 1000000, received "0"');
   expect(() => parseDemoArgs(['--verbose'])).toThrow(
-    'unknown argument "--verbose": expected --port, --data, --database-url, --model, --pace, --token or --help',
+    'unknown argument "--verbose": expected --port, --data, --database-url, --model, --pace, --token, --max-connections or --help',
   );
 });

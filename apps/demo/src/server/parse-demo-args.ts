@@ -2,7 +2,8 @@
  * The demo command line: `--port N` (default 4777; 0 picks a free port), `--data DIR` (default
  * `apps/demo/.dsh-data`), `--model SPEC` (`keyless`, `openai:NAME`, `scripted:FILE`) and
  * `--pace MS` (a pause before each model call, so a person can watch a turn and branch mid-turn) and
- * `--token TOKEN` (require a bearer token on the API; default `$DSH_TOKEN`).
+ * `--token TOKEN` (require a bearer token on the API; default `$DSH_TOKEN`) and `--max-connections N`
+ * (open connections; default dsh-host's: half the descriptor limit).
  */
 
 export type DemoArgs = {
@@ -12,6 +13,7 @@ export type DemoArgs = {
   model?: string;
   paceMs?: number;
   token?: string;
+  maxConnections?: number;
   help: boolean;
 };
 
@@ -30,6 +32,8 @@ Options:
   --pace MS     pause before each model call (default 700 for keyless, 0 otherwise)
   --token T     require Authorization: Bearer T on the API (default $DSH_TOKEN); the served
                 page carries it
+  --max-connections N  open connections at most (default half the descriptor limit, at most
+                4096); one more closes the connection idle longest
   --help        this text`;
 
 /** A bad command line; the message names the argument and what was expected. */
@@ -92,9 +96,16 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
       case '--pace':
         args.paceMs = integer('--pace', value(), 60_000);
         break;
+      case '--max-connections': {
+        const raw = value();
+        const count = integer('--max-connections', raw, 1_000_000);
+        if (count < 1) throw new DemoArgsError(`--max-connections: expected an integer from 1 to 1000000, received "${raw ?? ''}"`);
+        args.maxConnections = count;
+        break;
+      }
       default:
         throw new DemoArgsError(
-          `unknown argument ${JSON.stringify(arg)}: expected --port, --data, --database-url, --model, --pace, --token or --help`,
+          `unknown argument ${JSON.stringify(arg)}: expected --port, --data, --database-url, --model, --pace, --token, --max-connections or --help`,
         );
     }
   }

@@ -5,14 +5,16 @@
  * (DNS rebinding), cross-origin state changes, JSON bodies, and the bearer token when one is set —
  * which the page learns from the `dsh-token` meta tag this server writes into `index.html`, beside
  * `dsh-cli-data` (the CLI arguments that reach the demo's sessions). `POST /api/import` (a transcript
- * file to import) is the host's route like every other; only its body may be larger.
+ * file to import) is the host's route like every other; only its body may be larger. It runs on
+ * dsh-host's `createBoundedHttpServer` (connections, idle and header time, body rate and bodies read
+ * at once bounded), and every refusal closes its connection.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { checkRequest, httpStatusOf } from 'dsh-host';
-import { listenHttpServer } from 'dsh-host/launcher';
+import { checkRequest, HostError, type ConnectionLimits } from 'dsh-host';
+import { answerAndClose, createBoundedHttpServer, listenHttpServer } from 'dsh-host/launcher';
 
 /** The part of a dsh host this server needs. */
 export type FetchHandler = { fetch(request: Request): Promise<Response> };
@@ -59,10 +61,7 @@ async function forward(
   const limit = pathname === '/api/import' ? MAX_IMPORT_BYTES : MAX_BODY_BYTES;
   const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request, limit);
   if (body === undefined && method !== 'GET' && method !== 'HEAD') {
-    response.writeHead(413, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: `Request body too large: expected at most ${limit} bytes.` } }),
-    );
+    answerAndClose(response, new HostError('PAYLOAD_TOO_LARGE', `Request body too large: expected at most ${String(limit)} bytes.`));
     return;
   }
   const headers = new Headers();
@@ -156,9 +155,7 @@ function refuse(request: IncomingMessage, response: ServerResponse, origin: stri
   });
   const refusal = checkRequest(probe, { allowedHosts: [], ...(token === undefined ? {} : { token }) }, request.headers.host ?? '');
   if (refusal === undefined) return false;
-  const status = httpStatusOf(refusal.code);
-  response.writeHead(status, { 'content-type': 'application/json', ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}) });
-  response.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
+  answerAndClose(response, refusal, refusal.code === 'UNAUTHORIZED' ? { 'www-authenticate': 'Bearer' } : {});
   return true;
 }
 
@@ -174,9 +171,10 @@ export async function serveDemo(options: {
   port: number;
   token?: string;
   cliData?: string;
+  limits?: ConnectionLimits;
 }): Promise<DemoHttpServer> {
   let origin = `http://${options.hostname}`;
-  const server = createServer((request, response) => {
+  const handler = (request: IncomingMessage, response: ServerResponse): void => {
     const pathname = new URL(request.url ?? '/', origin).pathname;
     const isApi = pathname.startsWith('/api/');
     if (refuse(request, response, origin, isApi ? options.token : undefined)) return;
@@ -187,10 +185,17 @@ export async function serveDemo(options: {
           ...(options.cliData === undefined ? {} : { cliData: options.cliData }),
         });
     handled.catch((error: unknown) => {
+      // Already answered (a body cut off for its rate): its read failing is no news.
+      if (response.writableEnded) return;
       console.error(`demo: ${request.method ?? 'GET'} ${pathname} failed`, error);
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal server error; the demo logged the details.' } }));
     });
+  };
+  const server = createBoundedHttpServer({
+    handler,
+    bodyLimitOf: (request) => ((request.url ?? '/').split('?')[0] === '/api/import' ? MAX_IMPORT_BYTES : MAX_BODY_BYTES),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
   const listening = await listenHttpServer(server, options.hostname, options.port);
   origin = `http://${options.hostname}:${listening.port}`;

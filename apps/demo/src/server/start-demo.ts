@@ -25,6 +25,8 @@ export type DemoOptions = {
   paceMs?: number;
   /** Bearer token required on the API (default `DSH_TOKEN` from `env`); the served page carries it. */
   token?: string;
+  /** Open connections at most (default dsh-host's `createBoundedHttpServer`: half the descriptor limit). */
+  maxConnections?: number;
   env?: Readonly<Record<string, string | undefined>>;
   log?: (line: string) => void;
 };
@@ -87,6 +89,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       port: options.port,
       cliData,
       ...(token === undefined ? {} : { token }),
+      ...(options.maxConnections === undefined ? {} : { limits: { maxConnections: options.maxConnections } }),
     });
   } catch (error) {
     await host.close();
