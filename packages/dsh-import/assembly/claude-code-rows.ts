@@ -501,7 +501,7 @@ function markOf(at: i32, after: i32): i32 {
   return MARK_INTERRUPTED;
 }
 
-// How a field's value is read (scan-claude-code-skeleton.ts).
+// How a field's value is read.
 const STRING = 1;
 const FLAG = 2;
 const MARK = 3;

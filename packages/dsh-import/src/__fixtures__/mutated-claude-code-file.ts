@@ -2,7 +2,7 @@
  * Generated Claude Code files whose lines are varied the ways a scanner of their bytes must not be
  * fooled by — escaped quotes and unicode in strings, keys in other orders or spelled with escapes,
  * nested objects holding keys named like the scanned ones, duplicate keys, whitespace, ids that are
- * not strings — for the property tests of the native fork's byte path and its scanners.
+ * not strings, lines written twice — for the property tests of the native fork's byte path and its scanners.
  */
 import fc from 'fast-check';
 import { claudeCodeTranscript } from '@dsh/test-utils';
@@ -19,6 +19,7 @@ const MUTATIONS = [
   'numberId',
   'interruptedEscape',
   'blankBefore',
+  'repeated',
 ] as const;
 export type Mutation = (typeof MUTATIONS)[number];
 
@@ -100,6 +101,9 @@ function mutate(raw: string, mutation: Mutation, seed: number): string[] {
       return [raw];
     case 'blankBefore':
       return ['   ', raw];
+    case 'repeated':
+      // Claude Code writes some lines twice (the same entry, uuid and all).
+      return [raw, raw];
   }
 }
 

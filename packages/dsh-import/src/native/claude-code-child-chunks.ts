@@ -146,6 +146,9 @@ function copiedRuns(bytes: Uint8Array, runs: Runs, places: Places, replacement: 
   for (let r = 0, candidate = 0; r < runs.starts.length; r++) {
     const start = runs.starts[r] as number;
     const end = runs.ends[r] as number;
+    // Runs follow the chain, not the file: a line written before one already copied (out of
+    // order, or a line the chain holds twice) is searched from the first key again.
+    if (r > 0 && start < (runs.ends[r - 1] as number)) candidate = 0;
     let free = start;
     candidate = eachPair(bytes, view, places, candidate, start, end, (at) => {
       copy(free, at);

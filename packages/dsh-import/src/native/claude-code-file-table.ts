@@ -3,20 +3,18 @@
  * skipped, a torn last line dropped, any other line that is not a JSON object `MALFORMED_LINE`),
  * one row each in the file's `ClaudeCodeLineTable`, and — in file order — each place the text
  * `"sessionId"` ends a key (where the child's bytes may replace the session id). The lines are read
- * by the WebAssembly scanner (`scanClaudeCodeRows`), or where there is none by the one in
- * JavaScript (`ClaudeCodeLineScanner`); a line a scanner declines is parsed with `JSON.parse`.
+ * by the WebAssembly scanner (`scanClaudeCodeRows`); a line it declines is parsed with `JSON.parse`.
+ * Where there is no WebAssembly (or it traps, or the file is past its memory) there is no table:
+ * the fork takes the text path, the reference this one equals.
  * @module
  */
 import { Buffer } from 'node:buffer';
-import { ByteStringTable } from './byte-string-table.js';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START } from './claude-code-line-table.js';
 import { malformedLine } from './native-line.js';
 import { patchPairs } from './patch-pairs.js';
 import { scanClaudeCodeRows } from './scan-claude-code-rows.js';
-import { ClaudeCodeLineScanner } from './scan-claude-code-skeleton.js';
 
-const NEWLINE = 10;
 const SESSION_ID_KEY = Buffer.from('"sessionId"', 'utf8');
 
 /**
@@ -33,7 +31,7 @@ export type WritableBytes = {
  * A file's rows and where `"sessionId"` ends a key (file offsets, ascending); `writable`: the bytes
  * the caller may write over, where there are some (the WebAssembly scanner's memory).
  */
-export type ClaudeCodeFileTable = { table: ClaudeCodeLineTable; sessionIdKeys: ArrayLike<number>; writable?: WritableBytes };
+export type ClaudeCodeFileTable = { table: ClaudeCodeLineTable; sessionIdKeys: ArrayLike<number>; writable: WritableBytes };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -60,10 +58,10 @@ function sessionIdTexts(buffer: Buffer, start: number, end: number, into: number
   for (let at = buffer.indexOf(SESSION_ID_KEY, start); at >= 0 && at < end; at = buffer.indexOf(SESSION_ID_KEY, at + 1)) into.push(at);
 }
 
-/** The table of the Claude Code file `buffer` (valid UTF-8); `webAssembly: false` reads it with the scanner in JavaScript. */
-export function claudeCodeFileTable(buffer: Buffer, { webAssembly = true }: { webAssembly?: boolean } = {}): ClaudeCodeFileTable {
-  const scanned = webAssembly ? scanClaudeCodeRows(buffer) : undefined;
-  if (scanned === undefined) return scriptTable(buffer);
+/** The table of the Claude Code file `buffer` (valid UTF-8), or undefined where the WebAssembly scanner cannot read it. */
+export function claudeCodeFileTable(buffer: Buffer): ClaudeCodeFileTable | undefined {
+  const scanned = scanClaudeCodeRows(buffer);
+  if (scanned === undefined) return undefined;
   const { table, declined, input } = scanned;
   const found: number[] = [];
   // The keys of the lines the scanner read are patched in the module; those of the lines it declined here.
@@ -89,28 +87,4 @@ export function claudeCodeFileTable(buffer: Buffer, { webAssembly = true }: { we
   if (dropped.length > 0) table.dropRows(dropped);
   const sessionIdKeys = found.length === 0 ? scanned.sessionIdKeys : [...scanned.sessionIdKeys, ...found].sort((a, b) => a - b);
   return { table, sessionIdKeys, writable };
-}
-
-/** The table read by the scanner in JavaScript. */
-function scriptTable(buffer: Buffer): ClaudeCodeFileTable {
-  let lines = 1;
-  for (let at = buffer.indexOf(NEWLINE); at >= 0; at = buffer.indexOf(NEWLINE, at + 1)) lines++;
-  const table = new ClaudeCodeLineTable(new ByteStringTable(buffer), lines);
-  const scanner = new ClaudeCodeLineScanner(table, buffer);
-  const sessionIdKeys = scanner.watched;
-  for (let pos = 0, index = 0; ; index++) {
-    const newline = buffer.indexOf(NEWLINE, pos);
-    if (newline < 0 && pos === buffer.length) break;
-    const end = newline < 0 ? buffer.length : newline;
-    if (!scanner.line(index, pos, end)) {
-      const parsed = declinedLine(buffer, index, pos, end);
-      if (parsed !== undefined) {
-        table.pushSkeleton(claudeCodeSkeletonOf(parsed), index, pos, end);
-        sessionIdTexts(buffer, pos, end, sessionIdKeys);
-      }
-    }
-    if (newline < 0) break;
-    pos = newline + 1;
-  }
-  return { table, sessionIdKeys };
 }

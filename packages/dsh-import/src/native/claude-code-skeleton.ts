@@ -3,8 +3,8 @@
  * shape of the events `dsh import` reads from it — a line's *skeleton* — and
  * `claudeCodeSkeletonOf`, which projects a parsed line onto it (the reference reading, and the
  * fallback for a line the scanner declines). The native fork of a file reads every line through its
- * skeleton instead of `JSON.parse` (`scan-claude-code-skeleton.ts` finds those fields in the line's
- * bytes). Texts are kept only as far as the reader looks at them: whether they start with Claude
+ * skeleton instead of `JSON.parse` (the WebAssembly scanner, `assembly/claude-code-rows.ts`, finds
+ * those fields in the line's bytes). Texts are kept only as far as the reader looks at them: whether they start with Claude
  * Code's interruption marker.
  * @module
  */

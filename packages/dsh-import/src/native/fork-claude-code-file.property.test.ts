@@ -12,8 +12,6 @@ import { claudeCodeTranscript } from '@dsh/test-utils';
 import { file, generated, uuidsOf } from '../__fixtures__/mutated-claude-code-file.js';
 import { describe, expect, it } from 'vitest';
 import { forkNativeFile, forkNativeTranscript } from '../index.js';
-import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
-import { scanClaudeCodeSkeleton } from './scan-claude-code-skeleton.js';
 import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
 
 describe('forkNativeFile (Claude Code, byte path)', () => {
@@ -93,29 +91,5 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
         expect.objectContaining({ code: 'MALFORMED_LINE', line: 30 }),
       );
     }
-  });
-
-  it('reads a line the scanner accepts to the same skeleton as JSON.parse, and accepts the lines Claude Code writes', () => {
-    let scanned = 0;
-    let lines = 0;
-    fc.assert(
-      fc.property(file, (options) => {
-        const text = generated(options);
-        const buffer = Buffer.from(text, 'utf8');
-        let start = 0;
-        for (let end = buffer.indexOf(10); end >= 0; start = end + 1, end = buffer.indexOf(10, start)) {
-          const raw = buffer.toString('utf8', start, end);
-          if (raw.trim() === '') continue;
-          lines++;
-          const skeleton = scanClaudeCodeSkeleton(buffer, start, end);
-          if (skeleton === undefined) continue;
-          scanned++;
-          expect(skeleton).toStrictEqual(claudeCodeSkeletonOf(JSON.parse(raw) as Record<string, unknown>));
-        }
-      }),
-      { numRuns: 40 },
-    );
-    // Most lines are read by the scanner, not handed to JSON.parse.
-    expect(scanned).toBeGreaterThan(lines / 2);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The native fork of a Claude Code file held as bytes, without parsing every line: each line is
- * read through its skeleton (`scanClaudeCodeSkeleton`, `JSON.parse` only for a line the scanner
- * declines), the chain to the cut and dsh's reading of it come from the same tree and reader as
+ * read through its skeleton (the WebAssembly scanner `scanClaudeCodeRows`, `JSON.parse` only for a
+ * line it declines), the chain to the cut and dsh's reading of it come from the same tree and reader as
  * `forkNativeTranscript`'s, and the child is the chain's own bytes (the `sessionId` pairs
  * replaced; views of the file's bytes, `claudeCodeChildChunks`) followed by the closers. Only
  * the last kept line is parsed whole (the closers copy its context).
  * Declines — returns undefined, and `forkNativeFile` takes the text path — for a file that is not
- * valid UTF-8, not a Claude Code file, or a cut it does not make (`seq:N`, an unknown REF).
+ * valid UTF-8, not a Claude Code file, a cut it does not make (`seq:N`, an unknown REF), or where
+ * the scanner cannot run (no WebAssembly, as under `node --jitless`; a trap; past its memory).
  * @module
  */
 import { Buffer, isUtf8 } from 'node:buffer';
@@ -74,7 +75,9 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     return undefined;
   }
   if (format !== CLAUDE_CODE_NATIVE || !isUtf8(buffer)) return undefined;
-  const { table, sessionIdKeys, writable } = claudeCodeFileTable(buffer);
+  const read = claudeCodeFileTable(buffer);
+  if (read === undefined) return undefined;
+  const { table, sessionIdKeys, writable } = read;
   const cut = cutOf(format, table, options.at);
   if (cut === undefined) return undefined;
   const { kept, closedCalls } = cut;

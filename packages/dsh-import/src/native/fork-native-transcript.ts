@@ -7,6 +7,7 @@
 import { Buffer } from 'node:buffer';
 import type { TranscriptFormat } from '../detect-format.js';
 import { ImportError } from '../import-error.js';
+import { assertUtf8Lines } from './assert-utf8-lines.js';
 import { codexCallKind } from './codex-native.js';
 import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
 import type { NativeFormat } from './native-format.js';
@@ -105,15 +106,18 @@ export type { NativeFileFork } from './native-file-fork.js';
 
 /**
  * `forkNativeTranscript` of a session file's bytes (decoded as UTF-8), the child returned as chunks.
- * A Claude Code file cut at an entry uuid is forked without parsing every line (see
- * `fork-claude-code-file.ts`); the child is byte for byte what `forkNativeTranscript` gives for the
- * decoded text. Same errors.
+ * A Claude Code file cut at an entry uuid is forked without parsing every line where WebAssembly
+ * runs (see `fork-claude-code-file.ts`); the child is byte for byte what `forkNativeTranscript` gives
+ * for the decoded text. Same errors, and `MALFORMED_LINE` for a line that is not valid UTF-8.
  */
 export function forkNativeFile(bytes: Uint8Array, options: NativeForkOptions): NativeFileFork {
   checkAt(options.at);
   const fast = forkClaudeCodeBytes(bytes, options);
   if (fast !== undefined) return fast;
-  const { text, ...fork } = forkNativeTranscript(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), options);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const source = buffer.toString('utf8');
+  assertUtf8Lines(buffer, source);
+  const { text, ...fork } = forkNativeTranscript(source, options);
   return nativeFileFork(fork, [Buffer.from(text, 'utf8')]);
 }
 

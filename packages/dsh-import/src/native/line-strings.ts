@@ -1,11 +1,10 @@
 /**
- * `LineStrings`: what the line table (`claude-code-line-table.ts`) asks of a file's string table,
- * so that the scanner in JavaScript (`ByteStringTable`) and the one in WebAssembly
- * (`WasmStringTable`) can each key a table's strings.
+ * `LineStrings`: what the line table (`claude-code-line-table.ts`) asks of a file's string table —
+ * the WebAssembly scanner's (`WasmStringTable`), or a test's table of skeletons already read.
  * @module
  */
 
-/** A file's strings as keys: `ByteStringTable` (the scanner in JavaScript) or `WasmStringTable` (the one in WebAssembly). */
+/** A file's strings as keys (`WasmStringTable` for a scanned file). */
 export interface LineStrings {
   /** How many keys there are (keys are 0 … size - 1). */
   readonly size: number;

@@ -1,8 +1,8 @@
 /**
  * Property: the WebAssembly scanner (`scanClaudeCodeRows`) reads every line it accepts to the
- * skeleton `JSON.parse` gives, its table equals the one the scanner in JavaScript gives (declined
- * lines parsed, blank and torn lines dropped), whether the file is scanned at once or while it is
- * read, and it declines no line Claude Code writes.
+ * skeleton `JSON.parse` gives, its table equals the text path's reading (`splitNativeLines`:
+ * declined lines parsed, blank and torn lines dropped), whether the file is scanned at once or while
+ * it is read, and it declines no line Claude Code writes.
  */
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
@@ -13,7 +13,18 @@ import { forkNativeFile, forkNativeTranscript } from '../index.js';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { claudeCodeFileTable } from './claude-code-file-table.js';
 import { LINE_END, LINE_INDEX, LINE_START, type ClaudeCodeLineTable } from './claude-code-line-table.js';
+import { splitNativeLines } from './native-line.js';
 import { nativeFileBuffer, nativeFileRead, scanClaudeCodeRows } from './scan-claude-code-rows.js';
+
+/** Each line the text path keeps (`splitNativeLines`) as its skeleton and its index. */
+function textRowsOf(text: string): unknown[] {
+  return splitNativeLines(text).map((line) => ({ skeleton: claudeCodeSkeletonOf(line.value), index: line.index }));
+}
+
+/** Each row of `table` as its skeleton and its line's index. */
+function indexedRowsOf(table: ClaudeCodeLineTable): unknown[] {
+  return Array.from({ length: table.count }, (_, row) => ({ skeleton: table.skeletonAt(row), index: table.at(row, LINE_INDEX) }));
+}
 
 /** Each row of `table` as its skeleton and its line's place. */
 function rowsOf(table: ClaudeCodeLineTable): unknown[] {
@@ -52,14 +63,13 @@ describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
     expect(declined).toBeLessThanOrEqual(0);
   });
 
-  it('gives the table and session id places the scanner in JavaScript gives, declined lines parsed, blank and torn lines dropped', () => {
+  it("gives the text path's reading: a row per line it keeps, declined lines parsed, blank and torn lines dropped", () => {
     fc.assert(
       fc.property(file, (options) => {
-        const buffer = Buffer.from(generated(options), 'utf8');
-        const wasm = claudeCodeFileTable(buffer);
-        const script = claudeCodeFileTable(buffer, { webAssembly: false });
-        expect(rowsOf(wasm.table)).toStrictEqual(rowsOf(script.table));
-        expect(Array.from(wasm.sessionIdKeys)).toStrictEqual(Array.from(script.sessionIdKeys));
+        const text = generated(options);
+        const wasm = claudeCodeFileTable(Buffer.from(text, 'utf8'));
+        expect(wasm).toBeDefined();
+        expect(indexedRowsOf(wasm?.table as ClaudeCodeLineTable)).toStrictEqual(textRowsOf(text));
       }),
       { numRuns: 40 },
     );
@@ -78,12 +88,12 @@ describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
     const buffer = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
     const scanned = scanClaudeCodeRows(buffer);
     expect(Array.from(scanned?.declined ?? [])).toStrictEqual([2, 3, 4, 5]);
-    const { table } = claudeCodeFileTable(buffer);
+    const table = claudeCodeFileTable(buffer)?.table as ClaudeCodeLineTable;
     expect(table.count).toBe(6);
     expect(table.stringAt(0, 1)).toBe('\\ud800 is text, not a surrogate');
     expect(table.stringAt(1, 6)).toBe('😀');
     expect(table.stringAt(2, 6)).toBe('\ud800');
-    expect(rowsOf(table)).toStrictEqual(rowsOf(claudeCodeFileTable(buffer, { webAssembly: false }).table));
+    expect(indexedRowsOf(table)).toStrictEqual(textRowsOf(buffer.toString('utf8')));
   });
 
   it('scans again with more room when a line holds more blocks, keys or escaped text than the first guess', () => {

@@ -158,7 +158,7 @@ const TRAPPED = -1;
 
 /**
  * `scanner.scan(limit)`, or TRAPPED if the module trapped (it should not: every load stays in the
- * input's padding) — then the scanner in JavaScript reads the file, rather than the fork failing.
+ * input's padding) — then the fork takes the text path, rather than failing.
  */
 function scanOrTrap(scanner: Scanner, limit: number): number {
   try {
@@ -172,7 +172,7 @@ function newMemory(api: WasmApi, pages: number): WasmMemory | undefined {
   try {
     return new api.Memory({ initial: pages });
   } catch {
-    // Past what the engine gives one memory (4 GiB): the scanner in JavaScript reads the file.
+    // Past what the engine gives one memory (4 GiB): the fork takes the text path.
     return undefined;
   }
 }
