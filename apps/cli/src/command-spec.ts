@@ -6,7 +6,15 @@
 // The light entries, so that parsing and `--help` load neither the codec's schemas nor the readers.
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec/format-version';
 import { TRANSCRIPT_FORMATS } from 'dsh-import/formats';
-import { JSON_OPTION, MAX_BYTES_OPTION, MODEL_OPTION, STORE_OPTIONS, type CommandSpec, type OptionSpec } from './option-specs.js';
+import {
+  JSON_OPTION,
+  MAX_BYTES_OPTION,
+  MODEL_OPTION,
+  NO_CHECKPOINTS_OPTION,
+  STORE_OPTIONS,
+  type CommandSpec,
+  type OptionSpec,
+} from './option-specs.js';
 
 export type { CommandSpec, OptionSpec } from './option-specs.js';
 export { PRINT_COMMAND } from './print-command-spec.js';
@@ -116,6 +124,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       cwd: { type: 'string', multiple: true, value: 'DIR', help: "each peer's working directory, once per prompt" },
       tools: { type: 'string', value: 'a,b', help: 'tools the peers may use; others do not exist for them' },
       model: MODEL_OPTION,
+      'no-checkpoints': NO_CHECKPOINTS_OPTION,
       'output-format': { type: 'string', value: 'FORMAT', help: 'text (default): one block per peer | json: { baseline, peers: […] }' },
       compare: { type: 'boolean', help: 'compare two existing sessions A B side by side, with a diff of their final answers' },
       remove: { type: 'boolean', help: 'remove the worktrees and branches of the named peers' },
@@ -243,6 +252,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'open connections (default half the descriptor limit, at most 4096); one more closes the one idle longest',
       },
       model: MODEL_OPTION,
+      'no-checkpoints': NO_CHECKPOINTS_OPTION,
       ...STORE_OPTIONS,
     },
     positionals: 0,

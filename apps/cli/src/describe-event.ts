@@ -100,6 +100,11 @@ export function describeEvent(event: SessionEvent): string {
         160,
       );
     }
+    case 'workspace/checkpoint': {
+      const skipped = Array.isArray(data.skipped) ? `, ${String(data.skipped.length)} path(s) skipped` : '';
+      const after = data.after === 'call' ? `after call ${String(data.callId)}` : 'at turn start';
+      return clip(`files checkpointed ${after}: tree ${String(data.tree).slice(0, 12)}${skipped} (${String(data.ms)} ms)`, 160);
+    }
     default:
       return clip(JSON.stringify(event.data));
   }

@@ -35,6 +35,11 @@ export const MODEL_OPTION: OptionSpec = {
   value: 'MODEL',
   help: 'keyless (default, offline and deterministic) | scripted:FILE | openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) | anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_THINKING_BUDGET)',
 };
+/** `--no-checkpoints`: no workspace checkpoints for the sessions this command runs (SPEC §23). */
+export const NO_CHECKPOINTS_OPTION: OptionSpec = {
+  type: 'boolean',
+  help: "take no checkpoints of the session's files (default: at each turn start and after each call that may change them, into DATA/.workspaces.git)",
+};
 /** `--json`. */
 export const JSON_OPTION: OptionSpec = { type: 'boolean', help: 'print JSON instead of text' };
 /** `--max-bytes N`: the input size bound. */

@@ -2,7 +2,7 @@
  * @module print-command-spec
  * `PRINT_COMMAND`: print mode's options and help (`dsh -p`, shaped like `claude -p`, SPEC §21).
  */
-import { MODEL_OPTION, STORE_OPTIONS, type CommandSpec } from './option-specs.js';
+import { MODEL_OPTION, NO_CHECKPOINTS_OPTION, STORE_OPTIONS, type CommandSpec } from './option-specs.js';
 
 /** Print mode: `dsh -p PROMPT`, shaped like `claude -p`. */
 export const PRINT_COMMAND: CommandSpec = {
@@ -31,6 +31,7 @@ export const PRINT_COMMAND: CommandSpec = {
       help: "working directory of the session (default: a new session's is the current directory; a resumed one keeps its own)",
     },
     model: MODEL_OPTION,
+    'no-checkpoints': NO_CHECKPOINTS_OPTION,
     'output-format': {
       type: 'string',
       value: 'FORMAT',

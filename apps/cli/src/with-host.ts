@@ -4,8 +4,10 @@
  * tools and model, closed when the command ends.
  */
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createHost, demoTools, openSessionStore, resolveModel, type Host, type HostOptions, type SessionStore } from 'dsh-host';
 import { openPostgresStore } from 'dsh-postgres';
+import { openWorkspaceStore } from 'dsh-workspace';
 import type { CliContext } from './cli-context.js';
 import { resolveDataDir } from './cli-context.js';
 import type { OptionValues } from './parse-command-line.js';
@@ -49,7 +51,8 @@ export async function openCliStore(context: CliContext, values: OptionValues): P
 /**
  * Runs `use` with a host over the data directory's JSONL store (created if missing) — or PostgreSQL
  * with `--database-url`/`$DSH_DATABASE_URL` — and the `--model` model for sessions that record none, each
- * other session on the model it recorded (plus `extra` host options: a telemetry sink, max steps, a workspace), then releases every session it opened and closes the store, even on failure.
+ * other session on the model it recorded (plus `extra` host options: a telemetry sink, max steps, a workspace), and
+ * workspace checkpoints in `DATA/.workspaces.git` unless `--no-checkpoints`; then releases every session it opened and closes the store, even on failure.
  * `use` gets where the sessions are, for messages.
  */
 export async function withHost<T>(
@@ -64,11 +67,18 @@ export async function withHost<T>(
   const { store, where: dataDir } = await openCliStore(context, values);
   // Each session runs on the model it recorded; `model` answers those that record none (or record it).
   // No `cwd`: a session without a working directory never runs its tools in the process's cwd.
+  // Checkpoints of each session's files (SPEC §23) in the data folder, created on the first one. On
+  // PostgreSQL too the store is this machine's data folder (another host lacks its objects).
+  const checkpoints =
+    values['no-checkpoints'] === true
+      ? undefined
+      : openWorkspaceStore({ dir: join(resolveDataDir(context, values.data), '.workspaces.git') });
   const host = createHost({
     store,
     model,
     tools: cliTools(),
     resolveModel: (recorded) => resolveModel(recorded, { cwd: context.cwd, env: context.env }),
+    ...(checkpoints === undefined ? {} : { checkpoints }),
     ...extra,
   });
   try {

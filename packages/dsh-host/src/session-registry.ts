@@ -28,6 +28,7 @@ export async function publish(context: HostContext, session: Session): Promise<L
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.resolveModel === undefined ? {} : { resolveModel: options.resolveModel }),
+      ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
     });
   } catch (error) {
     await session.close();
