@@ -1,6 +1,7 @@
 // The local-client attacks of issue 36 (items 4 and 10) against a served host in its own process
 // under a low descriptor limit, as `dsh serve` runs: more idle connections than it has descriptors,
-// refusals that must close their connection, and slow bodies of tens of MiB. After each, a fresh
+// refusals that must close their connection, slow bodies of tens of MiB, and SSE readers that stop
+// reading while the session streams tens of MiB. After each, a fresh
 // client must still get its answer and a live session must still run a turn, with the server's
 // resident memory bounded.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,7 +17,7 @@ const MIB = 1024 * 1024;
 /** Generous: an answer that takes this long never came (a healthy server answers in milliseconds). */
 const DEADLINE_MS = 60_000;
 
-const figures = { trials: 0, status5xx: 0, unanswered: 0, turnsRun: 0, keptAlive: 0, unbounded: 0, rssGrowthMiB: 0 };
+const figures = { trials: 0, status5xx: 0, unanswered: 0, turnsRun: 0, keptAlive: 0, unbounded: 0, bodiesRssMiB: 0, streamsLiveMiB: 0 };
 const dirs: TempDir[] = [];
 const children: ChildProcess[] = [];
 const sockets: Socket[] = [];
@@ -37,7 +38,7 @@ afterAll(async () => {
   for (const dir of dirs) await dir.remove();
 });
 
-type Served = { port: number; pid: number; stderr: () => string };
+type Served = { port: number; pid: number; stderr: () => string; live: () => Promise<number> };
 
 /** Starts the probe server in its own process with `ulimit -n nofile` (soft and hard). */
 async function startServer(nofile: number, options: Record<string, unknown> = {}): Promise<Served> {
@@ -74,7 +75,15 @@ async function startServer(nofile: number, options: Record<string, unknown> = {}
       reject(new Error(`probe server exited ${String(code)}: ${stderr}`));
     });
   });
-  return { port, pid: child.pid!, stderr: () => stderr };
+  // The server's live memory (after a full collection), asked for with SIGUSR2.
+  const live = (): Promise<number> =>
+    new Promise((resolve) => {
+      lines.once('line', (line) => {
+        resolve((JSON.parse(line) as { live: number }).live);
+      });
+      child.kill('SIGUSR2');
+    });
+  return { port, pid: child.pid!, stderr: () => stderr, live };
 }
 
 /** Resident memory of a process in bytes (Linux `/proc`). */
@@ -291,7 +300,7 @@ describe('dsh serve under hostile local clients', { timeout: 600_000 }, () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const grown = peak - before;
-    figures.rssGrowthMiB = Math.round(grown / MIB);
+    figures.bodiesRssMiB = Math.round(grown / MIB);
     const allowed = 192 * MIB;
     if (grown > allowed) figures.unbounded += 1;
     process.stdout.write(
@@ -299,6 +308,73 @@ describe('dsh serve under hostile local clients', { timeout: 600_000 }, () => {
     );
     await stillServes(served, sessionId);
     expect(grown, `RSS grew ${String(grown)} bytes under ${String(bodies)} slow bodies`).toBeLessThanOrEqual(allowed);
+  });
+});
+
+/** A raw SSE client that waits for the 200 headers and then never reads again. */
+function stalledReader(port: number, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    sockets.push(socket);
+    let head = '';
+    const onData = (chunk: Buffer): void => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      socket.off('data', onData);
+      socket.pause();
+      if (head.startsWith('HTTP/1.1 200')) resolve();
+      else reject(new Error(`stream refused: ${head.slice(0, 200)}`));
+    };
+    socket.on('data', onData);
+    socket.on('error', () => undefined);
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${String(port)}\r\nAccept: text/event-stream\r\n\r\n`);
+  });
+}
+
+/** Sends messages of `size` bytes over HTTP until the session has grown by `total` bytes, each turn run. */
+async function produce(served: Served, sessionId: string, size: number, total: number): Promise<void> {
+  for (let sent = 0; sent < total; sent += size) {
+    const text = 'z'.repeat(size - 16) + String(sent).padStart(16, '0');
+    const accepted = await send(served.port, 'POST', `/api/sessions/${sessionId}/messages`, JSON.stringify({ text }));
+    expect(accepted.status, accepted.text).toBe(202);
+  }
+  for (;;) {
+    const observation = JSON.parse((await send(served.port, 'GET', `/api/sessions/${sessionId}`)).text) as { pendingInputs: unknown[] };
+    if (observation.pendingInputs.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('stalled SSE readers of a served host', { timeout: 600_000 }, () => {
+  it('holds at most maxStreamBytesTotal for all stalled readers together, and the live session keeps running', async () => {
+    // Each stream alone may hold more than all may together, so only the bound across streams holds them.
+    const total = 8 * MIB;
+    const served = await startServer(1024, { maxStreamBytesTotal: total, maxBufferedBytes: 64 * MIB });
+    const sessionId = await liveSession(served);
+    // What streaming costs the server without readers (the session's own events), measured first.
+    const streamed = faultTrials(16, 32) * MIB;
+    const calibrationStart = await served.live();
+    await produce(served, sessionId, MIB / 4, streamed);
+    const withoutReaders = Math.max(0, (await served.live()) - calibrationStart);
+
+    const readers = faultTrials(8, 40);
+    const observed = JSON.parse((await send(served.port, 'GET', `/api/sessions/${sessionId}`)).text) as { events: unknown[] };
+    const path = `/api/sessions/${sessionId}/events?from=${String(observed.events.length)}`;
+    for (let index = 0; index < readers; index += 1) await stalledReader(served.port, path);
+    const start = await served.live();
+    await produce(served, sessionId, MIB / 4, streamed);
+    // Measured while every reader is still stalled: what the server holds for them now.
+    const grown = (await served.live()) - start;
+    figures.trials += readers;
+    figures.streamsLiveMiB = Math.round(grown / MIB);
+    // Together the stalled readers may hold `total`; the rest is the session's own growth and slack.
+    const allowed = withoutReaders + total + 16 * MIB;
+    if (grown > allowed) figures.unbounded += 1;
+    process.stdout.write(
+      `stalled readers: ${String(readers)}, streamed ${String(streamed / MIB)} MiB, live memory grew ${(grown / MIB).toFixed(0)} MiB (${(withoutReaders / MIB).toFixed(0)} MiB without readers; allowed ${(allowed / MIB).toFixed(0)} MiB)\n`,
+    );
+    await stillServes(served, sessionId);
+    expect(grown, `live memory grew ${String(grown)} bytes with ${String(readers)} stalled readers`).toBeLessThanOrEqual(allowed);
   });
 });
 
