@@ -228,7 +228,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'serve',
     usage:
-      'dsh serve [--port N] [--host ADDR] [--token TOKEN] [--allowed-host NAMES] [--workspace DIR] [--max-streams N] [--max-connections N]',
+      'dsh serve [--port N] [--host ADDR] [--token TOKEN] [--allowed-host NAMES] [--workspace DIR] [--max-streams N] [--max-connections N] [--max-sessions N] [--idle-session-seconds S]',
     summary: 'serve the HTTP API (REST + SSE) over the data directory',
     description:
       'Binds 127.0.0.1 by default. Any other address requires a bearer token (--token or $DSH_TOKEN). Requests whose Host is not an IP, localhost, the bound name or an allowed name are refused (DNS rebinding), as are cross-origin writes and non-JSON bodies.\n' +
@@ -250,6 +250,16 @@ export const COMMANDS: readonly CommandSpec[] = [
         type: 'string',
         value: 'N',
         help: 'open connections (default half the descriptor limit, at most 4096); one more closes the one idle longest',
+      },
+      'max-sessions': {
+        type: 'string',
+        value: 'N',
+        help: 'live sessions at once (default 128); one more closes an idle one, or is 503 TOO_MANY_SESSIONS when all are busy',
+      },
+      'idle-session-seconds': {
+        type: 'string',
+        value: 'S',
+        help: 'close a live session idle this long (default 300; lease released), reopened on its next request',
       },
       model: MODEL_OPTION,
       'no-checkpoints': NO_CHECKPOINTS_OPTION,

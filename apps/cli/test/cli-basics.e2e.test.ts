@@ -218,6 +218,39 @@ describe('dsh serve', () => {
     const connections = await runDsh(['serve', '--max-connections', 'many', '--port', '0', '--data', data.path]);
     expect(connections.code).toBe(2);
     expect(connections.stderr).toContain("--max-connections expects a positive integer, received 'many'");
+    const sessions = await runDsh(['serve', '--max-sessions', '0', '--port', '0', '--data', data.path]);
+    expect(sessions.code).toBe(2);
+    expect(sessions.stderr).toContain('--max-sessions expects a positive integer');
+    const idle = await runDsh(['serve', '--idle-session-seconds', 'soon', '--port', '0', '--data', data.path]);
+    expect(idle.code).toBe(2);
+    expect(idle.stderr).toContain('--idle-session-seconds expects a positive integer');
+  });
+
+  it('keeps at most --max-sessions sessions live: a new one closes the idle one', { timeout: 120_000 }, async () => {
+    const child = spawnDsh(['serve', '--port', '0', '--max-sessions', '1', '--data', data.path]);
+    try {
+      const url = await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (match?.[1] !== undefined) resolve(match[1]);
+        });
+      });
+      const create = async () =>
+        (
+          (await (
+            await fetch(`${url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+          ).json()) as { sessionId: string }
+        ).sessionId;
+      const first = await create();
+      const second = await create();
+      const { sessions } = (await (await fetch(`${url}/api/sessions`)).json()) as { sessions: { id: string; live: boolean }[] };
+      expect(sessions.filter((session) => session.live).map((session) => session.id)).toEqual([second]);
+      expect(sessions.some((session) => session.id === first)).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('refuses a non-loopback address without a token', { timeout: 60_000 }, async () => {

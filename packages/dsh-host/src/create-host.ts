@@ -12,7 +12,8 @@ import { lineageOf } from './lineage.js';
 import { listSessions, mostRecentForCwd, resolveRef } from './list-sessions.js';
 import { observation } from './observe-session.js';
 import { runQuery } from './run-query.js';
-import { appendTitle, assertOpen, liveEntry, publish, release } from './session-registry.js';
+import { liveLimitsOf, stopIdleSweep } from './live-slots.js';
+import { appendTitle, assertOpen, liveEntry, openLive, release } from './session-registry.js';
 import { watchDeltas, watchEvents } from './watch-events.js';
 
 export type { HostOptions } from './host-context.js';
@@ -44,6 +45,9 @@ export function createHost(options: HostOptions): Host {
     deltaListeners: new Map(),
     idempotent: new Map(),
     readFrom: new Map(),
+    closingLive: new Map(),
+    liveLimits: liveLimitsOf(options),
+    idleSweep: undefined,
     closed: false,
   };
   const { store, live, opening } = context;
@@ -53,8 +57,7 @@ export function createHost(options: HostOptions): Host {
     create: (createOptions = {}) =>
       guarded(async () => {
         assertOpen(context);
-        const session = await store.create(createOptions);
-        await publish(context, session);
+        const { session } = await openLive(context, () => store.create(createOptions));
         return { sessionId: session.id };
       }),
     list: () => guarded(() => listSessions(context)),
@@ -116,7 +119,9 @@ export function createHost(options: HostOptions): Host {
     close: () =>
       guarded(async () => {
         context.closed = true;
+        stopIdleSweep(context);
         await Promise.allSettled(opening.values());
+        await Promise.allSettled(context.closingLive.values());
         const results = await Promise.allSettled([...live.keys()].map((id) => release(context, id)));
         const failure = results.find((outcome) => outcome.status === 'rejected');
         if (failure !== undefined) throw failure.reason;

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { HostError } from './host-error.js';
 import { httpGuard, type HttpGuardOptions } from './http-guard.js';
 import type { Host, HostLogger } from './host-types.js';
-import { httpStatusOf } from './host-error-codes.js';
+import { HOST_ERROR_CODES, httpStatusOf, type HostErrorRow } from './host-error-codes.js';
 import { errorBody } from './error-body.js';
 import { HTTP_ROUTES } from './http-routes.js';
 import { openApiDocument } from './openapi-document.js';
@@ -124,7 +124,11 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
     // A refusal may leave a body unread and is what a flood of clients gets: its connection ends with it.
     context.header('Connection', 'close');
     const known = HostError.wrap(error);
-    if (known !== undefined) return context.json(errorBody(known), httpStatusOf(known.code) as ContentfulStatusCode);
+    if (known !== undefined) {
+      const row: HostErrorRow = HOST_ERROR_CODES[known.code];
+      if (row.retryAfterSeconds !== undefined) context.header('Retry-After', String(row.retryAfterSeconds));
+      return context.json(errorBody(known), httpStatusOf(known.code) as ContentfulStatusCode);
+    }
     logger.error(`dsh-host: unhandled error on ${context.req.method} ${context.req.path}`, error);
     return context.json(INTERNAL_ERROR_BODY, 500);
   });

@@ -11,7 +11,7 @@ import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
 import type { PeerRequest, PeersOptions, PeersResult, QueryResult } from './host-types.js';
 import { listSessions, resolveRef } from './list-sessions.js';
-import { assertOpen, liveEntry, publish } from './session-registry.js';
+import { assertOpen, liveEntry, openLive } from './session-registry.js';
 
 /**
  * Names for `count` peers of a baseline called `baseName`: `<baseName>-1`, `-2`, … skipping every
@@ -91,9 +91,9 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
     const title = titles[index] as string | PrintableTitle;
     // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
     const atSeq = index === 0 || cut === -1 ? (options.atSeq ?? LATEST_CLOSED_TURN) : cut;
-    const child = await store.fork(source, { atSeq, title, configPatch });
+    const entry = await openLive(context, () => store.fork(source, { atSeq, title, configPatch }));
+    const child = entry.session;
     cut = child.header.forkCut ?? -1;
-    const entry = await publish(context, child);
     const { inputId } = entry.agent.enqueue(request.prompt);
     peers.push({ sessionId: child.id, title: PrintableTitle.is(title) ? title.text : title, inputId, cwd: entry.agent.cwd() });
   }

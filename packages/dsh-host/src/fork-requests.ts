@@ -9,7 +9,7 @@ import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
 import type { ForkOptions, ForkResult, Host } from './host-types.js';
 import { resolveRef } from './list-sessions.js';
-import { assertOpen, publish } from './session-registry.js';
+import { assertOpen, openLive } from './session-registry.js';
 
 /** Remembered idempotent fork requests; the oldest are forgotten beyond this many. */
 const IDEMPOTENCY_CAPACITY = 10_000;
@@ -28,16 +28,17 @@ export async function forkOnce(
   forkOptions: ForkOptions,
   forkRequest?: ForkRequest,
 ): Promise<ForkResult> {
-  const child = await context.store.fork(sourceId, {
-    atSeq: forkOptions.atSeq ?? LATEST_CLOSED_TURN,
-    ...(forkOptions.id === undefined ? {} : { id: forkOptions.id }),
-    ...(forkOptions.title === undefined ? {} : { title: forkOptions.title }),
-    ...(forkOptions.config === undefined ? {} : { config: forkOptions.config }),
-    ...(forkOptions.config !== undefined || forkOptions.configPatch === undefined ? {} : { configPatch: forkOptions.configPatch }),
-    ...(forkRequest === undefined ? {} : { forkRequest }),
-  });
-  // The store persisted the whole seed before returning; only now does the child go live.
-  await publish(context, child);
+  // The store persisted the whole seed before returning; only then does the child go live (in a slot taken first).
+  const { session: child } = await openLive(context, () =>
+    context.store.fork(sourceId, {
+      atSeq: forkOptions.atSeq ?? LATEST_CLOSED_TURN,
+      ...(forkOptions.id === undefined ? {} : { id: forkOptions.id }),
+      ...(forkOptions.title === undefined ? {} : { title: forkOptions.title }),
+      ...(forkOptions.config === undefined ? {} : { config: forkOptions.config }),
+      ...(forkOptions.config !== undefined || forkOptions.configPatch === undefined ? {} : { configPatch: forkOptions.configPatch }),
+      ...(forkRequest === undefined ? {} : { forkRequest }),
+    }),
+  );
   const cut = child.header.forkCut ?? -1;
   return { sessionId: child.id, parentSession: sourceId, forkCut: cut, inheritedEventCount: child.inheritedEventCount };
 }

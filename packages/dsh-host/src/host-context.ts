@@ -36,10 +36,20 @@ export type HostOptions = {
   checkpoints?: CheckpointStore;
   /** Options of the in-process HTTP handler behind `host.fetch` (body limit, logger). */
   http?: Omit<HttpAppOptions, 'token'>;
+  /**
+   * Sessions live at once (default 128): each holds its lease and a descriptor. One more closes the
+   * idle one used longest ago, or, when every one runs a turn or has input queued, is `TOO_MANY_SESSIONS`.
+   */
+  maxLiveSessions?: number;
+  /** A live session with nothing running or queued for this long (default 300,000 ms) is closed; its next request reopens it. */
+  idleSessionMs?: number;
 };
 
-/** A session live in this host: its open `Session`, the `Agent` running it, and its event subscription. @internal */
-export type LiveEntry = { session: Session; agent: Agent; unsubscribe: () => void };
+/**
+ * A session live in this host: its open `Session`, the `Agent` running it, its event subscription, and
+ * when a request or an event last touched it (what the idle close measures). @internal
+ */
+export type LiveEntry = { session: Session; agent: Agent; unsubscribe: () => void; usedAt: number };
 
 /**
  * Everything a host's operations share, passed explicitly to each operation module
@@ -66,6 +76,12 @@ export type HostContext = {
    * rewrites its header as the current version, yet the session was still read from the older format.
    */
   readonly readFrom: Map<string, FormatVersion>;
+  /** Live sessions being closed (idle, evicted, released): an open of the same id waits for its lease. */
+  readonly closingLive: Map<string, Promise<void>>;
+  /** The bounds on live sessions (`maxLiveSessions`, `idleSessionMs`) and the slots taken by sessions about to go live. */
+  readonly liveLimits: { readonly max: number; readonly idleMs: number; reserved: number };
+  /** The timer that closes idle live sessions; running only while some session is live. */
+  idleSweep: NodeJS.Timeout | undefined;
   /** Set by `host.close()`; every later operation is refused. */
   closed: boolean;
 };

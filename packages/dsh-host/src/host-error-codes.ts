@@ -5,9 +5,15 @@ import type { SessionErrorCode } from 'dsh-session';
 
 /**
  * One row of the host's error table: the HTTP status, the code sent on the wire when it differs
- * from the library's (`WRITE_FAILED` reaches clients as `STORAGE_ERROR`), and when it happens.
+ * from the library's (`WRITE_FAILED` reaches clients as `STORAGE_ERROR`), when it happens, and the
+ * `Retry-After` an HTTP answer carries, if any.
  */
-export type HostErrorRow = { readonly status: number; readonly when: string; readonly sentAs?: string };
+export type HostErrorRow = {
+  readonly status: number;
+  readonly when: string;
+  readonly sentAs?: string;
+  readonly retryAfterSeconds?: number;
+};
 
 /** The codes of the lower packages: each must have a row (a missing one fails the type check). */
 type PassedThroughCode = SessionErrorCode | AgentErrorCode | ImportErrorCode;
@@ -101,6 +107,11 @@ export const HOST_ERROR_CODES = {
   SERVER_BUSY: {
     status: 503,
     when: 'the request bodies being read would pass `maxRequestBytesTotal` (64 MiB by default); `Retry-After` says when to try again',
+  },
+  TOO_MANY_SESSIONS: {
+    status: 503,
+    retryAfterSeconds: 5,
+    when: 'every live-session slot (`maxLiveSessions`, 128 by default) runs a turn or has input queued; `Retry-After` says when to try again',
   },
 } as const satisfies Record<PassedThroughCode, HostErrorRow> & Record<string, HostErrorRow>;
 

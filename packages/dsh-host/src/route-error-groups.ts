@@ -15,6 +15,13 @@ export const STORED: readonly HostErrorCode[] = [
   'INVALID_EVENT',
 ];
 /** Codes of making a session live in this host (open with crash repair, then append). */
-export const LIVE: readonly HostErrorCode[] = [...STORED, 'SESSION_BUSY', 'SESSION_CLOSED', 'AGENT_CLOSED', 'WRITE_FAILED'];
+export const LIVE: readonly HostErrorCode[] = [
+  ...STORED,
+  'SESSION_BUSY',
+  'SESSION_CLOSED',
+  'AGENT_CLOSED',
+  'WRITE_FAILED',
+  'TOO_MANY_SESSIONS',
+];
 /** Codes of a route with a JSON body. */
 export const BODY: readonly HostErrorCode[] = ['BAD_REQUEST'];

@@ -8,7 +8,7 @@ import type { HostContext } from './host-context.js';
 import type { ForkResult, QueryOptions, QueryResult } from './host-types.js';
 import { mostRecentForCwd, resolveRef } from './list-sessions.js';
 import { recordSystemPrompt } from './record-system-prompt.js';
-import { appendTitle, assertOpen, liveEntry, publish } from './session-registry.js';
+import { appendTitle, assertOpen, liveEntry, openLive } from './session-registry.js';
 
 function sameConfig(a: SessionConfig, b: SessionConfig): boolean {
   return a.cwd === b.cwd && a.model === b.model && JSON.stringify(a.tools) === JSON.stringify(b.tools);
@@ -50,12 +50,14 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
   let sessionId: string;
   let forked: ForkResult | undefined;
   if (!hasSource) {
-    const session = await store.create({
-      ...(queryOptions.sessionId === undefined ? {} : { id: queryOptions.sessionId }),
-      ...(queryOptions.title === undefined ? {} : { title: queryOptions.title }),
-      ...(configured ? { config } : {}),
-    });
-    sessionId = (await publish(context, session)).session.id;
+    const created = await openLive(context, () =>
+      store.create({
+        ...(queryOptions.sessionId === undefined ? {} : { id: queryOptions.sessionId }),
+        ...(queryOptions.title === undefined ? {} : { title: queryOptions.title }),
+        ...(configured ? { config } : {}),
+      }),
+    );
+    sessionId = created.session.id;
   } else {
     const sourceId =
       queryOptions.resume !== undefined

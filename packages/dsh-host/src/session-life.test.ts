@@ -1,12 +1,18 @@
-// SPEC §27: live sessions are bounded and come back. A session whose agent stopped (its lease was lost)
-// is released by the host, so the next request reopens it instead of answering AGENT_CLOSED forever.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+// SPEC §27: live sessions are bounded and come back. At most maxLiveSessions are live (one more while all
+// are busy is TOO_MANY_SESSIONS), an idle one is closed after idleSessionMs (lease and descriptor released)
+// and reopened on its next request, and a session whose agent stopped (its lease was lost) is released by
+// the host, so the next request reopens it instead of answering AGENT_CLOSED forever.
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScriptedModel } from 'dsh-agent';
-import { openSessionStore } from 'dsh-session';
+import { createMemoryStore, openSessionStore } from 'dsh-session';
+
+const createMemoryStoreForOptions = createMemoryStore;
 import { makeTempDir } from '@dsh/test-utils';
-import { createHost, HostError } from 'dsh-host';
+import { createHost, HostError, type Host } from 'dsh-host';
+import { createGatedModel } from './__fixtures__/gated-model.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -62,5 +68,105 @@ describe('a live session that lost its lease', () => {
     const { events } = await host.observe(sessionId);
     expect(events.some((event) => event.type === 'session/title')).toBe(true);
     expect(HostError.is(await host.idle(sessionId).catch((error: unknown) => error))).toBe(false);
+  });
+});
+
+/** How many of this process's descriptors are open on the file at `path` (by inode: a log is created under a temp name). */
+async function descriptorsOn(path: string): Promise<number> {
+  const file = await stat(path);
+  let count = 0;
+  for (const fd of await readdir('/proc/self/fd')) {
+    const open = await stat(join('/proc/self/fd', fd)).catch(() => undefined);
+    if (open !== undefined && open.ino === file.ino && open.dev === file.dev) count += 1;
+  }
+  return count;
+}
+
+async function isLive(host: Host, id: string): Promise<boolean> {
+  return (await host.list()).some((session) => session.id === id && session.live);
+}
+
+describe('bounded live sessions', () => {
+  it('refuses one more session while every slot runs a turn (TOO_MANY_SESSIONS, Retry-After, nothing created), then evicts an idle one', async () => {
+    const dir = await jsonlDir();
+    const store = await openSessionStore({ dir });
+    const model = createGatedModel([]);
+    const host = createHost({ store, model, maxLiveSessions: 2 });
+    cleanups.push(async () => {
+      await host.close().catch(() => undefined);
+      await store.close();
+    });
+    const a = await host.create({ id: 'busy-a' });
+    const b = await host.create({ id: 'busy-b' });
+    const inputA = await host.send(a.sessionId, 'work a');
+    const inputB = await host.send(b.sessionId, 'work b');
+    await model.requested(2);
+
+    await expect(host.create({ id: 'one-more' })).rejects.toMatchObject({ code: 'TOO_MANY_SESSIONS' });
+    const refused = await host.fetch(
+      new Request('http://127.0.0.1/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+    );
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_SESSIONS');
+    await expect(host.fork(a.sessionId, { atSeq: 0 })).rejects.toMatchObject({ code: 'TOO_MANY_SESSIONS' });
+    expect((await host.list()).map((session) => session.id).sort()).toEqual(['busy-a', 'busy-b']);
+
+    // One turn ends (whichever request came first): its session is idle, so the next one takes its slot and it goes cold.
+    const turnA = host.turnResult(a.sessionId, inputA.inputId).then(() => a.sessionId);
+    const turnB = host.turnResult(b.sessionId, inputB.inputId).then(() => b.sessionId);
+    model.answer();
+    const idle = await Promise.race([turnA, turnB]);
+    await host.create({ id: 'one-more' });
+    expect(await isLive(host, idle)).toBe(false);
+    expect(await descriptorsOn(join(dir, `${idle}.jsonl`))).toBe(0);
+    // Asked again, it comes back (evicting the idle newcomer) and answers.
+    const again = await host.send(idle, 'again');
+    await model.requested(3);
+    model.answer();
+    model.answer();
+    expect((await host.turnResult(idle, again.inputId)).turn).toBe(2);
+    await Promise.all([turnA, turnB]);
+    expect(await isLive(host, 'one-more')).toBe(false);
+  });
+
+  it('closes a session idle for idleSessionMs (lease and descriptor released: another process may open it), and reopens it on its next request', async () => {
+    const dir = await jsonlDir();
+    const store = await openSessionStore({ dir });
+    const host = createHost({ store, model: createScriptedModel([{ text: 'one' }, { text: 'two' }]), idleSessionMs: 50 });
+    cleanups.push(async () => {
+      await host.close().catch(() => undefined);
+      await store.close();
+    });
+    const { sessionId } = await host.create({ id: 'idle' });
+    const first = await host.send(sessionId, 'hello');
+    expect((await host.turnResult(sessionId, first.inputId)).result).toBe('one');
+    const path = join(dir, 'idle.jsonl');
+    expect(await descriptorsOn(path)).toBe(1);
+    // Closed within 1.25 × idleSessionMs; 20 s is only the point where the test gives up.
+    for (let waited = 0; await isLive(host, sessionId); waited += 10) {
+      if (waited > 20_000) expect.fail('the idle session is still live after 20 s');
+      await sleep(10);
+    }
+    expect(await descriptorsOn(path)).toBe(0);
+
+    // Its lease is free: another store takes it, writes, and while it holds it this host is refused.
+    const other = await openSessionStore({ dir });
+    const held = await other.open(sessionId);
+    held.append('session/title', { title: 'written elsewhere' });
+    await expect(host.send(sessionId, 'while held')).rejects.toMatchObject({ code: 'SESSION_BUSY' });
+    await held.close();
+    await other.close();
+
+    const second = await host.send(sessionId, 'back again');
+    expect((await host.turnResult(sessionId, second.inputId)).result).toBe('two');
+    const { events } = await host.observe(sessionId);
+    expect(events.filter((event) => event.type === 'session/title').at(-1)?.data).toEqual({ title: 'written elsewhere' });
+  });
+
+  it('refuses bounds that are not positive integers (INVALID_OPTION)', () => {
+    const store = createMemoryStoreForOptions();
+    expect(() => createHost({ store, maxLiveSessions: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+    expect(() => createHost({ store, idleSessionMs: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });
 });

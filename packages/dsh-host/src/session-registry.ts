@@ -2,13 +2,15 @@
  * @module session-registry
  * The registry of live sessions: publishing an open session (an `Agent` over it, its events out to
  * telemetry and watchers), opening a cold one once however many callers ask, appending a title
- * between turns, and releasing. Every function takes the host's context.
+ * between turns, and releasing; each new live session takes a slot of `live-slots.ts` first. Every
+ * function takes the host's context.
  */
 import { Agent } from 'dsh-agent';
 import { checkTitle, SessionError, type Session } from 'dsh-session';
 import { emitEvent } from './emit-event.js';
 import { HostError } from './host-error.js';
 import type { HostContext, LiveEntry } from './host-context.js';
+import { takeLiveSlot, watchIdleSessions } from './live-slots.js';
 
 /** Refuses every operation once the host is closed. @internal */
 export function assertOpen(context: HostContext): void {
@@ -37,6 +39,7 @@ export async function publish(context: HostContext, session: Session): Promise<L
   // Synchronous from here on: no append can slip between the backlog and the subscription.
   for (const event of session.eventsFrom(session.firstLifecycleSeq)) emitEvent(context, session.id, event);
   const unsubscribeEvents = session.subscribe((event) => {
+    entry.usedAt = Date.now();
     emitEvent(context, session.id, event);
   });
   const unsubscribeDeltas = agent.subscribeDeltas((delta) => {
@@ -46,9 +49,23 @@ export async function publish(context: HostContext, session: Session): Promise<L
     unsubscribeEvents();
     unsubscribeDeltas();
   };
-  const entry = { session, agent, unsubscribe };
+  const entry: LiveEntry = { session, agent, unsubscribe, usedAt: Date.now() };
   live.set(session.id, entry);
+  watchIdleSessions(context, (id) => release(context, id));
   return entry;
+}
+
+/**
+ * Makes the session `open` returns live in a slot of its own (`TOO_MANY_SESSIONS` when every slot runs
+ * a turn): `store.open`, `create` or `fork`, run only once the slot is taken. @internal
+ */
+export async function openLive(context: HostContext, open: () => Promise<Session>): Promise<LiveEntry> {
+  const giveBack = await takeLiveSlot(context, (id) => release(context, id));
+  try {
+    return await publish(context, await open());
+  } finally {
+    giveBack();
+  }
 }
 
 /**
@@ -59,7 +76,10 @@ export async function liveEntry(context: HostContext, id: string): Promise<LiveE
   const { live, opening } = context;
   assertOpen(context);
   const existing = live.get(id);
-  if (existing !== undefined && !existing.agent.stopped) return existing;
+  if (existing !== undefined && !existing.agent.stopped) {
+    existing.usedAt = Date.now();
+    return existing;
+  }
   let pending = opening.get(id);
   if (pending === undefined) {
     if (existing !== undefined) live.delete(id);
@@ -86,10 +106,14 @@ async function discard(context: HostContext, entry: LiveEntry): Promise<void> {
 /** `store.open` (crash repair), remembering the version the file was read from before it is rewritten. @internal */
 export async function openAndPublish(context: HostContext, id: string): Promise<LiveEntry> {
   const { store, readFrom } = context;
-  // One read: the store reports the version it decoded the log from.
-  const session = await store.open(id);
-  if (!readFrom.has(id)) readFrom.set(id, session.formatVersion);
-  return publish(context, session);
+  // Closed a moment ago (idle, evicted, released): its lease is given back before the store takes it again.
+  await context.closingLive.get(id)?.catch(() => undefined);
+  return openLive(context, async () => {
+    // One read: the store reports the version it decoded the log from.
+    const session = await store.open(id);
+    if (!readFrom.has(id)) readFrom.set(id, session.formatVersion);
+    return session;
+  });
 }
 
 /** Appends `session/title` between turns and waits until it is durable; `INVALID_TITLE` for control characters. @internal */
@@ -101,13 +125,24 @@ export async function appendTitle(entry: LiveEntry, title: string): Promise<void
   });
 }
 
-/** Closes a live session (agent, then session: flushed, lease released); a cold one is left alone. @internal */
+/**
+ * Closes a live session (agent, then session: flushed, lease released); a cold one is left alone. Until
+ * it is closed, an open of the same id waits for it (`closingLive`). @internal
+ */
 export async function release(context: HostContext, id: string): Promise<void> {
-  const { live } = context;
+  const { live, closingLive } = context;
   const entry = live.get(id);
-  if (entry === undefined) return;
+  if (entry === undefined) return closingLive.get(id);
   live.delete(id);
-  entry.unsubscribe();
-  await entry.agent.close();
-  await entry.session.close();
+  const closing = (async () => {
+    entry.unsubscribe();
+    await entry.agent.close();
+    await entry.session.close();
+  })();
+  const tracked = closing.finally(() => {
+    if (closingLive.get(id) === tracked) closingLive.delete(id);
+  });
+  tracked.catch(() => undefined);
+  closingLive.set(id, tracked);
+  return closing;
 }

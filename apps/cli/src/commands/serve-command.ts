@@ -47,6 +47,12 @@ export async function serveCommand(context: CliContext, values: OptionValues): P
     ...(maxStreams === undefined ? {} : { maxStreams }),
     ...(maxConnections === undefined ? {} : { maxConnections }),
   };
+  const maxSessions = positiveIntegerOption(values, 'max-sessions');
+  const idleSeconds = positiveIntegerOption(values, 'idle-session-seconds');
+  const sessionLimits = {
+    ...(maxSessions === undefined ? {} : { maxLiveSessions: maxSessions }),
+    ...(idleSeconds === undefined ? {} : { idleSessionMs: idleSeconds * 1000 }),
+  };
   const token = typeof values.token === 'string' ? values.token : context.env.DSH_TOKEN;
   const hostname = typeof values.host === 'string' ? values.host : '127.0.0.1';
   const allowedText = typeof values['allowed-host'] === 'string' ? values['allowed-host'] : (context.env.DSH_ALLOWED_HOSTS ?? '');
@@ -75,6 +81,6 @@ export async function serveCommand(context: CliContext, values: OptionValues): P
       context.stderr.write(`dsh: stopped (${reason}); sessions released\n`);
       return 0;
     },
-    workspace === undefined ? {} : { cwd: workspace },
+    { ...sessionLimits, ...(workspace === undefined ? {} : { cwd: workspace }) },
   );
 }
