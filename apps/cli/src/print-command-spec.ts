@@ -16,7 +16,8 @@ export const PRINT_COMMAND: CommandSpec = {
     'PROMPT may come anywhere among the options; without it (or as "-") the prompt is read from stdin; with\n' +
     'both, the piped text comes first and PROMPT after it, in one message. A resumed session runs on the\n' +
     'model it recorded unless --model names another (the switch is recorded). With --output-format json,\n' +
-    'stream-json or events every outcome ends in a result object on stdout, refusals included (exit 1; usage 2).',
+    'stream-json or events every outcome ends in a result object on stdout, refusals included (exit 1; usage 2).\n' +
+    'A prompt over --max-bytes (256 MiB) is refused PROMPT_TOO_LARGE before anything is stored.',
   options: {
     print: { type: 'boolean', short: 'p', help: 'print mode: run PROMPT as one turn, print the answer, exit' },
     resume: { type: 'string', short: 'r', value: 'ID|NAME', help: 'continue this session (or fork it, with --fork-session)' },
@@ -45,6 +46,16 @@ export const PRINT_COMMAND: CommandSpec = {
     'session-id': { type: 'string', value: 'UUID', help: 'id of the new session (or of the fork); SESSION_EXISTS if taken' },
     'system-prompt': { type: 'string', value: 'TEXT', help: "replace the session's system prompt (recorded; kept on resume)" },
     'append-system-prompt': { type: 'string', value: 'TEXT', help: 'append TEXT to the system prompt (recorded; kept on resume)' },
+    'system-prompt-file': {
+      type: 'string',
+      value: 'FILE',
+      help: "replace the session's system prompt with FILE's text (as --system-prompt; NOT_A_FILE, FILE_TOO_LARGE over --max-bytes)",
+    },
+    'max-bytes': {
+      type: 'string',
+      value: 'N',
+      help: 'refuse a prompt (stdin and argument together) over N bytes (default 268435456, 256 MiB): PROMPT_TOO_LARGE, nothing run or stored',
+    },
     verbose: { type: 'boolean', help: 'more detail on stderr: the session, model, cwd and tools, then each event as it is appended' },
     allowedTools: { type: 'string', value: 'LIST', help: 'refused: dsh has no permission prompts; --tools restricts availability' },
     disallowedTools: { type: 'string', value: 'LIST', help: 'refused, as --allowedTools' },

@@ -7,6 +7,7 @@ import { CliError } from './cli-error.js';
 import type { CliContext } from './cli-context.js';
 import { COMMAND_RUNNERS } from './command-runners.js';
 import { dshVersion, isVersionFlag } from './dsh-version.js';
+import { terminalBody } from './terminal-text.js';
 
 // Commands are imported on demand (`COMMAND_RUNNERS`), and the host only by the commands that use it
 // (and to classify a failure), so `--help`, `--version` and `dsh fork FILE` start quickly.
@@ -99,8 +100,9 @@ export function outputFormatOf(argv: readonly string[]): string | undefined {
 
 async function report(context: CliContext, error: unknown, argv: readonly string[], startedAt: number): Promise<number> {
   const reported = await classify(context, error, argv);
-  context.stderr.write(`dsh: ${reported.code}: ${reported.message}\n`);
-  if (reported.hint !== undefined) context.stderr.write(`  hint: ${reported.hint}\n`);
+  // A message may quote a session's title, a file's line or a provider's answer: shown, never obeyed.
+  context.stderr.write(terminalBody(`dsh: ${reported.code}: ${reported.message}\n`));
+  if (reported.hint !== undefined) context.stderr.write(terminalBody(`  hint: ${reported.hint}\n`));
   if (reported.code === 'INTERNAL' && context.env.DSH_DEBUG !== undefined && error instanceof Error && error.stack !== undefined)
     context.stderr.write(`${error.stack}\n`);
   // A script reading JSON gets a result object for every outcome, the turn never started included (SPEC §21).

@@ -3,7 +3,7 @@
 // trial here must end with the expected refusal (or the one prompt) well inside a watchdog far above
 // its normal run time; one that does not counts `unbounded`, one that ends otherwise `escapes`.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultTrials, makeTempDir, printSkip, reportFaults, waitFor, type TempDir } from '@dsh/test-utils';
@@ -99,5 +99,51 @@ describe('a huge paste in interactive mode', () => {
     }
     reportFaults('unbounded-paste', { trials, acknowledged: exact, escapes, unbounded });
     expect({ exact, escapes, unbounded }).toEqual({ exact: trials, escapes: 0, unbounded: 0 });
+  });
+});
+
+// Issue 36 item 8: print mode read stdin without a bound (600 MB → INTERNAL, 300 MB → 2.5 GB RSS and a
+// prompt stored twice). A stdin that never ends (`yes`), alone or with a prompt argument, must end
+// PROMPT_TOO_LARGE at --max-bytes with nothing stored; a run that outlives the watchdog counts unbounded.
+describe('an endless stdin in print mode', () => {
+  it('is refused PROMPT_TOO_LARGE at the bound, nothing stored', { timeout: 1_800_000 }, async () => {
+    const trials = faultTrials(4, 40);
+    let refused = 0;
+    let unbounded = 0;
+    let escapes = 0;
+    let halfWritten = 0;
+    for (let index = 0; index < trials; index++) {
+      const data = join(dir.path, `print-${String(index)}`);
+      const bound = 1024 * 1024 * (1 + (index % 4));
+      const prompt = index % 2 === 0 ? '' : ` 'and then?'`;
+      const format = index % 4 < 2 ? '' : ' --output-format json';
+      const shell = `yes 'endless stdin' | exec '${process.execPath}' '${DSH_BIN}' -p --max-bytes ${String(bound)} --data '${data}'${format}${prompt}`;
+      const child = spawn('sh', ['-c', shell], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      let watchdog: NodeJS.Timeout | undefined;
+      const code = await Promise.race([
+        new Promise<number | null>((resolve) => child.once('close', resolve)),
+        new Promise<'unbounded'>((resolve) => {
+          watchdog = setTimeout(() => {
+            resolve('unbounded');
+          }, WATCHDOG_MS);
+        }),
+      ]);
+      clearTimeout(watchdog);
+      if (code === 'unbounded') {
+        child.kill('SIGKILL');
+        unbounded += 1;
+      } else if (code === 1 && output.includes('PROMPT_TOO_LARGE')) refused += 1;
+      else escapes += 1;
+      const stored = await readdir(data).then(
+        (names) => names.filter((name) => name.endsWith('.jsonl')),
+        () => [],
+      );
+      if (stored.length > 0) halfWritten += 1;
+    }
+    reportFaults('unbounded-print-stdin', { trials, acknowledged: refused, escapes, unbounded, halfWritten });
+    expect({ refused, escapes, unbounded, halfWritten }).toEqual({ refused: trials, escapes: 0, unbounded: 0, halfWritten: 0 });
   });
 });

@@ -14,6 +14,7 @@ import { readPi } from './pi/read-pi.js';
 import { readLines, type SourceLine } from './read-lines.js';
 import type { ReadTranscript } from './read-transcript.js';
 import type { SourceItem } from './source-item.js';
+import { printableTitle } from './printable-title.js';
 
 /** Options of `importTranscript`. */
 export type ImportOptions = {
@@ -159,16 +160,15 @@ const TITLE_LENGTH = 80;
 function titleOf(items: readonly SourceItem[]): string | undefined {
   for (const item of items) {
     if (item.kind !== 'prompt' || !item.opensTurn) continue;
-    const words = item.content
-      .map((block) => (block.type === 'text' ? block.text : ''))
-      .join(' ')
-      // eslint-disable-next-line no-control-regex -- control characters are what a title may not hold
-      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (words === '' || words.startsWith('<') || words.startsWith('[Request interrupted') || words.startsWith('# AGENTS.md instructions'))
+    const words = printableTitle(item.content.map((block) => (block.type === 'text' ? block.text : '')).join(' '), TITLE_LENGTH);
+    if (
+      words === undefined ||
+      words.startsWith('<') ||
+      words.startsWith('[Request interrupted') ||
+      words.startsWith('# AGENTS.md instructions')
+    )
       continue;
-    return words.length > TITLE_LENGTH ? `${words.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : words;
+    return words;
   }
   return undefined;
 }

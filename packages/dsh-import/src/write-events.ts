@@ -7,6 +7,7 @@
 import type { ContentBlock, JsonValue, SessionConfig, SessionEvent, SurfaceOp, ToolEffect, TurnEndReason } from 'dsh-codec';
 import { IMPORT_SOURCE_EVENT } from './import-source.js';
 import type { SourceItem, TurnOutcome } from './source-item.js';
+import { printableTitle } from './printable-title.js';
 
 /** The events of one line of a transcript. */
 export type WrittenEvents = { events: SessionEvent[]; warnings: string[] };
@@ -64,13 +65,16 @@ class EventWriter {
         this.advance();
         this.configure(item.config);
         break;
-      case 'title':
+      case 'title': {
         this.advance();
-        if (item.title !== this.title) {
-          this.title = item.title;
-          this.emit('session/title', { title: item.title });
+        // Held to the API's rule: a foreign file's title never carries a terminal command or overflows a listing.
+        const title = printableTitle(item.title);
+        if (title !== undefined && title !== this.title) {
+          this.title = title;
+          this.emit('session/title', { title });
         }
         break;
+      }
       case 'source':
         this.advance();
         this.emit(IMPORT_SOURCE_EVENT, item.data, { ignorable: true });

@@ -8,6 +8,7 @@ import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { observeSessionOrFile } from '../observe-session-or-file.js';
+import { terminalBody, terminalLine } from '../terminal-text.js';
 
 type Block = { type: string; text?: string; id?: string; name?: string; arguments?: string };
 type Message = { role: string; content: readonly Block[]; callId?: string; isError?: boolean };
@@ -88,6 +89,6 @@ export async function exportCommand(context: CliContext, values: OptionValues, r
     );
   }
   if (format === 'messages') context.stdout.write(`${JSON.stringify(historyMessages(messages), null, 2)}\n`);
-  else context.stdout.write(historyMarkdown(observed.title ?? observed.header.id, messages));
+  else context.stdout.write(terminalBody(historyMarkdown(terminalLine(observed.title ?? observed.header.id), messages)));
   return 0;
 }

@@ -12,6 +12,7 @@ import { forkWithOptions, type ForkRequest } from '../fork-with-options.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
 import { parseSeq, parseTools } from './print-command.js';
+import { terminalBody, terminalLine } from '../terminal-text.js';
 
 /**
  * `dsh fork ID|NAME [--at SEQ] [--name N] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key K] [--json]`: prints the child id (stdout) and what was forked (stderr).
@@ -37,14 +38,14 @@ export async function forkSessionCommand(context: CliContext, values: OptionValu
   const { result, warning } = await withHost(context, values, (host) =>
     forkWithOptions(host, resolveDataDir(context, values.data), ref, request),
   );
-  if (warning !== undefined) context.stderr.write(warning);
+  if (warning !== undefined) context.stderr.write(terminalBody(warning));
   if (values.json === true) {
     context.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   }
-  context.stdout.write(`${result.sessionId}\n`);
+  context.stdout.write(`${terminalLine(result.sessionId)}\n`);
   context.stderr.write(
-    `dsh: forked ${result.parentSession} at seq ${result.forkCut} (${result.inheritedEventCount} events inherited); continue it with dsh -p "…" --resume ${result.sessionId}${storeArguments(context, values)}\n`,
+    `dsh: forked ${terminalLine(result.parentSession)} at seq ${result.forkCut} (${result.inheritedEventCount} events inherited); continue it with dsh -p "…" --resume ${terminalLine(result.sessionId)}${storeArguments(context, values)}\n`,
   );
   return 0;
 }

@@ -15,6 +15,7 @@ import type { OptionValues } from '../parse-command-line.js';
 import { progressLine } from '../progress-line.js';
 import { maxBytesOption, readInputFile } from '../read-input-file.js';
 import { openCliStore } from '../with-host.js';
+import { terminalLine } from '../terminal-text.js';
 
 const FORMATS = ['auto', ...TRANSCRIPT_FORMATS] as const;
 const IMPORT_CODES: ReadonlySet<string> = new Set(Object.keys(IMPORT_ERROR_CODES));
@@ -162,8 +163,8 @@ export async function importCommand(context: CliContext, values: OptionValues, f
     return 0;
   }
   for (const file of report) {
-    context.stdout.write(`${tree(file).join('\n')}\n`);
-    for (const warning of file.warnings) context.stderr.write(`dsh: warning: ${file.name ?? ''}: ${warning}\n`);
+    context.stdout.write(`${tree(file).map(terminalLine).join('\n')}\n`);
+    for (const warning of file.warnings) context.stderr.write(`dsh: warning: ${terminalLine(`${file.name ?? ''}: ${warning}`)}\n`);
   }
   return 0;
 }

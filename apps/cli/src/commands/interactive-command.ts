@@ -18,6 +18,7 @@ import { terminalPrinter } from '../interactive/terminal-printer.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
+import { terminalLine } from '../terminal-text.js';
 
 /** Runs interactive mode until the terminal closes; prints how to resume, and exits 0. */
 export async function interactiveCommand(context: CliContext, values: OptionValues): Promise<number> {
@@ -55,7 +56,7 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
         switched: () => undefined,
       };
       await runInteractiveLoop(session);
-      out(paint.dim(`bye — resume with: dsh --resume ${session.current}${storeArguments(context, values)}`));
+      out(paint.dim(`bye — resume with: dsh --resume ${terminalLine(session.current)}${storeArguments(context, values)}`));
       return 0;
     },
     { telemetry },

@@ -18,6 +18,7 @@ import { CliError } from '../cli-error.js';
 import { assertUnchanged, publishNewFile, uuidV7 } from '../native-files.js';
 import { maxBytesOption, readInputBytesStamped } from '../read-input-file.js';
 import type { OptionValues } from '../parse-command-line.js';
+import { terminalBody, terminalLine } from '../terminal-text.js';
 
 const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
 
@@ -85,13 +86,15 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
     );
     return 0;
   }
-  context.stdout.write(`${fork.sessionId}\n`);
+  context.stdout.write(`${terminalLine(fork.sessionId)}\n`);
   const closed =
     fork.closedCalls.length === 0 ? 'no call open' : `${String(fork.closedCalls.length)} open call(s) closed with dsh's forked result`;
   const where = fork.format === 'claude-code' ? " (from the session's working directory)" : '';
   context.stderr.write(
-    `dsh: forked ${fork.format} session ${fork.parentSessionId ?? '?'} at ${values.at} (seq ${String(fork.cut)}; ${String(fork.inheritedEntryCount)} entries copied; ${closed}) into ${child}\n` +
-      `  resume it with: ${resume.join(' ')}${where}\n`,
+    terminalBody(
+      `dsh: forked ${fork.format} session ${terminalLine(fork.parentSessionId ?? '?')} at ${terminalLine(values.at)} (seq ${String(fork.cut)}; ${String(fork.inheritedEntryCount)} entries copied; ${closed}) into ${terminalLine(child)}\n` +
+        `  resume it with: ${terminalLine(resume.join(' '))}${where}\n`,
+    ),
   );
   return 0;
 }

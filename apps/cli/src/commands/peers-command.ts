@@ -16,6 +16,7 @@ import { sharedCwdWarning } from '../shared-cwd-warning.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
 import { parseSeq, parseTools } from './print-command.js';
+import { terminalBody, terminalLine } from '../terminal-text.js';
 
 /** A repeatable option's values (one string when given once, none when absent). */
 function listOf(value: OptionValues[string]): string[] {
@@ -60,7 +61,7 @@ async function comparePeers(context: CliContext, values: OptionValues, refs: rea
     return Promise.all([side(first), side(second)]);
   });
   const comparison = compareSessions(...sides);
-  context.stdout.write(format === 'json' ? `${JSON.stringify(comparison)}\n` : comparisonText(comparison));
+  context.stdout.write(format === 'json' ? `${JSON.stringify(comparison)}\n` : terminalBody(comparisonText(comparison)));
   return 0;
 }
 
@@ -166,7 +167,7 @@ async function warnSharedCwds(
         `dsh: warning: peers ${here.join(', ')} all work in ${cwd}: they share files — give each its own with --worktree or --cwd DIR\n`,
       );
     const warning = await sharedCwdWarning(host, ids, cwd);
-    if (warning !== undefined) context.stderr.write(warning);
+    if (warning !== undefined) context.stderr.write(terminalBody(warning));
   }
 }
 
@@ -238,8 +239,8 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
   if (plan.format === 'json') {
     context.stdout.write(`${JSON.stringify(outcome)}\n`);
   } else {
-    context.stdout.write(`baseline ${outcome.baseline.session_id} at seq ${String(outcome.baseline.cut)}\n\n`);
-    for (const report of outcome.peers) context.stdout.write(`${peerBlock(report)}\n`);
+    context.stdout.write(`baseline ${terminalLine(outcome.baseline.session_id)} at seq ${String(outcome.baseline.cut)}\n\n`);
+    for (const report of outcome.peers) context.stdout.write(`${terminalBody(peerBlock(report))}\n`);
     const first = outcome.peers[0]?.name ?? 'NAME';
     context.stderr.write(`dsh: continue a peer with dsh -p "…" --resume ${first}${storeArguments(context, values)}\n`);
   }

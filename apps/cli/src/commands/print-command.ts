@@ -12,6 +12,7 @@ import type { CliContext } from '../cli-context.js';
 import { describeEvent } from '../describe-event.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { printResult } from '../print-result.js';
+import { maxBytesOption, readInputFile } from '../read-input-file.js';
 import { readPrintInput } from '../read-print-input.js';
 import { cliTools, withHost } from '../with-host.js';
 
@@ -68,6 +69,15 @@ function parseMaxTurns(value: OptionValues[string]): number | undefined {
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
     throw new CliError('USAGE', `--max-turns expects a whole number of model requests ≥ 1, received '${value}'.`);
   return Number(value);
+}
+
+/** `--system-prompt-file FILE`'s text (bounded as every input file: `NOT_A_FILE`, `FILE_TOO_LARGE`), or undefined. */
+async function readSystemPromptFile(context: CliContext, values: OptionValues, maxBytes: number): Promise<string | undefined> {
+  const file = values['system-prompt-file'];
+  if (typeof file !== 'string') return undefined;
+  if (typeof values['system-prompt'] === 'string')
+    throw new CliError('USAGE', '--system-prompt and --system-prompt-file both set the system prompt: use one of them.');
+  return readInputFile(context, resolve(context.cwd, file), maxBytes);
 }
 
 /** The query the options ask for (everything but the prompt and the callbacks). */
@@ -127,10 +137,13 @@ export async function printCommand(context: CliContext, values: OptionValues, po
   refusePermissionOptions(values);
   const maxTurns = parseMaxTurns(values['max-turns']);
   const verbose = values.verbose === true;
-  const prompt = await readPrintInput(context, positional);
+  const maxBytes = maxBytesOption(values['max-bytes']);
+  const systemPromptFile = await readSystemPromptFile(context, values, maxBytes);
+  const prompt = await readPrintInput(context, positional, maxBytes);
   if (prompt.trim() === '')
     throw new CliError('USAGE', 'The prompt is empty: expected dsh -p "some text" (or text on stdin); received only whitespace.');
   const query = queryOf(context, values, prompt);
+  if (systemPromptFile !== undefined) query.systemPrompt = systemPromptFile;
 
   const lines = format === 'stream-json' ? new ClaudeStreamLines((line) => context.stdout.write(line)) : undefined;
   const started = { model: '' };

@@ -5,6 +5,7 @@
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { withHost } from '../with-host.js';
+import { terminalLine } from '../terminal-text.js';
 
 /** `dsh rename ID|NAME NAME`: appends a `session/title`; the latest name wins. */
 export async function renameCommand(context: CliContext, values: OptionValues, ref: string, name: string): Promise<number> {
@@ -13,6 +14,6 @@ export async function renameCommand(context: CliContext, values: OptionValues, r
     await host.rename(sessionId, name);
     return sessionId;
   });
-  context.stdout.write(`renamed ${id} to "${name}"\n`);
+  context.stdout.write(`renamed ${terminalLine(id)} to "${terminalLine(name)}"\n`);
   return 0;
 }

@@ -9,8 +9,11 @@ import { CliError } from '../cli-error.js';
 import { listNativeSessions, NATIVE_TOOLS, nativeSessionsDir, type NativeTool } from '../native-session-files.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { withHost } from '../with-host.js';
+import { terminalLine } from '../terminal-text.js';
 
-function table(rows: string[][]): string {
+/** Rows as aligned columns; every cell shown as one terminal line (a foreign title's controls escaped). */
+function table(cells: string[][]): string {
+  const rows = cells.map((row) => row.map(terminalLine));
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
   return (
     rows
@@ -99,8 +102,9 @@ export function treeLines(
     const last = index === trees.length - 1;
     const item = items.get(tree.id);
     const mark = marks.get(tree.id);
-    const label =
-      `${names.get(tree.id) || tree.title || '(unnamed)'}  ${tree.id}${tree.forkCut === undefined ? '' : `  @${tree.forkCut}`}${mark === undefined ? '' : `  ${mark}`}  ${item?.status ?? ''}`.trimEnd();
+    const label = terminalLine(
+      `${names.get(tree.id) || tree.title || '(unnamed)'}  ${tree.id}${tree.forkCut === undefined ? '' : `  @${tree.forkCut}`}${mark === undefined ? '' : `  ${mark}`}  ${item?.status ?? ''}`.trimEnd(),
+    );
     const branch = prefix === '' && tree.parentSession === undefined ? '' : last ? '└─ ' : '├─ ';
     const childPrefix = prefix + (branch === '' ? '' : last ? '   ' : '│  ');
     return [`${prefix}${branch}${label}`, ...treeLines(tree.children, items, childPrefix, names)];

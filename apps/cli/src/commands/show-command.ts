@@ -8,6 +8,7 @@ import { describeEvent } from '../describe-event.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { observeSessionOrFile } from '../observe-session-or-file.js';
 import { shellQuote } from '../store-arguments.js';
+import { terminalLine } from '../terminal-text.js';
 
 /** `dsh show ID|NAME [--json]`: the header, then each event as `seq type summary` (a tool's session file by its id too). */
 export async function showCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
@@ -44,6 +45,7 @@ export async function showCommand(context: CliContext, values: OptionValues, ref
   for (const event of observed.events) {
     lines.push(`${String(event.seq).padStart(width)}  ${event.type.padEnd(typeWidth)}  ${describeEvent(event)}`.trimEnd());
   }
-  context.stdout.write(`${lines.join('\n')}\n`);
+  // Titles, cwd, ids and event text come from the session or a foreign file: each line shown, never obeyed.
+  context.stdout.write(`${lines.map(terminalLine).join('\n')}\n`);
   return 0;
 }

@@ -9,6 +9,7 @@ import { handleLine } from './handle-line.js';
 import { INTERACTIVE_COMMANDS } from './interactive-help.js';
 import type { InteractiveSession } from './interactive-session.js';
 import { runSlashInput } from './run-slash-command.js';
+import { terminalBody } from '../terminal-text.js';
 
 /** Whether a line is `/branch` (well-formed or not): during a turn it acts at once. */
 function isBranch(input: SlashInput): boolean {
@@ -20,7 +21,9 @@ function isBranch(input: SlashInput): boolean {
 function printFailure(session: InteractiveSession, error: unknown): void {
   const code = (error as { code?: unknown }).code;
   session.out(
-    session.paint.error(`${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`),
+    session.paint.error(
+      terminalBody(`${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`),
+    ),
   );
 }
 

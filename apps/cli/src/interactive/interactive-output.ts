@@ -5,6 +5,7 @@
  */
 import type { ContentBlock, SessionEvent } from 'dsh-codec';
 import type { CliContext } from '../cli-context.js';
+import { terminalBody, terminalLine } from '../terminal-text.js';
 
 /** Terminal styling: ANSI colours only when stdout is a terminal and `NO_COLOR` is unset. */
 export type Paint = { dim(text: string): string; tool(text: string): string; error(text: string): string; bold(text: string): string };
@@ -34,20 +35,20 @@ export function describeForTerminal(event: SessionEvent, paint: Paint): string |
   switch (event.type) {
     case 'assistant/message': {
       const text = textOf((data.message as { content?: ContentBlock[] } | undefined)?.content);
-      return text.trim() === '' ? undefined : `${seq} ${text}`;
+      return text.trim() === '' ? undefined : `${seq} ${terminalBody(text)}`;
     }
     case 'tool/call':
-      return `${seq} ${paint.tool(`⚙ ${String(data.name)}`)} ${paint.dim(`(${String(data.effect)})`)} ${clip(JSON.stringify(data.arguments))}`;
+      return `${seq} ${paint.tool(`⚙ ${terminalLine(String(data.name))}`)} ${paint.dim(`(${terminalLine(String(data.effect))})`)} ${clip(terminalLine(JSON.stringify(data.arguments)))}`;
     case 'tool/result': {
       const message = data.message as { content?: ContentBlock[]; isError?: boolean } | undefined;
-      const body = clip(textOf(message?.content).replace(/\n/g, ' ⏎ '));
+      const body = clip(terminalLine(textOf(message?.content).replace(/\n/g, ' ⏎ ')));
       return `${seq} ${message?.isError === true ? paint.error(`✗ ${body}`) : paint.dim(`→ ${body}`)}`;
     }
     case 'turn/end': {
       const reason = data.reason as { kind: string; error?: { code: string; message?: string } };
       const detail =
         reason.error === undefined ? '' : ` (${reason.error.code}${reason.error.message === undefined ? '' : `: ${reason.error.message}`})`;
-      const line = `${seq} turn ${String(data.turn)} ${reason.kind}${detail}`;
+      const line = `${seq} turn ${String(data.turn)} ${terminalLine(`${reason.kind}${detail}`)}`;
       return reason.kind === 'completed' ? paint.dim(line) : paint.error(line);
     }
     default:

@@ -5,6 +5,7 @@
  */
 import type { ContentBlock } from 'dsh-codec';
 import type { Host, SessionListItem } from 'dsh-host';
+import { terminalLine } from '../terminal-text.js';
 
 /** How many sessions the picker lists. */
 const PICKER_SIZE = 20;
@@ -59,8 +60,8 @@ export function pickerLines(entries: readonly PickerEntry[], current: string, no
         : age < 1440
           ? `${String(Math.round(age / 60))} h ago`
           : new Date(entry.updatedAt).toISOString().slice(0, 10);
-    const prompt = entry.firstPrompt === '' ? '(no prompt yet)' : `"${clip(entry.firstPrompt, 60)}"`;
+    const prompt = entry.firstPrompt === '' ? '(no prompt yet)' : `"${clip(terminalLine(entry.firstPrompt), 60)}"`;
     const mark = entry.id === current ? '  *' : '';
-    return `${String(index + 1).padStart(2)}) ${when.padEnd(11)} ${clip(entry.title ?? '', 24).padEnd(24)} ${prompt}  ${entry.id}${mark}`;
+    return `${String(index + 1).padStart(2)}) ${when.padEnd(11)} ${clip(terminalLine(entry.title ?? ''), 24).padEnd(24)} ${prompt}  ${terminalLine(entry.id)}${mark}`;
   });
 }

@@ -12,6 +12,7 @@ import { INTERACTIVE_HELP } from './interactive-help.js';
 import type { InteractiveSession } from './interactive-session.js';
 import { pickerEntries, pickerLines } from './resume-picker.js';
 import { eventListing, markedTree, showSession } from './session-lines.js';
+import { terminalBody, terminalLine } from '../terminal-text.js';
 
 /** `/branch` and `/fork`: fork the current session and switch to the child (even during a turn). */
 async function forkAndSwitch(session: InteractiveSession, command: SlashForkCommand): Promise<void> {
@@ -19,11 +20,14 @@ async function forkAndSwitch(session: InteractiveSession, command: SlashForkComm
   const request = slashForkRequest(command, context.cwd);
   const { result: forked, warning } = await forkWithOptions(host, resolveDataDir(context, values.data), session.current, request);
   session.printer.endLine();
-  if (warning !== undefined) out(paint.error(warning.trimEnd()));
+  if (warning !== undefined) out(paint.error(terminalBody(warning.trimEnd())));
   out(
-    paint.dim(`forked ${forked.parentSession} at seq ${String(forked.forkCut)} (${String(forked.inheritedEventCount)} events inherited)`),
+    paint.dim(
+      `forked ${terminalLine(forked.parentSession)} at seq ${String(forked.forkCut)} (${String(forked.inheritedEventCount)} events inherited)`,
+    ),
   );
-  if (session.running) out(paint.dim(`the running turn goes on in ${forked.parentSession} (/resume ${forked.parentSession} to return)`));
+  if (session.running)
+    out(paint.dim(terminalLine(`the running turn goes on in ${forked.parentSession} (/resume ${forked.parentSession} to return)`)));
   session.current = forked.sessionId;
   await host.open(session.current);
   await showSession(session, command.name === 'fork' ? 'now in fork' : 'now in branch');
@@ -66,7 +70,7 @@ export async function runSlashCommand(session: InteractiveSession, command: Slas
       return;
     case 'rename':
       await host.rename(session.current, command.title);
-      out(paint.dim(`renamed ${session.current} to "${command.title}"`));
+      out(paint.dim(terminalLine(`renamed ${session.current} to "${command.title}"`)));
       return;
     case 'resume':
       await resume(session, command.ref);

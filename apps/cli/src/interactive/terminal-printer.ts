@@ -5,6 +5,7 @@
 import type { SessionEvent } from 'dsh-codec';
 import type { AgentDelta } from 'dsh-host';
 import { describeForTerminal, type Paint } from './interactive-output.js';
+import { terminalBody } from '../terminal-text.js';
 
 /** Prints one session's turn on a terminal: streamed text as it arrives, then each appended event. */
 export type TerminalPrinter = {
@@ -29,7 +30,9 @@ export function terminalPrinter(write: (text: string) => void, paint: Paint): Te
     if (!atLineStart) write('\n');
     atLineStart = true;
   };
-  const show = (key: string, as: 'text' | 'reasoning', piece: string) => {
+  const show = (key: string, as: 'text' | 'reasoning', raw: string) => {
+    // A model's text may carry terminal commands (a tool output it repeats): shown escaped.
+    const piece = terminalBody(raw);
     if (streamed !== key || kind !== as) {
       freshLine();
       if (as === 'reasoning') write(paint.dim('thinking: '));
