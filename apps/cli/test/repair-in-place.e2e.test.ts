@@ -5,7 +5,7 @@
  * another process holds FILE open — and the temp files a killed fork, repair or export left are
  * removed by the next one in that folder, never another's.
  */
-import { open, readdir, readFile, readlink, stat, symlink, writeFile, chmod } from 'node:fs/promises';
+import { open, readdir, readFile, readlink, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
@@ -136,10 +136,23 @@ describe('temp files a killed dsh left', () => {
   const live = `.p1.jsonl.dsh-${String(process.pid)}-0123456789ab.tmp`;
   const foreign = '.p1.jsonl.0123456789ab.tmp';
 
-  for (const command of ['repair', 'fork'] as const) {
+  /** Runs `command` so that it writes into `dir.path` (export: of `file` imported into a data folder elsewhere). */
+  async function run(command: 'repair' | 'fork' | 'export') {
+    if (command === 'repair') return runDsh(['repair', file]);
+    if (command === 'fork') return runDsh(['fork', file, '--at', 'u1']);
+    const data = join(dir.path, '..', `${dir.path.split('/').at(-1) ?? 'x'}-data`);
+    const imported = await runDsh(['import', file, '--data', data, '--json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    const id = (JSON.parse(imported.stdout) as { sessions: { id: string }[] }[])[0]?.sessions[0]?.id as string;
+    const result = await runDsh(['export', id, '--format', 'codex', '--out', `${dir.path}/`, '--data', data]);
+    await rm(data, { recursive: true, force: true });
+    return result;
+  }
+
+  for (const command of ['repair', 'fork', 'export'] as const) {
     it(`are removed by the next ${command} in that folder — only dsh's own names, only of a process that is gone`, async () => {
       for (const name of [stale, live, foreign]) await writeFile(join(dir.path, name), 'half a file');
-      const result = await runDsh(command === 'repair' ? ['repair', file] : ['fork', file, '--at', 'u1']);
+      const result = await run(command);
       expect(result.code, result.stderr).toBe(0);
       const names = await readdir(dir.path);
       expect(names).not.toContain(stale);
