@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { claudeCodeTranscript, makeTempDir, type TempDir } from '@dsh/test-utils';
@@ -101,7 +102,7 @@ function raw(
   path: string,
   headers: Record<string, string>,
   body?: string,
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const outgoing = httpRequest({ host: target.hostname, port: target.port, method, path, headers }, (response) => {
@@ -109,7 +110,7 @@ function raw(
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
       response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, text });
+        resolve({ status: response.statusCode ?? 0, text, connection: response.headers.connection });
       });
     });
     outgoing.on('error', reject);
@@ -123,6 +124,30 @@ test('refuses a DNS-rebinding Host for the page and the API, before the host see
   const api = await raw(server.url, 'GET', '/api/sessions', { host: `attacker.example:${server.port}` });
   expect(api.status).toBe(403);
   expect(JSON.parse(api.text)).toMatchObject({ error: { code: 'HOST_NOT_ALLOWED' } });
+  // A refusal ends its connection (dsh-host's answerAndClose).
+  expect(api.connection).toBe('close');
+  expect(seen.length).toBe(before);
+});
+
+test('refuses a body declared over the limit with 413 and Connection: close before reading it, and closes', async () => {
+  const before = seen.length;
+  const answer = await new Promise<{ text: string; closed: boolean }>((resolve) => {
+    const socket = connect(server.port, '127.0.0.1');
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      resolve({ text, closed: true });
+    });
+    socket.write(
+      `POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:${String(server.port)}\r\nContent-Type: application/json\r\nContent-Length: ${String(3 * 1024 * 1024)}\r\n\r\n`,
+    );
+  });
+  const [head, body] = answer.text.split('\r\n\r\n');
+  expect(head).toMatch(/^HTTP\/1\.1 413 /);
+  expect(head).toMatch(/\r\nconnection: close/i);
+  expect(JSON.parse(body ?? '')).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
   expect(seen.length).toBe(before);
 });
 
@@ -138,7 +163,7 @@ test('refuses cross-site and text/plain writes before the host sees them', async
   );
   expect(csrf.status).toBe(403);
   const plain = await raw(server.url, 'POST', '/api/sessions', { host: own, 'content-type': 'text/plain' }, '{"title":"x"}');
-  expect(plain.status).toBe(415);
+  expect([plain.status, plain.connection]).toEqual([415, 'close']);
   expect(seen.length).toBe(before);
 });
 

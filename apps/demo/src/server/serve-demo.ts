@@ -38,6 +38,8 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 
 async function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer | undefined> {
+  // A declared length over the limit is refused before a byte of the body is read.
+  if (Number(request.headers['content-length'] ?? 0) > limit) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
