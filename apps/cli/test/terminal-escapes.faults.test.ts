@@ -123,4 +123,16 @@ describe('terminal escapes in a foreign session file', () => {
     expect(titles.filter((title) => /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u.test(title) || title.length > 200)).toEqual([]);
     expect(titles.some((title) => title.startsWith('mine'))).toBe(true);
   });
+
+  it("print mode's text answer shows a model's escapes escaped; its JSON stays JSON", { timeout: 120_000 }, async () => {
+    const script = join(dir.path, 'script.json');
+    await writeFile(script, JSON.stringify([{ text: `answer ${HOSTILE}\nsecond line` }]));
+    const args = ['-p', 'go', '--model', `scripted:${script}`, '--tools', '', '--data', join(dir.path, 'print')];
+    const text = await runDsh(args, { env });
+    expect(text.code, text.stderr).toBe(0);
+    expect(RAW_CONTROL.test(text.stdout + text.stderr)).toBe(false);
+    expect(text.stdout).toContain('answer \\x1b]0;pwned\\x07|\\x1b]52;c;cHduZWQ=\\x07|\\x1b[2J|\\x9b31m|\\u202e|\\x7f\nsecond line');
+    const json = await runDsh([...args, '--output-format', 'json'], { env });
+    expect((JSON.parse(json.stdout) as { result: string }).result).toBe(`answer ${HOSTILE}\nsecond line`);
+  });
 });

@@ -15,6 +15,7 @@ import { printResult } from '../print-result.js';
 import { maxBytesOption, readInputFile } from '../read-input-file.js';
 import { readPrintInput } from '../read-print-input.js';
 import { cliTools, withHost } from '../with-host.js';
+import { terminalBody, terminalLine } from '../terminal-text.js';
 
 /** A non-negative integer option, or a `USAGE` error naming it. */
 export function parseSeq(flag: string, value: string): number {
@@ -152,7 +153,7 @@ export async function printCommand(context: CliContext, values: OptionValues, po
     lines?.init(start);
     if (verbose)
       context.stderr.write(
-        `dsh: session ${start.sessionId} on ${start.model}, cwd ${start.cwd ?? '(none)'}, tools ${start.tools.join(', ') || '(none)'}\n`,
+        `dsh: ${terminalLine(`session ${start.sessionId} on ${start.model}, cwd ${start.cwd ?? '(none)'}, tools ${start.tools.join(', ') || '(none)'}`)}\n`,
       );
   };
   // Every event the host appends, in order; `events` prints each as it comes, stream-json its messages.
@@ -161,7 +162,7 @@ export async function printCommand(context: CliContext, values: OptionValues, po
     appended.push(event);
     if (format === 'events') context.stdout.write(`${JSON.stringify(event)}\n`);
     lines?.event(event, where.sessionId);
-    if (verbose) context.stderr.write(`dsh: ${String(event.seq).padStart(4)} ${event.type} ${describeEvent(event)}\n`);
+    if (verbose) context.stderr.write(`dsh: ${String(event.seq).padStart(4)} ${terminalLine(`${event.type} ${describeEvent(event)}`)}\n`);
   };
   // On a terminal, text output shows each step's answer as it streams; piped output stays the final answer only.
   const live = format === 'text' && (context.stdout as { isTTY?: boolean }).isTTY === true;
@@ -173,7 +174,8 @@ export async function printCommand(context: CliContext, values: OptionValues, po
       const step = `${delta.turn}:${delta.step}`;
       if (shown.step !== undefined && shown.step !== step && !shown.atLineStart) context.stdout.write('\n');
       shown.step = step;
-      context.stdout.write(delta.text);
+      // Text output shows a session's text, never a terminal command it carries (JSON formats stay JSON).
+      context.stdout.write(terminalBody(delta.text));
       shown.atLineStart = delta.text.endsWith('\n');
     };
   }
@@ -188,14 +190,15 @@ export async function printCommand(context: CliContext, values: OptionValues, po
   } else if (format !== 'text') {
     context.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
-    if (shown.step === undefined) context.stdout.write(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
+    const answer = terminalBody(result.result);
+    if (shown.step === undefined) context.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
     else if (!shown.atLineStart) context.stdout.write('\n');
     const lineage = result.parentSession === undefined ? '' : ` (forked from ${result.parentSession} at seq ${String(result.forkCut)})`;
-    context.stderr.write(`dsh: session ${result.sessionId}${lineage}\n`);
+    context.stderr.write(`dsh: ${terminalLine(`session ${result.sessionId}${lineage}`)}\n`);
     if (result.isError) {
       const code = result.errorCode === undefined ? '' : ` (${result.errorCode})`;
       // The provider's message in full: a 429's "Rate limit reached… try again in 20s" is what the user needs.
-      const message = result.errorMessage === undefined ? '' : `: ${result.errorMessage}`;
+      const message = result.errorMessage === undefined ? '' : `: ${terminalBody(result.errorMessage)}`;
       context.stderr.write(`dsh: the turn ended ${result.stopReason}${code}${message}\n`);
     }
   }

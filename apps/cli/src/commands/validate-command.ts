@@ -8,6 +8,7 @@ import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
 import { formatBytes, progressLine } from '../progress-line.js';
 import { readInputFile } from '../read-input-file.js';
+import { terminalLine } from '../terminal-text.js';
 
 /** The session id a headerless (V0) log takes from its file name. */
 export function sessionIdFromFileName(file: string): string {
@@ -77,7 +78,7 @@ export async function validateCommand(context: CliContext, file: string, maxByte
   const upgrade =
     decoded.sourceVersion < CURRENT_FORMAT_VERSION ? `; \`dsh migrate ${file} --write\` upgrades it to V${CURRENT_FORMAT_VERSION}` : '';
   context.stdout.write(
-    `${file}: valid V${decoded.sourceVersion} log of session ${decoded.header.id}, ${decoded.events.length} events${upgrade}\n`,
+    `${file}: valid V${decoded.sourceVersion} log of session ${terminalLine(decoded.header.id)}, ${decoded.events.length} events${upgrade}\n`,
   );
   return 0;
 }
