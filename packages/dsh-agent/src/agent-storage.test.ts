@@ -66,4 +66,17 @@ describe('agent over failing storage', () => {
     await session.close();
     await store.close();
   });
+
+  it('refuses a compaction while storage fails with its typed error, and compacts once storage is back', async () => {
+    const { control, store, session, agent } = await setup();
+    const { inputId } = agent.enqueue('some history');
+    await agent.result(inputId);
+    control.state = 'outage';
+    await expect(agent.compact({ summarize: () => Promise.resolve('a summary') })).rejects.toMatchObject({ code: 'WRITE_FAILED' });
+    control.state = 'up';
+    await expect(agent.compact({ summarize: () => Promise.resolve('a summary') })).resolves.toMatchObject({ compacted: true });
+    await agent.close();
+    await session.close();
+    await store.close();
+  });
 });

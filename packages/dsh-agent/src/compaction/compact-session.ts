@@ -46,7 +46,15 @@ export async function compactSession(session: Session, options: CompactOptions):
   const summarize = options.summarize ?? modelSummarizer(options.model, session.id);
 
   const startSeq = session.append('compaction/start', { turn: null, replace: { start, end } }, { ignorable: true }).seq;
-  await session.flush();
+  try {
+    await session.flush();
+  } catch (error) {
+    // Storage failed (it may come back): the bracket is closed now, so a later compaction is not refused
+    // COMPACTION_IN_PROGRESS; both records stay pending and are written once storage works.
+    const message = error instanceof Error ? error.message : String(error);
+    session.append('compaction/end', { startSeq, status: 'failed', error: { message } }, { ignorable: true });
+    throw error;
+  }
   let summary: string;
   try {
     options.signal?.throwIfAborted();
