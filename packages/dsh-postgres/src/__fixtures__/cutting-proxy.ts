@@ -2,7 +2,8 @@
  * A TCP proxy in front of a real PostgreSQL server that can lose one reply: armed with a marker, it
  * forwards the client's message holding it, then — instead of forwarding the server's answer —
  * cuts both connections. The server has done the work (for a statement in its own transaction, the
- * reply comes after the commit); the client only sees its connection end: a commit in doubt.
+ * reply comes after the commit); the client only sees its connection end: a commit in doubt. It can
+ * also play a database outage: every connection cut and new ones refused until it is over.
  */
 import { connect, createServer, type Socket } from 'node:net';
 
@@ -11,6 +12,9 @@ export type CuttingProxy = {
   via(url: string): string;
   /** Arms the proxy: resolves once a reply to a client message holding `marker` was dropped and the connection cut. */
   cutReplyTo(marker: string): Promise<void>;
+  /** An outage: cuts every connection and refuses new ones until `restore()`. */
+  outage(): void;
+  restore(): void;
   close(): Promise<void>;
 };
 
@@ -18,7 +22,12 @@ export async function startCuttingProxy(url: string): Promise<CuttingProxy> {
   const target = new URL(url);
   const sockets = new Set<Socket>();
   let armed: { marker: Buffer; cut: () => void } | undefined;
+  let down = false;
   const server = createServer((client) => {
+    if (down) {
+      client.destroy();
+      return;
+    }
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
     let awaitingReply = false;
@@ -55,6 +64,13 @@ export async function startCuttingProxy(url: string): Promise<CuttingProxy> {
       proxied.hostname = '127.0.0.1';
       proxied.port = String(port);
       return proxied.toString();
+    },
+    outage() {
+      down = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      down = false;
     },
     cutReplyTo(marker) {
       return new Promise<void>((resolve) => {
