@@ -9,7 +9,8 @@ import type { SessionConfig } from 'dsh-codec';
 import { defaultPeerNames, type ForkResult, type Host } from 'dsh-host';
 import type { SlashCommand } from 'dsh-host/commands';
 import { CliError } from './cli-error.js';
-import { addWorktree, checkoutOf, checkWorktreesFree, removeWorktree } from './peer-worktrees.js';
+import { addWorktrees, checkoutOf, checkWorktreesFree } from './peer-worktrees.js';
+import { removeWorktree } from './remove-peer-worktree.js';
 import { sharedCwdWarning } from './shared-cwd-warning.js';
 import { checkTools } from './commands/print-command.js';
 
@@ -24,9 +25,10 @@ async function forkWorktree(host: Host, dataDir: string, ref: string, title: str
   const [fallback = parent] = defaultPeerNames(sessions.find((item) => item.id === parent)?.title ?? parent, taken, 1);
   const name = title ?? fallback;
   // The parent's cwd as its summary lists it: its events are not read.
-  const checkout = await checkoutOf(sessions.find((item) => item.id === parent)?.cwd, ref);
+  const checkout = await checkoutOf(sessions.find((item) => item.id === parent)?.cwd, ref, dataDir);
   await checkWorktreesFree(checkout, dataDir, [name]);
-  return { name, cwd: await addWorktree(checkout, dataDir, name) };
+  const [cwd] = await addWorktrees(checkout, dataDir, [name]);
+  return { name, cwd: cwd as string };
 }
 
 /** Forks `ref` as asked; a worktree made for a fork that then fails is removed again. */

@@ -1,165 +1,169 @@
 /**
  * @module peer-worktrees
- * The git side of `dsh peers --worktree` (SPEC §20): one `git worktree` per peer on a new branch
- * `dsh/<name>` at the baseline checkout's HEAD, what a peer changed there, and removing a worktree
- * and its branch without ever deleting uncommitted work or unmerged commits silently.
+ * The git side of `dsh peers --worktree` and `dsh fork --worktree` (SPEC §20, §27): one `git worktree`
+ * per peer on a new branch `dsh/<name>` at the baseline checkout's HEAD, and what a peer changed there.
+ * Every git call goes through dsh-workspace's `runGit` against the repository and admin folder dsh
+ * recorded when it made the worktree (`worktree-record.ts`), never one a `.git` file in it names.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { mkdir, readdir, readFile, realpath } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { findCheckout, WorkspaceError } from 'dsh-workspace';
 import { CliError } from './cli-error.js';
+import { branchesClash, checkPeerName } from './peer-name.js';
+import { removeWorktree } from './remove-peer-worktree.js';
+import { changedFiles, failed, git } from './worktree-git.js';
+import { listWorktreeRecords, worktreePath, worktreeRecordFor, writeWorktreeRecord, type WorktreeRecord } from './worktree-record.js';
 
-type GitResult = { ok: boolean; stdout: string; stderr: string };
+/** The baseline checkout worktrees are made from: its repository, HEAD, and where the baseline's cwd sits in it. */
+export type BaselineCheckout = { root: string; gitDir: string; commonDir: string; head: string; subdir: string };
 
-/** Runs `git ARGS` in `cwd`; never throws for a non-zero exit (the caller reads `ok`). */
-function git(cwd: string, args: readonly string[]): Promise<GitResult> {
-  return new Promise((done, fail) => {
-    execFile('git', ['-C', cwd, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error !== null && typeof (error as { code?: unknown }).code === 'string') {
-        fail(new CliError('GIT_NOT_FOUND', `Could not run git (${error.message}): expected git on PATH for --worktree.`));
-        return;
-      }
-      done({ ok: error === null, stdout, stderr });
-    });
-  });
-}
-
-function gitFailed(what: string, result: GitResult): CliError {
-  return new CliError('GIT_FAILED', `${what} failed: ${result.stderr.trim() || result.stdout.trim() || 'git exited non-zero'}`);
-}
-
-/** Where peer `name`'s worktree lives: under the data directory, outside every checkout. */
-export function worktreePath(dataDir: string, name: string): string {
-  return join(dataDir, 'worktrees', name);
-}
-
-/** The baseline checkout a set of worktrees is made from: its top level and where `cwd` sits in it. */
-export type Checkout = { root: string; subdir: string };
-
-/** The git checkout holding `cwd` (`NOT_A_GIT_REPOSITORY` when there is none, or no commit to branch from). */
-export async function checkoutOf(cwd: string | undefined, baseline: string): Promise<Checkout> {
-  if (cwd === undefined || !existsSync(cwd)) {
-    throw new CliError(
-      'NOT_A_GIT_REPOSITORY',
-      `--worktree needs the baseline's working directory inside a git repository; ${baseline} ${cwd === undefined ? 'records no working directory' : `runs in ${cwd}, which does not exist`}.`,
-      {
-        hint: 'give each peer a directory with --cwd DIR instead',
-      },
-    );
-  }
-  const top = await git(cwd, ['rev-parse', '--show-toplevel']);
-  if (!top.ok) {
-    throw new CliError(
-      'NOT_A_GIT_REPOSITORY',
-      `--worktree needs the baseline's working directory inside a git repository; ${cwd} is not in one.`,
-      {
-        hint: 'run `git init` there and commit, or give each peer a directory with --cwd DIR',
-      },
-    );
-  }
-  const root = top.stdout.trim();
-  if (!(await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD'])).ok) {
-    throw new CliError(
-      'NOT_A_GIT_REPOSITORY',
-      `--worktree branches each peer from HEAD, but the repository at ${root} has no commit yet.`,
-      { hint: 'commit once, then run dsh peers again' },
-    );
-  }
-  return { root, subdir: relative(root, resolve(cwd)) };
-}
-
-/** Refuses, before anything is created, a peer whose branch name is invalid or taken, or whose worktree path exists. */
-export async function checkWorktreesFree(checkout: Checkout, dataDir: string, names: readonly string[]): Promise<void> {
-  for (const name of names) {
-    const branch = `dsh/${name}`;
-    if (!(await git(checkout.root, ['check-ref-format', '--branch', branch])).ok) {
-      throw new CliError(
-        'INVALID_BRANCH_NAME',
-        `Peer name '${name}' does not make a git branch name (${branch}): expected letters, digits, '-', '_', '.' or '/'.`,
-      );
-    }
-    if ((await git(checkout.root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok) {
-      throw new CliError(
-        'BRANCH_EXISTS',
-        `Branch ${branch} already exists in ${checkout.root}: expected a new branch for peer '${name}'.`,
-        {
-          hint: `remove the old peer's worktree with \`dsh peers --remove ${name}\`, or choose another --name`,
-        },
-      );
-    }
-    const path = worktreePath(dataDir, name);
-    if (existsSync(path))
-      throw new CliError('WORKTREE_EXISTS', `A worktree for peer '${name}' already exists at ${path}: expected none.`, {
-        hint: `dsh peers --remove ${name}`,
-      });
-  }
-}
-
-/** Adds peer `name`'s worktree on a new branch `dsh/<name>` at HEAD; returns the peer's cwd in it. */
-export async function addWorktree(checkout: Checkout, dataDir: string, name: string): Promise<string> {
-  const path = worktreePath(dataDir, name);
-  await mkdir(join(dataDir, 'worktrees'), { recursive: true });
-  const added = await git(checkout.root, ['worktree', 'add', '--quiet', '-b', `dsh/${name}`, path, 'HEAD']);
-  if (!added.ok) throw gitFailed(`git worktree add for peer '${name}'`, added);
-  return join(path, checkout.subdir);
-}
-
-/** The paths `git status` reports as changed (modified, added, deleted, untracked) in the checkout holding `cwd`. */
-export async function changedFiles(cwd: string): Promise<string[]> {
-  const status = await git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
-  if (!status.ok) return [];
-  const entries = status.stdout.split('\0').filter((entry) => entry !== '');
-  const files: string[] = [];
-  for (let index = 0; index < entries.length; index++) {
-    const entry = entries[index] as string;
-    files.push(entry.slice(3));
-    // A rename or copy is followed by its source path, which is not a change of its own.
-    if (entry[0] === 'R' || entry[0] === 'C') index++;
-  }
-  return files.sort();
+function notARepository(message: string, hint: string): CliError {
+  return new CliError('NOT_A_GIT_REPOSITORY', message, { hint });
 }
 
 /**
- * Removes peer `name`'s worktree and its branch `dsh/<name>`. Refuses `WORKTREE_HAS_CHANGES` when the
- * worktree holds uncommitted changes and `BRANCH_NOT_MERGED` when the branch has commits no other
- * branch has, unless `force`. Returns the worktree's path.
+ * The git checkout holding `cwd` (`NOT_A_GIT_REPOSITORY` when there is none, or no commit to branch
+ * from). A cwd in a worktree dsh made is read from its record; any other is the one discovery.
  */
-export async function removeWorktree(dataDir: string, name: string, force: boolean): Promise<string> {
-  const path = worktreePath(dataDir, name);
-  if (!existsSync(path))
-    throw new CliError('WORKTREE_NOT_FOUND', `No worktree for peer '${name}': expected one at ${path}.`, {
-      hint: 'list them with `git worktree list`',
-    });
-  const common = await git(path, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-  if (!common.ok) throw gitFailed(`git rev-parse in ${path}`, common);
-  const repository = common.stdout.trim();
-  const branch = `dsh/${name}`;
-  if (!force) {
-    const changed = await changedFiles(path);
-    if (changed.length > 0) {
+export async function checkoutOf(cwd: string | undefined, baseline: string, dataDir: string): Promise<BaselineCheckout> {
+  if (cwd === undefined || !existsSync(cwd)) {
+    throw notARepository(
+      `--worktree needs the baseline's working directory inside a git repository; ${baseline} ${cwd === undefined ? 'records no working directory' : `runs in ${cwd}, which does not exist`}.`,
+      'give each peer a directory with --cwd DIR instead',
+    );
+  }
+  const recorded = await worktreeRecordFor(dataDir, cwd);
+  if (recorded?.adminDir != null) {
+    const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { gitDir: recorded.adminDir });
+    if (!head.ok) throw failed(`git rev-parse HEAD in the worktree of ${recorded.name}`, head);
+    return {
+      root: recorded.path,
+      gitDir: recorded.adminDir,
+      commonDir: recorded.commonDir,
+      head: head.stdout.toString('utf8').trim(),
+      subdir: relative(recorded.path, cwd),
+    };
+  }
+  let found;
+  try {
+    found = await findCheckout(cwd);
+  } catch (error) {
+    if (WorkspaceError.is(error)) throw new CliError(error.code, error.message, { cause: error });
+    throw error;
+  }
+  if (found === undefined)
+    throw notARepository(
+      `--worktree needs the baseline's working directory inside a git repository; ${cwd} is not in one.`,
+      'run `git init` there and commit, or give each peer a directory with --cwd DIR',
+    );
+  if (found.head === undefined)
+    throw notARepository(
+      `--worktree branches each peer from HEAD, but the repository at ${found.root} has no commit yet.`,
+      'commit once, then run dsh peers again',
+    );
+  return { ...found, head: found.head, subdir: relative(found.root, await realpath(resolve(cwd))) };
+}
+
+/**
+ * Refuses, before anything is created, names that are no branch names or clash with each other
+ * (`INVALID_BRANCH_NAME`: also `x` beside `x/y`), with a branch of the repository (`BRANCH_EXISTS`),
+ * or with a worktree dsh made or a folder in its place (`WORKTREE_EXISTS`).
+ */
+export async function checkWorktreesFree(checkout: BaselineCheckout, dataDir: string, names: readonly string[]): Promise<void> {
+  for (const name of names) checkPeerName(name);
+  for (const [index, name] of names.entries()) {
+    const other = names.slice(index + 1).find((later) => branchesClash(`dsh/${name}`, `dsh/${later}`));
+    if (other !== undefined)
       throw new CliError(
-        'WORKTREE_HAS_CHANGES',
-        `The worktree of peer '${name}' (${path}) has uncommitted changes (${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}): expected a clean worktree.`,
-        {
-          hint: `commit them on ${branch} (git -C ${path} commit -am …) or discard them with --force`,
-        },
+        'INVALID_BRANCH_NAME',
+        `Peer names '${name}' and '${other}' cannot both be branches: dsh/${name.length < other.length ? name : other} would be a branch and a folder of branches at once; expected names of which none is a folder of another.`,
+      );
+  }
+  const refs = await git(['for-each-ref', '--format=%(refname)', 'refs/heads/dsh'], { gitDir: checkout.commonDir });
+  if (!refs.ok) throw failed('git for-each-ref', refs);
+  const branches = refs.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((ref) => ref.slice('refs/heads/'.length));
+  const records = await listWorktreeRecords(dataDir);
+  for (const name of names) {
+    const branch = `dsh/${name}`;
+    const taken = branches.find((existing) => branchesClash(existing, branch));
+    if (taken !== undefined) {
+      throw new CliError(
+        'BRANCH_EXISTS',
+        taken === branch
+          ? `Branch ${branch} already exists in ${checkout.root}: expected a new branch for peer '${name}'.`
+          : `Branch ${taken} exists in ${checkout.root}, so ${branch} cannot (one would be a folder of the other): expected a new branch for peer '${name}'.`,
+        { hint: `remove the old peer's worktree with \`dsh peers --remove ${taken.slice('dsh/'.length)}\`, or choose another --name` },
       );
     }
-    const unmerged = await git(repository, ['rev-list', '--count', `refs/heads/${branch}`, '--not', `--exclude=${branch}`, '--branches']);
-    if (unmerged.ok && Number(unmerged.stdout.trim()) > 0) {
+    const made = records.find((record) => branchesClash(record.branch, branch));
+    const path = worktreePath(dataDir, name);
+    if (made !== undefined || existsSync(path))
       throw new CliError(
-        'BRANCH_NOT_MERGED',
-        `Branch ${branch} has ${unmerged.stdout.trim()} commit(s) no other branch has: expected them merged before it is deleted.`,
-        {
-          hint: `merge ${branch} first, or delete it anyway with --force`,
-        },
+        'WORKTREE_EXISTS',
+        `A worktree for peer '${made?.name ?? name}' already exists at ${made?.path ?? path}: expected none where peer '${name}' would go.`,
+        { hint: `dsh peers --remove ${made?.name ?? name}` },
       );
+  }
+}
+
+/** The admin folder git made in `commonDir` for the worktree at `path` (found by its `gitdir` file, in the repository). */
+async function adminDirOf(commonDir: string, path: string): Promise<string> {
+  const wanted = new Set([join(path, '.git'), join(await realpath(path).catch(() => path), '.git')]);
+  const folder = join(commonDir, 'worktrees');
+  for (const entry of await readdir(folder).catch(() => [])) {
+    const gitdir = await readFile(join(folder, entry, 'gitdir'), 'utf8').catch(() => '');
+    if (wanted.has(gitdir.trim())) return join(folder, entry);
+  }
+  throw new CliError('GIT_FAILED', `git worktree add made no admin folder for ${path} in ${folder}: expected one naming it.`);
+}
+
+/** Adds peer `name`'s worktree on a new branch `dsh/<name>` at the baseline's HEAD, recorded before and after; returns the peer's cwd. */
+async function addWorktree(checkout: BaselineCheckout, dataDir: string, name: string): Promise<string> {
+  const path = worktreePath(dataDir, name);
+  const record: WorktreeRecord = {
+    version: 1,
+    name,
+    branch: `dsh/${name}`,
+    path,
+    subdir: checkout.subdir,
+    commonDir: checkout.commonDir,
+    adminDir: null,
+    head: checkout.head,
+  };
+  await mkdir(dirname(path), { recursive: true });
+  // Recorded first: a kill during `git worktree add` leaves what `dsh peers --remove NAME` finds and cleans.
+  await writeWorktreeRecord(dataDir, record);
+  const added = await git(['worktree', 'add', '--quiet', '-b', record.branch, path, checkout.head], { gitDir: checkout.commonDir });
+  if (!added.ok) throw failed(`git worktree add for peer '${name}'`, added);
+  await writeWorktreeRecord(dataDir, { ...record, adminDir: await adminDirOf(checkout.commonDir, path) });
+  return join(path, checkout.subdir);
+}
+
+/**
+ * Adds one worktree per name (checked first with `checkWorktreesFree`); returns their cwds in order.
+ * When one cannot be made, those made so far (and the half-made one) are removed before the error is thrown.
+ */
+export async function addWorktrees(checkout: BaselineCheckout, dataDir: string, names: readonly string[]): Promise<string[]> {
+  const cwds: string[] = [];
+  for (const name of names) {
+    try {
+      cwds.push(await addWorktree(checkout, dataDir, name));
+    } catch (error) {
+      // Empty checkouts no session ran in yet: nothing is lost by removing them.
+      for (const made of names.slice(0, cwds.length + 1)) await removeWorktree(dataDir, made, true).catch(() => undefined);
+      throw error;
     }
   }
-  const removed = await git(repository, ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), path]);
-  if (!removed.ok) throw gitFailed(`git worktree remove ${path}`, removed);
-  const deleted = await git(repository, ['branch', '-D', branch]);
-  if (!deleted.ok) throw gitFailed(`git branch -D ${branch}`, deleted);
-  return path;
+  return cwds;
+}
+
+/** What changed in the worktree dsh made that holds `cwd`, or undefined when `cwd` is in none. */
+export async function changedFilesAt(dataDir: string, cwd: string | undefined): Promise<string[] | undefined> {
+  const record = await worktreeRecordFor(dataDir, cwd);
+  return record === undefined ? undefined : changedFiles(record);
 }

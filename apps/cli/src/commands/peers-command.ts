@@ -3,7 +3,7 @@
  * concurrently, each reported side by side; `--worktree` gives each peer its own git worktree and
  * `--remove` takes those worktrees down again.
  */
-import { join, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import type { SessionConfig, SessionEvent } from 'dsh-codec';
 import { defaultPeerNames, type Host } from 'dsh-host';
 import { CliError } from '../cli-error.js';
@@ -11,7 +11,8 @@ import { resolveDataDir, type CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { comparedSession, compareSessions, comparisonText } from '../peer-compare.js';
 import { peerBlock, peerReport, writtenPaths, type PeerReport } from '../peer-report.js';
-import { addWorktree, changedFiles, checkoutOf, checkWorktreesFree, removeWorktree } from '../peer-worktrees.js';
+import { addWorktrees, changedFilesAt, checkoutOf, checkWorktreesFree } from '../peer-worktrees.js';
+import { removeWorktree } from '../remove-peer-worktree.js';
 import { sharedCwdWarning } from '../shared-cwd-warning.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
@@ -47,16 +48,15 @@ async function comparePeers(context: CliContext, values: OptionValues, refs: rea
   }
   const format = typeof values['output-format'] === 'string' ? values['output-format'] : 'text';
   if (format !== 'text' && format !== 'json') throw new CliError('USAGE', `--output-format expects text or json; received '${format}'.`);
-  const worktrees = join(resolveDataDir(context, values.data), 'worktrees') + sep;
+  const dataDir = resolveDataDir(context, values.data);
   const [first, second] = refs as [string, string];
   const sides = await withHost(context, { ...values, model: 'keyless' }, async (host) => {
     const listed = await host.list();
     const side = async (ref: string) => {
       const observed = await host.observe(await host.resolve(ref));
       const name = listed.find((item) => item.id === observed.header.id)?.title ?? observed.header.id;
-      // A peer in its own worktree: git knows what it changed, whatever tool changed it.
-      const inWorktree = observed.cwd?.startsWith(worktrees) === true;
-      return comparedSession(name, observed, inWorktree && observed.cwd !== undefined ? await changedFiles(observed.cwd) : undefined);
+      // A peer in a worktree dsh made: git knows what it changed, whatever tool changed it.
+      return comparedSession(name, observed, await changedFilesAt(dataDir, observed.cwd));
     };
     return Promise.all([side(first), side(second)]);
   });
@@ -196,13 +196,10 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
       let cwds = plan.cwds;
       const created: string[] = [];
       if (plan.worktree) {
-        const checkout = await checkoutOf((await host.observe(baselineId)).cwd, plan.baseline);
+        const checkout = await checkoutOf((await host.observe(baselineId)).cwd, plan.baseline, dataDir);
         await checkWorktreesFree(checkout, dataDir, names);
-        cwds = [];
-        for (const name of names) {
-          cwds.push(await addWorktree(checkout, dataDir, name));
-          created.push(name);
-        }
+        cwds = await addWorktrees(checkout, dataDir, names);
+        created.push(...names);
       }
       let started;
       try {
@@ -228,7 +225,7 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
         started.peers.map(async (peer): Promise<PeerReport> => {
           const result = await host.turnResult(peer.sessionId, peer.inputId);
           const events = appended.get(peer.sessionId) ?? [];
-          const files = plan.worktree && peer.cwd !== undefined ? await changedFiles(peer.cwd) : writtenPaths(events, result.turn);
+          const files = plan.worktree ? ((await changedFilesAt(dataDir, peer.cwd)) ?? []) : writtenPaths(events, result.turn);
           return peerReport(peer.title, peer.cwd, result, events, files, model);
         }),
       );

@@ -1,0 +1,65 @@
+/**
+ * @module worktree-git
+ * The git calls on a worktree dsh made, all through dsh-workspace's `runGit` against the recorded
+ * repository and admin folder: refusals as CLI errors, what changed in it, and git's list of worktrees.
+ */
+import { gitFailed, runGit, WorkspaceError, type GitResult, type GitTarget } from 'dsh-workspace';
+import { CliError } from './cli-error.js';
+import type { WorktreeRecord } from './worktree-record.js';
+
+/** Runs git through `runGit`; its refusals (`GIT_NOT_FOUND`, `GIT_FAILED`) become the CLI's. */
+export async function git(args: readonly string[], target: GitTarget): Promise<GitResult> {
+  try {
+    return await runGit(args, target);
+  } catch (error) {
+    if (WorkspaceError.is(error)) throw new CliError(error.code, error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** `GIT_FAILED` for a refused call, saying what was being done and what git said. */
+export function failed(what: string, result: GitResult): CliError {
+  const error = gitFailed(what, result);
+  return new CliError(error.code, error.message);
+}
+
+/** The paths `git status` reports as changed (modified, added, deleted, untracked) in a recorded worktree. */
+export async function changedFiles(record: WorktreeRecord): Promise<string[]> {
+  if (record.adminDir === null) return [];
+  const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all'], {
+    gitDir: record.adminDir,
+    workTree: record.path,
+  });
+  if (!status.ok) return [];
+  const entries = status.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((entry) => entry !== '');
+  const files: string[] = [];
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index] as string;
+    files.push(entry.slice(3));
+    // A rename or copy is followed by its source path, which is not a change of its own.
+    if (entry[0] === 'R' || entry[0] === 'C') index++;
+  }
+  return files.sort();
+}
+
+/** One entry of `git worktree list --porcelain`. */
+export type ListedWorktree = { path: string; branch: string | undefined; locked: boolean };
+
+/** The worktrees git lists for the repository at `commonDir` (the main one first). */
+export async function listWorktrees(commonDir: string): Promise<ListedWorktree[]> {
+  const listed = await git(['worktree', 'list', '--porcelain'], { gitDir: commonDir });
+  if (!listed.ok) throw failed('git worktree list', listed);
+  return listed.stdout
+    .toString('utf8')
+    .split('\n\n')
+    .flatMap((block) => {
+      const lines = block.split('\n');
+      const path = lines.find((line) => line.startsWith('worktree '))?.slice('worktree '.length);
+      if (path === undefined) return [];
+      const branch = lines.find((line) => line.startsWith('branch '))?.slice('branch '.length);
+      return [{ path, branch, locked: lines.some((line) => line === 'locked' || line.startsWith('locked ')) }];
+    });
+}
