@@ -187,6 +187,29 @@ describe('createBoundedHttpServer', () => {
     expect(third.received()).toMatch(/^HTTP\/1\.1 200 OK/);
   });
 
+  it('reads at most a quarter of maxConnections bodies at once: one more is 503 SERVER_BUSY', async () => {
+    const waiting: (() => void)[] = [];
+    const { port } = await start({ maxConnections: 8 }, (request, response) => {
+      if (request.method === 'GET') answerOk(request, response);
+      else
+        waiting.push(() => {
+          answerOk(request, response);
+        });
+    });
+    const post = `POST / HTTP/1.1\r\nHost: 127.0.0.1:${String(port)}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`;
+    const reading = [await client(port), await client(port)];
+    for (const each of reading) each.socket.write(post);
+    while (waiting.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    const third = await client(port);
+    third.socket.write(post);
+    await third.closed;
+    expect(third.received()).toMatch(/^HTTP\/1\.1 503 [\s\S]*"SERVER_BUSY"/);
+    expect(third.received()).toMatch(/\r\nconnection: close/i);
+    // A request without a body is not counted.
+    expect(await fetchOnce(port)).toMatch(/^HTTP\/1\.1 200 OK/);
+    for (const proceed of waiting.splice(0)) proceed();
+  });
+
   it('checks its limits (INVALID_OPTION) and defaults maxConnections to half the descriptor limit', () => {
     for (const limits of [{ maxConnections: 0 }, { idleTimeoutMs: -1 }, { maxRequestBytesTotal: 1.5 }, { minBodyBytesPerSecond: -1 }]) {
       expect(() => resolveConnectionLimits(limits)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }) as HostError);

@@ -9,8 +9,9 @@
  * - a body must keep arriving at `minBodyBytesPerSecond` over every `BODY_RATE_WINDOW_MS`, else
  *   408 `REQUEST_TIMEOUT`;
  * - the bodies being read together hold at most `maxRequestBytesTotal` (each counted at its
- *   declared length, or its route's limit when chunked): one more is 503 `SERVER_BUSY` with
- *   `Retry-After` before a byte of it is read.
+ *   declared length, or its route's limit when chunked), and at most a quarter of `maxConnections`
+ *   bodies are read at once: one more is 503 `SERVER_BUSY` with `Retry-After` before a byte of it
+ *   is read.
  *
  * Every refusal here carries `Connection: close`, and the connection is closed once it is written.
  */
@@ -125,6 +126,9 @@ export function createBoundedHttpServer(options: BoundedServerOptions): Server {
   const connections = new Map<Socket, Connection>();
   const bodies = new Set<WatchedBody>();
   let reserved = 0;
+  // Bodies being read now, and how many may be.
+  let reading = 0;
+  const maxBodiesReading = Math.max(1, Math.floor(limits.maxConnections / 4));
   let ticker: NodeJS.Timeout | undefined;
   const rateWindowMs = options.bodyRateWindowMs ?? BODY_RATE_WINDOW_MS;
 
@@ -175,22 +179,37 @@ export function createBoundedHttpServer(options: BoundedServerOptions): Server {
       const connection = connections.get(socket);
       if (connection !== undefined) connection.busy += 1;
       const reservation = bodyReservation(request, options.bodyLimitOf(request));
-      // One body always fits, so a route's largest body is never refused on an idle server.
-      const admitted = reservation === 0 || reserved === 0 || reserved + reservation <= limits.maxRequestBytesTotal;
-      if (admitted) reserved += reservation;
+      // One body always fits, so a route's largest body is never refused on an idle server; and at
+      // most a quarter of the connections read bodies, so slow bodies never hold every connection.
+      const refusal =
+        reservation === 0 || reading === 0
+          ? undefined
+          : reading >= maxBodiesReading
+            ? `this server reads at most ${String(maxBodiesReading)} bodies at once (a quarter of maxConnections) and all are being read`
+            : reserved + reservation > limits.maxRequestBytesTotal
+              ? `this server reads at most ${String(limits.maxRequestBytesTotal)} bytes of bodies together, ${String(reserved)} are being read and this one declares ${String(reservation)}`
+              : undefined;
+      const admitted = refusal === undefined;
+      if (admitted && reservation > 0) {
+        reserved += reservation;
+        reading += 1;
+      }
       response.once('close', () => {
-        if (admitted) reserved -= reservation;
+        if (admitted && reservation > 0) {
+          reserved -= reservation;
+          reading -= 1;
+        }
         if (connection !== undefined) {
           connection.busy -= 1;
           touch(socket, connection);
         }
       });
-      if (!admitted) {
+      if (refusal !== undefined) {
         answerAndClose(
           response,
           new HostError(
             'SERVER_BUSY',
-            `Too many request bodies at once: this server reads at most ${String(limits.maxRequestBytesTotal)} bytes of bodies together and ${String(reserved)} are being read; retry after ${String(SERVER_BUSY_RETRY_AFTER_SECONDS)} s.`,
+            `Too many request bodies at once: ${refusal}; retry after ${String(SERVER_BUSY_RETRY_AFTER_SECONDS)} s.`,
           ),
           { 'retry-after': String(SERVER_BUSY_RETRY_AFTER_SECONDS) },
         );

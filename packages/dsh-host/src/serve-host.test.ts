@@ -48,6 +48,21 @@ describe('serveHost (a real listening server)', () => {
     expect(ids).toEqual(events.slice(1).map((event) => event.seq));
   });
 
+  it('streams to at most half of maxConnections clients by default, so other requests always find a connection', async () => {
+    const { host, server } = await start({ maxConnections: 4 });
+    const { sessionId } = await host.create({ title: 'streams' });
+    const controller = new AbortController();
+    const open = [];
+    for (let index = 0; index < 2; index += 1)
+      open.push(await fetch(`${server.url}/api/sessions/${sessionId}/events`, { signal: controller.signal }));
+    expect(open.map((response) => response.status)).toEqual([200, 200]);
+    const refused = await fetch(`${server.url}/api/sessions/${sessionId}/events`);
+    expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([503, 'TOO_MANY_STREAMS']);
+    expect(refused.headers.get('connection')).toBe('close');
+    expect((await fetch(`${server.url}/api/sessions`)).status).toBe(200);
+    controller.abort();
+  });
+
   it('requires the bearer token when one is set', async () => {
     const { server } = await start({ token: 'a-long-enough-secret-token' });
     const anonymous = await fetch(`${server.url}/api/sessions`);

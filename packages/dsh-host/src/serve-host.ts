@@ -1,8 +1,8 @@
 /** @module `serveHost`: the host's HTTP app on a Node listener that refuses a malformed `Host` header before hono builds a URL; `isLoopbackAddress`. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { answerAndClose, createBoundedHttpServer, type ConnectionLimits } from './bounded-http-server.js';
-import { bodyLimitOfPath, createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
+import { answerAndClose, createBoundedHttpServer, resolveConnectionLimits, type ConnectionLimits } from './bounded-http-server.js';
+import { bodyLimitOfPath, createHttpApp, DEFAULT_MAX_STREAMS, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
 import { errorBody } from './error-body.js';
 import { HostError } from './host-error.js';
 import { badHostHeader } from './http-guard.js';
@@ -36,7 +36,8 @@ export function isLoopbackAddress(hostname: string): boolean {
  * address without a bearer `token` (`INVALID_OPTION`), and then requires the token on every request.
  * Every request passes the guard of `http-guard.ts` with the `Host` header checked; a request no URL
  * can be built from (a malformed `Host`, a backslash in the path) is 400 `BAD_REQUEST` before it.
- * At most `maxStreams` SSE streams are open at once (see `HttpAppOptions`); connections, idle
+ * At most `maxStreams` SSE streams are open at once (see `HttpAppOptions`; by default 256, or half
+ * `maxConnections` when that is less); connections, idle
  * time, header time, body rate and the bodies read at once are bounded (see `ConnectionLimits`), and
  * every refusal carries `Connection: close` and closes its connection.
  */
@@ -51,7 +52,10 @@ export async function serveHost(host: Host, options: ServeOptions = {}): Promise
   // DNS rebinding: only the bound name, IP literals, localhost and the configured names reach the API.
   const bound = hostname.replace(/^\[|\]$/g, '');
   const allowedHosts = [...(bound === '0.0.0.0' || bound === '::' ? [] : [hostname]), ...(options.allowedHosts ?? [])];
-  const app = createHttpApp(host, { ...options, allowedHosts });
+  const limits = resolveConnectionLimits(options);
+  // Streams never take more than half the connections, so other clients always find one.
+  const maxStreams = options.maxStreams ?? Math.min(DEFAULT_MAX_STREAMS, Math.max(1, Math.floor(limits.maxConnections / 2)));
+  const app = createHttpApp(host, { ...options, allowedHosts, maxStreams });
   const logger = options.logger ?? console;
   const listener = getRequestListener(app.fetch, {
     hostname,
@@ -68,7 +72,7 @@ export async function serveHost(host: Host, options: ServeOptions = {}): Promise
   });
   const bodyLimit = bodyLimitOfPath(options);
   const server = createBoundedHttpServer({
-    limits: options,
+    limits,
     bodyLimitOf: (incoming) => bodyLimit((incoming.url ?? '/').split('?')[0] ?? '/'),
     handler: (incoming: IncomingMessage, outgoing: ServerResponse) => {
       const given = incoming.headers.host;
