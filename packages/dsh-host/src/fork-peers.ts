@@ -11,7 +11,7 @@ import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
 import type { PeerRequest, PeersOptions, PeersResult, QueryResult } from './host-types.js';
 import { listSessions, resolveRef } from './list-sessions.js';
-import { assertOpen, liveEntry, openLive } from './session-registry.js';
+import { assertOpen, liveEntry, openLive, takeLiveSlots } from './session-registry.js';
 
 /**
  * Names for `count` peers of a baseline called `baseName`: `<baseName>-1`, `-2`, … skipping every
@@ -62,7 +62,8 @@ function peerTitles(requests: readonly PeerRequest[], baseName: string, taken: R
  * the cut (`atSeq` exactly, else SPEC §5.4's omitted rule) selected once by the store as it forks the
  * first child, and every child forked from that observation at that cut. Each child is live and its
  * prompt queued before the next is forked, so the prompts run concurrently; each child's seed is
- * durable before its prompt is queued.
+ * durable before its prompt is queued. The children's live slots are taken first (`TOO_MANY_SESSIONS`,
+ * nothing forked, when the host cannot run them all).
  * @internal
  */
 export async function forkPeers(context: HostContext, baselineRef: string, options: PeersOptions): Promise<PeersResult> {
@@ -83,19 +84,25 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
   // (reading only the events its rule needs) and the others take that cut exactly; each child's
   // config is the baseline's at the cut with the peer's own fields over it, applied by the store.
   const source = await store.observe(baseline);
+  // Every child's live slot first: more peers than this host can run at once are refused before any is forked.
+  const slots = await takeLiveSlots(context, options.peers.length);
   let cut = -1;
   const peers: PeersResult['peers'] = [];
-  for (const [index, request] of options.peers.entries()) {
-    const configPatch: SessionConfig = { ...request.config };
-    if (configPatch.cwd !== undefined) configPatch.cwd = resolvePath(configPatch.cwd);
-    const title = titles[index] as string | PrintableTitle;
-    // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
-    const atSeq = index === 0 || cut === -1 ? (options.atSeq ?? LATEST_CLOSED_TURN) : cut;
-    const entry = await openLive(context, () => store.fork(source, { atSeq, title, configPatch }));
-    const child = entry.session;
-    cut = child.header.forkCut ?? -1;
-    const { inputId } = entry.agent.enqueue(request.prompt);
-    peers.push({ sessionId: child.id, title: PrintableTitle.is(title) ? title.text : title, inputId, cwd: entry.agent.cwd() });
+  try {
+    for (const [index, request] of options.peers.entries()) {
+      const configPatch: SessionConfig = { ...request.config };
+      if (configPatch.cwd !== undefined) configPatch.cwd = resolvePath(configPatch.cwd);
+      const title = titles[index] as string | PrintableTitle;
+      // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
+      const atSeq = index === 0 || cut === -1 ? (options.atSeq ?? LATEST_CLOSED_TURN) : cut;
+      const entry = await openLive(context, () => store.fork(source, { atSeq, title, configPatch }), slots.shift());
+      const child = entry.session;
+      cut = child.header.forkCut ?? -1;
+      const { inputId } = entry.agent.enqueue(request.prompt);
+      peers.push({ sessionId: child.id, title: PrintableTitle.is(title) ? title.text : title, inputId, cwd: entry.agent.cwd() });
+    }
+  } finally {
+    for (const giveBack of slots) giveBack();
   }
   return { baseline, cut, peers };
 }

@@ -130,6 +130,33 @@ describe('bounded live sessions', () => {
     expect(await isLive(host, 'one-more')).toBe(false);
   });
 
+  it('refuses peers beyond the free slots before forking any (TOO_MANY_SESSIONS), and forks them when idle sessions can make room', async () => {
+    const dir = await jsonlDir();
+    const store = await openSessionStore({ dir });
+    const model = createGatedModel([]);
+    const host = createHost({ store, model, maxLiveSessions: 3 });
+    cleanups.push(async () => {
+      await host.close().catch(() => undefined);
+      await store.close();
+    });
+    const busy = await host.create({ id: 'busy' });
+    const running = await host.send(busy.sessionId, 'keep running');
+    const { sessionId: baseline } = await host.create({ id: 'baseline' });
+    await model.requested(1);
+    const before = (await host.list()).map((session) => session.id).sort();
+    const three = { peers: [{ prompt: 'one' }, { prompt: 'two' }, { prompt: 'three' }] };
+    await expect(host.peers(baseline, three)).rejects.toMatchObject({ code: 'TOO_MANY_SESSIONS' });
+    expect((await host.list()).map((session) => session.id).sort()).toEqual(before);
+    // Two fit: the idle baseline makes room for one of them.
+    const { peers } = await host.peers(baseline, { peers: [{ prompt: 'one' }, { prompt: 'two' }] });
+    expect(peers).toHaveLength(2);
+    expect(await isLive(host, baseline)).toBe(false);
+    await model.requested(3);
+    for (let answer = 0; answer < 3; answer += 1) model.answer();
+    await host.turnResult(busy.sessionId, running.inputId);
+    for (const peer of peers) await host.turnResult(peer.sessionId, peer.inputId);
+  });
+
   it('closes a session idle for idleSessionMs (lease and descriptor released: another process may open it), and reopens it on its next request', async () => {
     const dir = await jsonlDir();
     const store = await openSessionStore({ dir });

@@ -57,15 +57,27 @@ export async function publish(context: HostContext, session: Session): Promise<L
 
 /**
  * Makes the session `open` returns live in a slot of its own (`TOO_MANY_SESSIONS` when every slot runs
- * a turn): `store.open`, `create` or `fork`, run only once the slot is taken. @internal
+ * a turn), or in `slot` taken before: `store.open`, `create` or `fork`, run only once the slot is taken. @internal
  */
-export async function openLive(context: HostContext, open: () => Promise<Session>): Promise<LiveEntry> {
-  const giveBack = await takeLiveSlot(context, (id) => release(context, id));
+export async function openLive(context: HostContext, open: () => Promise<Session>, slot?: () => void): Promise<LiveEntry> {
+  const giveBack = slot ?? (await takeLiveSlot(context, (id) => release(context, id)));
   try {
     return await publish(context, await open());
   } finally {
     giveBack();
   }
+}
+
+/** Takes `count` live slots at once: all of them, or none and `TOO_MANY_SESSIONS`. @internal */
+export async function takeLiveSlots(context: HostContext, count: number): Promise<(() => void)[]> {
+  const slots: (() => void)[] = [];
+  try {
+    while (slots.length < count) slots.push(await takeLiveSlot(context, (id) => release(context, id)));
+  } catch (error) {
+    for (const giveBack of slots) giveBack();
+    throw error;
+  }
+  return slots;
 }
 
 /**
