@@ -196,8 +196,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'When the last step of FILE has tool calls without results (the tool was killed mid-call), appends\n' +
       "one error result per call in the tool's own format, holding dsh's interrupted wording, to FILE\n" +
       'itself (never replaced: a tool still writing it loses no line); the original is kept as FILE.bak\n' +
-      '(FILE.bak.1, … when that exists). FILE_IN_USE while another process has FILE open. A file with\n' +
-      'nothing open is left untouched (exit 0).',
+      '(FILE.bak.1, … when that exists). FILE_IN_USE while another process has FILE open for writing.\n' +
+      'A file with nothing open is left untouched (exit 0).',
     options: {
       format: { type: 'string', value: 'F', help: 'auto (default) | claude-code | codex | pi' },
       'max-bytes': MAX_BYTES_OPTION,

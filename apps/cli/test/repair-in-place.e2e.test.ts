@@ -129,6 +129,17 @@ describe('dsh repair FILE in place', () => {
     expect(await readFile(file, 'utf8')).toBe(TEXT);
     expect(await readdir(dir.path)).toEqual(['p1.jsonl']);
   });
+
+  it('repairs a file another process only reads (tail -f, a viewer)', async () => {
+    const reader = await open(file, 'r');
+    try {
+      const result = await runDsh(['repair', file]);
+      expect(result.code, result.stderr).toBe(0);
+    } finally {
+      await reader.close();
+    }
+    expect(appendedLines(await readFile(file), Buffer.from(TEXT))).toHaveLength(1);
+  });
 });
 
 describe('temp files a killed dsh left', () => {

@@ -2,7 +2,7 @@
  * `dsh repair FILE` (SPEC §18, §27): appends dsh's interrupted closers to a Claude Code, Codex or pi
  * session file whose last step has calls without results — in place, with `O_APPEND`, never
  * replacing FILE's inode (a tool still writing to it loses no line), the original kept as
- * `FILE.bak` (or `FILE.bak.1`, …). A file another process has open is refused `FILE_IN_USE`.
+ * `FILE.bak` (or `FILE.bak.1`, …). A file another process has open for writing is refused `FILE_IN_USE`.
  */
 import { realpath, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -27,7 +27,7 @@ async function targetOf(path: string): Promise<string> {
   }
 }
 
-/** `FILE_IN_USE` when another process has `file` open (a tool still running that session). */
+/** `FILE_IN_USE` when another process has `file` open for writing (a tool still running that session). */
 function refuseIfInUse(file: string): void {
   const holders = processesHolding(file);
   if (holders.length === 0) return;
