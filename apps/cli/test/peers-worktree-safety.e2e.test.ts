@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir } from '@dsh/test-utils';
+import { descendantsOf, isRunning, makeTempDir, waitFor } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 import { printJson, runDsh, spawnDsh } from './run-dsh.js';
 import { git } from './run-git.js';
@@ -145,8 +145,11 @@ describe('dsh peers --worktree checks every name before creating anything', () =
         await new Promise((resolve) => setTimeout(resolve, 2));
       expect(state.ended ? 'dsh ended before it recorded a worktree' : 'recorded').toBe('recorded');
       await new Promise((resolve) => setTimeout(resolve, delayMs));
+      // The git it started runs on to its end, as after a real kill -9: wait for it, then clean up.
+      const orphans = descendantsOf(child.pid ?? 0);
       child.kill('SIGKILL');
       await exited;
+      await waitFor("the killed dsh's git processes", () => orphans.every((pid) => !isRunning(pid)));
       for (const name of names) {
         const removed = await peers(['--remove', name]);
         expect([name, removed.code === 0 || removed.stderr.includes('dsh: WORKTREE_NOT_FOUND: No worktree dsh made')]).toEqual([
