@@ -14,6 +14,7 @@ import { renderMarkdown } from './harness/render-markdown.js';
 import { renderSectionText } from './harness/render-table.js';
 import type { Report, Section } from './harness/report.js';
 import { runAppendWorkload } from './workloads/run-append-workload.js';
+import { runCheckpointWorkload } from './workloads/run-checkpoint-workload.js';
 import { runClaudeStoreWorkload } from './workloads/run-claude-store-workload.js';
 import { runForkPeersWorkload } from './workloads/run-fork-peers-workload.js';
 import { runForkWorkload } from './workloads/run-fork-workload.js';
@@ -35,6 +36,7 @@ const RUNNERS: Record<WorkloadName, (context: BenchContext) => Promise<Section>>
   'native-fork': runNativeForkWorkload,
   'claude-store': runClaudeStoreWorkload,
   'fork-peers': runForkPeersWorkload,
+  checkpoint: runCheckpointWorkload,
 };
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -106,7 +108,16 @@ async function main(argv: readonly string[]): Promise<number> {
 async function dshVersions(): Promise<Record<string, string>> {
   const require = createRequire(import.meta.url);
   const versions: Record<string, string> = { node: process.version };
-  for (const name of ['dsh-codec', 'dsh-session', 'dsh-agent', 'dsh-host', 'dsh-postgres', 'dsh-import', 'dsh-claude-agent-sdk']) {
+  for (const name of [
+    'dsh-codec',
+    'dsh-session',
+    'dsh-agent',
+    'dsh-host',
+    'dsh-postgres',
+    'dsh-import',
+    'dsh-claude-agent-sdk',
+    'dsh-workspace',
+  ]) {
     const manifest = JSON.parse(await readFile(require.resolve(`${name}/package.json`), 'utf8')) as { version?: string };
     versions[name] = manifest.version ?? 'unknown';
   }
