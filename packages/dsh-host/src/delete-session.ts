@@ -26,6 +26,8 @@ export async function deleteSession(context: HostContext, ref: string): Promise<
     }
     await release(context, sessionId);
   }
+  // Closed a moment ago (idle, or evicted for another session): its lease is given back first.
+  await context.closingLive.get(sessionId)?.catch(() => undefined);
   await context.store.delete(sessionId);
   return { sessionId };
 }

@@ -76,7 +76,8 @@ async function closeIfIdle(context: HostContext, entry: LiveEntry, idleMs: numbe
   }
   if (!ready()) return;
   await close(entry.session.id).catch((error: unknown) => {
-    context.logger.error(`dsh-host: closing idle session ${entry.session.id} failed`, error);
+    // A stopped session's lease was lost: its close gave back what it held, and nothing more can be written.
+    if (!entry.agent.stopped) context.logger.error(`dsh-host: closing idle session ${entry.session.id} failed`, error);
   });
 }
 
