@@ -101,17 +101,63 @@ function thrownMessage(error: unknown): string {
   }
 }
 
-/** The UTF-8 size of `entry` as JSON; over `limit` (or too long to write at all) is Infinity. */
-function jsonBytes(entry: unknown, limit: number): number {
-  let text: string;
+/**
+ * A cheap measure of `value` as JSON (no string is built) whose 6 times is at least its UTF-8 size:
+ * JSON writes a code unit in at most 6 bytes, a number in at most 24, `false` in 5.
+ */
+function jsonMeasure(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value === 'number') return 4;
+  if (typeof value !== 'object' || value === null) return 1;
+  let measure = 2;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) measure += jsonMeasure(item) + 1;
+    return measure;
+  }
+  for (const key in value) measure += key.length + 4 + jsonMeasure((value as Record<string, unknown>)[key]);
+  return measure;
+}
+
+/** The exact UTF-8 size of `entry` as JSON; Infinity when it is too long to be written at all. */
+function jsonBytes(entry: unknown): number {
   try {
-    text = JSON.stringify(entry);
+    return Buffer.byteLength(JSON.stringify(entry));
   } catch {
     return Infinity; // a RangeError: longer than a string may be
   }
-  // A UTF-16 code unit is 1 to 3 UTF-8 bytes: count exactly only when it matters.
-  if (text.length > limit) return Infinity;
-  return text.length * 3 <= limit ? text.length : Buffer.byteLength(text);
+}
+
+/**
+ * The batch's entries' sizes held to the bounds: an upper bound from `jsonMeasure` while it passes
+ * them (a typical batch of KBs builds no string), exact sizes once it does not.
+ */
+class BatchBytes {
+  private total = 0;
+  private exact = false;
+  private readonly entries: unknown[] = [];
+
+  /** Adds `entry`; false when it alone is over `MAX_ENTRY_BYTES` (then `full()` says whether the batch is over). */
+  add(entry: unknown): boolean {
+    const upper = 6 * jsonMeasure(entry);
+    let bytes = upper;
+    if (this.exact || upper > MAX_ENTRY_BYTES) {
+      bytes = jsonBytes(entry);
+      if (bytes > MAX_ENTRY_BYTES) return false;
+    }
+    this.entries.push(entry);
+    this.total += bytes;
+    if (this.total > MAX_BATCH_BYTES && !this.exact) {
+      // The upper bounds passed the batch's bound: count exactly from here on.
+      this.exact = true;
+      this.total = this.entries.reduce<number>((sum, item) => sum + jsonBytes(item), 0);
+    }
+    return true;
+  }
+
+  /** Whether the batch is over `MAX_BATCH_BYTES`. */
+  full(): boolean {
+    return this.total > MAX_BATCH_BYTES;
+  }
 }
 
 /** One entry as it will be stored (a fresh copy), or `INVALID_ENTRY` naming it. */
@@ -137,19 +183,17 @@ export function checkEntries(entries: unknown): SessionStoreEntry[] {
       throw new ClaudeStoreError('INVALID_ENTRY', `Invalid batch: expected an array of entries, received ${describe(entries)}.`);
     const length = entries.length;
     const checked: SessionStoreEntry[] = [];
-    let batchBytes = 0;
+    const batch = new BatchBytes();
     for (index = 0; index < length; index++) {
       if (!(index in entries)) refuse(index, 'an entry (the batch has a hole here)', undefined);
       const entry = checkEntry(entries[index], index);
-      const bytes = jsonBytes(entry, MAX_ENTRY_BYTES);
-      if (bytes > MAX_ENTRY_BYTES) {
+      if (!batch.add(entry)) {
         throw new ClaudeStoreError(
           'INVALID_ENTRY',
           `Invalid entry at index ${String(index)} of the batch: expected at most ${String(MAX_ENTRY_BYTES)} bytes of JSON (64 MiB), received ${describe(entry)} over that; nothing of the batch was stored.`,
         );
       }
-      batchBytes += bytes;
-      if (batchBytes > MAX_BATCH_BYTES) {
+      if (batch.full()) {
         throw new ClaudeStoreError(
           'INVALID_ENTRY',
           `Invalid batch: expected at most ${String(MAX_BATCH_BYTES)} bytes of JSON (256 MiB) in one batch, received more by entry ${String(index)}; nothing of the batch was stored.`,

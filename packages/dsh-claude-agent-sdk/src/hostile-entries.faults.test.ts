@@ -44,6 +44,8 @@ const HOSTILE: [string, () => unknown][] = [
   ],
   ['a batch of length 2^32 - 1 with holes', () => Object.assign([] as unknown[], { length: 2 ** 32 - 1 })],
   ['an entry over 64 MiB', () => [{ type: 'user', text: 'x'.repeat(65 * MiB) }]],
+  // 11 Mi code units, but each written as \u0001: 66 MiB of JSON.
+  ['an entry whose escapes take it over 64 MiB', () => [{ type: 'user', text: '\u0001'.repeat(11 * MiB) }]],
   [
     'a batch over 256 MiB',
     () => {
