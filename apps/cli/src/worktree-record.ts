@@ -54,9 +54,10 @@ function parseRecord(dataDir: string, name: string, text: string): WorktreeRecor
   const record = value as Record<string, unknown>;
   const strings = ['name', 'branch', 'path', 'subdir', 'commonDir', 'head'].every((key) => typeof record[key] === 'string');
   if (!strings || record.version !== 1 || !(record.adminDir === null || typeof record.adminDir === 'string')) return undefined;
-  const parsed = value as WorktreeRecord;
-  // The places are derived again, never taken from the file: a record names only what dsh would.
-  if (parsed.name !== name || parsed.branch !== `dsh/${name}` || parsed.path !== worktreePath(dataDir, name)) return undefined;
+  // The worktree's place is derived again, never taken from the file (the data folder may be reached
+  // by another spelling than when it was written): a record names only what dsh would.
+  const parsed = { ...(value as WorktreeRecord), path: worktreePath(dataDir, name) };
+  if (parsed.name !== name || parsed.branch !== `dsh/${name}`) return undefined;
   if (!isAbsolute(parsed.commonDir) || (parsed.adminDir !== null && !parsed.adminDir.startsWith(join(parsed.commonDir, 'worktrees') + sep)))
     return undefined;
   if (isAbsolute(parsed.subdir) || parsed.subdir.split(sep).includes('..')) return undefined;
