@@ -210,8 +210,32 @@ describe('createBoundedHttpServer', () => {
     for (const proceed of waiting.splice(0)) proceed();
   });
 
+  it('closes a connection whose client stops reading a response, after inactivityTimeoutMs', async () => {
+    const { port, server } = await start({ inactivityTimeoutMs: 300 }, (_request, response) => {
+      // Far more than the socket buffers take: the rest waits in the response for a reader.
+      response.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.alloc(64 * 1024 * 1024, 'x'));
+    });
+    // The client reads nothing, so only the server's side sees its socket close.
+    const serverSide = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const stalled = await client(port);
+    stalled.socket.pause();
+    stalled.socket.write(get(port));
+    const socket = await serverSide;
+    await new Promise((resolve) => socket.once('close', resolve));
+    // Reading again, the client finds the answer cut short.
+    stalled.socket.resume();
+    await stalled.closed;
+    expect(stalled.socket.bytesRead).toBeLessThan(64 * 1024 * 1024);
+  });
+
   it('checks its limits (INVALID_OPTION) and defaults maxConnections to half the descriptor limit', () => {
-    for (const limits of [{ maxConnections: 0 }, { idleTimeoutMs: -1 }, { maxRequestBytesTotal: 1.5 }, { minBodyBytesPerSecond: -1 }]) {
+    for (const limits of [
+      { maxConnections: 0 },
+      { idleTimeoutMs: -1 },
+      { maxRequestBytesTotal: 1.5 },
+      { minBodyBytesPerSecond: -1 },
+      { inactivityTimeoutMs: -1 },
+    ]) {
       expect(() => resolveConnectionLimits(limits)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }) as HostError);
     }
     expect(resolveConnectionLimits({ minBodyBytesPerSecond: 0 }).minBodyBytesPerSecond).toBe(0);

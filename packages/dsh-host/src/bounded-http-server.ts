@@ -5,7 +5,8 @@
  * - at most `maxConnections` open connections: one more closes the connection idle longest (no
  *   request in progress), or is itself closed at once when every connection is serving a request;
  * - a keep-alive connection without a request for `idleTimeoutMs` is closed; a request's headers
- *   must arrive within `headersTimeoutMs` (Node answers 408 and closes);
+ *   must arrive within `headersTimeoutMs` (Node answers 408 and closes); a connection serving a
+ *   request with nothing read or written for `inactivityTimeoutMs` is closed;
  * - a body must keep arriving at `minBodyBytesPerSecond` over every `BODY_RATE_WINDOW_MS`, else
  *   408 `REQUEST_TIMEOUT`;
  * - the bodies being read together hold at most `maxRequestBytesTotal` (each counted at its
@@ -30,6 +31,12 @@ export type ConnectionLimits = {
   idleTimeoutMs?: number;
   /** All of a request's headers must arrive within this (default 10 s), else Node answers 408 and closes. */
   headersTimeoutMs?: number;
+  /**
+   * A connection serving a request on which nothing is read or written for this long is closed
+   * (default 120 s, under `serveHost` at least twice `heartbeatMs`; 0: never): a client that stops
+   * reading a response never holds it forever, and an SSE stream's heartbeat keeps one that is read open.
+   */
+  inactivityTimeoutMs?: number;
   /** A body must arrive at least this fast over every 5 s (default 4096 bytes/s), else 408 `REQUEST_TIMEOUT`. */
   minBodyBytesPerSecond?: number;
   /** Bytes of all request bodies being read at once (default 64 MiB), else 503 `SERVER_BUSY` with `Retry-After`. */
@@ -38,6 +45,8 @@ export type ConnectionLimits = {
 
 /** Default of `idleTimeoutMs`. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
+/** Default of `inactivityTimeoutMs`. */
+export const DEFAULT_INACTIVITY_TIMEOUT_MS = 120_000;
 /** Default of `headersTimeoutMs`. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 /** Default of `minBodyBytesPerSecond`. */
@@ -76,6 +85,7 @@ export function resolveConnectionLimits(limits: ConnectionLimits = {}): Resolved
     maxConnections: checked('maxConnections', limits.maxConnections, defaultMaxConnections()),
     idleTimeoutMs: checked('idleTimeoutMs', limits.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
     headersTimeoutMs: checked('headersTimeoutMs', limits.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS),
+    inactivityTimeoutMs: checked('inactivityTimeoutMs', limits.inactivityTimeoutMs, DEFAULT_INACTIVITY_TIMEOUT_MS, true),
     minBodyBytesPerSecond: checked('minBodyBytesPerSecond', limits.minBodyBytesPerSecond, DEFAULT_MIN_BODY_BYTES_PER_SECOND, true),
     maxRequestBytesTotal: checked('maxRequestBytesTotal', limits.maxRequestBytesTotal, DEFAULT_MAX_REQUEST_BYTES_TOTAL),
   };
@@ -225,6 +235,8 @@ export function createBoundedHttpServer(options: BoundedServerOptions): Server {
       options.handler(request, response);
     },
   );
+  // Node destroys a socket idle this long while it serves a request (keep-alive gaps use `idleTimeoutMs`).
+  server.setTimeout(limits.inactivityTimeoutMs);
   server.on('connection', (socket: Socket) => {
     if (connections.size >= limits.maxConnections) {
       let idlest: Socket | undefined;

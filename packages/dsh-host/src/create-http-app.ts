@@ -32,6 +32,8 @@ export type HttpAppOptions = HttpGuardOptions & {
   maxStreamBytesTotal?: number;
 };
 
+/** Default interval of the SSE heartbeat comment. */
+export const DEFAULT_HEARTBEAT_MS = 15_000;
 /** Default bound on concurrent SSE streams of one app (SPEC §22). */
 export const DEFAULT_MAX_STREAMS = 256;
 /** Default bound on the bytes one SSE stream holds for a client that does not read (SPEC §22). */
@@ -109,7 +111,7 @@ async function readBody<Schema extends z.ZodType>(context: Context, schema: Sche
 export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
   const logger = options.logger ?? console;
   const streams = {
-    heartbeatMs: options.heartbeatMs ?? 15_000,
+    heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     maxBufferedBytes: positiveInteger('maxBufferedBytes', options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES),
     slots: createStreamSlots(
       positiveInteger('maxStreams', options.maxStreams, DEFAULT_MAX_STREAMS),

@@ -1,8 +1,21 @@
 /** @module `serveHost`: the host's HTTP app on a Node listener that refuses a malformed `Host` header before hono builds a URL; `isLoopbackAddress`. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { answerAndClose, createBoundedHttpServer, resolveConnectionLimits, type ConnectionLimits } from './bounded-http-server.js';
-import { bodyLimitOfPath, createHttpApp, DEFAULT_MAX_STREAMS, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
+import {
+  answerAndClose,
+  createBoundedHttpServer,
+  DEFAULT_INACTIVITY_TIMEOUT_MS,
+  resolveConnectionLimits,
+  type ConnectionLimits,
+} from './bounded-http-server.js';
+import {
+  bodyLimitOfPath,
+  createHttpApp,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_MAX_STREAMS,
+  INTERNAL_ERROR_BODY,
+  type HttpAppOptions,
+} from './create-http-app.js';
 import { errorBody } from './error-body.js';
 import { HostError } from './host-error.js';
 import { badHostHeader } from './http-guard.js';
@@ -52,7 +65,12 @@ export async function serveHost(host: Host, options: ServeOptions = {}): Promise
   // DNS rebinding: only the bound name, IP literals, localhost and the configured names reach the API.
   const bound = hostname.replace(/^\[|\]$/g, '');
   const allowedHosts = [...(bound === '0.0.0.0' || bound === '::' ? [] : [hostname]), ...(options.allowedHosts ?? [])];
-  const limits = resolveConnectionLimits(options);
+  // An SSE stream that is read writes a heartbeat at least this often: inactivity never cuts it.
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const limits = resolveConnectionLimits({
+    ...options,
+    inactivityTimeoutMs: options.inactivityTimeoutMs ?? Math.max(DEFAULT_INACTIVITY_TIMEOUT_MS, 2 * heartbeatMs),
+  });
   // Streams never take more than half the connections, so other clients always find one.
   const maxStreams = options.maxStreams ?? Math.min(DEFAULT_MAX_STREAMS, Math.max(1, Math.floor(limits.maxConnections / 2)));
   const app = createHttpApp(host, { ...options, allowedHosts, maxStreams });
