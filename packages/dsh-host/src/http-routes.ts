@@ -37,7 +37,7 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     body: { schema: forkBodySchema, component: 'ForkBody', required: false },
     parameters: [idempotencyKeyParameter],
     success: { status: 201, description: 'Forked', schema: 'ForkResult' },
-    errors: [...BODY, ...REF, ...STORED, 'INVALID_CUT', 'IDEMPOTENCY_MISMATCH', 'SESSION_EXISTS', 'WRITE_FAILED'],
+    errors: [...BODY, ...REF, ...STORED, 'INVALID_CUT', 'IDEMPOTENCY_MISMATCH', 'SESSION_EXISTS', 'WRITE_FAILED', 'TOO_MANY_SESSIONS'],
     handle: async ({ context, host, body }) => {
       const idempotencyKey = idempotencyKeyOf(context.req.header('idempotency-key'));
       const result = await host.fork(context.req.param('id') ?? '', {
@@ -75,7 +75,17 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
         },
       },
     },
-    errors: [...BODY, ...REF, ...STORED, 'INVALID_OPTION', 'INVALID_CUT', 'INVALID_TITLE', 'NAME_TAKEN', 'WRITE_FAILED'],
+    errors: [
+      ...BODY,
+      ...REF,
+      ...STORED,
+      'INVALID_OPTION',
+      'INVALID_CUT',
+      'INVALID_TITLE',
+      'NAME_TAKEN',
+      'WRITE_FAILED',
+      'TOO_MANY_SESSIONS',
+    ],
     handle: async ({ context, host, body }) => {
       const result = await host.peers(context.req.param('id') ?? '', {
         ...(body.atSeq === undefined ? {} : { atSeq: body.atSeq }),

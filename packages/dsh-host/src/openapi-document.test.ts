@@ -81,7 +81,7 @@ describe('the OpenAPI document', () => {
     expect(fork.get('403')).toEqual(['CROSS_ORIGIN', 'HOST_NOT_ALLOWED']);
     expect(fork.get('415')).toEqual(['UNSUPPORTED_MEDIA_TYPE']);
     expect(fork.get('422')).toEqual(expect.arrayContaining(['INVALID_CUT', 'IDEMPOTENCY_MISMATCH']));
-    expect([...fork.get('503')!].sort()).toEqual(['SERVER_BUSY', 'STORAGE_ERROR', 'STORE_CLOSED']);
+    expect([...fork.get('503')!].sort()).toEqual(['SERVER_BUSY', 'STORAGE_ERROR', 'STORE_CLOSED', 'TOO_MANY_SESSIONS']);
     expect(fork.get('408')).toEqual(['REQUEST_TIMEOUT']);
     const conflicts = Object.entries(HOST_ERROR_CODES)
       .filter(([, row]) => row.status === 409)

@@ -43,7 +43,7 @@ export const SESSION_ROUTES: readonly RouteDefinition[] = [
       description: 'Created',
       schema: { type: 'object', required: ['sessionId'], properties: { sessionId: { type: 'string' } } },
     },
-    errors: [...BODY, ...STORE, 'SESSION_EXISTS', 'WRITE_FAILED'],
+    errors: [...BODY, ...STORE, 'SESSION_EXISTS', 'WRITE_FAILED', 'TOO_MANY_SESSIONS'],
     handle: async ({ context, host, body }) => {
       const created = await host.create({
         ...(body.title === undefined ? {} : { title: body.title }),
