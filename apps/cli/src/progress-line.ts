@@ -3,6 +3,7 @@
  * most a few times a second, and only when stderr is a terminal — piped or captured stderr stays clean.
  */
 import type { CliContext } from './cli-context.js';
+import { terminalLine } from './terminal-text.js';
 
 /** One status line: `update` redraws it (throttled), `done` erases it. */
 export type ProgressLine = { update(text: string, force?: boolean): void; done(): void };
@@ -21,8 +22,8 @@ export function progressLine(context: CliContext, now: () => number = Date.now):
       if (!force && time - last < INTERVAL_MS) return;
       last = time;
       shown = true;
-      // \r and "erase to end of line": the line is redrawn in place.
-      context.stderr.write(`\r${text}\u001B[K`);
+      // \r and "erase to end of line": the line is redrawn in place; a file name in it is shown, never obeyed.
+      context.stderr.write(`\r${terminalLine(text)}\u001B[K`);
     },
     done() {
       if (shown) context.stderr.write('\r\u001B[K');

@@ -218,7 +218,7 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
         throw error;
       }
       context.stderr.write(
-        `dsh: forked ${String(started.peers.length)} peers of ${baselineId} at seq ${String(started.cut)}: ${started.peers.map((peer) => peer.title).join(', ')}\n`,
+        `dsh: forked ${String(started.peers.length)} peers of ${terminalLine(baselineId)} at seq ${String(started.cut)}: ${terminalLine(started.peers.map((peer) => peer.title).join(', '))}\n`,
       );
       await warnSharedCwds(context, host, started.peers);
       const reports = await Promise.all(
