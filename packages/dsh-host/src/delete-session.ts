@@ -2,12 +2,14 @@
  * @module delete-session
  * `host.delete`: removes a stored session. A session live in this host is released first when it is
  * idle (no running turn, no queued input); one that is running a turn, or is held by another
- * process, is refused `SESSION_BUSY`, so a delete never cuts a turn short.
+ * process, is refused `SESSION_BUSY`, so a delete never cuts a turn short. Its workspace checkpoints
+ * are released with it.
  */
 import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
 import { resolveRef } from './list-sessions.js';
 import { assertOpen, release } from './session-registry.js';
+import { releaseCheckpoints } from './workspace-checkpoints.js';
 
 /** Deletes `ref` (id or name); `SESSION_BUSY` while a turn runs here or another process holds it. @internal */
 export async function deleteSession(context: HostContext, ref: string): Promise<{ sessionId: string }> {
@@ -29,5 +31,6 @@ export async function deleteSession(context: HostContext, ref: string): Promise<
   // Closed a moment ago (idle, or evicted for another session): its lease is given back first.
   await context.closingLive.get(sessionId)?.catch(() => undefined);
   await context.store.delete(sessionId);
+  await releaseCheckpoints(context, sessionId);
   return { sessionId };
 }

@@ -12,6 +12,7 @@ import type { HostContext } from './host-context.js';
 import type { PeerRequest, PeersOptions, PeersResult, QueryResult } from './host-types.js';
 import { listSessions, resolveRef } from './list-sessions.js';
 import { assertOpen, liveEntry, openLive, takeLiveSlots } from './session-registry.js';
+import { inheritCheckpoints } from './workspace-checkpoints.js';
 
 /**
  * Names for `count` peers of a baseline called `baseName`: `<baseName>-1`, `-2`, … skipping every
@@ -98,6 +99,7 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
       const entry = await openLive(context, () => store.fork(source, { atSeq, title, configPatch }), slots.shift());
       const child = entry.session;
       cut = child.header.forkCut ?? -1;
+      await inheritCheckpoints(context, child.id, baseline);
       const { inputId } = entry.agent.enqueue(request.prompt);
       peers.push({ sessionId: child.id, title: PrintableTitle.is(title) ? title.text : title, inputId, cwd: entry.agent.cwd() });
     }

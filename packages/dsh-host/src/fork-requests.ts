@@ -10,6 +10,7 @@ import type { HostContext } from './host-context.js';
 import type { ForkOptions, ForkResult, Host } from './host-types.js';
 import { resolveRef } from './list-sessions.js';
 import { assertOpen, openLive } from './session-registry.js';
+import { inheritCheckpoints } from './workspace-checkpoints.js';
 
 /** Remembered idempotent fork requests; the oldest are forgotten beyond this many. */
 const IDEMPOTENCY_CAPACITY = 10_000;
@@ -39,6 +40,7 @@ export async function forkOnce(
       ...(forkRequest === undefined ? {} : { forkRequest }),
     }),
   );
+  await inheritCheckpoints(context, child.id, sourceId);
   const cut = child.header.forkCut ?? -1;
   return { sessionId: child.id, parentSession: sourceId, forkCut: cut, inheritedEventCount: child.inheritedEventCount };
 }

@@ -1,7 +1,8 @@
 /** @module `HostOptions` and the `HostContext` every host operation takes: the store, options, live entries, watchers, idempotency keys, versions read. */
 import type { FormatVersion, SessionEvent } from 'dsh-codec';
-import type { Agent, AgentDelta, CheckpointStore, Model, Tool } from 'dsh-agent';
+import type { Agent, AgentDelta, Model, Tool } from 'dsh-agent';
 import type { Session, SessionStore } from 'dsh-session';
+import type { WorkspaceStore } from 'dsh-workspace';
 import type { HttpAppOptions } from './create-http-app.js';
 import type { ForkResult, HostLogger, TelemetrySink } from './host-types.js';
 
@@ -30,10 +31,10 @@ export type HostOptions = {
   resolveModel?: (spec: string) => Promise<Model>;
   /**
    * The data folder's workspace store (`openWorkspaceStore` from dsh-workspace): each live session
-   * with a cwd is checkpointed at turn start and after each call that is not read-only (SPEC §23).
-   * Omitted: no checkpoints.
+   * with a cwd is checkpointed at turn start and after each call that is not read-only (SPEC §23), a
+   * fork child keeps its parent's checkpoints, a deleted session's are released. Omitted: none.
    */
-  checkpoints?: CheckpointStore;
+  checkpoints?: Pick<WorkspaceStore, 'checkpoint' | 'inherit' | 'release'>;
   /** Options of the in-process HTTP handler behind `host.fetch` (body limit, logger). */
   http?: Omit<HttpAppOptions, 'token'>;
   /**

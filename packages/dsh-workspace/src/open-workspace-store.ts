@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { diffTrees, type WorkspaceDiff } from './store/diff-trees.js';
+import { inheritCheckpoints } from './store/inherit-checkpoints.js';
 import { listFiles, type TreeFile } from './store/list-files.js';
 import { materializeTree } from './store/materialize-tree.js';
 import { releaseSession } from './store/release-session.js';
@@ -35,6 +36,8 @@ export type WorkspaceStore = {
   materialize(tree: string, targetDir: string): Promise<{ dir: string }>;
   /** Sets `cwd`'s files to the tree, touching only paths the `known` checkpoints hold. */
   restore(tree: string, cwd: string, options: RestoreOptions): Promise<RestoreResult>;
+  /** A fork child keeps every checkpoint its parent keeps (so deleting the parent loses none of its files). */
+  inherit(childId: string, parentId: string): Promise<void>;
   /** Releases a deleted session's checkpoints; objects nothing else keeps are collected. */
   release(sessionId: string): Promise<void>;
 };
@@ -54,6 +57,7 @@ export function openWorkspaceStore(options: WorkspaceStoreOptions): WorkspaceSto
     diff: (from, to) => diffTrees(context, from, to),
     materialize: (tree, targetDir) => materializeTree(context, tree, targetDir),
     restore: (tree, cwd, restoreOptions) => restoreTree(context, tree, cwd, restoreOptions),
+    inherit: (childId, parentId) => inheritCheckpoints(context, childId, parentId),
     release: (sessionId) => releaseSession(context, sessionId),
   };
 }

@@ -8,7 +8,7 @@ export const LAYERS = {
   'packages/dsh-session': ['dsh-codec'],
   'packages/dsh-agent': ['dsh-session', 'dsh-codec', 'dsh-workspace'],
   'packages/dsh-postgres': ['dsh-session', 'dsh-codec'],
-  'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec', 'dsh-import'],
+  'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec', 'dsh-import', 'dsh-workspace'],
   'packages/dsh-import': ['dsh-codec'],
   'packages/dsh-workspace': [],
   'packages/dsh-claude-agent-sdk': ['dsh-session', 'dsh-codec', 'dsh-import'],

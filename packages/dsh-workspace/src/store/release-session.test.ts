@@ -58,6 +58,25 @@ describe('WorkspaceStore.release', () => {
     expect(has(store.dir, kept.tree)).toBe(false);
   });
 
+  it('a fork child that inherited its parent’s checkpoints keeps their files when the parent is released', async () => {
+    await using dir = await makeTempDir();
+    const ws = join(dir.path, 'ws');
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'at-the-cut.txt'), 'the parent’s file at the cut\n');
+    const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git'), pruneGraceMs: 0 });
+    const cut = await store.checkpoint(ws, { sessionId: 'parent', ...ROOMY });
+    writeFileSync(join(ws, 'at-the-cut.txt'), 'later\n');
+    await store.checkpoint(ws, { sessionId: 'parent', ...ROOMY });
+    await store.inherit('child', 'parent');
+    await store.inherit('orphan', 'never-checkpointed');
+
+    await store.release('parent');
+    expect(has(store.dir, cut.tree)).toBe(true);
+    expect(has(store.dir, blobOf('the parent’s file at the cut\n'))).toBe(true);
+    await store.release('child');
+    expect(has(store.dir, cut.tree)).toBe(false);
+  });
+
   it('keeps recent objects for a checkpoint in flight (the default grace)', async () => {
     await using dir = await makeTempDir();
     const ws = join(dir.path, 'ws');
