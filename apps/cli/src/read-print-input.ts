@@ -30,15 +30,31 @@ function stopReading(stdin: NodeJS.ReadableStream): void {
  * Stdin's text, read at most up to `budget` bytes (more is `PROMPT_TOO_LARGE`, reading stopped there).
  * With `silentMs`, '' when stdin sends nothing at all (neither data nor its end) for that long: a
  * parent that leaves stdin open without writing must not hang a prompt given as an argument. Once the
- * first byte arrives, it is read to its end or the bound.
+ * first byte arrives, it is read to its end or the bound; a stdin that goes quiet without ending gets
+ * one line on stderr saying what dsh waits for.
  */
 function readStdin(context: CliContext, budget: number, maxBytes: number, silentMs: number | undefined): Promise<string> {
   const stdin = context.stdin;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let bytes = 0;
+    let quiet: NodeJS.Timeout | undefined;
+    let noticed = false;
+    const waitNotice = () => {
+      clearTimeout(quiet);
+      if (noticed) return;
+      quiet = setTimeout(() => {
+        noticed = true;
+        context.stderr.write(
+          `dsh: stdin is still open (${formatBytes(bytes)} read, nothing new for ${String(SILENT_STDIN_MS / 1000)} s); print mode reads it to its end or --max-bytes: close it (Ctrl-D), or redirect it from /dev/null when it is not the prompt\n`,
+        );
+      }, SILENT_STDIN_MS);
+      (quiet as Partial<{ unref(): void }>).unref?.();
+    };
     const settle = () => {
       clearTimeout(timer);
+      clearTimeout(quiet);
+      quiet = undefined;
       stdin.removeListener('data', onData);
       stdin.removeListener('end', onEnd);
       stdin.removeListener('error', onError);
@@ -54,6 +70,7 @@ function readStdin(context: CliContext, budget: number, maxBytes: number, silent
         return;
       }
       chunks.push(buffer);
+      waitNotice();
     };
     const onEnd = () => {
       settle();
@@ -75,6 +92,8 @@ function readStdin(context: CliContext, budget: number, maxBytes: number, silent
             stopReading(stdin);
             resolve('');
           }, silentMs);
+    // Without a prompt argument stdin is the prompt: say so if it stays quiet (the silent timer does otherwise).
+    if (silentMs === undefined) waitNotice();
     stdin.on('data', onData);
     stdin.once('end', onEnd);
     stdin.once('error', onError);

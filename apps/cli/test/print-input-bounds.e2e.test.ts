@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { printJson, runDsh } from './run-dsh.js';
+import { waitFor } from '@dsh/test-utils';
+import { printJson, runDsh, spawnDsh } from './run-dsh.js';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-cli-print-bounds');
@@ -33,6 +34,25 @@ describe('print mode bounds its prompt (SPEC §27)', () => {
     const within = await printJson(['-p', 'y'.repeat(30), '--max-bytes', '100', '--data', dir], { stdin: 'x'.repeat(68) });
     expect(within.is_error).toBe(false);
   });
+
+  it(
+    'a stdin that goes quiet without ending is named on stderr once, and read to its end when it closes',
+    { timeout: 120_000 },
+    async () => {
+      const child = spawnDsh(['-p', 'question', '--output-format', 'json', '--data', join(dirs.data.path, 'store')]);
+      let stderr = '';
+      let stdout = '';
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+      child.stdin?.write('piped part\n');
+      await waitFor('the notice', () => stderr.includes('dsh: stdin is still open (11 B read'), 60_000);
+      child.stdin?.end();
+      expect(await closed).toBe(0);
+      expect(stderr.match(/stdin is still open/g)).toHaveLength(1);
+      expect((JSON.parse(stdout) as { is_error: boolean }).is_error).toBe(false);
+    },
+  );
 
   it('--system-prompt-file FILE is the system prompt (recorded), and refused beside --system-prompt', { timeout: 120_000 }, async () => {
     const dir = join(dirs.data.path, 'store');
