@@ -111,14 +111,15 @@ export function answerAndClose(response: ServerResponse, error: HostError, heade
   response.end(body);
 }
 
-/** What a request's body is counted as while it is read: its declared length (at most its route's limit), its route's limit when chunked, else 0. */
+/** What a request's body is counted as while it is read: its declared length (0 when over its route's limit: refused unread), its route's limit when chunked, else 0. */
 function bodyReservation(request: IncomingMessage, routeLimit: number): number {
   const method = request.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') return 0;
   const declared = request.headers['content-length'];
   if (declared !== undefined) {
     const length = Number(declared);
-    return Number.isSafeInteger(length) && length > 0 ? Math.min(length, routeLimit) : 0;
+    // A declared length over the route's limit is refused (413) before a byte of it is read.
+    return Number.isSafeInteger(length) && length > 0 && length <= routeLimit ? length : 0;
   }
   return request.headers['transfer-encoding'] === undefined ? 0 : routeLimit;
 }

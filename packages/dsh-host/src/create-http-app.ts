@@ -121,8 +121,10 @@ export function createHttpApp(host: Host, options: HttpAppOptions = {}): Hono {
   const app = new Hono();
 
   app.onError((error, context) => {
-    // Answered already (a body cut off for its rate by the served listener): its read failing is no news.
-    if (nodeResponseOf(context)?.writableEnded === true) return RESPONSE_ALREADY_SENT;
+    // Answered already (a body cut off for its rate by the served listener) or its client gone: a
+    // body read failing then is no news, and nothing can be sent.
+    const outgoing = nodeResponseOf(context);
+    if (outgoing !== undefined && (outgoing.writableEnded || outgoing.destroyed)) return RESPONSE_ALREADY_SENT;
     // A refusal may leave a body unread and is what a flood of clients gets: its connection ends with it.
     context.header('Connection', 'close');
     const known = HostError.wrap(error);
