@@ -28,6 +28,8 @@ export const COMMAND_RUNNERS: Readonly<Record<string, CommandRunner>> = {
     (await import('./commands/import-command.js')).importCommand(context, values, positionals),
   export: async (context, values, [ref = '']) => (await import('./commands/export-command.js')).exportCommand(context, values, ref),
   repair: async (context, values, [file = '']) => (await import('./commands/repair-command.js')).repairCommand(context, values, file),
+  hooks: async (context, values, positionals) => (await import('./commands/hooks-command.js')).hooksCommand(context, values, positionals),
+  checkpoint: async (context, values) => (await import('./commands/checkpoint-command.js')).checkpointCommand(context, values),
   validate: async (context, values, [file = '']) =>
     (await import('./commands/validate-command.js')).validateCommand(context, file, await maxBytes(values)),
   migrate: async (context, values, [file = '']) =>

@@ -207,6 +207,43 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['dsh repair ~/.codex/sessions/2026/12/02/rollout-….jsonl'],
   },
   {
+    name: 'hooks',
+    usage: 'dsh hooks install|remove claude-code [--project DIR | --user] [--json]',
+    summary: "add dsh's checkpoint hooks to Claude Code's settings (or take exactly them out)",
+    description:
+      'install adds a PreToolUse and a PostToolUse hook running `dsh checkpoint --from claude-code` (this\n' +
+      "node and this dsh's bin by absolute path, --data DIR when not the default) to Claude Code's settings\n" +
+      'file, beside its other hooks; installing again adds nothing. remove takes out exactly the hooks with\n' +
+      'that command. The file is DIR/.claude/settings.json (--project DIR, default the current directory)\n' +
+      'or settings.json in $CLAUDE_CONFIG_DIR or ~/.claude (--user); it is replaced atomically, its mode\n' +
+      'kept. A malformed file is refused INVALID_SETTINGS with nothing written. Then `dsh fork FILE --at REF\n' +
+      '--worktree` gives a fork the files as they were at REF (see docs/workspace.md).',
+    options: {
+      project: { type: 'string', value: 'DIR', help: "the project's settings: DIR/.claude/settings.json (default: the current directory)" },
+      user: { type: 'boolean', help: "the user's settings: $CLAUDE_CONFIG_DIR or ~/.claude, settings.json" },
+      json: { type: 'boolean', help: 'print { settings, command, added | removed } as JSON' },
+      ...STORE_OPTIONS,
+    },
+    positionals: 2,
+    examples: ['dsh hooks install claude-code --project .', 'dsh hooks remove claude-code --user'],
+  },
+  {
+    name: 'checkpoint',
+    usage: 'dsh checkpoint --from claude-code [--data DIR]',
+    summary: "checkpoint a Claude Code session's files (the command dsh's hooks run; reads the hook's JSON on stdin)",
+    description:
+      'Reads a Claude Code PreToolUse/PostToolUse hook input on stdin (session_id, cwd, tool_use_id,\n' +
+      'hook_event_name; at most 32 MiB), checkpoints cwd into DATA/.workspaces.git and records it in\n' +
+      'DATA/claude-checkpoints/<session_id>.jsonl. Never writes in the workspace or the transcript. Always\n' +
+      'exits 0: a failure is one note on stderr, so Claude Code goes on.',
+    options: {
+      from: { type: 'string', value: 'TOOL', help: 'the tool whose hook runs this: claude-code' },
+      data: STORE_OPTIONS.data as OptionSpec,
+      help: STORE_OPTIONS.help as OptionSpec,
+    },
+    positionals: 0,
+  },
+  {
     name: 'validate',
     usage: 'dsh validate FILE [--max-bytes N]',
     summary: 'check a session log of any format version (exit 0 valid, 1 invalid)',

@@ -1,0 +1,112 @@
+/**
+ * @module checkpoint-command
+ * `dsh checkpoint --from claude-code`, the command dsh's Claude Code hooks run (SPEC §23): the hook's
+ * JSON on stdin (bounded), `cwd` checkpointed into DATA/.workspaces.git for the session and recorded
+ * in DATA/claude-checkpoints/<session_id>.jsonl. Never in the way of Claude Code: every failure is one
+ * note on stderr and exit 0; nothing goes to stdout (Claude Code would read it as the hook's answer).
+ */
+import { join } from 'node:path';
+import { findCheckout, openWorkspaceStore } from 'dsh-workspace';
+import { resolveDataDir, type CliContext } from '../cli-context.js';
+import { CliError } from '../cli-error.js';
+import type { OptionValues } from '../parse-command-line.js';
+import { appendClaudeCheckpoint, CLAUDE_SESSION_ID, type ClaudeCheckpointRecord } from '../claude-hooks/claude-checkpoint-index.js';
+import { terminalBody } from '../terminal-text.js';
+
+/** Most bytes of hook input read (a PostToolUse input carries the tool's whole response). */
+export const MAX_HOOK_INPUT_BYTES = 32 * 1024 * 1024;
+/** How long stdin may take to end. */
+const STDIN_TIMEOUT_MS = 10_000;
+
+/** The fields of a Claude Code hook input dsh uses. */
+type HookInput = { session_id: string; cwd: string; tool_use_id: string; hook_event_name: 'PreToolUse' | 'PostToolUse' };
+
+/** Reads stdin to its end, refusing more than `max` bytes or a stream that does not end in time. */
+async function readBounded(stdin: NodeJS.ReadableStream, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return new Promise((resolve, reject) => {
+    const stop = (error?: Error): void => {
+      clearTimeout(timer);
+      stdin.removeAllListeners('data');
+      stdin.pause();
+      (stdin as Partial<{ destroy(): void }>).destroy?.();
+      if (error === undefined) resolve(Buffer.concat(chunks));
+      else reject(error);
+    };
+    const timer = setTimeout(() => {
+      stop(new Error(`the hook input did not end within ${String(STDIN_TIMEOUT_MS)} ms`));
+    }, STDIN_TIMEOUT_MS);
+    stdin.on('data', (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (size > max) stop(new Error(`the hook input is over ${String(max)} bytes`));
+      else chunks.push(bytes);
+    });
+    stdin.once('end', () => {
+      stop();
+    });
+    stdin.once('error', (error: Error) => {
+      stop(error);
+    });
+  });
+}
+
+function field(input: Record<string, unknown>, name: string): string {
+  const value = input[name];
+  if (typeof value !== 'string' || value === '')
+    throw new Error(
+      `expected "${name}" to be a non-empty string in the hook input; got ${value === undefined ? 'none' : JSON.stringify(value).slice(0, 80)}`,
+    );
+  return value;
+}
+
+/** The hook input's fields, or an Error saying what was expected and what came. */
+export function parseHookInput(bytes: Buffer): HookInput {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new Error(
+      `expected the hook input to be a JSON object on stdin; got ${bytes.length === 0 ? 'nothing' : `${String(bytes.length)} bytes that are not JSON`}`,
+    );
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('expected the hook input to be a JSON object');
+  const input = parsed as Record<string, unknown>;
+  const hookEvent = field(input, 'hook_event_name');
+  if (hookEvent !== 'PreToolUse' && hookEvent !== 'PostToolUse')
+    throw new Error(`expected hook_event_name PreToolUse or PostToolUse; got ${JSON.stringify(hookEvent).slice(0, 80)}`);
+  const sessionId = field(input, 'session_id');
+  if (!CLAUDE_SESSION_ID.test(sessionId))
+    throw new Error(`expected session_id to be a session id (letters, digits, - _ .); got ${JSON.stringify(sessionId).slice(0, 80)}`);
+  return { session_id: sessionId, cwd: field(input, 'cwd'), tool_use_id: field(input, 'tool_use_id'), hook_event_name: hookEvent };
+}
+
+/** Checkpoints the hook's `cwd`; always exit 0 (a failure is a note on stderr). */
+export async function checkpointCommand(context: CliContext, values: OptionValues): Promise<number> {
+  try {
+    if (values.from !== 'claude-code')
+      throw new CliError('USAGE', `--from: expected claude-code, received ${JSON.stringify(values.from ?? null)}.`);
+    const dataDir = resolveDataDir(context, values.data);
+    const input = parseHookInput(await readBounded(context.stdin, MAX_HOOK_INPUT_BYTES));
+    const store = openWorkspaceStore({ dir: join(dataDir, '.workspaces.git') });
+    const checkpoint = await store.checkpoint(input.cwd, { sessionId: `claude-code:${input.session_id}` });
+    const head = (await findCheckout(input.cwd).catch(() => undefined))?.head;
+    const record: ClaudeCheckpointRecord = {
+      tool_use_id: input.tool_use_id,
+      hook_event_name: input.hook_event_name,
+      tree: checkpoint.tree,
+      cwd: input.cwd,
+      ...(head === undefined ? {} : { head }),
+      time: new Date().toISOString(),
+      ms: Math.round(checkpoint.ms),
+      ...(checkpoint.skipped === undefined ? {} : { skipped: checkpoint.skipped }),
+    };
+    await appendClaudeCheckpoint(dataDir, input.session_id, record);
+  } catch (error) {
+    const code = typeof (error as { code?: unknown }).code === 'string' ? `${(error as { code: string }).code}: ` : '';
+    context.stderr.write(terminalBody(`dsh checkpoint: no checkpoint taken (${code}${(error as Error).message}); Claude Code goes on.\n`));
+  }
+  return 0;
+}
