@@ -81,7 +81,12 @@ describe('hostile entries handed to the Agent SDK store', () => {
         await claude.append(key, build() as SessionStoreEntry[]);
         outcome = 'stored';
       } catch (error) {
-        outcome = ClaudeStoreError.is(error) ? error.code : 'raw error';
+        // A raw throw may be the hostile proxy itself, whose traps throw when looked at.
+        try {
+          outcome = ClaudeStoreError.is(error) ? error.code : 'raw error';
+        } catch {
+          outcome = 'raw error (a hostile value)';
+        }
       }
       if (outcome === 'INVALID_ENTRY') refused += 1;
       else {
