@@ -239,6 +239,8 @@ describe('createBoundedHttpServer', () => {
       expect(() => resolveConnectionLimits(limits)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }) as HostError);
     }
     expect(resolveConnectionLimits({ minBodyBytesPerSecond: 0 }).minBodyBytesPerSecond).toBe(0);
+    // A headers bound past Node's own request deadline is taken, not a RangeError.
+    expect(() => createBoundedHttpServer({ limits: { headersTimeoutMs: 600_000 }, bodyLimitOf: () => 0, handler: answerOk })).not.toThrow();
     const soft = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
     if (soft !== undefined) {
       expect(defaultMaxConnections()).toBe(Math.max(16, Math.min(4096, Math.floor(Number(soft) / 2))));

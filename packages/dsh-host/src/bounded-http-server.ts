@@ -181,6 +181,8 @@ export function createBoundedHttpServer(options: BoundedServerOptions): Server {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
+      // Node's whole-request deadline (its default, 5 min) must not be shorter than the headers'.
+      requestTimeout: Math.max(300_000, limits.headersTimeoutMs),
       keepAliveTimeout: limits.idleTimeoutMs,
       // Node checks header and request deadlines on this tick (default 30 s: far past a 10 s bound).
       connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
