@@ -53,12 +53,12 @@ export async function openCliStore(context: CliContext, values: OptionValues): P
  * with `--database-url`/`$DSH_DATABASE_URL` — and the `--model` model for sessions that record none, each
  * other session on the model it recorded (plus `extra` host options: a telemetry sink, max steps, a workspace, the live-session bounds), and
  * workspace checkpoints in `DATA/.workspaces.git` unless `--no-checkpoints`; then releases every session it opened and closes the store, even on failure.
- * `use` gets where the sessions are, for messages.
+ * `use` gets where the sessions are, for messages, and the store (for what only its summaries say).
  */
 export async function withHost<T>(
   context: CliContext,
   values: OptionValues,
-  use: (host: Host, dataDir: string) => Promise<T>,
+  use: (host: Host, dataDir: string, store: SessionStore) => Promise<T>,
   extra: Pick<HostOptions, 'telemetry' | 'maxSteps' | 'cwd' | 'maxLiveSessions' | 'idleSessionMs'> = {},
 ): Promise<T> {
   const spec = typeof values.model === 'string' ? values.model : 'keyless';
@@ -82,7 +82,7 @@ export async function withHost<T>(
     ...extra,
   });
   try {
-    return await use(host, dataDir);
+    return await use(host, dataDir, store);
   } finally {
     try {
       await host.close();

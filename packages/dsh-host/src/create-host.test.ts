@@ -405,6 +405,16 @@ describe('names and lineage', () => {
     const a = await host.fork('alpha', { title: 'peer' });
     const b = await host.fork('alpha', { title: 'peer' });
     expect(await host.resolve('alpha')).toBe(result.sessionId);
+    // Unnamed forks inherit the name: live and cold, the session that set it still wins.
+    const unnamed = await host.fork('alpha');
+    const cold = await host.fork('alpha');
+    await host.release(cold.sessionId);
+    expect(await host.resolve('alpha')).toBe(result.sessionId);
+    await host.rename(unnamed.sessionId, 'alpha');
+    expect((await expectCode(host.resolve('alpha'), 'NAME_AMBIGUOUS')).details.candidates?.sort()).toEqual(
+      [result.sessionId, unnamed.sessionId].sort(),
+    );
+    await host.rename(unnamed.sessionId, 'unnamed');
     const error = await expectCode(host.resolve('peer'), 'NAME_AMBIGUOUS');
     expect(error.details.candidates?.sort()).toEqual([a.sessionId, b.sessionId].sort());
     await host.rename(b.sessionId, 'peer-b');

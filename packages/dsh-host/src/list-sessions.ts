@@ -79,22 +79,22 @@ async function exists(context: HostContext, id: string): Promise<boolean> {
   }
 }
 
-/** An id or a name to one session id (`SESSION_NOT_FOUND`, `NAME_AMBIGUOUS`); see `resolveSessionRef`. @internal */
+/**
+ * An id or a name to one session id (`SESSION_NOT_FOUND`, `NAME_AMBIGUOUS`); see `resolveSessionRef`.
+ * An id is checked by itself; a name against the sessions' summaries. No session's events are read. @internal
+ */
 export async function resolveRef(context: HostContext, ref: string): Promise<string> {
-  const { live, store } = context;
   if (await exists(context, ref)) return ref;
   const items = await listSessions(context);
   const matches = items.filter((item) => item.title === ref);
   if (matches.length <= 1) return resolveSessionRef(items, ref);
-  // Several sessions carry the name: tell the one that set it from forks that inherited it.
-  const named = await Promise.all(
-    matches.map(async (item) => {
-      const { header, events } = live.get(item.id)?.session ?? (await store.inspect(item.id));
-      const titleSeq = events.findLastIndex((event) => event.type === 'session/title');
-      return { id: item.id, title: ref, titleInherited: titleSeq < header.inheritedEventCount };
-    }),
+  // Several sessions carry the name: tell the one that set it from forks that inherited it, as the
+  // store's summaries (cached by the listing above) say — no session's events are read.
+  const inherited = new Set((await context.store.list()).filter((summary) => summary.titleInherited === true).map((summary) => summary.id));
+  return resolveSessionRef(
+    matches.map((item) => ({ id: item.id, title: ref, titleInherited: inherited.has(item.id) })),
+    ref,
   );
-  return resolveSessionRef(named, ref);
 }
 
 /** The most recently updated session whose working directory is `cwd` (`SESSION_NOT_FOUND` if none). @internal */

@@ -3,7 +3,7 @@
  * `dsh sessions`: every session (or the fork forest with `--tree`), the names forks list under,
  * peer marks; or a tool's own session files with `--claude|--codex|--pi`.
  */
-import { sessionForest, type Host, type LineageTree, type SessionListItem } from 'dsh-host';
+import { sessionForest, type LineageTree, type SessionListItem } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { listNativeSessions, NATIVE_TOOLS, nativeSessionsDir, type NativeTool } from '../native-session-files.js';
@@ -25,22 +25,6 @@ function table(cells: string[][]): string {
       )
       .join('\n') + '\n'
   );
-}
-
-/** The forks whose latest `session/title` was inherited from the parent (they have no name of their own). */
-async function inheritedTitles(host: Host, items: readonly SessionListItem[]): Promise<Set<string>> {
-  const inherited = new Set<string>();
-  for (const item of items) {
-    if (item.parentSession === undefined || item.title === undefined) continue;
-    try {
-      const { header, events } = await host.observe(item.id);
-      const titleSeq = events.findLastIndex((event) => event.type === 'session/title');
-      if (titleSeq < header.inheritedEventCount) inherited.add(item.id);
-    } catch {
-      // An unreadable log lists under the title its summary has; `dsh show` reports why.
-    }
-  }
-  return inherited;
 }
 
 /**
@@ -147,9 +131,15 @@ export async function sessionsCommand(context: CliContext, values: OptionValues)
     if (values.tree === true) throw new CliError('USAGE', `--tree lists dsh sessions; --${tool} lists that tool's session files.`);
     return nativeSessions(context, tool, values.json === true);
   }
-  const { items, inherited } = await withHost(context, values, async (host) => {
+  const { items, inherited } = await withHost(context, values, async (host, _dataDir, store) => {
     const listed = await host.list();
-    return { items: listed, inherited: values.json === true ? new Set<string>() : await inheritedTitles(host, listed) };
+    if (values.json === true) return { items: listed, inherited: new Set<string>() };
+    // The forks whose latest title came with their inherited prefix, as the summaries say (no log is read).
+    const summaries = await store.list();
+    return {
+      items: listed,
+      inherited: new Set(summaries.filter((summary) => summary.titleInherited === true).map((summary) => summary.id)),
+    };
   });
   const names = displayNames(items, inherited);
   if (values.tree === true) {

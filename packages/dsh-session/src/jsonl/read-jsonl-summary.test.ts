@@ -158,4 +158,24 @@ describe('JSONL summary files', () => {
     expect(listed).toMatchObject({ id: 'mine', title: 'live title', lastSeq: session.nextSeq - 1, busy: true });
     expect(reads).toEqual([]);
   });
+
+  it('says when a fork’s latest title came with its inherited prefix, from summary files and from memory', async () => {
+    const { store, reads } = await countingStore();
+    await writeSession(store, 'named', 2);
+    await (await store.fork('named', { atSeq: 4, id: 'inherits' })).close();
+    await (await store.fork('named', { atSeq: 4, id: 'own', title: 'own name' })).close();
+    const live = await store.fork('named', { atSeq: 4, id: 'live' });
+    // Each fork read its parent; the listings below read no log.
+    reads.length = 0;
+    const byId = new Map((await store.list()).map((summary) => [summary.id, summary]));
+    expect(byId.get('named')?.titleInherited).toBeUndefined();
+    expect(byId.get('inherits')).toMatchObject({ title: 'title of named', titleInherited: true });
+    expect(byId.get('own')).toMatchObject({ title: 'own name' });
+    expect(byId.get('own')?.titleInherited).toBeUndefined();
+    expect(byId.get('live')).toMatchObject({ titleInherited: true });
+    live.append('session/title', { title: 'renamed live' });
+    expect((await store.list()).find((summary) => summary.id === 'live')?.titleInherited).toBeUndefined();
+    await live.close();
+    expect(reads).toEqual([]);
+  });
 });

@@ -104,9 +104,7 @@ export async function listSessions(context: StoreContext): Promise<SessionSummar
       fresh = summarize(session.header, session[LOG_SNAPSHOT](), CURRENT_FORMAT_VERSION, false);
     else if (cached !== undefined)
       fresh =
-        session === undefined
-          ? cached.summary
-          : { ...cached.summary, ...summarize(session.header, session[LOG_SNAPSHOT](), cached.summary.formatVersion, false) };
+        session === undefined ? cached.summary : summarize(session.header, session[LOG_SNAPSHOT](), cached.summary.formatVersion, false);
     else {
       // Released while the others were read: read it now.
       const read = await refreshSummaries(context, [ref]);

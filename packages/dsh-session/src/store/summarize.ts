@@ -5,11 +5,15 @@ import type { FormatVersion, SessionHeader } from 'dsh-codec';
 import type { EventSource } from '../sources/event-source.js';
 import { latestMetadataOf } from '../sources/latest-metadata.js';
 
+const TITLE = ['session/title'];
+
 /** One line of `SessionStore.list()`: identity, lineage, timestamps and state. */
 export type SessionSummary = {
   id: string;
   /** The latest `session/title`. */
   title?: string;
+  /** True when that title came with a fork's inherited prefix (the fork set no name of its own). */
+  titleInherited?: true;
   parentSession?: string;
   forkCut?: number;
   inheritedEventCount: number;
@@ -41,9 +45,12 @@ export function summarize(
 ): Omit<SessionSummary, 'busy'> {
   const { title, cwd } = latestMetadataOf(events, header.cwd);
   const last = events.length === 0 ? undefined : events.at(events.length - 1);
+  // Only a fork can inherit its name: one more look for the latest title, from the log's end.
+  const titleInherited = title !== undefined && header.inheritedEventCount > 0 && events.findLast(TITLE) < header.inheritedEventCount;
   return {
     id: header.id,
     ...(title === undefined ? {} : { title }),
+    ...(titleInherited ? { titleInherited } : {}),
     ...(header.parentSession === undefined ? {} : { parentSession: header.parentSession }),
     ...(header.forkCut === undefined ? {} : { forkCut: header.forkCut }),
     inheritedEventCount: header.inheritedEventCount,
