@@ -24,6 +24,7 @@ import { runImportWorkload } from './workloads/run-import-workload.js';
 import { runOpenWorkload } from './workloads/run-open-workload.js';
 import { runPeersWorkload } from './workloads/run-peers-workload.js';
 import { runPostgresWorkload } from './workloads/run-postgres-workload.js';
+import { runScaleWorkload } from './workloads/run-scale-workload.js';
 
 const RUNNERS: Record<WorkloadName, (context: BenchContext) => Promise<Section>> = {
   append: runAppendWorkload,
@@ -37,6 +38,7 @@ const RUNNERS: Record<WorkloadName, (context: BenchContext) => Promise<Section>>
   'claude-store': runClaudeStoreWorkload,
   'fork-peers': runForkPeersWorkload,
   checkpoint: runCheckpointWorkload,
+  scale: runScaleWorkload,
 };
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');

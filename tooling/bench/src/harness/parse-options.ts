@@ -11,6 +11,7 @@ export const WORKLOADS = [
   'claude-store',
   'fork-peers',
   'checkpoint',
+  'scale',
 ] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
@@ -25,7 +26,7 @@ export interface BenchOptions {
 }
 
 /** `pnpm bench` usage, printed by `--help` and after a bad option. */
-export const USAGE = `usage: pnpm bench [--quick] [--runs N] [--only append,open,fork,host,peers,postgres,import,native-fork,claude-store,fork-peers,checkpoint] [--write | --no-write]
+export const USAGE = `usage: pnpm bench [--quick] [--runs N] [--only append,open,fork,host,peers,postgres,import,native-fork,claude-store,fork-peers,checkpoint,scale] [--write | --no-write]
   --quick      fewer repetitions and smaller histories (about a minute); does not write the report unless --write
   --runs N     repetitions per case (default 5, quick 3; 100k-event histories run at most 3)
   --only LIST  run only these workloads
