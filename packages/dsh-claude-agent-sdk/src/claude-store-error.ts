@@ -7,7 +7,7 @@
 /** Every refusal of the Claude session store and `forkClaudeSession`, with when it happens. */
 export const CLAUDE_STORE_ERROR_CODES = {
   INVALID_KEY:
-    'a projectKey, sessionId or subpath that is not a string, empty, longer than 1024 characters, holds a control character or backslash, is "." or "..", or (projectKey, sessionId) holds "/"; a subpath may hold "/" only between non-empty segments other than "." and ".."',
+    'a projectKey, sessionId or subpath that is not a string, empty, longer than 1024 characters, holds a control character or backslash, is "." or "..", or (projectKey, sessionId) holds "/"; a subpath may hold "/" only between non-empty segments other than "." and ".."; a key whose getter or proxy trap throws',
   INVALID_ENTRY:
     'an entry that is not a plain JSON object with a string `type` (or a `uuid` that is not a string), an entry over 64 MiB of JSON or a batch over 256 MiB, or one whose reading throws (a getter, a proxy); nothing of the batch is stored',
   INVALID_CUT: 'a fork `at` that is the uuid of no entry of the main transcript; nothing is created',

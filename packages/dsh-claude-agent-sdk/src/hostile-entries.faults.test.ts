@@ -109,6 +109,23 @@ describe('hostile entries handed to the Agent SDK store', () => {
     });
   });
 
+  it('a key whose getter or proxy trap throws is INVALID_KEY, never a raw Error', async () => {
+    const { proxy, revoke } = Proxy.revocable({ projectKey: '-work-hostile', sessionId: 'k' }, {});
+    revoke();
+    const keys = [Object.defineProperty({ sessionId: 'k' }, 'projectKey', { get: throwing, enumerable: true }), proxy];
+    for (const key of keys) {
+      const codes = await Promise.all(
+        [claude.append(key as never, [userEntry('a', 'x')]), claude.load(key as never), claude.delete(key as never)].map((action) =>
+          action.then(
+            () => 'resolved',
+            (error: unknown) => (ClaudeStoreError.is(error) ? error.code : 'raw error'),
+          ),
+        ),
+      );
+      expect(codes).toStrictEqual(['INVALID_KEY', 'INVALID_KEY', 'INVALID_KEY']);
+    }
+  });
+
   it('reads a stateful getter once: what is stored is what was checked', async () => {
     const key = { projectKey: '-work-hostile', sessionId: 'stateful' };
     let reads = 0;

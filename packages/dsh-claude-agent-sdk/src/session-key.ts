@@ -38,7 +38,15 @@ function checkSegment(field: string, value: unknown, slashes: boolean): void {
 /** Throws `INVALID_KEY` unless `key` is a usable key; returns it without extra fields. */
 export function checkSessionKey(key: unknown): SessionKey {
   if (typeof key !== 'object' || key === null) refuse('the key', key, 'an object { projectKey, sessionId, subpath? }');
-  const { projectKey, sessionId, subpath } = key as Record<string, unknown>;
+  let parts: Record<string, unknown>;
+  try {
+    // Read once: a getter or proxy trap is asked no second time, and a throwing one is a refusal.
+    const { projectKey, sessionId, subpath } = key as Record<string, unknown>;
+    parts = { projectKey, sessionId, subpath };
+  } catch {
+    refuse('the key', 'a key whose reading threw', 'an object { projectKey, sessionId, subpath? } of plain strings');
+  }
+  const { projectKey, sessionId, subpath } = parts;
   checkSegment('projectKey', projectKey, false);
   checkSegment('sessionId', sessionId, false);
   if (subpath !== undefined) checkSegment('subpath', subpath, true);
