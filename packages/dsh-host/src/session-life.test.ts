@@ -82,6 +82,18 @@ async function descriptorsOn(path: string): Promise<number> {
   return count;
 }
 
+/** `open()`, again while it is refused SESSION_BUSY (a lease being given back), for at most 20 s. */
+async function openWhenFree<T>(open: () => Promise<T>): Promise<T> {
+  for (let waited = 0; ; waited += 10) {
+    try {
+      return await open();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SESSION_BUSY' || waited > 20_000) throw error;
+      await sleep(10);
+    }
+  }
+}
+
 async function isLive(host: Host, id: string): Promise<boolean> {
   return (await host.list()).some((session) => session.id === id && session.live);
 }
@@ -160,32 +172,38 @@ describe('bounded live sessions', () => {
   it('closes a session idle for idleSessionMs (lease and descriptor released: another process may open it), and reopens it on its next request', async () => {
     const dir = await jsonlDir();
     const store = await openSessionStore({ dir });
-    const host = createHost({ store, model: createScriptedModel([{ text: 'one' }, { text: 'two' }]), idleSessionMs: 50 });
+    const model = createGatedModel([{ text: 'one' }, { text: 'two' }]);
+    const host = createHost({ store, model, idleSessionMs: 50 });
     cleanups.push(async () => {
       await host.close().catch(() => undefined);
       await store.close();
     });
     const { sessionId } = await host.create({ id: 'idle' });
     const first = await host.send(sessionId, 'hello');
-    expect((await host.turnResult(sessionId, first.inputId)).result).toBe('one');
+    // While its turn runs it is never closed: it holds its log's descriptor.
+    await model.requested(1);
     const path = join(dir, 'idle.jsonl');
     expect(await descriptorsOn(path)).toBe(1);
-    // Closed within 1.25 × idleSessionMs; 20 s is only the point where the test gives up.
-    for (let waited = 0; await isLive(host, sessionId); waited += 10) {
-      if (waited > 20_000) expect.fail('the idle session is still live after 20 s');
+    model.answer();
+    expect((await host.turnResult(sessionId, first.inputId)).result).toBe('one');
+    // Closed within 1.25 × idleSessionMs, its descriptor and lease given back right after; 20 s is
+    // only the point where the test gives up.
+    for (let waited = 0; (await isLive(host, sessionId)) || (await descriptorsOn(path)) > 0; waited += 10) {
+      if (waited > 20_000) expect.fail('the idle session still holds its log 20 s later');
       await sleep(10);
     }
-    expect(await descriptorsOn(path)).toBe(0);
 
     // Its lease is free: another store takes it, writes, and while it holds it this host is refused.
     const other = await openSessionStore({ dir });
-    const held = await other.open(sessionId);
+    const held = await openWhenFree(() => other.open(sessionId));
     held.append('session/title', { title: 'written elsewhere' });
     await expect(host.send(sessionId, 'while held')).rejects.toMatchObject({ code: 'SESSION_BUSY' });
     await held.close();
     await other.close();
 
     const second = await host.send(sessionId, 'back again');
+    await model.requested(2);
+    model.answer();
     expect((await host.turnResult(sessionId, second.inputId)).result).toBe('two');
     const { events } = await host.observe(sessionId);
     expect(events.filter((event) => event.type === 'session/title').at(-1)?.data).toEqual({ title: 'written elsewhere' });

@@ -89,7 +89,16 @@ describe('SPEC §27 at most M live sessions', () => {
       await sleep(20);
     }
     const other = await openSessionStore({ dir });
-    const held = await other.open(sessionId);
+    // Its lease is given back as it closes: another process may open it (retried while that finishes).
+    let held;
+    for (let waited = 0; held === undefined; waited += 20) {
+      try {
+        held = await other.open(sessionId);
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SESSION_BUSY' || waited > 20_000) throw error;
+        await sleep(20);
+      }
+    }
     await held.close();
     await other.close();
     const second = await host.send(sessionId, 'again');
