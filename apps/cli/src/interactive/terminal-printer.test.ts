@@ -55,3 +55,25 @@ test('a step that streamed only reasoning prints its message whole when it arriv
   printer.event(message(4, 1, 'Done.'));
   expect(screen).toBe('thinking: Checking.\n[4] Done.\n');
 });
+
+test("a session's terminal escapes show escaped: streamed text and reasoning, messages, calls, results, turn errors", () => {
+  let screen = '';
+  const printer = terminalPrinter((text) => (screen += text), plain);
+  printer.delta({ turn: 1, step: 1, reasoning: 'why\u001b]52;c;eA==\u0007' });
+  printer.delta({ turn: 1, step: 1, text: 'clear\u001b[2J\n' });
+  printer.event(message(4, 1, 'clear\u001b[2J\n'));
+  printer.event(message(5, 2, 'csi\u009b31m rlo\u202e'));
+  printer.event(event(6, 'tool/call', { turn: 1, step: 2, name: 'x\u001b]0;t\u0007', effect: 'read-only', arguments: { p: '\u202e' } }));
+  printer.event(
+    event(7, 'tool/result', {
+      turn: 1,
+      step: 2,
+      message: { role: 'tool', content: [{ type: 'text', text: 'out\u001b[31m' }], isError: false },
+    }),
+  );
+  printer.event(event(8, 'turn/end', { turn: 1, reason: { kind: 'error', error: { code: 'E', message: 'bad\u0007' } } }));
+  expect(screen).toBe(
+    'thinking: why\\x1b]52;c;eA==\\x07\nclear\\x1b[2J\n[4]\n[5] csi\\x9b31m rlo\\u202e\n' +
+      '[6] ⚙ x\\x1b]0;t\\x07 (read-only) {"p":"\\u202e"}\n[7] → out\\x1b[31m\n[8] turn 1 error (E: bad\\x07)\n',
+  );
+});
