@@ -9,7 +9,7 @@ import type { Session } from 'dsh-session';
 import { checkpointWorkspace, type CheckpointStore } from './checkpoint-workspace.js';
 import type { Tool } from './define-tool.js';
 import { deriveHistory } from './derive-history.js';
-import { flushDurably } from './durable-flush.js';
+import { flushDurably } from './flush-durably.js';
 import { cancelledBeforeStart, executeToolCall, noWorkspace, type CallOutcome } from './execute-tool-call.js';
 import type { PendingInput } from './log-state.js';
 import type { Model, ModelDelta, ModelResponse } from './model.js';

@@ -1,5 +1,5 @@
 /**
- * @module durable-flush
+ * @module flush-durably
  * `flushDurably`: the agent's flush before a model request, a tool body and a turn's end, which waits
  * through passing storage failures instead of failing the turn (SPEC §27: a live session recovers when storage does).
  */
