@@ -58,7 +58,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: 'dsh delete ID|NAME [--json]',
     summary: 'delete a stored session (refused SESSION_BUSY while a process holds it)',
     description:
-      'Removes the session from the data directory. Its forks keep their own copies of the history\nthey inherited; their lineage shows the parent as missing.',
+      'Removes the session from the data directory. Its forks keep their own copies of the history\nthey inherited; their lineage shows the parent as missing. A directory dsh made for it with\n--worktree (and its branch dsh/<name>) is removed too, uncommitted changes included.',
     options: { json: { type: 'boolean', help: 'print { sessionId, deleted } as JSON' }, ...STORE_OPTIONS },
     positionals: 1,
   },
@@ -73,8 +73,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       'closing an open tool call or turn with synthetic, model-visible records. With --idempotency-key,\n' +
       'the key is stored with the child: the same command run again (even after a crash) prints the same\n' +
       'child, and a different fork under that key is refused with IDEMPOTENCY_MISMATCH. --cwd and --tools\n' +
-      'change only those fields of the config the child inherits; --worktree puts the child in its own git\n' +
-      'worktree on branch dsh/<name> (see dsh peers --help). A cwd a live session already uses is warned about.\n' +
+      'change only those fields of the config the child inherits. --worktree gives the child a new directory\n' +
+      'holding exactly the workspace at the cut (the latest checkpoint at or before it): in a git repository a\n' +
+      "worktree on branch dsh/<name> whose commit holds those files (git diff HEAD~1 shows the session's\n" +
+      'changes), elsewhere DATA/worktrees/<name>; a source without checkpoints gets HEAD and a warning.\n' +
+      'dsh delete removes the directory it made for a child. A cwd a live session already uses is warned about.\n' +
       'FILE (an argument naming an existing file) is a Claude Code, Codex or pi session file: the child is\n' +
       'written beside it in the same format under a new id — the lines up to the cut as written, then\n' +
       "dsh's forked result for every call open there — and the tool's own resume continues it. REF is the\n" +
@@ -90,7 +93,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'max-bytes': MAX_BYTES_OPTION,
       name: { type: 'string', value: 'NAME', help: 'name of the child' },
       cwd: { type: 'string', value: 'DIR', help: "the child's working directory" },
-      worktree: { type: 'boolean', help: 'the child in its own git worktree on branch dsh/<name>' },
+      worktree: { type: 'boolean', help: 'the child in a new directory holding the files at the cut (git: branch dsh/<name>)' },
       tools: { type: 'string', value: 'a,b', help: 'tools the child may use; others do not exist for it' },
       'idempotency-key': { type: 'string', value: 'KEY', help: 'retry-safe fork: the same key and request give the same child' },
       json: JSON_OPTION,

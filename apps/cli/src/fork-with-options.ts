@@ -2,72 +2,107 @@
  * @module fork-with-options
  * One fork with the options `dsh fork`, `/branch` and `/fork` share (SPEC §20): `--cwd DIR` and
  * `--tools a,b` change only those fields of the inherited config (`host.fork`'s `configPatch`),
- * `--worktree` gives the child its own git worktree on `dsh/<name>`; plus the shared-cwd warning.
+ * `--worktree` gives the child its own directory holding the workspace at the cut (SPEC §23:
+ * `fork-worktree-at-cut.ts`); plus the shared-cwd warning.
  */
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { SessionConfig } from 'dsh-codec';
-import { defaultPeerNames, type ForkResult, type Host } from 'dsh-host';
+import { defaultPeerNames, selectForkCut, type ForkResult, type Host } from 'dsh-host';
 import type { SlashCommand } from 'dsh-host/commands';
 import { CliError } from './cli-error.js';
-import { addWorktrees, checkoutOf, checkWorktreesFree } from './peer-worktrees.js';
-import { removeWorktree } from './remove-peer-worktree.js';
+import { prepareForkWorktree, type ForkWorkspace, type PreparedWorktree } from './fork-worktree-at-cut.js';
 import { sharedCwdWarning } from './shared-cwd-warning.js';
 import { checkTools } from './commands/print-command.js';
 
 /** What to fork and how: the cut (omitted: after the latest closed turn), name, config changes. */
 export type ForkRequest = { atSeq?: number; title?: string; cwd?: string; tools?: string[]; worktree: boolean; idempotencyKey?: string };
 
-/** `--worktree`: the child's name (the title, else `<parent>-N`) and its new worktree's cwd. */
-async function forkWorktree(host: Host, dataDir: string, ref: string, title: string | undefined): Promise<{ name: string; cwd: string }> {
+/** `--worktree`: the child's name (the title, else `<parent>-N`), its id, the cut, and its directory holding the workspace at the cut. */
+async function forkWorktree(
+  host: Host,
+  dataDir: string,
+  ref: string,
+  title: string | undefined,
+  atSeq: number | undefined,
+): Promise<{ name: string; id: string; cut: number; prepared: PreparedWorktree }> {
   const parent = await host.resolve(ref);
   const sessions = await host.list();
   const taken = new Set(sessions.flatMap((item) => (item.title === undefined ? [] : [item.title])));
   const [fallback = parent] = defaultPeerNames(sessions.find((item) => item.id === parent)?.title ?? parent, taken, 1);
   const name = title ?? fallback;
-  // The parent's cwd as its summary lists it: its events are not read.
-  const checkout = await checkoutOf(sessions.find((item) => item.id === parent)?.cwd, ref, dataDir);
-  await checkWorktreesFree(checkout, dataDir, [name]);
-  const [cwd] = await addWorktrees(checkout, dataDir, [name]);
-  return { name, cwd: cwd as string };
+  // One observation gives the cut (the one host.fork is then asked for) and the checkpoint at it.
+  const observation = await host.observe(parent);
+  const cut = selectForkCut(observation.events, atSeq);
+  const cwd = latestCwd(observation.events, cut) ?? observation.header.cwd;
+  const id = randomUUID();
+  const prepared = await prepareForkWorktree(host, dataDir, { sourceId: parent, childId: id, name, cut, cwd, events: observation.events });
+  return { name, id, cut, prepared };
 }
 
-/** Forks `ref` as asked; a worktree made for a fork that then fails is removed again. */
+/** The cwd of the latest `session/config` at or before `cut` that sets one. */
+function latestCwd(events: readonly { seq: number; type: string; data?: unknown }[], cut: number): string | undefined {
+  let cwd: string | undefined;
+  for (const event of events) {
+    if (event.seq > cut) break;
+    if (event.type !== 'session/config' || typeof event.data !== 'object' || event.data === null) continue;
+    const value = (event.data as { cwd?: unknown }).cwd;
+    if (typeof value === 'string') cwd = value;
+  }
+  return cwd;
+}
+
+/** Forks `ref` as asked; a directory made for a fork that then fails is removed again. */
 export async function forkWithOptions(
   host: Host,
   dataDir: string,
   ref: string,
   request: ForkRequest,
-): Promise<{ result: ForkResult; warning?: string }> {
+): Promise<{ result: ForkResult; warning?: string; workspace?: ForkWorkspace }> {
   if (request.worktree && request.cwd !== undefined)
     throw new CliError('USAGE', "--worktree and --cwd both choose the child's directory: use one of them.");
   const patch: SessionConfig = {};
   if (request.cwd !== undefined) patch.cwd = request.cwd;
   if (request.tools !== undefined) patch.tools = request.tools;
   let title = request.title;
-  let worktree: string | undefined;
+  let atSeq = request.atSeq;
+  let id: string | undefined;
+  let prepared: PreparedWorktree | undefined;
   if (request.worktree) {
-    const made = await forkWorktree(host, dataDir, ref, title);
+    const made = await forkWorktree(host, dataDir, ref, title, atSeq);
     title = made.name;
-    patch.cwd = made.cwd;
-    worktree = made.name;
+    patch.cwd = made.prepared.workspace.dir;
+    atSeq = made.cut;
+    id = made.id;
+    prepared = made.prepared;
   }
   let result: ForkResult;
   try {
     result = await host.fork(ref, {
-      ...(request.atSeq === undefined ? {} : { atSeq: request.atSeq }),
+      ...(atSeq === undefined ? {} : { atSeq }),
+      ...(id === undefined ? {} : { id }),
       ...(title === undefined ? {} : { title }),
       ...(Object.keys(patch).length === 0 ? {} : { configPatch: patch }),
       ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: request.idempotencyKey }),
     });
   } catch (error) {
-    if (worktree !== undefined) await removeWorktree(dataDir, worktree, true).catch(() => undefined);
+    if (prepared !== undefined) await prepared.undo().catch(() => undefined);
     throw error;
+  }
+  if (prepared !== undefined && result.sessionId !== id) {
+    // An Idempotency-Key found an earlier child: the directory made for this request is not needed.
+    await prepared.undo().catch(() => undefined);
+    prepared = undefined;
   }
   // One listing (summaries, never whole logs) gives the child's cwd and the sessions sharing it.
   const listed = await host.list();
   const cwd = listed.find((item) => item.id === result.sessionId)?.cwd;
   const warning = cwd === undefined ? undefined : await sharedCwdWarning(host, [result.sessionId], cwd, listed);
-  return warning === undefined ? { result } : { result, warning };
+  return {
+    result,
+    ...(warning === undefined ? {} : { warning }),
+    ...(prepared === undefined ? {} : { workspace: prepared.workspace }),
+  };
 }
 
 /** `/branch` or `/fork` as the grammar (`dsh-host/commands`) parsed it. */

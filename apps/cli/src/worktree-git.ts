@@ -3,12 +3,12 @@
  * The git calls on a worktree dsh made, all through dsh-workspace's `runGit` against the recorded
  * repository and admin folder: refusals as CLI errors, what changed in it, and git's list of worktrees.
  */
-import { gitFailed, runGit, WorkspaceError, type GitResult, type GitTarget } from 'dsh-workspace';
+import { gitFailed, runGit, WorkspaceError, type GitResult, type RunGitOptions } from 'dsh-workspace';
 import { CliError } from './cli-error.js';
 import type { WorktreeRecord } from './worktree-record.js';
 
 /** Runs git through `runGit`; its refusals (`GIT_NOT_FOUND`, `GIT_FAILED`) become the CLI's. */
-export async function git(args: readonly string[], target: GitTarget): Promise<GitResult> {
+export async function git(args: readonly string[], target: RunGitOptions): Promise<GitResult> {
   try {
     return await runGit(args, target);
   } catch (error) {

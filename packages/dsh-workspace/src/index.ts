@@ -11,6 +11,8 @@ export type { Checkout } from './find-checkout.js';
 export { WorkspaceError, WORKSPACE_ERROR_CODES } from './workspace-error.js';
 export type { WorkspaceErrorCode } from './workspace-error.js';
 export { openWorkspaceStore } from './open-workspace-store.js';
+export { workspaceAt, checkpointOf, checkpointTrees } from './workspace-at.js';
+export type { EventLike, WorkspaceAtSeq } from './workspace-at.js';
 export type { WorkspaceStore, WorkspaceStoreOptions } from './open-workspace-store.js';
 export type { Checkpoint, CheckpointOptions } from './store/take-checkpoint.js';
 export type { SkippedPath, SkipReason } from './store/capture-tree.js';

@@ -9,6 +9,7 @@ import { resolveDataDir, type CliContext } from '../cli-context.js';
 import { nativeFileUnlessStored } from '../observe-session-or-file.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { forkWithOptions, type ForkRequest } from '../fork-with-options.js';
+import { forkWorkspaceJson, forkWorkspaceLines } from '../fork-worktree-at-cut.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
 import { parseSeq, parseTools } from './print-command.js';
@@ -35,15 +36,17 @@ export async function forkSessionCommand(context: CliContext, values: OptionValu
   if (typeof values.cwd === 'string') request.cwd = resolve(context.cwd, values.cwd);
   if (typeof values.tools === 'string') request.tools = parseTools(values.tools);
   if (typeof values['idempotency-key'] === 'string') request.idempotencyKey = values['idempotency-key'];
-  const { result, warning } = await withHost(context, values, (host) =>
+  const { result, warning, workspace } = await withHost(context, values, (host) =>
     forkWithOptions(host, resolveDataDir(context, values.data), ref, request),
   );
   if (warning !== undefined) context.stderr.write(terminalBody(warning));
   if (values.json === true) {
-    context.stdout.write(`${JSON.stringify(result)}\n`);
+    context.stdout.write(`${JSON.stringify(workspace === undefined ? result : { ...result, ...forkWorkspaceJson(workspace) })}\n`);
+    if (workspace?.warning !== undefined) context.stderr.write(`dsh: warning: ${terminalLine(workspace.warning)}\n`);
     return 0;
   }
   context.stdout.write(`${terminalLine(result.sessionId)}\n`);
+  if (workspace !== undefined) for (const line of forkWorkspaceLines(workspace)) context.stderr.write(`${terminalLine(line)}\n`);
   context.stderr.write(
     `dsh: forked ${terminalLine(result.parentSession)} at seq ${result.forkCut} (${result.inheritedEventCount} events inherited); continue it with dsh -p "…" --resume ${terminalLine(result.sessionId)}${storeArguments(context, values)}\n`,
   );

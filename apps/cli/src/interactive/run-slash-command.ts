@@ -8,6 +8,7 @@ import type { SlashCommand, SlashInput } from 'dsh-host/commands';
 import { resolveDataDir } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { forkWithOptions, slashForkRequest, type SlashForkCommand } from '../fork-with-options.js';
+import { forkWorkspaceLines } from '../fork-worktree-at-cut.js';
 import { INTERACTIVE_HELP } from './interactive-help.js';
 import type { InteractiveSession } from './interactive-session.js';
 import { pickerEntries, pickerLines } from './resume-picker.js';
@@ -18,9 +19,15 @@ import { terminalBody, terminalLine } from '../terminal-text.js';
 async function forkAndSwitch(session: InteractiveSession, command: SlashForkCommand): Promise<void> {
   const { context, values, host, paint, out } = session;
   const request = slashForkRequest(command, context.cwd);
-  const { result: forked, warning } = await forkWithOptions(host, resolveDataDir(context, values.data), session.current, request);
+  const {
+    result: forked,
+    warning,
+    workspace,
+  } = await forkWithOptions(host, resolveDataDir(context, values.data), session.current, request);
   session.printer.endLine();
   if (warning !== undefined) out(paint.error(terminalBody(warning.trimEnd())));
+  for (const line of workspace === undefined ? [] : forkWorkspaceLines(workspace))
+    out(line.startsWith('dsh: warning') ? paint.error(terminalLine(line)) : paint.dim(terminalLine(line)));
   out(
     paint.dim(
       `forked ${terminalLine(forked.parentSession)} at seq ${String(forked.forkCut)} (${String(forked.inheritedEventCount)} events inherited)`,

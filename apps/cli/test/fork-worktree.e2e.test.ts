@@ -1,0 +1,231 @@
+/**
+ * SPEC §23 "Fork with the files at the cut" through the real bin and real git: a session whose tools
+ * change a file across turns, forked at a historical cut with `--worktree`, gets a directory holding
+ * the workspace at that cut (a git worktree whose last commit is the session's change), and the
+ * original checkout is untouched; the fallbacks and refusals say what they did.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runDsh } from './run-dsh.js';
+import { useCliTestDirs } from './cli-test-dirs.js';
+import { git } from './run-git.js';
+
+const dirs = useCliTestDirs('dsh-fork-worktree', { work: true });
+
+type Event = { seq: number; type: string; data: Record<string, unknown> };
+
+/** One `dsh -p` turn in `cwd` whose scripted model writes `plan.md` with `content` (the script file is the model the session records). */
+async function turnWriting(cwd: string, content: string, resume?: string): Promise<string> {
+  const script = join(dirs.data.path, 'script.json');
+  await writeFile(
+    script,
+    JSON.stringify([{ toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content } }] }, { text: 'Written.' }]),
+  );
+  const args = ['-p', 'write the plan', '--output-format', 'json', '--data', dirs.data.path];
+  const result = await runDsh(
+    resume === undefined ? [...args, '--name', 'base', '--cwd', cwd, '--model', `scripted:${script}`] : [...args, '--resume', resume],
+  );
+  expect(result.code, result.stderr).toBe(0);
+  return (JSON.parse(result.stdout) as { session_id: string }).session_id;
+}
+
+async function eventsOf(ref: string): Promise<Event[]> {
+  const shown = await runDsh(['show', ref, '--json', '--data', dirs.data.path]);
+  expect(shown.code, shown.stderr).toBe(0);
+  return (JSON.parse(shown.stdout) as { events: Event[] }).events;
+}
+
+function commitAll(cwd: string): void {
+  git(cwd, 'init', '-q');
+  git(cwd, 'add', '.');
+  git(cwd, 'commit', '-qm', 'start');
+}
+
+/** Two turns: plan.md is "first" after the first, "second" after the second; returns the id and the first turn's turn/end seq. */
+async function twoTurns(cwd: string): Promise<{ id: string; firstTurnEnd: number }> {
+  const id = await turnWriting(cwd, 'first\n');
+  await turnWriting(cwd, 'second\n', id);
+  const events = await eventsOf(id);
+  const firstTurnEnd = events.find((event) => event.type === 'turn/end')?.seq;
+  expect(firstTurnEnd).toBeDefined();
+  return { id, firstTurnEnd: firstTurnEnd as number };
+}
+
+type Forked = {
+  sessionId: string;
+  forkCut: number;
+  workspace: 'checkpoint' | 'head';
+  worktree: { dir: string; branch?: string; checkpointSeq?: number };
+  warning?: string;
+};
+
+describe('dsh fork --at N --worktree: the files at the cut (SPEC §23)', () => {
+  it(
+    'in a git repository: a worktree on dsh/<name> holding the workspace at the cut, its commit the session’s change',
+    { timeout: 180_000 },
+    async () => {
+      commitAll(dirs.work.path);
+      const head = git(dirs.work.path, 'rev-parse', 'HEAD').trim();
+      const { id, firstTurnEnd } = await twoTurns(dirs.work.path);
+      const forked = await runDsh([
+        'fork',
+        id,
+        '--at',
+        String(firstTurnEnd),
+        '--worktree',
+        '--name',
+        'at-first',
+        '--json',
+        '--data',
+        dirs.data.path,
+      ]);
+      expect(forked.code, forked.stderr).toBe(0);
+      const result = JSON.parse(forked.stdout) as Forked;
+      const dir = join(dirs.data.path, 'worktrees', 'at-first');
+      expect(result).toMatchObject({ forkCut: firstTurnEnd, workspace: 'checkpoint', worktree: { dir, branch: 'dsh/at-first' } });
+      const checkpoints = (await eventsOf(id)).filter((event) => event.type === 'workspace/checkpoint' && event.seq <= firstTurnEnd);
+      expect(result.worktree.checkpointSeq).toBe(checkpoints.at(-1)?.seq);
+      // The files as at the cut — not HEAD (no plan.md), not today's (second).
+      expect(await readFile(join(dir, 'plan.md'), 'utf8')).toBe('first\n');
+      expect(await readFile(join(dir, 'notes.md'), 'utf8')).toBe('remember the milk\n');
+      expect(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('dsh/at-first');
+      expect(git(dir, 'rev-parse', 'HEAD~1').trim()).toBe(head);
+      expect(git(dir, 'diff', '--name-status', 'HEAD~1').trim()).toBe('A\tplan.md');
+      expect(git(dir, 'status', '--porcelain').trim()).toBe('');
+      // The child runs there.
+      const config = (await eventsOf(result.sessionId)).findLast((event) => event.type === 'session/config')?.data;
+      expect(config).toMatchObject({ cwd: dir });
+      // The original checkout is untouched: its HEAD, its file, its status.
+      expect(git(dirs.work.path, 'rev-parse', 'HEAD').trim()).toBe(head);
+      expect(await readFile(join(dirs.work.path, 'plan.md'), 'utf8')).toBe('second\n');
+      expect(git(dirs.work.path, 'status', '--porcelain').trim()).toBe('?? plan.md');
+      // Text output names the directory, the branch and the checkpoint's seq.
+      const text = await runDsh(['fork', id, '--at', String(firstTurnEnd), '--worktree', '--name', 'again', '--data', dirs.data.path]);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stderr).toContain(`checkpoint at seq ${String(result.worktree.checkpointSeq)}`);
+      expect(text.stderr).toContain(`${join(dirs.data.path, 'worktrees', 'again')} (branch dsh/again)`);
+    },
+  );
+
+  it(
+    'a cwd below the checkout’s root: the worktree’s folder at that place holds the cut, the rest is HEAD',
+    { timeout: 180_000 },
+    async () => {
+      const sub = join(dirs.work.path, 'pkg');
+      await mkdir(sub);
+      await writeFile(join(sub, 'keep.txt'), 'kept\n');
+      commitAll(dirs.work.path);
+      const { id, firstTurnEnd } = await twoTurns(sub);
+      const forked = await runDsh([
+        'fork',
+        id,
+        '--at',
+        String(firstTurnEnd),
+        '--worktree',
+        '--name',
+        'sub',
+        '--json',
+        '--data',
+        dirs.data.path,
+      ]);
+      expect(forked.code, forked.stderr).toBe(0);
+      const result = JSON.parse(forked.stdout) as Forked;
+      const root = join(dirs.data.path, 'worktrees', 'sub');
+      expect(result.worktree.dir).toBe(join(root, 'pkg'));
+      expect(await readFile(join(root, 'pkg', 'plan.md'), 'utf8')).toBe('first\n');
+      expect(await readFile(join(root, 'pkg', 'keep.txt'), 'utf8')).toBe('kept\n');
+      expect(await readFile(join(root, 'notes.md'), 'utf8')).toBe('remember the milk\n');
+      expect(git(root, 'diff', '--name-status', 'HEAD~1').trim()).toBe('A\tpkg/plan.md');
+    },
+  );
+
+  it('outside git: a new directory under the data folder holding the workspace at the cut', { timeout: 180_000 }, async () => {
+    const { id, firstTurnEnd } = await twoTurns(dirs.work.path);
+    const forked = await runDsh([
+      'fork',
+      id,
+      '--at',
+      String(firstTurnEnd),
+      '--worktree',
+      '--name',
+      'plain',
+      '--json',
+      '--data',
+      dirs.data.path,
+    ]);
+    expect(forked.code, forked.stderr).toBe(0);
+    const result = JSON.parse(forked.stdout) as Forked;
+    const dir = join(dirs.data.path, 'worktrees', 'plain');
+    expect(result).toMatchObject({ workspace: 'checkpoint', worktree: { dir } });
+    expect(result.worktree.branch).toBeUndefined();
+    expect(await readFile(join(dir, 'plan.md'), 'utf8')).toBe('first\n');
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+  });
+
+  it('a source without checkpoints falls back to HEAD and says so, in text and JSON', { timeout: 180_000 }, async () => {
+    commitAll(dirs.work.path);
+    const script = join(dirs.data.path, 'script.json');
+    await writeFile(
+      script,
+      JSON.stringify([{ toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content: 'x\n' } }] }, { text: 'ok' }]),
+    );
+    const made = await runDsh([
+      '-p',
+      'go',
+      '--name',
+      'old',
+      '--cwd',
+      dirs.work.path,
+      '--model',
+      `scripted:${script}`,
+      '--no-checkpoints',
+      '--data',
+      dirs.data.path,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const json = await runDsh(['fork', 'old', '--worktree', '--name', 'old-json', '--json', '--data', dirs.data.path]);
+    expect(json.code, json.stderr).toBe(0);
+    const result = JSON.parse(json.stdout) as Forked;
+    expect(result.workspace).toBe('head');
+    expect(result.warning).toContain('no workspace checkpoint');
+    expect(existsSync(join(result.worktree.dir, 'plan.md'))).toBe(false);
+    const text = await runDsh(['fork', 'old', '--worktree', '--name', 'old-text', '--data', dirs.data.path]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toContain('warning');
+    expect(text.stderr).toContain('HEAD, not the files at the cut');
+  });
+
+  it(
+    'refuses NO_WORKSPACE for a cwd that is gone and WORKTREE_EXISTS for a taken target, making nothing',
+    { timeout: 180_000 },
+    async () => {
+      commitAll(dirs.work.path);
+      const { id } = await twoTurns(dirs.work.path);
+      await mkdir(join(dirs.data.path, 'worktrees', 'taken'), { recursive: true });
+      const taken = await runDsh(['fork', id, '--worktree', '--name', 'taken', '--data', dirs.data.path]);
+      expect(taken.code).toBe(1);
+      expect(taken.stderr).toContain('WORKTREE_EXISTS');
+      expect(git(dirs.work.path, 'branch', '--list', 'dsh/*').trim()).toBe('');
+      const before = (await runDsh(['sessions', '--json', '--data', dirs.data.path])).stdout;
+      await rm(dirs.work.path, { recursive: true, force: true });
+      const gone = await runDsh(['fork', id, '--worktree', '--name', 'gone', '--data', dirs.data.path]);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toContain('NO_WORKSPACE');
+      expect(existsSync(join(dirs.data.path, 'worktrees', 'gone'))).toBe(false);
+      expect((await runDsh(['sessions', '--json', '--data', dirs.data.path])).stdout).toBe(before);
+    },
+  );
+
+  it('refuses GIT_NOT_FOUND when git cannot be run', { timeout: 180_000 }, async () => {
+    commitAll(dirs.work.path);
+    const { id } = await twoTurns(dirs.work.path);
+    const refused = await runDsh(['fork', id, '--worktree', '--name', 'nogit', '--data', dirs.data.path], {
+      env: { PATH: '/nonexistent' },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('GIT_NOT_FOUND');
+    expect(existsSync(join(dirs.data.path, 'worktrees', 'nogit'))).toBe(false);
+  });
+});
