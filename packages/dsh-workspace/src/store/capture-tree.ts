@@ -3,12 +3,21 @@
  * The files of a workspace as a tree in the store, at O(changed files): the workspace's private index
  * says what changed since its last capture (by stat), only those paths are looked at and hashed.
  */
-import { accessSync, constants, lstatSync, type Stats } from 'node:fs';
-import { copyFile, lstat, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { accessSync, constants, lstatSync, realpathSync, type Stats } from 'node:fs';
+import { lstat, rename, rm } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { findCheckout } from '../find-checkout.js';
-import { gitFailed, runGit, type GitResult, type RunGitOptions } from '../run-git.js';
-import { defaultExcludesPath, indexPath, realWorkspace, tempPath, workspaceKey, type StoreContext } from './store-context.js';
+import { gitFailed, type GitResult, type RunGitOptions } from '../run-git.js';
+import {
+  defaultExcludesPath,
+  indexPath,
+  realWorkspace,
+  tempPath,
+  workspaceKey,
+  type StoreContext,
+  gitOnFiles,
+  privateIndex,
+} from './store-context.js';
 
 /** Why a path is not in a checkpoint's tree. */
 export type SkipReason = 'too-large' | 'budget' | 'unreadable' | 'nested-repository' | 'special-file';
@@ -47,7 +56,7 @@ export async function captureTree(context: StoreContext, cwd: string, limits: Ca
   const deadline = AbortSignal.timeout(Math.max(0, limits.budgetMs));
   const bounded = limits.signal === undefined ? deadline : AbortSignal.any([deadline, limits.signal]);
   try {
-    await copyFile(index, working).catch((error: unknown) => {
+    await privateIndex(index, working).catch((error: unknown) => {
       // No index yet: the workspace's first checkpoint.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     });
@@ -62,7 +71,10 @@ export async function captureTree(context: StoreContext, cwd: string, limits: Ca
       ],
     };
     const skipped: SkippedPath[] = [];
-    const listed = await runGit(['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-standard'], { ...target, signal: bounded });
+    const listed = await gitOnFiles(['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-standard', ...outsideTheStore(context, real)], {
+      ...target,
+      signal: bounded,
+    });
     if (!listed.ok) {
       if (!bounded.aborted) throw gitFailed(`listing the changes in ${real}`, listed);
       limits.signal?.throwIfAborted();
@@ -80,7 +92,7 @@ export async function captureTree(context: StoreContext, cwd: string, limits: Ca
       limits.signal === undefined
         ? AbortSignal.timeout(WRITE_TREE_MS)
         : AbortSignal.any([AbortSignal.timeout(WRITE_TREE_MS), limits.signal]);
-    const written = await runGit(['write-tree'], { ...target, signal: writeSignal });
+    const written = await gitOnFiles(['write-tree'], { ...target, signal: writeSignal });
     if (!written.ok) {
       limits.signal?.throwIfAborted();
       throw gitFailed(`writing the tree of ${real}`, written);
@@ -187,11 +199,11 @@ function isAborted(signal: AbortSignal): boolean {
 }
 
 function updateIndex(target: RunGitOptions, paths: string[], signal: AbortSignal): Promise<GitResult> {
-  return runGit(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], { ...target, input: nulList(paths), signal });
+  return gitOnFiles(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], { ...target, input: nulList(paths), signal });
 }
 
 async function mustRun(what: string, args: string[], options: RunGitOptions): Promise<void> {
-  const result = await runGit(args, options);
+  const result = await gitOnFiles(args, options);
   if (!result.ok) throw gitFailed(what, result);
 }
 
@@ -215,6 +227,13 @@ function isReadable(path: string): boolean {
 
 function nulList(paths: readonly string[]): string {
   return paths.map((path) => `${path}\0`).join('');
+}
+
+/** A pathspec leaving the store out when it lies inside the workspace (a cwd of `~` with the data folder in it). */
+function outsideTheStore(context: StoreContext, real: string): string[] {
+  const inside = relative(real, realpathSync(context.dir));
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return [];
+  return ['--', ':(top)', `:(top,exclude,literal)${inside.split(sep).join('/')}`];
 }
 
 /** The ignores of a workspace: a checkout's own `info/exclude`, or the non-git defaults. */

@@ -4,9 +4,9 @@
  */
 import { lstat, mkdir, realpath, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { gitFailed, runGit } from '../run-git.js';
+import { gitFailed } from '../run-git.js';
 import { WorkspaceError } from '../workspace-error.js';
-import { assertTree, checkObjectId, tempPath, type StoreContext } from './store-context.js';
+import { assertTree, checkObjectId, tempPath, type StoreContext, gitOnFiles } from './store-context.js';
 
 /**
  * Creates `targetDir` with exactly `tree`'s files (links as links) and returns its real path.
@@ -34,7 +34,7 @@ export async function materializeTree(context: StoreContext, tree: string, targe
   }
   const index = tempPath(context, 'materialize');
   try {
-    const written = await runGit(['read-tree', '--reset', '-u', tree], {
+    const written = await gitOnFiles(['read-tree', '--reset', '-u', tree], {
       gitDir: context.dir,
       workTree: target,
       indexFile: index,

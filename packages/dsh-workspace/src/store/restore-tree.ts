@@ -2,13 +2,23 @@
  * @module restore-tree
  * A workspace's files set back to a checkpoint, changing only paths the session's checkpoints know.
  */
-import { copyFile, rename, rm } from 'node:fs/promises';
-import { gitFailed, runGit } from '../run-git.js';
+import { rename, rm } from 'node:fs/promises';
+import { gitFailed } from '../run-git.js';
 import { WorkspaceError } from '../workspace-error.js';
 import { captureTree } from './capture-tree.js';
 import { changedPaths, type DiffEntry } from './diff-trees.js';
 import { listFiles } from './list-files.js';
-import { checkObjectId, describe, indexPath, realWorkspace, tempPath, workspaceKey, type StoreContext } from './store-context.js';
+import {
+  checkObjectId,
+  describe,
+  indexPath,
+  realWorkspace,
+  tempPath,
+  workspaceKey,
+  type StoreContext,
+  gitOnFiles,
+  privateIndex,
+} from './store-context.js';
 
 /** Options of `restore`: every checkpoint tree of the session (what "known" means). */
 export type RestoreOptions = { known: readonly string[] };
@@ -41,8 +51,8 @@ export async function restoreTree(context: StoreContext, tree: string, cwd: stri
   const working = tempPath(context, 'restore');
   try {
     // The workspace's index now matches the files (the capture above), so git rewrites only what differs.
-    await copyFile(index, working);
-    const reset = await runGit(['read-tree', '--reset', '-u', merged], {
+    await privateIndex(index, working);
+    const reset = await gitOnFiles(['read-tree', '--reset', '-u', merged], {
       gitDir: context.dir,
       workTree: real,
       indexFile: working,
@@ -66,12 +76,12 @@ async function withUntracked(
   const index = tempPath(context, 'restore-target');
   const target = { gitDir: context.dir, indexFile: index };
   try {
-    const read = await runGit(['read-tree', tree], target);
+    const read = await gitOnFiles(['read-tree', tree], target);
     if (!read.ok) throw gitFailed(`reading ${tree}`, read);
     const input = untracked.map((file) => `${file.mode} ${file.object}\t${file.path}\0`).join('');
-    const added = await runGit(['update-index', '-z', '--index-info'], { ...target, input });
+    const added = await gitOnFiles(['update-index', '-z', '--index-info'], { ...target, input });
     if (!added.ok) throw gitFailed(`keeping the untracked files of the workspace`, added);
-    const written = await runGit(['write-tree'], target);
+    const written = await gitOnFiles(['write-tree'], target);
     if (!written.ok) throw gitFailed(`writing the restore's tree`, written);
     return written.stdout.toString('utf8').trim();
   } finally {

@@ -4,9 +4,9 @@
  * per-process memory of which workspaces are git checkouts.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, realpath, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gitFailed, runGit } from '../run-git.js';
+import { gitFailed, runGit, safeGitArgs, safeGitEnv, spawnGit, type GitResult, type RunGitOptions } from '../run-git.js';
 import { WorkspaceError } from '../workspace-error.js';
 
 /** The store's folder and what an operation needs beside it. */
@@ -128,4 +128,33 @@ export async function assertTree(context: StoreContext, tree: string): Promise<v
       'WORKSPACE_UNAVAILABLE',
       `Expected checkpoint tree ${tree} in the workspace store ${context.dir}; it is not there.`,
     );
+}
+
+/**
+ * `runGit` for commands on a workspace's files, started from `/`: git reads paths (stdin, pathspecs,
+ * its output) relative to its current directory, and the store may lie inside the workspace (a cwd
+ * of `~` holding the data folder); from `/` every path is relative to the workspace's top.
+ */
+export function gitOnFiles(args: readonly string[], options: RunGitOptions): Promise<GitResult> {
+  const env = safeGitEnv(options.env);
+  if (options.indexFile !== undefined) env['GIT_INDEX_FILE'] = options.indexFile;
+  return spawnGit([...safeGitArgs(options, options.config), ...args], '/', env, options);
+}
+
+/**
+ * A private name for a workspace index: a hard link (same inode, so the same mtime: git's racy-clean
+ * check compares file mtimes with the index's own, and a copy made later would hide a file changed in
+ * the second the index was written). git replaces the file by rename, never writes it in place.
+ * Rejects ENOENT when there is no index yet.
+ */
+export async function privateIndex(index: string, working: string): Promise<void> {
+  try {
+    await link(index, working);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
+    // A filesystem without hard links: copy, with the original's times.
+    await copyFile(index, working);
+    const { atime, mtime } = await stat(index);
+    await utimes(working, atime, mtime);
+  }
 }

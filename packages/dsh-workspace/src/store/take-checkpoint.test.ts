@@ -95,6 +95,17 @@ describe('WorkspaceStore.checkpoint', () => {
     expect(execFileSync('git', ['-C', repo, 'status', '--porcelain'], { encoding: 'utf8' })).toBe(' M a.txt\n?? b.txt\n');
   });
 
+  it('leaves its own store out when the store lies inside the workspace (a cwd of ~ holding the data folder)', async () => {
+    await using dir = await makeTempDir();
+    writeFileSync(join(dir.path, 'mine.txt'), 'mine\n');
+    const store = openWorkspaceStore({ dir: join(dir.path, 'data', '.workspaces.git') });
+    const first = await store.checkpoint(dir.path, { sessionId: 's1', ...ROOMY });
+    writeFileSync(join(dir.path, 'data', 'session.jsonl'), '{}\n');
+    const second = await store.checkpoint(dir.path, { sessionId: 's1', ...ROOMY });
+    expect(await paths(store, first.tree)).toEqual(['mine.txt']);
+    expect(await paths(store, second.tree)).toEqual(['data/session.jsonl', 'mine.txt']);
+  });
+
   it('names what it skips: a file over maxFileBytes, past maxNewBytes, a nested repository, a tracked file become a fifo', async () => {
     await using dir = await makeTempDir();
     const ws = join(dir.path, 'ws');
