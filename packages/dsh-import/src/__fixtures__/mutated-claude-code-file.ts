@@ -2,7 +2,7 @@
  * Generated Claude Code files whose lines are varied the ways a scanner of their bytes must not be
  * fooled by — escaped quotes and unicode in strings, keys in other orders or spelled with escapes,
  * nested objects holding keys named like the scanned ones, duplicate keys, whitespace, ids that are
- * not strings, lines written twice — for the property tests of the native fork's byte path and its scanners.
+ * not strings, lines written twice, prompts written after the line that follows them — for the property tests of the native fork's byte path and its scanners.
  */
 import fc from 'fast-check';
 import { claudeCodeTranscript } from '@dsh/test-utils';
@@ -114,6 +114,7 @@ export type FileOptions = {
   endMidCall: boolean;
   tornTail: boolean;
   currentLineTypes: boolean;
+  outOfOrder: boolean;
   mutations: [Mutation, number][];
 };
 
@@ -125,6 +126,7 @@ export const TRANSCRIPT_SHAPE = {
   endMidCall: fc.boolean(),
   tornTail: fc.boolean(),
   currentLineTypes: fc.boolean(),
+  outOfOrder: fc.boolean(),
 };
 
 export const file: fc.Arbitrary<FileOptions> = fc.record({

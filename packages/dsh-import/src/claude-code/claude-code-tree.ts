@@ -8,11 +8,12 @@ import type { SourceLine } from '../read-lines.js';
 import { asRecord, asString } from '../read-transcript.js';
 import type { WarningTally } from '../source-item.js';
 import type { Absorbs, TreeNode } from '../transcript-tree.js';
+import { inChainOrder } from '../in-chain-order.js';
 
 /** One entry: its 1-based source line and object. */
 export type ClaudeCodeEntry = { line: number; value: Record<string, unknown> };
 
-/** The tree: entries by uuid (file order), nodes for `linesOfTree`, and the sibling rule. */
+/** The tree: entries by uuid (file order), nodes for `linesOfTree` (chain order: each after its parent), and the sibling rule. */
 export type ClaudeCodeTree = { entries: Map<string, ClaudeCodeEntry>; nodes: TreeNode[]; absorbs: Absorbs; allSidechain: boolean };
 
 /** Line types that carry a title, not an entry. */
@@ -104,5 +105,6 @@ export function claudeCodeTree(lines: readonly SourceLine[], quiet: ReadonlySet<
     }
     return everyResultOwnedBy(message.content, (callId) => line.has(callOwner.get(callId) ?? ''));
   };
-  return { entries, nodes, absorbs, allSidechain };
+  // A line written before the line it follows (SPEC §26) is read where its parent puts it.
+  return { entries, nodes: inChainOrder(nodes), absorbs, allSidechain };
 }

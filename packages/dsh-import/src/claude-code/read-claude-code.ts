@@ -211,7 +211,9 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
     if (title !== undefined) titles.push({ title, rank: type === 'custom-title' ? 2 : type === 'ai-title' ? 1 : 0 });
   }
   const { entries, nodes, absorbs, allSidechain } = claudeCodeTree(lines, CLAUDE_CODE_QUIET_TYPES, tally);
-  for (const { value } of entries.values()) {
+  // In chain order: a line written before the one it follows does not date the session.
+  for (const node of nodes) {
+    const { value } = entries.get(node.key) as Entry;
     sessionId ??= asString(value.sessionId);
     cwd ??= asString(value.cwd);
     const spawnedAgent = asString(asRecord(value.toolUseResult)?.agentId);

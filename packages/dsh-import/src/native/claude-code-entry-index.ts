@@ -4,8 +4,8 @@
  * every line is one (a subagent's own file) — numbered in file order, with all the tree links and
  * absorbs by: each entry's parent, response (message id), declared calls and answered calls, as
  * typed arrays over entry numbers, read in one pass over the rows (the table is megabytes: each pass
- * over it costs). Undefined for a file whose entry uuids repeat or are empty, or a REF that is no
- * entry (the caller takes the general path).
+ * over it costs). Undefined for a file whose entry uuids repeat or are empty, an entry written
+ * before its parent, or a REF that is no entry (the caller takes the general path).
  * @module
  */
 import { CLAUDE_CODE_TITLE_TYPES } from '../claude-code/claude-code-tree.js';
@@ -185,5 +185,7 @@ export function claudeCodeEntryIndex(table: ClaudeCodeLineTable, ref: string): C
   if (read.allSidechain) read = indexRows(table, keys, isTitle, refKey, true);
   const { index, at } = read;
   if (index === undefined || at < 0 || index.leaf < 0 || index.rowOf[index.leaf] !== at) return undefined;
+  // A line written before the line it follows: the chain is not in file order (the general path orders it).
+  for (let i = 0; i < index.count; i++) if ((index.parentKey[i] as number) > i) return undefined;
   return index;
 }

@@ -65,6 +65,11 @@ describe('claudeCodeEventCount and claudeCodeSkeletonChain', () => {
         const lines = splitNativeLines(text);
         for (const at of entryPositions(lines)) {
           const { reference, fast } = both(lines, at);
+          // A file whose lines are not in chain order is the general path's (the index declines it).
+          if (rest.outOfOrder) {
+            expect(fast).toBeUndefined();
+            continue;
+          }
           cuts++;
           if (fast === undefined) continue;
           taken++;

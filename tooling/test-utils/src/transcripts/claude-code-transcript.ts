@@ -3,7 +3,8 @@
  * parentUuid chains through progress lines, responses split over one line per content block sharing
  * `message.id`, parallel tool results hanging off the line that declared them, snapshots, queue
  * operations, titles, hook summaries, a sidechain line, an image, an unknown line type, and on request
- * a rewind branch, an auto-compaction, an unanswered trailing call and a torn last line.
+ * a rewind branch, an auto-compaction, an unanswered trailing call, a torn last line and lines out of
+ * order (each prompt written after the line that follows it, as interactive 2.1.197 does when typed fast).
  */
 
 /** What to put in the generated file. */
@@ -23,6 +24,8 @@ export type ClaudeCodeTranscriptOptions = {
   agentId?: string;
   /** End with a turn whose Task call ran the subagent `agentId` (its result's `toolUseResult.agentId`). */
   spawnsAgent?: string;
+  /** Write each user prompt after the line that follows it (its chain is then not the file's order). */
+  outOfOrder?: boolean;
   /** Also write the line types current versions add (`mode`, `api-request`, `cost-state`, …), none of which dsh needs. */
   currentLineTypes?: boolean;
 };
@@ -98,6 +101,8 @@ export function claudeCodeTranscript(options: ClaudeCodeTranscriptOptions = {}):
     gitBranch: 'main',
   });
   const write = (value: object) => lines.push(JSON.stringify(value));
+  // Where each user prompt stands, for `outOfOrder`.
+  const promptLines: number[] = [];
   let messageNumber = 0;
   let toolNumber = 0;
 
@@ -126,6 +131,7 @@ export function claudeCodeTranscript(options: ClaudeCodeTranscriptOptions = {}):
 
   const prompt = (parent: string | null, text: string | object[]): string => {
     const id = uuid();
+    promptLines.push(lines.length);
     write({
       ...base(parent),
       type: 'user',
@@ -387,6 +393,11 @@ export function claudeCodeTranscript(options: ClaudeCodeTranscriptOptions = {}):
     const open = prompt(last, 'One more: run the full suite and edit what fails.');
     response(open, [{ type: 'text', text: 'Running the suite and editing.' }, toolUse(2), toolUse(3)], 'tool_use');
   }
+  if (options.outOfOrder === true)
+    for (const at of promptLines) {
+      if (at + 1 >= lines.length) continue;
+      [lines[at], lines[at + 1]] = [lines[at + 1] as string, lines[at] as string];
+    }
   let text = `${lines.join('\n')}\n`;
   if (options.tornTail === true)
     text += '{"parentUuid":"00000000-0000-4000-8000-000000000001","isSidechain":false,"type":"assistant","message":{"role":"assis';
