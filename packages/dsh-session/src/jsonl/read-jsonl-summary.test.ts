@@ -178,4 +178,18 @@ describe('JSONL summary files', () => {
     await live.close();
     expect(reads).toEqual([]);
   });
+
+  it('reads a header line longer than its first read', async () => {
+    const writer = await openSessionStore({ dir: dir.path });
+    opened.push(writer);
+    const long = 'w'.repeat(20_000);
+    const session = await writer.create({ id: 'wide', config: { cwd: `/work/${long}` } });
+    await session.close();
+    const text = await readFile(fileOf('wide'), 'utf8');
+    expect(text.indexOf('\n')).toBeGreaterThan(16_384);
+    await (await countingStore()).store.list();
+    const { store, reads } = await countingStore();
+    expect((await store.list())[0]).toMatchObject({ id: 'wide', cwd: `/work/${long}` });
+    expect(reads).toEqual([]);
+  });
 });

@@ -31,7 +31,8 @@ async function readAt(handle: FileHandle, position: number, length: number): Pro
 
 /** The log's first line without its `\n`, or undefined when it has no complete first line (within the bound). */
 async function readHeaderLine(handle: FileHandle, size: number): Promise<string | undefined> {
-  for (let length = Math.min(size, 64 * 1024); ; length = Math.min(size, length * 4)) {
+  // A header line is well under a page; a longer one is read again with four times as much.
+  for (let length = Math.min(size, 4096); ; length = Math.min(size, length * 4)) {
     const bytes = await readAt(handle, 0, length);
     const end = bytes.indexOf(NEWLINE);
     if (end !== -1) return bytes.toString('utf8', 0, end);
