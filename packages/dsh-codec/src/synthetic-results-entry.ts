@@ -4,3 +4,4 @@
  * loading the codec's schemas and validators (dsh-import's native fork). The main entry exports the same functions.
  */
 export { syntheticResultError, syntheticResultId, syntheticResultMessage, syntheticResultText } from './synthetic-results.js';
+export { workspaceMovedNoteText } from './workspace-moved-note-text.js';

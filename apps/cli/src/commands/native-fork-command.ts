@@ -11,9 +11,10 @@ import {
   nativeFileBuffer,
   nativeFileRead,
   nativeResumeCommand,
+  type NativeFileFork,
   type TranscriptFormat,
 } from 'dsh-import/native-fork';
-import type { CliContext } from '../cli-context.js';
+import { resolveDataDir, type CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { assertUnchanged, publishNewFile, uuidV7 } from '../native-files.js';
 import { maxBytesOption, readInputBytesStamped } from '../read-input-file.js';
@@ -52,15 +53,52 @@ function childIdOption(values: OptionValues): string | undefined {
   return value;
 }
 
+/** `--worktree` for a Codex or pi file: their pinned versions run no command around each tool call, so dsh has no checkpoint of their files. */
+function noWorktree(format: string): CliError {
+  return new CliError(
+    'USAGE',
+    `--worktree applies to Claude Code files (dsh's hooks checkpoint them); ${format} offers no per-tool hook dsh can use, so it has no files at the cut.`,
+    { hint: 'fork without --worktree, and see docs/workspace.md "Codex and pi"' },
+  );
+}
+
+/** The `--worktree` fork of a Claude Code file: the child in a new directory holding the files at the cut (`claude-worktree-fork.ts`). */
+async function worktreeFork(context: CliContext, values: OptionValues, fork: NativeFileFork, now: number): Promise<number> {
+  if (fork.format !== 'claude-code') throw noWorktree(fork.format);
+  const { claudeWorktreeFork } = await import('../claude-hooks/claude-worktree-fork.js');
+  const { shellWord } = await import('../claude-hooks/dsh-hook-command.js');
+  const made = await claudeWorktreeFork(context, resolveDataDir(context, values.data), fork, now);
+  const command = `cd ${shellWord(made.dir)} && claude --resume ${shellWord(fork.sessionId)}`;
+  if (values.json === true) {
+    const { workspace, warning, file, ...worktree } = made;
+    context.stdout.write(
+      `${JSON.stringify({ session_id: fork.sessionId, file, format: fork.format, parent_session: fork.parentSessionId ?? null, cut: fork.cut, workspace, worktree, ...(warning === undefined ? {} : { warning }), resume: command })}\n`,
+    );
+    return 0;
+  }
+  context.stdout.write(`${terminalLine(fork.sessionId)}\n`);
+  if (made.warning !== undefined) context.stderr.write(terminalBody(`dsh: warning: ${made.warning}\n`));
+  const where = made.branch === undefined ? made.dir : `${made.dir} (branch ${made.branch})`;
+  const what =
+    made.checkpoint === undefined
+      ? `HEAD in ${where}`
+      : `the workspace at the cut (${made.checkpoint.hook_event_name} checkpoint of ${made.checkpoint.tool_use_id}) in ${where}`;
+  let text = `dsh: forked claude-code session ${terminalLine(fork.parentSessionId ?? '?')} at ${terminalLine(String(values.at))} (seq ${String(fork.cut)}) into ${terminalLine(made.file)}\n  the child's files are ${terminalLine(what)}\n`;
+  for (const entry of made.skipped ?? []) text += `  not in that checkpoint: ${terminalLine(entry.path)} (${entry.reason})\n`;
+  context.stderr.write(terminalBody(`${text}  resume it with: ${terminalLine(command)}\n`));
+  return 0;
+}
+
 /** Runs the native fork of `path` and prints the child (text, or `--json`). */
 export async function nativeForkCommand(context: CliContext, values: OptionValues, path: string): Promise<number> {
   const file = resolve(context.cwd, path);
   if (typeof values.at !== 'string' || values.at === '')
     throw new CliError('USAGE', `dsh fork FILE needs --at REF: the tool's entry id (Claude uuid, pi id, Codex ordinal) or seq:N.`);
-  const dshOnly = ['name', 'idempotency-key', 'cwd', 'worktree', 'tools'].filter((option) => values[option] !== undefined);
+  const dshOnly = ['name', 'idempotency-key', 'cwd', 'tools'].filter((option) => values[option] !== undefined);
   if (dshOnly.length > 0)
     throw new CliError('USAGE', `${dshOnly.map((option) => `--${option}`).join(', ')} apply to dsh sessions, not to a session FILE.`);
   const format = nativeFormatOption(values);
+  if (values.worktree === true && format !== 'auto' && format !== 'claude-code') throw noWorktree(format);
   const chosen = childIdOption(values);
   // Read where the fork's scanner reads it (no copy of the file's bytes), scanned while the rest is read.
   const read = await readInputBytesStamped(context, file, maxBytesOption(values['max-bytes']), {
@@ -75,6 +113,10 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
     fork = forkNativeFile(read.bytes, { format, at: values.at, sessionId, now, parentFile: file });
   } catch (error) {
     throw asCliError(error, file);
+  }
+  if (values.worktree === true) {
+    await assertUnchanged(file, read);
+    return worktreeFork(context, values, fork, now);
   }
   const child = join(dirname(file), fork.fileName);
   await assertUnchanged(file, read);

@@ -1,0 +1,178 @@
+/**
+ * @module claude-worktree-fork
+ * `dsh fork FILE --at REF --worktree` for a Claude Code file (SPEC §23): the workspace at REF (the
+ * checkpoint dsh's hooks took, `claude-checkpoint-at-cut.ts`) made a new directory — in a git checkout
+ * a worktree on `dsh/<name>` whose commit holds that tree, elsewhere a folder of the data directory —
+ * and the child written under Claude Code's project folder for that directory, its `cwd` fields moved
+ * there and a user line telling the model so. Without a checkpoint: HEAD, with a warning that says so.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { NativeFileFork } from 'dsh-import/native-fork';
+import { workspaceMovedNoteText } from 'dsh-codec/synthetic-results';
+import { openWorkspaceStore, WorkspaceError, findCheckout } from 'dsh-workspace';
+import { checkpointCommit } from '../checkpoint-commit.js';
+import type { CliContext } from '../cli-context.js';
+import { CliError } from '../cli-error.js';
+import { claudeProjectDirName, physicalPath } from '../commands/claude-project-folder.js';
+import { publishNewFile } from '../native-files.js';
+import { nativeSessionsDir } from '../native-session-files.js';
+import { addWorktrees, checkoutOf, checkWorktreesFree } from '../peer-worktrees.js';
+import { removeWorktree } from '../remove-peer-worktree.js';
+import { worktreePath } from '../worktree-record.js';
+import { claudeCheckpointAtCut } from './claude-checkpoint-at-cut.js';
+import { readClaudeCheckpoints, type ClaudeCheckpointRecord } from './claude-checkpoint-index.js';
+
+/** What a `--worktree` fork of a Claude Code file made. */
+export type ClaudeWorktreeFork = {
+  /** `checkpoint`: the files at the cut; `head`: the repository's HEAD (no checkpoint at or before the cut). */
+  workspace: 'checkpoint' | 'head';
+  /** The child's working directory. */
+  dir: string;
+  branch?: string;
+  /** The child's session file (under Claude Code's project folder for `dir`). */
+  file: string;
+  checkpoint?: { tool_use_id: string; hook_event_name: string; tree: string };
+  skipped?: { path: string; reason: string }[];
+  warning?: string;
+};
+
+type Line = Record<string, unknown>;
+
+function parseLines(bytes: Uint8Array): Line[] {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Line);
+}
+
+/** `path` moved from under `from` to the same place under `to`; any other path as it was. */
+function movedPath(path: string, from: string, to: string): string {
+  if (path === from) return to;
+  return path.startsWith(`${from}${sep}`) ? join(to, relative(from, path)) : path;
+}
+
+function asCliError(error: unknown): unknown {
+  return WorkspaceError.is(error) ? new CliError(error.code, error.message, { cause: error }) : error;
+}
+
+/** The made directory: the child's cwd, the branch, and how to take it away again. */
+type Made = { dir: string; branch?: string; undo: () => Promise<void> };
+
+async function makeWorkspace(
+  dataDir: string,
+  name: string,
+  sourceCwd: string,
+  checkpoint: ClaudeCheckpointRecord | undefined,
+  parentId: string,
+): Promise<Made> {
+  const found = await findCheckout(sourceCwd).catch((error: unknown) => {
+    throw asCliError(error);
+  });
+  const storeDir = join(dataDir, '.workspaces.git');
+  if (found === undefined || found.head === undefined) {
+    if (checkpoint === undefined)
+      throw new CliError(
+        'NOT_A_GIT_REPOSITORY',
+        `--worktree needs the files at the cut, but no dsh hook checkpointed ${parentId} at or before it, and ${sourceCwd} is no git checkout with a commit to fall back to.`,
+        {
+          hint: 'install the hooks first (`dsh hooks install claude-code`); the sessions Claude Code runs after that can be forked with their files',
+        },
+      );
+    const path = worktreePath(dataDir, name);
+    const { dir } = await openWorkspaceStore({ dir: storeDir })
+      .materialize(checkpoint.tree, path)
+      .catch((error: unknown) => {
+        throw asCliError(error);
+      });
+    return {
+      dir,
+      undo: async () => {
+        await rm(path, { recursive: true, force: true });
+      },
+    };
+  }
+  const checkout = await checkoutOf(sourceCwd, parentId, dataDir);
+  await checkWorktreesFree(checkout, dataDir, [name]);
+  let head = checkout.head;
+  if (checkpoint !== undefined)
+    head = await checkpointCommit({
+      storeDir,
+      commonDir: checkout.commonDir,
+      tree: checkpoint.tree,
+      parent: checkpoint.head ?? checkout.head,
+      subdir: checkout.subdir,
+      scratchDir: join(dataDir, 'worktrees', '.forks'),
+      message: `dsh: the workspace of Claude Code session ${parentId} at ${checkpoint.hook_event_name} ${checkpoint.tool_use_id} (fork ${name})`,
+    }).catch((error: unknown) => {
+      throw asCliError(error);
+    });
+  const [dir = ''] = await addWorktrees({ ...checkout, head }, dataDir, [name]);
+  return {
+    dir,
+    branch: `dsh/${name}`,
+    undo: async () => {
+      await removeWorktree(dataDir, name, true);
+    },
+  };
+}
+
+/**
+ * Makes the directory of `fork`'s child and writes the child there (FILE untouched). Refuses
+ * `NO_WORKSPACE` (no cwd recorded, or gone), `NOT_A_GIT_REPOSITORY`, `WORKTREE_EXISTS`, `BRANCH_EXISTS`,
+ * `GIT_NOT_FOUND`; on any failure what it made is removed.
+ */
+export async function claudeWorktreeFork(
+  context: CliContext,
+  dataDir: string,
+  fork: NativeFileFork,
+  now: number,
+): Promise<ClaudeWorktreeFork> {
+  const lines = parseLines(fork.bytes);
+  const sourceCwd = lines.findLast((line) => typeof line.cwd === 'string' && line.cwd !== '')?.cwd as string | undefined;
+  const parentId = fork.parentSessionId ?? '?';
+  if (sourceCwd === undefined)
+    throw new CliError(
+      'NO_WORKSPACE',
+      `--worktree needs the working directory of Claude Code session ${parentId}; its entries record none.`,
+    );
+  const records = fork.parentSessionId === undefined ? [] : await readClaudeCheckpoints(dataDir, fork.parentSessionId);
+  const checkpoint = claudeCheckpointAtCut(lines, records, new Set(fork.closedCalls.map((call) => call.callId)));
+  const name = `claude-${fork.sessionId.slice(0, 8)}`;
+  const made = await makeWorkspace(dataDir, name, sourceCwd, checkpoint, parentId);
+  try {
+    const dir = await physicalPath(made.dir);
+    const moved = lines.map((line) => (typeof line.cwd === 'string' ? { ...line, cwd: movedPath(line.cwd, sourceCwd, dir) } : line));
+    const last = lines.at(-1) ?? {};
+    const note: Line = {
+      parentUuid: typeof last.uuid === 'string' ? last.uuid : null,
+      isSidechain: false,
+      userType: 'external',
+      cwd: dir,
+      sessionId: fork.sessionId,
+      ...(typeof last.version === 'string' ? { version: last.version } : {}),
+      ...(typeof last.gitBranch === 'string' ? { gitBranch: made.branch ?? last.gitBranch } : {}),
+      type: 'user',
+      message: { role: 'user', content: workspaceMovedNoteText(sourceCwd, dir) },
+      uuid: randomUUID(),
+      timestamp: new Date(now).toISOString(),
+    };
+    const folder = join(nativeSessionsDir(context, 'claude'), claudeProjectDirName(dir));
+    await mkdir(folder, { recursive: true });
+    const file = join(folder, `${fork.sessionId}.jsonl`);
+    await publishNewFile(file, [...moved, note].map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const result: ClaudeWorktreeFork = { workspace: checkpoint === undefined ? 'head' : 'checkpoint', dir, file };
+    if (made.branch !== undefined) result.branch = made.branch;
+    if (checkpoint !== undefined) {
+      result.checkpoint = { tool_use_id: checkpoint.tool_use_id, hook_event_name: checkpoint.hook_event_name, tree: checkpoint.tree };
+      if (checkpoint.skipped !== undefined) result.skipped = checkpoint.skipped;
+    } else
+      result.warning = `no dsh hook checkpointed Claude Code session ${parentId} at or before the cut (hooks not installed then): the worktree holds the repository's HEAD, not the files at the cut.`;
+    return result;
+  } catch (error) {
+    await made.undo().catch(() => undefined);
+    throw error;
+  }
+}
