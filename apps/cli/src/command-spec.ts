@@ -65,7 +65,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'fork',
     usage:
-      'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--format F] [--session-id UUID] [--max-bytes N] [--json]',
+      'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--worktree] [--format F] [--session-id UUID] [--max-bytes N] [--json]',
     summary: 'fork a session (or a Claude Code / Codex / pi session file, in place) and print the child id',
     description:
       'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
@@ -81,7 +81,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       'FILE (an argument naming an existing file) is a Claude Code, Codex or pi session file: the child is\n' +
       'written beside it in the same format under a new id — the lines up to the cut as written, then\n' +
       "dsh's forked result for every call open there — and the tool's own resume continues it. REF is the\n" +
-      "tool's entry id (Claude Code uuid, pi id, Codex ordinal) or seq:N; FILE is never changed.",
+      "tool's entry id (Claude Code uuid, pi id, Codex ordinal) or seq:N; FILE is never changed. With\n" +
+      "--worktree (Claude Code only, after `dsh hooks install claude-code`): the files as dsh's hooks saw them\n" +
+      "at REF in a new directory, the child written under Claude Code's project folder for it, its cwd moved\n" +
+      'and the model told; prints `cd DIR && claude --resume ID` (see docs/workspace.md).',
     options: {
       at: { type: 'string', value: 'SEQ|REF', help: 'fork exactly at this event seq (FILE: an entry id, or seq:N)' },
       format: { type: 'string', value: 'F', help: 'FILE only: auto (default) | claude-code | codex | pi' },
