@@ -5,7 +5,15 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { createScriptedModel } from 'dsh-agent';
-import { createMemoryStore, openSessionStore, SessionError, type SessionStore } from 'dsh-session';
+import {
+  createMemoryBackend,
+  createMemoryStore,
+  createSessionStore,
+  openSessionStore,
+  SessionError,
+  type SessionBackend,
+  type SessionStore,
+} from 'dsh-session';
 import { arbitraryLog, makeTempDir } from '@dsh/test-utils';
 import { createHost, HostError, selectForkCut, type Host } from 'dsh-host';
 import { createCrashedSession } from './__fixtures__/crashed-session.js';
@@ -422,6 +430,33 @@ describe('names and lineage', () => {
     expect((await host.observe('peer-b')).title).toBe('peer-b');
     await host.release(b.sessionId);
     expect(await host.resolve('peer-b')).toBe(b.sessionId);
+  });
+
+  it('resolves an id without reading any log, and a name shared with forks from one listing', async () => {
+    const backend = createMemoryBackend();
+    const reads: string[] = [];
+    const counted: SessionBackend = {
+      ...backend,
+      read: (id) => {
+        reads.push(id);
+        return backend.read(id);
+      },
+    };
+    const store = createSessionStore({ backend: counted });
+    const named = await store.create({ id: 'named', title: 'alpha' });
+    named.append('turn/start', { turn: 1 });
+    named.append('turn/end', { turn: 1, reason: { kind: 'completed' } });
+    await named.close();
+    for (const id of ['fork-1', 'fork-2']) await (await store.fork('named', { atSeq: 2, id })).close();
+    await (await store.create({ id: 'other', title: 'beta' })).close();
+    const host = createHost({ store });
+    reads.length = 0;
+    expect(await host.resolve('fork-2')).toBe('fork-2');
+    expect(reads).toEqual([]);
+    // Three sessions carry the name (two forks inherited it): each log is read once, for its summary.
+    expect(await host.resolve('alpha')).toBe('named');
+    expect(reads.sort()).toEqual(['fork-1', 'fork-2', 'named', 'other']);
+    await host.close();
   });
 
   it('reports ancestors and descendants', async () => {
