@@ -5,10 +5,20 @@
  * follows. A checkpoint never fails a turn and never holds it past its budget.
  */
 import type { Session } from 'dsh-session';
-import { WorkspaceError, type SkippedPath, type WorkspaceStore } from 'dsh-workspace';
 
-/** What the loop needs of a workspace store: `openWorkspaceStore(…)` from dsh-workspace is one. */
-export type CheckpointStore = Pick<WorkspaceStore, 'checkpoint'>;
+/** A path a checkpoint did not capture, and why (`too-large`, `budget`, `nested-repository`, …). */
+export type CheckpointSkip = { path: string; reason: string };
+
+/**
+ * What the loop needs of a workspace store: `openWorkspaceStore(…)` from dsh-workspace is one. Typed
+ * here by shape, so dsh-agent depends on no store (SPEC §2); any object with this method works.
+ */
+export type CheckpointStore = {
+  checkpoint(
+    cwd: string,
+    options: { sessionId: string; budgetMs?: number; signal?: AbortSignal },
+  ): Promise<{ tree: string; skipped?: CheckpointSkip[]; ms: number }>;
+};
 
 /** The type of the ignorable event a checkpoint is recorded as. */
 export const CHECKPOINT_EVENT = 'workspace/checkpoint';
@@ -21,7 +31,7 @@ export type CheckpointRecord = {
   after: 'turn-start' | 'call';
   callId?: string;
   /** Paths not captured, and why. */
-  skipped?: SkippedPath[];
+  skipped?: CheckpointSkip[];
   ms: number;
 };
 
@@ -70,7 +80,7 @@ export async function checkpointWorkspace(
       ms: checkpoint.ms,
     };
   } catch (error) {
-    if (WorkspaceError.is(error) && error.code === 'GIT_NOT_FOUND') withoutGit.add(store);
+    if (errorCode(error) === 'GIT_NOT_FOUND') withoutGit.add(store);
     warnOnce(error, cwd);
     return undefined;
   }
@@ -85,7 +95,7 @@ export async function checkpointWorkspace(
 }
 
 function warnOnce(error: unknown, cwd: string): void {
-  const code = WorkspaceError.is(error) ? error.code : error instanceof Error ? error.name : 'Error';
+  const code = errorCode(error) ?? (error instanceof Error ? error.name : 'Error');
   if (warned.has(code)) return;
   warned.add(code);
   const detail = error instanceof Error ? error.message : String(error);
@@ -94,4 +104,10 @@ function warnOnce(error: unknown, cwd: string): void {
       ? 'workspace checkpoints are off for this process: git could not be run'
       : `a workspace checkpoint of ${cwd} was not taken`;
   process.emitWarning(`${what} (${code}: ${detail}). Sessions are unaffected.`, { code: 'DSH_CHECKPOINT' });
+}
+
+/** The `code` of a store's error (dsh-workspace's `WorkspaceError` has one), read by shape. */
+function errorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
 }

@@ -43,6 +43,7 @@ export {
   CHECKPOINT_EVENT,
   checkpointWorkspace,
   type CheckpointRecord,
+  type CheckpointSkip,
   type CheckpointStore,
   type CheckpointWorkspaceOptions,
 } from './checkpoint-workspace.js';

@@ -1,8 +1,7 @@
 /** @module `HostOptions` and the `HostContext` every host operation takes: the store, options, live entries, watchers, idempotency keys, versions read. */
 import type { FormatVersion, SessionEvent } from 'dsh-codec';
-import type { Agent, AgentDelta, Model, Tool } from 'dsh-agent';
+import type { Agent, AgentDelta, CheckpointStore, Model, Tool } from 'dsh-agent';
 import type { Session, SessionStore } from 'dsh-session';
-import type { WorkspaceStore } from 'dsh-workspace';
 import type { HttpAppOptions } from './create-http-app.js';
 import type { ForkResult, HostLogger, TelemetrySink } from './host-types.js';
 
@@ -34,7 +33,7 @@ export type HostOptions = {
    * with a cwd is checkpointed at turn start and after each call that is not read-only (SPEC §23), a
    * fork child keeps its parent's checkpoints, a deleted session's are released. Omitted: none.
    */
-  checkpoints?: Pick<WorkspaceStore, 'checkpoint' | 'inherit' | 'release'>;
+  checkpoints?: HostCheckpointStore;
   /** Options of the in-process HTTP handler behind `host.fetch` (body limit, logger). */
   http?: Omit<HttpAppOptions, 'token'>;
   /**
@@ -85,4 +84,14 @@ export type HostContext = {
   idleSweep: NodeJS.Timeout | undefined;
   /** Set by `host.close()`; every later operation is refused. */
   closed: boolean;
+};
+
+/**
+ * What the host needs of a workspace store (`openWorkspaceStore` from dsh-workspace is one), typed by
+ * shape so dsh-host depends on no store (SPEC §2): checkpoints for live sessions, a fork child keeping
+ * its parent's, a deleted session's released.
+ */
+export type HostCheckpointStore = CheckpointStore & {
+  inherit(childId: string, parentId: string): Promise<void>;
+  release(sessionId: string): Promise<void>;
 };

@@ -4,6 +4,7 @@
  * lineage, telemetry, a Claude-Agent-SDK-shaped `query()` and the HTTP + SSE API.
  */
 export { createHost, type HostOptions } from './create-host.js';
+export type { HostCheckpointStore } from './host-context.js';
 export type {
   EventWatch,
   ForkOptions,

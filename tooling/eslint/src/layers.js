@@ -6,9 +6,9 @@
 export const LAYERS = {
   'packages/dsh-codec': [],
   'packages/dsh-session': ['dsh-codec'],
-  'packages/dsh-agent': ['dsh-session', 'dsh-codec', 'dsh-workspace'],
+  'packages/dsh-agent': ['dsh-session', 'dsh-codec'],
   'packages/dsh-postgres': ['dsh-session', 'dsh-codec'],
-  'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec', 'dsh-import', 'dsh-workspace'],
+  'packages/dsh-host': ['dsh-agent', 'dsh-session', 'dsh-codec', 'dsh-import'],
   'packages/dsh-import': ['dsh-codec'],
   'packages/dsh-workspace': [],
   'packages/dsh-claude-agent-sdk': ['dsh-session', 'dsh-codec', 'dsh-import'],
@@ -22,6 +22,10 @@ export const LAYERS = {
  */
 /** @type {Record<string, readonly string[]>} */
 export const TEST_IMPORTS = {
+  // SPEC §2 keeps the agent and the host on their arrows: they take a workspace store by shape
+  // (`CheckpointStore`, `HostCheckpointStore`); their tests check it with the real one.
+  'packages/dsh-agent': ['dsh-workspace'],
+  'packages/dsh-host': ['dsh-workspace'],
   'packages/dsh-claude-agent-sdk': ['dsh-postgres'],
   // The CLI shows transcripts that package writes; its tests write them with it.
   'apps/cli': ['dsh-claude-agent-sdk'],
