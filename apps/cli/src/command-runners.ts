@@ -23,6 +23,8 @@ export const COMMAND_RUNNERS: Readonly<Record<string, CommandRunner>> = {
     (await import('./commands/rename-command.js')).renameCommand(context, values, ref, name),
   delete: async (context, values, [ref = '']) => (await import('./commands/delete-command.js')).deleteCommand(context, values, ref),
   fork: async (context, values, [ref = '']) => (await import('./commands/fork-command.js')).forkCommand(context, values, ref),
+  restore: async (context, values, [ref = '']) => (await import('./commands/restore-command.js')).restoreCommand(context, values, ref),
+  diff: async (context, values, [ref = '']) => (await import('./commands/diff-command.js')).diffCommand(context, values, ref),
   peers: async (context, values, positionals) => (await import('./commands/peers-command.js')).peersCommand(context, values, positionals),
   import: async (context, values, positionals) =>
     (await import('./commands/import-command.js')).importCommand(context, values, positionals),

@@ -65,7 +65,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'fork',
     usage:
-      'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--worktree] [--format F] [--session-id UUID] [--max-bytes N] [--json]',
+      'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree | --restore] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--worktree] [--format F] [--session-id UUID] [--max-bytes N] [--json]',
     summary: 'fork a session (or a Claude Code / Codex / pi session file, in place) and print the child id',
     description:
       'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
@@ -97,9 +97,46 @@ export const COMMANDS: readonly CommandSpec[] = [
       name: { type: 'string', value: 'NAME', help: 'name of the child' },
       cwd: { type: 'string', value: 'DIR', help: "the child's working directory" },
       worktree: { type: 'boolean', help: 'the child in a new directory holding the files at the cut (git: branch dsh/<name>)' },
+      restore: {
+        type: 'boolean',
+        help: "the child keeps the parent's directory, its files restored to the cut (undoable, as dsh restore)",
+      },
       tools: { type: 'string', value: 'a,b', help: 'tools the child may use; others do not exist for it' },
       'idempotency-key': { type: 'string', value: 'KEY', help: 'retry-safe fork: the same key and request give the same child' },
       json: JSON_OPTION,
+      ...STORE_OPTIONS,
+    },
+    positionals: 1,
+  },
+  {
+    name: 'restore',
+    usage: 'dsh restore ID|NAME --at SEQ [--json]',
+    summary: "set a session's working directory to its files at an event (undoable)",
+    description:
+      "Sets the session's cwd to the workspace at SEQ (the latest checkpoint at or before it). First the\n" +
+      'current files are checkpointed and recorded in the session, and the command that restores them is\n' +
+      'printed (dsh restore ID --at M). Only paths a checkpoint of the session holds are written or removed;\n' +
+      'files no checkpoint captured are left as they are and listed. SESSION_BUSY while a process holds the\n' +
+      'session; NO_CHECKPOINT when there is no checkpoint at or before SEQ.',
+    options: {
+      at: { type: 'string', value: 'SEQ', help: 'the event whose workspace to restore' },
+      json: { type: 'boolean', help: 'print { sessionId, cwd, atSeq, checkpointSeq, changed, untracked, undoSeq, undo } as JSON' },
+      ...STORE_OPTIONS,
+    },
+    positionals: 1,
+  },
+  {
+    name: 'diff',
+    usage: 'dsh diff ID|NAME --at SEQ [--to SEQ] [--json]',
+    summary: "list the files that differ between a session's workspace at two events, or at one and now",
+    description:
+      'Compares the workspace at --at (the latest checkpoint at or before it) with the workspace at --to, or,\n' +
+      "without --to, with the files in the session's cwd now. One line per path: added, deleted, modified or\n" +
+      'type-changed. Nothing is written.',
+    options: {
+      at: { type: 'string', value: 'SEQ', help: 'the event whose workspace to compare from' },
+      to: { type: 'string', value: 'SEQ', help: 'the event whose workspace to compare with (default: the files now)' },
+      json: { type: 'boolean', help: 'print { sessionId, from, to, changes, skipped? } as JSON' },
       ...STORE_OPTIONS,
     },
     positionals: 1,

@@ -12,6 +12,8 @@ import { forkWithOptions, type ForkRequest } from '../fork-with-options.js';
 import { forkWorkspaceJson, forkWorkspaceLines } from '../fork-worktree-at-cut.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
+import { restoreWorkspace } from '../restore-workspace.js';
+import { restoreLines } from './restore-command.js';
 import { parseSeq, parseTools } from './print-command.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
@@ -36,17 +38,34 @@ export async function forkSessionCommand(context: CliContext, values: OptionValu
   if (typeof values.cwd === 'string') request.cwd = resolve(context.cwd, values.cwd);
   if (typeof values.tools === 'string') request.tools = parseTools(values.tools);
   if (typeof values['idempotency-key'] === 'string') request.idempotencyKey = values['idempotency-key'];
-  const { result, warning, workspace } = await withHost(context, values, (host) =>
-    forkWithOptions(host, resolveDataDir(context, values.data), ref, request),
-  );
+  const restore = values.restore === true;
+  if (restore && (request.worktree || request.cwd !== undefined))
+    throw new CliError(
+      'USAGE',
+      "--restore keeps the parent's directory and sets its files to the cut: it cannot go with --worktree or --cwd.",
+    );
+  const dataDir = resolveDataDir(context, values.data);
+  const { result, warning, workspace, restored } = await withHost(context, values, async (host, _where, store) => {
+    const forked = await forkWithOptions(host, dataDir, ref, request);
+    if (!restore) return { ...forked, restored: undefined };
+    // The child's lease is given back so the restore can take it; its checkpoint of the files now is the child's undo.
+    await host.release(forked.result.sessionId);
+    return { ...forked, restored: await restoreWorkspace(host, store, dataDir, forked.result.sessionId, forked.result.forkCut) };
+  });
+  const undo =
+    restored === undefined
+      ? undefined
+      : `dsh restore ${restored.sessionId} --at ${String(restored.undoSeq)}${storeArguments(context, values)}`;
   if (warning !== undefined) context.stderr.write(terminalBody(warning));
   if (values.json === true) {
-    context.stdout.write(`${JSON.stringify(workspace === undefined ? result : { ...result, ...forkWorkspaceJson(workspace) })}\n`);
+    const json = workspace === undefined ? { ...result } : { ...result, ...forkWorkspaceJson(workspace) };
+    context.stdout.write(`${JSON.stringify(restored === undefined ? json : { ...json, restored: { ...restored, undo } })}\n`);
     if (workspace?.warning !== undefined) context.stderr.write(`dsh: warning: ${terminalLine(workspace.warning)}\n`);
     return 0;
   }
   context.stdout.write(`${terminalLine(result.sessionId)}\n`);
   if (workspace !== undefined) for (const line of forkWorkspaceLines(workspace)) context.stderr.write(`${terminalLine(line)}\n`);
+  if (restored !== undefined && undo !== undefined) for (const line of restoreLines(restored, undo)) context.stderr.write(`${line}\n`);
   context.stderr.write(
     `dsh: forked ${terminalLine(result.parentSession)} at seq ${result.forkCut} (${result.inheritedEventCount} events inherited); continue it with dsh -p "…" --resume ${terminalLine(result.sessionId)}${storeArguments(context, values)}\n`,
   );
