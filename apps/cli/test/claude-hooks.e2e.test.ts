@@ -3,6 +3,7 @@
  * Claude Code's settings file (merged, idempotent, exact removal, malformed refused with nothing
  * written), and `dsh checkpoint --from claude-code` checkpoints the hook's cwd, exit 0 whatever comes.
  */
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -88,6 +89,25 @@ describe('dsh checkpoint --from claude-code', () => {
     expect(record).toMatchObject({ tool_use_id: 'toolu_01', hook_event_name: 'PreToolUse', cwd: dirs.work.path });
     const files = await openWorkspaceStore({ dir: join(dirs.data.path, '.workspaces.git') }).listFiles(record?.tree ?? '');
     expect(files.map((file) => file.path)).toEqual(['notes.md']);
+  });
+
+  it('never runs a program the workspace names: a planted .git whose config sets core.fsmonitor and a hooks path', async () => {
+    const work = dirs.work.path;
+    const marker = join(dirs.data.path, 'ran');
+    execFileSync('git', ['init', '-q'], { cwd: work });
+    const script = join(work, 'evil.sh');
+    await writeFile(script, `#!/bin/sh\ntouch ${marker}\n`);
+    await chmod(script, 0o755);
+    await mkdir(join(work, 'hooks'));
+    for (const hook of ['post-index-change', 'reference-transaction', 'post-checkout'])
+      await writeFile(join(work, 'hooks', hook), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    execFileSync('git', ['config', 'core.fsmonitor', script], { cwd: work });
+    execFileSync('git', ['config', 'core.hooksPath', join(work, 'hooks')], { cwd: work });
+    const input = { session_id: 's-hostile', cwd: work, tool_use_id: 'toolu_01', hook_event_name: 'PostToolUse' };
+    const result = await runDsh(['checkpoint', '--from', 'claude-code', '--data', dirs.data.path], { stdin: JSON.stringify(input) });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await readFile(join(dirs.data.path, 'claude-checkpoints', 's-hostile.jsonl'), 'utf8')).toContain('"tool_use_id":"toolu_01"');
+    await expect(stat(marker)).rejects.toThrow();
   });
 
   it('answers garbage, a missing field, a foreign event and a missing cwd with a note on stderr and exit 0', async () => {
