@@ -31,6 +31,11 @@ export async function writeForkIntent(dataDir: string, intent: ForkWorktreeInten
   await rename(temp, path);
 }
 
+/** Drops the intent of `name` once its child exists elsewhere than in the store (a Claude Code file): nothing left to clean. */
+export async function forgetForkIntent(dataDir: string, name: string): Promise<void> {
+  await rm(intentPath(dataDir, name), { force: true });
+}
+
 /** Every readable intent of this data folder. */
 export async function listForkIntents(dataDir: string): Promise<ForkWorktreeIntent[]> {
   const files = await readdir(intentsDir(dataDir)).catch(() => [] as string[]);

@@ -124,6 +124,8 @@ describe('dsh fork FILE --at REF --worktree (a Claude Code file)', () => {
     expect(resumeLine?.[2]).toBe(after.stdout.trim());
     expect(await readFile(join(resumeLine?.[1] ?? '', 'notes.md'), 'utf8')).toBe('remember the oat milk\n');
     expect(await readFile(join(work, 'notes.md'), 'utf8')).toBe('changed after the session\n');
+    // Both children written: no intent is left for a later --worktree fork to take for an orphan.
+    expect(await readdir(join(dirs.data.path, 'worktrees', '.forks'))).toEqual([]);
   });
 
   it('in a git checkout: a worktree on dsh/<name> whose commit holds the checkpoint; without one, HEAD and a warning', async () => {
@@ -158,7 +160,8 @@ describe('dsh fork FILE --at REF --worktree (a Claude Code file)', () => {
     const result = await runDsh(['fork', file, '--at', call, '--worktree', '--data', dirs.data.path], { env });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('dsh: NOT_A_GIT_REPOSITORY:');
-    expect(await readdir(join(dirs.data.path, 'worktrees')).catch(() => [])).toEqual([]);
+    expect((await readdir(join(dirs.data.path, 'worktrees')).catch(() => [])).filter((name) => name !== '.forks')).toEqual([]);
+    expect(await readdir(join(dirs.data.path, 'worktrees', '.forks')).catch(() => [])).toEqual([]);
     expect(await readdir(join(dirs.data.path, 'claude', 'projects'))).toEqual([claudeProjectDirName(dirs.work.path)]);
   });
 });

@@ -7,6 +7,7 @@
  * there and a user line telling the model so. Without a checkpoint: HEAD, with a warning that says so.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { NativeFileFork } from 'dsh-import/native-fork';
@@ -21,6 +22,7 @@ import { nativeSessionsDir } from '../native-session-files.js';
 import { addWorktrees, checkoutOf, checkWorktreesFree } from '../peer-worktrees.js';
 import { removeWorktree } from '../remove-peer-worktree.js';
 import { worktreePath } from '../worktree-record.js';
+import { forgetForkIntent, listForkIntents, undoForkIntent, writeForkIntent, type ForkWorktreeIntent } from '../fork-worktree-intent.js';
 import { claudeCheckpointAtCut } from './claude-checkpoint-at-cut.js';
 import { readClaudeCheckpoints, type ClaudeCheckpointRecord } from './claude-checkpoint-index.js';
 
@@ -141,7 +143,28 @@ export async function claudeWorktreeFork(
   const records = fork.parentSessionId === undefined ? [] : await readClaudeCheckpoints(dataDir, fork.parentSessionId);
   const checkpoint = claudeCheckpointAtCut(lines, records, new Set(fork.closedCalls.map((call) => call.callId)));
   const name = `claude-${fork.sessionId.slice(0, 8)}`;
-  const made = await makeWorkspace(dataDir, name, sourceCwd, checkpoint, parentId);
+  // The intent first (H9's record of which child a directory is for): a kill before the child is
+  // published leaves it, with a dead pid, for the next --worktree fork to clean; it goes once the child is written.
+  // Refused before anything is recorded, so that undoing this fork's intent never touches another's directory.
+  if (existsSync(worktreePath(dataDir, name)) || (await listForkIntents(dataDir)).some((other) => other.name === name))
+    throw new CliError('WORKTREE_EXISTS', `${worktreePath(dataDir, name)} is taken: expected no directory where the child would go.`, {
+      hint: 'fork again (a new child id gives a new name), or pass --session-id UUID',
+    });
+  const intent: ForkWorktreeIntent = {
+    version: 1,
+    name,
+    childId: fork.sessionId,
+    kind: (await isCheckout(sourceCwd)) ? 'git' : 'dir',
+    pid: process.pid,
+  };
+  await writeForkIntent(dataDir, intent);
+  let made: Made;
+  try {
+    made = await makeWorkspace(dataDir, name, sourceCwd, checkpoint, parentId);
+  } catch (error) {
+    await undoForkIntent(dataDir, intent).catch(() => undefined);
+    throw error;
+  }
   try {
     const dir = await physicalPath(made.dir);
     const moved = lines.map((line) => (typeof line.cwd === 'string' ? { ...line, cwd: movedPath(line.cwd, sourceCwd, dir) } : line));
@@ -163,6 +186,7 @@ export async function claudeWorktreeFork(
     await mkdir(folder, { recursive: true });
     const file = join(folder, `${fork.sessionId}.jsonl`);
     await publishNewFile(file, [...moved, note].map((line) => `${JSON.stringify(line)}\n`).join(''));
+    await forgetForkIntent(dataDir, name);
     const result: ClaudeWorktreeFork = { workspace: checkpoint === undefined ? 'head' : 'checkpoint', dir, file };
     if (made.branch !== undefined) result.branch = made.branch;
     if (checkpoint !== undefined) {
@@ -173,6 +197,11 @@ export async function claudeWorktreeFork(
     return result;
   } catch (error) {
     await made.undo().catch(() => undefined);
+    await undoForkIntent(dataDir, intent).catch(() => undefined);
     throw error;
   }
+}
+
+async function isCheckout(cwd: string): Promise<boolean> {
+  return (await findCheckout(cwd).catch(() => undefined))?.head !== undefined;
 }
