@@ -1,13 +1,15 @@
 /**
  * `seq:N` and a REF's reported cut are seqs of `dsh import`'s reading of the whole file: generated
  * Claude Code (split responses, parallel results, compaction, a rewind branch), Codex and pi files
- * (one named after the cut), every seq tried.
+ * (one named after the cut; pi v1 entries without ids), every seq tried and every one cut.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { claudeCodeTranscript, codexTranscript, piTranscript } from '@dsh/test-utils';
 import type { SessionEvent } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
 import { forkNativeTranscript, importTranscript, ImportError } from '../index.js';
-import { nativeCut } from './native-cut.js';
+import { eventsOfLines, nativeCut } from './native-cut.js';
 import { nativeFormatOf } from './native-formats.js';
 import { splitNativeLines } from './native-line.js';
 
@@ -18,7 +20,19 @@ const FILES: Record<string, string> = {
   'Codex, with ordinals': codexTranscript({ turns: 3, ordinals: true, currentLineTypes: true }).text,
   'pi, branched': piTranscript({ turns: 3, branchAfterTurn: 2 }).text,
   'pi, renamed in turn 7': piTranscript({ turns: 8 }).text,
+  'pi v1 (entries without ids), compacted': piTranscript({ turns: 4, version: 1, compactAfterTurn: 2 }).text,
+  'pi v1, ends mid-call': piTranscript({ turns: 2, version: 1, endMidCall: true }).text,
 };
+
+/** pi's author's real v1 session in the shared data folder (read where it lies, never copied). */
+const REAL_V1 = [
+  process.env.DSH_TRANSCRIPTS,
+  join(import.meta.dirname, '../../../../../shared/data/transcripts'),
+  '/work/shared/data/transcripts',
+]
+  .filter((dir): dir is string => dir !== undefined && dir !== '')
+  .map((dir) => join(dir, 'pi', 'pi-mono-before-compaction-v1.jsonl'))
+  .find((file) => existsSync(file));
 
 const shown = (event: SessionEvent): string =>
   event.type === 'session/title' || event.type === 'import/source' ? event.type : `${event.type} ${JSON.stringify(event.data)}`;
@@ -26,11 +40,12 @@ const withoutTitles = (events: readonly SessionEvent[]): string[] => events.filt
 
 describe('native cuts in the seqs of dsh import', () => {
   for (const [name, text] of Object.entries(FILES)) {
-    it(`${name}: seq:N keeps events 0..N of the import's main line exactly, or refuses naming the entry`, () => {
+    it(`${name}: seq:N keeps events 0..N of the import's main line, or through the end of the one entry holding N, or refuses naming it`, () => {
       const reading = importTranscript(text, { sessionId: 'native-cut' }).sessions[0]?.events ?? [];
       const lines = splitNativeLines(text);
       const format = nativeFormatOf(lines);
-      let cuts = 0;
+      let exact = 0;
+      let refused = 0;
       for (let n = 0; n < reading.length; n++) {
         let cut;
         try {
@@ -38,13 +53,21 @@ describe('native cuts in the seqs of dsh import', () => {
         } catch (error) {
           expect(ImportError.is(error) && error.code).toBe('INVALID_CUT');
           expect((error as Error).message).toMatch(/falls inside one .* entry \(line \d+/);
+          refused++;
           continue;
         }
-        cuts++;
-        expect(cut.cut).toBe(n);
-        expect(withoutTitles(cut.events)).toEqual(withoutTitles(reading.slice(0, n + 1)));
+        expect(cut.cut).toBeGreaterThanOrEqual(n);
+        expect(withoutTitles(cut.events)).toEqual(withoutTitles(reading.slice(0, cut.cut + 1)));
+        if (cut.cut === n) exact++;
+        // Past N only by the rest of the entry that holds N: without that last line, N is not read.
+        else {
+          const upToN = withoutTitles(reading.slice(0, n + 1));
+          expect(withoutTitles(eventsOfLines(format, cut.kept.slice(0, -1))).slice(0, upToN.length)).not.toEqual(upToN);
+        }
       }
-      expect(cuts).toBeGreaterThan(reading.length / 2);
+      expect(exact).toBeGreaterThan(reading.length / 2);
+      // A pi v1 file (one line of entries, no split responses): every seq cuts.
+      if (name.startsWith('pi v1')) expect(refused).toBe(0);
     });
   }
 
@@ -59,5 +82,25 @@ describe('native cuts in the seqs of dsh import', () => {
     const child = importTranscript(fork.text, { sessionId: 'native-cut' }).sessions[0]?.events ?? [];
     expect(child[1]?.type).toBe('session/title');
     expect(withoutTitles(reading.slice(0, fork.cut + 1))).toEqual(withoutTitles(child.slice(0, fork.cut + 2)));
+  });
+
+  it.skipIf(REAL_V1 === undefined)('a real pi v1 file: seqs spread over it cut there, the child holds the lines up to the cut', () => {
+    const text = readFileSync(REAL_V1 as string, 'utf8');
+    const raw = text.trimEnd().split('\n');
+    const reading = importTranscript(text).sessions[0]?.events ?? [];
+    const picks = [4, ...Array.from({ length: 10 }, (_, i) => Math.floor(((i + 1) * (reading.length - 1)) / 10))];
+    for (const n of picks) {
+      const fork = forkNativeTranscript(text, { at: `seq:${String(n)}`, sessionId: 'child', now: 0, parentFile: '/p.jsonl' });
+      expect(fork.cut).toBeGreaterThanOrEqual(n);
+      const inherited = fork.text
+        .trimEnd()
+        .split('\n')
+        .slice(1, 1 + fork.inheritedEntryCount - 1);
+      // The file's own lines 1..k in order (never the header plus the file's last line).
+      expect(inherited).toStrictEqual(raw.slice(1, fork.inheritedEntryCount));
+      expect(withoutTitles(importTranscript(fork.text).sessions[0]?.events.slice(0, n + 1) ?? [])).toEqual(
+        withoutTitles(reading.slice(0, n + 1)),
+      );
+    }
   });
 });

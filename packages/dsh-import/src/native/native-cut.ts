@@ -65,7 +65,8 @@ function agrees(
 /**
  * Resolves `at` in `lines`; an unknown REF or seq is `INVALID_CUT` naming what is valid. `seq:N`
  * is the seq of an event in dsh's reading of the whole main line (what `dsh import` stores): the
- * cut keeps the shortest run of its lines whose reading holds that event whole.
+ * cut keeps the shortest run of its lines whose reading holds that event whole; a seq inside an entry
+ * whose reading is the main line's cuts after that entry (`cut` is then the entry's last seq).
  */
 export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at: string): NativeCut {
   const seq = /^seq:(\d+)$/.exec(at);
@@ -110,9 +111,13 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
   }
   const kept = chain.slice(0, low + 1);
   const events = eventsOfLines(format, kept);
-  const last = corePositions(events)[count - 1] as number;
+  const core = corePositions(events);
+  const last = core[count - 1] as number;
   const after = events.slice(last + 1).filter((event) => event.type !== TITLE);
   if (after.some((event) => !SPLITTABLE.has(event.type))) {
+    // A seq inside one entry whose whole reading is the main line's (a turn's start and its prompt): the
+    // tool cannot hold half an entry, so the cut is after that entry and `cut` its last seq.
+    if (agrees(events, reference, referenceCore, core.length)) return { kept, events, cut: referenceCore[core.length - 1] as number };
     const first = eventsOfLines(format, kept.slice(0, -1)).length;
     throw new ImportError(
       'INVALID_CUT',

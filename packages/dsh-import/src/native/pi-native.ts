@@ -1,6 +1,6 @@
 /**
  * pi's file format for native forks: a `{"type":"session",id,…}` header, then entries keyed by `id`
- * and chained by `parentId`; the child lives at `<folder>/<iso time>_<session id>.jsonl` and names
+ * and chained by `parentId` (version 1: no ids, each entry follows the line before it); the child lives at `<folder>/<iso time>_<session id>.jsonl` and names
  * its source file in the header's `parentSession`.
  */
 import type { NativeFormat } from './native-format.js';
@@ -28,6 +28,8 @@ export const PI_NATIVE: NativeFormat = {
     return `expected the id of one of its ${String(ids.length)} entries${near.length > 0 ? ', e.g. the similar' : ', e.g. the newest'} ${shown.join(', ')}, or seq:N`;
   },
   chainTo: (lines, at) => {
+    // Version 1 entries have no ids: each follows the line before it, so the chain is every line up to the cut.
+    if (at > 0 && field((lines[at] as NativeLine).value, 'id') === undefined) return lines.slice(0, at + 1);
     const byId = idIndex(lines);
     const kept = new Set<number>();
     for (let position: number | undefined = at; position !== undefined && position > 0 && !kept.has(position);) {
@@ -51,10 +53,11 @@ export const PI_NATIVE: NativeFormat = {
     return JSON.stringify(value);
   },
   closer: (input, { previous, sessionId, now, salt }) => {
+    // After a version 1 entry (no id), the closer is one too: it follows the line before it.
+    const v1 = previous.index > 0 && field(previous.value, 'id') === undefined;
     const value = {
       type: 'message',
-      id: derivedUuid(sessionId, salt, input.callId).slice(0, 8),
-      parentId: field(previous.value, 'id') ?? null,
+      ...(v1 ? {} : { id: derivedUuid(sessionId, salt, input.callId).slice(0, 8), parentId: field(previous.value, 'id') ?? null }),
       timestamp: isoTime(now),
       message: {
         role: 'toolResult',
