@@ -14,6 +14,7 @@ import { fileExists, leasesDir, logFile } from './jsonl-paths.js';
 import type { JsonlState } from './jsonl-state.js';
 import { makeJsonlWriter } from './jsonl-writer.js';
 import { sessionTempName } from './session-temp-name.js';
+import { writeCreatedSummary } from './write-created-summary.js';
 import type { FastWriter, InheritedRecords } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
 import { existsError, writeFailed } from '../store-errors.js';
@@ -65,6 +66,8 @@ export async function createJsonlLog(
   // The handle that wrote the file is the published file's (link and rename keep the inode).
   const { handle, crc } = created;
   const { ends, size } = lineEndsOf(plan);
+  // Listed from then on without reading the log (`read-jsonl-summary.ts`).
+  await writeCreatedSummary(dir, id, header, events, inherited, size);
   return makeJsonlWriter(state, id, path, lease, {
     handle,
     size,

@@ -192,4 +192,21 @@ describe('JSONL summary files', () => {
     expect((await store.list())[0]).toMatchObject({ id: 'wide', cwd: `/work/${long}` });
     expect(reads).toEqual([]);
   });
+
+  it('writes the summary of a new session and of a fork when it creates them, so neither is read to be listed', async () => {
+    const writer = await openSessionStore({ dir: dir.path });
+    opened.push(writer);
+    await writeSession(writer, 'parent', 40);
+    await (await countingStore()).store.list();
+    await (await writer.fork('parent', { atSeq: 61, id: 'mid-turn' })).close();
+    await (await writer.fork('parent', { atSeq: 32, id: 'between', title: 'own' })).close();
+    expect(await exists(summaryOf('mid-turn'))).toBe(true);
+    expect(await exists(summaryOf('between'))).toBe(true);
+    // The stamps are removed: only the summaries written at create can answer without a read.
+    await rm(join(dir.path, '.verified'), { recursive: true });
+    const { store, reads } = await countingStore();
+    const listed = await store.list();
+    expect(reads).toEqual([]);
+    expect(listed).toEqual(await listedWhole());
+  });
 });
