@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
+import { claudeCodeOnlyFlag } from './claude-code-flags.js';
 import { closestName } from './closest-name.js';
 import { COMMANDS, PRINT_COMMAND, type CommandSpec } from './command-spec.js';
 import { isVersionFlag } from './dsh-version.js';
@@ -35,6 +36,12 @@ function usageOf(spec: CommandSpec, error: unknown): CliError {
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== undefined) {
     const names = Object.keys(spec.options);
     const bare = unknown.replace(/^-+/, '').split('=')[0] ?? '';
+    const claude = spec === PRINT_COMMAND ? claudeCodeOnlyFlag(bare) : undefined;
+    if (claude !== undefined) {
+      return new CliError('USAGE', `--${claude.flag} is a Claude Code option dsh does not have: ${claude.instead}.`, {
+        hint: `see \`${helpRef}\` for every option`,
+      });
+    }
     const nearest = closestName(bare, names);
     const where = spec === PRINT_COMMAND ? 'print mode' : `dsh ${spec.name}`;
     return new CliError(
@@ -126,6 +133,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
 }
 
 function unknownCommand(name: string): CliError {
-  const known = COMMANDS.map((command) => command.name).join(', ');
-  return new CliError('USAGE', `Unknown command '${name}': expected one of ${known}, or -p PROMPT.`, { hint: 'see `dsh --help`' });
+  const names = COMMANDS.map((command) => command.name);
+  const nearest = closestName(name, names);
+  return new CliError(
+    'USAGE',
+    `Unknown command '${name}'${nearest === undefined ? '' : `; did you mean '${nearest}'?`} Expected one of ${names.join(', ')}, or -p PROMPT.`,
+    { hint: nearest === undefined ? 'see `dsh --help`' : `dsh ${nearest} --help` },
+  );
 }

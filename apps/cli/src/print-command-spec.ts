@@ -17,7 +17,8 @@ export const PRINT_COMMAND: CommandSpec = {
     'both, the piped text comes first and PROMPT after it, in one message. A resumed session runs on the\n' +
     'model it recorded unless --model names another (the switch is recorded). With --output-format json,\n' +
     'stream-json or events every outcome ends in a result object on stdout, refusals included (exit 1; usage 2).\n' +
-    'A prompt over --max-bytes (256 MiB) is refused PROMPT_TOO_LARGE before anything is stored.',
+    'A prompt over --max-bytes (256 MiB) is refused PROMPT_TOO_LARGE before anything is stored. Claude Code flags\n' +
+    'dsh lacks (--add-dir, --mcp-config, --settings, …) are refused with what dsh does instead.',
   options: {
     print: { type: 'boolean', short: 'p', help: 'print mode: run PROMPT as one turn, print the answer, exit' },
     resume: { type: 'string', short: 'r', value: 'ID|NAME', help: 'continue this session (or fork it, with --fork-session)' },
@@ -56,9 +57,29 @@ export const PRINT_COMMAND: CommandSpec = {
       value: 'N',
       help: 'refuse a prompt (stdin and argument together) over N bytes (default 268435456, 256 MiB): PROMPT_TOO_LARGE, nothing run or stored',
     },
-    verbose: { type: 'boolean', help: 'more detail on stderr: the session, model, cwd and tools, then each event as it is appended' },
-    allowedTools: { type: 'string', value: 'LIST', help: 'refused: dsh has no permission prompts; --tools restricts availability' },
-    disallowedTools: { type: 'string', value: 'LIST', help: 'refused, as --allowedTools' },
+    verbose: {
+      type: 'boolean',
+      help: "more detail on stderr: the session, model, cwd and tools, then each event as it is appended; with --output-format json, stdout is the array of Claude Code's message objects (the result last)",
+    },
+    'input-format': {
+      type: 'string',
+      value: 'FORMAT',
+      help: "text (default) | stream-json: stdin holds Claude Code's user message lines, run as one prompt (bounded by --max-bytes)",
+    },
+    allowedTools: {
+      type: 'string',
+      multiple: true,
+      value: 'LIST',
+      help: 'accepted, with a note: dsh has no permission prompts, every available tool runs; --tools restricts availability',
+    },
+    'permission-mode': { type: 'string', value: 'MODE', help: 'accepted, as --allowedTools' },
+    'dangerously-skip-permissions': { type: 'boolean', help: 'accepted, as --allowedTools' },
+    disallowedTools: {
+      type: 'string',
+      multiple: true,
+      value: 'LIST',
+      help: 'remove these tools from availability (dsh names, or Claude Code names: Read, Write, Edit, Glob, LS, Grep)',
+    },
     ...STORE_OPTIONS,
   },
   positionals: 1,

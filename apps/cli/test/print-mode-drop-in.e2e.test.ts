@@ -278,13 +278,20 @@ describe('options spelled as Claude Code spells them (SPEC §21)', () => {
     },
   );
 
-  it('--allowedTools and --disallowedTools are refused, pointing at --tools', { timeout: 60_000 }, async () => {
-    for (const flag of ['--allowedTools', '--disallowedTools']) {
-      const refused = await refusal(['-p', 'hi', flag, 'Bash', '--output-format', 'json', '--data', join(dirs.data.path, 'd')], 2);
+  it(
+    'a Claude Code flag dsh lacks is refused USAGE naming it and what dsh does instead (SPEC §25), in the JSON result too',
+    { timeout: 60_000 },
+    async () => {
+      const refused = await refusal(
+        ['-p', 'hi', '--mcp-config', 'mcp.json', '--output-format', 'json', '--data', join(dirs.data.path, 'd')],
+        2,
+      );
       expect(refused.errorCode).toBe('USAGE');
-      expect(String(refused.errorMessage)).toMatch(/no permission prompts.*--tools/);
-    }
-  });
+      expect(String(refused.errorMessage)).toMatch(
+        /^--mcp-config is a Claude Code option dsh does not have: dsh has no MCP client.*--tools/,
+      );
+    },
+  );
 });
 
 describe('piped stdin with a prompt (SPEC §21)', () => {

@@ -112,6 +112,8 @@ export type QueryOptions = {
   continue?: boolean;
   /** Tool availability for a new session or fork: names not listed do not exist for the model. */
   tools?: string[];
+  /** Tools removed from what the session (new, resumed or forked) has available, recorded in its config: never looser. */
+  disallowedTools?: string[];
   cwd?: string;
   /** Title (name) for a new session or fork; on a resumed session, renames it. */
   title?: string;

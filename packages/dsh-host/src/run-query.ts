@@ -4,7 +4,7 @@ import type { SessionConfig } from 'dsh-codec';
 import type { TurnResult } from 'dsh-agent';
 import { forkOnce } from './fork-requests.js';
 import { HostError } from './host-error.js';
-import type { HostContext } from './host-context.js';
+import type { HostContext, LiveEntry } from './host-context.js';
 import type { ForkResult, QueryOptions, QueryResult } from './host-types.js';
 import { mostRecentForCwd, resolveRef } from './list-sessions.js';
 import { recordSystemPrompt } from './record-system-prompt.js';
@@ -16,6 +16,19 @@ function sameConfig(a: SessionConfig, b: SessionConfig): boolean {
 
 /** What `onStart` receives: the session and what its turn runs with, before the prompt is queued. */
 export type QueryStart = { sessionId: string; cwd?: string; model: string; tools: string[] };
+
+/** Records `removed` taken out of what the session has available, when any of them is available. */
+async function removeTools(entry: LiveEntry, removed: readonly string[] | undefined): Promise<void> {
+  if (removed === undefined) return;
+  const available = entry.agent.availableTools().map((tool) => tool.name);
+  if (!available.some((name) => removed.includes(name))) return;
+  const { header } = entry.session;
+  await entry.agent.configure({
+    ...(header.cwd === undefined ? {} : { cwd: header.cwd }),
+    ...entry.session.config,
+    tools: available.filter((name) => !removed.includes(name)),
+  });
+}
 
 /**
  * `host.query()`: picks the session (new, resumed, continued, or a fork of one), queues the prompt
@@ -86,6 +99,7 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
   }
   const entry = await liveEntry(context, sessionId);
   const { agent } = entry;
+  await removeTools(entry, queryOptions.disallowedTools);
   await recordSystemPrompt(context, entry, {
     ...(queryOptions.systemPrompt === undefined ? {} : { systemPrompt: queryOptions.systemPrompt }),
     ...(queryOptions.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: queryOptions.appendSystemPrompt }),

@@ -248,16 +248,19 @@ describe('§21 options spelled as Claude Code spells them', () => {
   );
 
   it(
-    '§21 --verbose is accepted (detail on stderr only); --allowedTools and --disallowedTools are refused pointing at --tools',
+    '§21 --verbose is accepted (detail on stderr only); §25: --allowedTools is accepted with a note pointing at --tools, --disallowedTools removes tools',
     { timeout: 120_000 },
     async () => {
       const verbose = await dsh(['-p', 'hi', '--verbose', '--data', data]);
       expect(verbose.code, verbose.stderr).toBe(0);
       expect(verbose.stderr.length).toBeGreaterThan(0);
-      for (const flag of ['--allowedTools', '--disallowedTools']) {
-        const refused = await refusal(['-p', 'hi', flag, 'Bash', '--data', data], 2);
-        expect(String(refused.errorMessage)).toMatch(/no permission prompts.*--tools/);
-      }
+      const allowed = await dsh(['-p', 'hi', '--allowedTools', 'Bash', '--data', data, '--output-format', 'json']);
+      expect(allowed.code, allowed.stderr).toBe(0);
+      expect(allowed.stderr).toMatch(/no permission prompts.*--tools/);
+      const disallowed = await dsh(['-p', 'hi', '--disallowedTools', 'Write', '--data', data, '--output-format', 'stream-json']);
+      expect(disallowed.code, disallowed.stderr).toBe(0);
+      const init = JSON.parse(disallowed.stdout.split('\n')[0] ?? '') as { tools: string[] };
+      expect(init.tools).toEqual(['read_file', 'list_files']);
     },
   );
 });

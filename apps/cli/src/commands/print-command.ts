@@ -14,6 +14,8 @@ import type { OptionValues } from '../parse-command-line.js';
 import { printResult } from '../print-result.js';
 import { maxBytesOption, readInputFile } from '../read-input-file.js';
 import { readPrintInput } from '../read-print-input.js';
+import { streamJsonPrompt } from '../stream-json-prompt.js';
+import { toolsToRemove } from '../claude-tool-names.js';
 import { cliTools, withHost } from '../with-host.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
@@ -51,18 +53,37 @@ export function checkTools(names: string[]): string[] {
 /** Print mode's output formats: `stream-json` is Claude Code's message lines, `events` dsh's own events. */
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json', 'events'] as const;
 
+/** Print mode's input formats: stream-json is Claude Code's user message lines on stdin. */
+const INPUT_FORMATS: readonly string[] = ['text', 'stream-json'];
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function refusePermissionOptions(values: OptionValues): void {
-  for (const flag of ['allowedTools', 'disallowedTools', 'allowed-tools', 'disallowed-tools']) {
-    if (values[flag] === undefined) continue;
-    throw new CliError(
-      'USAGE',
-      `--${flag} is not supported: dsh has no permission prompts, so there is nothing to allow or deny per call. ` +
-        '--tools a,b restricts which tools exist for the model at all (an unlisted tool is unavailable, not denied).',
-      { hint: 'dsh -p "…" --tools read_file,list_files' },
+/**
+ * Claude Code's permission flags (SPEC §25): accepted with one stderr line, since dsh has no permission
+ * prompts; `--disallowedTools` removes tools from availability (returned), never loosening it.
+ */
+function permissionOptions(context: CliContext, values: OptionValues): string[] | undefined {
+  const given = ['allowedTools', 'permission-mode', 'dangerously-skip-permissions'].filter((flag) => values[flag] !== undefined);
+  if (given.length > 0) {
+    context.stderr.write(
+      `dsh: ${given.map((flag) => `--${flag}`).join(', ')} accepted: dsh has no permission prompts, so every available tool runs; --tools a,b restricts which tools are available (--disallowedTools removes some)\n`,
     );
   }
+  const disallowed = values.disallowedTools;
+  if (disallowed === undefined) return undefined;
+  const entries = Array.isArray(disallowed) ? disallowed : [String(disallowed)];
+  const { remove, unknown } = toolsToRemove(
+    entries,
+    cliTools().map((tool) => tool.name),
+  );
+  if (unknown.length > 0) {
+    context.stderr.write(
+      `dsh: --disallowedTools: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a tool dsh has (its tools: ${cliTools()
+        .map((tool) => tool.name)
+        .join(', ')}), so there is nothing to remove\n`,
+    );
+  }
+  return remove;
 }
 
 function parseMaxTurns(value: OptionValues[string]): number | undefined {
@@ -135,18 +156,36 @@ export async function printCommand(context: CliContext, values: OptionValues, po
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
     throw new CliError('USAGE', `--output-format expects ${OUTPUT_FORMATS.join(', ')}; received '${format}'.`);
   }
-  refusePermissionOptions(values);
+  const inputFormat = typeof values['input-format'] === 'string' ? values['input-format'] : 'text';
+  if (!INPUT_FORMATS.includes(inputFormat)) {
+    throw new CliError('USAGE', `--input-format expects ${INPUT_FORMATS.join(' or ')}; received '${inputFormat}'.`);
+  }
+  if (inputFormat === 'stream-json' && positional !== undefined && positional !== '-') {
+    throw new CliError('USAGE', '--input-format stream-json reads the prompt from stdin; received a PROMPT argument too.', {
+      hint: 'put the prompt in a {"type":"user",…} line on stdin, or drop --input-format',
+    });
+  }
+  const disallowed = permissionOptions(context, values);
   const maxTurns = parseMaxTurns(values['max-turns']);
   const verbose = values.verbose === true;
   const maxBytes = maxBytesOption(values['max-bytes']);
   const systemPromptFile = await readSystemPromptFile(context, values, maxBytes);
-  const prompt = await readPrintInput(context, positional, maxBytes);
+  const input = await readPrintInput(context, positional, maxBytes);
+  const prompt = inputFormat === 'stream-json' ? streamJsonPrompt(input) : input;
   if (prompt.trim() === '')
     throw new CliError('USAGE', 'The prompt is empty: expected dsh -p "some text" (or text on stdin); received only whitespace.');
   const query = queryOf(context, values, prompt);
   if (systemPromptFile !== undefined) query.systemPrompt = systemPromptFile;
+  if (disallowed !== undefined) query.disallowedTools = disallowed;
 
-  const lines = format === 'stream-json' ? new ClaudeStreamLines((line) => context.stdout.write(line)) : undefined;
+  // `json --verbose` is Claude Code's array of the stream-json messages, the result last.
+  const messages: unknown[] | undefined = format === 'json' && verbose ? [] : undefined;
+  const lines =
+    format === 'stream-json'
+      ? new ClaudeStreamLines((line) => context.stdout.write(line))
+      : messages === undefined
+        ? undefined
+        : new ClaudeStreamLines((line) => messages.push(JSON.parse(line)));
   const started = { model: '' };
   query.onStart = (start) => {
     started.model = start.model;
@@ -187,6 +226,7 @@ export async function printCommand(context: CliContext, values: OptionValues, po
   const result = printResult(queried, appended, performance.now() - startedAt, started.model);
   if (lines !== undefined) {
     lines.result(result);
+    if (messages !== undefined) context.stdout.write(`${JSON.stringify(messages)}\n`);
   } else if (format !== 'text') {
     context.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
