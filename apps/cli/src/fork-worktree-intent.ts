@@ -12,7 +12,15 @@ import { removeWorktree } from './remove-peer-worktree.js';
 import { worktreePath } from './worktree-record.js';
 
 /** One directory made for a fork child: a git worktree (`git`) or a materialized folder (`dir`). */
-export type ForkWorktreeIntent = { version: 1; name: string; childId: string; kind: 'git' | 'dir'; pid: number };
+export type ForkWorktreeIntent = {
+  version: 1;
+  name: string;
+  childId: string;
+  kind: 'git' | 'dir';
+  pid: number;
+  /** `claude-code`: the child is a Claude Code file, and the intent is dropped once it is written (any left is an orphan). */
+  tool?: 'claude-code';
+};
 
 function intentsDir(dataDir: string): string {
   return join(dataDir, 'worktrees', '.forks');

@@ -22,7 +22,14 @@ import { nativeSessionsDir } from '../native-session-files.js';
 import { addWorktrees, checkoutOf, checkWorktreesFree } from '../peer-worktrees.js';
 import { removeWorktree } from '../remove-peer-worktree.js';
 import { worktreePath } from '../worktree-record.js';
-import { forgetForkIntent, listForkIntents, undoForkIntent, writeForkIntent, type ForkWorktreeIntent } from '../fork-worktree-intent.js';
+import {
+  cleanOrphanForkIntents,
+  forgetForkIntent,
+  listForkIntents,
+  undoForkIntent,
+  writeForkIntent,
+  type ForkWorktreeIntent,
+} from '../fork-worktree-intent.js';
 import { claudeCheckpointAtCut } from './claude-checkpoint-at-cut.js';
 import { readClaudeCheckpoints, type ClaudeCheckpointRecord } from './claude-checkpoint-index.js';
 
@@ -145,6 +152,11 @@ export async function claudeWorktreeFork(
   const name = `claude-${fork.sessionId.slice(0, 8)}`;
   // The intent first (H9's record of which child a directory is for): a kill before the child is
   // published leaves it, with a dead pid, for the next --worktree fork to clean; it goes once the child is written.
+  // A Claude Code fork killed before its child was written left its intent: its directory goes now.
+  const claudeChildren = new Set(
+    (await listForkIntents(dataDir)).filter((other) => other.tool === 'claude-code').map((other) => other.childId),
+  );
+  await cleanOrphanForkIntents(dataDir, (id) => !claudeChildren.has(id));
   // Refused before anything is recorded, so that undoing this fork's intent never touches another's directory.
   if (existsSync(worktreePath(dataDir, name)) || (await listForkIntents(dataDir)).some((other) => other.name === name))
     throw new CliError('WORKTREE_EXISTS', `${worktreePath(dataDir, name)} is taken: expected no directory where the child would go.`, {
@@ -156,6 +168,7 @@ export async function claudeWorktreeFork(
     childId: fork.sessionId,
     kind: (await isCheckout(sourceCwd)) ? 'git' : 'dir',
     pid: process.pid,
+    tool: 'claude-code',
   };
   await writeForkIntent(dataDir, intent);
   let made: Made;
