@@ -152,7 +152,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'Forks BASELINE once per --prompt, every peer at the same cut (after its latest closed turn, or exactly\n' +
       '--at SEQ), never one peer from another, and runs the prompts concurrently. Peers are named\n' +
       '<baseline>-1, -2, … unless --name is given once per prompt (a name in use is refused). --worktree\n' +
-      'gives each peer its own git worktree on branch dsh/<name> at HEAD (the baseline must be in a git\n' +
+      'gives each peer its own git worktree on branch dsh/<name> at a commit holding the workspace at the\n' +
+      'cut (HEAD, with a warning, when the baseline has no checkpoint; the baseline must be in a git\n' +
       "repository); --cwd DIR once per prompt sets each peer's directory instead. Exits 0 when every\n" +
       'peer\'s turn completed, else 1. Continue a peer with dsh -p "…" --resume NAME; running dsh peers\n' +
       'again forks new peers. --compare A B shows two existing sessions side by side (turns, tool calls,\n' +

@@ -7,13 +7,14 @@
  * warning that says so. The intent (child id ↔ directory) is recorded before anything is made.
  */
 import { existsSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Host } from 'dsh-host';
-import { openWorkspaceStore, WorkspaceError, workspaceAt, type SkippedPath } from 'dsh-workspace';
+import { openWorkspaceStore, WorkspaceError, workspaceAt, type EventLike, type SkippedPath } from 'dsh-workspace';
 import { checkpointCommit } from './checkpoint-commit.js';
 import { CliError } from './cli-error.js';
 import { cleanOrphanForkIntents, undoForkIntent, writeForkIntent, type ForkWorktreeIntent } from './fork-worktree-intent.js';
-import { addWorktrees, checkoutOf, checkWorktreesFree } from './peer-worktrees.js';
+import { addWorktrees, checkoutOf, checkWorktreesFree, type BaselineCheckout } from './peer-worktrees.js';
 import { worktreePath } from './worktree-record.js';
 
 /** What a `--worktree` fork made: the directory, its branch (git), the checkpoint it holds, or `head` when the source had none. */
@@ -157,4 +158,43 @@ export function forkWorkspaceLines(made: ForkWorkspace): string[] {
 export function forkWorkspaceJson(made: ForkWorkspace): Record<string, unknown> {
   const { workspace, warning, ...worktree } = made;
   return { workspace, worktree, ...(warning === undefined ? {} : { warning }) };
+}
+
+/**
+ * `dsh peers --worktree`: the checkout whose `head` is a commit of the workspace at `cut` (every peer's
+ * branch starts there), or the checkout as is when the baseline has no checkpoint; and the line saying which.
+ */
+export async function checkoutAtCut(
+  checkout: BaselineCheckout,
+  dataDir: string,
+  sourceId: string,
+  cut: number,
+  events: readonly EventLike[],
+): Promise<{ checkout: BaselineCheckout; line: string }> {
+  const checkpoint = workspaceAt(events, cut);
+  if (checkpoint === undefined)
+    return {
+      checkout,
+      line: `dsh: warning: ${sourceId} has no workspace checkpoint at or before seq ${String(cut)}: the peers' worktrees hold the repository's HEAD, not the files at the cut.`,
+    };
+  const scratchDir = join(dataDir, '.workspaces.git', 'dsh', 'tmp');
+  await mkdir(scratchDir, { recursive: true });
+  try {
+    const head = await checkpointCommit({
+      storeDir: join(dataDir, '.workspaces.git'),
+      commonDir: checkout.commonDir,
+      tree: checkpoint.tree,
+      parent: checkpoint.head ?? checkout.head,
+      subdir: checkout.subdir,
+      scratchDir,
+      message: `dsh: the workspace of ${sourceId} at seq ${String(checkpoint.seq)} (peers)`,
+    });
+    const skipped = (checkpoint.skipped ?? []).map((entry) => `${entry.path} (${entry.reason})`);
+    return {
+      checkout: { ...checkout, head },
+      line: `dsh: the peers' files are the workspace at the cut (checkpoint at seq ${String(checkpoint.seq)})${skipped.length === 0 ? '' : `; not in it: ${skipped.join(', ')}`}`,
+    };
+  } catch (error) {
+    throw asCliError(error);
+  }
 }

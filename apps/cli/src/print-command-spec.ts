@@ -25,6 +25,10 @@ export const PRINT_COMMAND: CommandSpec = {
     continue: { type: 'boolean', short: 'c', help: 'continue the most recent session of the working directory' },
     'fork-session': { type: 'boolean', help: 'with --resume/--continue: run in a new fork instead' },
     'resume-at': { type: 'string', value: 'SEQ', help: 'with --fork-session: fork exactly at this event seq' },
+    worktree: {
+      type: 'boolean',
+      help: 'with --fork-session: the fork runs in a new directory holding the files at the cut (git: branch dsh/<name>)',
+    },
     name: { type: 'string', value: 'NAME', help: 'name the new session or fork (renames a continued session)' },
     tools: { type: 'string', value: 'a,b', help: 'tools the model may use; others do not exist for it' },
     cwd: {

@@ -141,6 +141,83 @@ describe('dsh fork --at N --worktree: the files at the cut (SPEC §23)', () => {
     },
   );
 
+  it('dsh peers --at N --worktree: each peer’s worktree starts from the workspace at the cut', { timeout: 180_000 }, async () => {
+    commitAll(dirs.work.path);
+    const { id, firstTurnEnd } = await twoTurns(dirs.work.path);
+    await writeFile(join(dirs.data.path, 'script.json'), JSON.stringify([{ text: 'looked' }, { text: 'looked' }]));
+    const peers = await runDsh(
+      [
+        'peers',
+        id,
+        '--at',
+        String(firstTurnEnd),
+        '--worktree',
+        '--prompt',
+        'look',
+        '--name',
+        'p-one',
+        '--output-format',
+        'json',
+        '--data',
+        dirs.data.path,
+      ],
+      { timeoutMs: 120_000 },
+    );
+    expect(peers.code, peers.stderr).toBe(0);
+    expect(peers.stderr).toContain('the workspace at the cut (checkpoint at seq');
+    const dir = join(dirs.data.path, 'worktrees', 'p-one');
+    expect(await readFile(join(dir, 'plan.md'), 'utf8')).toBe('first\n');
+    expect(git(dir, 'diff', '--name-status', 'HEAD~1').trim()).toBe('A\tplan.md');
+    expect(await readFile(join(dirs.work.path, 'plan.md'), 'utf8')).toBe('second\n');
+  });
+
+  it(
+    'dsh -p --resume X --fork-session --resume-at N --worktree runs the turn in a fork holding the files at the cut',
+    { timeout: 180_000 },
+    async () => {
+      commitAll(dirs.work.path);
+      const { id, firstTurnEnd } = await twoTurns(dirs.work.path);
+      await writeFile(
+        join(dirs.data.path, 'script.json'),
+        JSON.stringify([{ toolCalls: [{ name: 'read_file', arguments: { path: 'plan.md' } }] }, { text: 'read it' }]),
+      );
+      const ran = await runDsh(
+        [
+          '-p',
+          'read the plan',
+          '--resume',
+          id,
+          '--fork-session',
+          '--resume-at',
+          String(firstTurnEnd),
+          '--worktree',
+          '--name',
+          'printed',
+          '--output-format',
+          'json',
+          '--data',
+          dirs.data.path,
+        ],
+        { timeoutMs: 120_000 },
+      );
+      expect(ran.code, ran.stderr).toBe(0);
+      const result = JSON.parse(ran.stdout) as {
+        session_id: string;
+        parentSession: string;
+        forkCut: number;
+        workspace: string;
+        worktree: { dir: string };
+      };
+      const dir = join(dirs.data.path, 'worktrees', 'printed');
+      expect(result).toMatchObject({ parentSession: id, forkCut: firstTurnEnd, workspace: 'checkpoint', worktree: { dir } });
+      const events = await eventsOf(result.session_id);
+      const read = events.findLast((event) => event.type === 'tool/result');
+      expect(JSON.stringify(read?.data)).toContain('first');
+      expect(JSON.stringify(read?.data)).not.toContain('second');
+      expect(await readFile(join(dirs.work.path, 'plan.md'), 'utf8')).toBe('second\n');
+    },
+  );
+
   it('outside git: a new directory under the data folder holding the workspace at the cut', { timeout: 180_000 }, async () => {
     const { id, firstTurnEnd } = await twoTurns(dirs.work.path);
     const forked = await runDsh([

@@ -167,7 +167,8 @@ describe('dsh peers: one baseline, several alternatives at one cut, run at once'
       expect(existsSync(join(b.cwd, 'a.txt'))).toBe(false);
       expect(git(dirs.work.path, 'status', '--porcelain', '--untracked-files=all')).toBe('');
       expect(git(a.cwd, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('dsh/pa');
-      expect(git(dirs.work.path, 'rev-parse', 'HEAD')).toBe(git(b.cwd, 'rev-parse', 'HEAD'));
+      // A peer's branch starts at the workspace at the cut, a commit over the checkout's HEAD (SPEC §23).
+      expect(git(dirs.work.path, 'rev-parse', 'HEAD')).toBe(git(b.cwd, 'rev-parse', 'HEAD~1'));
 
       // Removal never drops uncommitted work silently.
       const refused = await runDsh(['peers', '--remove', 'pa', '--data', dirs.data.path]);

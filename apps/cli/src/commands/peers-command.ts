@@ -5,13 +5,14 @@
  */
 import { resolve } from 'node:path';
 import type { SessionConfig, SessionEvent } from 'dsh-codec';
-import { defaultPeerNames, type Host } from 'dsh-host';
+import { defaultPeerNames, selectForkCut, type Host } from 'dsh-host';
 import { CliError } from '../cli-error.js';
 import { resolveDataDir, type CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { comparedSession, compareSessions, comparisonText } from '../peer-compare.js';
 import { peerBlock, peerReport, writtenPaths, type PeerReport } from '../peer-report.js';
 import { addWorktrees, changedFilesAt, checkoutOf, checkWorktreesFree } from '../peer-worktrees.js';
+import { checkoutAtCut } from '../fork-worktree-at-cut.js';
 import { removeWorktree } from '../remove-peer-worktree.js';
 import { sharedCwdWarning } from '../shared-cwd-warning.js';
 import { storeArguments } from '../store-arguments.js';
@@ -195,16 +196,22 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
       const names = await peerNames(host, baselineId, plan.names, plan.prompts.length);
       let cwds = plan.cwds;
       const created: string[] = [];
+      let atSeq = plan.atSeq;
       if (plan.worktree) {
-        const checkout = await checkoutOf((await host.observe(baselineId)).cwd, plan.baseline, dataDir);
+        // One observation gives the cut every peer is forked at and the workspace at it (SPEC §23).
+        const observation = await host.observe(baselineId);
+        const checkout = await checkoutOf(observation.cwd, plan.baseline, dataDir);
         await checkWorktreesFree(checkout, dataDir, names);
-        cwds = await addWorktrees(checkout, dataDir, names);
+        atSeq = selectForkCut(observation.events, plan.atSeq);
+        const atCut = await checkoutAtCut(checkout, dataDir, baselineId, atSeq, observation.events);
+        context.stderr.write(`${terminalLine(atCut.line)}\n`);
+        cwds = await addWorktrees(atCut.checkout, dataDir, names);
         created.push(...names);
       }
       let started;
       try {
         started = await host.peers(baselineId, {
-          ...(plan.atSeq === undefined ? {} : { atSeq: plan.atSeq }),
+          ...(atSeq === undefined ? {} : { atSeq }),
           peers: plan.prompts.map((prompt, index) => {
             const config: SessionConfig = { model };
             if (cwds[index] !== undefined) config.cwd = cwds[index];

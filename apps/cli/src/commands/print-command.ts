@@ -6,6 +6,8 @@
 import { resolve } from 'node:path';
 import type { SessionEvent } from 'dsh-codec';
 import type { QueryOptions } from 'dsh-host';
+import { resolveDataDir } from '../cli-context.js';
+import type { ForkWorkspace } from '../fork-worktree-at-cut.js';
 import { ClaudeStreamLines } from '../claude-stream-lines.js';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
@@ -219,11 +221,50 @@ export async function printCommand(context: CliContext, values: OptionValues, po
     };
   }
   const startedAt = performance.now();
-  const queried = await withHost(context, values, (host) => host.query(query), {
-    telemetry,
-    ...(maxTurns === undefined ? {} : { maxSteps: maxTurns }),
-  });
-  const result = printResult(queried, appended, performance.now() - startedAt, started.model);
+  const worktree = values.worktree === true;
+  if (worktree && (query.forkSession !== true || query.sessionId !== undefined))
+    throw new CliError('USAGE', '--worktree needs --fork-session (and chooses the fork itself: no --session-id).');
+  let forked: { parentSession: string; forkCut: number; workspace?: ForkWorkspace } | undefined;
+  const queried = await withHost(
+    context,
+    values,
+    async (host) => {
+      if (!worktree) return host.query(query);
+      // The fork with the files at the cut first (as `dsh fork --worktree`), then the turn runs in it.
+      const ref = query.resume ?? (await host.mostRecentForCwd(resolve(context.cwd, typeof values.cwd === 'string' ? values.cwd : '.')));
+      const { forkWithOptions } = await import('../fork-with-options.js');
+      const { forkWorkspaceLines } = await import('../fork-worktree-at-cut.js');
+      const made = await forkWithOptions(host, resolveDataDir(context, values.data), ref, {
+        worktree: true,
+        ...(query.resumeSessionAt === undefined ? {} : { atSeq: query.resumeSessionAt }),
+        ...(query.title === undefined ? {} : { title: query.title }),
+      });
+      forked = {
+        parentSession: made.result.parentSession,
+        forkCut: made.result.forkCut,
+        ...(made.workspace === undefined ? {} : { workspace: made.workspace }),
+      };
+      if (made.warning !== undefined) context.stderr.write(terminalBody(made.warning));
+      for (const line of made.workspace === undefined ? [] : forkWorkspaceLines(made.workspace))
+        context.stderr.write(`${terminalLine(line)}\n`);
+      const { forkSession: _fork, resumeSessionAt: _at, continue: _continue, title: _title, cwd: _cwd, ...rest } = query;
+      return host.query({ ...rest, resume: made.result.sessionId });
+    },
+    {
+      telemetry,
+      ...(maxTurns === undefined ? {} : { maxSteps: maxTurns }),
+    },
+  );
+  const printed = printResult(queried, appended, performance.now() - startedAt, started.model);
+  const result =
+    forked === undefined
+      ? printed
+      : {
+          ...printed,
+          parentSession: forked.parentSession,
+          forkCut: forked.forkCut,
+          ...(forked.workspace === undefined ? {} : (await import('../fork-worktree-at-cut.js')).forkWorkspaceJson(forked.workspace)),
+        };
   if (lines !== undefined) {
     lines.result(result);
     if (messages !== undefined) context.stdout.write(`${JSON.stringify(messages)}\n`);
