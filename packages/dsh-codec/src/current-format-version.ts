@@ -1,2 +1,2 @@
 /** The format version this release writes (and the newest it reads). */
-export const CURRENT_FORMAT_VERSION = 5;
+export const CURRENT_FORMAT_VERSION = 6;

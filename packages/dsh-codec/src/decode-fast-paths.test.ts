@@ -10,6 +10,7 @@ import { REMOVE, edit, paths } from './__fixtures__/mutated-payloads.js';
 import { checkV0Envelope, v0EnvelopeIsValid } from './v0/check-envelope.js';
 import { checkV4EventShape, v4EventShapeIsValid } from './v4/check-event-shape.js';
 import { checkV5EventShape, v5EventShapeIsValid } from './v5/check-event-shape.js';
+import { checkV6EventShape, v6EventShapeIsValid } from './v6/check-event-shape.js';
 import { validateParsed } from './validate.js';
 import { migrateToCurrent } from './migrate.js';
 import { migrateOwnedV0 } from './migrate-owned-v0.js';
@@ -99,6 +100,7 @@ describe('the open path on damaged logs read from text', () => {
           for (const [fast, full] of [
             [v4EventShapeIsValid, checkV4EventShape],
             [v5EventShapeIsValid, checkV5EventShape],
+            [v6EventShapeIsValid, checkV6EventShape],
           ] as const) {
             if (fast(event, index, true)) {
               sound++;

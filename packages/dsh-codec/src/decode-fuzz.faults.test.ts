@@ -1,4 +1,4 @@
-// Codec fuzzing with a fixed seed: mutated logs of every version decode to a valid current (V5) log or are
+// Codec fuzzing with a fixed seed: mutated logs of every version decode to a valid current (V6) log or are
 // refused with a typed CodecError — never another exception, never a decode that does not validate.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { faultTrials, reportFaults } from '@dsh/test-utils';
 import { logPlan, renderLog, toJsonl } from './__fixtures__/arbitrary-logs.js';
 
 const SEED = 20261201;
-const versions: FormatVersion[] = [0, 1, 2, 3, 4, 5];
+const versions: FormatVersion[] = [0, 1, 2, 3, 4, 5, 6];
 
 /** One mutation of a JSONL text: bytes flipped, cut, deleted, duplicated, or lines swapped and edited. */
 const mutation = fc.oneof(
@@ -61,7 +61,7 @@ function mutate(text: string, change: Mutation): string {
 }
 
 describe('codec fuzzing (fixed seed)', { timeout: 3_600_000 }, () => {
-  it('turns mutated logs into a valid current (V5) log or a typed CodecError, nothing else', () => {
+  it('turns mutated logs into a valid current (V6) log or a typed CodecError, nothing else', () => {
     const runs = faultTrials(1_000, 100_000);
     let decoded = 0;
     let refused = 0;

@@ -1,6 +1,6 @@
 /**
  * @module decode-jsonl
- * Reading a JSONL log of any released version (V0–V5) as the current format: version detection,
+ * Reading a JSONL log of any released version (V0–V6) as the current format: version detection,
  * that version's frozen validator, step-by-step migration, torn-tail and line-ending detection
  * (`decodeJsonl`, `DecodedLog`, `DecodeOptions`, `TornTail`).
  */
@@ -12,20 +12,24 @@ import { migrateOwnedV0 } from './migrate-owned-v0.js';
 import { LineCursor, type LineEndings } from './split-lines.js';
 import type { FormatVersion, SessionEvent, SessionHeader, ValidationIssue } from './types.js';
 import { describeValue } from './shared/describe-value.js';
-import { LogValidation } from './shared/log-validation.js';
+import { LogValidation, type LogRules } from './shared/log-validation.js';
+import type { V3Event } from './v3/types.js';
 import type { V0Event } from './v0/schemas.js';
 import { validateParsed } from './validate.js';
 import type { V4Header } from './v4/types.js';
 import { V4_LOG_RULES } from './v4/validate-v4.js';
-import { checkV5Header } from './v5/check-header.js';
 import { migrateV4ToV5 } from './v5/migrate-v4-to-v5.js';
+import type { V5Header } from './v5/types.js';
 import { V5_LOG_RULES } from './v5/validate-v5.js';
+import { checkV6Header } from './v6/check-header.js';
+import { migrateV5ToV6 } from './v6/migrate-v5-to-v6.js';
+import { V6_LOG_RULES } from './v6/validate-v6.js';
 
 /** Where a torn final line starts: UTF-8 byte offset into the text, and its 1-based line number. */
 export type TornTail = { offset: number; line: number };
 
 /**
- * A decoded log, always in the current (V5) shape, and the version it was read from. `lineEndings`
+ * A decoded log, always in the current (V6) shape, and the version it was read from. `lineEndings`
  * is present only when some line did not end in LF (dsh writes LF; a writer rewrites such a log in
  * LF before appending to it).
  */
@@ -47,11 +51,18 @@ export type DecodeOptions = {
 
 /** The newest format version this release reads. */
 const NEWEST = CURRENT_FORMAT_VERSION;
+
+/** The versions validated in one pass as they are parsed (header-only migrations to the current one), with their rules. */
+const ONE_PASS_RULES: ReadonlyMap<FormatVersion, LogRules<V3Event>> = new Map<FormatVersion, LogRules<V3Event>>([
+  [4, V4_LOG_RULES],
+  [5, V5_LOG_RULES],
+  [NEWEST, V6_LOG_RULES],
+]);
 const TORN = Symbol('torn');
 
 /**
- * Reads a JSONL log of any released version (V0–V5) and returns it as V5: detect the version from
- * line 1, validate with that version's frozen validator, migrate step by step, validate as V5.
+ * Reads a JSONL log of any released version (V0–V6) and returns it as V6: detect the version from
+ * line 1, validate with that version's validator, migrate step by step, validate as V6.
  * Lines may end with LF, CRLF or a lone CR (the same events either way). A torn final line is
  * reported as `tornTail`, not an error; any other bad line throws `CodecError` with its line.
  * Never writes; `sessionId` names a V0 log (which has no header). `onProgress` hears how many
@@ -96,10 +107,10 @@ export function decodeJsonl(text: string, options: DecodeOptions = {}): DecodedL
   };
 
   const events: unknown[] = version === 0 ? [first] : [];
-  // The current version and V4 (every stored log of the previous release) are validated as they are
-  // parsed: one pass, nothing serialised again.
-  const validation =
-    version === NEWEST ? new LogValidation(V5_LOG_RULES, first) : version === 4 ? new LogValidation(V4_LOG_RULES, first) : undefined;
+  // The current version, V5 and V4 (every stored log of the two previous releases) are validated as
+  // they are parsed: one pass, nothing serialised again.
+  const rules = ONE_PASS_RULES.get(version);
+  const validation = rules === undefined ? undefined : new LogValidation(rules, first);
   if (validation !== undefined && validation.issues.length > 0) throw errorFromIssues(validation.issues, { lineOf });
   for (let line = cursor.next(); line !== undefined; line = cursor.next()) {
     let value: unknown;
@@ -131,11 +142,12 @@ export function decodeJsonl(text: string, options: DecodeOptions = {}): DecodedL
       header = first as SessionHeader;
       current = events as SessionEvent[];
     } else {
-      // V4 → V5 changes only the header, and every valid V4 event is a valid V5 event (a property
-      // test pins this): the events need no second pass, only the migrated header its V5 check.
-      ({ header, events: current } = migrateV4ToV5({ header: first as V4Header, events: events as SessionEvent[] }));
-      const headerIssues = checkV5Header(header);
-      if (headerIssues.length > 0) throw errorFromIssues(headerIssues, { lineOf, context: '(after migrating from V4)' });
+      // V4 → V5 → V6 change only the header, and every valid V4 or V5 event is a valid V6 event (a
+      // property test pins this): the events need no second pass, only the migrated header its V6 check.
+      const v5Header = version === 4 ? migrateV4ToV5({ header: first as V4Header, events: [] }).header : (first as V5Header);
+      ({ header, events: current } = migrateV5ToV6({ header: v5Header, events: events as SessionEvent[] }));
+      const headerIssues = checkV6Header(header);
+      if (headerIssues.length > 0) throw errorFromIssues(headerIssues, { lineOf, context: `(after migrating from V${String(version)})` });
     }
   } else {
     const older = version as 0 | 1 | 2 | 3;
@@ -148,7 +160,7 @@ export function decodeJsonl(text: string, options: DecodeOptions = {}): DecodedL
   return result;
 }
 
-/** Validates an older artifact with its frozen validator, migrates it, and validates the result as V5. */
+/** Validates an older artifact with its frozen validator, migrates it, and validates the result as V6. */
 function decodeOlder(
   artifact: { header?: unknown; events: unknown[] },
   version: 0 | 1 | 2 | 3,
@@ -160,8 +172,8 @@ function decodeOlder(
   // The decoder owns a V0 log's parsed events: they are rewritten in place rather than copied.
   const migrated = version === 0 ? migrateOwnedV0(artifact.events as V0Event[], options) : migrateToCurrent(artifact, version, options);
   // Migrations build plain objects around values fresh from JSON.parse (already found lossless), so
-  // the V5 check may use its cheap lossless test for parsed values.
-  const validation = new LogValidation(V5_LOG_RULES, migrated.header);
+  // the V6 check may use its cheap lossless test for parsed values.
+  const validation = new LogValidation(V6_LOG_RULES, migrated.header);
   for (const event of migrated.events) validation.event(event, true);
   const migratedIssues = validation.finish();
   if (migratedIssues.length > 0) throw errorFromIssues(migratedIssues, { lineOf, context: `(after migrating from V${String(version)})` });
@@ -189,8 +201,10 @@ function detectVersion(first: unknown): FormatVersion {
       { line: 1 },
     );
   }
-  if (version !== 1 && version !== 2 && version !== 3 && version !== 4 && version !== 5) {
-    throw new CodecError('INVALID_HEADER', `line 1: expected header version 1, 2, 3, 4 or 5, got ${describeValue(version)}`, { line: 1 });
+  if (version !== 1 && version !== 2 && version !== 3 && version !== 4 && version !== 5 && version !== 6) {
+    throw new CodecError('INVALID_HEADER', `line 1: expected header version 1, 2, 3, 4, 5 or 6, got ${describeValue(version)}`, {
+      line: 1,
+    });
   }
   return version;
 }

@@ -1,18 +1,18 @@
 /**
  * @module encode-header
- * A current (V5) header as its JSONL line (`encodeHeader`), keys in the documented order.
+ * A current (V6) header as its JSONL line (`encodeHeader`), keys in the documented order.
  */
 import { CodecError } from './codec-error.js';
 import { errorFromIssues } from './error-from-issues.js';
 import type { SessionHeader } from './types.js';
-import { checkV5Header } from './v5/check-header.js';
+import { checkV6Header } from './v6/check-header.js';
 
 /**
- * One `'\n'`-terminated JSONL line for a V5 header, keys in the documented order.
- * Throws `CodecError` (`INVALID_HEADER`) for anything that is not a valid V5 header.
+ * One `'\n'`-terminated JSONL line for a V6 header, keys in the documented order.
+ * Throws `CodecError` (`INVALID_HEADER`) for anything that is not a valid V6 header.
  */
 export function encodeHeader(header: SessionHeader): string {
-  const issues = checkV5Header(header);
+  const issues = checkV6Header(header);
   if (issues.length > 0) throw errorFromIssues(issues);
   const ordered: Record<string, unknown> = { format: header.format, version: header.version, id: header.id, createdAt: header.createdAt };
   if (header.cwd !== undefined) ordered.cwd = header.cwd;

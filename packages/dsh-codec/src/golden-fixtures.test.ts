@@ -30,18 +30,19 @@ const fixtures: { name: string; version: FormatVersion; sessionId?: string }[] =
   { name: 'v3-session', version: 3 },
   { name: 'v4-nested-fork', version: 4 },
   { name: 'v5-reasoning', version: 5 },
+  { name: 'v6-workspace', version: 6 },
 ];
 
 describe.each(fixtures)('golden fixture $name', ({ name, version, sessionId }) => {
   const text = read(`${name}.jsonl`);
-  const expected = read(`${name}.expected-v5.jsonl`);
+  const expected = read(`${name}.expected-v6.jsonl`);
   const options = sessionId === undefined ? {} : { sessionId };
 
   it(`is valid under the frozen V${String(version)} validator`, () => {
     expect(validate(version, raw(text, version))).toEqual([]);
   });
 
-  it('decodes to the expected V5, byte for byte once encoded', () => {
+  it('decodes to the expected V6, byte for byte once encoded', () => {
     const decoded = decodeJsonl(text, options);
     expect(decoded.sourceVersion).toBe(version);
     expect(decoded.tornTail).toBeUndefined();
@@ -54,7 +55,7 @@ describe.each(fixtures)('golden fixture $name', ({ name, version, sessionId }) =
     const input = deepFreeze(raw(text, version));
     const once = migrate(input, version, options);
     expect(migrate(input, version, options)).toEqual(once);
-    expect(migrate(once, 5)).toEqual(once);
+    expect(migrate(once, 6)).toEqual(once);
     expect(encodeJsonl(once)).toBe(expected);
   });
 
@@ -69,7 +70,7 @@ describe.each(fixtures)('golden fixture $name', ({ name, version, sessionId }) =
   it('round-trips encode → decode', () => {
     const decoded = decodeJsonl(text, options);
     const again = decodeJsonl(encodeJsonl(decoded));
-    expect(again).toEqual({ header: decoded.header, events: decoded.events, sourceVersion: 5 });
+    expect(again).toEqual({ header: decoded.header, events: decoded.events, sourceVersion: 6 });
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * @module dsh-codec
- * The persisted dsh session format: V5 types, per-version validators V0–V5,
+ * The persisted dsh session format: V6 types, per-version validators V0–V6,
  * migrations and the JSONL codec. Reads any released version; writes only the current one.
  */
 export type {
@@ -19,6 +19,7 @@ export type {
   SessionConfig,
   SessionEvent,
   SessionHeader,
+  SessionNoteData,
   SurfaceOp,
   ToolEffect,
   ToolResultMessage,
@@ -27,7 +28,21 @@ export type {
   ValidationIssue,
 } from './types.js';
 export { CODEC_ERROR_CODES, CodecError, type CodecErrorCode } from './codec-error.js';
-export { syntheticResultError, syntheticResultId, syntheticResultMessage, syntheticResultText } from './synthetic-results.js';
+export {
+  syntheticResultError,
+  syntheticResultId,
+  syntheticResultMessage,
+  syntheticResultText,
+  type CloserOptions,
+} from './synthetic-results.js';
+export {
+  FORKED_WORKSPACE_AT_CUT_SENTENCE,
+  WORKSPACE_STALE_MAX_PATHS,
+  workspaceMovedNote,
+  workspaceMovedNoteText,
+  workspaceStaleNote,
+  workspaceStaleNoteText,
+} from './v6/workspace-texts.js';
 export { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 export { copyLosslessJson, isLosslessJson } from './is-lossless-json.js';
 export { encodeHeader } from './encode-header.js';
@@ -38,5 +53,5 @@ export type { LineEndings } from './split-lines.js';
 export { safeDecodeJsonl } from './safe-decode-jsonl.js';
 export { validate } from './validate.js';
 export { migrate } from './migrate.js';
-export { createEventChecker, type EventChecker } from './v5/create-event-checker.js';
-export { isCoreEventType } from './v4/check-event-shape.js';
+export { createEventChecker, type EventChecker } from './v6/create-event-checker.js';
+export { isCoreEventType } from './v6/check-event-shape.js';

@@ -7,14 +7,19 @@ import { isValidCorePayload as isValidV4CorePayload } from './v4/is-valid-core-p
 import { coreEventDataSchemas as v4CoreEventDataSchemas } from './v4/schemas.js';
 import { isValidCorePayload as isValidV5CorePayload } from './v5/is-valid-core-payload.js';
 import { coreEventDataSchemas as v5CoreEventDataSchemas } from './v5/schemas.js';
+import { isValidCorePayload as isValidV6CorePayload } from './v6/is-valid-core-payload.js';
+import { coreEventDataSchemas as v6CoreEventDataSchemas } from './v6/schemas.js';
 
-type Schemas = { readonly [K in CoreEventType]: { safeParse(data: unknown): { success: boolean } } };
+/** A version's schema table: its own core types only (V4 and V5 have no `session/note`). */
+type Schemas = Partial<Record<CoreEventType, { safeParse(data: unknown): { success: boolean } }>>;
+/** A version's fast path, asked only about that version's own types. */
+type FastPath = (type: never, data: unknown) => boolean;
 
 /** Each version with a core-payload fast path, its zod schemas and the golden fixtures whose payloads it must accept. */
 const VERSIONS: readonly {
   version: number;
   fixtures: string[];
-  isValidCorePayload: (type: CoreEventType, data: unknown) => boolean;
+  isValidCorePayload: FastPath;
   schemas: Schemas;
 }[] = [
   {
@@ -31,9 +36,18 @@ const VERSIONS: readonly {
     isValidCorePayload: isValidV5CorePayload,
     schemas: v5CoreEventDataSchemas,
   },
+  {
+    version: 6,
+    // All core types, closers with the workspace sentence and both kinds of session/note included.
+    fixtures: ['v3-session.jsonl', 'v4-nested-fork.jsonl', 'v5-reasoning.jsonl', 'v6-workspace.jsonl'],
+    isValidCorePayload: isValidV6CorePayload,
+    schemas: v6CoreEventDataSchemas,
+  },
 ];
 
-describe.each(VERSIONS)('the V$version payload fast path', ({ fixtures, isValidCorePayload, schemas }) => {
+describe.each(VERSIONS)('the V$version payload fast path', ({ fixtures, isValidCorePayload: fastPath, schemas: table }) => {
+  const isValidCorePayload = fastPath as (type: CoreEventType, data: unknown) => boolean;
+  const schemas = table as Record<CoreEventType, { safeParse(data: unknown): { success: boolean } }>;
   // Every core payload of the version's golden fixtures.
   const samples = payloadSamples(fixtures);
   const mutated = mutatedPayloads(samples);

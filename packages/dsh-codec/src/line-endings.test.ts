@@ -15,6 +15,7 @@ const fixtures: { name: string; version: FormatVersion; sessionId?: string }[] =
   { name: 'v3-session', version: 3 },
   { name: 'v4-nested-fork', version: 4 },
   { name: 'v5-reasoning', version: 5 },
+  { name: 'v6-workspace', version: 6 },
 ];
 const endings = [
   { kind: 'crlf', apply: (text: string) => text.replaceAll('\n', '\r\n') },

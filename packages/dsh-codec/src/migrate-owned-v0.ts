@@ -1,5 +1,5 @@
 /**
- * V0 → V5 for events the decoder owns: fresh from `JSON.parse` and already valid under the frozen V0
+ * V0 → V6 for events the decoder owns: fresh from `JSON.parse` and already valid under the frozen V0
  * validator. Each event keeps its envelope object and receives, built once, the payload the migration
  * steps give it (V0 → V1 rebuilds messages and turn-end reasons, V2 → V3 adds tool effects, result
  * errors and reason codes; the other steps keep events as they are). Equal, key order included, to
@@ -17,7 +17,7 @@ function textBlocks(text: string): Block[] {
   return text === '' ? [] : [{ type: 'text', text }];
 }
 
-/** The V5 payload of a valid V0 event, or `undefined` when V0's payload is V5's (turn/start, step/start, step/end). */
+/** The V6 payload of a valid V0 event, or `undefined` when V0's payload is V6's (turn/start, step/start, step/end). */
 function currentData(event: V0Event): unknown {
   const id = `legacy-${String(event.seq)}`;
   switch (event.type) {
@@ -51,7 +51,7 @@ function currentData(event: V0Event): unknown {
 }
 
 /**
- * A valid V0 log the caller owns as V5, rewriting its events in place (their `data` only). Throws
+ * A valid V0 log the caller owns as V6, rewriting its events in place (their `data` only). Throws
  * `CodecError` `INVALID_HEADER` without `sessionId`, like `migrateToCurrent`.
  */
 export function migrateOwnedV0(events: V0Event[], options: { sessionId?: string }): { header: SessionHeader; events: SessionEvent[] } {

@@ -19,17 +19,19 @@ import type { V3Event } from './v3/types.js';
 import { migrateV3ToV4 } from './v4/migrate-v3-to-v4.js';
 import type { V4Header } from './v4/types.js';
 import { migrateV4ToV5 } from './v5/migrate-v4-to-v5.js';
+import type { V5Header } from './v5/types.js';
+import { migrateV5ToV6 } from './v6/migrate-v5-to-v6.js';
 import { validate } from './validate.js';
 
 type Artifact = { header?: unknown; events: readonly unknown[] };
 
 /**
- * Runs the migration steps from `from` up to the current version (V5), in order, on an artifact already valid in
+ * Runs the migration steps from `from` up to the current version (V6), in order, on an artifact already valid in
  * version `from`. Pure; unchanged events are shared, never mutated. A V0 log needs `sessionId`.
  */
 export function migrateToCurrent(
   artifact: Artifact,
-  from: 0 | 1 | 2 | 3 | 4,
+  from: 0 | 1 | 2 | 3 | 4 | 5,
   options: { sessionId?: string } = {},
 ): { header: SessionHeader; events: SessionEvent[] } {
   let v1: { header: V1Header; events: readonly V1Event[] } | undefined;
@@ -50,16 +52,18 @@ export function migrateToCurrent(
   if (from <= 2) v3 = migrateV2ToV3(v2 ?? (artifact as { header: V2Header; events: readonly V2Event[] }));
   let v4: { header: V4Header; events: readonly SessionEvent[] } | undefined;
   if (from <= 3) v4 = migrateV3ToV4(v3 ?? (artifact as { header: V3Header; events: readonly V3Event[] }));
-  return migrateV4ToV5(v4 ?? (artifact as { header: V4Header; events: readonly SessionEvent[] }));
+  let v5: { header: V5Header; events: readonly SessionEvent[] } | undefined;
+  if (from <= 4) v5 = migrateV4ToV5(v4 ?? (artifact as { header: V4Header; events: readonly SessionEvent[] }));
+  return migrateV5ToV6(v5 ?? (artifact as { header: V5Header; events: readonly SessionEvent[] }));
 }
 
 /**
- * A log of version `fromVersion` as the current version (V5). Validates the input with that version's frozen validator
- * and the output as V5, throwing `CodecError` on the first issue. `fromVersion` 5 returns a copy.
+ * A log of version `fromVersion` as the current version (V6). Validates the input with that version's frozen validator
+ * and the output as V6, throwing `CodecError` on the first issue. `fromVersion` 6 returns a copy.
  */
 export function migrate(
   artifact: { header?: unknown; events: readonly unknown[] },
-  fromVersion: 0 | 1 | 2 | 3 | 4 | 5,
+  fromVersion: 0 | 1 | 2 | 3 | 4 | 5 | 6,
   options: { sessionId?: string } = {},
 ): { header: SessionHeader; events: SessionEvent[] } {
   const before = validate(fromVersion, artifact);

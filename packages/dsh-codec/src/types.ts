@@ -1,5 +1,5 @@
 /**
- * In-memory types of the current persisted format (V5, SPEC §3 and §13). Everything a reader returns is
+ * In-memory types of the current persisted format (V6, SPEC §3, §13 and §23). Everything a reader returns is
  * of these shapes, whatever version it was read from.
  */
 
@@ -55,13 +55,13 @@ export type SessionConfig = { tools?: string[]; cwd?: string; model?: string };
 export type ForkRequest = { key: string; digest: string };
 
 /**
- * The V5 header, line 1 of every file written by this version. Spelled out whole rather than built
- * on the frozen `V4Header` (`v4/types.ts`), which repeats its first fields on purpose
+ * The V6 header, line 1 of every file written by this version. Spelled out whole rather than built
+ * on the frozen `V5Header` (`v5/types.ts`), which repeats its fields on purpose
  * (docs/decisions/2026-12-02-codec-copies.md).
  */
 export type SessionHeader = {
   format: 'dsh-session';
-  version: 5;
+  version: 6;
   id: string;
   createdAt: number;
   cwd?: string;
@@ -70,6 +70,16 @@ export type SessionHeader = {
   inheritedEventCount: number;
   forkRequest?: ForkRequest;
 };
+
+/**
+ * A model-visible note about the session's files (V6, SPEC §23), standing between turns: which files
+ * the inherited history touched have changed since the fork point (at most 50 `paths`, then `more`),
+ * or that the working directory moved `from` → `to`. `text` is always the canonical text of the rest
+ * (`workspaceStaleNoteText`, `workspaceMovedNoteText`); build one with `workspaceStaleNote` / `workspaceMovedNote`.
+ */
+export type SessionNoteData =
+  | { kind: 'workspace-stale'; text: string; paths: string[]; more?: number }
+  | { kind: 'workspace-moved'; text: string; from: string; to: string };
 
 /** Payloads of the core event types (SPEC §3.3). */
 export type CoreEventDataMap = {
@@ -90,6 +100,7 @@ export type CoreEventDataMap = {
   };
   'step/end': { turn: number; step: number };
   'turn/end': { turn: number; reason: TurnEndReason };
+  'session/note': SessionNoteData;
 };
 
 export type CoreEventType = keyof CoreEventDataMap;
@@ -120,4 +131,4 @@ export type ValidationIssue = {
   message: string;
 };
 
-export type FormatVersion = 0 | 1 | 2 | 3 | 4 | 5;
+export type FormatVersion = 0 | 1 | 2 | 3 | 4 | 5 | 6;

@@ -1,6 +1,6 @@
 /**
  * @module validate
- * The public `validate`: each format version's frozen validator (V0–V5) by version number, and
+ * The public `validate`: each format version's validator (V0–V5 frozen, V6 current) by version number, and
  * `validateParsed` for the decoder's freshly parsed artifacts.
  */
 import type { FormatVersion, ValidationIssue } from './types.js';
@@ -11,8 +11,9 @@ import { validateV2 } from './v2/validate-v2.js';
 import { validateV3 } from './v3/validate-v3.js';
 import { validateV4 } from './v4/validate-v4.js';
 import { validateV5 } from './v5/validate-v5.js';
+import { validateV6 } from './v6/validate-v6.js';
 
-const VALIDATORS = [validateV0, validateV1, validateV2, validateV3, validateV4, validateV5] as const;
+const VALIDATORS = [validateV0, validateV1, validateV2, validateV3, validateV4, validateV5, validateV6] as const;
 
 /**
  * `validate` for an artifact the decoder built from `JSON.parse` output (an events array of parsed
@@ -35,7 +36,7 @@ export function validate(version: FormatVersion, artifact: { header?: unknown; e
       {
         code: 'INVALID_HEADER',
         path: ['header', 'version'],
-        message: `validate: expected format version 0, 1, 2, 3, 4 or 5, got ${describeValue(version)}`,
+        message: `validate: expected format version 0, 1, 2, 3, 4, 5 or 6, got ${describeValue(version)}`,
       },
     ];
   }

@@ -1,5 +1,5 @@
 /**
- * Test helpers that build V5 logs event by event (seq and time filled in), so tests state only
+ * Test helpers that build V6 logs event by event (seq and time filled in), so tests state only
  * what matters to them. The codec's own builder, deliberately separate from `@dsh/test-utils`'s
  * `LogBuilder` (which every other package uses): the validators' tests need logs the codec must
  * refuse (turn and step numbers given explicitly, e.g. a first `turnStart(2)`) and the canonical
@@ -19,7 +19,7 @@ import {
 
 export type Extra = { surfaceOp?: SurfaceOp; ignorable?: true };
 
-/** A growing V5 log: `add` appends with the next seq and `time = 1000 + seq`. */
+/** A growing V6 log: `add` appends with the next seq and `time = 1000 + seq`. */
 export class LogBuilder {
   readonly events: SessionEvent[] = [];
 
@@ -107,14 +107,14 @@ export function userMessage(id: string, text: string): { id: string; role: 'user
   return { id, role: 'user', content: [{ type: 'text', text }] };
 }
 
-/** A root V5 header. */
+/** A root V6 header. */
 export function rootHeader(id = 'session-1'): SessionHeader {
-  return { format: 'dsh-session', version: 5, id, createdAt: 1000, inheritedEventCount: 0 };
+  return { format: 'dsh-session', version: 6, id, createdAt: 1000, inheritedEventCount: 0 };
 }
 
-/** A fork child's V5 header for a cut at `forkCut`. */
+/** A fork child's V6 header for a cut at `forkCut`. */
 export function childHeader(id: string, parentSession: string, forkCut: number): SessionHeader {
-  return { format: 'dsh-session', version: 5, id, createdAt: 2000, parentSession, forkCut, inheritedEventCount: forkCut + 1 };
+  return { format: 'dsh-session', version: 6, id, createdAt: 2000, parentSession, forkCut, inheritedEventCount: forkCut + 1 };
 }
 
 /** One complete turn with one step, one tool call and its result. */

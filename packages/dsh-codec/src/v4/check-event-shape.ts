@@ -4,7 +4,7 @@
  */
 import { eventShape } from '../shared/event-shape.js';
 import type { Issue } from '../shared/issue.js';
-import type { CoreEventType } from '../types.js';
+import type { V4CoreEventType as CoreEventType } from './types.js';
 import { checkV4Envelope, v4EnvelopeIsValid } from './check-envelope.js';
 import { isValidCorePayload } from './is-valid-core-payload.js';
 import { coreEventDataSchemas } from './schemas.js';

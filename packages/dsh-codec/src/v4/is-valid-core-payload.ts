@@ -4,7 +4,7 @@
  * when it says no, the zod schemas decide and explain. Expects lossless JSON (checked before).
  */
 import { isContentOf, isId, isObject, isOrdinal, isTextBlock, isToolCallBlock, keysWithin, type JsonRecord } from '../shared/payload-guards.js';
-import type { CoreEventType } from '../types.js';
+import type { V4CoreEventType as CoreEventType } from './types.js';
 
 const isV4Block = (block: JsonRecord): boolean => isTextBlock(block) || isToolCallBlock(block);
 

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import type {
   AssistantMessage,
   CoreEventDataMap,
-  CoreEventType,
   JsonObject,
   SessionConfig,
   SurfaceOp,
@@ -16,7 +15,7 @@ import type {
   TurnEndReason,
   UserMessage,
 } from '../types.js';
-import type { V4ContentBlock, V4Header } from './types.js';
+import type { V4ContentBlock, V4CoreEventType, V4Header } from './types.js';
 
 const id = z.string().min(1);
 /** Turns and steps are numbered from 1. */
@@ -91,7 +90,7 @@ export const assistantMessagePayloadSchema = z.strictObject({
 }) satisfies z.ZodType<CoreEventDataMap['assistant/message']>;
 
 /** Payload schema of every core event type (SPEC §3.3). */
-export const coreEventDataSchemas: { readonly [K in CoreEventType]: z.ZodType<CoreEventDataMap[K]> } = {
+export const coreEventDataSchemas: { readonly [K in V4CoreEventType]: z.ZodType<CoreEventDataMap[K]> } = {
   'session/end-seed': z.strictObject({ inherited: z.literal(true).exactOptional() }),
   'session/title': z.strictObject({ title: z.string() }),
   'session/config': sessionConfigSchema,

@@ -20,3 +20,21 @@ export type V4Header = {
 
 /** A V4 content block: text or a declared tool call. */
 export type V4ContentBlock = { type: 'text'; text: string } | { type: 'tool-call'; id: string; name: string; arguments: string };
+
+/**
+ * The V4 core event types (V5 kept them): a frozen list, so V4's and V5's schema tables do not grow
+ * when the current `CoreEventType` does (V6 added `session/note`). Their payloads are the current ones.
+ */
+export type V4CoreEventType =
+  | 'session/end-seed'
+  | 'session/title'
+  | 'session/config'
+  | 'input/queued'
+  | 'turn/start'
+  | 'user/message'
+  | 'step/start'
+  | 'assistant/message'
+  | 'tool/call'
+  | 'tool/result'
+  | 'step/end'
+  | 'turn/end';

@@ -13,7 +13,7 @@ import {
   keysWithin,
   type JsonRecord,
 } from '../shared/payload-guards.js';
-import type { CoreEventType } from '../types.js';
+import type { V5CoreEventType as CoreEventType } from './types.js';
 import { isValidCorePayload as isValidV4CorePayload } from '../v4/is-valid-core-payload.js';
 
 const REASONING_KEYS: ReadonlySet<string> = new Set(['type', 'text', 'providerData']);

@@ -4,7 +4,8 @@
  * else is V4's schema, reused or extended as it was frozen (V5 builds on V4, never the reverse).
  */
 import { z } from 'zod';
-import type { AssistantMessage, ContentBlock, CoreEventDataMap, CoreEventType, ReasoningBlock, SessionHeader } from '../types.js';
+import type { AssistantMessage, ContentBlock, CoreEventDataMap, ReasoningBlock } from '../types.js';
+import type { V5CoreEventType, V5Header } from './types.js';
 import {
   assistantMessagePayloadSchema as v4AssistantMessagePayloadSchema,
   assistantMessageSchema as v4AssistantMessageSchema,
@@ -48,13 +49,13 @@ export const assistantMessageSchema = v4AssistantMessageSchema.extend({
 }) satisfies z.ZodType<AssistantMessage>;
 
 /** The V5 header (line 1): V4's with `version: 5` and the optional `forkRequest`. Lineage rules beyond shape: see `docs/format.md`. */
-export const sessionHeaderSchema: z.ZodType<SessionHeader> = v4SessionHeaderSchema.extend({
+export const sessionHeaderSchema = v4SessionHeaderSchema.extend({
   version: z.literal(5),
   forkRequest: z.strictObject({ key: z.string().min(1), digest: z.string().min(1) }).exactOptional(),
-});
+}) satisfies z.ZodType<V5Header>;
 
 /** Payload schema of every core event type (SPEC §3.3): V4's, with V5 assistant messages. */
-export const coreEventDataSchemas: { readonly [K in CoreEventType]: z.ZodType<CoreEventDataMap[K]> } = {
+export const coreEventDataSchemas: { readonly [K in V5CoreEventType]: z.ZodType<CoreEventDataMap[K]> } = {
   ...v4CoreEventDataSchemas,
   'assistant/message': v4AssistantMessagePayloadSchema.extend({ message: assistantMessageSchema }),
 };
