@@ -1,7 +1,8 @@
 /**
  * @module derive-history
  * Model history from events (SPEC §3.5): surface events in log order, where a
- * `surfaceOp: replace` swaps the surface nodes `start..end` (by seq, inclusive) for itself.
+ * `surfaceOp: replace` swaps the surface nodes `start..end` (by seq, inclusive) for itself; a
+ * `session/note` (format V6, SPEC §23) is a user message at its place, so every adapter sends it.
  */
 import type { SessionEvent } from 'dsh-codec';
 import { AgentError } from './agent-error.js';
@@ -10,12 +11,13 @@ import type { ModelMessage } from './model.js';
 /** One model-visible message and the seq of the event that carries it. */
 export type SurfaceNode = { seq: number; message: ModelMessage };
 
-const SURFACE_TYPES = new Set(['user/message', 'assistant/message', 'tool/result']);
+const SURFACE_TYPES = new Set(['user/message', 'assistant/message', 'tool/result', 'session/note']);
 
 /**
- * The surface nodes of a log, in model order. Only `user/message`, `assistant/message` and
- * `tool/result` count; `input/queued`, plugin and lifecycle events never reach the model.
- * A replacing node takes the place of the first node it removes.
+ * The surface nodes of a log, in model order. Only `user/message`, `assistant/message`,
+ * `tool/result` and `session/note` (its text as a user message with id `note-<seq>`) count;
+ * `input/queued`, plugin and other lifecycle events never reach the model. A replacing node takes
+ * the place of the first node it removes.
  */
 export function deriveSurface(events: readonly SessionEvent[]): SurfaceNode[] {
   let nodes: SurfaceNode[] = [];
@@ -46,9 +48,19 @@ export function deriveHistory(events: readonly SessionEvent[]): ModelMessage[] {
 }
 
 function messageOf(event: SessionEvent): ModelMessage {
+  if (event.type === 'session/note') return noteMessage(event);
   const data = event.data as { message?: ModelMessage } | null;
   if (data?.message === undefined) {
     throw new AgentError('INVALID_EVENT', `deriveHistory: expected data.message on ${event.type} at seq ${event.seq}, received none`);
   }
   return data.message;
+}
+
+/** A stored note as the user message the model reads (its canonical text, which names what it is about). */
+function noteMessage(event: SessionEvent): ModelMessage {
+  const text = (event.data as { text?: unknown } | null)?.text;
+  if (typeof text !== 'string') {
+    throw new AgentError('INVALID_EVENT', `deriveHistory: expected data.text on session/note at seq ${event.seq}, received none`);
+  }
+  return { id: `note-${String(event.seq)}`, role: 'user', content: [{ type: 'text', text }] };
 }

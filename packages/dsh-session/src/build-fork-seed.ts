@@ -4,8 +4,16 @@
  * marker and the closers, `forkSeedTail`), read from its source's cut and latest turn, and writes the
  * inherited events without copying them; `buildForkSeed` is that part after `events[0..cut]`.
  */
-import type { SessionEvent } from 'dsh-codec';
+import type { SessionEvent, SessionNoteData } from 'dsh-codec';
 import { closeOpenTail } from './close-open-tail.js';
+
+/**
+ * What a fork seed is told beyond the cut (SPEC §23, format V6): `time` stamps the marker of a seed
+ * that inherits nothing (`cut = -1`; default 0); `workspace: 'at-cut'` says the child's files are the
+ * workspace at the cut, so each forked closer adds the codec's workspace sentence; `notes` (built by
+ * dsh-codec's `workspaceStaleNote` / `workspaceMovedNote`) follow the closers as `session/note` events.
+ */
+export type ForkSeedOptions = { time?: number; workspace?: 'at-cut'; notes?: readonly SessionNoteData[] };
 
 /** The events of a log read by position (the store's event sources have this shape; an array is wrapped). */
 type IndexedEvents = {
@@ -39,11 +47,13 @@ function copyPrefix(events: readonly SessionEvent[], count: number): SessionEven
 
 /**
  * The seed's own events of a fork at `cut`: the child's inherited marker at `cut + 1` with the time of
- * the event at `cut`, then the forked closers of the open tail. Only the cut and the events from the
- * latest `turn/start` at or before it are read (a `turn/start` resets everything the closer tracks).
+ * the event at `cut`, then the forked closers of the open tail, then the notes, all with the marker's
+ * time. Only the cut and the events from the latest `turn/start` at or before it are read (a
+ * `turn/start` resets everything the closer tracks). The notes are used as given (the caller copies).
  * @internal
  */
-export function forkSeedTail(events: IndexedEvents, cut: number, time?: number): SessionEvent[] {
+export function forkSeedTail(events: IndexedEvents, cut: number, options: ForkSeedOptions = {}): SessionEvent[] {
+  const { time, workspace, notes = [] } = options;
   if (!Number.isInteger(cut) || cut < -1 || cut >= events.length) {
     throw new RangeError(`buildForkSeed: expected a cut from -1 to ${events.length - 1}, received ${String(cut)}`);
   }
@@ -57,17 +67,21 @@ export function forkSeedTail(events: IndexedEvents, cut: number, time?: number):
   const tail: SessionEvent[] = [];
   if (turnStart !== -1) for (let index = turnStart; index <= cut; index++) tail.push(events.at(index));
   tail.push(marker);
-  return [marker, ...closeOpenTail(tail, 'forked')];
+  const own = [marker, ...closeOpenTail(tail, 'forked', workspace === undefined ? {} : { workspace })];
+  for (const note of notes) own.push({ seq: marker.seq + own.length, type: 'session/note', time: marker.time, data: note });
+  return own;
 }
 
 /**
  * The seed of a fork child: `events[0..cut]` (reused, not copied), the child's inherited marker at
  * `cut + 1` with the time of `events[cut]`, then the forked closers of the open tail. Pure; the caller
  * validates `cut` (a cut outside -1..last is a RangeError here, a bug of the caller). `cut = -1`
- * inherits nothing and stamps the marker with `time` (default 0).
+ * inherits nothing and stamps the marker with `time` (default 0). The third argument is that time,
+ * or `ForkSeedOptions`: the workspace at the cut (closers add the V6 workspace sentence) and notes.
  */
-export function buildForkSeed(events: readonly SessionEvent[], cut: number, time?: number): SessionEvent[] {
-  const own = forkSeedTail(indexed(events), cut, time);
+export function buildForkSeed(events: readonly SessionEvent[], cut: number, timeOrOptions?: number | ForkSeedOptions): SessionEvent[] {
+  const options = typeof timeOrOptions === 'number' ? { time: timeOrOptions } : (timeOrOptions ?? {});
+  const own = forkSeedTail(indexed(events), cut, options);
   const seed = copyPrefix(events, cut + 1);
   for (const event of own) seed.push(event);
   return seed;

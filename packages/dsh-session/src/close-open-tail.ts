@@ -5,6 +5,7 @@
 import {
   syntheticResultError,
   syntheticResultMessage,
+  type CloserOptions,
   type CloseCause,
   type CoreEventDataMap,
   type SessionEvent,
@@ -86,8 +87,10 @@ export function scanOpenTail(events: readonly SessionEvent[]): OpenTail {
  * The synthetic events that close the log's open turn for `cause`: one error result per pending
  * call of the open step (declaration order), `step/end` if a step is open, then `turn/end`.
  * Pure and deterministic; returns `[]` when no turn is open. Plugin brackets stay open.
+ * `options.workspace: 'at-cut'` (forks only: the child's files are the workspace at the cut) adds
+ * the codec's canonical workspace sentence to each result's text (format V6).
  */
-export function closeOpenTail(events: readonly SessionEvent[], cause: CloseCause): SessionEvent[] {
+export function closeOpenTail(events: readonly SessionEvent[], cause: CloseCause, options: CloserOptions = {}): SessionEvent[] {
   const last = events.at(-1);
   if (last === undefined) return [];
   const tail = scanOpenTail(events);
@@ -108,6 +111,7 @@ export function closeOpenTail(events: readonly SessionEvent[], cause: CloseCause
             ? { callId: call.callId, started: true, effect: call.effect }
             : { callId: call.callId, started: call.started },
           seq,
+          options,
         ),
         error: syntheticResultError(call.started),
       };

@@ -62,7 +62,7 @@ describe('a JSONL store reading logs with legacy line endings', () => {
         expect(written.includes('\r')).toBe(false);
         expect(written).toBe(encodeJsonl({ header: session.header, events: session.events }));
         // Any file rewritten (an older version, or CR line endings) keeps the original, byte for byte.
-        const rewritten = kind !== 'lf' || reference.sourceVersion !== 5;
+        const rewritten = kind !== 'lf' || reference.sourceVersion !== 6;
         const kept = await backups(id);
         expect(kept).toHaveLength(rewritten ? 1 : 0);
         if (rewritten) {
@@ -70,7 +70,7 @@ describe('a JSONL store reading logs with legacy line endings', () => {
           expect(await readFile(join(dir.path, kept[0] as string), 'utf8')).toBe(original);
         }
         await session.close();
-        // Now plain LF V5: the next open appends, rewriting (and backing up) nothing.
+        // Now plain LF V6: the next open appends, rewriting (and backing up) nothing.
         const again = await store.open(id);
         expect(again.events.slice(0, session.events.length)).toEqual(session.events);
         await again.close();
@@ -94,7 +94,7 @@ describe('a JSONL store reading logs with legacy line endings', () => {
     expect(await readFile(join(dir.path, kept[1] as string), 'utf8')).toBe(fixture('v0-session', 'crlf'));
   });
 
-  it('forks a cold CRLF V5 session by encoding its lines, so the child is all LF', async () => {
+  it('forks a cold CRLF V6 session by encoding its lines, so the child is all LF', async () => {
     const id = idOf('v5-reasoning');
     await writeFile(file(id), fixture('v5-reasoning', 'crlf'));
     const child = await store.fork(id, { atSeq: 3, id: 'child' });
@@ -116,7 +116,7 @@ describe('crash repair drops at most the one unfinished line', () => {
     await dir.remove();
   });
 
-  /** A V5 log whose last two events are written on one final line with nothing between them. */
+  /** A V6 log whose last two events are written on one final line with nothing between them. */
   async function plantJoinedTail(id: string, terminator: string): Promise<string> {
     const session = await store.create({ id });
     session.append('session/title', { title: 'one' });

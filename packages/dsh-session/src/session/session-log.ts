@@ -1,7 +1,7 @@
 /**
  * A Session's log in memory and its invariants: the events (optionally after an inherited prefix read
  * through an `EventSource` — a fork child's parent events, decoded only when someone reads them), the
- * V5 event checker they passed, and the latest title and config.
+ * V6 event checker they passed, and the latest title and config.
  */
 import { createEventChecker, type SessionConfig, type SessionEvent, type ValidationIssue } from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';

@@ -28,7 +28,7 @@ export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
 
 /**
  * An append-only session log in memory, bound to its store. `append` assigns seq and time, checks the
- * event against V5 shapes and relationships and freezes it; `flush` makes every appended event durable
+ * event against V6 shapes and relationships and freezes it; `flush` makes every appended event durable
  * (appends are group-committed); `close` flushes and releases the single-writer lease.
  */
 export class Session {

@@ -5,7 +5,7 @@
  * log's lines are decoded only if the child's events are read later.
  */
 import type { SessionConfig, SessionEvent } from 'dsh-codec';
-import { forkSeedTail } from '../build-fork-seed.js';
+import { forkSeedTail, type ForkSeedOptions } from '../build-fork-seed.js';
 import type { InheritedRecords } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
 import type { EventSource } from '../sources/event-source.js';
@@ -22,7 +22,7 @@ export type ForkPoint = {
   /** How many of the inherited events this package already validated (the child's checker only advances past them). */
   readonly validated: number;
   readonly cut: number;
-  /** The seed's own events: the inherited marker at `cut + 1`, then the forked closers of the open tail. */
+  /** The seed's own events: the inherited marker at `cut + 1`, the forked closers of the open tail, then the notes. */
   readonly own: readonly SessionEvent[];
   /** When the fork point was taken: the child's `createdAt`. */
   readonly time: number;
@@ -44,12 +44,14 @@ function foreignObservation(): SessionError {
 /**
  * @internal The fork point of `source` (an id, observed once; or an observation this store produced —
  * then nothing is read or decoded again; `INVALID_OBSERVATION` otherwise) at `atSeq` (`INVALID_CUT`
- * unless it is a seq of the source or `LATEST_CLOSED_TURN`).
+ * unless it is a seq of the source or `LATEST_CLOSED_TURN`). `seed`: what the child is told of its
+ * files (the closers' workspace sentence, notes), as `buildForkSeed` takes it.
  */
 export async function readForkPoint(
   context: StoreContext,
   source: string | SessionObservation,
   atSeq: number | typeof LATEST_CLOSED_TURN,
+  seed: Omit<ForkSeedOptions, 'time'> = {},
 ): Promise<ForkPoint> {
   const observation = typeof source === 'string' ? await observeSession(context, source) : source;
   const observed = observedEventsOf(observation, context.origin);
@@ -62,7 +64,7 @@ export async function readForkPoint(
     source: events,
     validated: Math.min(observed.validated, cut + 1),
     cut,
-    own: forkSeedTail(events, cut, time),
+    own: forkSeedTail(events, cut, { ...seed, time }),
     time,
     inherited: cut >= 0 ? observed.copy(cut + 1) : undefined,
     configAtCut() {

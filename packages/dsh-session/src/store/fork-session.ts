@@ -5,7 +5,14 @@
  * generated child id is not looked up in the backend: the atomic create refuses a taken one.
  */
 import { randomUUID } from 'node:crypto';
-import { CURRENT_FORMAT_VERSION, type ForkRequest, type SessionConfig, type SessionHeader } from 'dsh-codec';
+import {
+  CURRENT_FORMAT_VERSION,
+  copyLosslessJson,
+  type ForkRequest,
+  type SessionConfig,
+  type SessionHeader,
+  type SessionNoteData,
+} from 'dsh-codec';
 import { titleText, type PrintableTitle } from './check-title.js';
 import type { LATEST_CLOSED_TURN } from './fork-cut.js';
 import { readForkPoint } from './fork-point.js';
@@ -38,7 +45,32 @@ export type ForkSessionOptions = {
    * under and a digest of the request, so a caller can find this child again after a restart.
    */
   forkRequest?: ForkRequest;
+  /**
+   * `'at-cut'` when the child's files are exactly the workspace at the cut (a `--worktree` fork): each
+   * forked closer adds dsh-codec's `FORKED_WORKSPACE_AT_CUT_SENTENCE` (format V6, SPEC §23).
+   */
+  workspace?: 'at-cut';
+  /**
+   * What the child is told of its files before its first model request (dsh-codec's `workspaceStaleNote`,
+   * `workspaceMovedNote`): `session/note` events right after the closers, in the seed's one atomic create.
+   * A note whose text is not the canonical text of its data is refused (`INVALID_EVENT`), nothing created.
+   */
+  notes?: readonly SessionNoteData[];
 };
+
+/** The caller's notes as fresh frozen copies (the seed keeps them); `INVALID_EVENT` for one that is not lossless JSON. */
+function copyNotes(notes: readonly SessionNoteData[]): SessionNoteData[] {
+  return notes.map((note, index) => {
+    const copy = copyLosslessJson(note);
+    if (copy === undefined) {
+      throw new SessionError(
+        'INVALID_EVENT',
+        `Cannot fork with notes[${String(index)}]: expected lossless JSON session/note data, received a value that is not.`,
+      );
+    }
+    return copy as SessionNoteData;
+  });
+}
 
 /** 1–255 visible ASCII characters: what an HTTP `Idempotency-Key` and a hex digest both are. */
 const FORK_REQUEST_TEXT = /^[\x21-\x7e]{1,255}$/;
@@ -69,11 +101,15 @@ export async function forkSession(
   assertSessionId(childId);
   const title = options.title === undefined ? undefined : titleText(options.title);
   if (options.forkRequest !== undefined) checkForkRequest(options.forkRequest);
+  const notes = options.notes === undefined ? undefined : copyNotes(options.notes);
   // Child identity first: nothing else is looked at when a named id is taken (a generated one is
   // left to the atomic create, which refuses a taken id with the same SESSION_EXISTS).
   await reserveNewId(context, childId, options.id === undefined ? 'generated' : 'named');
   try {
-    const point = await readForkPoint(context, source, options.atSeq);
+    const point = await readForkPoint(context, source, options.atSeq, {
+      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+      ...(notes === undefined ? {} : { notes }),
+    });
     const { cut, time } = point;
     const sourceId = point.observation.sessionId;
     const config = options.config ?? (options.configPatch === undefined ? undefined : { ...point.configAtCut(), ...options.configPatch });
