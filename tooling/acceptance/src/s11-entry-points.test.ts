@@ -11,8 +11,8 @@ import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { appendAll, completedTurn, ev, jsonl, rejection, thrown, toEvents, v4Header } from './support.js';
 
 describe('§11 dsh-codec surface', () => {
-  it('§11 exports CURRENT_FORMAT_VERSION = 5, decodeJsonl, encodeJsonl, validate, migrate and CodecError', () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(5);
+  it('§11 exports CURRENT_FORMAT_VERSION = 6, decodeJsonl, encodeJsonl, validate, migrate and CodecError', () => {
+    expect(CURRENT_FORMAT_VERSION).toBe(6);
     for (const fn of [decodeJsonl, encodeJsonl, validate, migrate]) expect(typeof fn).toBe('function');
     const error = thrown(() => decodeJsonl('{"format":"dsh-session","version":99}\n'));
     expect(error).toBeInstanceOf(CodecError);
@@ -47,7 +47,7 @@ describe('§11 dsh-session surface', () => {
   it('§11 create({ id, title, config }) returns an open Session with the documented fields', async () => {
     const session = await store.create({ id: 's1', title: 'hello', config: { tools: ['echo'], cwd: '/w', model: 'keyless' } });
     expect(session.id).toBe('s1');
-    expect(session.header).toMatchObject({ format: 'dsh-session', version: 5, id: 's1', inheritedEventCount: 0 });
+    expect(session.header).toMatchObject({ format: 'dsh-session', version: 6, id: 's1', inheritedEventCount: 0 });
     expect(session.events.some((event) => event.type === 'session/title' && JSON.stringify(event.data) === '{"title":"hello"}')).toBe(true);
     expect(session.events.some((event) => event.type === 'session/config' && (event.data as { cwd?: string }).cwd === '/w')).toBe(true);
     for (const key of ['firstLiveSeq', 'firstLifecycleSeq', 'inheritedEventCount'] as const)
@@ -194,19 +194,19 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
     expect(output).toMatch(/line 3\b/);
   });
 
-  it('§11 dsh migrate FILE prints V5 JSONL; --write replaces the file and keeps FILE.bak', async () => {
+  it('§11 dsh migrate FILE prints V6 JSONL; --write replaces the file and keeps FILE.bak', async () => {
     const file = join(dir.path, 'legacy.jsonl');
     await writeFile(file, V0_LOG);
     const printed = await dsh(['migrate', file]);
     expect(printed.code).toBe(0);
     const decoded = decodeJsonl(printed.stdout);
-    expect(decoded.sourceVersion).toBe(5);
+    expect(decoded.sourceVersion).toBe(6);
     expect(decoded.events).toHaveLength(3);
     expect(await readFile(file, 'utf8')).toBe(V0_LOG);
     const written = await dsh(['migrate', file, '--write']);
     expect(written.code).toBe(0);
     expect(await readFile(`${file}.bak`, 'utf8')).toBe(V0_LOG);
-    expect(decodeJsonl(await readFile(file, 'utf8')).sourceVersion).toBe(5);
+    expect(decodeJsonl(await readFile(file, 'utf8')).sourceVersion).toBe(6);
   });
 
   it('§11 print mode with --output-format json prints { sessionId, result, isError }; --resume --fork-session forks', async () => {

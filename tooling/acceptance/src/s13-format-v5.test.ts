@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CURRENT_FORMAT_VERSION, decodeJsonl, encodeJsonl, migrate, validate, type JsonValue } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, decodeJsonl, encodeJsonl, migrate, validate, type JsonValue, type SessionHeader } from 'dsh-codec';
 import { deriveHistory } from 'dsh-agent';
 import { createMemoryStore, openSessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
@@ -45,20 +45,24 @@ const REASONING_TURN: Spec[] = [
   ev.turnEnd(1),
 ];
 
+/** A V5 header (§13 froze V5; §23 made V6 the current format, which reads V5 unchanged but for the version). */
+const v5Header = (id = 'acc', extra: Partial<SessionHeader> = {}) => ({ ...currentHeader(id, extra), version: 5 });
+
 describe('§13 format V5', () => {
-  it('§13 CURRENT_FORMAT_VERSION is 5 and a V5 log with reasoning blocks reads back exactly, byte for byte once encoded', () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(5);
+  it('§13 a V5 log with reasoning blocks reads back exactly (V6, current since §23, changes only its header version), byte for byte once encoded', () => {
+    expect(CURRENT_FORMAT_VERSION).toBe(6);
     const events = toEvents([ev.title('t'), ...REASONING_TURN]);
-    const text = jsonl(currentHeader('five'), events);
-    const decoded = decodeJsonl(text);
+    expect(validate(5, { header: v5Header('five'), events })).toEqual([]);
+    const decoded = decodeJsonl(jsonl(v5Header('five'), events));
     expect(decoded).toStrictEqual({ header: currentHeader('five'), events, sourceVersion: 5 });
+    const text = jsonl(currentHeader('five'), events);
     expect(encodeJsonl(decoded)).toBe(text);
-    expect(validate(5, decoded)).toEqual([]);
+    expect(decodeJsonl(text)).toStrictEqual({ header: currentHeader('five'), events, sourceVersion: 6 });
   });
 
   it('§13 the V4 validator stays frozen: it refuses reasoning blocks, which the V5 validator admits', () => {
     const events = toEvents(REASONING_TURN);
-    expect(validate(5, { header: currentHeader(), events })).toEqual([]);
+    expect(validate(5, { header: v5Header(), events })).toEqual([]);
     const issues = validate(4, { header: v4Header(), events });
     expect(issues.length).toBeGreaterThan(0);
     expect(issues.map((issue) => issue.seq)).toContain(3);
@@ -69,7 +73,7 @@ describe('§13 format V5', () => {
 
   it('§13 reasoning belongs to assistant messages: a user message or tool result holding one is refused, and so is a malformed block', () => {
     const user = toEvents([ev.turnStart(1), { type: 'user/message', data: { message: { ...userMessage('u', 'hi'), content: [PLAIN] } } }]);
-    expect(validate(5, { header: currentHeader(), events: user })).toMatchObject([{ code: 'INVALID_EVENT', seq: 1 }]);
+    expect(validate(5, { header: v5Header(), events: user })).toMatchObject([{ code: 'INVALID_EVENT', seq: 1 }]);
     const result = toEvents([
       ev.turnStart(1),
       ev.stepStart(1, 1),
@@ -80,7 +84,7 @@ describe('§13 format V5', () => {
         data: { turn: 1, step: 1, message: { id: 'r', role: 'tool', callId: 'c', content: [PLAIN], isError: false } },
       },
     ]);
-    expect(validate(5, { header: currentHeader(), events: result })).toMatchObject([{ code: 'INVALID_EVENT', seq: 4 }]);
+    expect(validate(5, { header: v5Header(), events: result })).toMatchObject([{ code: 'INVALID_EVENT', seq: 4 }]);
     for (const block of [
       { type: 'reasoning' },
       { ...SIGNED, providerData: 'sig' },
@@ -88,12 +92,12 @@ describe('§13 format V5', () => {
       { ...PLAIN, extra: 1 },
     ]) {
       const events = toEvents([ev.turnStart(1), ev.stepStart(1, 1), thinking(1, 1, [block], 'x')]);
-      expect(validate(5, { header: currentHeader(), events }), JSON.stringify(block)).toMatchObject([{ code: 'INVALID_EVENT', seq: 2 }]);
+      expect(validate(5, { header: v5Header(), events }), JSON.stringify(block)).toMatchObject([{ code: 'INVALID_EVENT', seq: 2 }]);
     }
   });
 
   it('§13/§12 a V5 header may carry forkRequest { key, digest }; V4 refuses it; a malformed one is INVALID_HEADER', () => {
-    const header = currentHeader('child', {
+    const header = v5Header('child', {
       parentSession: 'p',
       forkCut: -1,
       inheritedEventCount: 0,
@@ -101,15 +105,16 @@ describe('§13 format V5', () => {
     });
     const events = buildForkSeed([], -1, 1_000);
     const text = jsonl(header, events);
-    expect(decodeJsonl(text).header).toStrictEqual(header);
-    expect(decodeJsonl(encodeJsonl(decodeJsonl(text))).header).toStrictEqual(header);
+    const current = { ...header, version: CURRENT_FORMAT_VERSION };
+    expect(decodeJsonl(text).header).toStrictEqual(current);
+    expect(decodeJsonl(encodeJsonl(decodeJsonl(text))).header).toStrictEqual(current);
     expect(validate(4, { header: { ...header, version: 4 }, events })).not.toEqual([]);
     for (const forkRequest of [{ key: 'k' }, { key: '', digest: 'd' }, { key: 'k', digest: 'd', extra: 1 }, 'k']) {
       expect(thrown(() => decodeJsonl(jsonl({ ...header, forkRequest }, events))).code, JSON.stringify(forkRequest)).toBe('INVALID_HEADER');
     }
   });
 
-  it('§13 migration V4 → V5 changes the header version only; the events are the very same', () => {
+  it('§13 migration V4 → V5 (→ V6) changes the header version only; the events are the very same', () => {
     const events = toEvents([ev.title('t'), ...completedTurn(1, ['a'])]);
     const migrated = migrate({ header: v4Header('four'), events }, 4);
     expect(migrated.header).toStrictEqual(currentHeader('four'));
@@ -120,8 +125,8 @@ describe('§13 format V5', () => {
     expect(decoded).toStrictEqual({ header: currentHeader('four'), events, sourceVersion: 4 });
   });
 
-  it('§13 a V6 log is refused with UNSUPPORTED_VERSION: "written by a newer dsh — upgrade"', () => {
-    const error = thrown(() => decodeJsonl(jsonl({ ...currentHeader(), version: 6 }, [])));
+  it('§13 a log newer than the current format (V7 since §23) is refused with UNSUPPORTED_VERSION: "written by a newer dsh — upgrade"', () => {
+    const error = thrown(() => decodeJsonl(jsonl({ ...currentHeader(), version: CURRENT_FORMAT_VERSION + 1 }, [])));
     expect(error.code).toBe('UNSUPPORTED_VERSION');
     expect(error.message).toContain('written by a newer dsh — upgrade');
   });
@@ -151,7 +156,7 @@ describe('§13 format V5', () => {
     const parent = await store.create({ id: 'parent' });
     appendAll(parent, [...open, thinking(1, 1, [SIGNED, REDACTED], 'Running both.', ['c1', 'c2']), ev.call(1, 1, 'c1', 'side-effect')]);
     const child = await store.fork('parent', { atSeq: parent.events.length - 1, id: 'child' });
-    expect(child.header.version).toBe(5);
+    expect(child.header.version).toBe(CURRENT_FORMAT_VERSION);
     expect(child.events[3]?.data).toStrictEqual(parent.events[3]?.data);
     await store.close();
 
