@@ -127,6 +127,9 @@ describe('buildForkSeed', () => {
     ]);
     const builder = await readFile(join(dir, 'build-fork-seed.ts'), 'utf8');
     const imports = [...builder.matchAll(/^import .*$/gm)].map((match) => match[0]);
-    expect(imports).toEqual(["import type { SessionEvent, SessionNoteData } from 'dsh-codec';", "import { closeOpenTail } from './close-open-tail.js';"]);
+    expect(imports).toEqual([
+      "import type { SessionEvent, SessionNoteData } from 'dsh-codec';",
+      "import { closeOpenTail } from './close-open-tail.js';",
+    ]);
   });
 });
