@@ -65,7 +65,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'fork',
     usage:
-      'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree | --restore] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--worktree] [--format F] [--session-id UUID] [--max-bytes N] [--json]',
+      'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree | --restore] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--worktree] [--format F] [--strict] [--session-id UUID] [--max-bytes N] [--json]',
     summary: 'fork a session (or a Claude Code / Codex / pi session file, in place) and print the child id',
     description:
       'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
@@ -88,6 +88,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       at: { type: 'string', value: 'SEQ|REF', help: 'fork exactly at this event seq (FILE: an entry id, or seq:N)' },
       format: { type: 'string', value: 'F', help: 'FILE only: auto (default) | claude-code | codex | pi' },
+      strict: { type: 'boolean', help: 'FILE only: refuse a line that is not JSON (MALFORMED_LINE) instead of skipping it' },
       'session-id': {
         type: 'string',
         value: 'UUID',
@@ -187,7 +188,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'import',
-    usage: 'dsh import FILE… [--format F] [--name NAME] [--json] | dsh import --from-claude [--project DIR]',
+    usage: 'dsh import FILE… [--format F] [--name NAME] [--strict] [--json] | dsh import --from-claude [--project DIR]',
     summary: 'import Claude Code, Codex or pi session files (branches become forks) and print the tree',
     description:
       'Reads every FILE first (nothing is stored if one is refused), then stores each session atomically:\n' +
@@ -200,6 +201,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       format: { type: 'string', value: 'F', help: `auto (default) | ${TRANSCRIPT_FORMATS.join(' | ')}` },
       name: { type: 'string', value: 'NAME', help: 'name the imported main session (one FILE only)' },
       'from-claude': { type: 'boolean', help: "import this directory's Claude Code sessions" },
+      strict: { type: 'boolean', help: 'refuse a line that is not JSON (MALFORMED_LINE) instead of skipping it with a warning' },
       project: { type: 'string', value: 'DIR', help: 'with --from-claude: the project directory (default: current directory)' },
       'max-bytes': MAX_BYTES_OPTION,
       json: JSON_OPTION,
@@ -234,7 +236,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'repair',
-    usage: 'dsh repair FILE [--format F] [--max-bytes N]',
+    usage: 'dsh repair FILE [--format F] [--strict] [--max-bytes N]',
     summary: "close a Claude Code / Codex / pi session file's interrupted tool calls with dsh's results",
     description:
       'When the last step of FILE has tool calls without results (the tool was killed mid-call), appends\n' +
@@ -244,6 +246,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'A file with nothing open is left untouched (exit 0).',
     options: {
       format: { type: 'string', value: 'F', help: 'auto (default) | claude-code | codex | pi' },
+      strict: { type: 'boolean', help: 'refuse a line that is not JSON (MALFORMED_LINE) instead of skipping it with a warning' },
       'max-bytes': MAX_BYTES_OPTION,
       help: STORE_OPTIONS.help as OptionSpec,
     },

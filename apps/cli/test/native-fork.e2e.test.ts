@@ -95,3 +95,36 @@ it('dsh fork FILE --session-id UUID whose child file exists is TARGET_EXISTS, an
     file: join(dir, '0a1b2c3d-0000-4000-8000-00000000beef.jsonl'),
   });
 });
+
+it('a line that is not JSON in the middle is skipped with a warning naming it by dsh fork FILE, dsh repair and dsh import; --strict refuses it MALFORMED_LINE', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'dsh-native-'));
+  const file = join(dir, 'p1.jsonl');
+  const bad = '{"type":"assistant","uuid":"half';
+  const text = `${JSON.stringify(LINES[0])}\n${bad}\n${JSON.stringify(LINES[1])}\n`;
+  await writeFile(file, text);
+  const warning = `line 2: not a JSON object`;
+
+  const strict = await runDsh(['fork', file, '--at', 'a1', '--strict']);
+  expect([strict.code, strict.stderr]).toEqual([1, expect.stringContaining('MALFORMED_LINE')]);
+  const forked = await runDsh(['fork', file, '--at', 'a1', '--json']);
+  expect(forked.code, forked.stderr).toBe(0);
+  expect(forked.stderr).toContain(warning);
+  const child = await readFile((JSON.parse(forked.stdout) as { file: string }).file, 'utf8');
+  expect(child).not.toContain('half');
+  expect(child.trimEnd().split('\n')).toHaveLength(3);
+
+  const data = await mkdtemp(join(tmpdir(), 'dsh-native-data-'));
+  const strictImport = await runDsh(['import', file, '--strict', '--data', data]);
+  expect([strictImport.code, strictImport.stderr]).toEqual([1, expect.stringContaining('MALFORMED_LINE')]);
+  const imported = await runDsh(['import', file, '--data', data]);
+  expect(imported.code, imported.stderr).toBe(0);
+  expect(imported.stderr).toContain(warning);
+
+  const strictRepair = await runDsh(['repair', file, '--strict']);
+  expect([strictRepair.code, strictRepair.stderr]).toEqual([1, expect.stringContaining('MALFORMED_LINE')]);
+  const repaired = await runDsh(['repair', file]);
+  expect(repaired.code, repaired.stderr).toBe(0);
+  expect(repaired.stderr).toContain(warning);
+  expect((await readFile(file, 'utf8')).startsWith(text)).toBe(true);
+  expect(await readFile(`${file}.bak`, 'utf8')).toBe(text);
+});

@@ -24,6 +24,8 @@ export type ImportIntoStoreOptions = {
    * their fork children from the same file (`skipped`, and a warning).
    */
   skipImported?: boolean;
+  /** Refuse a line that is not JSON (`MALFORMED_LINE`) instead of skipping it with a warning naming it. */
+  strict?: boolean;
 };
 
 /**
@@ -61,9 +63,9 @@ async function isStoredAs(store: SessionStore, artifact: ImportedSession): Promi
   );
 }
 
-function read(input: ImportInput, format: 'auto' | TranscriptFormat): ImportResult & { name?: string } {
+function read(input: ImportInput, format: 'auto' | TranscriptFormat, strict: boolean): ImportResult & { name?: string } {
   try {
-    return { ...importTranscript(input.text, { format }), ...(input.name === undefined ? {} : { name: input.name }) };
+    return { ...importTranscript(input.text, { format, strict }), ...(input.name === undefined ? {} : { name: input.name }) };
   } catch (error) {
     if (!ImportError.is(error)) throw error;
     throw new HostError(error.code, input.name === undefined ? error.message : `${input.name}: ${error.message}`, { cause: error });
@@ -88,7 +90,7 @@ export async function importIntoStore(
       `Invalid title ${JSON.stringify(options.title)}: expected printable text without control characters.`,
     );
   }
-  const results = inputs.map((input) => read(input, format));
+  const results = inputs.map((input) => read(input, format, options.strict === true));
   const first = results[0];
   if (first !== undefined && options.title !== undefined)
     first.sessions[0] = withTitle(first.sessions[0] as ImportedSession, options.title);

@@ -6,7 +6,7 @@
 export const IMPORT_ERROR_CODES = {
   UNKNOWN_FORMAT: 'the text is none of the formats dsh-import reads (Claude Code, Codex, pi)',
   FORMAT_MISMATCH: 'the text does not fit the format asked for with `format`',
-  MALFORMED_LINE: 'a line before the last one is not JSON',
+  MALFORMED_LINE: 'a line before the last one is not JSON (strict), or no line is',
   EMPTY_TRANSCRIPT: 'the text holds no line to import',
   INVALID_OPTION: 'an option has a value outside its documented range',
   INVALID_CUT: "a native fork's `at` names no entry of the file (or a seq the file cannot be cut at); the message names the valid ones",

@@ -243,10 +243,13 @@ describe('refusals', () => {
     expect(error.message).toContain('{"hello":"world"}');
   });
 
-  it('a malformed line in the middle is refused with its line number', () => {
+  it('a malformed line in the middle is skipped with a warning naming it, and refused with its line number when strict', () => {
     const lines = FIXTURES.pi.plain().split('\n');
     lines[40] = '{"type":"message", oops';
-    const error = refusal(() => importTranscript(lines.join('\n')));
+    const read = importTranscript(lines.join('\n'));
+    expect(read.warnings.filter((warning) => warning.startsWith('line 41: not a JSON object'))).toHaveLength(1);
+    expect(read.sessions).toStrictEqual(importTranscript([...lines.slice(0, 40), ...lines.slice(41)].join('\n')).sessions);
+    const error = refusal(() => importTranscript(lines.join('\n'), { strict: true }));
     expect(error.code).toBe('MALFORMED_LINE');
     expect(error.line).toBe(41);
     expect(error.message).toMatch(/^line 41: expected one JSON object per line/);

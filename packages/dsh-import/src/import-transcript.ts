@@ -22,6 +22,8 @@ export type ImportOptions = {
   format?: 'auto' | TranscriptFormat;
   /** The main session's id (branches get `<id>-branch-<n>`); default: the source's own session id. */
   sessionId?: string;
+  /** Refuse a malformed line before the last (`MALFORMED_LINE`) instead of skipping it with a warning. */
+  strict?: boolean;
 };
 
 /** What `importTranscript` returns: the format read, the sessions (main line first), what was left out. */
@@ -57,8 +59,8 @@ function describe(value: Record<string, unknown>): string {
 
 /**
  * Reads a session file of Claude Code, Codex or pi. Refuses text of none of them (`UNKNOWN_FORMAT`),
- * a `format` the text does not fit (`FORMAT_MISMATCH`) and a malformed line before the last
- * (`MALFORMED_LINE`, naming it); a torn last line is dropped and reported in `warnings`.
+ * and a `format` the text does not fit (`FORMAT_MISMATCH`); a malformed line is skipped and named in
+ * `warnings` (refused `MALFORMED_LINE` when `strict`); a torn last line is dropped and reported there.
  */
 export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
   const requested = options.format ?? 'auto';
@@ -74,7 +76,7 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
       `sessionId: expected 1–128 characters of [A-Za-z0-9_-], received ${JSON.stringify(options.sessionId)}`,
     );
   }
-  const { lines, warnings } = readLines(text);
+  const { lines, warnings } = readLines(text, options.strict === true);
   return importSourceLines(lines, warnings, text.length, requested, options.sessionId);
 }
 

@@ -67,10 +67,15 @@ function lastLineStart(text: string): number {
   }
 }
 
-/** Parses every non-empty line of `text`; refuses a malformed line that is not the last one (`MALFORMED_LINE`). */
-export function readLines(text: string): ReadLines {
+/**
+ * Parses every non-empty line of `text`. A malformed line that is not the last one is skipped with a
+ * warning naming it, as the tools read their files — or, when `strict`, refused (`MALFORMED_LINE`).
+ */
+export function readLines(text: string, strict = false): ReadLines {
   const lines: SourceLine[] = [];
   const warnings: string[] = [];
+  // The first malformed line skipped: refused after all when no line is JSON (the text is no session file).
+  let firstSkipped: ImportError | undefined;
   const lastStart = lastLineStart(text);
   const read = (raw: string, index: number, isLast: boolean): void => {
     let source = raw;
@@ -96,7 +101,15 @@ export function readLines(text: string): ReadLines {
       );
       return;
     }
-    throw new ImportError('MALFORMED_LINE', `line ${line}: expected one JSON object per line, received ${show(source)}`, { line });
+    const refusal = new ImportError('MALFORMED_LINE', `line ${line}: expected one JSON object per line, received ${show(source)}`, {
+      line,
+    });
+    if (!strict) {
+      firstSkipped ??= refusal;
+      warnings.push(`line ${line}: not a JSON object (${show(source)}); skipped, as the tools skip it (--strict refuses it)`);
+      return;
+    }
+    throw refusal;
   };
   // Line by line up to the last that holds anything (no array of every line's text).
   for (let start = 0, index = 0; lastStart >= 0; index++) {
@@ -106,5 +119,6 @@ export function readLines(text: string): ReadLines {
     if (start === lastStart) break;
     start = end + 1;
   }
+  if (lines.length === 0 && firstSkipped !== undefined) throw firstSkipped;
   return { lines, warnings };
 }

@@ -132,6 +132,7 @@ export async function importCommand(context: CliContext, values: OptionValues, f
         format: format as (typeof FORMATS)[number],
         ...(name === undefined ? {} : { title: name }),
         ...(fromClaude ? { skipImported: true } : {}),
+        ...(values.strict === true ? { strict: true } : {}),
       })
     ).files;
   } catch (error) {

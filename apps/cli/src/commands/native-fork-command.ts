@@ -110,10 +110,12 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   let fork;
   try {
     const sessionId = (detected: TranscriptFormat) => chosen ?? (detected === 'claude-code' ? randomUUID() : uuidV7(now));
-    fork = forkNativeFile(read.bytes, { format, at: values.at, sessionId, now, parentFile: file });
+    fork = forkNativeFile(read.bytes, { format, at: values.at, sessionId, now, parentFile: file, strict: values.strict === true });
   } catch (error) {
     throw asCliError(error, file);
   }
+  // A malformed line is skipped as the tools skip it (never copied into the child): each one named.
+  for (const warning of fork.warnings) context.stderr.write(`dsh: warning: ${terminalLine(`${file}: ${warning}`)}\n`);
   if (values.worktree === true) {
     await assertUnchanged(file, read);
     return worktreeFork(context, values, fork, now);

@@ -14,6 +14,7 @@ import { appendInPlace, writeBackup } from '../append-in-place.js';
 import { assertUnchanged } from '../native-files.js';
 import { processesHolding } from '../processes-holding.js';
 import { maxBytesOption, readInputBytesStamped } from '../read-input-file.js';
+import { terminalLine } from '../terminal-text.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { asCliError, nativeFormatOption } from './native-fork-command.js';
 
@@ -46,10 +47,12 @@ export async function repairCommand(context: CliContext, values: OptionValues, p
   const bytes = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
   let repair;
   try {
-    repair = repairNativeTranscript(bytes.toString('utf8'), { format, now: Date.now() });
+    repair = repairNativeTranscript(bytes.toString('utf8'), { format, now: Date.now(), strict: values.strict === true });
   } catch (error) {
     throw asCliError(error, file);
   }
+  // A malformed line is skipped as the tools skip it and left where it is: each one named.
+  for (const warning of repair.warnings) context.stderr.write(`dsh: warning: ${terminalLine(`${file}: ${warning}`)}\n`);
   if (repair.appended === '') {
     context.stderr.write(`dsh: nothing to repair: ${file} (${repair.format}) has no call without a result at its end; left untouched\n`);
     return 0;

@@ -11,7 +11,7 @@
 import { Buffer } from 'node:buffer';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START } from './claude-code-line-table.js';
-import { malformedLine } from './native-line.js';
+import { malformedLine, skippedLineWarning } from './native-line.js';
 import { patchPairs } from './patch-pairs.js';
 import { scanClaudeCodeRows } from './scan-claude-code-rows.js';
 
@@ -37,8 +37,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The parsed object of a declined line; undefined for a blank line; throws `MALFORMED_LINE` for another, unless it is a torn last line (undefined). */
-function declinedLine(buffer: Buffer, index: number, start: number, end: number): Record<string, unknown> | undefined {
+/**
+ * The parsed object of a declined line; undefined for a blank line, a torn last line and (named in
+ * `skipped`) a malformed one — without `skipped` (strict) that one throws `MALFORMED_LINE`.
+ */
+function declinedLine(buffer: Buffer, index: number, start: number, end: number, skipped?: string[]): Record<string, unknown> | undefined {
   const line = buffer.toString('utf8', start, end);
   if (line.trim() === '') return undefined;
   let parsed: unknown;
@@ -49,7 +52,10 @@ function declinedLine(buffer: Buffer, index: number, start: number, end: number)
   }
   if (isRecord(parsed)) return parsed;
   // The last line of a file without a final newline may be torn: dropped, as the text path does.
-  if (end < buffer.length) throw malformedLine(index, line);
+  if (end < buffer.length) {
+    if (skipped === undefined) throw malformedLine(index, line);
+    skipped.push(skippedLineWarning(index, line));
+  }
   return undefined;
 }
 
@@ -58,8 +64,8 @@ function sessionIdTexts(buffer: Buffer, start: number, end: number, into: number
   for (let at = buffer.indexOf(SESSION_ID_KEY, start); at >= 0 && at < end; at = buffer.indexOf(SESSION_ID_KEY, at + 1)) into.push(at);
 }
 
-/** The table of the Claude Code file `buffer` (valid UTF-8), or undefined where the WebAssembly scanner cannot read it. */
-export function claudeCodeFileTable(buffer: Buffer): ClaudeCodeFileTable | undefined {
+/** The table of the Claude Code file `buffer` (valid UTF-8; malformed lines as `declinedLine` takes them), or undefined where the WebAssembly scanner cannot read it. */
+export function claudeCodeFileTable(buffer: Buffer, skipped?: string[]): ClaudeCodeFileTable | undefined {
   const scanned = scanClaudeCodeRows(buffer);
   if (scanned === undefined) return undefined;
   const { table, declined, input } = scanned;
@@ -77,7 +83,7 @@ export function claudeCodeFileTable(buffer: Buffer): ClaudeCodeFileTable | undef
   for (const row of declined) {
     const start = table.at(row, LINE_START);
     const end = table.at(row, LINE_END);
-    const parsed = declinedLine(buffer, table.at(row, LINE_INDEX), start, end);
+    const parsed = declinedLine(buffer, table.at(row, LINE_INDEX), start, end, skipped);
     if (parsed === undefined) dropped.push(row);
     else {
       table.writeSkeleton(row, claudeCodeSkeletonOf(parsed));

@@ -76,7 +76,7 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
     expect(expected).toContain(`"xsessionId":${id}`);
   });
 
-  it('refuses, as forkNativeTranscript does, a line whose string holds what JSON.parse refuses (MALFORMED_LINE, that line)', () => {
+  it('skips, as forkNativeTranscript does, a line whose string holds what JSON.parse refuses (named in warnings), and refuses it MALFORMED_LINE when strict', () => {
     const lines = claudeCodeTranscript({ turns: 4 }).text.trimEnd().split('\n');
     // The last line with a uuid (a real cut: the refusal must be the line's, not the REF's).
     const at = lines.map((line) => (JSON.parse(line) as { uuid?: string }).uuid).findLast((uuid) => typeof uuid === 'string') as string;
@@ -85,7 +85,13 @@ describe('forkNativeFile (Claude Code, byte path)', () => {
       // Past the first lines (those are parsed whole to tell the format).
       broken[29] = (broken[29] as string).replace(/\}$/, `,"x":${bad}}`);
       const text = `${broken.join('\n')}\n`;
-      const options = { at, sessionId: 'c0ffee00-0000-4000-8000-000000000001', now: 0 };
+      const lenient = { at, sessionId: 'c0ffee00-0000-4000-8000-000000000001', now: 0 };
+      const skipped = forkNativeTranscript(text, lenient);
+      expect(skipped.warnings).toStrictEqual([expect.stringMatching(/^line 30: not a JSON object/)]);
+      expect(skipped.text).not.toContain(broken[29]);
+      const onBytes = forkNativeFile(Buffer.from(text, 'utf8'), lenient);
+      expect([Buffer.from(onBytes.bytes).toString('utf8'), onBytes.warnings]).toStrictEqual([skipped.text, skipped.warnings]);
+      const options = { ...lenient, strict: true };
       expect(() => forkNativeTranscript(text, options)).toThrow(expect.objectContaining({ code: 'MALFORMED_LINE', line: 30 }));
       expect(() => forkNativeFile(Buffer.from(text, 'utf8'), options)).toThrow(
         expect.objectContaining({ code: 'MALFORMED_LINE', line: 30 }),

@@ -75,7 +75,8 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     return undefined;
   }
   if (format !== CLAUDE_CODE_NATIVE || !isUtf8(buffer)) return undefined;
-  const read = claudeCodeFileTable(buffer);
+  const warnings: string[] = [];
+  const read = claudeCodeFileTable(buffer, options.strict === true ? undefined : warnings);
   if (read === undefined) return undefined;
   const { table, sessionIdKeys, writable } = read;
   const cut = cutOf(format, table, options.at);
@@ -101,6 +102,7 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
     cut: cut.cut,
     inheritedEntryCount: kept.length,
     closedCalls,
+    warnings,
   };
   // Without a session id in the file, only its first line is rewritten (as the text path does).
   const chunks = claudeCodeChildChunks(

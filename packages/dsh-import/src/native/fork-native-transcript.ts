@@ -28,6 +28,8 @@ export type NativeForkOptions = {
   now: number;
   /** pi only: the source file's path, recorded as the child header's `parentSession`. */
   parentFile?: string;
+  /** Refuse a malformed line (`MALFORMED_LINE`) instead of skipping it with a warning, as the tools do. */
+  strict?: boolean;
 };
 
 /** The child: its text and file name, what it came from, where it was cut, what was closed. */
@@ -42,6 +44,8 @@ export type NativeFork = {
   /** Source lines copied into the child (closers excluded). */
   inheritedEntryCount: number;
   closedCalls: OpenCall[];
+  /** The malformed lines skipped (never copied into the child), each named. */
+  warnings: string[];
 };
 
 /** The child's lines (raw text) from parsed source lines; shared with the in-memory entry fork. */
@@ -49,7 +53,7 @@ export function forkNativeLines(
   format: NativeFormat,
   lines: readonly NativeLine[],
   options: NativeForkOptions,
-): Omit<NativeFork, 'text'> & { raws: string[] } {
+): Omit<NativeFork, 'text' | 'warnings'> & { raws: string[] } {
   const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId(format.format);
   const parentSessionId = format.sessionIdOf(lines);
   const { kept, events, cut } = nativeCut(format, lines, options.at);
@@ -91,15 +95,16 @@ function checkAt(at: unknown): void {
 
 /**
  * Forks the session file `text` at `options.at`. Refuses an unknown REF or seq (`INVALID_CUT`,
- * naming the valid range or the nearest ids), a file of no known format (`UNKNOWN_FORMAT`) and a
- * malformed line (`MALFORMED_LINE`).
+ * naming the valid range or the nearest ids) and a file of no known format (`UNKNOWN_FORMAT`); a
+ * malformed line is skipped and named in `warnings` (`MALFORMED_LINE` when `strict`).
  */
 export function forkNativeTranscript(text: string, options: NativeForkOptions): NativeFork {
   checkAt(options.at);
-  const lines = splitNativeLines(text);
+  const warnings: string[] = [];
+  const lines = splitNativeLines(text, options.strict === true ? undefined : warnings);
   const format = nativeFormatOf(lines, options.format);
   const { raws, ...fork } = forkNativeLines(format, lines, options);
-  return { ...fork, text: joinNativeLines(raws) };
+  return { ...fork, warnings, text: joinNativeLines(raws) };
 }
 
 export type { NativeFileFork } from './native-file-fork.js';

@@ -9,12 +9,14 @@ export type NativeLine = { index: number; raw: string; value: Record<string, unk
 
 /**
  * Splits `text` into lines; blank lines are skipped, a torn last line (no whole JSON object) is
- * dropped, any other line that is not a JSON object is `MALFORMED_LINE`.
+ * dropped, any other line that is not a JSON object is skipped with a warning in `skipped` naming it
+ * (never copied into a child) — or, without `skipped` (strict), `MALFORMED_LINE`, as is a text no line of which is JSON.
  */
-export function splitNativeLines(text: string): NativeLine[] {
+export function splitNativeLines(text: string, skipped?: string[]): NativeLine[] {
   const raw = text.split('\n');
   if (raw[raw.length - 1] === '') raw.pop();
   const lines: NativeLine[] = [];
+  let firstSkipped: ImportError | undefined;
   raw.forEach((line, index) => {
     if (line.trim() === '') return;
     const value = jsonObjectOf(line);
@@ -23,8 +25,12 @@ export function splitNativeLines(text: string): NativeLine[] {
       return;
     }
     if (index === raw.length - 1 && !text.endsWith('\n')) return;
-    throw malformedLine(index, line);
+    if (skipped === undefined) throw malformedLine(index, line);
+    firstSkipped ??= malformedLine(index, line);
+    skipped.push(skippedLineWarning(index, line));
   });
+  // No line is JSON: the text is no session file, refused at its first line.
+  if (lines.length === 0 && firstSkipped !== undefined) throw firstSkipped;
   return lines;
 }
 
@@ -47,6 +53,12 @@ export function malformedLine(index: number, line: string): ImportError {
     `line ${String(index + 1)}: expected one JSON object per line, received ${JSON.stringify(shown)}`,
     { line: index + 1 },
   );
+}
+
+/** The warning for the malformed line at 0-based `index` that a lenient read skips. */
+export function skippedLineWarning(index: number, line: string): string {
+  const shown = line.length > 80 ? `${line.slice(0, 80)}…` : line;
+  return `line ${String(index + 1)}: not a JSON object (${JSON.stringify(shown)}); skipped, as the tools skip it (--strict refuses it)`;
 }
 
 /** The lines joined back into a file's text, each ending in `\n`. */

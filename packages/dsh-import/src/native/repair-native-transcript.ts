@@ -22,6 +22,8 @@ export type NativeRepair = {
   closedCalls: OpenCall[];
   appended: string;
   torn: string;
+  /** The malformed lines skipped in reading the file (left where they are), each named. */
+  warnings: string[];
 };
 
 /** The text after the last newline when it is not a whole JSON object (a torn last line), else `''`. */
@@ -30,9 +32,13 @@ function tornTail(text: string): string {
   return tail.trim() !== '' && jsonObjectOf(tail) === undefined ? tail : '';
 }
 
-/** Computes the closers to append to `text`; `appended` is `''` when nothing is open. */
-export function repairNativeTranscript(text: string, options: { format?: 'auto' | TranscriptFormat; now: number }): NativeRepair {
-  const lines = splitNativeLines(text);
+/** Computes the closers to append to `text`; `appended` is `''` when nothing is open; a malformed line is skipped and named in `warnings` (`MALFORMED_LINE` when `strict`). */
+export function repairNativeTranscript(
+  text: string,
+  options: { format?: 'auto' | TranscriptFormat; now: number; strict?: boolean },
+): NativeRepair {
+  const warnings: string[] = [];
+  const lines = splitNativeLines(text, options.strict === true ? undefined : warnings);
   const format = nativeFormatOf(lines, options.format);
   const sessionId = format.sessionIdOf(lines);
   const leaf = format.mainLeaf(lines);
@@ -57,5 +63,5 @@ export function repairNativeTranscript(text: string, options: { format?: 'auto' 
   // A torn last line goes (`torn`); a whole one without its newline gets one before the closers.
   const torn = tornTail(text);
   const separator = raws.length > 0 && torn === '' && text !== '' && !text.endsWith('\n') ? '\n' : '';
-  return { format: format.format, sessionId, closedCalls, appended: separator + joinNativeLines(raws), torn };
+  return { format: format.format, sessionId, closedCalls, appended: separator + joinNativeLines(raws), torn, warnings };
 }
