@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
 import { claudeProjectDirName } from '../src/commands/claude-project-folder.js';
 import { useCliTestDirs } from './cli-test-dirs.js';
 import { runDsh } from './run-dsh.js';
@@ -112,6 +113,11 @@ describe('dsh fork FILE --at REF --worktree (a Claude Code file)', () => {
       .map((line) => JSON.parse(line) as { cwd?: string; sessionId?: string; type?: string; message?: { content?: unknown } });
     expect(new Set(lines.map((line) => line.cwd))).toEqual(new Set([child.worktree.dir]));
     expect(new Set(lines.map((line) => line.sessionId))).toEqual(new Set([child.session_id]));
+    // The call open at the cut is closed by dsh, and its closer says the files are from before it.
+    const closer = lines.find(
+      (line) => line.type === 'user' && JSON.stringify(line.message?.content).includes('"tool_use_id":"toolu_edit"'),
+    );
+    expect(JSON.stringify(closer?.message?.content)).toContain(FORKED_WORKSPACE_AT_CUT_SENTENCE);
     expect(lines.at(-1)).toMatchObject({ type: 'user' });
     expect(lines.at(-1)?.message?.content).toContain(
       `the inherited history ran in ${JSON.stringify(work)}, and this branch runs in ${JSON.stringify(child.worktree.dir)}`,

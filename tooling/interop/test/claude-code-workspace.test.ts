@@ -7,6 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { printSkip } from '@dsh/test-utils';
+import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
 import {
   findSessionFiles,
@@ -133,6 +134,7 @@ describe.skipIf(skip !== undefined)('Claude Code with dsh hooks: the workspace a
       .map((request) => JSON.stringify(request));
     const firstRequest = requests.find((request) => request.includes('toolu_edit_1')) ?? '';
     expect(firstRequest).toContain("This session's working directory has moved");
+    expect(firstRequest).toContain(JSON.stringify(FORKED_WORKSPACE_AT_CUT_SENTENCE).slice(1, -1));
     expect(firstRequest).toContain(JSON.stringify(child.worktree.dir).slice(1, -1));
     expect(childReadResult(server.modelRequests('anthropic').slice(before))).toBe('one');
     expect(await readFile(join(child.worktree.dir, 'child.txt'), 'utf8')).toBe('child\n');

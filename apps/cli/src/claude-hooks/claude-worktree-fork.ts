@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { NativeFileFork } from 'dsh-import/native-fork';
-import { workspaceMovedNoteText } from 'dsh-codec/synthetic-results';
+import { FORKED_WORKSPACE_AT_CUT_SENTENCE, workspaceMovedNoteText } from 'dsh-codec/synthetic-results';
 import { openWorkspaceStore, WorkspaceError, findCheckout } from 'dsh-workspace';
 import { checkpointCommit } from '../checkpoint-commit.js';
 import type { CliContext } from '../cli-context.js';
@@ -148,7 +148,8 @@ export async function claudeWorktreeFork(
       `--worktree needs the working directory of Claude Code session ${parentId}; its entries record none.`,
     );
   const records = fork.parentSessionId === undefined ? [] : await readClaudeCheckpoints(dataDir, fork.parentSessionId);
-  const checkpoint = claudeCheckpointAtCut(lines, records, new Set(fork.closedCalls.map((call) => call.callId)));
+  const closedIds = new Set(fork.closedCalls.map((call) => call.callId));
+  const checkpoint = claudeCheckpointAtCut(lines, records, closedIds);
   const name = `claude-${fork.sessionId.slice(0, 8)}`;
   // The intent first (H9's record of which child a directory is for): a kill before the child is
   // published leaves it, with a dead pid, for the next --worktree fork to clean; it goes once the child is written.
@@ -180,7 +181,12 @@ export async function claudeWorktreeFork(
   }
   try {
     const dir = await physicalPath(made.dir);
-    const moved = lines.map((line) => (typeof line.cwd === 'string' ? { ...line, cwd: movedPath(line.cwd, sourceCwd, dir) } : line));
+    // The closer of the call the checkpoint was taken before says so (SPEC §23 "Honest to the model").
+    const rerunnable = checkpoint?.hook_event_name === 'PreToolUse' ? checkpoint.tool_use_id : undefined;
+    const moved = lines.map((line) => {
+      const at = typeof line.cwd === 'string' ? { ...line, cwd: movedPath(line.cwd, sourceCwd, dir) } : line;
+      return rerunnable !== undefined && closedIds.has(rerunnable) ? withCutSentence(at, rerunnable) : at;
+    });
     const last = lines.at(-1) ?? {};
     const note: Line = {
       parentUuid: typeof last.uuid === 'string' ? last.uuid : null,
@@ -213,6 +219,21 @@ export async function claudeWorktreeFork(
     await undoForkIntent(dataDir, intent).catch(() => undefined);
     throw error;
   }
+}
+
+/** `line` with FORKED_WORKSPACE_AT_CUT_SENTENCE after the text of its `tool_result` for `callId` (dsh's closer), when it has one. */
+function withCutSentence(line: Line, callId: string): Line {
+  const message = line.message as { content?: unknown } | undefined;
+  if (line.type !== 'user' || !Array.isArray(message?.content)) return line;
+  const blocks = message.content as { type?: unknown; tool_use_id?: unknown; content?: unknown }[];
+  const index = blocks.findIndex(
+    (block) => block.type === 'tool_result' && block.tool_use_id === callId && typeof block.content === 'string',
+  );
+  if (index === -1) return line;
+  const content = blocks.map((block, at) =>
+    at === index ? { ...block, content: `${String(block.content)} ${FORKED_WORKSPACE_AT_CUT_SENTENCE}` } : block,
+  );
+  return { ...line, message: { ...message, content } };
 }
 
 async function isCheckout(cwd: string): Promise<boolean> {
