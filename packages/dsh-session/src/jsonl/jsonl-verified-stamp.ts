@@ -3,7 +3,7 @@
  * writer of this store left when it released the log, written only when every one of those bytes is
  * a line it validated (appended from a Session, copied from validated lines, or decoded by the codec
  * when the log was opened) in the current format with LF line ends. A read whose bytes have that size
- * and checksum may skip decoding them (`verified-lines.ts`); any change to the file — another program,
+ * and checksum may skip decoding them (`verified-lines.ts`) and `open` skips validating them; any change to the file — another program,
  * a truncation, a flipped bit — changes the checksum and the log is decoded and validated in full.
  * A stamp is a cache: writing it is best effort, a lost or stale one only costs that full decode.
  */

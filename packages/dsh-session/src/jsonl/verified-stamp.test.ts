@@ -172,6 +172,50 @@ describe('verified stamps of JSONL logs', () => {
     await expect(store.fork('edited', { atSeq: 1 })).rejects.toMatchObject({ code: 'INVALID_RELATIONSHIP' });
   });
 
+  /** A stamped log whose first turn ends a turn that never started: only a validator of every event refuses it. */
+  const forgeInvalidStamped = async (id: string) => {
+    const log = new LogBuilder().title('first').turnStart().user('one').turnEnd().turnStart().user('two').turnEnd().events;
+    const lines = log.map((event) => JSON.stringify(event));
+    lines[3] = (lines[3] as string).replace('"turn":1', '"turn":9');
+    const body = `${JSON.stringify(header(id))}\n${lines.join('\n')}\n`;
+    await forgeStamped(id, body);
+    return { body, count: log.length };
+  };
+
+  it('opens a stamped log validating none of its events, each line decoded once', async () => {
+    const { count } = await forgeInvalidStamped('open-trusted');
+    const session = await store.open('open-trusted');
+    // The stamped lines, then the new lifecycle's marker: the refused turn/end was never validated.
+    expect(session.events.slice(0, count).map((event) => event.seq)).toEqual([...Array(count).keys()]);
+    expect(session.title).toBe('first');
+    session.append('turn/start', { turn: 3 });
+    session.append('turn/end', { turn: 3, reason: { kind: 'completed' } });
+    await session.close();
+    // Without the stamp the same bytes are validated at open and refused.
+    await rm(stampOf('open-trusted'));
+    await expect(store.open('open-trusted')).rejects.toMatchObject({ code: 'INVALID_RELATIONSHIP' });
+  });
+
+  it('validates at open the bytes of a stamped log that changed or grew after its stamp, and repairs a torn tail', async () => {
+    const { body } = await forgeInvalidStamped('open-changed');
+    const valid = body.replace('"turn":9', '"turn":1');
+    await forgeStamped('open-changed', valid);
+    // Same size, one byte different from what the stamp vouches for.
+    await writeFile(fileOf('open-changed'), body);
+    await expect(store.open('open-changed')).rejects.toMatchObject({ code: 'INVALID_RELATIONSHIP' });
+    // The stamped bytes, then a line the stamp does not cover that ends a turn never started.
+    const grown = `${valid}{"seq":7,"type":"turn/end","time":9,"data":{"turn":9,"reason":{"kind":"completed"}}}\n`;
+    await writeFile(fileOf('open-changed'), grown);
+    await expect(store.open('open-changed')).rejects.toMatchObject({ code: 'INVALID_RELATIONSHIP' });
+    // The stamped bytes, then a torn line: validated, the tail dropped, the session opened.
+    await writeFile(fileOf('open-changed'), `${valid}{"seq":7,"ty`);
+    const session = await store.open('open-changed');
+    expect(session.events[7]?.type).not.toBe('turn/end');
+    await session.close();
+    expect((await readFile(fileOf('open-changed'), 'utf8')).startsWith(valid)).toBe(true);
+    expect(await readFile(fileOf('open-changed'), 'utf8')).not.toContain('{"seq":7,"ty"');
+  });
+
   it('finds the latest title by its envelope, not by the same text inside an event’s data', async () => {
     const log = new LogBuilder().title('real').events;
     const decoy: SessionEvent = {

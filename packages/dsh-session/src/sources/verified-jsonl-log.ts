@@ -2,7 +2,8 @@
  * @module JSONL bytes that a writer of this backend validated and stamped and that are unchanged since
  * (`jsonl-verified-stamp.ts`): current-format lines, LF-terminated, no torn tail. An observation
  * decodes only the header and the latest turn and reads the events line by line when someone reads
- * them; a fork child may copy the lines of its first events as they are.
+ * them; a fork child may copy the lines of its first events as they are. `open` decodes every line
+ * once and validates none.
  */
 import { CURRENT_FORMAT_VERSION, type SessionHeader } from 'dsh-codec';
 import { closeOpenTail } from '../close-open-tail.js';
@@ -26,9 +27,28 @@ export class VerifiedJsonlLog implements StoredLines {
     this.bytes = bytes;
   }
 
-  /** Decoded as JSONL text, in full (what `open` and the public read do). */
+  /**
+   * Every event, each line parsed once and none validated again (the stamp vouches for them: what
+   * `open` does); a header that is not the current version is decoded as JSONL text, in full.
+   */
   decode(id: string): DecodedLog {
-    return this.#asText().decode(id);
+    const { bytes } = this;
+    const ends = new LineEnds();
+    ends.scan(bytes, 0);
+    const header = ends.length === 0 ? undefined : currentHeader(id, bytes, ends);
+    if (header === undefined) return this.#asText().decode(id);
+    const source = verifiedLinesSource(id, bytes, ends);
+    const events = source.slice(source.length);
+    this.#ends = ends;
+    return {
+      header,
+      events,
+      sourceVersion: CURRENT_FORMAT_VERSION,
+      tornTail: undefined,
+      lineEndings: undefined,
+      rewrite: false,
+      validated: events.length,
+    };
   }
 
   storedLog(id: string): StoredLog {
