@@ -29,6 +29,7 @@ const CLAUDE_TYPES = new Set([
   'atis-latch',
   'tools-used',
   'cost-state',
+  'api-request-route',
 ]);
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 

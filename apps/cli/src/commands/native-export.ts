@@ -11,6 +11,7 @@ import type { CliContext } from '../cli-context.js';
 import { publishNewFile, uuidV7 } from '../native-files.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { terminalLine } from '../terminal-text.js';
+import { shellCommand } from '../shell-command.js';
 
 type Observed = { header: { id: string }; title?: string; cwd?: string; events: readonly { type: string; data: unknown }[] };
 
@@ -52,7 +53,7 @@ export async function writeNativeExport(
   await publishNewFile(file, exported.text);
   context.stdout.write(`${sessionId}\n`);
   context.stderr.write(
-    `dsh: exported ${terminalLine(observed.header.id)} as a ${format} session ${sessionId} into ${terminalLine(file)}\n  resume it with: ${terminalLine(exported.resume(file).join(' '))}\n`,
+    `dsh: exported ${terminalLine(observed.header.id)} as a ${format} session ${sessionId} into ${terminalLine(file)}\n  resume it with: ${terminalLine(shellCommand(exported.resume(file)))}\n`,
   );
   return 0;
 }

@@ -20,6 +20,7 @@ import { assertUnchanged, publishNewFile, uuidV7 } from '../native-files.js';
 import { maxBytesOption, readInputBytesStamped } from '../read-input-file.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
+import { shellCommand } from '../shell-command.js';
 
 const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
 
@@ -137,7 +138,7 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   context.stderr.write(
     terminalBody(
       `dsh: forked ${fork.format} session ${terminalLine(fork.parentSessionId ?? '?')} at ${terminalLine(values.at)} (seq ${String(fork.cut)}; ${String(fork.inheritedEntryCount)} entries copied; ${closed}) into ${terminalLine(child)}\n` +
-        `  resume it with: ${terminalLine(resume.join(' '))}${where}\n`,
+        `  resume it with: ${terminalLine(shellCommand(resume))}${where}\n`,
     ),
   );
   return 0;

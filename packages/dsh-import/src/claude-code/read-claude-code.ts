@@ -27,6 +27,7 @@ export const CLAUDE_CODE_QUIET_TYPES: ReadonlySet<string> = new Set([
   'atis-latch',
   'tools-used',
   'cost-state',
+  'api-request-route',
 ]);
 const INTERRUPTED = '[Request interrupted by user';
 

@@ -39,6 +39,7 @@ export const CLAUDE_CODE_QUIET_LINE_TYPES = [
   'atis-latch',
   'tools-used',
   'cost-state',
+  'api-request-route',
   'attachment',
   'permission-mode',
   'ai-title',
