@@ -66,7 +66,19 @@ describe('dsh import / dsh export through the real CLI', () => {
     const script = join(work.path, 'script.json');
     await writeFile(script, JSON.stringify([{ text: 'I will check whether npm test already ran.' }]));
     const forked = await runDsh(['fork', id, '--at', String(lastCall?.seq), '--json', '--data', data.path]);
-    const child = (JSON.parse(forked.stdout) as { sessionId: string }).sessionId;
+    const forkJson = JSON.parse(forked.stdout) as { sessionId: string };
+    const child = forkJson.sessionId;
+    // The keys dsh fork FILE --json prints, camelCase kept alongside.
+    expect(forkJson).toMatchObject({
+      session_id: child,
+      file: null,
+      format: 'dsh',
+      parent_session: id,
+      cut: lastCall?.seq,
+      resume: ['dsh', '--resume', child],
+      parentSession: id,
+      forkCut: lastCall?.seq,
+    });
     const result = await printJson(['-p', 'continue', '--resume', child, '--model', `scripted:${script}`, '--data', data.path], {
       cwd: work.path,
     });

@@ -58,7 +58,17 @@ export async function forkSessionCommand(context: CliContext, values: OptionValu
       : `dsh restore ${restored.sessionId} --at ${String(restored.undoSeq)}${storeArguments(context, values)}`;
   if (warning !== undefined) context.stderr.write(terminalBody(warning));
   if (values.json === true) {
-    const json = workspace === undefined ? { ...result } : { ...result, ...forkWorkspaceJson(workspace) };
+    // The keys `dsh fork FILE --json` prints (snake_case), with the camelCase ones kept alongside.
+    const keys = {
+      session_id: result.sessionId,
+      file: null,
+      format: 'dsh',
+      parent_session: result.parentSession,
+      cut: result.forkCut,
+      resume: ['dsh', '--resume', result.sessionId],
+      ...result,
+    };
+    const json = workspace === undefined ? keys : { ...keys, ...forkWorkspaceJson(workspace) };
     context.stdout.write(`${JSON.stringify(restored === undefined ? json : { ...json, restored: { ...restored, undo } })}\n`);
     if (workspace?.warning !== undefined) context.stderr.write(`dsh: warning: ${terminalLine(workspace.warning)}\n`);
     return 0;
