@@ -33,7 +33,7 @@ export const STORE_OPTIONS: Record<string, OptionSpec> = {
 export const MODEL_OPTION: OptionSpec = {
   type: 'string',
   value: 'MODEL',
-  help: 'keyless (default, offline and deterministic) | scripted:FILE | openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) | anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_THINKING_BUDGET)',
+  help: 'default: anthropic:claude-sonnet-4-5 with ANTHROPIC_API_KEY, else openai:gpt-4.1 with OPENAI_API_KEY, else keyless (offline, deterministic) | scripted:FILE | openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) | anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_THINKING_BUDGET) | sonnet, opus, haiku, claude-… (anthropic:…)',
 };
 /** `--no-checkpoints`: no workspace checkpoints for the sessions this command runs (SPEC §23). */
 export const NO_CHECKPOINTS_OPTION: OptionSpec = {

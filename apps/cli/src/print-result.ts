@@ -34,7 +34,8 @@ type ClaudeResultFields = {
  * `duration_api_ms`, `total_cost_usd`, `usage`, `permission_denials`, `uuid`), so a script written
  * for `claude -p --output-format json` reads it unchanged.
  */
-export type PrintResult = QueryResult & ClaudeResultFields & { session_id: string };
+/** `model`: the spec that answered the turn (`keyless` when no key or --model picked another). */
+export type PrintResult = QueryResult & ClaudeResultFields & { session_id: string; model: string };
 
 /** The result object of a run whose turn never started (a refusal): no turn, no tokens, the code and message. */
 export type ErrorResult = ClaudeResultFields & {
@@ -98,6 +99,7 @@ export function printResult(result: QueryResult, appended: readonly SessionEvent
     num_turns: responses.length,
     duration_ms: Math.round(durationMs),
     duration_api_ms: apiMs,
+    model,
     total_cost_usd: costUsd(model, usage),
     usage,
     permission_denials: [],

@@ -49,7 +49,7 @@ async function hintFor(
     case 'INVALID_MODEL_SPEC':
     case 'MODEL_CONFIG':
     case 'INVALID_SCRIPT':
-      return '--model expects keyless, scripted:FILE (a JSON array of responses), openai:NAME with OPENAI_API_KEY set, or anthropic:NAME with ANTHROPIC_API_KEY set';
+      return '--model expects keyless, scripted:FILE (a JSON array of responses), openai:NAME with OPENAI_API_KEY set, anthropic:NAME with ANTHROPIC_API_KEY set, or sonnet, opus, haiku, claude-…; a session that recorded a model dsh cannot run continues with --resume ID --model MODEL';
     case 'UNSUPPORTED_VERSION':
       return 'upgrade dsh to read this log';
     case 'CORRUPT':

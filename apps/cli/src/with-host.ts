@@ -5,7 +5,16 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createHost, demoTools, openSessionStore, resolveModel, type Host, type HostOptions, type SessionStore } from 'dsh-host';
+import {
+  createHost,
+  defaultModelSpec,
+  demoTools,
+  openSessionStore,
+  resolveModel,
+  type Host,
+  type HostOptions,
+  type SessionStore,
+} from 'dsh-host';
 import { openPostgresStore } from 'dsh-postgres';
 import { openWorkspaceStore } from 'dsh-workspace';
 import type { CliContext } from './cli-context.js';
@@ -61,7 +70,7 @@ export async function withHost<T>(
   use: (host: Host, dataDir: string, store: SessionStore) => Promise<T>,
   extra: Pick<HostOptions, 'telemetry' | 'maxSteps' | 'cwd' | 'maxLiveSessions' | 'idleSessionMs'> = {},
 ): Promise<T> {
-  const spec = typeof values.model === 'string' ? values.model : 'keyless';
+  const spec = typeof values.model === 'string' ? values.model : defaultModelSpec(context.env);
   // A --model that cannot be resolved is refused before anything is opened or written.
   const model = await resolveModel(spec, { cwd: context.cwd, env: context.env });
   const { store, where: dataDir } = await openCliStore(context, values);

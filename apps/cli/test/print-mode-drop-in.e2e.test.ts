@@ -60,7 +60,8 @@ describe('a resumed or continued session runs on its recorded model (SPEC §21)'
     dirs.server = await startModelServer(() => chatCompletionStream('from the endpoint'));
     const env = { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
     const dir = join(dirs.data.path, 'd');
-    await printJson(['-p', 'first', '--name', 'k', '--data', dir], { env, cwd: dirs.data.path });
+    // No key in the environment: the new session runs on keyless (with a key it would run on that adapter, SPEC §25).
+    await printJson(['-p', 'first', '--name', 'k', '--data', dir], { cwd: dirs.data.path });
     expect(dirs.server.requests).toHaveLength(0);
     const switched = await printJson(['-p', 'now real', '--resume', 'k', '--model', 'openai:gpt-test', '--data', dir], { env });
     expect(switched.result).toBe('from the endpoint');
@@ -72,7 +73,7 @@ describe('a resumed or continued session runs on its recorded model (SPEC §21)'
   });
 
   it(
-    'a recorded model that cannot be set up ends the turn with its error instead of another model answering',
+    'a recorded model that cannot be set up is refused with its error before the turn starts (SPEC §25), no other model answering',
     { timeout: 120_000 },
     async () => {
       dirs.server = await startModelServer(() => chatCompletionStream('from the endpoint'));
@@ -88,8 +89,9 @@ describe('a resumed or continued session runs on its recorded model (SPEC §21)'
         is_error: true,
         subtype: 'error_during_execution',
         errorCode: 'MODEL_CONFIG',
-        result: '',
+        num_turns: 0,
       });
+      expect((await storedEvents('oa', dir)).filter((event) => event.type === 'turn/start')).toHaveLength(1);
     },
   );
 });
@@ -133,7 +135,7 @@ describe('--output-format json prints a result object for every outcome (SPEC §
         total_cost_usd: 0,
       });
       expect(String(notFound.errorMessage)).toContain('nope');
-      const badModel = await refusal(['-p', 'hi', '--model', 'gpt-9', '--data', dir, '--output-format=json'], 1);
+      const badModel = await refusal(['-p', 'hi', '--model', 'frob-9', '--data', dir, '--output-format=json'], 1);
       expect(badModel).toMatchObject({ errorCode: 'INVALID_MODEL_SPEC', is_error: true });
       const usage = await refusal(['-p', 'hi', '--max-turns', 'many', '--output-format', 'json', '--data', dir], 2);
       expect(usage).toMatchObject({ errorCode: 'USAGE', is_error: true });

@@ -38,6 +38,13 @@ export { createAnthropicModel, type AnthropicModelOptions } from './models/anthr
 export type { RetryOptions } from './models/with-retries.js';
 export type { ModelTimeoutOptions } from './models/model-timeouts.js';
 export { resolveModel, type ResolveModelOptions } from './resolve-model.js';
+export {
+  canonicalModelSpec,
+  CLAUDE_MODEL_ALIASES,
+  DEFAULT_ANTHROPIC_MODEL,
+  DEFAULT_OPENAI_MODEL,
+  defaultModelSpec,
+} from './model-aliases.js';
 export type { CompactionResult, CompactOptions, Summarizer } from './compaction/compact-session.js';
 export {
   CHECKPOINT_EVENT,

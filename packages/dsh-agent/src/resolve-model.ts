@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { AgentError } from './agent-error.js';
 import type { Model } from './model.js';
+import { canonicalModelSpec } from './model-aliases.js';
 import { createAnthropicModel } from './models/anthropic-model.js';
 import { createKeylessModel } from './models/keyless-model.js';
 import { createOpenAIModel } from './models/openai-model.js';
@@ -24,9 +25,11 @@ export type ResolveModelOptions = {
  * The model named by a CLI spec: `keyless`, `scripted:FILE` (a JSON script, SPEC §11),
  * `openai:NAME` (OpenAI-compatible Chat Completions at `OPENAI_BASE_URL` with `OPENAI_API_KEY`) or
  * `anthropic:NAME` (the Messages API at `ANTHROPIC_BASE_URL` with `ANTHROPIC_API_KEY`; extended
- * thinking when `ANTHROPIC_THINKING_BUDGET` is set). Throws `INVALID_MODEL_SPEC`, `INVALID_SCRIPT` or `MODEL_CONFIG`.
+ * thinking when `ANTHROPIC_THINKING_BUDGET` is set); Claude Code's `sonnet`, `opus`, `haiku` and `claude-…`
+ * names mean `anthropic:…` (`model-aliases.ts`). Throws `INVALID_MODEL_SPEC`, `INVALID_SCRIPT` or `MODEL_CONFIG`.
  */
-export async function resolveModel(spec: string, options: ResolveModelOptions = {}): Promise<Model> {
+export async function resolveModel(given: string, options: ResolveModelOptions = {}): Promise<Model> {
+  const spec = canonicalModelSpec(given);
   if (spec === 'keyless') return createKeylessModel();
   const colon = spec.indexOf(':');
   const kind = colon === -1 ? spec : spec.slice(0, colon);
@@ -55,6 +58,6 @@ export async function resolveModel(spec: string, options: ResolveModelOptions = 
   }
   throw new AgentError(
     'INVALID_MODEL_SPEC',
-    `expected a model spec "keyless", "scripted:FILE", "openai:NAME" or "anthropic:NAME", received ${JSON.stringify(spec)}`,
+    `expected a model spec "keyless", "scripted:FILE", "openai:NAME", "anthropic:NAME" or a Claude name (sonnet, opus, haiku, claude-…), received ${JSON.stringify(given)}`,
   );
 }

@@ -47,4 +47,15 @@ export type { ConnectionLimits } from './bounded-http-server.js';
 // may not: the layer table), and nothing else: test doubles and the default model come from
 // dsh-agent. Who uses each export: packages/dsh-host/README.md.
 export { createMemoryStore, openSessionStore, rewriteLogFile, SessionError, type SessionStore } from 'dsh-session';
-export { AgentError, defineTool, demoTools, deriveHistory, resolveModel, type AgentDelta, type Model, type Tool } from 'dsh-agent';
+export {
+  AgentError,
+  canonicalModelSpec,
+  defaultModelSpec,
+  defineTool,
+  demoTools,
+  deriveHistory,
+  resolveModel,
+  type AgentDelta,
+  type Model,
+  type Tool,
+} from 'dsh-agent';

@@ -17,6 +17,17 @@ function sameConfig(a: SessionConfig, b: SessionConfig): boolean {
 /** What `onStart` receives: the session and what its turn runs with, before the prompt is queued. */
 export type QueryStart = { sessionId: string; cwd?: string; model: string; tools: string[] };
 
+/**
+ * Resolves the model the session's next turn runs on, so a recorded spec dsh cannot run (say, an
+ * import's) is refused with the resolver's error before the turn starts, nothing recorded (SPEC §25).
+ */
+async function checkModel(context: HostContext, entry: LiveEntry): Promise<void> {
+  const resolveModel = context.options.resolveModel;
+  const spec = entry.agent.modelName();
+  if (resolveModel === undefined || spec === context.model.name) return;
+  await resolveModel(spec);
+}
+
 /** Records `removed` taken out of what the session has available, when any of them is available. */
 async function removeTools(entry: LiveEntry, removed: readonly string[] | undefined): Promise<void> {
   if (removed === undefined) return;
@@ -99,6 +110,7 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
   }
   const entry = await liveEntry(context, sessionId);
   const { agent } = entry;
+  await checkModel(context, entry);
   await removeTools(entry, queryOptions.disallowedTools);
   await recordSystemPrompt(context, entry, {
     ...(queryOptions.systemPrompt === undefined ? {} : { systemPrompt: queryOptions.systemPrompt }),

@@ -117,10 +117,10 @@ describe('line types current versions write', () => {
 
 describe('cwd, model and title', () => {
   it.each([
-    ['claude-code', claudeCodeTranscript({ turns: 3 }).text, 'claude-opus-4-6'],
-    ['codex', codexTranscript({ turns: 3 }).text, 'gpt-5.4'],
+    ['claude-code', claudeCodeTranscript({ turns: 3 }).text, 'anthropic:claude-opus-4-6'],
+    ['codex', codexTranscript({ turns: 3 }).text, 'openai:gpt-5.4'],
     ['pi', piTranscript({ turns: 3 }).text, undefined],
-  ])('%s: session/config carries the source cwd and model, and the session has a title', (_format, text, model) => {
+  ])('%s: session/config carries the source cwd and model (as a spec dsh runs), and the session has a title', (_format, text, model) => {
     const events = main(importTranscript(text)).events;
     const config = events.filter((e) => e.type === 'session/config').map((e) => e.data as { cwd?: string; model?: string });
     expect(config.some((c) => typeof c.cwd === 'string')).toBe(true);

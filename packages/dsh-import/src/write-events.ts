@@ -8,6 +8,7 @@ import type { ContentBlock, JsonValue, SessionConfig, SessionEvent, SurfaceOp, T
 import { IMPORT_SOURCE_EVENT } from './import-source.js';
 import type { SourceItem, TurnOutcome } from './source-item.js';
 import { printableTitle } from './printable-title.js';
+import { runnableModelSpec } from './runnable-model-spec.js';
 
 /** The events of one line of a transcript. */
 export type WrittenEvents = { events: SessionEvent[]; warnings: string[] };
@@ -109,7 +110,12 @@ class EventWriter {
   }
 
   private configure(config: SessionConfig): void {
-    const next: SessionConfig = { ...this.config, ...config };
+    // The source's model name is recorded as a spec dsh can run (SPEC §25: `claude-…` → `anthropic:claude-…`).
+    const next: SessionConfig = {
+      ...this.config,
+      ...config,
+      ...(config.model === undefined ? {} : { model: runnableModelSpec(config.model) }),
+    };
     if (next.cwd === this.config.cwd && next.model === this.config.model && next.tools === this.config.tools) return;
     this.config = next;
     const data: { [key: string]: JsonValue } = {};

@@ -17,6 +17,9 @@ function environment(extra: Record<string, string | undefined> = {}): NodeJS.Pro
     DSH_HOME: undefined,
     DSH_TOKEN: undefined,
     NODE_OPTIONS: undefined,
+    // A key in the caller's environment would pick a real model by default (SPEC §25): tests name theirs.
+    ANTHROPIC_API_KEY: undefined,
+    OPENAI_API_KEY: undefined,
     ...extra,
   };
   return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { SessionEvent } from 'dsh-codec';
-import type { QueryOptions } from 'dsh-host';
+import { canonicalModelSpec, defaultModelSpec, type QueryOptions } from 'dsh-host';
 import { resolveDataDir } from '../cli-context.js';
 import type { ForkWorkspace } from '../fork-worktree-at-cut.js';
 import { ClaudeStreamLines } from '../claude-stream-lines.js';
@@ -143,8 +143,9 @@ function queryOf(context: CliContext, values: OptionValues, prompt: string): Que
   // A new session records where it runs (so --continue finds it); a resumed one keeps its own unless told.
   if (isNew || typeof values.cwd === 'string' || continuing) query.cwd = cwd;
   // A resumed session keeps the model it recorded unless --model names another (SPEC §21).
-  if (typeof values.model === 'string') query.model = values.model;
-  else if (isNew) query.model = 'keyless';
+  // Claude Code's names (`sonnet`, `claude-…`) are recorded as the spec they mean; no --model: the keys' default (SPEC §25).
+  if (typeof values.model === 'string') query.model = canonicalModelSpec(values.model);
+  else if (isNew) query.model = defaultModelSpec(context.env);
   return query;
 }
 
@@ -191,6 +192,10 @@ export async function printCommand(context: CliContext, values: OptionValues, po
   const started = { model: '' };
   query.onStart = (start) => {
     started.model = start.model;
+    if (start.model === 'keyless' && values.model === undefined)
+      context.stderr.write(
+        'dsh: answering with the keyless offline model: neither ANTHROPIC_API_KEY nor OPENAI_API_KEY is set and no --model was given (e.g. --model sonnet)\n',
+      );
     lines?.init(start);
     if (verbose)
       context.stderr.write(
