@@ -9,7 +9,12 @@ import { httpStatusOf, wireCodeOf } from './host-error-codes.js';
 export function errorBody(error: HostError): { error: Record<string, unknown> } {
   const status = httpStatusOf(error.code);
   const message = status === 503 ? withRootCause(error) : error.message;
-  return { error: { code: wireCodeOf(error.code), message, ...error.details } };
+  // HTTP users get an HTTP action, never a library call (SPEC §25).
+  const hint =
+    error.code === 'SESSION_BUSY'
+      ? { hint: 'fork it instead: POST /api/sessions/:id/fork (body {"atSeq": N} to cut elsewhere), or stop the process holding it' }
+      : {};
+  return { error: { code: wireCodeOf(error.code), message, ...error.details, ...hint } };
 }
 
 /** `error.message`, followed by the innermost cause's message when it does not already say it. */

@@ -115,6 +115,7 @@ const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
           candidates: { type: 'array', items: { type: 'string' }, description: 'NAME_AMBIGUOUS: every matching session id' },
           issues: { type: 'array', items: { type: 'object' }, description: 'BAD_REQUEST: each invalid field with its path' },
           holder: { type: 'object', description: 'SESSION_BUSY: the process holding the lease' },
+          hint: { type: 'string', description: 'SESSION_BUSY: what to do instead (fork through POST /api/sessions/:id/fork)' },
         },
       },
     },

@@ -18,7 +18,7 @@ export function busyError(id: string, holder: LeaseHolder): SessionError {
   return new SessionError(
     'SESSION_BUSY',
     `Session ${id} is open for writing by pid ${holder.pid} on ${holder.host} since ${new Date(holder.since).toISOString()}. ` +
-      `Only one writer may hold a session: fork it instead (fork("${id}", { atSeq }) reads its stored events), or close it there first.`,
+      'Only one writer may hold a session: fork it instead (a fork reads its stored events), or close it there first.',
     { sessionId: id, holder },
   );
 }
