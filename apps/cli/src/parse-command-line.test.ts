@@ -81,3 +81,12 @@ describe('parseCommandLine', () => {
     expect(usageError(['launch']).exitCode).toBe(2);
   });
 });
+
+describe('dsh --resume without a value (SPEC §25)', () => {
+  it('opens interactive mode on the picker; with a value it resumes that session; with -p it still needs one', () => {
+    expect(parseCommandLine(['--resume'])).toEqual({ kind: 'interactive', values: { pick: true } });
+    expect(parseCommandLine(['-r', '--data', '/d'])).toEqual({ kind: 'interactive', values: { data: '/d', pick: true } });
+    expect(parseCommandLine(['--resume', 'abc'])).toEqual({ kind: 'interactive', values: { resume: 'abc' } });
+    expect(() => parseCommandLine(['-p', 'hi', '--resume'])).toThrow(/--resume expects a value/);
+  });
+});

@@ -119,6 +119,16 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const spec = COMMANDS.find((command) => command.name === first);
   if (spec !== undefined) return parseWith(spec, rest);
   if (!first.startsWith('-')) throw unknownCommand(first);
+  // `dsh --resume` without a value opens interactive mode on the session picker, as `claude --resume` does.
+  const bare = argv.findIndex((arg, index) => (arg === '--resume' || arg === '-r') && (argv[index + 1] ?? '-').startsWith('-'));
+  if (bare !== -1 && !argv.includes('-p') && !argv.includes('--print')) {
+    const parsed = parseWith(
+      PRINT_COMMAND,
+      argv.filter((_, index) => index !== bare),
+    );
+    if (parsed.kind === 'command' && parsed.positionals.length === 0)
+      return { kind: 'interactive', values: { ...parsed.values, pick: true } };
+  }
   const parsed = parseWith(PRINT_COMMAND, argv);
   // Options without -p (`dsh --resume X`, `dsh --continue`) open interactive mode on that session.
   if (parsed.kind === 'command' && parsed.values.print !== true) {

@@ -276,4 +276,19 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
       await type('/exit', /\[exited 0\]/);
     },
   );
+
+  it(
+    'dsh --resume without a value opens the picker; an answer that is not a number cancels it and is never sent to the model (SPEC §25)',
+    { timeout: 180_000 },
+    async () => {
+      const first = await runDsh(['-p', 'hello from the past', '--name', 'old-one', '--data', join(data.path, 'sessions')]);
+      expect(first.code).toBe(0);
+      start(['--resume', '--data', 'sessions']);
+      await waitFor(`the picker\n${screen()}`, () => screen().includes('type a number'), 60_000);
+      expect(screen()).toMatch(/old-one\s+"hello from the past"/);
+      await type('list files', /\/resume cancelled: that was not a number, so nothing was sent to the model/);
+      expect(screen()).not.toContain('keyless offline model');
+      await type('/exit', /\[exited 0\]/);
+    },
+  );
 });

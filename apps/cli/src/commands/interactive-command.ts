@@ -10,6 +10,7 @@ import type { SessionEvent } from 'dsh-codec';
 import type { CliContext } from '../cli-context.js';
 import { paintFor } from '../interactive/interactive-output.js';
 import { runInteractiveLoop } from '../interactive/interactive-loop.js';
+import { runSlashCommand } from '../interactive/run-slash-command.js';
 import type { InteractiveSession } from '../interactive/interactive-session.js';
 import { showSession } from '../interactive/session-lines.js';
 import { startSession } from '../interactive/start-session.js';
@@ -55,6 +56,8 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
         picking: undefined,
         switched: () => undefined,
       };
+      // `dsh --resume` without a value: the picker first, as `/resume` shows it.
+      if (values.pick === true) await runSlashCommand(session, { name: 'resume' });
       await runInteractiveLoop(session);
       out(paint.dim(`bye — resume with: dsh --resume ${terminalLine(session.current)}${storeArguments(context, values)}`));
       return 0;

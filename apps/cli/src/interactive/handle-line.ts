@@ -47,6 +47,11 @@ export async function handleLine(session: InteractiveSession, line: string): Pro
     return;
   }
   const input = parseSlashCommand(typed, INTERACTIVE_COMMANDS);
+  // An answer to the picker that is not a number cancels it: it is never sent to the model (SPEC §25).
+  if (offered !== undefined && input.kind === 'message') {
+    if (typed !== '') session.out(session.paint.dim('/resume cancelled: that was not a number, so nothing was sent to the model'));
+    return;
+  }
   if (input.kind !== 'message') {
     await runSlashInput(session, input);
     return;
