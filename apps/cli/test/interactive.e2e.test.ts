@@ -278,6 +278,22 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
   );
 
   it(
+    '/branch releases the session it leaves: another process resumes the original while interactive mode stays open (SPEC §25)',
+    { timeout: 180_000 },
+    async () => {
+      const sessions = join(data.path, 'sessions');
+      const first = await runDsh(['-p', 'hello from the past', '--name', 'left-one', '--data', sessions]);
+      expect(first.code).toBe(0);
+      start(['--resume', 'left-one', '--data', 'sessions']);
+      await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+      await type('/branch moved', /now in branch \S+ {2}"moved"/);
+      const elsewhere = await runDsh(['-p', 'from another terminal', '--resume', 'left-one', '--data', sessions]);
+      expect(elsewhere.code, elsewhere.stderr).toBe(0);
+      await type('/exit', /\[exited 0\]/);
+    },
+  );
+
+  it(
     'dsh --resume without a value opens the picker; an answer that is not a number cancels it and is never sent to the model (SPEC §25)',
     { timeout: 180_000 },
     async () => {

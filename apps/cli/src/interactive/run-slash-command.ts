@@ -37,6 +37,15 @@ async function forkAndSwitch(session: InteractiveSession, command: SlashForkComm
     out(paint.dim(terminalLine(`the running turn goes on in ${forked.parentSession} (/resume ${forked.parentSession} to return)`)));
   session.current = forked.sessionId;
   await host.open(session.current);
+  // The session left is released (once its running turn ends) so another terminal can resume it (SPEC §25).
+  const left = forked.parentSession;
+  const releaseLeft = () => (session.current === left ? Promise.resolve() : host.release(left));
+  if (session.running)
+    void host
+      .idle(left)
+      .then(releaseLeft)
+      .catch(() => undefined);
+  else await releaseLeft();
   await showSession(session, command.name === 'fork' ? 'now in fork' : 'now in branch');
   // Lines held back during the parent's turn now run in the branch.
   session.switched();
