@@ -84,6 +84,8 @@ export async function forkWithOptions(
       ...(title === undefined ? {} : { title }),
       ...(Object.keys(patch).length === 0 ? {} : { configPatch: patch }),
       ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: request.idempotencyKey }),
+      // The child's files are the checkpoint at the cut: its closers say so (SPEC §23).
+      ...(prepared?.workspace.workspace === 'checkpoint' ? { workspace: 'at-cut' as const } : {}),
     });
   } catch (error) {
     if (prepared !== undefined) await prepared.undo().catch(() => undefined);

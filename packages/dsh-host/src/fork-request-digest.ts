@@ -28,6 +28,7 @@ export function forkRequestDigest(sourceRef: string, request: Omit<ForkOptions, 
     title: PrintableTitle.is(request.title) ? request.title.text : request.title,
     config: request.config,
     configPatch: request.configPatch,
+    workspace: request.workspace,
   });
   return `sha256-${createHash('sha256').update(text).digest('hex')}`;
 }

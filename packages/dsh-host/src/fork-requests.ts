@@ -37,6 +37,7 @@ export async function forkOnce(
       ...(forkOptions.title === undefined ? {} : { title: forkOptions.title }),
       ...(forkOptions.config === undefined ? {} : { config: forkOptions.config }),
       ...(forkOptions.config !== undefined || forkOptions.configPatch === undefined ? {} : { configPatch: forkOptions.configPatch }),
+      ...(forkOptions.workspace === undefined ? {} : { workspace: forkOptions.workspace }),
       ...(forkRequest === undefined ? {} : { forkRequest }),
     }),
   );

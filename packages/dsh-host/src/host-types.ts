@@ -66,6 +66,12 @@ export type ForkOptions = {
   configPatch?: SessionConfig;
   /** Repeating a fork with the same key returns the first child instead of creating another. */
   idempotencyKey?: string;
+  /**
+   * `'at-cut'` when the child's cwd holds exactly the workspace at the cut (a `--worktree` fork at a
+   * checkpoint): the closer of each call open at the cut tells the model its files are as they were
+   * before the call started (SPEC §23, format V6).
+   */
+  workspace?: 'at-cut';
 };
 
 /**
