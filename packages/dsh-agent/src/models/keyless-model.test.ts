@@ -162,6 +162,15 @@ describe('keyless model', () => {
     });
     const notWritten = [...checked.slice(0, -1), result('n2', 'old')];
     expect((await ask(notWritten)).toolCalls).toEqual([{ name: 'write_file', arguments: '{"path":"w.txt","content":"W"}' }]);
+    // A rewrite the tool refused is reported as refused, never as written (SPEC §25).
+    const refused = [
+      ...notWritten,
+      calls('a3', ['r1', 'write_file', { path: 'w.txt', content: 'W' }]),
+      result('r1', 'NO_WORKSPACE: this session has no working directory', { isError: true }),
+    ];
+    expect((await ask(refused)).text).toBe(
+      'I re-ran 1 call(s) left without a result. 0 write(s) had already taken effect; 0 had not and were written now. 1 could not be written, refused: NO_WORKSPACE: this session has no working directory',
+    );
   });
 
   it('ignores real error results when asked to continue', async () => {

@@ -174,9 +174,19 @@ const continueAfterCut: Plan = ({ steps, tools, earlier }) => {
   if (second === undefined && missing.length > 0 && tools.has('write_file')) return { calls: missing };
   const parts = [`I re-ran ${reruns.length} call(s) left without a result.`];
   if (writes.length > 0) {
+    // A rewrite the tool refused (NO_WORKSPACE, PATH_REFUSED, …) is said to be refused, never "written" (SPEC §25).
+    const refused =
+      second === undefined
+        ? []
+        : second.calls.flatMap((call) => {
+            const result = second.results.get(call.id);
+            return result === undefined || result.isError ? [result?.text ?? 'no result'] : [];
+          });
+    const written = second === undefined ? 0 : second.calls.length - refused.length;
     parts.push(
       `${writes.length - missing.length} write(s) had already taken effect; ` +
-        `${second === undefined ? 0 : missing.length} had not and were written now.`,
+        `${written} had not and were written now.` +
+        (refused.length === 0 ? '' : ` ${refused.length} could not be written, refused: ${clip(refused[0] ?? '', 160)}`),
     );
   }
   return { text: parts.join(' ') + notRepeated };
