@@ -42,11 +42,17 @@ export type CheckpointCommitInput = {
   message: string;
 };
 
-/** Makes the commit and returns its id: `parent`'s tree with `subdir` replaced by `tree`. */
+/**
+ * Makes the commit and returns its id: `parent`'s tree with `subdir` replaced by `tree`. When that is
+ * `parent`'s own tree (the session changed nothing git tracks), `parent` itself: the worktree then
+ * starts at HEAD, as SPEC §20 promises, with no empty commit of dsh's on the branch.
+ */
 export async function checkpointCommit(input: CheckpointCommitInput): Promise<string> {
   const { commonDir, tree, parent, subdir } = input;
   await copyTreeObjects(input.storeDir, tree, commonDir);
   const root = subdir === '' ? tree : await treeWithSubdir(input);
+  const parentTree = await git(['rev-parse', '--verify', '--quiet', `${parent}^{tree}`], { gitDir: commonDir });
+  if (parentTree.ok && parentTree.stdout.toString('utf8').trim() === root) return parent;
   const made = await git(['commit-tree', root, '-p', parent, '-m', input.message], { gitDir: commonDir, env: DSH_IDENTITY });
   if (!made.ok) throw failed(`git commit-tree for checkpoint ${tree}`, made);
   return made.stdout.toString('utf8').trim();

@@ -167,8 +167,9 @@ describe('dsh peers: one baseline, several alternatives at one cut, run at once'
       expect(existsSync(join(b.cwd, 'a.txt'))).toBe(false);
       expect(git(dirs.work.path, 'status', '--porcelain', '--untracked-files=all')).toBe('');
       expect(git(a.cwd, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('dsh/pa');
-      // A peer's branch starts at the workspace at the cut, a commit over the checkout's HEAD (SPEC §23).
-      expect(git(dirs.work.path, 'rev-parse', 'HEAD')).toBe(git(b.cwd, 'rev-parse', 'HEAD~1'));
+      // The workspace at the cut is HEAD's own tree (the baseline only listed files): the branch starts
+      // at HEAD itself, as SPEC §20 says, with no empty commit (a changed workspace gets one: SPEC §23).
+      expect(git(b.cwd, 'rev-parse', 'HEAD')).toBe(git(dirs.work.path, 'rev-parse', 'HEAD'));
 
       // Removal never drops uncommitted work silently.
       const refused = await runDsh(['peers', '--remove', 'pa', '--data', dirs.data.path]);

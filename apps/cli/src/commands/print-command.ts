@@ -189,13 +189,16 @@ export async function printCommand(context: CliContext, values: OptionValues, po
       : messages === undefined
         ? undefined
         : new ClaudeStreamLines((line) => messages.push(JSON.parse(line)));
-  const started = { model: '' };
+  const started = { model: '', keylessNote: false };
+  const keylessNote =
+    'dsh: answering with the keyless offline model: neither ANTHROPIC_API_KEY nor OPENAI_API_KEY is set and no --model was given (e.g. --model sonnet)\n';
   query.onStart = (start) => {
     started.model = start.model;
-    if (start.model === 'keyless' && values.model === undefined)
-      context.stderr.write(
-        'dsh: answering with the keyless offline model: neither ANTHROPIC_API_KEY nor OPENAI_API_KEY is set and no --model was given (e.g. --model sonnet)\n',
-      );
+    // Text output keeps its first stderr line the session's (as §21 prints it): the note follows it.
+    if (start.model === 'keyless' && values.model === undefined) {
+      if (format === 'text') started.keylessNote = true;
+      else context.stderr.write(keylessNote);
+    }
     lines?.init(start);
     if (verbose)
       context.stderr.write(
@@ -281,6 +284,7 @@ export async function printCommand(context: CliContext, values: OptionValues, po
     else if (!shown.atLineStart) context.stdout.write('\n');
     const lineage = result.parentSession === undefined ? '' : ` (forked from ${result.parentSession} at seq ${String(result.forkCut)})`;
     context.stderr.write(`dsh: ${terminalLine(`session ${result.sessionId}${lineage}`)}\n`);
+    if (started.keylessNote) context.stderr.write(keylessNote);
     if (result.isError) {
       const code = result.errorCode === undefined ? '' : ` (${result.errorCode})`;
       // The provider's message in full: a 429's "Rate limit reached… try again in 20s" is what the user needs.
