@@ -71,7 +71,9 @@ describe('resolveModel', () => {
     expect((await resolveModel('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_THINKING_BUDGET: '4000' } })).name).toBe(
       'anthropic:claude-x',
     );
-    for (const spec of ['', 'gpt-4', 'openai:', 'scripted:', 'anthropic:', 'claude:opus']) {
+    // A bare gpt-… name means openai:… (SPEC §25 aliases, as claude-… means anthropic:…).
+    expect((await resolveModel('gpt-4', { env: { OPENAI_API_KEY: 'k' } })).name).toBe('openai:gpt-4');
+    for (const spec of ['', 'gpt', 'openai:', 'scripted:', 'anthropic:', 'claude:opus']) {
       expect(await agentErrorCode(resolveModel(spec))).toBe('INVALID_MODEL_SPEC');
     }
   });
