@@ -1,6 +1,6 @@
 /**
  * The WebAssembly scanner of a Claude Code file (AssemblyScript; `pnpm --filter dsh-import run
- * build:wasm` compiles it into `src/native/wasm/claude-code-rows-wasm.ts`): every line of the
+ * build:wasm` compiles it into `src/native/claude-code-bytes/wasm/claude-code-rows-wasm.ts`): every line of the
  * bytes at 0 checked to the JSON grammar and read into a row of the line table's layout
  * (`claude-code-line-table.ts`: the same slots, the same meaning), its strings interned by their
  * decoded bytes. A line it does not read itself is *declined* — left as a row holding only its

@@ -1,6 +1,6 @@
 /**
  * `pnpm --filter dsh-import run build:wasm`: compiles the scanner and writes its bytes, base64, into
- * `src/native/wasm/claude-code-rows-wasm.ts` (committed, so that building and testing the package
+ * `src/native/claude-code-bytes/wasm/claude-code-rows-wasm.ts` (committed, so that building and testing the package
  * need no compiler; `claude-code-rows-wasm.test.ts` fails when the file is stale).
  * @module
  */
@@ -9,7 +9,7 @@ import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { compileWasm } from './compile-wasm.mjs';
 
-const TARGET = fileURLToPath(new URL('../src/native/wasm/claude-code-rows-wasm.ts', import.meta.url));
+const TARGET = fileURLToPath(new URL('../src/native/claude-code-bytes/wasm/claude-code-rows-wasm.ts', import.meta.url));
 
 /** The generated module's text for `bytes`. */
 export function generatedModule(bytes) {

@@ -1,7 +1,7 @@
 /**
  * Compiles the AssemblyScript scanner (`assembly/claude-code-rows.ts`) to WebAssembly and returns
  * the module's bytes — the one place its compiler flags are written. `build-wasm.mjs` writes them
- * into `src/native/wasm/claude-code-rows-wasm.ts`; a test compiles again and compares.
+ * into `src/native/claude-code-bytes/wasm/claude-code-rows-wasm.ts`; a test compiles again and compares.
  * @module
  */
 import { Buffer } from 'node:buffer';

@@ -24,7 +24,7 @@ export {
   type NativeForkOptions,
 } from './native/fork-native-transcript.js';
 /** A buffer to read a session file into that `forkNativeFile` then reads where it is (no copy), scanned while it is read. */
-export { nativeFileBuffer, nativeFileRead } from './native/scan-claude-code-rows.js';
+export { nativeFileBuffer, nativeFileRead } from './native/claude-code-bytes/scan-claude-code-rows.js';
 /** Native fork of Claude Code entries held in memory (the Claude Agent SDK's session store). */
 export { forkClaudeCodeEntries, type ClaudeCodeEntriesFork } from './native/fork-claude-code-entries.js';
 /** `dsh repair`: the interrupted closers to append to a file whose last step has calls without results. */

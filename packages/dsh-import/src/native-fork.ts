@@ -5,6 +5,6 @@
  * The main entry exports the same names.
  */
 export { forkNativeFile, nativeResumeCommand, type NativeFileFork, type NativeForkOptions } from './native/fork-native-transcript.js';
-export { nativeFileBuffer, nativeFileRead } from './native/scan-claude-code-rows.js';
+export { nativeFileBuffer, nativeFileRead } from './native/claude-code-bytes/scan-claude-code-rows.js';
 export { ImportError, type ImportErrorCode } from './import-error.js';
 export type { TranscriptFormat } from './detect-format.js';

@@ -2,9 +2,9 @@
  * The line table of skeletons already read — the reference reading the property tests compare the
  * scanner's table and the one-index cut with.
  */
-import type { ClaudeCodeSkeleton } from '../native/claude-code-skeleton.js';
-import { ClaudeCodeLineTable } from '../native/claude-code-line-table.js';
-import type { LineStrings } from '../native/line-strings.js';
+import type { ClaudeCodeSkeleton } from '../native/claude-code-bytes/claude-code-skeleton.js';
+import { ClaudeCodeLineTable } from '../native/claude-code-bytes/claude-code-line-table.js';
+import type { LineStrings } from '../native/claude-code-bytes/line-strings.js';
 
 /** Strings keyed in the order they are first asked for. */
 class MapStrings implements LineStrings {

@@ -9,7 +9,7 @@ import type { TranscriptFormat } from '../detect-format.js';
 import { ImportError } from '../import-error.js';
 import { assertUtf8Lines } from './assert-utf8-lines.js';
 import { codexCallKind } from './codex-native.js';
-import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
+import { forkClaudeCodeBytes } from './claude-code-bytes/fork-claude-code-file.js';
 import type { NativeFormat } from './native-format.js';
 import { joinNativeLines, splitNativeLines, type NativeLine } from './native-line.js';
 import { nativeCut } from './native-cut.js';

@@ -5,7 +5,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { compileWasm } from '../../../scripts/compile-wasm.mjs';
+import { compileWasm } from '../../../../scripts/compile-wasm.mjs';
 import { CLAUDE_CODE_ROWS_WASM } from './claude-code-rows-wasm.js';
 
 describe('the committed WebAssembly scanner', () => {

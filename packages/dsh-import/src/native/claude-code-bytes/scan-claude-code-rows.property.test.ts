@@ -8,12 +8,12 @@ import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { claudeCodeTranscript, codexTranscript, piTranscript } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
-import { file, generated, uuidsOf } from '../__fixtures__/mutated-claude-code-file.js';
-import { forkNativeFile, forkNativeTranscript } from '../index.js';
+import { file, generated, uuidsOf } from '../../__fixtures__/mutated-claude-code-file.js';
+import { forkNativeFile, forkNativeTranscript } from '../../index.js';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { claudeCodeFileTable } from './claude-code-file-table.js';
 import { LINE_END, LINE_INDEX, LINE_START, type ClaudeCodeLineTable } from './claude-code-line-table.js';
-import { splitNativeLines } from './native-line.js';
+import { splitNativeLines } from '../native-line.js';
 import { nativeFileBuffer, nativeFileRead, scanClaudeCodeRows } from './scan-claude-code-rows.js';
 
 /** Each line the text path keeps (`splitNativeLines`) as its skeleton and its index. */

@@ -9,9 +9,9 @@
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { claudeCodeTranscript } from '@dsh/test-utils';
-import { file, generated, uuidsOf } from '../__fixtures__/mutated-claude-code-file.js';
+import { file, generated, uuidsOf } from '../../__fixtures__/mutated-claude-code-file.js';
 import { describe, expect, it } from 'vitest';
-import { forkNativeFile, forkNativeTranscript } from '../index.js';
+import { forkNativeFile, forkNativeTranscript } from '../../index.js';
 import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
 
 describe('forkNativeFile (Claude Code, byte path)', () => {

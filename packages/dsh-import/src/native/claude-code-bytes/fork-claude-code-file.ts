@@ -11,18 +11,18 @@
  * @module
  */
 import { Buffer, isUtf8 } from 'node:buffer';
-import { ImportError } from '../import-error.js';
-import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
+import { ImportError } from '../../import-error.js';
+import { CLAUDE_CODE_NATIVE } from '../claude-code-native.js';
 import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START, SESSION_ID } from './claude-code-line-table.js';
 import { claudeCodeFileTable } from './claude-code-file-table.js';
-import type { NativeForkOptions } from './fork-native-transcript.js';
-import { nativeFileFork, type NativeFileFork } from './native-file-fork.js';
-import { nativeCut } from './native-cut.js';
-import { nativeFormatOf } from './native-formats.js';
-import { firstNativeLines } from './first-native-lines.js';
-import type { NativeLine } from './native-line.js';
-import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
-import type { NativeFormat } from './native-format.js';
+import type { NativeForkOptions } from '../fork-native-transcript.js';
+import { nativeFileFork, type NativeFileFork } from '../native-file-fork.js';
+import { nativeCut } from '../native-cut.js';
+import { nativeFormatOf } from '../native-formats.js';
+import { firstNativeLines } from '../first-native-lines.js';
+import type { NativeLine } from '../native-line.js';
+import { closerText, openCallsAt, type OpenCall } from '../open-calls.js';
+import type { NativeFormat } from '../native-format.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
 import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
 import { claudeCodeChildChunks } from './claude-code-child-chunks.js';

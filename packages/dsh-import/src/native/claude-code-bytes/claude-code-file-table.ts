@@ -11,7 +11,7 @@
 import { Buffer } from 'node:buffer';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START } from './claude-code-line-table.js';
-import { malformedLine, skippedLineWarning } from './native-line.js';
+import { malformedLine, skippedLineWarning } from '../native-line.js';
 import { patchPairs } from './patch-pairs.js';
 import { scanClaudeCodeRows } from './scan-claude-code-rows.js';
 

@@ -10,8 +10,8 @@ import { BLOCK, ClaudeCodeLineTable, ROW } from './claude-code-line-table.js';
 import { CLAUDE_CODE_ROWS_WASM } from './wasm/claude-code-rows-wasm.js';
 import { WasmStringTable } from './wasm-string-table.js';
 import { patchPairs } from './patch-pairs.js';
-import { firstNativeLines } from './first-native-lines.js';
-import { detectFormat } from '../detect-format.js';
+import { firstNativeLines } from '../first-native-lines.js';
+import { detectFormat } from '../../detect-format.js';
 
 /** The scanner's exports (see assembly/claude-code-rows.ts). */
 type Scanner = {

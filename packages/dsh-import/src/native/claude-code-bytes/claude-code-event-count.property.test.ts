@@ -11,15 +11,15 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { claudeCodeTranscript } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
-import { TRANSCRIPT_SHAPE } from '../__fixtures__/mutated-claude-code-file.js';
-import { CLAUDE_CODE_NATIVE } from './claude-code-native.js';
+import { TRANSCRIPT_SHAPE } from '../../__fixtures__/mutated-claude-code-file.js';
+import { CLAUDE_CODE_NATIVE } from '../claude-code-native.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
-import { claudeCodeLineTableOf } from '../__fixtures__/claude-code-line-table-of.js';
+import { claudeCodeLineTableOf } from '../../__fixtures__/claude-code-line-table-of.js';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
-import { nativeCut } from './native-cut.js';
-import { splitNativeLines, type NativeLine } from './native-line.js';
-import { openCallsAt } from './open-calls.js';
+import { nativeCut } from '../native-cut.js';
+import { splitNativeLines, type NativeLine } from '../native-line.js';
+import { openCallsAt } from '../open-calls.js';
 
 const ROOT =
   [process.env.DSH_TRANSCRIPTS, join(import.meta.dirname, '../../../../../shared/data/transcripts'), '/work/shared/data/transcripts'].find(

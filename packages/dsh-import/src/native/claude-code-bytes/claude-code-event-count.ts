@@ -8,7 +8,7 @@
  * calls, held prompts, whether any message was written yet. The property test `claude-code-event-count.property.test.ts` holds it equal to the import's reading.
  * @module
  */
-import { claudeCodeEffectOf } from '../claude-code/claude-code-effects.js';
+import { claudeCodeEffectOf } from '../../claude-code/claude-code-effects.js';
 import type { ClaudeCodeLineTable } from './claude-code-line-table.js';
 import {
   claudeCodeItems,
@@ -22,7 +22,7 @@ import {
   RESULT,
   type ClaudeCodeItems as Items,
 } from './claude-code-items.js';
-import type { OpenCall } from './open-calls.js';
+import type { OpenCall } from '../open-calls.js';
 
 /** The count of events of the reading (seqs 0..count-1) and the calls open at its end. */
 export type ClaudeCodeEventCount = { count: number; openCalls: OpenCall[] };
