@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { SessionEvent } from 'dsh-codec';
 import type { QueryResult } from 'dsh-host';
 import { costUsd, type TokenCounts } from './model-prices.js';
+import { allRefusedMessage, refusedCalls, type PermissionDenial } from './refused-calls.js';
 
 /** Token counts summed over the turn's model responses; 0 where the model reports none (keyless). */
 export type ResultUsage = TokenCounts;
@@ -22,8 +23,11 @@ type ClaudeResultFields = {
   /** From the price table in `model-prices.ts` (docs/cli.md); 0 for keyless, scripted and unknown models. */
   total_cost_usd: number;
   usage: ResultUsage;
-  /** Always empty: dsh has no permission prompts (`--tools` restricts availability instead). */
-  permission_denials: [];
+  /**
+   * The turn's calls dsh refused before they ran (`NO_WORKSPACE`, `PATH_REFUSED`, a tool the session
+   * lacks, …), in Claude Code's shape; dsh has no permission prompts, so nothing else lands here.
+   */
+  permission_denials: PermissionDenial[];
   /** A fresh id for this result line. */
   uuid: string;
 };
@@ -38,7 +42,8 @@ type ClaudeResultFields = {
 export type PrintResult = QueryResult & ClaudeResultFields & { session_id: string; model: string };
 
 /** The result object of a run whose turn never started (a refusal): no turn, no tokens, the code and message. */
-export type ErrorResult = ClaudeResultFields & {
+export type ErrorResult = Omit<ClaudeResultFields, 'permission_denials'> & {
+  permission_denials: [];
   subtype: 'error_during_execution';
   is_error: true;
   isError: true;
@@ -63,9 +68,15 @@ function emptyUsage(): ResultUsage {
  * Builds the result object from the query's result and the events its session appended meanwhile:
  * `num_turns` counts the turn's model responses (as Claude Code counts them), `usage` sums theirs,
  * `duration_api_ms` sums each step's wait from `step/start` to its `assistant/message`, and
- * `total_cost_usd` prices the usage for `model`.
+ * `total_cost_usd` prices the usage for `model`. A completed turn whose every tool call was refused
+ * is an error (`error_during_execution`, the first refusal's code): nothing it was asked to do ran.
  */
-export function printResult(result: QueryResult, appended: readonly SessionEvent[], durationMs: number, model: string): PrintResult {
+export function printResult(queried: QueryResult, appended: readonly SessionEvent[], durationMs: number, model: string): PrintResult {
+  const { calls, refused } = refusedCalls(appended, queried.turn);
+  const allRefused = queried.stopReason === 'completed' && !queried.isError && calls > 0 && refused.length === calls;
+  const result: QueryResult = allRefused
+    ? { ...queried, isError: true, errorCode: refused[0]?.code ?? 'NO_WORKSPACE', errorMessage: allRefusedMessage(refused) }
+    : queried;
   const ofTurn = appended.filter((event) => (event.data as { turn?: unknown } | null)?.turn === result.turn);
   const responses = ofTurn.filter((event) => event.type === 'assistant/message');
   const usage = emptyUsage();
@@ -102,7 +113,7 @@ export function printResult(result: QueryResult, appended: readonly SessionEvent
     model,
     total_cost_usd: costUsd(model, usage),
     usage,
-    permission_denials: [],
+    permission_denials: refused,
     uuid: randomUUID(),
   };
 }

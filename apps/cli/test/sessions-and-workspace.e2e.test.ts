@@ -91,8 +91,13 @@ describe('a session without a cwd never runs its tools in the process cwd (SPEC 
     const model = await script('write.json', [write, { text: 'tried' }]);
     // A scripted model starts its file again in each process: the second run gets its own.
     const second = await script('write-again.json', [write, { text: 'wrote' }]);
-    const refused = await printJson(['-p', 'write it', '--resume', 'legacy', '--model', model, '--data', dir], { cwd: checkout });
-    expect(refused.result).toBe('tried');
+    // Its only call refused, the turn is not success (SPEC §25).
+    const run = await runDsh(['-p', 'write it', '--resume', 'legacy', '--model', model, '--output-format', 'json', '--data', dir], {
+      cwd: checkout,
+    });
+    expect(run.code).toBe(1);
+    const refused = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(refused).toMatchObject({ result: 'tried', is_error: true, errorCode: 'NO_WORKSPACE' });
     expect(await readdir(checkout)).toEqual([]);
     const shown = await runDsh(['show', 'legacy', '--json', '--data', dir]);
     const results = (JSON.parse(shown.stdout) as { events: { type: string; data: { error?: { code: string } } }[] }).events.filter(

@@ -310,7 +310,9 @@ describe('§21 piped stdin, fork names, delete, workspaces', () => {
         '{"seq":0,"type":"turn/start","time":10,"data":{"turn":1}}\n{"seq":1,"type":"user/message","time":11,"data":{"text":"hi"}}\n{"seq":2,"type":"turn/end","time":12,"data":{"turn":1,"reason":"completed"}}\n',
       );
       const write = [{ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'x' } }] }, { text: 'finished' }];
-      await printJson(['-p', 'write', '--resume', 'legacy', '--model', await script(write), '--data', data], { cwd: checkout });
+      // Its only call refused, the turn is not success (SPEC §25 changes §21 here): exit 1.
+      const refused = await dsh(['-p', 'write', '--resume', 'legacy', '--model', await script(write), '--data', data], { cwd: checkout });
+      expect(refused.code).toBe(1);
       expect(await readdir(checkout)).toEqual([]);
       const results = (await events('legacy')).filter((event) => event.type === 'tool/result');
       expect((results.at(-1)?.data.error as { code?: string } | undefined)?.code).toBe('NO_WORKSPACE');

@@ -17,7 +17,7 @@ import { printResult } from '../print-result.js';
 import { maxBytesOption, readInputFile } from '../read-input-file.js';
 import { readPrintInput } from '../read-print-input.js';
 import { streamJsonPrompt } from '../stream-json-prompt.js';
-import { toolsToRemove } from '../claude-tool-names.js';
+import { permissionOptions } from '../permission-options.js';
 import { cliTools, withHost } from '../with-host.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
@@ -59,34 +59,6 @@ export const OUTPUT_FORMATS = ['text', 'json', 'stream-json', 'events'] as const
 const INPUT_FORMATS: readonly string[] = ['text', 'stream-json'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * Claude Code's permission flags (SPEC §25): accepted with one stderr line, since dsh has no permission
- * prompts; `--disallowedTools` removes tools from availability (returned), never loosening it.
- */
-function permissionOptions(context: CliContext, values: OptionValues): string[] | undefined {
-  const given = ['allowedTools', 'permission-mode', 'dangerously-skip-permissions'].filter((flag) => values[flag] !== undefined);
-  if (given.length > 0) {
-    context.stderr.write(
-      `dsh: ${given.map((flag) => `--${flag}`).join(', ')} accepted: dsh has no permission prompts, so every available tool runs; --tools a,b restricts which tools are available (--disallowedTools removes some)\n`,
-    );
-  }
-  const disallowed = values.disallowedTools;
-  if (disallowed === undefined) return undefined;
-  const entries = Array.isArray(disallowed) ? disallowed : [String(disallowed)];
-  const { remove, unknown } = toolsToRemove(
-    entries,
-    cliTools().map((tool) => tool.name),
-  );
-  if (unknown.length > 0) {
-    context.stderr.write(
-      `dsh: --disallowedTools: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a tool dsh has (its tools: ${cliTools()
-        .map((tool) => tool.name)
-        .join(', ')}), so there is nothing to remove\n`,
-    );
-  }
-  return remove;
-}
 
 function parseMaxTurns(value: OptionValues[string]): number | undefined {
   if (typeof value !== 'string') return undefined;
@@ -285,7 +257,12 @@ export async function printCommand(context: CliContext, values: OptionValues, po
     const lineage = result.parentSession === undefined ? '' : ` (forked from ${result.parentSession} at seq ${String(result.forkCut)})`;
     context.stderr.write(`dsh: ${terminalLine(`session ${result.sessionId}${lineage}`)}\n`);
     if (started.keylessNote) context.stderr.write(keylessNote);
-    if (result.isError) {
+    // A refused call is said aloud (SPEC §25); a turn whose every call was refused is the error below.
+    for (const denial of result.permission_denials)
+      context.stderr.write(`dsh: ${terminalLine(`${denial.tool_name} was refused (${denial.code}): ${denial.reason}`)}\n`);
+    if (result.isError && result.stopReason === 'completed') {
+      context.stderr.write(`dsh: ${terminalLine(`the turn failed (${result.errorCode ?? 'ERROR'}): no tool call it made ran`)}\n`);
+    } else if (result.isError) {
       const code = result.errorCode === undefined ? '' : ` (${result.errorCode})`;
       // The provider's message in full: a 429's "Rate limit reached… try again in 20s" is what the user needs.
       const message = result.errorMessage === undefined ? '' : `: ${terminalBody(result.errorMessage)}`;
