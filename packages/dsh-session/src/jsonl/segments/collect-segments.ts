@@ -1,0 +1,60 @@
+/**
+ * @module `collectSegments`: removes the segments no file of the directory names, and the temp files
+ * of publishers that died, under the segment folder's lease (so no manifest in flight is about to name
+ * what it removes). A segment any manifest, backup or writer's temp file names is never removed.
+ */
+import { readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorCode, syncDirectory } from '../durable-files.js';
+import { referencedSegments } from './referenced-segments.js';
+import { SEGMENT_DIGEST, SEGMENT_TEMP_NAME, segmentsDir } from './segment-paths.js';
+import type { SegmentStore } from './segment-store.js';
+import type { SegmentsLease } from './segments-lease.js';
+
+/** What a collection did: the digests it removed, how many segments it kept, how many temp files it removed. */
+export type CollectedSegments = { removed: string[]; kept: number; temps: number };
+
+/**
+ * Removes every unreferenced segment and every segment temp file; the caller holds `lease` (only its
+ * holder publishes, so a temp file is a dead publisher's). `CORRUPT` (nothing removed) when a session
+ * log's header cannot be read; `SESSION_BUSY` when the lease was taken over before anything is removed.
+ */
+export async function collectSegments(store: SegmentStore, lease: SegmentsLease): Promise<CollectedSegments> {
+  const folder = segmentsDir(store.dir);
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return { removed: [], kept: 0, temps: 0 };
+    throw error;
+  }
+  const referenced = await referencedSegments(store.dir);
+  await lease.assertHeld();
+  const removed: string[] = [];
+  let kept = 0;
+  let temps = 0;
+  for (const name of names) {
+    if (SEGMENT_TEMP_NAME.test(name)) {
+      if (await unlinkIfPresent(join(folder, name))) temps += 1;
+    } else if (SEGMENT_DIGEST.test(name)) {
+      if (referenced.has(name)) kept += 1;
+      else if (await unlinkIfPresent(join(folder, name))) {
+        store.verified.delete(name);
+        removed.push(name);
+      }
+    }
+  }
+  if (removed.length > 0 || temps > 0) await syncDirectory(folder);
+  return { removed, kept, temps };
+}
+
+/** Unlinks `path`; false when it was already gone. */
+async function unlinkIfPresent(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return false;
+    throw error;
+  }
+}
