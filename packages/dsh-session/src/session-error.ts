@@ -10,7 +10,7 @@ import { CODEC_ERROR_CODES } from 'dsh-codec';
 export const SESSION_ERROR_CODES = {
   ...CODEC_ERROR_CODES,
   CORRUPT:
-    'a stored log has no readable header or names another session, or its repair would drop more than the one unfinished final line; refused, the file left as it is',
+    'a stored log has no readable header or names another session, or its repair would drop more than the one unfinished final line, or a sealed segment is missing or does not match its digest; refused, the file left as it is',
   SESSION_NOT_FOUND: 'no session with that id (open, inspect, fork source, delete)',
   SESSION_EXISTS: 'create or fork with an id a live or stored session already has',
   INVALID_CUT: 'fork atSeq is not an existing integer seq of the source; nothing is created',

@@ -1,4 +1,4 @@
-/** Spawns `store-process.ts` in a real Node process and reads its JSON lines. */
+/** Spawns `store-process.ts` (or `segment-process.ts`) in a real Node process and reads its JSON lines. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,7 +22,7 @@ const live = new Set<ChildProcess>();
  * --mount-proc --kill-child`), so `pid` is then the wrapper's.
  */
 export function spawnStoreProcess(
-  mode: 'hold' | 'race' | 'write' | 'fork' | 'open',
+  mode: 'hold' | 'race' | 'write' | 'fork' | 'open' | 'publish',
   dir: string,
   id: string,
   wrap: readonly string[] = [],
@@ -33,7 +33,8 @@ export function spawnStoreProcess(
     '--conditions=@dsh/source',
     '--import',
     'tsx',
-    join(import.meta.dirname, 'store-process.ts'),
+    // `publish` runs the segment store's own process (`segment-process.ts`); the others the store's.
+    join(import.meta.dirname, mode === 'publish' ? 'segment-process.ts' : 'store-process.ts'),
     mode,
     dir,
     id,

@@ -49,7 +49,9 @@ export async function publishSegment(store: SegmentStore, lease: SegmentsLease, 
     await syncDirectory(folder);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
-    throw new SessionError('WRITE_FAILED', `Could not publish segment ${digest} in ${folder}: ${(error as Error).message}`, { cause: error });
+    throw new SessionError('WRITE_FAILED', `Could not publish segment ${digest} in ${folder}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   // Just written from bytes whose digest is its name: verified.
   store.verified.set(digest, identityOf(await stat(path)));

@@ -29,7 +29,10 @@ export function segmentsDir(dir: string): string {
 /** The file of segment `digest`; a name that is not a digest is refused, so none reaches outside the folder. */
 export function segmentFile(dir: string, digest: string): string {
   if (!SEGMENT_DIGEST.test(digest)) {
-    throw new SessionError('CORRUPT', `Expected a segment digest (64 lowercase hex digits), received ${JSON.stringify(digest.slice(0, 80))}.`);
+    throw new SessionError(
+      'CORRUPT',
+      `Expected a segment digest (64 lowercase hex digits), received ${JSON.stringify(digest.slice(0, 80))}.`,
+    );
   }
   return join(dir, SEGMENTS, digest);
 }

@@ -14,7 +14,8 @@ import { acquireSegmentsLease, type SegmentsLease } from './segments-lease.js';
 
 const lines = (...texts: string[]): Buffer => Buffer.from(texts.map((text) => `${text}\n`).join(''), 'utf8');
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-const header = (refs: readonly SegmentRef[]): string => `${JSON.stringify({ format: 'dsh-session', version: 7, id: 'x', segments: refs })}\n`;
+const header = (refs: readonly SegmentRef[]): string =>
+  `${JSON.stringify({ format: 'dsh-session', version: 7, id: 'x', segments: refs })}\n`;
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -114,7 +115,7 @@ describe('segment store', () => {
     const inTemp = await publishSegment(store, lease, lines('{"seq":2}'));
     const unnamed = await publishSegment(store, lease, lines('{"seq":3}'));
     await writeFile(join(dir.path, 'a.jsonl'), `${header([named])}{"seq":1}\n`);
-    await writeFile(join(dir.path, 'b.jsonl'), `${header([])}`);
+    await writeFile(join(dir.path, 'b.jsonl'), header([]));
     await writeFile(join(dir.path, 'a.jsonl.bak-20261207T084000000Z'), header([backedUp]));
     await writeFile(join(dir.path, '.a.123.0f0e-1.tmp'), header([inTemp]));
     await writeFile(join(dir.path, 'notes.txt'), header([]));
