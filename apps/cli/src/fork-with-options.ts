@@ -13,7 +13,7 @@ import type { SlashCommand } from 'dsh-host/commands';
 import { CliError } from './cli-error.js';
 import { prepareForkWorktree, type ForkWorkspace, type PreparedWorktree } from './fork-worktree-at-cut.js';
 import { sharedCwdWarning } from './shared-cwd-warning.js';
-import { checkTools } from './commands/print-command.js';
+import { checkTools } from './tools-option.js';
 
 /** What to fork and how: the cut (omitted: after the latest closed turn), name, config changes. */
 export type ForkRequest = { atSeq?: number; title?: string; cwd?: string; tools?: string[]; worktree: boolean; idempotencyKey?: string };

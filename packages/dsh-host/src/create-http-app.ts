@@ -5,32 +5,15 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { HostError } from './host-error.js';
-import { httpGuard, type HttpGuardOptions } from './http-guard.js';
-import type { Host, HostLogger } from './host-types.js';
+import { httpGuard } from './http-guard.js';
+import type { HttpAppOptions } from './http-app-options.js';
+import type { Host } from './host-types.js';
 import { HOST_ERROR_CODES, httpStatusOf, type HostErrorRow } from './host-error-codes.js';
 import { errorBody } from './error-body.js';
 import { HTTP_ROUTES } from './http-routes.js';
 import { openApiDocument } from './openapi-document.js';
 import { nodeResponseOf } from './node-response-of.js';
 import { createStreamSlots } from './stream-slots.js';
-
-/** Options of the HTTP layer. */
-export type HttpAppOptions = HttpGuardOptions & {
-  /** Largest accepted request body in bytes (default 1 MiB); larger → 413. */
-  maxBodyBytes?: number;
-  /** Largest transcript body `POST /api/import` accepts (default 32 MiB: long agent sessions run to megabytes). */
-  maxImportBytes?: number;
-  /** Where unknown failures are logged before the fixed 500 body is sent (default `console`). */
-  logger?: HostLogger;
-  /** SSE comment interval keeping idle streams open through proxies (default 15 s). */
-  heartbeatMs?: number;
-  /** Concurrent SSE streams (default 256); one more is 503 `TOO_MANY_STREAMS` with `Retry-After`. */
-  maxStreams?: number;
-  /** Bytes an SSE stream may hold for a client that does not read before it is closed (default 8 MiB). */
-  maxBufferedBytes?: number;
-  /** Bytes all SSE streams together may hold for their clients (default 64 MiB); beyond it the stream holding the most is closed. */
-  maxStreamBytesTotal?: number;
-};
 
 /** Default interval of the SSE heartbeat comment. */
 export const DEFAULT_HEARTBEAT_MS = 15_000;

@@ -2,7 +2,7 @@
 import type { FormatVersion, SessionEvent } from 'dsh-codec';
 import type { Agent, AgentDelta, CheckpointStore, Model, Tool } from 'dsh-agent';
 import type { Session, SessionStore } from 'dsh-session';
-import type { HttpAppOptions } from './create-http-app.js';
+import type { HttpAppOptions } from './http-app-options.js';
 import type { ForkResult, HostLogger, TelemetrySink } from './host-types.js';
 
 /** Options of `createHost`. Only `store` is required; the model defaults to the offline keyless one. */

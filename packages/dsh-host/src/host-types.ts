@@ -4,7 +4,6 @@ import type { AgentDelta, CompactionResult } from 'dsh-agent';
 import type { PrintableTitle } from 'dsh-session';
 import type { ImportInput, ImportIntoStoreOptions, ImportReport } from './import-into-store.js';
 import type { Lineage } from './lineage.js';
-import type { QueryStart } from './run-query.js';
 
 /**
  * One immutable view of a session's log, taken at one moment: what HTTP returns for a session and
@@ -52,6 +51,9 @@ export type SessionListItem = {
 };
 
 /** What `host.fork()` and `POST /api/sessions/:id/fork` return. */
+/** What `onStart` receives: the session and what its turn runs with, before the prompt is queued. */
+export type QueryStart = { sessionId: string; cwd?: string; model: string; tools: string[] };
+
 export type ForkResult = { sessionId: string; parentSession: string; forkCut: number; inheritedEventCount: number };
 
 /** Options of `host.fork()`; `atSeq` omitted selects the latest closed turn and its standalone tail. */

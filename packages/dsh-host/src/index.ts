@@ -21,7 +21,7 @@ export type {
   SessionStatus,
   TelemetrySink,
 } from './host-types.js';
-export type { QueryStart } from './run-query.js';
+export type { QueryStart } from './host-types.js';
 export { HostError, type HostErrorDetails, type LeaseHolderInfo } from './host-error.js';
 export { HOST_ERROR_CODES, httpStatusOf, wireCodeOf, type HostErrorCode, type HostErrorRow } from './host-error-codes.js';
 export { selectForkCut } from './select-fork-cut.js';
@@ -37,7 +37,8 @@ export {
 export { defaultPeerNames } from './fork-peers.js';
 export { lineageOf, sessionForest, type Lineage, type LineageEntry, type LineageNode, type LineageTree } from './lineage.js';
 export { resolveSessionRef, type NamedEntry } from './resolve-session-ref.js';
-export { createHttpApp, INTERNAL_ERROR_BODY, type HttpAppOptions } from './create-http-app.js';
+export { createHttpApp, INTERNAL_ERROR_BODY } from './create-http-app.js';
+export type { HttpAppOptions } from './http-app-options.js';
 export { checkRequest, httpGuard, type HttpGuardOptions } from './http-guard.js';
 export { openApiDocument } from './openapi-document.js';
 export { serveHost, type HostServer, type ServeOptions } from './serve-host.js';

@@ -14,9 +14,6 @@ function sameConfig(a: SessionConfig, b: SessionConfig): boolean {
   return a.cwd === b.cwd && a.model === b.model && JSON.stringify(a.tools) === JSON.stringify(b.tools);
 }
 
-/** What `onStart` receives: the session and what its turn runs with, before the prompt is queued. */
-export type QueryStart = { sessionId: string; cwd?: string; model: string; tools: string[] };
-
 /**
  * Resolves the model the session's next turn runs on, so a recorded spec dsh cannot run (say, an
  * import's) is refused with the resolver's error before the turn starts, nothing recorded (SPEC §25).

@@ -8,14 +8,8 @@ import {
   resolveConnectionLimits,
   type ConnectionLimits,
 } from './bounded-http-server.js';
-import {
-  bodyLimitOfPath,
-  createHttpApp,
-  DEFAULT_HEARTBEAT_MS,
-  DEFAULT_MAX_STREAMS,
-  INTERNAL_ERROR_BODY,
-  type HttpAppOptions,
-} from './create-http-app.js';
+import { bodyLimitOfPath, createHttpApp, DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_STREAMS, INTERNAL_ERROR_BODY } from './create-http-app.js';
+import type { HttpAppOptions } from './http-app-options.js';
 import { errorBody } from './error-body.js';
 import { HostError } from './host-error.js';
 import { badHostHeader } from './http-guard.js';

@@ -14,7 +14,8 @@ import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
 import { restoreWorkspace } from '../restore-workspace.js';
 import { restoreLines } from './restore-command.js';
-import { parseSeq, parseTools } from './print-command.js';
+import { parseSeq } from './print-command.js';
+import { parseTools } from '../tools-option.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
 /**

@@ -17,7 +17,8 @@ import { removeWorktree } from '../remove-peer-worktree.js';
 import { sharedCwdWarning } from '../shared-cwd-warning.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
-import { parseSeq, parseTools } from './print-command.js';
+import { parseSeq } from './print-command.js';
+import { parseTools } from '../tools-option.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
 /** A repeatable option's values (one string when given once, none when absent). */

@@ -1,7 +1,7 @@
 /**
  * @module print-command
  * Print mode (`dsh -p`, SPEC §21): the query its options ask for, the turn, and its output formats;
- * also the `--at`-style seq and `--tools` checks other commands share.
+ * also the `--at`-style seq check other commands share.
  */
 import { resolve } from 'node:path';
 import type { SessionEvent } from 'dsh-codec';
@@ -19,6 +19,7 @@ import { readPrintInput } from '../read-print-input.js';
 import { streamJsonPrompt } from '../stream-json-prompt.js';
 import { permissionOptions } from '../permission-options.js';
 import { cliTools, withHost } from '../with-host.js';
+import { parseTools } from '../tools-option.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
 /** A non-negative integer option, or a `USAGE` error naming it. */
@@ -28,28 +29,6 @@ export function parseSeq(flag: string, value: string): number {
       hint: 'see the seqs with `dsh show ID`',
     });
   return Number(value);
-}
-
-/** The `--tools a,b` list, refusing names the CLI does not offer. */
-export function parseTools(value: string): string[] {
-  return checkTools(
-    value
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== ''),
-  );
-}
-
-/** Tool names as given, refusing those the CLI does not offer. */
-export function checkTools(names: string[]): string[] {
-  const known = cliTools().map((tool) => tool.name);
-  const unknown = names.filter((name) => !known.includes(name));
-  if (unknown.length > 0) {
-    throw new CliError('USAGE', `Unknown tool ${unknown.map((name) => `'${name}'`).join(', ')}: expected names from ${known.join(', ')}.`, {
-      hint: 'pass --tools "" for no tools at all',
-    });
-  }
-  return names;
 }
 
 /** Print mode's output formats: `stream-json` is Claude Code's message lines, `events` dsh's own events. */

@@ -3,7 +3,7 @@
  * entry, verbatim): user prompts, assistant text, tool calls and their results, as transcript items,
  * so the demo shows such a session as the conversation it is. Bookkeeping entries show nothing.
  */
-import type { TranscriptItem } from './transcript-items.js';
+import type { TranscriptItem } from './transcript-item.js';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 type Block = {

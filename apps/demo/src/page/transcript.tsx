@@ -2,7 +2,7 @@
 import type { JSX } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { StreamingText } from './streaming-text.js';
-import type { ToolResultView, TranscriptItem } from './transcript-items.js';
+import type { ToolResultView, TranscriptItem } from './transcript-item.js';
 
 type Props = { items: readonly TranscriptItem[]; onInspect: (seq: number) => void; selectedSeq: number | undefined };
 type TranscriptProps = Props & { streaming?: StreamingText | undefined };

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll } from 'vitest';
 import { uniqueSchemaName } from '@dsh/test-utils';
 import { OWN_POOL_SETTINGS } from '../own-pool-settings.js';
-import type { PostgresSettings } from '../postgres-context.js';
+import type { PostgresSettings } from '../postgres-settings.js';
 import { channelOf, quoteSchema } from '../schema/schema-name.js';
 
 export type TestSchemas = {

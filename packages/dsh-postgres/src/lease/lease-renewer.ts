@@ -3,7 +3,7 @@
  * here whose generation is still the one taken. A lease that no longer matches was taken over: its
  * writer is told, so its next append fails fast (the append is fenced by the generation anyway).
  */
-import type { PostgresSettings } from '../postgres-context.js';
+import type { PostgresSettings } from '../postgres-settings.js';
 
 /** One held lease. */
 type Held = { generation: string; onLost: () => void };

@@ -1,7 +1,7 @@
 /**
  * @module Segments nobody refers to any more, deleted with their events after a session is deleted.
  */
-import type { PostgresSettings } from '../postgres-context.js';
+import type { PostgresSettings } from '../postgres-settings.js';
 
 /**
  * Deletes `segment` and its events when no session and no other segment refers to it, then does the

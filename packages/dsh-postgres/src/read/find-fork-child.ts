@@ -3,7 +3,7 @@
  */
 import { encodeHeader, type SessionHeader } from 'dsh-codec';
 import { SessionError } from 'dsh-session';
-import type { PostgresSettings } from '../postgres-context.js';
+import type { PostgresSettings } from '../postgres-settings.js';
 
 /**
  * The header of the fork child stored under Idempotency-Key `key`, through the unique `fork_key`

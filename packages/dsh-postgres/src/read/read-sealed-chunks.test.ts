@@ -7,7 +7,7 @@ import pg from 'pg';
 import { postgresTestUrl } from '@dsh/test-utils';
 import { readerSettings, testSchemas } from '../__fixtures__/test-schemas.js';
 import { OWN_POOL_SETTINGS } from '../own-pool-settings.js';
-import type { PostgresSettings } from '../postgres-context.js';
+import type { PostgresSettings } from '../postgres-settings.js';
 import { readSealedChunks } from './read-sealed-chunks.js';
 import { shapeOf } from '../__fixtures__/read-shape.js';
 import { readStoredLog } from './read-stored-log.js';

@@ -10,7 +10,7 @@
  */
 import type { SessionEvent } from 'dsh-codec';
 import { eachRow } from './each-row.js';
-import type { PostgresSettings } from '../postgres-context.js';
+import type { PostgresSettings } from '../postgres-settings.js';
 import { placeHead, placeLine, sealedResult, sealedRows, type SealedForm, type SealedRead, type SealedRows } from './sealed-rows.js';
 import { chainChunks, sessionReadText } from './segment-chain.js';
 import { statementName } from '../schema/statement-name.js';

@@ -12,7 +12,7 @@ import { JsonlTextLog, RecordsLog, ValidatedLinesLog, type StoredRead } from 'ds
 import { eachRow } from './each-row.js';
 import { readSealedChunks } from './read-sealed-chunks.js';
 import { canonicalHeader, placeHead, placeLine, sealedResult, sealedRows, type SealedForm, type SealedRead } from './sealed-rows.js';
-import type { PostgresSettings } from '../postgres-context.js';
+import type { PostgresSettings } from '../postgres-settings.js';
 import type { ReadCache } from './read-cache.js';
 import { chainCte, chainRows, sealedReadText } from './segment-chain.js';
 import { statementName } from '../schema/statement-name.js';

@@ -7,7 +7,7 @@
 import type { StoredSummary } from 'dsh-session/internal';
 import { canonicalHeader, isSealedLine } from './sealed-rows.js';
 import { notFoundError } from '../lease/lease-errors.js';
-import type { PostgresSettings } from '../postgres-context.js';
+import type { PostgresSettings } from '../postgres-settings.js';
 import { chainCte, chainRows } from './segment-chain.js';
 import { statementName } from '../schema/statement-name.js';
 

@@ -6,7 +6,7 @@
  */
 import type { SessionEvent } from 'dsh-codec';
 import type { PoolClient } from 'pg';
-import type { PostgresSettings } from '../postgres-context.js';
+import type { PostgresSettings } from '../postgres-settings.js';
 import { readEventLines } from '../read/read-stored-log.js';
 
 type Watch = {
