@@ -221,15 +221,21 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'print the model-visible history of a session, or write it as a Claude Code / Codex / pi session file',
     description:
       "markdown and messages print the history. claude-code, codex and pi write it as that tool's session\n" +
-      'file under a new id (printed): to stdout, or with --out to FILE, or into DIR under the name the tool\n' +
-      "gives it (e.g. ~/.claude/projects/<dir>/), never over an existing file; the tool's own resume continues it.",
+      'file under a new id (printed): to stdout, or with --out to FILE, or into DIR (a path ending in / is\n' +
+      "created) under the name the tool gives it, never over an existing file. --out at the tool's session root\n" +
+      '(~/.claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions) files it where the tool looks for the\n' +
+      "session's cwd. Prints the line that resumes it, quoted for a shell.",
     options: {
       format: {
         type: 'string',
         value: 'F',
         help: 'markdown (default) | messages (a JSON array of {role, content, …}) | claude-code | codex | pi',
       },
-      out: { type: 'string', value: 'FILE|DIR', help: 'with claude-code/codex/pi: write the session file here' },
+      out: {
+        type: 'string',
+        value: 'FILE|DIR',
+        help: "with claude-code/codex/pi: write the session file here (DIR/, or a tool's session root)",
+      },
       ...STORE_OPTIONS,
     },
     positionals: 1,

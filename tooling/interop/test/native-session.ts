@@ -64,6 +64,8 @@ export type NativeSessionOptions = {
   /** Text replies after the call: the first ends the first run, the rest answer resumes. */
   replies: readonly string[];
   prompt?: string;
+  /** The project folder's name (default `project`): one a shell would split shows what printed commands quote. */
+  project?: string;
   /** pi only: Chat Completions instead of Anthropic Messages. */
   piApi?: 'anthropic-messages' | 'openai-completions';
 };
@@ -88,7 +90,7 @@ export type NativeSession = AsyncDisposable & {
 /** Installs and runs `tool` once on a fresh HOME against a fake server that makes `options.call`. */
 export async function startNativeSession(tool: NativeTool, options: NativeSessionOptions): Promise<NativeSession> {
   await installTool(tool);
-  const home = await makeInteropHome();
+  const home = await makeInteropHome(undefined, options.project);
   const driver = DRIVERS[tool];
   const call = typeof options.call === 'function' ? options.call(home.cwd) : options.call;
   const script = scriptReplies([{ toolCalls: [call] }, ...options.replies.map((text) => ({ text }))]);

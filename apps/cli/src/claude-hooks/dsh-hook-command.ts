@@ -7,18 +7,15 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shellCommand } from '../shell-command.js';
 
 /** This dsh's bin script (bin/dsh.js beside src/ and dist/, whichever runs). */
 export const DSH_BIN_PATH = fileURLToPath(new URL('../../bin/dsh.js', import.meta.url));
-
-/** A word for a POSIX shell (Claude Code runs hook commands with `sh -c`): single-quoted unless plainly safe. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
 
 /** The hook's command: `'NODE' 'BIN' checkpoint --from claude-code [--data 'DIR']` (`dataDir` named only when it is not ~/.dsh). */
 export function dshHookCommand(dataDir: string, node = process.execPath, bin = DSH_BIN_PATH): string {
   const words = [node, bin, 'checkpoint', '--from', 'claude-code'];
   if (resolve(dataDir) !== resolve(homedir(), '.dsh')) words.push('--data', resolve(dataDir));
-  return words.map(shellWord).join(' ');
+  // Claude Code runs hook commands with `sh -c`.
+  return shellCommand(words);
 }

@@ -1,17 +1,15 @@
 /**
  * The native half of `dsh export`: a dsh session as a Claude Code, Codex or pi session file,
- * printed, or written atomically (never over an existing file) to `--out FILE` or into `--out DIR`
- * under the tool's own file name, so the tool's resume finds it.
+ * printed, or written atomically (never over an existing file) where `--out` says
+ * (`native-export-target.ts`: a file, a folder, or a tool's session root), so the tool's resume finds it.
  */
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { exportNativeTranscript, type HistoryMessage, type TranscriptFormat } from 'dsh-import';
 import type { CliContext } from '../cli-context.js';
 import { publishNewFile, uuidV7 } from '../native-files.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { terminalLine } from '../terminal-text.js';
-import { shellCommand } from '../shell-command.js';
+import { nativeExportTarget } from './native-export-target.js';
 
 type Observed = { header: { id: string }; title?: string; cwd?: string; events: readonly { type: string; data: unknown }[] };
 
@@ -32,11 +30,14 @@ export async function writeNativeExport(
   const now = Date.now();
   const sessionId = format === 'claude-code' ? randomUUID() : uuidV7(now);
   const model = modelOf(observed.events);
+  // A session that records no cwd is exported with the directory dsh runs in: the folder a tool's
+  // session root files it under and the directory its resume line changes into agree with the file.
+  const cwd = observed.cwd ?? context.cwd;
   const exported = exportNativeTranscript(history as readonly HistoryMessage[], {
     format,
     sessionId,
     now,
-    ...(observed.cwd === undefined ? {} : { cwd: observed.cwd }),
+    cwd,
     ...(model === undefined ? {} : { model }),
     ...(observed.title === undefined ? {} : { title: observed.title }),
   });
@@ -44,16 +45,18 @@ export async function writeNativeExport(
     context.stdout.write(exported.text);
     return 0;
   }
-  const target = resolve(context.cwd, values.out);
-  const isDir = await stat(target).then(
-    (stats) => stats.isDirectory(),
-    () => false,
-  );
-  const file = isDir ? join(target, exported.fileName) : target;
-  await publishNewFile(file, exported.text);
+  const target = await nativeExportTarget(context, {
+    out: values.out,
+    format,
+    fileName: exported.fileName,
+    cwd,
+    now,
+    resume: exported.resume,
+  });
+  await publishNewFile(target.file, exported.text);
   context.stdout.write(`${sessionId}\n`);
   context.stderr.write(
-    `dsh: exported ${terminalLine(observed.header.id)} as a ${format} session ${sessionId} into ${terminalLine(file)}\n  resume it with: ${terminalLine(shellCommand(exported.resume(file)))}\n`,
+    `dsh: exported ${terminalLine(observed.header.id)} as a ${format} session ${sessionId} into ${terminalLine(target.file)}\n  resume it with: ${terminalLine(target.resumeLine)}\n`,
   );
   return 0;
 }

@@ -20,7 +20,7 @@ import { assertUnchanged, publishNewFile, uuidV7 } from '../native-files.js';
 import { maxBytesOption, readInputBytesStamped } from '../read-input-file.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
-import { shellCommand } from '../shell-command.js';
+import { shellCommand, shellLineIn } from '../shell-command.js';
 
 const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
 
@@ -67,9 +67,8 @@ function noWorktree(format: string): CliError {
 async function worktreeFork(context: CliContext, values: OptionValues, fork: NativeFileFork, now: number): Promise<number> {
   if (fork.format !== 'claude-code') throw noWorktree(fork.format);
   const { claudeWorktreeFork } = await import('../claude-hooks/claude-worktree-fork.js');
-  const { shellWord } = await import('../claude-hooks/dsh-hook-command.js');
   const made = await claudeWorktreeFork(context, resolveDataDir(context, values.data), fork, now);
-  const command = `cd ${shellWord(made.dir)} && claude --resume ${shellWord(fork.sessionId)}`;
+  const command = shellLineIn({ dir: made.dir }, ['claude', '--resume', fork.sessionId]);
   if (values.json === true) {
     const { workspace, warning, file, ...worktree } = made;
     context.stdout.write(
