@@ -294,6 +294,32 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
   );
 
   it(
+    'without --model a new session runs on the default model of the key set (OPENAI_API_KEY → openai:gpt-4.1), no keyless note (SPEC §25)',
+    { timeout: 180_000 },
+    async () => {
+      const env = await slowModel(['from the key model']);
+      start(['--data', 'sessions'], env);
+      await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+      const id = sessionOnScreen();
+      await type('hello', /turn 1 completed/);
+      expect(screen()).toContain('from the key model');
+      expect(screen()).not.toContain('keyless');
+      expect(server?.requests.map((request) => (request.body as { model?: string }).model)).toEqual(['gpt-4.1']);
+      const configs = (await eventsOf(id)).filter((event) => event.type === 'session/config');
+      expect(configs.at(-1)?.data).toMatchObject({ model: 'openai:gpt-4.1' });
+      await type('/exit', /\[exited 0\]/);
+    },
+  );
+
+  it('without --model or a key a new session runs keyless and says so once (SPEC §25)', { timeout: 180_000 }, async () => {
+    start(['--data', 'sessions'], { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' });
+    await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+    await type('hello', /turn 1 completed/);
+    expect(screen().split('answering with the keyless offline model')).toHaveLength(2);
+    await type('/exit', /\[exited 0\]/);
+  });
+
+  it(
     'dsh --resume without a value opens the picker; an answer that is not a number cancels it and is never sent to the model (SPEC §25)',
     { timeout: 180_000 },
     async () => {
@@ -303,7 +329,7 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
       await waitFor(`the picker\n${screen()}`, () => screen().includes('type a number'), 60_000);
       expect(screen()).toMatch(/old-one\s+"hello from the past"/);
       await type('list files', /\/resume cancelled: that was not a number, so nothing was sent to the model/);
-      expect(screen()).not.toContain('keyless offline model');
+      expect(screen()).not.toContain('I am the keyless offline model');
       await type('/exit', /\[exited 0\]/);
     },
   );

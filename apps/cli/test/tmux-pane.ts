@@ -43,11 +43,13 @@ let panes = 0;
 export function openPane(command: string, options: { cwd: string; env?: Record<string, string> }): Pane {
   panes += 1;
   const name = `dsh-test-${String(process.pid)}-${String(panes)}-${String(Date.now())}`;
-  const exports = Object.entries(options.env ?? {})
+  const entries = Object.entries(options.env ?? {});
+  const unset = entries.filter(([, value]) => value === '').map(([key]) => `-u ${key}`);
+  const exports = entries
     .filter(([, value]) => value !== '')
     .map(([key, value]) => `${key}='${value.replace(/'/g, `'\\''`)}'`)
     .join(' ');
-  const script = `cd '${options.cwd}' && env -u DSH_HOME -u NO_COLOR ${exports} ${command}; echo "[exited $?]"; sleep 600`;
+  const script = `cd '${options.cwd}' && env -u DSH_HOME -u NO_COLOR ${unset.join(' ')} ${exports} ${command}; echo "[exited $?]"; sleep 600`;
   tmux('new-session', '-d', '-s', name, '-x', '200', '-y', '60', script);
   let open = true;
   const screen = (escapes = false) => tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-S', '-200', '-t', name);

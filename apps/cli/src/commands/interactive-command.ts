@@ -21,6 +21,9 @@ import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
 import { terminalLine } from '../terminal-text.js';
 
+const KEYLESS_NOTE =
+  'answering with the keyless offline model: neither ANTHROPIC_API_KEY nor OPENAI_API_KEY is set and no --model was given (e.g. --model sonnet)';
+
 /** Runs interactive mode until the terminal closes; prints how to resume, and exits 0. */
 export async function interactiveCommand(context: CliContext, values: OptionValues): Promise<number> {
   const paint = paintFor(context);
@@ -35,9 +38,12 @@ export async function interactiveCommand(context: CliContext, values: OptionValu
     context,
     values,
     async (host) => {
-      const current = await startSession(host, values, cwd);
+      const { sessionId: current, createdWith } = await startSession(host, values, cwd, context.env);
       await host.open(current);
       await showSession({ host, paint, out, current }, 'session');
+      // No key and no --model: the keyless model answers, said once, as print mode says it (SPEC §25);
+      // not before the picker, which is about to leave this session.
+      if (createdWith === 'keyless' && values.model === undefined && values.pick !== true) out(paint.dim(KEYLESS_NOTE));
       out(paint.dim('Type a message, or /help. Ctrl-C cancels a running turn; Ctrl-C twice exits.'));
       const terminal = openTerminalInput(context, (message) => {
         out(paint.error(message));

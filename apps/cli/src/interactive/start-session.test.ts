@@ -21,7 +21,7 @@ describe('startSession --continue', () => {
     const { store, ids } = await storeWith(['/work/project/']);
     const host = createHost({ store });
     // The rule the CLI had (`item.cwd === cwd`) missed this one and started a new session.
-    expect(await startSession(host, { continue: true }, '/work/project')).toBe(ids[0]);
+    expect((await startSession(host, { continue: true }, '/work/project')).sessionId).toBe(ids[0]);
     expect(await host.list()).toHaveLength(1);
     await host.close();
   });
@@ -29,14 +29,14 @@ describe('startSession --continue', () => {
   test('picks the most recently updated session of the working directory, not one of another', async () => {
     const { store, ids } = await storeWith(['/work/project', '/work/project', '/work/other']);
     const host = createHost({ store });
-    expect(await startSession(host, { continue: true }, '/work/project')).toBe(ids[1]);
+    expect((await startSession(host, { continue: true }, '/work/project')).sessionId).toBe(ids[1]);
     await host.close();
   });
 
   test('starts a new session in the working directory when none has it', async () => {
     const { store, ids } = await storeWith(['/work/other']);
     const host = createHost({ store });
-    const started = await startSession(host, { continue: true, name: 'fresh' }, '/work/project');
+    const { sessionId: started } = await startSession(host, { continue: true, name: 'fresh' }, '/work/project');
     expect(ids).not.toContain(started);
     expect(await host.observe(started)).toMatchObject({ title: 'fresh', cwd: '/work/project' });
     await host.close();
