@@ -3,7 +3,7 @@ import { InMemorySessionStore } from '@anthropic-ai/claude-agent-sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSessionStore, type SessionStore } from 'dsh-session';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { createClaudeSessionStore, type ClaudeSessionStore } from 'dsh-claude-agent-sdk';
+import { createClaudeSessionStore, type ClaudeSessionStore, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
 import { describeClaudeStoreContract, freshProject, userEntry } from './__fixtures__/claude-store-contract.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -52,6 +52,27 @@ describe('createClaudeSessionStore on a JSONL directory', () => {
     await second.append(key, [userEntry('h2', 'two', 'h1'), userEntry('h1', 'one')]);
     expect(await second.load(key)).toEqual([userEntry('h1', 'one'), userEntry('h2', 'two', 'h1')]);
     await second.close();
+  });
+
+  it('load hands out entries the caller owns, from a held session and from a cold file: changing them changes no later load', async () => {
+    const { dir, claude } = await jsonlStore();
+    const key = { projectKey: freshProject(), sessionId: 'owned' };
+    const appended = [userEntry('o1', 'one'), userEntry('o2', 'two', 'o1')];
+    await claude.append(key, appended);
+    const change = (entries: SessionStoreEntry[] | null): void => {
+      expect(entries?.every((entry) => !Object.isFrozen(entry) && !Object.isFrozen((entry as { message?: unknown }).message))).toBe(true);
+      (entries?.[0] as unknown as { message: { content: string } }).message.content = 'changed';
+      entries?.push(userEntry('o3', 'added'));
+    };
+    change(await claude.load(key));
+    expect(await claude.load(key)).toEqual(appended);
+    await claude.close();
+    // Another store object reads the verified file cold.
+    const other = await openSessionStore({ dir: dir.path });
+    cleanups.push(() => other.close());
+    const cold = createClaudeSessionStore({ store: other });
+    change(await cold.load(key));
+    expect(await cold.load(key)).toEqual(appended);
   });
 
   it('lists nothing of dsh sessions it did not write', async () => {

@@ -1,23 +1,32 @@
 /**
  * @module read-transcripts
- * The reading operations: `load` (one observation of the key's dsh session, its entries copied out
- * in append order), `listSessions` and `listSubkeys` (the dsh store's list, narrowed by the id
+ * The reading operations: `load` (one observation of the key's dsh session, its entries as new
+ * objects the caller owns, in append order), `listSessions` and `listSubkeys` (the dsh store's list, narrowed by the id
  * prefixes keys hash to, each key read once and remembered), `listSessionSummaries` (the SDK's fold
  * over a session's entries, stamped with the same `mtime` as `listSessions`).
  */
 import { SessionError, type SessionSummary } from 'dsh-session';
 import { assertOpen, type ClaudeStoreContext } from './claude-store-context.js';
 import type { SessionKey, SessionStoreEntry, SessionSummaryEntry } from './claude-types.js';
-import { copyEntries } from './copy-entries.js';
 import { assertRecordedKey } from './hold-session.js';
 import { keyOf, readMirror } from './mirror-log.js';
 import { checkProjectKey, checkSessionKey, dshSessionIdOf, isMainId, mainSessionId, projectPrefix } from './session-key.js';
 
-/** The entries of the dsh session `id` as recorded for `key`, or null when it is not stored. */
-export async function readEntries(context: ClaudeStoreContext, id: string, key: SessionKey): Promise<SessionStoreEntry[] | null> {
+/**
+ * The entries of the dsh session `id` as recorded for `key`, or null when it is not stored: the stored
+ * (frozen, shared) objects, or with `owned` new ones the caller may change (each parsed once from a
+ * verified file, see docs/decisions/2026-12-07-owned-event-copies.md).
+ */
+export async function readEntries(
+  context: ClaudeStoreContext,
+  id: string,
+  key: SessionKey,
+  owned = false,
+): Promise<SessionStoreEntry[] | null> {
   let events;
   try {
-    events = (await context.store.observe(id)).events;
+    const observation = await context.store.observe(id);
+    events = owned ? observation.copyEvents() : observation.events;
   } catch (error) {
     if (SessionError.is(error) && error.code === 'SESSION_NOT_FOUND') return null;
     throw error;
@@ -32,9 +41,8 @@ export async function readEntries(context: ClaudeStoreContext, id: string, key: 
 export async function loadEntries(context: ClaudeStoreContext, key: unknown): Promise<SessionStoreEntry[] | null> {
   assertOpen(context);
   const checked = checkSessionKey(key);
-  const entries = await readEntries(context, dshSessionIdOf(checked), checked);
   // Stored events are frozen and shared: the caller gets objects of its own.
-  return entries === null ? null : copyEntries(entries);
+  return readEntries(context, dshSessionIdOf(checked), checked, true);
 }
 
 /** The key a listed dsh session records (read once, then remembered); undefined when it records none. */
@@ -119,9 +127,9 @@ export async function listSummaries(context: ClaudeStoreContext, projectKey: unk
   if (fold === null || fold === undefined) return [];
   const summaries: SessionSummaryEntry[] = [];
   for (const { summary, key } of listed) {
-    const entries = await readEntries(context, summary.id, key);
+    const entries = await readEntries(context, summary.id, key, true);
     if (entries === null) continue;
-    summaries.push(fold(undefined, key, copyEntries(entries), { mtime: Math.floor(summary.updatedAt) }));
+    summaries.push(fold(undefined, key, entries, { mtime: Math.floor(summary.updatedAt) }));
   }
   return summaries;
 }

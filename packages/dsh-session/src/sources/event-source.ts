@@ -5,6 +5,7 @@
  * the cut, the latest turn, the latest title — so a fork of a large stored log decodes a few lines.
  */
 import type { SessionEvent } from 'dsh-codec';
+import { copyJsonTree } from '../copy-json-tree.js';
 
 /** The first `length` events of a log, every one validated and frozen (named by dsh-session/internal's `ObservedLog`). */
 export interface EventSource {
@@ -15,6 +16,19 @@ export interface EventSource {
   findLast(types: readonly string[], end?: number): number;
   /** `[at(0), …, at(count - 1)]` as one new array (every event decoded). */
   slice(count: number): SessionEvent[];
+  /**
+   * The first `count` events as new, unfrozen values that nothing else holds, when the source can make
+   * them without decoding and copying (stored lines parsed again, neither frozen nor kept); else absent.
+   */
+  fresh?(count: number): SessionEvent[];
+}
+
+/** @internal The first `count` events of `source` as new, unfrozen values the caller owns: parsed anew where the source can, else copied. */
+export function ownedEvents(source: EventSource, count: number): SessionEvent[] {
+  if (source.fresh !== undefined) return source.fresh(count);
+  const events = source.slice(count);
+  for (let index = 0; index < count; index++) events[index] = copyJsonTree(events[index] as SessionEvent);
+  return events;
 }
 
 /** @internal `events[0..length)` of an array that only grows (a Session's log): a stable snapshot without copying. */
@@ -55,6 +69,11 @@ export function joinedSource(
     slice(count) {
       const copy = first.slice(Math.min(count, firstLength));
       for (let index = firstLength; index < count; index++) copy.push(rest[index - firstLength] as SessionEvent);
+      return copy;
+    },
+    fresh(count) {
+      const copy = ownedEvents(first, Math.min(count, firstLength));
+      for (let index = firstLength; index < count; index++) copy.push(copyJsonTree(rest[index - firstLength] as SessionEvent));
       return copy;
     },
   };

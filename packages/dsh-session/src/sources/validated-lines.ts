@@ -10,6 +10,11 @@ import { SessionError } from '../session-error.js';
 
 /** Event `seq` parsed from its stored line and frozen; `CORRUPT` when the line is not that event. */
 export function parseValidatedLine(id: string, line: string, seq: number): SessionEvent {
+  return deepFreeze(parseLineOnce(id, line, seq));
+}
+
+/** Event `seq` parsed from its stored line, a new unfrozen value; `CORRUPT` when the line is not that event. */
+function parseLineOnce(id: string, line: string, seq: number): SessionEvent {
   let event: unknown;
   try {
     event = JSON.parse(line);
@@ -25,7 +30,7 @@ export function parseValidatedLine(id: string, line: string, seq: number): Sessi
       },
     );
   }
-  return deepFreeze(event as SessionEvent);
+  return event as SessionEvent;
 }
 
 /** The first `count` events of `lines`, parsed and frozen (what `open` keeps as a restored seed). @internal */
@@ -71,6 +76,11 @@ export function validatedLinesSource(id: string, lines: readonly string[], lengt
         return events.slice();
       }
       return all.slice(0, count);
+    },
+    fresh(count) {
+      const events = new Array<SessionEvent>(count);
+      for (let index = 0; index < count; index++) events[index] = parseLineOnce(id, lines[index] as string, index);
+      return events;
     },
   };
 }

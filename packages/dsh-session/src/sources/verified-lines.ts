@@ -18,7 +18,8 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
   const decoded = new Map<number, SessionEvent>();
   let all: SessionEvent[] | undefined;
 
-  const decodeLine = (index: number): SessionEvent => {
+  /** Event `index` parsed from its line: a new value, neither frozen nor kept. */
+  const parseLine = (index: number): SessionEvent => {
     const text = bytes.toString('utf8', ends.at(index), ends.at(index + 1) - 1);
     let event: unknown;
     try {
@@ -36,8 +37,9 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
         },
       );
     }
-    return deepFreeze(event as SessionEvent);
+    return event as SessionEvent;
   };
+  const decodeLine = (index: number): SessionEvent => deepFreeze(parseLine(index));
 
   const at = (index: number): SessionEvent => {
     const known = all?.[index] ?? decoded.get(index);
@@ -91,6 +93,12 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
         return events.slice();
       }
       return all.slice(0, count);
+    },
+    fresh(count) {
+      // Parsed again even when decoded before: what this returns is the caller's alone.
+      const events = new Array<SessionEvent>(count);
+      for (let index = 0; index < count; index++) events[index] = parseLine(index);
+      return events;
     },
   };
 }

@@ -5,7 +5,7 @@
  * the producing store can read.
  */
 import type { FormatVersion, SessionEvent, SessionHeader } from 'dsh-codec';
-import type { EventSource } from '../sources/event-source.js';
+import { ownedEvents, type EventSource } from '../sources/event-source.js';
 import type { InheritedRecords } from '../fast-backend.js';
 
 /** One immutable observation of a session: live from memory, cold from storage; observing never writes. */
@@ -17,6 +17,12 @@ export interface SessionObservation {
    * observation reads only the events it needs (its cut, the latest turn) and never builds it.
    */
   readonly events: readonly SessionEvent[];
+  /**
+   * A new array of new, unfrozen events deep-equal to `events`, which the caller owns: nothing in it
+   * is shared with the store, this observation or another call. Verified stored lines are parsed
+   * again for it (neither frozen nor kept, and `events` is not built); anything else is copied.
+   */
+  copyEvents(): SessionEvent[];
   /** The format version the log was read from (a live session: the version its file had when opened). */
   readonly formatVersion: FormatVersion;
   /** True when `open` would repair: an open turn to close or a torn final line to drop (never for a live session). */
@@ -39,7 +45,9 @@ export type ObservedEvents = {
   readonly copy: (count: number) => InheritedRecords;
 };
 
-type ObservationFields = Omit<SessionObservation, 'tornTail' | 'events'> & { tornTail?: { offset: number; line: number } | undefined };
+type ObservationFields = Omit<SessionObservation, 'tornTail' | 'events' | 'copyEvents'> & {
+  tornTail?: { offset: number; line: number } | undefined;
+};
 
 class StoreObservation implements SessionObservation {
   readonly sessionId: string;
@@ -68,6 +76,11 @@ class StoreObservation implements SessionObservation {
     const { source } = this.#observed;
     this.#events ??= Object.freeze(source.slice(source.length));
     return this.#events;
+  }
+
+  copyEvents(): SessionEvent[] {
+    const { source } = this.#observed;
+    return ownedEvents(source, source.length);
   }
 
   static sourceOf(candidate: unknown): EventSource | undefined {

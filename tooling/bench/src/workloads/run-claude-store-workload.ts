@@ -180,7 +180,7 @@ export async function runClaudeStoreWorkload(context: BenchContext): Promise<Sec
 ${String(BATCHES_PER_ROUND)} batches of ${String(BATCH)} transcript entries (~700 bytes each) per round to one key, each awaited (durable
 when it resolves), the session's lease held across them; baseline: one \`write\` + \`datasync()\` of the
 same batch as JSONL. Load: \`load(key)\` of a ${loadEntries.toLocaleString('en-US')}-entry transcript by a fresh store object
-(the dsh store reads and decodes the session, the entries are copied out); baseline: \`JSON.parse\` of each
+(the dsh store reads the session's verified file and parses each line once into entries the caller owns: \`observation.copyEvents()\`); baseline: \`JSON.parse\` of each
 line of the same entries as JSONL. On PostgreSQL (\`DATABASE_URL\`, else a throwaway server): \`load\` of
 the same number of entries against a bare \`SELECT\` of the session's rows.`,
       figures: [
@@ -210,7 +210,7 @@ the same number of entries against a bare \`SELECT\` of the session's rows.`,
       ],
       notes: [
         ...notes,
-        'Where load’s time goes (measured when this workload was added): mostly the dsh store reading, decoding and validating the log (`observe`); then the copy of the entries the caller gets (dsh keeps logged events frozen and shared, and the SDK may change what it loads), one walk over the JSON, about a fifth of the time.',
+        'Where load’s time goes: reading the file and checking its verified stamp (CRC-32), then one `JSON.parse` per line into values the SDK owns (`observation.copyEvents()`: neither frozen nor kept by the store; docs/decisions/2026-12-07-owned-event-copies.md); each line holds the dsh envelope around the entry, so it parses more bytes than the baseline.',
         'Not measured here yet: the SDK’s own InMemorySessionStore as a reference row (issue 25).',
       ],
     };
