@@ -12,6 +12,7 @@ import type { HostContext } from './host-context.js';
 import type { PeerRequest, PeersOptions, PeersResult, QueryResult } from './host-types.js';
 import { listSessions, resolveRef } from './list-sessions.js';
 import { assertOpen, liveEntry, openLive, takeLiveSlots } from './session-registry.js';
+import { staleFilesNotes } from './stale-files-note.js';
 import { inheritCheckpoints } from './workspace-checkpoints.js';
 
 /**
@@ -85,6 +86,7 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
   // (reading only the events its rule needs) and the others take that cut exactly; each child's
   // config is the baseline's at the cut with the peer's own fields over it, applied by the store.
   const source = await store.observe(baseline);
+  const notesOf = staleFilesNotes(context, source, options.atSeq ?? LATEST_CLOSED_TURN);
   // Every child's live slot first: more peers than this host can run at once are refused before any is forked.
   const slots = await takeLiveSlots(context, options.peers.length);
   let cut = -1;
@@ -96,7 +98,12 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
       const title = titles[index] as string | PrintableTitle;
       // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
       const atSeq = index === 0 || cut === -1 ? (options.atSeq ?? LATEST_CLOSED_TURN) : cut;
-      const entry = await openLive(context, () => store.fork(source, { atSeq, title, configPatch }), slots.shift());
+      const notes = await notesOf({ configPatch });
+      const entry = await openLive(
+        context,
+        () => store.fork(source, { atSeq, title, configPatch, ...(notes === undefined ? {} : { notes }) }),
+        slots.shift(),
+      );
       const child = entry.session;
       cut = child.header.forkCut ?? -1;
       await inheritCheckpoints(context, child.id, baseline);

@@ -10,6 +10,7 @@ import type { HostContext } from './host-context.js';
 import type { ForkOptions, ForkResult, Host } from './host-types.js';
 import { resolveRef } from './list-sessions.js';
 import { assertOpen, openLive } from './session-registry.js';
+import { staleFilesNotes } from './stale-files-note.js';
 import { inheritCheckpoints } from './workspace-checkpoints.js';
 
 /** Remembered idempotent fork requests; the oldest are forgotten beyond this many. */
@@ -29,15 +30,20 @@ export async function forkOnce(
   forkOptions: ForkOptions,
   forkRequest?: ForkRequest,
 ): Promise<ForkResult> {
+  const atSeq = forkOptions.atSeq ?? LATEST_CLOSED_TURN;
+  // With a checkpoint store, the source is observed here, so the child's stale-files note is read from the observation it is forked from.
+  const source = context.options.checkpoints === undefined ? sourceId : await context.store.observe(sourceId);
+  const notes = typeof source === 'string' ? undefined : await staleFilesNotes(context, source, atSeq)(forkOptions);
   // The store persisted the whole seed before returning; only then does the child go live (in a slot taken first).
   const { session: child } = await openLive(context, () =>
-    context.store.fork(sourceId, {
-      atSeq: forkOptions.atSeq ?? LATEST_CLOSED_TURN,
+    context.store.fork(source, {
+      atSeq,
       ...(forkOptions.id === undefined ? {} : { id: forkOptions.id }),
       ...(forkOptions.title === undefined ? {} : { title: forkOptions.title }),
       ...(forkOptions.config === undefined ? {} : { config: forkOptions.config }),
       ...(forkOptions.config !== undefined || forkOptions.configPatch === undefined ? {} : { configPatch: forkOptions.configPatch }),
       ...(forkOptions.workspace === undefined ? {} : { workspace: forkOptions.workspace }),
+      ...(notes === undefined ? {} : { notes }),
       ...(forkRequest === undefined ? {} : { forkRequest }),
     }),
   );

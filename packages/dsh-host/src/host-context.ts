@@ -89,9 +89,11 @@ export type HostContext = {
 /**
  * What the host needs of a workspace store (`openWorkspaceStore` from dsh-workspace is one), typed by
  * shape so dsh-host depends on no store (SPEC §2): checkpoints for live sessions, a fork child keeping
- * its parent's, a deleted session's released.
+ * its parent's, a deleted session's released, and the paths that differ between a checkpoint and a
+ * directory's files now (a fork child's stale-files note).
  */
 export type HostCheckpointStore = CheckpointStore & {
   inherit(childId: string, parentId: string): Promise<void>;
   release(sessionId: string): Promise<void>;
+  diff(from: string, to: { cwd: string }): Promise<{ changes: readonly { path: string; change: string }[] }>;
 };

@@ -3,6 +3,7 @@
  */
 import type { SessionEvent } from 'dsh-codec';
 import { arraySource, type EventSource } from '../sources/event-source.js';
+import { eventSourceOf, type SessionObservation } from './session-observation.js';
 import { SessionError } from '../session-error.js';
 
 /** The fork point a host takes when the user names none (SPEC §5.4's omitted `atSeq`). */
@@ -14,10 +15,17 @@ export const LATEST_CLOSED_TURN = 'latest-closed-turn';
  * a string, `undefined`) is `INVALID_CUT` naming the last seq. `LATEST_CLOSED_TURN`: the latest
  * closed turn plus its independent tail, stopping before the next `turn/start` or `input/queued`;
  * with no closed turn, the standalone prefix before the first of those (`-1`, inherit nothing, when
- * it is empty). This is the only place a fork's cut is checked.
+ * it is empty). This is the only place a fork's cut is checked. An observation is read only where the
+ * rule looks (its latest turn), not decoded whole: the cut `store.fork` of that observation takes.
  */
-export function selectForkCut(events: readonly SessionEvent[], atSeq: number | typeof LATEST_CLOSED_TURN, sourceId = 'the source'): number {
-  return selectCut(arraySource(events), atSeq, sourceId);
+export function selectForkCut(
+  events: SessionObservation | readonly SessionEvent[],
+  atSeq: number | typeof LATEST_CLOSED_TURN,
+  sourceId = 'the source',
+): number {
+  if (Array.isArray(events)) return selectCut(arraySource(events as readonly SessionEvent[]), atSeq, sourceId);
+  const observation = events as SessionObservation;
+  return selectCut(eventSourceOf(observation) ?? arraySource(observation.events), atSeq, sourceId);
 }
 
 /** @internal `selectForkCut` over a source read by position: only the events the rule looks at are read. */

@@ -1,0 +1,64 @@
+/**
+ * @module touched-paths
+ * Which workspace files a recorded tool call touched, for SPEC §23's stale note: the path its
+ * arguments name (`path`, `file_path` or `notebook_path` — dsh's file tools and Claude Code's), relative
+ * to the session's cwd. A shell command's paths are not guessed: no parser knows what a command touches.
+ */
+import { isAbsolute, posix, relative } from 'node:path';
+import type { CoreEventDataMap, SessionEvent } from 'dsh-codec';
+
+/** The arguments that name a file or directory, in the file tools dsh runs or imports. */
+const PATH_ARGUMENTS = ['path', 'file_path', 'notebook_path'] as const;
+
+/**
+ * The workspace paths a `tool/call` names, relative to `cwd` and normalised (`.` for the cwd itself);
+ * paths outside the cwd, unparsable arguments and other events give none.
+ */
+export function toolCallPaths(call: SessionEvent, cwd: string | undefined): string[] {
+  if (call.type !== 'tool/call') return [];
+  const data = call.data as CoreEventDataMap['tool/call'];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data.arguments);
+  } catch {
+    return [];
+  }
+  if (typeof parsed !== 'object' || parsed === null) return [];
+  const paths: string[] = [];
+  for (const name of PATH_ARGUMENTS) {
+    const value = (parsed as Record<string, unknown>)[name];
+    const path = typeof value === 'string' ? workspacePath(value, cwd) : undefined;
+    if (path !== undefined) paths.push(path);
+  }
+  // list_files takes no path for the cwd itself.
+  if (paths.length === 0 && data.name === 'list_files') paths.push('.');
+  return paths;
+}
+
+/** `path` as a workspace-relative path with `/` separators, or undefined when it leaves `cwd` or says nothing. */
+function workspacePath(path: string, cwd: string | undefined): string | undefined {
+  if (path === '') return undefined;
+  let inside = path;
+  if (isAbsolute(path)) {
+    if (cwd === undefined) return undefined;
+    inside = relative(cwd, path);
+  }
+  const normal = posix.normalize(inside).replace(/\/+$/, '');
+  if (normal === '' || normal === '.') return '.';
+  if (normal === '..' || normal.startsWith('../') || posix.isAbsolute(normal)) return undefined;
+  return normal;
+}
+
+/**
+ * Whether a change to `path` makes a result about a `touched` path stale: the same path, or — when
+ * the path appeared or went (`entriesChanged`) — a path under a touched directory, whose listing changed.
+ */
+export function touchedBy(touched: ReadonlySet<string>, path: string, entriesChanged: boolean): boolean {
+  if (touched.has(path)) return true;
+  if (!entriesChanged) return false;
+  if (touched.has('.')) return true;
+  for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+    if (touched.has(path.slice(0, slash))) return true;
+  }
+  return false;
+}
