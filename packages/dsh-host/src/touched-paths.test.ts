@@ -2,13 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { toolCallPaths, touchedBy } from './touched-paths.js';
 
-const call = (name: string, args: unknown): SessionEvent =>
-  ({
-    seq: 1,
-    type: 'tool/call',
-    time: 0,
-    data: { turn: 0, step: 0, callId: 'c', name, arguments: typeof args === 'string' ? args : JSON.stringify(args), effect: 'unknown' },
-  });
+const call = (name: string, args: unknown): SessionEvent => ({
+  seq: 1,
+  type: 'tool/call',
+  time: 0,
+  data: { turn: 0, step: 0, callId: 'c', name, arguments: typeof args === 'string' ? args : JSON.stringify(args), effect: 'unknown' },
+});
 
 describe('toolCallPaths', () => {
   it('reads dsh’s and Claude Code’s path arguments, relative to the cwd and normalised', () => {
