@@ -9,6 +9,7 @@
 import type { DecodedLog as CodecDecodedLog, FormatVersion, SessionEvent, SessionHeader, TornTail } from 'dsh-codec';
 import type { Provenance } from './provenance.js';
 import type { SessionBackend, SessionWriter, StoredLog } from './session-backend.js';
+import type { LeaseHolder } from './session-error.js';
 import type { EventSource } from './sources/event-source.js';
 
 /**
@@ -98,7 +99,12 @@ export interface FastWriter extends Omit<SessionWriter, 'read'> {
 }
 
 /** The backend interface the store works against (a public `SessionBackend` is adapted to it). */
-export interface FastBackend extends Omit<SessionBackend, 'create' | 'acquire' | 'read'> {
+export interface FastBackend extends Omit<SessionBackend, 'create' | 'acquire' | 'read' | 'exists' | 'holder' | 'close'> {
+  /** As `SessionBackend.exists`, required here (the adapter over a public backend supplies it). */
+  exists(id: string): Promise<boolean>;
+  /** As `SessionBackend.holder`, required here. */
+  holder(id: string): Promise<LeaseHolder | undefined>;
+  close(): Promise<void>;
   /**
    * As `SessionBackend.create`; a fork child passes its first events as `inherited` (so they can be
    * stored without encoding them again) and `events` holds only the events after them, from seq

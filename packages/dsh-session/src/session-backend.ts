@@ -38,7 +38,12 @@ export interface SessionWriter {
   release(): Promise<void>;
 }
 
-/** The operations a `SessionStore` needs from its storage. Errors are `SessionError`s. */
+/**
+ * The operations a `SessionStore` needs from its storage. Errors are `SessionError`s. Five are
+ * required; `exists`, `holder` and `close` are optional (without `exists` the store asks `read`
+ * whether an id is taken; without `holder` it knows a held session from `list()`'s `held`, which such
+ * a backend must then report; without `close` there is nothing to close).
+ */
 export interface SessionBackend {
   /**
    * Creates a session atomically with its header and events and returns its writer: after a crash
@@ -49,11 +54,13 @@ export interface SessionBackend {
   acquire(id: string): Promise<SessionWriter>;
   /** Reads a stored log without a lease (it may be growing). `SESSION_NOT_FOUND`. */
   read(id: string): Promise<StoredLog>;
-  exists(id: string): Promise<boolean>;
+  /** Whether a session with this id is stored (optional: else the store reads it and catches `SESSION_NOT_FOUND`). */
+  exists?(id: string): Promise<boolean>;
   list(): Promise<StoredSessionRef[]>;
-  /** The live holder of the session's lease, if any. */
-  holder(id: string): Promise<LeaseHolder | undefined>;
+  /** The live holder of the session's lease, if any (optional for a backend whose `list()` reports `held`). */
+  holder?(id: string): Promise<LeaseHolder | undefined>;
   /** Deletes a session under its lease (`SESSION_BUSY` when held, `SESSION_NOT_FOUND`). */
   delete(id: string): Promise<void>;
-  close(): Promise<void>;
+  /** Releases what the backend holds (optional). */
+  close?(): Promise<void>;
 }

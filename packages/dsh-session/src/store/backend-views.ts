@@ -10,7 +10,7 @@
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import type { FastBackend, FastWriter, InheritedRecords } from '../fast-backend.js';
 import type { SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from '../session-backend.js';
-import type { LeaseHolder } from '../session-error.js';
+import { SessionError, type LeaseHolder } from '../session-error.js';
 import { RecordsLog } from '../sources/records-log.js';
 
 function publicWriter(id: string, writer: FastWriter): SessionWriter {
@@ -70,6 +70,17 @@ function fastWriter(writer: SessionWriter): FastWriter {
   };
 }
 
+/** `exists` of a backend that offers none: a read, `SESSION_NOT_FOUND` meaning no. */
+async function existsByRead(backend: SessionBackend, id: string): Promise<boolean> {
+  try {
+    await backend.read(id);
+    return true;
+  } catch (error) {
+    if (SessionError.is(error) && error.code === 'SESSION_NOT_FOUND') return false;
+    throw error;
+  }
+}
+
 /** The backend the store works against: a dsh backend's fast one, else an adapter over the public interface. */
 export function fastBackendOf(backend: SessionBackend): FastBackend {
   const fast = DshBackend.fastOf(backend);
@@ -83,10 +94,10 @@ export function fastBackendOf(backend: SessionBackend): FastBackend {
       const { header, events } = await backend.read(id);
       return { log: new RecordsLog(header, events, false) };
     },
-    exists: (id) => backend.exists(id),
+    exists: (id) => (backend.exists === undefined ? existsByRead(backend, id) : backend.exists(id)),
     list: () => backend.list(),
-    holder: (id) => backend.holder(id),
+    holder: async (id) => backend.holder?.(id),
     delete: (id) => backend.delete(id),
-    close: () => backend.close(),
+    close: async () => backend.close?.(),
   };
 }
