@@ -70,4 +70,63 @@ describe('Claude Agent SDK transcripts stored by dsh-claude-agent-sdk', () => {
       expect(child.stdout).not.toContain('result of toolu_1: 3');
     },
   );
+
+  it(
+    'dsh sessions shows each fork under its title with its lineage: forkClaudeSession at its entry, the SDK forkSession by its forkedFrom',
+    { timeout: 120_000 },
+    async () => {
+      const store = await openSessionStore({ dir: data.path });
+      const claude = createClaudeSessionStore({ store });
+      const key = { projectKey: '-work-app', sessionId: '5e55a0a0-0000-4000-8000-000000000001' };
+      const prompt = (sessionId: string, text: string, extra: object = {}) => ({
+        type: 'user',
+        uuid: `${sessionId.slice(0, 4)}-u1`,
+        parentUuid: null,
+        sessionId,
+        message: { role: 'user', content: text },
+        ...extra,
+      });
+      await claude.append(key, [prompt(key.sessionId, 'Plan the release')]);
+      await forkClaudeSession(claude, key, { at: '5e55-u1', sessionId: 'f0f0f0f0-0000-4000-8000-000000000002' });
+      // What the SDK's own forkSession appends: the parent's entries under a new session id, each with `forkedFrom`.
+      const sdkChild = { projectKey: key.projectKey, sessionId: 'c0c0c0c0-0000-4000-8000-000000000003' };
+      await claude.append(sdkChild, [
+        prompt(sdkChild.sessionId, 'Plan the release', { forkedFrom: { sessionId: key.sessionId, messageUuid: '5e55-u1' } }),
+        { type: 'custom-title', customTitle: 'Release plan B', sessionId: sdkChild.sessionId },
+      ]);
+      // Another project's transcript with the same session id is no parent of it.
+      await claude.append({ projectKey: '-work-other', sessionId: key.sessionId }, [prompt(key.sessionId, 'Elsewhere')]);
+      await claude.close();
+      await store.close();
+
+      const json = await runDsh(['sessions', '--json', '--data', data.path]);
+      expect(json.code, json.stderr).toBe(0);
+      const rows = JSON.parse(json.stdout) as {
+        id: string;
+        title?: string;
+        claudeFork?: { parentSession: string; at?: string; by: string };
+      }[];
+      const byTitle = new Map(rows.map((row) => [row.title, row]));
+      const parentId = byTitle.get('Plan the release')?.id;
+      expect(parentId).toMatch(/^claude-/);
+      expect(byTitle.get('Plan the release (fork)')?.claudeFork).toEqual({
+        parentSession: parentId,
+        at: '5e55-u1',
+        by: 'forkClaudeSession',
+      });
+      expect(byTitle.get('Release plan B')?.claudeFork).toEqual({ parentSession: parentId, by: 'forkSession' });
+      expect(byTitle.get('Elsewhere')?.claudeFork).toBeUndefined();
+
+      const listed = await runDsh(['sessions', '--data', data.path]);
+      expect(listed.stdout).toMatch(new RegExp(`Plan the release \\(fork\\) +${parentId ?? ''}@entry 5e55-u1 `));
+      expect(listed.stdout).toMatch(new RegExp(`Release plan B +${parentId ?? ''} \\(forkSession\\) `));
+
+      const tree = await runDsh(['sessions', '--tree', '--data', data.path]);
+      const lines = tree.stdout.split('\n');
+      const at = lines.findIndex((line) => line.startsWith('Plan the release  '));
+      expect(lines.slice(at + 1, at + 3).map((line) => line.replace(/ .*/, ''))).toEqual(['├─', '└─']);
+      expect(lines.slice(at + 1, at + 3).join('\n')).toContain('Release plan B');
+      expect(lines.slice(at + 1, at + 3).join('\n')).toContain('Plan the release (fork)');
+    },
+  );
 });

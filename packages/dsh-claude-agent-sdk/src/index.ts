@@ -7,3 +7,4 @@ export { createClaudeSessionStore, type ClaudeSessionStoreOptions } from './crea
 export { CLAUDE_STORE_ERROR_CODES, ClaudeStoreError, type ClaudeStoreErrorCode } from './claude-store-error.js';
 export type { ClaudeSessionStore, FoldSessionSummary, SessionKey, SessionStoreEntry, SessionSummaryEntry } from './claude-types.js';
 export { forkClaudeSession, type ClaudeFork, type ForkClaudeSessionOptions } from './fork-claude-session.js';
+export { claudeProjectKey } from './claude-project-key.js';

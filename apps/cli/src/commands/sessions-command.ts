@@ -5,6 +5,7 @@
  */
 import { sessionForest, type LineageTree, type SessionListItem } from 'dsh-host';
 import type { CliContext } from '../cli-context.js';
+import { claudeSdkLineage, type ClaudeSdkFork } from '../claude-sdk-lineage.js';
 import { CliError } from '../cli-error.js';
 import { listNativeSessions, NATIVE_TOOLS, nativeSessionsDir, type NativeTool } from '../native-session-files.js';
 import type { OptionValues } from '../parse-command-line.js';
@@ -118,6 +119,13 @@ async function nativeSessions(context: CliContext, tool: NativeTool, json: boole
   return 0;
 }
 
+/** The FORKED FROM cell: `PARENT@CUT` for a dsh fork; an SDK fork's parent with its entry, or `(forkSession)`. */
+function forkedFrom(item: SessionListItem, fork: ClaudeSdkFork | undefined): string {
+  if (item.parentSession !== undefined) return `${item.parentSession}@${String(item.forkCut)}`;
+  if (fork === undefined) return '';
+  return fork.at === undefined ? `${fork.parentSession} (forkSession)` : `${fork.parentSession}@entry ${fork.at}`;
+}
+
 /** `dsh sessions [--tree] [--json]`: every session, newest first, or the fork forest; `--claude|--codex|--pi`: that tool's. */
 export async function sessionsCommand(context: CliContext, values: OptionValues): Promise<number> {
   const tools = NATIVE_TOOLS.filter((tool) => values[tool] === true);
@@ -131,19 +139,28 @@ export async function sessionsCommand(context: CliContext, values: OptionValues)
     if (values.tree === true) throw new CliError('USAGE', `--tree lists dsh sessions; --${tool} lists that tool's session files.`);
     return nativeSessions(context, tool, values.json === true);
   }
-  const { items, inherited } = await withHost(context, values, async (host, _dataDir, store) => {
+  const { items, inherited, sdkForks } = await withHost(context, values, async (host, _dataDir, store) => {
     const listed = await host.list();
-    if (values.json === true) return { items: listed, inherited: new Set<string>() };
+    // Claude Agent SDK transcripts are dsh sessions of their own: their fork lineage is in their first events.
+    const forks = await claudeSdkLineage(store, listed);
+    if (values.json === true) return { items: listed, inherited: new Set<string>(), sdkForks: forks };
     // The forks whose latest title came with their inherited prefix, as the summaries say (no log is read).
     const summaries = await store.list();
     return {
       items: listed,
       inherited: new Set(summaries.filter((summary) => summary.titleInherited === true).map((summary) => summary.id)),
+      sdkForks: forks,
     };
   });
   const names = displayNames(items, inherited);
   if (values.tree === true) {
-    const forest = sessionForest(items);
+    // An SDK fork hangs under its parent (no dsh cut: no `@N`).
+    const forest = sessionForest(
+      items.map((item) => {
+        const fork = sdkForks.get(item.id);
+        return fork === undefined ? item : { ...item, parentSession: fork.parentSession };
+      }),
+    );
     if (values.json === true) context.stdout.write(`${JSON.stringify(forest, null, 2)}\n`);
     else
       context.stdout.write(
@@ -154,7 +171,11 @@ export async function sessionsCommand(context: CliContext, values: OptionValues)
     return 0;
   }
   if (values.json === true) {
-    context.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
+    const rows = items.map((item) => {
+      const fork = sdkForks.get(item.id);
+      return fork === undefined ? item : { ...item, claudeFork: fork };
+    });
+    context.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
   if (items.length === 0) {
@@ -164,7 +185,7 @@ export async function sessionsCommand(context: CliContext, values: OptionValues)
   const rows = items.map((item) => [
     item.id,
     names.get(item.id) ?? '',
-    item.parentSession === undefined ? '' : `${item.parentSession}@${String(item.forkCut)}`,
+    forkedFrom(item, sdkForks.get(item.id)),
     String(item.lastSeq),
     new Date(item.updatedAt).toISOString(),
     item.status,
