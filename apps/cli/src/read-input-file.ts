@@ -94,7 +94,7 @@ export type InputRead = { text: string; stamp: FileStamp };
 /**
  * Options of a read: `stable` refuses a file that changed during it; `allocate` gives the buffer
  * the bytes are read into, and `onRead` hears after each chunk how much of it is read
- * (dsh-import's `nativeFileBuffer` and `nativeFileRead`); `beforeRead` runs between the check and
+ * (a `nativeFileReader`'s `bytes` and `onRead`); `beforeRead` runs between the check and
  * the first byte (tests).
  */
 export type InputReadOptions = {

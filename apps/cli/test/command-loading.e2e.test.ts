@@ -19,6 +19,13 @@ const HOST = /\/(dsh-host|dsh-session|dsh-agent|dsh-postgres|pg|pg-pool|hono|@ho
 const INTERACTIVE = /\/apps\/cli\/(src|dist)\/(interactive\/|commands\/interactive-command\.)/;
 /** The codec's schemas (its main entry and zod) and dsh-import's readers (its main entry). */
 const SCHEMAS = /\/(zod\/|dsh-codec\/(src|dist)\/index\.|dsh-import\/(src|dist)\/index\.)/;
+/** dsh-import's import pipeline and text path: what a native fork loads only when the byte path does not make it. */
+const PIPELINE =
+  /\/dsh-import\/(src|dist)\/(import-transcript|build-sessions|write-events|codex\/read-codex|pi\/read-pi|native\/native-cut|native\/fork-native-transcript)\./;
+/** dsh's own modules (not node's, not a dependency's, not the bin's loader). */
+const OWN = (url: string): boolean => url.startsWith('file:') && !url.includes('/node_modules/') && !url.includes('/apps/cli/bin/');
+/** At most this many of dsh's own modules load for `dsh fork FILE` on the byte path (75 before the annex, issue 39). */
+const BYTE_PATH_MODULES = 60;
 
 let dir: TempDir;
 beforeEach(async () => {
@@ -36,6 +43,31 @@ async function runRecorded(args: string[]): Promise<DshResult & { loaded: string
     env: { NODE_OPTIONS: `--import=${RECORDER}`, DSH_RECORD_MODULES: record, DSH_HOME: join(dir.path, 'data') },
   });
   return { ...result, loaded: (await readFile(record, 'utf8')).split('\n').filter((url) => url !== '') };
+}
+
+/** A Claude Code file of two entries, `u1` then `a1`. */
+async function claudeCodeFile(): Promise<string> {
+  const file = join(dir.path, 'p1.jsonl');
+  const lines = [
+    {
+      type: 'user',
+      uuid: 'u1',
+      parentUuid: null,
+      sessionId: 'p1',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      message: { role: 'user', content: 'go' },
+    },
+    {
+      type: 'assistant',
+      uuid: 'a1',
+      parentUuid: 'u1',
+      sessionId: 'p1',
+      timestamp: '2026-01-01T00:00:01.000Z',
+      message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+    },
+  ];
+  await writeFile(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+  return file;
 }
 
 describe('the modules a command loads', () => {
@@ -92,5 +124,22 @@ describe('the modules a command loads', () => {
     expect(run.loaded.filter((url) => HOST.test(url) || INTERACTIVE.test(url))).toEqual([]);
     // dsh-import's native-fork entry: neither the codec's schemas nor the import's linking.
     expect(run.loaded.filter((url) => SCHEMAS.test(url) || url.includes('/link-imports.'))).toEqual([]);
+  });
+
+  it('dsh fork FILE --at UUID of a Claude Code file loads the byte path alone: neither the import pipeline nor the text path', async () => {
+    const run = await runRecorded(['fork', await claudeCodeFile(), '--at', 'a1', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ parent_session: 'p1', cut: 7 });
+    expect(run.loaded.filter((url) => PIPELINE.test(url))).toEqual([]);
+    const own = run.loaded.filter(OWN);
+    expect(own.length, own.join('\n')).toBeLessThanOrEqual(BYTE_PATH_MODULES);
+  });
+
+  it('dsh fork FILE --at seq:N loads the import pipeline and the text path when it needs them (the byte path does not cut at a seq)', async () => {
+    const file = await claudeCodeFile();
+    const run = await runRecorded(['fork', file, '--at', 'seq:7', '--json', '--session-id', '0a1b2c3d-0000-4000-8000-000000000001']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ parent_session: 'p1', cut: 7 });
+    expect(run.loaded.filter((url) => PIPELINE.test(url)).length).toBeGreaterThanOrEqual(5);
   });
 });

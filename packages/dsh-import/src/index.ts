@@ -18,13 +18,13 @@ export { PI_EFFECTS } from './pi/pi-effects.js';
 export {
   forkNativeFile,
   forkNativeTranscript,
-  nativeResumeCommand,
   type NativeFileFork,
   type NativeFork,
   type NativeForkOptions,
 } from './native/fork-native-transcript.js';
-/** A buffer to read a session file into that `forkNativeFile` then reads where it is (no copy), scanned while it is read. */
-export { nativeFileBuffer, nativeFileRead } from './native/claude-code-bytes/scan-claude-code-rows.js';
+export { nativeResumeCommand } from './native/native-formats.js';
+/** What reads a session file into the scanner's memory (no copy), scanned while it is read, and forks it. */
+export { nativeFileReader, type NativeFileReader } from './native/claude-code-bytes/native-file-reader.js';
 /** Native fork of Claude Code entries held in memory (the Claude Agent SDK's session store). */
 export { forkClaudeCodeEntries, type ClaudeCodeEntriesFork } from './native/fork-claude-code-entries.js';
 /** `dsh repair`: the interrupted closers to append to a file whose last step has calls without results. */

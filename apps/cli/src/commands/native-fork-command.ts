@@ -6,12 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 // The native fork's own entry: neither the import's linking nor dsh-codec's schemas load for it.
 import {
-  forkNativeFile,
   ImportError,
-  nativeFileBuffer,
-  nativeFileRead,
+  nativeFileReader,
   nativeResumeCommand,
   type NativeFileFork,
+  type NativeFileReader,
   type TranscriptFormat,
 } from 'dsh-import/native-fork';
 import { resolveDataDir, type CliContext } from '../cli-context.js';
@@ -101,16 +100,19 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   if (values.worktree === true && format !== 'auto' && format !== 'claude-code') throw noWorktree(format);
   const chosen = childIdOption(values);
   // Read where the fork's scanner reads it (no copy of the file's bytes), scanned while the rest is read.
+  let reader: NativeFileReader | undefined;
   const read = await readInputBytesStamped(context, file, maxBytesOption(values['max-bytes']), {
     stable: true,
-    allocate: nativeFileBuffer,
-    onRead: nativeFileRead,
+    allocate: (size) => (reader = nativeFileReader(size)).bytes,
+    onRead: (_bytes, length) => reader?.onRead(length),
   });
   const now = Date.now();
   let fork;
   try {
     const sessionId = (detected: TranscriptFormat) => chosen ?? (detected === 'claude-code' ? randomUUID() : uuidV7(now));
-    fork = forkNativeFile(read.bytes, { format, at: values.at, sessionId, now, parentFile: file, strict: values.strict === true });
+    // A stable read is the reader's bytes, whole (a file that grew or shrank was refused).
+    if (reader === undefined || read.bytes !== reader.bytes) throw new Error(`${file}: the bytes read are not the reader's`);
+    fork = await reader.fork({ format, at: values.at, sessionId, now, parentFile: file, strict: values.strict === true });
   } catch (error) {
     throw asCliError(error, file);
   }

@@ -19,6 +19,25 @@ export type ClaudeCodeTree = { entries: Map<string, ClaudeCodeEntry>; nodes: Tre
 /** Line types that carry a title, not an entry. */
 export const CLAUDE_CODE_TITLE_TYPES: ReadonlySet<string> = new Set(['summary', 'ai-title', 'custom-title']);
 
+/** Line types that hold nothing for a dsh session (SPEC §18 lists those current versions write); skipped without a warning. */
+export const CLAUDE_CODE_QUIET_TYPES: ReadonlySet<string> = new Set([
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'permission-mode',
+  'attachment',
+  'last-prompt',
+  'system',
+  'mode',
+  'api-request',
+  'api-request-blob',
+  'api-request-shape',
+  'atis-latch',
+  'tools-used',
+  'cost-state',
+  'api-request-route',
+]);
+
 /** Whether `content` holds blocks (objects), all of them `tool_result`s whose call `owned` accepts. */
 function everyResultOwnedBy(content: unknown, owned: (callId: string) => boolean): boolean {
   if (!Array.isArray(content)) return false;

@@ -8,27 +8,9 @@ import type { SourceLine } from '../read-lines.js';
 import { ANTHROPIC_WIRE, argumentsText, asRecord, asString, reasoning, text, type ReadTranscript } from '../read-transcript.js';
 import { timeOf, WarningTally, type SourceItem, type TurnOutcome } from '../source-item.js';
 import { linesOfTree } from '../transcript-tree.js';
-import { CLAUDE_CODE_TITLE_TYPES, claudeCodeTree, type ClaudeCodeEntry } from './claude-code-tree.js';
+import { CLAUDE_CODE_QUIET_TYPES, CLAUDE_CODE_TITLE_TYPES, claudeCodeTree, type ClaudeCodeEntry } from './claude-code-tree.js';
 import { claudeCodeEffectOf } from './claude-code-effects.js';
 
-/** Line types that hold nothing for a dsh session (SPEC §18 lists those current versions write); skipped without a warning. */
-export const CLAUDE_CODE_QUIET_TYPES: ReadonlySet<string> = new Set([
-  'file-history-snapshot',
-  'queue-operation',
-  'progress',
-  'permission-mode',
-  'attachment',
-  'last-prompt',
-  'system',
-  'mode',
-  'api-request',
-  'api-request-blob',
-  'api-request-shape',
-  'atis-latch',
-  'tools-used',
-  'cost-state',
-  'api-request-route',
-]);
 const INTERRUPTED = '[Request interrupted by user';
 
 type Entry = ClaudeCodeEntry;

@@ -6,16 +6,16 @@
  */
 import { Buffer } from 'node:buffer';
 import type { TranscriptFormat } from '../detect-format.js';
-import { ImportError } from '../import-error.js';
 import { assertUtf8Lines } from './assert-utf8-lines.js';
 import { codexCallKind } from './codex-native.js';
-import { forkClaudeCodeBytes } from './claude-code-bytes/fork-claude-code-file.js';
+import { forkClaudeCodeRead } from './claude-code-bytes/fork-claude-code-bytes.js';
+import { readClaudeCodeBytes, type ClaudeCodeBytes } from './claude-code-bytes/claude-code-byte-fork.js';
 import type { NativeFormat } from './native-format.js';
 import { joinNativeLines, splitNativeLines, type NativeLine } from './native-line.js';
 import { nativeCut } from './native-cut.js';
-import { NATIVE_FORMATS, nativeFormatOf } from './native-formats.js';
+import { nativeFormatOf } from './native-formats.js';
 import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
-import { nativeFileFork, type NativeFileFork } from './native-file-fork.js';
+import { checkForkAt, nativeFileFork, type NativeFileFork } from './native-file-fork.js';
 
 /** Options of a native fork: where to cut, the child's id, the time its closers carry. */
 export type NativeForkOptions = {
@@ -84,22 +84,13 @@ export function forkNativeLines(
   };
 }
 
-/** `INVALID_OPTION` for an `at` that is not a non-empty string (a caller in JavaScript may pass anything). */
-function checkAt(at: unknown): void {
-  if (typeof at !== 'string' || at === '')
-    throw new ImportError(
-      'INVALID_OPTION',
-      `at: expected the tool's entry id or seq:N, received ${at === '' ? 'an empty string' : String(at)}`,
-    );
-}
-
 /**
  * Forks the session file `text` at `options.at`. Refuses an unknown REF or seq (`INVALID_CUT`,
  * naming the valid range or the nearest ids) and a file of no known format (`UNKNOWN_FORMAT`); a
  * malformed line is skipped and named in `warnings` (`MALFORMED_LINE` when `strict`).
  */
 export function forkNativeTranscript(text: string, options: NativeForkOptions): NativeFork {
-  checkAt(options.at);
+  checkForkAt(options.at);
   const warnings: string[] = [];
   const lines = splitNativeLines(text, options.strict === true ? undefined : warnings);
   const format = nativeFormatOf(lines, options.format);
@@ -112,21 +103,21 @@ export type { NativeFileFork } from './native-file-fork.js';
 /**
  * `forkNativeTranscript` of a session file's bytes (decoded as UTF-8), the child returned as chunks.
  * A Claude Code file cut at an entry uuid is forked without parsing every line where WebAssembly
- * runs (see `fork-claude-code-file.ts`); the child is byte for byte what `forkNativeTranscript` gives
+ * runs (see `claude-code-bytes/`); the child is byte for byte what `forkNativeTranscript` gives
  * for the decoded text. Same errors, and `MALFORMED_LINE` for a line that is not valid UTF-8.
  */
 export function forkNativeFile(bytes: Uint8Array, options: NativeForkOptions): NativeFileFork {
-  checkAt(options.at);
-  const fast = forkClaudeCodeBytes(bytes, options);
+  checkForkAt(options.at);
+  return forkFileRead(bytes, options, readClaudeCodeBytes(bytes, options));
+}
+
+/** `forkNativeFile` of `bytes` whose byte path read them already (`read`; undefined: it does not take them). */
+export function forkFileRead(bytes: Uint8Array, options: NativeForkOptions, read: ClaudeCodeBytes | undefined): NativeFileFork {
+  const fast = read === undefined ? undefined : forkClaudeCodeRead(read, options);
   if (fast !== undefined) return fast;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const source = buffer.toString('utf8');
   assertUtf8Lines(buffer, source);
   const { text, ...fork } = forkNativeTranscript(source, options);
   return nativeFileFork(fork, [Buffer.from(text, 'utf8')]);
-}
-
-/** The argv that resumes a native child with the tool's own command (`file`: where it was written). */
-export function nativeResumeCommand(format: TranscriptFormat, sessionId: string, file: string): string[] {
-  return NATIVE_FORMATS[format].resume(sessionId, file);
 }

@@ -6,6 +6,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { NativeFork } from './fork-native-transcript.js';
+import { ImportError } from '../import-error.js';
 
 /** A native fork of a file's bytes (what `dsh fork FILE` writes): its facts, and the child as chunks and as bytes. */
 export type NativeFileFork = Omit<NativeFork, 'text'> & {
@@ -24,4 +25,13 @@ export function nativeFileFork(facts: Omit<NativeFork, 'text'>, chunks: readonly
     enumerable: false,
   });
   return fork as NativeFileFork;
+}
+
+/** `INVALID_OPTION` for a fork's `at` that is not a non-empty string (a caller in JavaScript may pass anything). */
+export function checkForkAt(at: unknown): void {
+  if (typeof at !== 'string' || at === '')
+    throw new ImportError(
+      'INVALID_OPTION',
+      `at: expected the tool's entry id or seq:N, received ${at === '' ? 'an empty string' : String(at)}`,
+    );
 }

@@ -13,7 +13,7 @@ import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START } from './claude-code-line-table.js';
 import { malformedLine, skippedLineWarning } from '../native-line.js';
 import { patchPairs } from './patch-pairs.js';
-import { scanClaudeCodeRows } from './scan-claude-code-rows.js';
+import { scanClaudeCodeRows, type ScanInPlace } from './scan-claude-code-rows.js';
 
 const SESSION_ID_KEY = Buffer.from('"sessionId"', 'utf8');
 
@@ -64,9 +64,12 @@ function sessionIdTexts(buffer: Buffer, start: number, end: number, into: number
   for (let at = buffer.indexOf(SESSION_ID_KEY, start); at >= 0 && at < end; at = buffer.indexOf(SESSION_ID_KEY, at + 1)) into.push(at);
 }
 
-/** The table of the Claude Code file `buffer` (valid UTF-8; malformed lines as `declinedLine` takes them), or undefined where the WebAssembly scanner cannot read it. */
-export function claudeCodeFileTable(buffer: Buffer, skipped?: string[]): ClaudeCodeFileTable | undefined {
-  const scanned = scanClaudeCodeRows(buffer);
+/**
+ * The table of the Claude Code file `buffer` (valid UTF-8; malformed lines as `declinedLine` takes
+ * them), or undefined where the WebAssembly scanner cannot read it; `inPlace`: the scan the file was read into.
+ */
+export function claudeCodeFileTable(buffer: Buffer, skipped?: string[], inPlace?: ScanInPlace): ClaudeCodeFileTable | undefined {
+  const scanned = scanClaudeCodeRows(buffer, inPlace);
   if (scanned === undefined) return undefined;
   const { table, declined, input } = scanned;
   const found: number[] = [];

@@ -9,12 +9,20 @@ import fc from 'fast-check';
 import { claudeCodeTranscript, codexTranscript, piTranscript } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import { file, generated, uuidsOf } from '../../__fixtures__/mutated-claude-code-file.js';
-import { forkNativeFile, forkNativeTranscript } from '../../index.js';
+import { forkNativeTranscript } from '../../index.js';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
 import { claudeCodeFileTable } from './claude-code-file-table.js';
 import { LINE_END, LINE_INDEX, LINE_START, type ClaudeCodeLineTable } from './claude-code-line-table.js';
 import { splitNativeLines } from '../native-line.js';
-import { nativeFileBuffer, nativeFileRead, scanClaudeCodeRows } from './scan-claude-code-rows.js';
+import { ScanInPlace, scanClaudeCodeRows } from './scan-claude-code-rows.js';
+import { nativeFileReader } from './native-file-reader.js';
+
+/** A scan in place for `size` bytes (WebAssembly runs here). */
+function startScan(size: number): ScanInPlace {
+  const scan = ScanInPlace.start(size);
+  if (scan === undefined) throw new Error('no WebAssembly');
+  return scan;
+}
 
 /** Each line the text path keeps (`splitNativeLines`) as its skeleton and its index. */
 function textRowsOf(text: string): unknown[] {
@@ -110,59 +118,66 @@ describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
     expect(rows?.table.skeletonAt(19_999).type).toBe('x');
   });
 
-  it('scans a file read into nativeFileBuffer where it is (the rows share its memory), and any other bytes in a copy, to the same rows', () => {
+  it('scans a file read into its scan in place where it is (the rows share its memory), and any other bytes in a copy, to the same rows', () => {
     const text = claudeCodeTranscript({ turns: 4 }).text;
     const plain = Buffer.from(text, 'utf8');
-    const bytes = nativeFileBuffer(plain.length);
+    const scan = startScan(plain.length);
+    const { bytes } = scan;
     bytes.set(plain);
-    const inPlace = scanClaudeCodeRows(bytes);
+    // Without the scan, the same bytes are copied: nothing else finds it.
+    expect(scanClaudeCodeRows(bytes)?.table.rows.buffer).not.toBe(bytes.buffer);
+    const inPlace = scanClaudeCodeRows(bytes, scan);
     expect(inPlace?.table.rows.buffer).toBe(bytes.buffer);
     const copied = scanClaudeCodeRows(plain);
     expect(copied?.table.rows.buffer).not.toBe(plain.buffer);
     expect(rowsOf(inPlace?.table as ClaudeCodeLineTable)).toStrictEqual(rowsOf(copied?.table as ClaudeCodeLineTable));
-    // The same buffer again is copied: the first scan's memory is its table's.
-    expect(scanClaudeCodeRows(bytes)?.table.rows.buffer).not.toBe(bytes.buffer);
+    // The same scan again is copied: the first scan's memory is its table's.
+    expect(scanClaudeCodeRows(bytes, scan)?.table.rows.buffer).not.toBe(bytes.buffer);
   });
 
   it.each([
     ['a Codex rollout', () => codexTranscript({ turns: 3 }).text, 'seq:4'],
     ['a pi session', () => piTranscript({ turns: 3 }).text, 'seq:3'],
-  ])("does not scan %s read into nativeFileBuffer (its first lines say so), and its fork is the text path's", (_kind, make, at) => {
+  ])("does not scan %s read in place (its first lines say so), and its reader's fork is the text path's", async (_kind, make, at) => {
     const text = make();
     const plain = Buffer.from(text, 'utf8');
-    const bytes = nativeFileBuffer(plain.length);
-    bytes.set(plain);
-    nativeFileRead(bytes, plain.length);
-    // No scan was started on its memory: a scan asked for now reads a copy.
-    expect(scanClaudeCodeRows(bytes)?.table.rows.buffer).not.toBe(bytes.buffer);
+    const scan = startScan(plain.length);
+    scan.bytes.set(plain);
+    scan.read(plain.length);
+    // The scan stopped at its first lines: a scan asked for now reads a copy.
+    expect(scanClaudeCodeRows(scan.bytes, scan)?.table.rows.buffer).not.toBe(scan.bytes.buffer);
     const options = { at, sessionId: '0190c0de-0000-7000-8000-000000000001', now: 1_800_000_000_000 };
-    expect(Buffer.from(forkNativeFile(bytes, options).bytes).toString('utf8')).toBe(forkNativeTranscript(text, options).text);
+    const reader = nativeFileReader(plain.length);
+    reader.bytes.set(plain);
+    reader.onRead(plain.length);
+    expect(Buffer.from((await reader.fork(options)).bytes).toString('utf8')).toBe(forkNativeTranscript(text, options).text);
   });
 
-  it('still scans a Claude Code file read into nativeFileBuffer while it is read', () => {
+  it('still scans a Claude Code file in place while it is read', () => {
     const plain = Buffer.from(claudeCodeTranscript({ turns: 3 }).text, 'utf8');
-    const bytes = nativeFileBuffer(plain.length);
-    bytes.set(plain);
-    nativeFileRead(bytes, plain.length);
-    expect(scanClaudeCodeRows(bytes)?.table.rows.buffer).toBe(bytes.buffer);
+    const scan = startScan(plain.length);
+    scan.bytes.set(plain);
+    scan.read(plain.length);
+    expect(scanClaudeCodeRows(scan.bytes, scan)?.table.rows.buffer).toBe(scan.bytes.buffer);
   });
 
-  it('gives the same rows when the scan runs while the file is read (nativeFileRead after each chunk, lines cut across chunks)', () => {
+  it('gives the same rows when the scan runs while the file is read (read after each chunk, lines cut across chunks)', () => {
     fc.assert(
       fc.property(file, fc.array(fc.nat(), { minLength: 1, maxLength: 8 }), (options, cuts) => {
         const plain = Buffer.from(generated(options), 'utf8');
-        const bytes = nativeFileBuffer(plain.length);
+        const scan = startScan(plain.length);
+        const { bytes } = scan;
         // The file arrives in chunks that end anywhere (mid-line, mid-token), each announced once it is there.
         const ends = [...new Set(cuts.map((cut) => cut % (plain.length + 1)))].sort((a, b) => a - b);
         let at = 0;
         for (const end of [...ends, plain.length]) {
           bytes.set(plain.subarray(at, Math.max(at, end)), at);
           at = Math.max(at, end);
-          nativeFileRead(bytes, at);
+          scan.read(at);
         }
         // A length past the buffer is taken as the buffer's.
-        nativeFileRead(bytes, plain.length + 4096);
-        const whileRead = scanClaudeCodeRows(bytes);
+        scan.read(plain.length + 4096);
+        const whileRead = scanClaudeCodeRows(bytes, scan);
         expect(whileRead?.table.rows.buffer).toBe(bytes.buffer);
         const once = scanClaudeCodeRows(plain);
         expect(rowsOf(whileRead?.table as ClaudeCodeLineTable)).toStrictEqual(rowsOf(once?.table as ClaudeCodeLineTable));
@@ -173,16 +188,17 @@ describe('scanClaudeCodeRows (the WebAssembly scanner)', () => {
     );
   });
 
-  it('gives the child of a nativeFileBuffer as views of its own bytes (patched where they stand, none copied), byte for byte the child of the text path', () => {
+  it("gives the child of a reader's fork as views of its own bytes (patched where they stand, none copied), byte for byte the child of the text path", async () => {
     const text = claudeCodeTranscript({ turns: 6, endMidCall: true }).text;
     const uuids = uuidsOf(text);
     for (const at of [uuids.at(-1) as string, uuids[Math.floor(uuids.length / 2)] as string]) {
       const options = { at, sessionId: 'c0ffee00-0000-4000-8000-000000000001', now: 1_800_000_000_000 };
       const expected = forkNativeTranscript(text, options);
       const plain = Buffer.from(text, 'utf8');
-      const bytes = nativeFileBuffer(plain.length);
+      const reader = nativeFileReader(plain.length);
+      const { bytes } = reader;
       bytes.set(plain);
-      const fork = forkNativeFile(bytes, options);
+      const fork = await reader.fork(options);
       expect(Buffer.concat(fork.chunks).toString('utf8')).toBe(expected.text);
       expect(Buffer.from(fork.bytes).toString('utf8')).toBe(expected.text);
       // Every chunk but the closers' is a view of the file's bytes.

@@ -97,12 +97,6 @@ function layoutOf(n: number, factor: number) {
   return { regions, rowsAt, rowsCap, blocksAt, blocksCap, infoAt, keysCap, watchedAt, declinedAt, scratchAt, pages };
 }
 
-/** A scanner set up on a memory `nativeFileBuffer` made, for `size` bytes; `scanned`: how far it has read. */
-type PendingScan = { memory: WasmMemory; scanner: Scanner; size: number; scanned: number };
-
-/** The scans `nativeFileBuffer` set up, by their memory's buffer: a file read into one is scanned where it is. */
-const pending = new WeakMap<ArrayBuffer, PendingScan>();
-
 function newScan(api: WasmApi, memory: WasmMemory, n: number, factor: number): Scanner {
   const scanner = new api.Instance(scannerModule(api), { env: { memory } }).exports as unknown as Scanner;
   scanner.configure(...layoutOf(n, factor).regions);
@@ -110,39 +104,54 @@ function newScan(api: WasmApi, memory: WasmMemory, n: number, factor: number): S
 }
 
 /**
- * A buffer of `size` bytes to read a session file into: `forkNativeFile` of exactly those bytes
- * scans them where they are, in the WebAssembly scanner's memory, rather than copying them there
- * first — and `nativeFileRead` lets the scan start while the file is still being read. The fork
- * takes the buffer: it patches the child's session ids in those bytes, and its `chunks` are views
- * of the same memory. A plain buffer where WebAssembly is not there.
+ * A scan set up on a fresh memory for a file of `size` bytes before the file is read: the file is
+ * read into `bytes` (the start of that memory), `read` lets the scanner read the whole lines already
+ * there while the rest is read, and `scanClaudeCodeRows(bytes, this)` finishes it where it is. Held
+ * by the one value that reads the file (`nativeFileReader`): nothing else can find it.
  */
-export function nativeFileBuffer(size: number): Uint8Array {
-  if (wasmApi === undefined) return new Uint8Array(size);
-  const memory = newMemory(wasmApi, layoutOf(size, 1).pages);
-  if (memory === undefined) return new Uint8Array(size);
-  pending.set(memory.buffer, { memory, scanner: newScan(wasmApi, memory, size, 1), size, scanned: 0 });
-  return new Uint8Array(memory.buffer, 0, size);
-}
+export class ScanInPlace {
+  /** The memory's first `size` bytes: where the file is read. */
+  readonly bytes: Uint8Array;
+  readonly #memory: WasmMemory;
+  #scanner: Scanner | undefined;
+  #scanned = 0;
 
-/**
- * Says that the first `length` bytes of a `nativeFileBuffer` are read (and will not change): the
- * scanner reads their whole lines now, while the caller reads the rest. Nothing for another buffer.
- */
-export function nativeFileRead(bytes: Uint8Array, length: number): void {
-  const scan = bytes.byteOffset === 0 ? pending.get(bytes.buffer as ArrayBuffer) : undefined;
-  // Never past the buffer, whatever the caller says.
-  const read = Math.min(length, bytes.length, scan?.size ?? 0);
-  if (scan === undefined || read <= scan.scanned) return;
-  const view = Buffer.from(bytes.buffer, 0, read);
-  const limit = view.lastIndexOf(10, read - 1) + 1;
-  if (limit <= scan.scanned) return;
-  // A file whose first lines say Codex or pi is not scanned (its fork takes the text path).
-  if (scan.scanned === 0 && isOtherFormat(view, limit)) {
-    pending.delete(bytes.buffer as ArrayBuffer);
-    return;
+  private constructor(memory: WasmMemory, scanner: Scanner, size: number) {
+    this.#memory = memory;
+    this.#scanner = scanner;
+    this.bytes = new Uint8Array(memory.buffer, 0, size);
   }
-  if (scanOrTrap(scan.scanner, limit) === TRAPPED) pending.delete(bytes.buffer as ArrayBuffer);
-  scan.scanned = limit;
+
+  /** A scan for `size` bytes, or undefined where WebAssembly is not there (or past its memory). */
+  static start(size: number): ScanInPlace | undefined {
+    if (wasmApi === undefined) return undefined;
+    const memory = newMemory(wasmApi, layoutOf(size, 1).pages);
+    return memory === undefined ? undefined : new ScanInPlace(memory, newScan(wasmApi, memory, size, 1), size);
+  }
+
+  /**
+   * Says that the first `length` bytes are read (and will not change): the scanner reads their whole
+   * lines now. A file whose first lines say Codex or pi is not scanned (its fork takes the text path).
+   */
+  read(length: number): void {
+    // Never past the buffer, whatever the caller says.
+    const read = Math.min(length, this.bytes.length);
+    if (this.#scanner === undefined || read <= this.#scanned) return;
+    const view = Buffer.from(this.#memory.buffer, 0, read);
+    const limit = view.lastIndexOf(10, read - 1) + 1;
+    if (limit <= this.#scanned) return;
+    if ((this.#scanned === 0 && isOtherFormat(view, limit)) || scanOrTrap(this.#scanner, limit) === TRAPPED) this.#scanner = undefined;
+    this.#scanned = limit;
+  }
+
+  /** The scanner, once, for exactly this scan's whole `bytes`; undefined for other bytes, a second time or after a trap. */
+  take(bytes: Uint8Array): { memory: WasmMemory; scanner: Scanner } | undefined {
+    const scanner = this.#scanner;
+    if (scanner === undefined || bytes.buffer !== this.bytes.buffer || bytes.byteOffset !== 0 || bytes.length !== this.bytes.length)
+      return undefined;
+    this.#scanner = undefined;
+    return { memory: this.#memory, scanner };
+  }
 }
 
 /** Whether the complete lines in `bytes[0, limit)` (up to 20) are a Codex rollout's or a pi session's start. */
@@ -177,19 +186,21 @@ function newMemory(api: WasmApi, pages: number): WasmMemory | undefined {
   }
 }
 
-/** The file's rows, or undefined where WebAssembly is not there (or the file is too large for its memory). */
-export function scanClaudeCodeRows(bytes: Uint8Array): ScannedRows | undefined {
+/**
+ * The file's rows, or undefined where WebAssembly is not there (or the file is too large for its
+ * memory). `inPlace`: the scan `bytes` were read into, finished where they are; other bytes are
+ * copied into a fresh memory first.
+ */
+export function scanClaudeCodeRows(bytes: Uint8Array, inPlace?: ScanInPlace): ScannedRows | undefined {
   if (wasmApi === undefined) return undefined;
   const n = bytes.length;
-  // A nativeFileBuffer of these bytes: scanned where it is, on from where `nativeFileRead` left it.
-  const started = bytes.byteOffset === 0 ? pending.get(bytes.buffer as ArrayBuffer) : undefined;
-  if (started?.size === n) {
-    pending.delete(bytes.buffer as ArrayBuffer);
+  const started = inPlace?.take(bytes);
+  if (started !== undefined) {
     const status = scanOrTrap(started.scanner, n);
     if (status === TRAPPED) return undefined;
     if (status !== FULL) return scanned(started.memory.buffer, started.scanner, layoutOf(n, 1));
   }
-  for (let factor = started?.size === n ? 2 : 1; ; factor *= 2) {
+  for (let factor = started === undefined ? 1 : 2; ; factor *= 2) {
     const layout = layoutOf(n, factor);
     // A fresh memory is all zeros: the padding, the key slots and the recent tokens need no clearing.
     const memory = newMemory(wasmApi, layout.pages);

@@ -9,7 +9,7 @@ import { Buffer } from 'node:buffer';
 import { claudeCodeTranscript } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import { forkNativeTranscript } from '../../index.js';
-import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
+import { forkClaudeCodeBytes } from './fork-claude-code-bytes.js';
 
 const CHILD_IDS = ['c0ffee00-0000-4000-8000-000000000001', 'c1'];
 

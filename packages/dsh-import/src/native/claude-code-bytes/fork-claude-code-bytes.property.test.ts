@@ -12,7 +12,7 @@ import { claudeCodeTranscript } from '@dsh/test-utils';
 import { file, generated, uuidsOf } from '../../__fixtures__/mutated-claude-code-file.js';
 import { describe, expect, it } from 'vitest';
 import { forkNativeFile, forkNativeTranscript } from '../../index.js';
-import { forkClaudeCodeBytes } from './fork-claude-code-file.js';
+import { forkClaudeCodeBytes } from './fork-claude-code-bytes.js';
 
 describe('forkNativeFile (Claude Code, byte path)', () => {
   it('gives byte for byte the child, cut, closers and counts of forkNativeTranscript, at any entry uuid', () => {

@@ -1,0 +1,111 @@
+/**
+ * The steps of the native fork of a Claude Code file held as bytes, without parsing every line:
+ * `readClaudeCodeBytes` reads each line through its skeleton (the WebAssembly scanner,
+ * `JSON.parse` only for a line it declines) into the file's line table; `entryCut` cuts on the
+ * file's one entry index with dsh's reading counted from the rows; `claudeCodeChild` is the chain's
+ * own bytes (the `sessionId` pairs replaced; views of the file's bytes) followed by the closers.
+ * Only the last kept line is parsed whole (the closers copy its context). None of them loads the
+ * import pipeline: `forkClaudeCodeBytes` adds the general cut, `nativeFileReader` loads it only
+ * when the entry index does not cut.
+ * @module
+ */
+import { Buffer, isUtf8 } from 'node:buffer';
+import type { NativeForkOptions } from '../fork-native-transcript.js';
+import { CLAUDE_CODE_NATIVE } from '../claude-code-native.js';
+import { nativeFileFork, type NativeFileFork } from '../native-file-fork.js';
+import { nativeFormatOf } from '../native-formats.js';
+import { firstNativeLines } from '../first-native-lines.js';
+import type { NativeLine } from '../native-line.js';
+import { closerText, type OpenCall } from '../open-calls.js';
+import type { NativeFormat } from '../native-format.js';
+import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START, SESSION_ID } from './claude-code-line-table.js';
+import { claudeCodeFileTable, type ClaudeCodeFileTable } from './claude-code-file-table.js';
+import { claudeCodeEventCount } from './claude-code-event-count.js';
+import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
+import { claudeCodeChildChunks } from './claude-code-child-chunks.js';
+import type { ScanInPlace } from './scan-claude-code-rows.js';
+
+/** A Claude Code file read into its line table: the bytes, the format, the table and the malformed lines skipped. */
+export type ClaudeCodeBytes = ClaudeCodeFileTable & { buffer: Buffer; format: NativeFormat; warnings: string[] };
+
+/** A cut's kept rows, its seq in dsh's reading and the calls open there. */
+export type ByteCut = { kept: number[]; cut: number; closedCalls: OpenCall[] };
+
+/**
+ * The file `bytes` read into its line table, or undefined when the byte path does not take it: a
+ * `seq:N` cut, a file that is not valid UTF-8 or not Claude Code's, or where the scanner cannot run
+ * (no WebAssembly, as under `node --jitless`; a trap; past its memory). `inPlace`: the scan the
+ * file was read into (`nativeFileReader`), finished where it is.
+ */
+export function readClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOptions, inPlace?: ScanInPlace): ClaudeCodeBytes | undefined {
+  if (/^seq:(\d+)$/.test(options.at)) return undefined;
+  if (options.format !== undefined && options.format !== 'auto' && options.format !== 'claude-code') return undefined;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // The format from the first lines, before any pass over the whole file (a Codex or pi file takes the text path at once).
+  const first = firstNativeLines(buffer, buffer.length);
+  let format;
+  try {
+    format = first === undefined ? undefined : nativeFormatOf(first, options.format);
+  } catch {
+    return undefined;
+  }
+  if (format !== CLAUDE_CODE_NATIVE || !isUtf8(buffer)) return undefined;
+  const warnings: string[] = [];
+  const read = claudeCodeFileTable(buffer, options.strict === true ? undefined : warnings, inPlace);
+  return read === undefined ? undefined : { ...read, buffer, format, warnings };
+}
+
+/** The cut at the entry uuid `at` on the file's one entry index, or undefined for a file or cut that index does not take. */
+export function entryCut(table: ClaudeCodeLineTable, at: string): ByteCut | undefined {
+  const chain = claudeCodeSkeletonChain(table, at);
+  if (chain === undefined) return undefined;
+  const reading = claudeCodeEventCount(table, chain.main);
+  return { kept: chain.kept, cut: reading.count - 1, closedCalls: reading.openCalls };
+}
+
+/** Row `row` parsed whole: its text and object. */
+function parsedLine(buffer: Buffer, table: ClaudeCodeLineTable, row: number): NativeLine {
+  const raw = buffer.toString('utf8', table.at(row, LINE_START), table.at(row, LINE_END));
+  return { index: table.at(row, LINE_INDEX), raw, value: JSON.parse(raw) as Record<string, unknown> };
+}
+
+/** The child of `read` at `cut`: the kept lines as views of the file's bytes (session ids patched where they stand), then the closers. */
+export function claudeCodeChild(read: ClaudeCodeBytes, cut: ByteCut, options: NativeForkOptions): NativeFileFork {
+  const { buffer, table, format } = read;
+  const { kept, closedCalls } = cut;
+  let parentSessionId: string | undefined;
+  for (let row = 0; row < table.count && parentSessionId === undefined; row++) parentSessionId = table.stringAt(row, SESSION_ID);
+  const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId(format.format);
+  let previous = parsedLine(buffer, table, kept[kept.length - 1] as number);
+  const closers: string[] = [];
+  for (const call of closedCalls) {
+    previous = format.closer(
+      { callId: call.callId, name: call.name, text: closerText('forked', call), isError: true },
+      { previous, sessionId, now: options.now, salt: `fork:${options.at}` },
+    );
+    closers.push(`${previous.raw}\n`);
+  }
+  const facts = {
+    format: format.format,
+    sessionId,
+    fileName: format.fileName(sessionId, options.now),
+    parentSessionId,
+    cut: cut.cut,
+    inheritedEntryCount: kept.length,
+    closedCalls,
+    warnings: read.warnings,
+  };
+  // Without a session id in the file, only its first line is rewritten (as the text path does).
+  const chunks = claudeCodeChildChunks(
+    buffer,
+    table,
+    kept,
+    read.sessionIdKeys,
+    parentSessionId !== undefined,
+    parentSessionId ?? '',
+    sessionId,
+    Buffer.from(closers.join(''), 'utf8'),
+    read.writable,
+  );
+  return nativeFileFork(facts, chunks);
+}
