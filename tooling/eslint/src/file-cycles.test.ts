@@ -15,11 +15,6 @@ const repo = join(import.meta.dirname, '..', '..', '..');
 /** Known cycles, each as its sorted files (repo-relative); remove a row when its cycle is opened. */
 const KNOWN_CYCLES: readonly string[][] = [
   ['packages/dsh-import/src/native/export-native-transcript.ts', 'packages/dsh-import/src/native/export-writers.ts'],
-  [
-    'packages/dsh-import/src/native/fork-claude-code-file.ts',
-    'packages/dsh-import/src/native/fork-native-transcript.ts',
-    'packages/dsh-import/src/native/native-file-fork.ts',
-  ],
   ['packages/dsh-session/src/jsonl/jsonl-create-plan.ts', 'packages/dsh-session/src/jsonl/jsonl-state.ts'],
 ];
 

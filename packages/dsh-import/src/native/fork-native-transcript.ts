@@ -5,7 +5,6 @@
  * shared closer stores for it. Pure: the caller supplies the new session id and the time.
  */
 import { Buffer } from 'node:buffer';
-import type { TranscriptFormat } from '../detect-format.js';
 import { assertUtf8Lines } from './assert-utf8-lines.js';
 import { codexCallKind } from './codex-native.js';
 import { forkClaudeCodeRead } from './claude-code-bytes/fork-claude-code-bytes.js';
@@ -14,39 +13,11 @@ import type { NativeFormat } from './native-format.js';
 import { joinNativeLines, splitNativeLines, type NativeLine } from './native-line.js';
 import { nativeCut } from './native-cut.js';
 import { nativeFormatOf } from './native-formats.js';
-import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
+import { closerText, openCallsAt } from './open-calls.js';
+import type { NativeFork, NativeForkOptions } from './native-fork-types.js';
 import { checkForkAt, nativeFileFork, type NativeFileFork } from './native-file-fork.js';
 
-/** Options of a native fork: where to cut, the child's id, the time its closers carry. */
-export type NativeForkOptions = {
-  format?: 'auto' | TranscriptFormat;
-  /** The tool's entry id (Claude `uuid`, pi `id`, Codex `ordinal`) or `seq:N`. */
-  at: string;
-  /** The child's session id, or a function choosing it once the format is known (Claude: UUID v4, Codex and pi: v7). */
-  sessionId: string | ((format: TranscriptFormat) => string);
-  /** Epoch ms for the closers' timestamps (and pi/Codex file names). */
-  now: number;
-  /** pi only: the source file's path, recorded as the child header's `parentSession`. */
-  parentFile?: string;
-  /** Refuse a malformed line (`MALFORMED_LINE`) instead of skipping it with a warning, as the tools do. */
-  strict?: boolean;
-};
-
-/** The child: its text and file name, what it came from, where it was cut, what was closed. */
-export type NativeFork = {
-  format: TranscriptFormat;
-  sessionId: string;
-  fileName: string;
-  text: string;
-  parentSessionId: string | undefined;
-  /** The seq of the cut in dsh's reading (-1: nothing inherited). */
-  cut: number;
-  /** Source lines copied into the child (closers excluded). */
-  inheritedEntryCount: number;
-  closedCalls: OpenCall[];
-  /** The malformed lines skipped (never copied into the child), each named. */
-  warnings: string[];
-};
+export type { NativeFork, NativeForkOptions } from './native-fork-types.js';
 
 /** The child's lines (raw text) from parsed source lines; shared with the in-memory entry fork. */
 export function forkNativeLines(

@@ -5,7 +5,7 @@
  * @module
  */
 import { Buffer } from 'node:buffer';
-import type { NativeFork } from './fork-native-transcript.js';
+import type { NativeFork } from './native-fork-types.js';
 import { ImportError } from '../import-error.js';
 
 /** A native fork of a file's bytes (what `dsh fork FILE` writes): its facts, and the child as chunks and as bytes. */

@@ -10,7 +10,7 @@
  * @module
  */
 import { Buffer, isUtf8 } from 'node:buffer';
-import type { NativeForkOptions } from '../fork-native-transcript.js';
+import type { NativeForkOptions } from '../native-fork-types.js';
 import { CLAUDE_CODE_NATIVE } from '../claude-code-native.js';
 import { nativeFileFork, type NativeFileFork } from '../native-file-fork.js';
 import { nativeFormatOf } from '../native-formats.js';

@@ -7,7 +7,7 @@
  * @module
  */
 import { ImportError } from '../../import-error.js';
-import type { NativeForkOptions } from '../fork-native-transcript.js';
+import type { NativeForkOptions } from '../native-fork-types.js';
 import type { NativeFileFork } from '../native-file-fork.js';
 import { nativeCut } from '../native-cut.js';
 import type { NativeLine } from '../native-line.js';

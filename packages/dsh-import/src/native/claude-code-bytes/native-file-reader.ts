@@ -8,7 +8,7 @@
  * @module
  */
 import { ImportError } from '../../import-error.js';
-import type { NativeForkOptions } from '../fork-native-transcript.js';
+import type { NativeForkOptions } from '../native-fork-types.js';
 import { checkForkAt, type NativeFileFork } from '../native-file-fork.js';
 import { claudeCodeChild, entryCut, readClaudeCodeBytes } from './claude-code-byte-fork.js';
 import { ScanInPlace } from './scan-claude-code-rows.js';
