@@ -8,12 +8,11 @@ import type { SessionSink } from './session-sink.js';
 
 /**
  * @internal What a Session is built from (SPEC §5.3): a new session's standalone events (title, config), a
- * fork seed with its cut, or a stored log plus its repair closers with the stored prefix length.
+ * fork seed (its inherited prefix as a source, its own events from the marker on), or a stored log plus its
+ * repair closers with the stored prefix length.
  */
 export type SessionSeed =
   | { kind: 'new'; events: readonly SessionEvent[] }
-  /** A whole fork seed in memory (`buildForkSeed`'s output): taken as `fork-of` its own prefix. */
-  | { kind: 'fork'; events: readonly SessionEvent[]; cut: number }
   /**
    * A fork seed whose inherited events are not copied: the source's first `cut + 1` events, read
    * through `inherited` (decoded only when someone reads them), then `events`, the seed's own events

@@ -5,7 +5,8 @@ import { SessionError } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { LogBuilder } from '@dsh/test-utils';
 import { Session } from './session.js';
-import type { SessionInit } from './session-init.js';
+import type { SessionInit, SessionSeed } from './session-init.js';
+import { arraySource } from '../sources/event-source.js';
 import type { SessionSink } from './session-sink.js';
 
 const sink: SessionSink = { write: () => Promise.resolve(), release: () => Promise.resolve() };
@@ -18,6 +19,12 @@ const header = (extra: Partial<SessionHeader> = {}): SessionHeader => ({
   ...extra,
 });
 const forkHeader = (cut: number) => header({ parentSession: 'p', forkCut: cut, inheritedEventCount: cut + 1 });
+
+/** A whole fork seed in memory (`buildForkSeed`'s output) as the store hands one over: its prefix through a source. */
+function forkSeed(events: readonly SessionEvent[], cut: number): SessionSeed {
+  const count = Math.max(0, cut + 1);
+  return { kind: 'fork-of', inherited: arraySource(events, Math.min(count, events.length)), cut, events: events.slice(count) };
+}
 
 function refusal(build: () => unknown): SessionError {
   try {
@@ -39,7 +46,7 @@ describe('Session construction from seeds (SPEC §5.3)', () => {
     const seed = buildForkSeed(parent, cut);
     const session = new Session({
       header: forkHeader(cut),
-      seed: { kind: 'fork', events: seed, cut },
+      seed: forkSeed(seed, cut),
       durableCount: 0,
       validatedCount: 0,
       formatVersion: CURRENT_FORMAT_VERSION,
@@ -58,7 +65,7 @@ describe('Session construction from seeds (SPEC §5.3)', () => {
         () =>
           new Session({
             header: forkHeader(wrong),
-            seed: { kind: 'fork', events: seed, cut: wrong },
+            seed: forkSeed(seed, wrong),
             durableCount: 0,
             validatedCount: 0,
             formatVersion: CURRENT_FORMAT_VERSION,
@@ -76,7 +83,7 @@ describe('Session construction from seeds (SPEC §5.3)', () => {
         () =>
           new Session({
             header: forkHeader(cut),
-            seed: { kind: 'fork', events: grandchild, cut },
+            seed: forkSeed(grandchild, cut),
             durableCount: 0,
             validatedCount: 0,
             formatVersion: CURRENT_FORMAT_VERSION,
@@ -87,7 +94,7 @@ describe('Session construction from seeds (SPEC §5.3)', () => {
     ).toBe('INVALID_CUT');
     const nested = new Session({
       header: forkHeader(child.length - 1),
-      seed: { kind: 'fork', events: grandchild, cut: child.length - 1 },
+      seed: forkSeed(grandchild, child.length - 1),
       durableCount: 0,
       validatedCount: 0,
       formatVersion: CURRENT_FORMAT_VERSION,
@@ -104,7 +111,7 @@ describe('Session construction from seeds (SPEC §5.3)', () => {
         () =>
           new Session({
             header: header({ parentSession: 'p', forkCut: 2, inheritedEventCount: 1 }),
-            seed: { kind: 'fork', events: seed, cut: 2 },
+            seed: forkSeed(seed, 2),
             durableCount: 0,
             validatedCount: 0,
             formatVersion: CURRENT_FORMAT_VERSION,
@@ -172,7 +179,7 @@ describe('Session construction from seeds (SPEC §5.3)', () => {
     const counting: SessionSink = { write: (_batch, from) => (writes.push(from), Promise.resolve()), release: () => Promise.resolve() };
     const init: SessionInit = {
       header: forkHeader(cut),
-      seed: { kind: 'fork', events: seed, cut },
+      seed: forkSeed(seed, cut),
       durableCount: 'all',
       validatedCount: 0,
       formatVersion: CURRENT_FORMAT_VERSION,

@@ -13,7 +13,7 @@ import {
 } from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';
 import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
-import { arraySource, type EventSource } from '../sources/event-source.js';
+import type { EventSource } from '../sources/event-source.js';
 import { GroupCommit } from './group-commit.js';
 import { isTransientStorageError, SessionError } from '../session-error.js';
 import type { SessionInit, SessionSeed } from './session-init.js';
@@ -229,16 +229,6 @@ export class Session {
 
   /** Admits the seed (SPEC §5.3); returns how many of its events are durable and the first seq of this lifecycle. */
   #takeSeed(seed: SessionSeed, validatedCount: number, durableCount: number): { durableCount: number; firstLifecycleSeq: number } {
-    if (seed.kind === 'fork') {
-      // A whole seed in memory is taken as a fork of its own prefix: one admission path for forks.
-      checkForkSeed(this.id, this.header, seed.events, seed.cut);
-      const count = seed.cut + 1;
-      return this.#takeSeed(
-        { kind: 'fork-of', inherited: arraySource(seed.events, count), cut: seed.cut, events: seed.events.slice(count) },
-        validatedCount,
-        durableCount,
-      );
-    }
     if (seed.kind === 'fork-of') {
       const count = seed.cut + 1;
       this.#log.inherit(seed.inherited, count, validatedCount >= count);
