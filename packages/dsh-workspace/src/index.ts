@@ -19,3 +19,7 @@ export type { SkippedPath, SkipReason } from './store/capture-tree.js';
 export type { TreeFile } from './store/list-files.js';
 export type { DiffChange, DiffEntry, WorkspaceDiff } from './store/diff-trees.js';
 export type { RestoreOptions, RestoreResult } from './store/restore-tree.js';
+export { openWorktrees } from './worktrees/open-worktrees.js';
+export type { Worktrees, WorktreesOptions } from './worktrees/open-worktrees.js';
+export type { PrepareWorktreeInput, PreparedWorktree, WorktreeCheckpoint, WorktreeWorkspace } from './worktrees/prepare-worktree.js';
+export type { PreparePeersInput, PreparedPeers } from './worktrees/prepare-peers.js';

@@ -8,28 +8,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { NativeFileFork } from 'dsh-import/native-fork';
 import { FORKED_WORKSPACE_AT_CUT_SENTENCE, workspaceMovedNoteText } from 'dsh-codec/synthetic-results';
-import { openWorkspaceStore, WorkspaceError, findCheckout } from 'dsh-workspace';
-import { checkpointCommit } from '../checkpoint-commit.js';
+import { openWorktrees, WorkspaceError, type Worktrees } from 'dsh-workspace';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { claudeProjectDirName, physicalPath } from '../commands/claude-project-folder.js';
 import { publishNewFile } from '../native-files.js';
 import { nativeSessionsDir } from '../native-session-files.js';
-import { addWorktrees, checkoutOf, checkWorktreesFree } from '../peer-worktrees.js';
-import { removeWorktree } from '../remove-peer-worktree.js';
-import { worktreePath } from '../worktree-record.js';
-import {
-  cleanOrphanForkIntents,
-  forgetForkIntent,
-  listForkIntents,
-  undoForkIntent,
-  writeForkIntent,
-  type ForkWorktreeIntent,
-} from '../fork-worktree-intent.js';
+import { asCliError } from '../fork-worktree-at-cut.js';
 import { claudeCheckpointAtCut } from './claude-checkpoint-at-cut.js';
 import { readClaudeCheckpoints, type ClaudeCheckpointRecord } from './claude-checkpoint-index.js';
 
@@ -63,69 +52,45 @@ function movedPath(path: string, from: string, to: string): string {
   return path.startsWith(`${from}${sep}`) ? join(to, relative(from, path)) : path;
 }
 
-function asCliError(error: unknown): unknown {
-  return WorkspaceError.is(error) ? new CliError(error.code, error.message, { cause: error }) : error;
-}
-
-/** The made directory: the child's cwd, the branch, and how to take it away again. */
+/** The made directory: the child's cwd, the branch, and how to take it away again (its intent included). */
 type Made = { dir: string; branch?: string; undo: () => Promise<void> };
 
+/** The directory at the checkpoint (or HEAD) through dsh-workspace's maker, its intent (tool `claude-code`) recorded first. */
 async function makeWorkspace(
-  dataDir: string,
-  name: string,
-  sourceCwd: string,
+  worktrees: Worktrees,
+  input: { name: string; childId: string; sourceCwd: string; parentId: string },
   checkpoint: ClaudeCheckpointRecord | undefined,
-  parentId: string,
 ): Promise<Made> {
-  const found = await findCheckout(sourceCwd).catch((error: unknown) => {
-    throw asCliError(error);
-  });
-  const storeDir = join(dataDir, '.workspaces.git');
-  if (found === undefined || found.head === undefined) {
-    if (checkpoint === undefined)
+  const { name, parentId } = input;
+  try {
+    return await worktrees.prepare({
+      sourceId: `Claude Code session ${parentId}`,
+      sourceCwd: input.sourceCwd,
+      // The commit's tree and parent; what it skipped is reported from the record itself.
+      checkpoint:
+        checkpoint === undefined
+          ? undefined
+          : { tree: checkpoint.tree, ...(checkpoint.head === undefined ? {} : { head: checkpoint.head }) },
+      name,
+      childId: input.childId,
+      tool: 'claude-code',
+      ...(checkpoint === undefined
+        ? {}
+        : {
+            message: `dsh: the workspace of Claude Code session ${parentId} at ${checkpoint.hook_event_name} ${checkpoint.tool_use_id} (fork ${name})`,
+          }),
+    });
+  } catch (error) {
+    if (WorkspaceError.is(error) && error.code === 'NOT_A_GIT_REPOSITORY' && checkpoint === undefined)
       throw new CliError(
         'NOT_A_GIT_REPOSITORY',
-        `--worktree needs the files at the cut, but no dsh hook checkpointed ${parentId} at or before it, and ${sourceCwd} is no git checkout with a commit to fall back to.`,
+        `--worktree needs the files at the cut, but no dsh hook checkpointed ${parentId} at or before it, and ${input.sourceCwd} is no git checkout with a commit to fall back to.`,
         {
           hint: 'install the hooks first (`dsh hooks install claude-code`); the sessions Claude Code runs after that can be forked with their files',
         },
       );
-    const path = worktreePath(dataDir, name);
-    const { dir } = await openWorkspaceStore({ dir: storeDir })
-      .materialize(checkpoint.tree, path)
-      .catch((error: unknown) => {
-        throw asCliError(error);
-      });
-    return {
-      dir,
-      undo: async () => {
-        await rm(path, { recursive: true, force: true });
-      },
-    };
+    throw asCliError(error);
   }
-  const checkout = await checkoutOf(sourceCwd, parentId, dataDir);
-  await checkWorktreesFree(checkout, dataDir, [name]);
-  let head = checkout.head;
-  if (checkpoint !== undefined)
-    head = await checkpointCommit({
-      storeDir,
-      commonDir: checkout.commonDir,
-      tree: checkpoint.tree,
-      parent: checkpoint.head ?? checkout.head,
-      subdir: checkout.subdir,
-      scratchDir: join(dataDir, 'worktrees', '.forks'),
-      message: `dsh: the workspace of Claude Code session ${parentId} at ${checkpoint.hook_event_name} ${checkpoint.tool_use_id} (fork ${name})`,
-    }).catch((error: unknown) => {
-      throw asCliError(error);
-    });
-  const [dir = ''] = await addWorktrees({ ...checkout, head }, dataDir, [name]);
-  return {
-    dir,
-    branch: `dsh/${name}`,
-    undo: async () => {
-      await removeWorktree(dataDir, name, true);
-    },
-  };
 }
 
 /**
@@ -151,34 +116,21 @@ export async function claudeWorktreeFork(
   const closedIds = new Set(fork.closedCalls.map((call) => call.callId));
   const checkpoint = claudeCheckpointAtCut(lines, records, closedIds);
   const name = `claude-${fork.sessionId.slice(0, 8)}`;
+  const worktrees = openWorktrees({ dataDir });
   // The intent first (H9's record of which child a directory is for): a kill before the child is
   // published leaves it, with a dead pid, for the next --worktree fork to clean; it goes once the child is written.
-  // A Claude Code fork killed before its child was written left its intent: its directory goes now.
-  const claudeChildren = new Set(
-    (await listForkIntents(dataDir)).filter((other) => other.tool === 'claude-code').map((other) => other.childId),
-  );
-  await cleanOrphanForkIntents(dataDir, (id) => !claudeChildren.has(id));
+  // A Claude Code fork killed before its child was written left its intent (only those: a dsh child's is the store's to judge): its directory goes now.
+  await worktrees
+    .cleanOrphans(() => false, { tool: 'claude-code' })
+    .catch((error: unknown) => {
+      throw asCliError(error);
+    });
   // Refused before anything is recorded, so that undoing this fork's intent never touches another's directory.
-  if (existsSync(worktreePath(dataDir, name)) || (await listForkIntents(dataDir)).some((other) => other.name === name))
-    throw new CliError('WORKTREE_EXISTS', `${worktreePath(dataDir, name)} is taken: expected no directory where the child would go.`, {
+  if (existsSync(worktrees.path(name)))
+    throw new CliError('WORKTREE_EXISTS', `${worktrees.path(name)} is taken: expected no directory where the child would go.`, {
       hint: 'fork again (a new child id gives a new name), or pass --session-id UUID',
     });
-  const intent: ForkWorktreeIntent = {
-    version: 1,
-    name,
-    childId: fork.sessionId,
-    kind: (await isCheckout(sourceCwd)) ? 'git' : 'dir',
-    pid: process.pid,
-    tool: 'claude-code',
-  };
-  await writeForkIntent(dataDir, intent);
-  let made: Made;
-  try {
-    made = await makeWorkspace(dataDir, name, sourceCwd, checkpoint, parentId);
-  } catch (error) {
-    await undoForkIntent(dataDir, intent).catch(() => undefined);
-    throw error;
-  }
+  const made = await makeWorkspace(worktrees, { name, childId: fork.sessionId, sourceCwd, parentId }, checkpoint);
   try {
     const dir = await physicalPath(made.dir);
     // The closer of the call the checkpoint was taken before says so (SPEC §23 "Honest to the model").
@@ -205,7 +157,7 @@ export async function claudeWorktreeFork(
     await mkdir(folder, { recursive: true });
     const file = join(folder, `${fork.sessionId}.jsonl`);
     await publishNewFile(file, [...moved, note].map((line) => `${JSON.stringify(line)}\n`).join(''));
-    await forgetForkIntent(dataDir, name);
+    await worktrees.forget(name);
     const result: ClaudeWorktreeFork = { workspace: checkpoint === undefined ? 'head' : 'checkpoint', dir, file };
     if (made.branch !== undefined) result.branch = made.branch;
     if (checkpoint !== undefined) {
@@ -216,7 +168,6 @@ export async function claudeWorktreeFork(
     return result;
   } catch (error) {
     await made.undo().catch(() => undefined);
-    await undoForkIntent(dataDir, intent).catch(() => undefined);
     throw error;
   }
 }
@@ -234,8 +185,4 @@ function withCutSentence(line: Line, callId: string): Line {
     at === index ? { ...block, content: `${String(block.content)} ${FORKED_WORKSPACE_AT_CUT_SENTENCE}` } : block,
   );
   return { ...line, message: { ...message, content } };
-}
-
-async function isCheckout(cwd: string): Promise<boolean> {
-  return (await findCheckout(cwd).catch(() => undefined))?.head !== undefined;
 }

@@ -11,15 +11,22 @@ import { resolveDataDir, type CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { comparedSession, compareSessions, comparisonText } from '../peer-compare.js';
 import { peerBlock, peerReport, writtenPaths, type PeerReport } from '../peer-report.js';
-import { addWorktrees, changedFilesAt, checkoutOf, checkWorktreesFree } from '../peer-worktrees.js';
-import { checkoutAtCut } from '../fork-worktree-at-cut.js';
-import { removeWorktree } from '../remove-peer-worktree.js';
+import { openWorktrees, workspaceAt, type PreparedPeers } from 'dsh-workspace';
+import { asCliError } from '../fork-worktree-at-cut.js';
 import { sharedCwdWarning } from '../shared-cwd-warning.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
 import { parseSeq } from './print-command.js';
 import { parseTools } from '../tools-option.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
+
+/** The line `dsh peers --worktree` prints about what the peers' worktrees hold. */
+function peersWorkspaceLine(made: PreparedPeers, baselineId: string, cut: number): string {
+  if (made.workspace === 'head')
+    return `dsh: warning: ${baselineId} has no workspace checkpoint at or before seq ${String(cut)}: the peers' worktrees hold the repository's HEAD, not the files at the cut.`;
+  const skipped = (made.skipped ?? []).map((entry) => `${entry.path} (${entry.reason})`);
+  return `dsh: the peers' files are the workspace at the cut (checkpoint at seq ${String(made.checkpointSeq)})${skipped.length === 0 ? '' : `; not in it: ${skipped.join(', ')}`}`;
+}
 
 /** A repeatable option's values (one string when given once, none when absent). */
 function listOf(value: OptionValues[string]): string[] {
@@ -33,9 +40,11 @@ async function removePeers(context: CliContext, values: OptionValues, names: rea
     throw new CliError('USAGE', 'dsh peers --remove expects the names of the peers whose worktrees to remove; received none.', {
       hint: 'dsh peers --remove NAME…',
     });
-  const dataDir = resolveDataDir(context, values.data);
+  const worktrees = openWorktrees({ dataDir: resolveDataDir(context, values.data) });
   for (const name of names) {
-    const path = await removeWorktree(dataDir, name, values.force === true);
+    const path = await worktrees.remove(name, { force: values.force === true }).catch((error: unknown) => {
+      throw asCliError(error);
+    });
     context.stderr.write(`dsh: removed ${name}'s worktree ${path} and branch dsh/${name} (the session stays)\n`);
   }
   return 0;
@@ -50,7 +59,7 @@ async function comparePeers(context: CliContext, values: OptionValues, refs: rea
   }
   const format = typeof values['output-format'] === 'string' ? values['output-format'] : 'text';
   if (format !== 'text' && format !== 'json') throw new CliError('USAGE', `--output-format expects text or json; received '${format}'.`);
-  const dataDir = resolveDataDir(context, values.data);
+  const worktrees = openWorktrees({ dataDir: resolveDataDir(context, values.data) });
   const [first, second] = refs as [string, string];
   const sides = await withHost(context, { ...values, model: 'keyless' }, async (host) => {
     const listed = await host.list();
@@ -58,7 +67,7 @@ async function comparePeers(context: CliContext, values: OptionValues, refs: rea
       const observed = await host.observe(await host.resolve(ref));
       const name = listed.find((item) => item.id === observed.header.id)?.title ?? observed.header.id;
       // A peer in a worktree dsh made: git knows what it changed, whatever tool changed it.
-      return comparedSession(name, observed, await changedFilesAt(dataDir, observed.cwd));
+      return comparedSession(name, observed, await worktrees.changedFiles(observed.cwd));
     };
     return Promise.all([side(first), side(second)]);
   });
@@ -188,7 +197,7 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
     events.push(event);
     appended.set(sessionId, events);
   };
-  const dataDir = resolveDataDir(context, values.data);
+  const worktrees = openWorktrees({ dataDir: resolveDataDir(context, values.data) });
   const outcome = await withHost(
     context,
     { ...values, model },
@@ -196,18 +205,24 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
       const baselineId = await host.resolve(plan.baseline);
       const names = await peerNames(host, baselineId, plan.names, plan.prompts.length);
       let cwds = plan.cwds;
-      const created: string[] = [];
+      let made: PreparedPeers | undefined;
       let atSeq = plan.atSeq;
       if (plan.worktree) {
         // One observation gives the cut every peer is forked at and the workspace at it (SPEC §23).
         const observation = await host.observe(baselineId);
-        const checkout = await checkoutOf(observation.cwd, plan.baseline, dataDir);
-        await checkWorktreesFree(checkout, dataDir, names);
         atSeq = selectForkCut(observation.events, plan.atSeq);
-        const atCut = await checkoutAtCut(checkout, dataDir, baselineId, atSeq, observation.events);
-        context.stderr.write(`${terminalLine(atCut.line)}\n`);
-        cwds = await addWorktrees(atCut.checkout, dataDir, names);
-        created.push(...names);
+        made = await worktrees
+          .preparePeers({
+            sourceId: baselineId,
+            sourceCwd: observation.cwd,
+            checkpoint: workspaceAt(observation.events, atSeq),
+            peers: names.map((name) => ({ name })),
+          })
+          .catch((error: unknown) => {
+            throw asCliError(error);
+          });
+        context.stderr.write(`${terminalLine(peersWorkspaceLine(made, baselineId, atSeq))}\n`);
+        cwds = made.dirs.map((entry) => entry.dir);
       }
       let started;
       try {
@@ -222,7 +237,7 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
         });
       } catch (error) {
         // No peer exists: the worktrees made for them are empty checkouts, so nothing is lost.
-        for (const name of created) await removeWorktree(dataDir, name, true).catch(() => undefined);
+        await made?.undo();
         throw error;
       }
       context.stderr.write(
@@ -233,7 +248,7 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
         started.peers.map(async (peer): Promise<PeerReport> => {
           const result = await host.turnResult(peer.sessionId, peer.inputId);
           const events = appended.get(peer.sessionId) ?? [];
-          const files = plan.worktree ? ((await changedFilesAt(dataDir, peer.cwd)) ?? []) : writtenPaths(events, result.turn);
+          const files = plan.worktree ? ((await worktrees.changedFiles(peer.cwd)) ?? []) : writtenPaths(events, result.turn);
           return peerReport(peer.title, peer.cwd, result, events, files, model);
         }),
       );

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, sep } from 'node:path';
-import { CliError } from './cli-error.js';
+import { WorkspaceError } from '../workspace-error.js';
 
 /** One worktree dsh made, as recorded when it made it. */
 export type WorktreeRecord = {
@@ -75,7 +75,7 @@ export async function readWorktreeRecord(dataDir: string, name: string): Promise
   }
   const record = parseRecord(dataDir, name, text);
   if (record === undefined)
-    throw new CliError(
+    throw new WorkspaceError(
       'WORKTREE_NOT_FOUND',
       `The record of peer '${name}' (${recordPath(dataDir, name)}) is not one dsh wrote: expected its JSON.`,
       {

@@ -8,18 +8,19 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, realpath } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { findCheckout, WorkspaceError } from 'dsh-workspace';
-import { CliError } from './cli-error.js';
-import { branchesClash, checkPeerName } from './peer-name.js';
-import { removeWorktree } from './remove-peer-worktree.js';
-import { changedFiles, failed, git } from './worktree-git.js';
+import { findCheckout } from '../find-checkout.js';
+import { WorkspaceError } from '../workspace-error.js';
+import { branchesClash, checkWorktreeName } from './check-worktree-name.js';
+import { removeWorktree } from './remove-worktree.js';
+import { gitFailed, runGit } from '../run-git.js';
+import { changedFiles } from './worktree-git.js';
 import { listWorktreeRecords, worktreePath, worktreeRecordFor, writeWorktreeRecord, type WorktreeRecord } from './worktree-record.js';
 
 /** The baseline checkout worktrees are made from: its repository, HEAD, and where the baseline's cwd sits in it. */
 export type BaselineCheckout = { root: string; gitDir: string; commonDir: string; head: string; subdir: string };
 
-function notARepository(message: string, hint: string): CliError {
-  return new CliError('NOT_A_GIT_REPOSITORY', message, { hint });
+function notARepository(message: string, hint: string): WorkspaceError {
+  return new WorkspaceError('NOT_A_GIT_REPOSITORY', message, { hint });
 }
 
 /**
@@ -35,8 +36,8 @@ export async function checkoutOf(cwd: string | undefined, baseline: string, data
   }
   const recorded = await worktreeRecordFor(dataDir, cwd);
   if (recorded?.adminDir != null) {
-    const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { gitDir: recorded.adminDir });
-    if (!head.ok) throw failed(`git rev-parse HEAD in the worktree of ${recorded.name}`, head);
+    const head = await runGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { gitDir: recorded.adminDir });
+    if (!head.ok) throw gitFailed(`git rev-parse HEAD in the worktree of ${recorded.name}`, head);
     return {
       root: recorded.path,
       gitDir: recorded.adminDir,
@@ -45,13 +46,7 @@ export async function checkoutOf(cwd: string | undefined, baseline: string, data
       subdir: relative(recorded.path, cwd),
     };
   }
-  let found;
-  try {
-    found = await findCheckout(cwd);
-  } catch (error) {
-    if (WorkspaceError.is(error)) throw new CliError(error.code, error.message, { cause: error });
-    throw error;
-  }
+  const found = await findCheckout(cwd);
   if (found === undefined)
     throw notARepository(
       `--worktree needs the baseline's working directory inside a git repository; ${cwd} is not in one.`,
@@ -71,17 +66,17 @@ export async function checkoutOf(cwd: string | undefined, baseline: string, data
  * or with a worktree dsh made or a folder in its place (`WORKTREE_EXISTS`).
  */
 export async function checkWorktreesFree(checkout: BaselineCheckout, dataDir: string, names: readonly string[]): Promise<void> {
-  for (const name of names) checkPeerName(name);
+  for (const name of names) checkWorktreeName(name);
   for (const [index, name] of names.entries()) {
     const other = names.slice(index + 1).find((later) => branchesClash(`dsh/${name}`, `dsh/${later}`));
     if (other !== undefined)
-      throw new CliError(
+      throw new WorkspaceError(
         'INVALID_BRANCH_NAME',
         `Peer names '${name}' and '${other}' cannot both be branches: dsh/${name.length < other.length ? name : other} would be a branch and a folder of branches at once; expected names of which none is a folder of another.`,
       );
   }
-  const refs = await git(['for-each-ref', '--format=%(refname)', 'refs/heads/dsh'], { gitDir: checkout.commonDir });
-  if (!refs.ok) throw failed('git for-each-ref', refs);
+  const refs = await runGit(['for-each-ref', '--format=%(refname)', 'refs/heads/dsh'], { gitDir: checkout.commonDir });
+  if (!refs.ok) throw gitFailed('git for-each-ref', refs);
   const branches = refs.stdout
     .toString('utf8')
     .split('\n')
@@ -92,7 +87,7 @@ export async function checkWorktreesFree(checkout: BaselineCheckout, dataDir: st
     const branch = `dsh/${name}`;
     const taken = branches.find((existing) => branchesClash(existing, branch));
     if (taken !== undefined) {
-      throw new CliError(
+      throw new WorkspaceError(
         'BRANCH_EXISTS',
         taken === branch
           ? `Branch ${branch} already exists in ${checkout.root}: expected a new branch for peer '${name}'.`
@@ -103,7 +98,7 @@ export async function checkWorktreesFree(checkout: BaselineCheckout, dataDir: st
     const made = records.find((record) => branchesClash(record.branch, branch));
     const path = worktreePath(dataDir, name);
     if (made !== undefined || existsSync(path))
-      throw new CliError(
+      throw new WorkspaceError(
         'WORKTREE_EXISTS',
         `A worktree for peer '${made?.name ?? name}' already exists at ${made?.path ?? path}: expected none where peer '${name}' would go.`,
         { hint: `dsh peers --remove ${made?.name ?? name}` },
@@ -119,7 +114,7 @@ async function adminDirOf(commonDir: string, path: string): Promise<string> {
     const gitdir = await readFile(join(folder, entry, 'gitdir'), 'utf8').catch(() => '');
     if (wanted.has(gitdir.trim())) return join(folder, entry);
   }
-  throw new CliError('GIT_FAILED', `git worktree add made no admin folder for ${path} in ${folder}: expected one naming it.`);
+  throw new WorkspaceError('GIT_FAILED', `git worktree add made no admin folder for ${path} in ${folder}: expected one naming it.`);
 }
 
 /** Adds peer `name`'s worktree on a new branch `dsh/<name>` at the baseline's HEAD, recorded before and after; returns the peer's cwd. */
@@ -138,8 +133,8 @@ async function addWorktree(checkout: BaselineCheckout, dataDir: string, name: st
   await mkdir(dirname(path), { recursive: true });
   // Recorded first: a kill during `git worktree add` leaves what `dsh peers --remove NAME` finds and cleans.
   await writeWorktreeRecord(dataDir, record);
-  const added = await git(['worktree', 'add', '--quiet', '-b', record.branch, path, checkout.head], { gitDir: checkout.commonDir });
-  if (!added.ok) throw failed(`git worktree add for peer '${name}'`, added);
+  const added = await runGit(['worktree', 'add', '--quiet', '-b', record.branch, path, checkout.head], { gitDir: checkout.commonDir });
+  if (!added.ok) throw gitFailed(`git worktree add for peer '${name}'`, added);
   await writeWorktreeRecord(dataDir, { ...record, adminDir: await adminDirOf(checkout.commonDir, path) });
   return join(path, checkout.subdir);
 }

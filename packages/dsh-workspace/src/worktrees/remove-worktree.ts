@@ -7,9 +7,10 @@
 import { existsSync } from 'node:fs';
 import { lstat, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CliError } from './cli-error.js';
-import { checkPeerName } from './peer-name.js';
-import { changedFiles, failed, git, listWorktrees, type ListedWorktree } from './worktree-git.js';
+import { WorkspaceError } from '../workspace-error.js';
+import { checkWorktreeName } from './check-worktree-name.js';
+import { gitFailed, runGit } from '../run-git.js';
+import { changedFiles, listWorktrees, type ListedWorktree } from './worktree-git.js';
 import { deleteWorktreeRecord, readWorktreeRecord, worktreePath, type WorktreeRecord } from './worktree-record.js';
 
 /** The entry git lists at `path`, whatever its branch. */
@@ -20,7 +21,7 @@ async function listedAt(commonDir: string, path: string): Promise<ListedWorktree
 
 /** Whether `refs/heads/<branch>` exists in the repository. */
 async function branchExists(commonDir: string, branch: string): Promise<boolean> {
-  return (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { gitDir: commonDir })).ok;
+  return (await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { gitDir: commonDir })).ok;
 }
 
 /** Refuses `WORKTREE_HAS_CHANGES` / `BRANCH_NOT_MERGED` when removing would lose work. */
@@ -28,18 +29,18 @@ async function refuseLoss(record: WorktreeRecord, listed: boolean): Promise<void
   const { name, path, branch, commonDir } = record;
   const changed = listed ? await changedFiles(record) : [];
   if (changed.length > 0) {
-    throw new CliError(
+    throw new WorkspaceError(
       'WORKTREE_HAS_CHANGES',
       `The worktree of peer '${name}' (${path}) has uncommitted changes (${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}): expected a clean worktree.`,
       { hint: `commit them on ${branch} (git -C ${path} commit -am …) or discard them with --force` },
     );
   }
   if (!(await branchExists(commonDir, branch))) return;
-  const unmerged = await git(['rev-list', '--count', `refs/heads/${branch}`, '--not', `--exclude=${branch}`, '--branches'], {
+  const unmerged = await runGit(['rev-list', '--count', `refs/heads/${branch}`, '--not', `--exclude=${branch}`, '--branches'], {
     gitDir: commonDir,
   });
   if (unmerged.ok && Number(unmerged.stdout.toString('utf8').trim()) > 0) {
-    throw new CliError(
+    throw new WorkspaceError(
       'BRANCH_NOT_MERGED',
       `Branch ${branch} has ${unmerged.stdout.toString('utf8').trim()} commit(s) no other branch has: expected them merged before it is deleted.`,
       { hint: `merge ${branch} first, or delete it anyway with --force` },
@@ -54,7 +55,10 @@ async function deleteOwnFolder(dataDir: string, name: string): Promise<void> {
   if (info === undefined) return;
   const expected = join(await realpath(join(dataDir, 'worktrees')), name);
   if (!info.isDirectory() || (await realpath(path)) !== expected)
-    throw new CliError('WORKTREE_NOT_FOUND', `${path} is not the folder dsh made for peer '${name}': expected a directory, not a link.`);
+    throw new WorkspaceError(
+      'WORKTREE_NOT_FOUND',
+      `${path} is not the folder dsh made for peer '${name}': expected a directory, not a link.`,
+    );
   // fs.rm unlinks symbolic links inside instead of following them.
   await rm(path, { recursive: true, force: true });
 }
@@ -62,15 +66,15 @@ async function deleteOwnFolder(dataDir: string, name: string): Promise<void> {
 /** Takes down a worktree git lists: `git worktree remove`, or — when its `.git` was replaced — the folder, then `git worktree prune`. */
 async function takeDown(dataDir: string, record: WorktreeRecord): Promise<void> {
   const target = { gitDir: record.commonDir };
-  const removed = await git(['worktree', 'remove', '--force', '--force', record.path], target);
+  const removed = await runGit(['worktree', 'remove', '--force', '--force', record.path], target);
   if (removed.ok) return;
   // git refuses a worktree whose `.git` no longer points back at its admin folder (the session's
   // tools may have replaced it); the record says what dsh made, so remove that and let git forget it.
-  await git(['worktree', 'unlock', record.path], target);
+  await runGit(['worktree', 'unlock', record.path], target);
   await deleteOwnFolder(dataDir, record.name);
-  const pruned = await git(['worktree', 'prune'], target);
-  if (!pruned.ok) throw failed('git worktree prune', pruned);
-  if ((await listedAt(record.commonDir, record.path)) !== undefined) throw failed(`git worktree remove ${record.path}`, removed);
+  const pruned = await runGit(['worktree', 'prune'], target);
+  if (!pruned.ok) throw gitFailed('git worktree prune', pruned);
+  if ((await listedAt(record.commonDir, record.path)) !== undefined) throw gitFailed(`git worktree remove ${record.path}`, removed);
 }
 
 /**
@@ -80,23 +84,23 @@ async function takeDown(dataDir: string, record: WorktreeRecord): Promise<void> 
  * `BRANCH_NOT_MERGED`. Returns the worktree's path.
  */
 export async function removeWorktree(dataDir: string, name: string, force: boolean): Promise<string> {
-  checkPeerName(name);
+  checkWorktreeName(name);
   const path = worktreePath(dataDir, name);
   const record = await readWorktreeRecord(dataDir, name);
   if (record === undefined)
-    throw new CliError('WORKTREE_NOT_FOUND', `No worktree dsh made for peer '${name}': expected its record beside ${path}.`, {
+    throw new WorkspaceError('WORKTREE_NOT_FOUND', `No worktree dsh made for peer '${name}': expected its record beside ${path}.`, {
       hint: 'dsh removes only worktrees it made; list the others with `git worktree list`',
     });
   const halfMade = record.adminDir === null;
   const entry = await listedAt(record.commonDir, path);
   if (entry !== undefined && entry.branch !== `refs/heads/${record.branch}`)
-    throw new CliError(
+    throw new WorkspaceError(
       'WORKTREE_NOT_FOUND',
       `git lists ${path} on ${entry.branch ?? 'a detached HEAD'}, not on ${record.branch}: expected the worktree dsh made for peer '${name}'.`,
       { hint: `git -C ${path} switch ${record.branch}, then remove it again` },
     );
   if (entry === undefined && !halfMade && existsSync(path))
-    throw new CliError('WORKTREE_NOT_FOUND', `git lists no worktree at ${path}: expected the one dsh made for peer '${name}'.`, {
+    throw new WorkspaceError('WORKTREE_NOT_FOUND', `git lists no worktree at ${path}: expected the one dsh made for peer '${name}'.`, {
       hint: 'list them with `git worktree list`',
     });
   if (!force && !halfMade) await refuseLoss(record, entry !== undefined);
@@ -105,12 +109,12 @@ export async function removeWorktree(dataDir: string, name: string, force: boole
   } else {
     // Made by dsh (recorded before `git worktree add`, at a path checked free) but never whole, or already gone.
     await deleteOwnFolder(dataDir, name);
-    const pruned = await git(['worktree', 'prune'], { gitDir: record.commonDir });
-    if (!pruned.ok) throw failed('git worktree prune', pruned);
+    const pruned = await runGit(['worktree', 'prune'], { gitDir: record.commonDir });
+    if (!pruned.ok) throw gitFailed('git worktree prune', pruned);
   }
   if (await branchExists(record.commonDir, record.branch)) {
-    const deleted = await git(['branch', '-D', record.branch], { gitDir: record.commonDir });
-    if (!deleted.ok) throw failed(`git branch -D ${record.branch}`, deleted);
+    const deleted = await runGit(['branch', '-D', record.branch], { gitDir: record.commonDir });
+    if (!deleted.ok) throw gitFailed(`git branch -D ${record.branch}`, deleted);
   }
   await deleteWorktreeRecord(dataDir, name);
   return path;

@@ -1,32 +1,15 @@
 /**
  * @module worktree-git
  * The git calls on a worktree dsh made, all through dsh-workspace's `runGit` against the recorded
- * repository and admin folder: refusals as CLI errors, what changed in it, and git's list of worktrees.
+ * repository and admin folder: what changed in it, and git's list of worktrees.
  */
-import { gitFailed, runGit, WorkspaceError, type GitResult, type RunGitOptions } from 'dsh-workspace';
-import { CliError } from './cli-error.js';
+import { gitFailed, runGit } from '../run-git.js';
 import type { WorktreeRecord } from './worktree-record.js';
-
-/** Runs git through `runGit`; its refusals (`GIT_NOT_FOUND`, `GIT_FAILED`) become the CLI's. */
-export async function git(args: readonly string[], target: RunGitOptions): Promise<GitResult> {
-  try {
-    return await runGit(args, target);
-  } catch (error) {
-    if (WorkspaceError.is(error)) throw new CliError(error.code, error.message, { cause: error });
-    throw error;
-  }
-}
-
-/** `GIT_FAILED` for a refused call, saying what was being done and what git said. */
-export function failed(what: string, result: GitResult): CliError {
-  const error = gitFailed(what, result);
-  return new CliError(error.code, error.message);
-}
 
 /** The paths `git status` reports as changed (modified, added, deleted, untracked) in a recorded worktree. */
 export async function changedFiles(record: WorktreeRecord): Promise<string[]> {
   if (record.adminDir === null) return [];
-  const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all'], {
+  const status = await runGit(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all'], {
     gitDir: record.adminDir,
     workTree: record.path,
   });
@@ -50,8 +33,8 @@ export type ListedWorktree = { path: string; branch: string | undefined; locked:
 
 /** The worktrees git lists for the repository at `commonDir` (the main one first). */
 export async function listWorktrees(commonDir: string): Promise<ListedWorktree[]> {
-  const listed = await git(['worktree', 'list', '--porcelain'], { gitDir: commonDir });
-  if (!listed.ok) throw failed('git worktree list', listed);
+  const listed = await runGit(['worktree', 'list', '--porcelain'], { gitDir: commonDir });
+  if (!listed.ok) throw gitFailed('git worktree list', listed);
   return listed.stdout
     .toString('utf8')
     .split('\n\n')

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { branchesClash, checkPeerName } from './peer-name.js';
+import { branchesClash, checkWorktreeName } from './check-worktree-name.js';
 
 function codeOf(name: string): string | undefined {
   try {
-    checkPeerName(name);
+    checkWorktreeName(name);
     return undefined;
   } catch (error) {
     return (error as { code?: string }).code;
   }
 }
 
-describe('checkPeerName: the one rule for --worktree and --remove', () => {
+describe('checkWorktreeName: the one rule for --worktree and --remove', () => {
   it('takes names that make a branch dsh/<name>', () => {
     for (const name of ['base-1', 'pa', 'x/y', 'v1.2', 'under_score', 'café', 'a'.repeat(100)])
       expect([name, codeOf(name)]).toEqual([name, undefined]);

@@ -7,7 +7,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { failed, git } from './worktree-git.js';
+import { gitFailed, runGit } from '../run-git.js';
 
 /** The identity of the commits dsh makes (never the user's config, which `runGit` does not read for this). */
 const DSH_IDENTITY = {
@@ -19,12 +19,12 @@ const DSH_IDENTITY = {
 
 /** Copies `tree` and everything it holds from the store at `storeDir` into the repository at `commonDir`. */
 export async function copyTreeObjects(storeDir: string, tree: string, commonDir: string): Promise<void> {
-  const listed = await git(['rev-list', '--objects', '--no-object-names', tree], { gitDir: storeDir });
-  if (!listed.ok) throw failed(`listing the objects of checkpoint ${tree}`, listed);
-  const packed = await git(['pack-objects', '--stdout', '-q'], { gitDir: storeDir, input: listed.stdout });
-  if (!packed.ok) throw failed(`packing checkpoint ${tree}`, packed);
-  const unpacked = await git(['unpack-objects', '-q'], { gitDir: commonDir, input: packed.stdout });
-  if (!unpacked.ok) throw failed(`copying checkpoint ${tree} into ${commonDir}`, unpacked);
+  const listed = await runGit(['rev-list', '--objects', '--no-object-names', tree], { gitDir: storeDir });
+  if (!listed.ok) throw gitFailed(`listing the objects of checkpoint ${tree}`, listed);
+  const packed = await runGit(['pack-objects', '--stdout', '-q'], { gitDir: storeDir, input: listed.stdout });
+  if (!packed.ok) throw gitFailed(`packing checkpoint ${tree}`, packed);
+  const unpacked = await runGit(['unpack-objects', '-q'], { gitDir: commonDir, input: packed.stdout });
+  if (!unpacked.ok) throw gitFailed(`copying checkpoint ${tree} into ${commonDir}`, unpacked);
 }
 
 /** What `checkpointCommit` builds from. */
@@ -51,10 +51,10 @@ export async function checkpointCommit(input: CheckpointCommitInput): Promise<st
   const { commonDir, tree, parent, subdir } = input;
   await copyTreeObjects(input.storeDir, tree, commonDir);
   const root = subdir === '' ? tree : await treeWithSubdir(input);
-  const parentTree = await git(['rev-parse', '--verify', '--quiet', `${parent}^{tree}`], { gitDir: commonDir });
+  const parentTree = await runGit(['rev-parse', '--verify', '--quiet', `${parent}^{tree}`], { gitDir: commonDir });
   if (parentTree.ok && parentTree.stdout.toString('utf8').trim() === root) return parent;
-  const made = await git(['commit-tree', root, '-p', parent, '-m', input.message], { gitDir: commonDir, env: DSH_IDENTITY });
-  if (!made.ok) throw failed(`git commit-tree for checkpoint ${tree}`, made);
+  const made = await runGit(['commit-tree', root, '-p', parent, '-m', input.message], { gitDir: commonDir, env: DSH_IDENTITY });
+  if (!made.ok) throw gitFailed(`git commit-tree for checkpoint ${tree}`, made);
   return made.stdout.toString('utf8').trim();
 }
 
@@ -64,18 +64,18 @@ async function treeWithSubdir(input: CheckpointCommitInput): Promise<string> {
   const target = { gitDir: input.commonDir, indexFile: index };
   const prefix = `${input.subdir.split('\\').join('/')}/`;
   try {
-    const read = await git(['read-tree', `${input.parent}^{tree}`], target);
-    if (!read.ok) throw failed(`reading ${input.parent}'s tree`, read);
-    const inside = await git(['ls-files', '-z', '--', prefix], target);
-    if (!inside.ok) throw failed(`listing ${prefix} in ${input.parent}`, inside);
+    const read = await runGit(['read-tree', `${input.parent}^{tree}`], target);
+    if (!read.ok) throw gitFailed(`reading ${input.parent}'s tree`, read);
+    const inside = await runGit(['ls-files', '-z', '--', prefix], target);
+    if (!inside.ok) throw gitFailed(`listing ${prefix} in ${input.parent}`, inside);
     if (inside.stdout.length > 0) {
-      const removed = await git(['update-index', '-z', '--force-remove', '--stdin'], { ...target, input: inside.stdout });
-      if (!removed.ok) throw failed(`taking ${prefix} out of ${input.parent}'s tree`, removed);
+      const removed = await runGit(['update-index', '-z', '--force-remove', '--stdin'], { ...target, input: inside.stdout });
+      if (!removed.ok) throw gitFailed(`taking ${prefix} out of ${input.parent}'s tree`, removed);
     }
-    const placed = await git(['read-tree', `--prefix=${prefix}`, input.tree], target);
-    if (!placed.ok) throw failed(`placing checkpoint ${input.tree} at ${prefix}`, placed);
-    const written = await git(['write-tree'], target);
-    if (!written.ok) throw failed(`writing the tree of checkpoint ${input.tree}`, written);
+    const placed = await runGit(['read-tree', `--prefix=${prefix}`, input.tree], target);
+    if (!placed.ok) throw gitFailed(`placing checkpoint ${input.tree} at ${prefix}`, placed);
+    const written = await runGit(['write-tree'], target);
+    if (!written.ok) throw gitFailed(`writing the tree of checkpoint ${input.tree}`, written);
     return written.stdout.toString('utf8').trim();
   } finally {
     await rm(index, { force: true });

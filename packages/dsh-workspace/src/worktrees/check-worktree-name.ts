@@ -4,7 +4,7 @@
  * so the name can never be an absolute path, hold `..` or an empty part, or start a part with `.`
  * (which also keeps `.git` out) — the one rule for creating and for `dsh peers --remove`.
  */
-import { CliError } from './cli-error.js';
+import { WorkspaceError } from '../workspace-error.js';
 
 /** Longest peer name, in bytes: its worktree folder and record file names stay well inside `NAME_MAX`. */
 const MAX_NAME_BYTES = 100;
@@ -32,10 +32,10 @@ function whyNotBranch(name: string): string | undefined {
  * Throws `INVALID_BRANCH_NAME` unless `name` makes a valid branch `dsh/<name>` — the same rule for
  * `--worktree` and `--remove`, so a name can never reach outside `DATA/worktrees/`.
  */
-export function checkPeerName(name: string): void {
+export function checkWorktreeName(name: string): void {
   const why = whyNotBranch(name);
   if (why === undefined) return;
-  throw new CliError(
+  throw new WorkspaceError(
     'INVALID_BRANCH_NAME',
     `Peer name ${JSON.stringify(name)} does not make a git branch name (dsh/${name}): ${why}; expected letters, digits, '-', '_', '.' or '/' between non-empty parts.`,
   );

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeWorktree } from './remove-peer-worktree.js';
+import { removeWorktree } from './remove-worktree.js';
 import { worktreePath } from './worktree-record.js';
 
 /** One directory made for a fork child: a git worktree (`git`) or a materialized folder (`dir`). */
@@ -96,10 +96,18 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Cleans every intent whose child does not exist and whose process is gone (a kill -9 mid-fork); returns their names. */
-export async function cleanOrphanForkIntents(dataDir: string, sessionExists: (id: string) => boolean): Promise<string[]> {
+/**
+ * Cleans every intent whose child does not exist and whose process is gone (a kill -9 mid-fork); returns
+ * their names. With `tool`, only that tool's intents are looked at.
+ */
+export async function cleanOrphanForkIntents(
+  dataDir: string,
+  sessionExists: (id: string) => boolean,
+  tool?: 'claude-code',
+): Promise<string[]> {
   const cleaned: string[] = [];
   for (const intent of await listForkIntents(dataDir)) {
+    if (tool !== undefined && intent.tool !== tool) continue;
     if (sessionExists(intent.childId) || alive(intent.pid)) continue;
     await undoForkIntent(dataDir, intent);
     cleaned.push(intent.name);
