@@ -1,5 +1,5 @@
 /**
- * @module peer-worktrees
+ * @module add-worktrees
  * The git side of `dsh peers --worktree` and `dsh fork --worktree` (SPEC §20, §27): one `git worktree`
  * per peer on a new branch `dsh/<name>` at the baseline checkout's HEAD, and what a peer changed there.
  * Every git call goes through dsh-workspace's `runGit` against the repository and admin folder dsh

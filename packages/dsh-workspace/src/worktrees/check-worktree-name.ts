@@ -1,5 +1,5 @@
 /**
- * @module peer-name
+ * @module check-worktree-name
  * Which peer names make a worktree (SPEC §20, §27): `dsh/<name>` must be a branch name git accepts,
  * so the name can never be an absolute path, hold `..` or an empty part, or start a part with `.`
  * (which also keeps `.git` out) — the one rule for creating and for `dsh peers --remove`.

@@ -1,5 +1,5 @@
 /**
- * @module fork-worktree-intent
+ * @module fork-intent
  * Which fork child a directory dsh made for `--worktree` belongs to (SPEC §23): written in the data
  * folder (`DATA/worktrees/.forks/<name>.json`) before the directory is made and before the child is
  * forked with that id, so a kill -9 anywhere leaves either both, or a record the next `--worktree`

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { openWorkspaceStore, type WorkspaceStore } from '../open-workspace-store.js';
+import { workspaceAt, type EventLike, type WorkspaceAtSeq } from '../workspace-at.js';
 import { WorkspaceError } from '../workspace-error.js';
 import { changedFilesAt } from './add-worktrees.js';
 import { cleanOrphanForkIntents, forgetForkIntent, removeForkWorktreesOf } from './fork-intent.js';
@@ -26,6 +27,8 @@ export type WorktreesOptions = {
 /** The worktree maker of one data folder. */
 export type Worktrees = {
   readonly dataDir: string;
+  /** The checkpoint a directory at seq `seq` of `events` holds (`workspaceAt`), or undefined. */
+  workspaceAt(events: readonly EventLike[], seq: number): WorkspaceAtSeq | undefined;
   /** Where the directory named `name` goes: `DATA/worktrees/<name>`. */
   path(name: string): string;
   /** One fork child's directory at the cut, its intent recorded first; the child is forked after, with `workspace: 'at-cut'` when it holds a checkpoint. */
@@ -56,6 +59,7 @@ export function openWorktrees(options: WorktreesOptions): Worktrees {
   const storeOf = (): WorkspaceStore => (store ??= openWorkspaceStore({ dir: join(dataDir, '.workspaces.git') }));
   return {
     dataDir,
+    workspaceAt: (events, seq) => workspaceAt(events, seq),
     path: (name) => worktreePath(dataDir, name),
     prepare: (input) => prepareWorktree(dataDir, storeOf(), input),
     preparePeers: (input) => preparePeers(dataDir, storeOf(), input),

@@ -1,5 +1,5 @@
 /**
- * @module remove-peer-worktree
+ * @module remove-worktree
  * `dsh peers --remove NAME` (SPEC §20, §27): only a valid peer name, and only a worktree dsh recorded
  * under the data folder that git lists on branch `dsh/NAME`; never uncommitted work or unmerged
  * commits silently; a half-made one (a kill during creation) is cleaned too.
