@@ -9,6 +9,7 @@ import type { CliContext } from '../cli-context.js';
 import { publishNewFile, uuidV7 } from '../native-files.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { terminalLine } from '../terminal-text.js';
+import { codexIndexCommand } from '../codex-index-command.js';
 import { nativeExportTarget } from './native-export-target.js';
 
 type Observed = { header: { id: string }; title?: string; cwd?: string; events: readonly { type: string; data: unknown }[] };
@@ -55,8 +56,11 @@ export async function writeNativeExport(
   });
   await publishNewFile(target.file, exported.text);
   context.stdout.write(`${sessionId}\n`);
+  // Codex lists only the threads its database records: the command that has Codex record this one.
+  const index = format === 'codex' ? await codexIndexCommand(context, target.file, sessionId) : undefined;
   context.stderr.write(
-    `dsh: exported ${terminalLine(observed.header.id)} as a ${format} session ${sessionId} into ${terminalLine(target.file)}\n  resume it with: ${terminalLine(target.resumeLine)}\n`,
+    `dsh: exported ${terminalLine(observed.header.id)} as a ${format} session ${sessionId} into ${terminalLine(target.file)}\n  resume it with: ${terminalLine(target.resumeLine)}\n` +
+      (index === undefined ? '' : `  list it in \`codex resume\` and --last: ${terminalLine(index.line)}\n`),
   );
   return 0;
 }

@@ -20,6 +20,7 @@ import { maxBytesOption, readInputBytesStamped } from '../read-input-file.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 import { shellCommand, shellLineIn } from '../shell-command.js';
+import { codexIndexCommand } from '../codex-index-command.js';
 
 const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
 
@@ -126,9 +127,11 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   await assertUnchanged(file, read);
   await publishNewFile(child, fork.chunks);
   const resume = nativeResumeCommand(fork.format, fork.sessionId, child);
+  // Codex lists only the threads its database records: the command that has Codex record this one.
+  const index = fork.format === 'codex' ? await codexIndexCommand(context, child, fork.sessionId) : undefined;
   if (values.json === true) {
     context.stdout.write(
-      `${JSON.stringify({ session_id: fork.sessionId, file: child, format: fork.format, parent_session: fork.parentSessionId ?? null, cut: fork.cut, resume })}\n`,
+      `${JSON.stringify({ session_id: fork.sessionId, file: child, format: fork.format, parent_session: fork.parentSessionId ?? null, cut: fork.cut, resume, ...(index === undefined ? {} : { index: index.argv }) })}\n`,
     );
     return 0;
   }
@@ -139,7 +142,8 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   context.stderr.write(
     terminalBody(
       `dsh: forked ${fork.format} session ${terminalLine(fork.parentSessionId ?? '?')} at ${terminalLine(values.at)} (seq ${String(fork.cut)}; ${String(fork.inheritedEntryCount)} entries copied; ${closed}) into ${terminalLine(child)}\n` +
-        `  resume it with: ${terminalLine(shellCommand(resume))}${where}\n`,
+        `  resume it with: ${terminalLine(shellCommand(resume))}${where}\n` +
+        (index === undefined ? '' : `  list it in \`codex resume\` and --last: ${terminalLine(index.line)}\n`),
     ),
   );
   return 0;
