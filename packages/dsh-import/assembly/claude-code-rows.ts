@@ -10,41 +10,42 @@
  * @module
  */
 
-// Row slots (claude-code-line-table.ts).
-const TYPE = 0;
-const UUID = 1;
-const PARENT_UUID = 2;
-const LOGICAL_PARENT_UUID = 3;
-const IS_SIDECHAIN = 4;
-const SESSION_ID = 5;
-const CWD = 6;
-const SUBTYPE = 7;
-const IS_META = 8;
-const IS_COMPACT_SUMMARY = 9;
-const IS_API_ERROR_MESSAGE = 10;
-const MESSAGE = 11;
-const MESSAGE_ID = 12;
-const MODEL = 13;
-const CONTENT = 14;
-const BLOCKS_START = 15;
-const BLOCKS_END = 16;
-const LINE_INDEX = 17;
-const LINE_START = 18;
-const LINE_END = 19;
-const ROW = 20;
-// Block slots.
-const BLOCK_TYPE = 0;
-const BLOCK_TEXT = 1;
-const BLOCK_ID = 2;
-const BLOCK_NAME = 3;
-const BLOCK_TOOL_USE_ID = 4;
-const BLOCK_THINKING = 5;
-const BLOCK_DATA = 6;
-const BLOCK = 7;
-const CONTENT_BLOCKS = 2;
-const MARK_NONE = -1;
-const MARK_PLAIN = 0;
-const MARK_INTERRUPTED = 1;
+// The line table's layout, generated from scripts/row-layout.mjs (claude-code-line-table.ts reads the same table).
+import {
+  TYPE,
+  UUID,
+  PARENT_UUID,
+  LOGICAL_PARENT_UUID,
+  IS_SIDECHAIN,
+  SESSION_ID,
+  CWD,
+  SUBTYPE,
+  IS_META,
+  IS_COMPACT_SUMMARY,
+  IS_API_ERROR_MESSAGE,
+  MESSAGE,
+  MESSAGE_ID,
+  MODEL,
+  CONTENT,
+  BLOCKS_START,
+  BLOCKS_END,
+  LINE_INDEX,
+  LINE_START,
+  LINE_END,
+  ROW,
+  BLOCK_TYPE,
+  BLOCK_TEXT,
+  BLOCK_ID,
+  BLOCK_NAME,
+  BLOCK_TOOL_USE_ID,
+  BLOCK_THINKING,
+  BLOCK_DATA,
+  BLOCK,
+  CONTENT_BLOCKS,
+  MARK_NONE,
+  MARK_PLAIN,
+  MARK_INTERRUPTED,
+} from './row-layout';
 
 const NEWLINE = 10;
 const QUOTE = 34;

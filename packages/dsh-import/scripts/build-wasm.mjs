@@ -1,5 +1,6 @@
 /**
- * `pnpm --filter dsh-import run build:wasm`: compiles the scanner and writes its bytes, base64, into
+ * `pnpm --filter dsh-import run build:wasm`: writes the row layout's two views (`build-row-layout.mjs`),
+ * then compiles the scanner and writes its bytes, base64, into
  * `src/native/claude-code-bytes/wasm/claude-code-rows-wasm.ts` (committed, so that building and testing the package
  * need no compiler; `claude-code-rows-wasm.test.ts` fails when the file is stale).
  * @module
@@ -8,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { compileWasm } from './compile-wasm.mjs';
+import { rowLayoutViews } from './build-row-layout.mjs';
 
 const TARGET = fileURLToPath(new URL('../src/native/claude-code-bytes/wasm/claude-code-rows-wasm.ts', import.meta.url));
 
@@ -26,6 +28,10 @@ ${lines.map((line) => `  '${line}'`).join(' +\n')};
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const [path, text] of rowLayoutViews()) {
+    writeFileSync(path, text);
+    process.stdout.write(`wrote ${path}\n`);
+  }
   const bytes = await compileWasm();
   writeFileSync(TARGET, generatedModule(bytes));
   process.stdout.write(`wrote ${TARGET} (${bytes.length} bytes of WebAssembly)\n`);

@@ -22,7 +22,7 @@ export {
   type NativeFork,
   type NativeForkOptions,
 } from './native/fork-native-transcript.js';
-export { nativeResumeCommand } from './native/native-formats.js';
+export { nativeResumeCommand } from './native/native-resume-command.js';
 /** What reads a session file into the scanner's memory (no copy), scanned while it is read, and forks it. */
 export { nativeFileReader, type NativeFileReader } from './native/claude-code-bytes/native-file-reader.js';
 /** Native fork of Claude Code entries held in memory (the Claude Agent SDK's session store). */

@@ -6,7 +6,7 @@
  * exports the same names.
  */
 export { nativeFileReader, type NativeFileReader } from './native/claude-code-bytes/native-file-reader.js';
-export { nativeResumeCommand } from './native/native-formats.js';
+export { nativeResumeCommand } from './native/native-resume-command.js';
 export type { NativeFileFork, NativeForkOptions } from './native/fork-native-transcript.js';
 export { ImportError, type ImportErrorCode } from './import-error.js';
 export type { TranscriptFormat } from './detect-format.js';

@@ -5,6 +5,7 @@
 import { CLAUDE_CODE_QUIET_TYPES, claudeCodeTree, type ClaudeCodeEntry, type ClaudeCodeTree } from '../claude-code/claude-code-tree.js';
 import { lineEndingAt, mainLeafOf } from '../transcript-tree.js';
 import type { NativeFormat } from './native-format.js';
+import { NATIVE_RESUME } from './native-resume-command.js';
 import { isoTime } from './native-format.js';
 import { derivedUuid, field, replaceIdFields, type NativeLine } from './native-line.js';
 
@@ -108,5 +109,5 @@ export const CLAUDE_CODE_NATIVE: NativeFormat = {
     return { index: previous.index + 1, raw: JSON.stringify(value), value };
   },
   fileName: (sessionId) => `${sessionId}.jsonl`,
-  resume: (sessionId) => ['claude', '--resume', sessionId],
+  resume: NATIVE_RESUME['claude-code'],
 };

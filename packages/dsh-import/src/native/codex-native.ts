@@ -4,6 +4,7 @@
  * child lives at `<folder>/rollout-<time>-<session id>.jsonl`.
  */
 import type { NativeFormat } from './native-format.js';
+import { NATIVE_RESUME } from './native-resume-command.js';
 import { isoTime } from './native-format.js';
 import { field, replaceIdFields, type NativeLine } from './native-line.js';
 
@@ -55,7 +56,7 @@ export const CODEX_NATIVE: NativeFormat = {
     return { index: previous.index + 1, raw: JSON.stringify(value), value };
   },
   fileName: (sessionId, now) => `rollout-${isoTime(now).slice(0, 19).replace(/:/g, '-')}-${sessionId}.jsonl`,
-  resume: (sessionId) => ['codex', 'exec', 'resume', sessionId],
+  resume: NATIVE_RESUME.codex,
 };
 
 /** The rollout item type that declared `callId` (`function_call`, `custom_tool_call`, …), if any. */

@@ -33,8 +33,3 @@ export function nativeFormatOf(lines: readonly NativeLine[], format: 'auto' | Tr
     throw new ImportError('FORMAT_MISMATCH', `format ${format} was asked for, but the file is a ${detected} session`);
   return NATIVE_FORMATS[format];
 }
-
-/** The argv that resumes a native child with the tool's own command (`file`: where it was written). */
-export function nativeResumeCommand(format: TranscriptFormat, sessionId: string, file: string): string[] {
-  return NATIVE_FORMATS[format].resume(sessionId, file);
-}

@@ -4,6 +4,7 @@
  * its source file in the header's `parentSession`.
  */
 import type { NativeFormat } from './native-format.js';
+import { NATIVE_RESUME } from './native-resume-command.js';
 import { isoTime } from './native-format.js';
 import { derivedUuid, field, type NativeLine } from './native-line.js';
 
@@ -71,5 +72,5 @@ export const PI_NATIVE: NativeFormat = {
     return { index: previous.index + 1, raw: JSON.stringify(value), value };
   },
   fileName: (sessionId, now) => `${isoTime(now).replace(/[:.]/g, '-')}_${sessionId}.jsonl`,
-  resume: (_sessionId, file) => ['pi', '--session', file],
+  resume: NATIVE_RESUME.pi,
 };

@@ -13,7 +13,7 @@ import { Buffer, isUtf8 } from 'node:buffer';
 import type { NativeForkOptions } from '../native-fork-types.js';
 import { CLAUDE_CODE_NATIVE } from '../claude-code-native.js';
 import { nativeFileFork, type NativeFileFork } from '../native-file-fork.js';
-import { nativeFormatOf } from '../native-formats.js';
+import { detectFormat } from '../../detect-format.js';
 import { firstNativeLines } from '../first-native-lines.js';
 import type { NativeLine } from '../native-line.js';
 import { closerText, type OpenCall } from '../open-calls.js';
@@ -43,13 +43,12 @@ export function readClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // The format from the first lines, before any pass over the whole file (a Codex or pi file takes the text path at once).
   const first = firstNativeLines(buffer, buffer.length);
-  let format;
-  try {
-    format = first === undefined ? undefined : nativeFormatOf(first, options.format);
-  } catch {
-    return undefined;
-  }
-  if (format !== CLAUDE_CODE_NATIVE || !isUtf8(buffer)) return undefined;
+  if (first === undefined) return undefined;
+  // What `nativeFormatOf` decides, for Claude Code alone: a forced format the first lines do not contradict, else recognised.
+  const detected = detectFormat(first.slice(0, 20).map((line) => ({ line: line.index + 1, value: line.value })));
+  const claude = options.format === 'claude-code' ? detected === undefined || detected === 'claude-code' : detected === 'claude-code';
+  if (!claude || !isUtf8(buffer)) return undefined;
+  const format = CLAUDE_CODE_NATIVE;
   const warnings: string[] = [];
   const read = claudeCodeFileTable(buffer, options.strict === true ? undefined : warnings, inPlace);
   return read === undefined ? undefined : { ...read, buffer, format, warnings };

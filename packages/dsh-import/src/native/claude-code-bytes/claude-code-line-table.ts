@@ -9,52 +9,46 @@
  * @module
  */
 import type { LineStrings } from './line-strings.js';
+import {
+  BLOCK,
+  BLOCKS_END,
+  BLOCKS_START,
+  BLOCK_DATA,
+  BLOCK_ID,
+  BLOCK_NAME,
+  BLOCK_TEXT,
+  BLOCK_THINKING,
+  BLOCK_TOOL_USE_ID,
+  BLOCK_TYPE,
+  CONTENT,
+  CONTENT_BLOCKS,
+  CONTENT_NONE,
+  CWD,
+  IS_API_ERROR_MESSAGE,
+  IS_COMPACT_SUMMARY,
+  IS_META,
+  IS_SIDECHAIN,
+  LINE_END,
+  LINE_INDEX,
+  LINE_START,
+  LOGICAL_PARENT_UUID,
+  MARK_INTERRUPTED,
+  MARK_NONE,
+  MARK_PLAIN,
+  MESSAGE,
+  MESSAGE_ID,
+  MODEL,
+  PARENT_UUID,
+  ROW,
+  SESSION_ID,
+  SUBTYPE,
+  TYPE,
+  UUID,
+} from './row-layout.js';
 import { CLAUDE_CODE_INTERRUPTED, type ClaudeCodeSkeleton, type SkeletonBlock } from './claude-code-skeleton.js';
 
-// A row's slots. Strings are keys (-1: undefined); flags 1 or 0; marks MARK_*; content CONTENT_*.
-export const TYPE = 0;
-export const UUID = 1;
-export const PARENT_UUID = 2;
-export const LOGICAL_PARENT_UUID = 3;
-export const IS_SIDECHAIN = 4;
-export const SESSION_ID = 5;
-export const CWD = 6;
-export const SUBTYPE = 7;
-export const IS_META = 8;
-export const IS_COMPACT_SUMMARY = 9;
-export const IS_API_ERROR_MESSAGE = 10;
-/** 1 when `message` is an object (then the next five slots say what it holds). */
-export const MESSAGE = 11;
-export const MESSAGE_ID = 12;
-export const MODEL = 13;
-export const CONTENT = 14;
-/** The row's blocks: `[BLOCKS_START, BLOCKS_END)` when CONTENT is CONTENT_BLOCKS. */
-export const BLOCKS_START = 15;
-export const BLOCKS_END = 16;
-/** The line's 0-based index in the file and its bytes `[LINE_START, LINE_END)`. */
-export const LINE_INDEX = 17;
-export const LINE_START = 18;
-export const LINE_END = 19;
-export const ROW = 20;
-
-// A block's slots.
-export const BLOCK_TYPE = 0;
-export const BLOCK_TEXT = 1;
-export const BLOCK_ID = 2;
-export const BLOCK_NAME = 3;
-export const BLOCK_TOOL_USE_ID = 4;
-/** 1 when `thinking` / `data` is a string. */
-export const BLOCK_THINKING = 5;
-export const BLOCK_DATA = 6;
-export const BLOCK = 7;
-
-/** A text's interruption mark: not a string, a string, a string starting with `CLAUDE_CODE_INTERRUPTED`. */
-export const MARK_NONE = -1;
-export const MARK_PLAIN = 0;
-export const MARK_INTERRUPTED = 1;
-/** `message.content`: not a string or array, a string (then CONTENT is its MARK_*), blocks. */
-export const CONTENT_NONE = -1;
-export const CONTENT_BLOCKS = 2;
+// The layout, generated from scripts/row-layout.mjs (the scanner reads the same table).
+export * from './row-layout.js';
 
 const FLAGS = [IS_SIDECHAIN, IS_META, IS_COMPACT_SUMMARY, IS_API_ERROR_MESSAGE, MESSAGE];
 const ROW_DEFAULTS = new Int32Array(ROW).fill(-1);
