@@ -25,6 +25,6 @@ export { JsonlTextLog } from './sources/jsonl-text-log.js';
 export { RecordsLog } from './sources/records-log.js';
 export { ValidatedLinesLog } from './sources/validated-lines-log.js';
 /** `asSessionBackend(fast)`: the public face of a dsh backend; `fastBackendOf(backend)`: the fast one behind it, or an adapter over a public backend. */
-export { asSessionBackend, fastBackendOf } from './store/backend-views.js';
+export { asSessionBackend, fastBackendOf } from './backend-views.js';
 /** This process's identity (pid, host, start time, PID namespace, boot id) and whether a recorded process is known to be gone. */
 export { currentProcess, isProcessAlive, type ProcessIdentity } from './jsonl/process-identity.js';

@@ -29,7 +29,7 @@ import type { FastWriter } from '../fast-backend.js';
 import { JsonlTextLog } from '../sources/jsonl-text-log.js';
 import { VerifiedJsonlLog } from '../sources/verified-jsonl-log.js';
 import type { SessionBackend, StoredSessionRef } from '../session-backend.js';
-import { asSessionBackend } from '../store/backend-views.js';
+import { asSessionBackend } from '../backend-views.js';
 import { SessionError } from '../session-error.js';
 import { isValidSessionId } from '../session-id.js';
 import { SESSION_TEMP_NAME } from './session-temp-name.js';

@@ -5,7 +5,7 @@ import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import type { FastWriter, StoredRead } from '../fast-backend.js';
 import { RecordsLog } from '../sources/records-log.js';
 import type { SessionBackend, StoredSessionRef } from '../session-backend.js';
-import { asSessionBackend } from '../store/backend-views.js';
+import { asSessionBackend } from '../backend-views.js';
 import { SessionError, type LeaseHolder } from '../session-error.js';
 import { busyError, notFoundError, existsError } from '../store-errors.js';
 

@@ -4,7 +4,7 @@
  * header naming another session are `CORRUPT`.
  */
 import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, type SessionHeader } from 'dsh-codec';
-import { checkTornTail } from '../store/check-torn-tail.js';
+import { checkTornTail } from './check-torn-tail.js';
 import type { DecodedLog } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
 

@@ -12,7 +12,7 @@ import { listSessions } from './list-sessions.js';
 import { observeSession, observeStored } from './observe-session.js';
 import { openSession } from './open-session.js';
 import type { SessionBackend } from '../session-backend.js';
-import { fastBackendOf } from './backend-views.js';
+import { fastBackendOf } from '../backend-views.js';
 import { SessionError } from '../session-error.js';
 import { assertSessionId, isValidSessionId } from '../session-id.js';
 import type { SessionObservation } from './session-observation.js';

@@ -8,10 +8,10 @@
  * public backend like any other.
  */
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
-import type { FastBackend, FastWriter, InheritedRecords } from '../fast-backend.js';
-import type { SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from '../session-backend.js';
-import { SessionError, type LeaseHolder } from '../session-error.js';
-import { RecordsLog } from '../sources/records-log.js';
+import type { FastBackend, FastWriter, InheritedRecords } from './fast-backend.js';
+import type { SessionBackend, SessionWriter, StoredLog, StoredSessionRef } from './session-backend.js';
+import { SessionError, type LeaseHolder } from './session-error.js';
+import { RecordsLog } from './sources/records-log.js';
 
 function publicWriter(id: string, writer: FastWriter): SessionWriter {
   return {
