@@ -2,6 +2,7 @@
 # One entry for the README's two commands, on a fresh machine with only Node 20 and npm:
 #   npm run demo   → install what is missing, start the demo (exec'd: signals reach it directly)
 #   npm run check  → install what is missing, run every check and test, print each phase's time
+#   npm run install-cli → install what is missing, build and pack dsh-cli, npm install --global the tarballs
 # Needs no root and no global npm bin on PATH: pnpm goes to ./.tools/pnpm when the right one is not
 # already installed; Chromium is used where it is and installed (apt) only when missing.
 set -euo pipefail
@@ -123,8 +124,35 @@ install_dependencies() {
   phase "install (pnpm $PNPM_VERSION)" pnpm install --frozen-lockfile --reporter=silent
 }
 
+# `npm run install-cli [-- --prefix DIR]`: dsh-cli and the workspace packages it depends on, built and
+# packed (pnpm pack writes real versions for workspace:*), then installed with `npm install --global`
+# from those tarballs: no registry needs to hold dsh's own packages (their dependencies come from npm).
+install_cli() {
+  local packs
+  packs=$(mktemp -d "${TMPDIR:-/tmp}/dsh-install-cli.XXXXXX")
+  # shellcheck disable=SC2064
+  trap "rm -rf '$packs'" EXIT
+  local dir
+  for dir in $(node scripts/cli-package-dirs.mjs); do
+    (cd "$dir" && pnpm pack --pack-destination "$packs" >/dev/null) || fail "could not pack $dir." "run \`pnpm pack\` there to see why"
+  done
+  say "installing dsh with npm install --global $* (from $(ls "$packs" | wc -l) packed packages)"
+  npm install --global --no-audit --no-fund --loglevel=error "$@" "$packs"/*.tgz ||
+    fail "npm could not install the packed CLI globally." "npm's global folder may need root: rerun as \`npm run install-cli -- --prefix ~/.local\` and put ~/.local/bin on PATH"
+  local bin
+  bin="$(npm prefix --global "$@")/bin"
+  say "dsh is installed: $bin/dsh ($("$bin/dsh" --version))"
+  case ":$PATH:" in *":$bin:"*) ;; *) say "add $bin to PATH to run it as dsh" ;; esac
+}
+
 MODE=${1:-}
 case "$MODE" in
+  install-cli)
+    install_dependencies
+    shift
+    phase "build dsh-cli and its packages" pnpm turbo run build --output-logs=errors-only --filter=dsh-cli...
+    install_cli "$@"
+    ;;
   demo)
     install_dependencies
     shift
@@ -154,7 +182,7 @@ case "$MODE" in
     print_timings
     ;;
   *)
-    echo "usage: scripts/run.sh demo|check" >&2
+    echo "usage: scripts/run.sh demo|check|install-cli [npm install options]" >&2
     exit 2
     ;;
 esac
