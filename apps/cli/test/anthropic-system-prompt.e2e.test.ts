@@ -4,8 +4,7 @@
  * Messages server on 127.0.0.1 as the request's `system`, and its usage is priced by the table.
  */
 import { describe, expect, it } from 'vitest';
-import { startModelServer } from '@dsh/test-utils';
-import { printJson } from './run-dsh.js';
+import { printJson, startModelServer } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-cli-anthropic');

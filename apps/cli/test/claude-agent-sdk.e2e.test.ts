@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from 'dsh-host';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 import { createClaudeSessionStore, forkClaudeSession } from 'dsh-claude-agent-sdk';
-import { runDsh } from './run-dsh.js';
 
 let data: TempDir;
 beforeEach(async () => {

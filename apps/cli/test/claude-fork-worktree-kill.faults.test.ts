@@ -8,9 +8,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { faultTrials, makeTempDir, reportFaults } from '@dsh/test-utils';
+import { DSH_BIN, faultTrials, makeTempDir, reportFaults, runDsh } from '@dsh/test-utils';
 import { claudeProjectDirName } from '../src/commands/claude-project-folder.js';
-import { DSH_BIN, runDsh } from './run-dsh.js';
 
 const figures = { trials: 0, acknowledged: 0, lost: 0, halfWritten: 0, killedMidway: 0 };
 afterAll(() => {

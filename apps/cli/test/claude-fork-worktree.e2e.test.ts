@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
 import { claudeProjectDirName } from '../src/commands/claude-project-folder.js';
 import { useCliTestDirs } from './cli-test-dirs.js';
-import { runDsh } from './run-dsh.js';
+import { runDsh } from '@dsh/test-utils';
 
 const dirs = useCliTestDirs('dsh-cli-claude-fork-worktree', { work: true });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openWorkspaceStore } from 'dsh-workspace';
 import { useCliTestDirs } from './cli-test-dirs.js';
-import { runDsh } from './run-dsh.js';
+import { runDsh } from '@dsh/test-utils';
 
 const dirs = useCliTestDirs('dsh-cli-claude-hooks', { work: true });
 

@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { printJson, runDsh, spawnDsh } from './run-dsh.js';
+import { makeTempDir, printJson, runDsh, spawnDsh, type TempDir } from '@dsh/test-utils';
 
 let data: TempDir;
 beforeEach(async () => {

@@ -7,9 +7,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { codexTranscript, makeTempDir, type TempDir } from '@dsh/test-utils';
+import { codexTranscript, makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { runDsh } from './run-dsh.js';
 
 let work: TempDir;
 beforeEach(async () => {

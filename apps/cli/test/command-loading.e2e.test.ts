@@ -8,8 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { runDsh, type DshResult } from './run-dsh.js';
+import { type DshResult, makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 
 const RECORDER = fileURLToPath(new URL('__fixtures__/record-loaded-modules.mjs', import.meta.url));
 

@@ -1,8 +1,7 @@
 /** `--database-url` / `$DSH_DATABASE_URL`: the CLI on PostgreSQL (SPEC §14), through the real bin. */
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { makeTempDir, postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
-import { printJson, runDsh } from './run-dsh.js';
+import { makeTempDir, postgresTestUrl, printJson, runDsh, uniqueSchemaName } from '@dsh/test-utils';
 
 const url = postgresTestUrl();
 

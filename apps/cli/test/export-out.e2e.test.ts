@@ -10,9 +10,8 @@ import { execFile } from 'node:child_process';
 import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { claudeCodeTranscript, makeTempDir, type TempDir } from '@dsh/test-utils';
+import { claudeCodeTranscript, makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { runDsh } from './run-dsh.js';
 
 const run = promisify(execFile);
 

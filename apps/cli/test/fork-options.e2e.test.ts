@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir, startModelServer } from '@dsh/test-utils';
-import { printJson, runDsh, spawnDsh } from './run-dsh.js';
+import { makeTempDir, printJson, runDsh, spawnDsh, startModelServer } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 import { git } from './run-git.js';
 

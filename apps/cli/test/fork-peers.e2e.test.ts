@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir } from '@dsh/test-utils';
+import { hintCommand, makeTempDir, printJson, runDsh, runPrinted } from '@dsh/test-utils';
 import { openSessionStore } from 'dsh-host';
-import { hintCommand, printJson, runDsh, runPrinted } from './run-dsh.js';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-cli', { work: true });

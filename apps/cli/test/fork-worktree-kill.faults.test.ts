@@ -6,8 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { faultTrials, makeTempDir, reportFaults } from '@dsh/test-utils';
-import { DSH_BIN, runDsh } from './run-dsh.js';
+import { DSH_BIN, faultTrials, makeTempDir, reportFaults, runDsh } from '@dsh/test-utils';
 import { git } from './run-git.js';
 
 const figures = { trials: 0, acknowledged: 0, lost: 0, halfWritten: 0, killedMidway: 0 };

@@ -1,9 +1,8 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeCodeTranscript, codexTranscript, makeTempDir, type TempDir } from '@dsh/test-utils';
+import { claudeCodeTranscript, codexTranscript, makeTempDir, printJson, runDsh, type TempDir } from '@dsh/test-utils';
 import { claudeProjectDirName } from '../src/commands/claude-project-folder.js';
-import { printJson, runDsh } from './run-dsh.js';
 
 let data: TempDir;
 let work: TempDir;

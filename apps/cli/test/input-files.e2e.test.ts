@@ -9,8 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { DSH_BIN, runDsh } from './run-dsh.js';
+import { DSH_BIN, makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 
 const V4_LOG = fileURLToPath(new URL('../examples/v4-fork-child.jsonl', import.meta.url));
 

@@ -6,8 +6,17 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chatCompletionChunk, isRunning, makeTempDir, startModelServer, waitFor, type ModelServer, type TempDir } from '@dsh/test-utils';
-import { DSH_BIN, runDsh } from './run-dsh.js';
+import {
+  chatCompletionChunk,
+  DSH_BIN,
+  isRunning,
+  makeTempDir,
+  type ModelServer,
+  runDsh,
+  startModelServer,
+  type TempDir,
+  waitFor,
+} from '@dsh/test-utils';
 import { HAS_TMUX, openPane, type Pane } from './tmux-pane.js';
 
 let data: TempDir;

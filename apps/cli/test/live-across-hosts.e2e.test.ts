@@ -6,9 +6,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { postgresTestUrl, uniqueSchemaName, waitFor } from '@dsh/test-utils';
+import { postgresTestUrl, spawnDsh, uniqueSchemaName, waitFor } from '@dsh/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { spawnDsh } from './run-dsh.js';
 
 const url = postgresTestUrl();
 const schema = uniqueSchemaName('cli_live');

@@ -10,8 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CURRENT_FORMAT_VERSION, decodeJsonl } from 'dsh-codec';
 import { openSessionStore } from 'dsh-host';
-import { faultTrials, makeTempDir, reportFaults } from '@dsh/test-utils';
-import { DSH_BIN } from './run-dsh.js';
+import { DSH_BIN, faultTrials, makeTempDir, reportFaults } from '@dsh/test-utils';
 
 const V3 = fileURLToPath(new URL('./__fixtures__/v3-session.jsonl', import.meta.url));
 const figures = { trials: 0, acknowledged: 0, lost: 0, halfWritten: 0, migrated: 0 };

@@ -2,8 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatCompletionChunk, startModelServer } from '@dsh/test-utils';
-import { DSH_BIN, runDsh } from './run-dsh.js';
+import { chatCompletionChunk, DSH_BIN, runDsh, startModelServer } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-cli-models');

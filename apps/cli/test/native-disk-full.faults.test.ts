@@ -4,8 +4,7 @@
 import { readdir, readFile, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeCodeTranscript, faultTrials, mountSmallDisk, printSkip, reportFaults, type SmallDisk } from '@dsh/test-utils';
-import { runDsh } from './run-dsh.js';
+import { claudeCodeTranscript, faultTrials, mountSmallDisk, printSkip, reportFaults, runDsh, type SmallDisk } from '@dsh/test-utils';
 
 let disk: SmallDisk | undefined;
 afterEach(async () => {

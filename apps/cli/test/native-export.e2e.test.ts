@@ -6,9 +6,8 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { claudeCodeTranscript, codexTranscript, makeTempDir, piTranscript, type TempDir } from '@dsh/test-utils';
+import { claudeCodeTranscript, codexTranscript, makeTempDir, piTranscript, runDsh, type TempDir } from '@dsh/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDsh } from './run-dsh.js';
 import { TEST_STORES, makeTestStore, type TestStore } from './test-store.js';
 
 type Imported = { sessions: { id: string; parentSession: string | null }[] }[];

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { runDsh } from './run-dsh.js';
+import { runDsh } from '@dsh/test-utils';
 
 const LINES = [
   {

@@ -6,10 +6,9 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { claudeCodeTranscript, codexTranscript, makeTempDir, piTranscript, type TempDir } from '@dsh/test-utils';
+import { claudeCodeTranscript, codexTranscript, makeTempDir, piTranscript, runDsh, type TempDir } from '@dsh/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_STORES, makeTestStore, type TestStore } from './test-store.js';
-import { runDsh } from './run-dsh.js';
 
 const CLAUDE_ID = '5f0c3a52-1111-4222-8333-444455556666';
 const CODEX_ID = '019e2000-1111-7222-8333-444455556666';

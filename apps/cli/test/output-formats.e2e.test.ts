@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { printJson, runDsh } from './run-dsh.js';
+import { makeTempDir, printJson, runDsh, type TempDir } from '@dsh/test-utils';
 
 let data: TempDir;
 beforeEach(async () => {

@@ -7,9 +7,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatCompletionChunk, faultTrials, reportFaults, startModelServer } from '@dsh/test-utils';
+import { chatCompletionChunk, faultTrials, printJson, reportFaults, runDsh, startModelServer } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
-import { printJson, runDsh } from './run-dsh.js';
 import { git } from './run-git.js';
 
 const dirs = useCliTestDirs('dsh-peer-git-hostile', { work: true });

@@ -4,7 +4,7 @@
  * share their parent and cut).
  */
 import { describe, expect, it } from 'vitest';
-import { printJson, runDsh } from './run-dsh.js';
+import { printJson, runDsh } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-compare', { work: true });

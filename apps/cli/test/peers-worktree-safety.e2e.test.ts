@@ -6,9 +6,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { descendantsOf, isRunning, makeTempDir, waitFor } from '@dsh/test-utils';
+import { descendantsOf, isRunning, makeTempDir, printJson, runDsh, spawnDsh, waitFor } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
-import { printJson, runDsh, spawnDsh } from './run-dsh.js';
 import { git } from './run-git.js';
 
 const dirs = useCliTestDirs('dsh-peers-safety', { work: true });

@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatCompletionChunk, makeTempDir, startModelServer, type ModelServerRequest } from '@dsh/test-utils';
-import { printJson, runDsh, spawnDsh } from './run-dsh.js';
+import { chatCompletionChunk, makeTempDir, type ModelServerRequest, printJson, runDsh, spawnDsh, startModelServer } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 import { git } from './run-git.js';
 

@@ -7,8 +7,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '@dsh/test-utils';
-import { printJson, runDsh, spawnDsh } from './run-dsh.js';
+import { printJson, runDsh, spawnDsh, waitFor } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-cli-print-bounds');

@@ -6,8 +6,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatCompletionChunk, chatCompletionStream, startModelServer, type ModelServerRequest } from '@dsh/test-utils';
-import { printJson, runDsh, spawnDsh } from './run-dsh.js';
+import {
+  chatCompletionChunk,
+  chatCompletionStream,
+  type ModelServerRequest,
+  printJson,
+  runDsh,
+  spawnDsh,
+  startModelServer,
+} from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-cli-drop-in');

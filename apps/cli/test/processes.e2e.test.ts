@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
-import { acceptsConnections, commandLineOf, descendantsOf, isRunning, makeTempDir, waitFor, type TempDir } from '@dsh/test-utils';
-import { runDsh, spawnDsh } from './run-dsh.js';
+import {
+  acceptsConnections,
+  commandLineOf,
+  descendantsOf,
+  isRunning,
+  makeTempDir,
+  runDsh,
+  spawnDsh,
+  type TempDir,
+  waitFor,
+} from '@dsh/test-utils';
 
 let data: TempDir;
 /** Every server a test started: killed afterwards even when an assertion failed midway. */

@@ -9,7 +9,7 @@ import { copyFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runDsh } from './run-dsh.js';
+import { runDsh } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const V0_LOG = fileURLToPath(new URL('../examples/v0-legacy-session.jsonl', import.meta.url));

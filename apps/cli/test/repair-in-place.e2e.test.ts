@@ -8,8 +8,7 @@
 import { open, readdir, readFile, readlink, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { runDsh } from './run-dsh.js';
+import { makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 
 const LINES = [
   {

@@ -8,8 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codexTranscript, faultTrials, makeTempDir, reportFaults } from '@dsh/test-utils';
-import { runDsh } from './run-dsh.js';
+import { codexTranscript, faultTrials, makeTempDir, reportFaults, runDsh } from '@dsh/test-utils';
 
 /**
  * The writer: five lines, then — when `react` is 1 — one line each time a temp file appears in

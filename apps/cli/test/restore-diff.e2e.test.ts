@@ -6,8 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startModelServer } from '@dsh/test-utils';
-import { runDsh, spawnDsh } from './run-dsh.js';
+import { runDsh, spawnDsh, startModelServer } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-restore', { work: true });

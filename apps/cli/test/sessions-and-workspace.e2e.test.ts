@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, startModelServer, waitFor, type ModelServer, type TempDir } from '@dsh/test-utils';
-import { printJson, runDsh, spawnDsh } from './run-dsh.js';
+import { makeTempDir, type ModelServer, printJson, runDsh, spawnDsh, startModelServer, type TempDir, waitFor } from '@dsh/test-utils';
 
 const V0_LOG = fileURLToPath(new URL('../examples/v0-legacy-session.jsonl', import.meta.url));
 

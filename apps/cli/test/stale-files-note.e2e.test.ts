@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspaceStaleNoteText } from 'dsh-codec';
-import { runDsh } from './run-dsh.js';
+import { runDsh } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 import { git } from './run-git.js';
 

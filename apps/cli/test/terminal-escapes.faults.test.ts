@@ -6,8 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeCodeTranscript, codexTranscript, makeTempDir, piTranscript, reportFaults, type TempDir } from '@dsh/test-utils';
-import { runDsh } from './run-dsh.js';
+import { claudeCodeTranscript, codexTranscript, makeTempDir, piTranscript, reportFaults, runDsh, type TempDir } from '@dsh/test-utils';
 
 const CLAUDE_ID = '5f0c3a52-1111-4222-8333-444455556666';
 const CODEX_ID = '019e2000-1111-7222-8333-444455556666';

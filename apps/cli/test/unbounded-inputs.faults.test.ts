@@ -6,8 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultTrials, makeTempDir, printSkip, reportFaults, waitFor, type TempDir } from '@dsh/test-utils';
-import { DSH_BIN, runDsh } from './run-dsh.js';
+import { DSH_BIN, faultTrials, makeTempDir, printSkip, reportFaults, runDsh, type TempDir, waitFor } from '@dsh/test-utils';
 import { HAS_TMUX, openPane } from './tmux-pane.js';
 
 const WATCHDOG_MS = 120_000;

@@ -4,8 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl } from 'dsh-codec';
 import { openSessionStore } from 'dsh-host';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { runDsh } from './run-dsh.js';
+import { makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url));

@@ -1,5 +1,4 @@
 /** SPEC §11 — entry points: the smallest public surface, its names and shapes, and the `dsh` CLI contract. */
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, encodeJsonl, migrate, 
 import { createMemoryStore, openSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { createHost } from 'dsh-host';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 import { appendAll, completedTurn, ev, jsonl, rejection, thrown, toEvents, v4Header } from './support.js';
 
 describe('§11 dsh-codec surface', () => {
@@ -148,18 +147,7 @@ describe('§11 dsh-host surface', () => {
   });
 });
 
-// ---- The `dsh` CLI (apps/cli, bin `dsh`), run as a user would: a separate Node process.
-const DSH_BIN = join(import.meta.dirname, '..', '..', '..', 'apps', 'cli', 'bin', 'dsh.js');
-
-function dsh(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [DSH_BIN, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
+// ---- The `dsh` CLI (apps/cli, bin `dsh`), run as a user would: a separate Node process (`runDsh`).
 describe('§11 dsh CLI', { timeout: 180_000 }, () => {
   let dir: TempDir;
   beforeEach(async () => {
@@ -185,9 +173,9 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
       bad,
       jsonl(v4Header('bad'), [...toEvents([ev.title('a')]), { seq: 1, type: 'session/title', time: 'later', data: { title: 'b' } }]),
     );
-    expect((await dsh(['validate', v0])).code).toBe(0);
-    expect((await dsh(['validate', v4])).code).toBe(0);
-    const failed = await dsh(['validate', bad]);
+    expect((await runDsh(['validate', v0])).code).toBe(0);
+    expect((await runDsh(['validate', v4])).code).toBe(0);
+    const failed = await runDsh(['validate', bad]);
     expect(failed.code).toBe(1);
     const output = failed.stdout + failed.stderr;
     expect(output).toContain('INVALID_EVENT');
@@ -197,13 +185,13 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
   it('§11 dsh migrate FILE prints V6 JSONL; --write replaces the file and keeps FILE.bak', async () => {
     const file = join(dir.path, 'legacy.jsonl');
     await writeFile(file, V0_LOG);
-    const printed = await dsh(['migrate', file]);
+    const printed = await runDsh(['migrate', file]);
     expect(printed.code).toBe(0);
     const decoded = decodeJsonl(printed.stdout);
     expect(decoded.sourceVersion).toBe(6);
     expect(decoded.events).toHaveLength(3);
     expect(await readFile(file, 'utf8')).toBe(V0_LOG);
-    const written = await dsh(['migrate', file, '--write']);
+    const written = await runDsh(['migrate', file, '--write']);
     expect(written.code).toBe(0);
     expect(await readFile(`${file}.bak`, 'utf8')).toBe(V0_LOG);
     expect(decodeJsonl(await readFile(file, 'utf8')).sourceVersion).toBe(6);
@@ -211,13 +199,13 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
 
   it('§11 print mode with --output-format json prints { sessionId, result, isError }; --resume --fork-session forks', async () => {
     const data = join(dir.path, 'data');
-    const first = await dsh(['-p', 'hello there', '--data', data, '--output-format', 'json']);
+    const first = await runDsh(['-p', 'hello there', '--data', data, '--output-format', 'json']);
     expect(first.code, first.stderr).toBe(0);
     const result = JSON.parse(first.stdout) as { sessionId: string; result: string; isError: boolean };
     expect(typeof result.sessionId).toBe('string');
     expect(typeof result.result).toBe('string');
     expect(result.isError).toBe(false);
-    const forked = await dsh(['-p', 'again', '--data', data, '--resume', result.sessionId, '--fork-session', '--output-format', 'json']);
+    const forked = await runDsh(['-p', 'again', '--data', data, '--resume', result.sessionId, '--fork-session', '--output-format', 'json']);
     expect(forked.code, forked.stderr).toBe(0);
     const child = JSON.parse(forked.stdout) as { sessionId: string };
     expect(child.sessionId).not.toBe(result.sessionId);
@@ -233,11 +221,11 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
     const data = join(dir.path, 'data');
     const script = join(dir.path, 'script.json');
     await writeFile(script, JSON.stringify([{ text: 'first scripted answer' }, { text: 'second scripted answer' }]));
-    const first = await dsh(['-p', 'one', '--data', data, '--model', `scripted:${script}`, '--output-format', 'json']);
+    const first = await runDsh(['-p', 'one', '--data', data, '--model', `scripted:${script}`, '--output-format', 'json']);
     expect(first.code, first.stderr).toBe(0);
     const one = JSON.parse(first.stdout) as { sessionId: string; result: string; isError: boolean };
     expect(one).toMatchObject({ result: 'first scripted answer', isError: false });
-    const resumed = await dsh([
+    const resumed = await runDsh([
       '-p',
       'two',
       '--data',
@@ -265,7 +253,7 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
 
   it('§11 the CLI data directory falls back to $DSH_HOME', async () => {
     const home = join(dir.path, 'home');
-    const run = await dsh(['-p', 'hi', '--output-format', 'json'], { DSH_HOME: home });
+    const run = await runDsh(['-p', 'hi', '--output-format', 'json'], { env: { DSH_HOME: home } });
     expect(run.code, run.stderr).toBe(0);
     const { sessionId } = JSON.parse(run.stdout) as { sessionId: string };
     const store = await openSessionStore({ dir: home });

@@ -10,8 +10,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createScriptedModel } from 'dsh-agent';
 import { createHost } from 'dsh-host';
 import { createMemoryStore, openSessionStore } from 'dsh-session';
-import { makeTempDir, startModelServer, type ModelServer, type ModelServerRequest, type TempDir } from '@dsh/test-utils';
-import { dsh, openAiAnswer, outputMatching, printJson, spawnDsh, spawnDshOnTerminal } from './dsh-cli.js';
+import {
+  makeTempDir,
+  startModelServer,
+  type ModelServer,
+  type ModelServerRequest,
+  type TempDir,
+  runDsh,
+  outputMatching,
+  printJson,
+  spawnDsh,
+  spawnDshOnTerminal,
+} from '@dsh/test-utils';
+import { openAiAnswer } from './dsh-cli.js';
 
 let dir: TempDir;
 let data: string;
@@ -43,7 +54,7 @@ type Peer = {
 type Peers = { baseline: { session_id: string; cut: number }; peers: Peer[] };
 
 async function peers(args: string[], code = 0, env: Record<string, string> = {}): Promise<Peers> {
-  const run = await dsh(['peers', ...args, '--output-format', 'json', '--data', data], { cwd: work, env });
+  const run = await runDsh(['peers', ...args, '--output-format', 'json', '--data', data], { cwd: work, env });
   expect(run.code, run.stderr).toBe(code);
   return JSON.parse(run.stdout) as Peers;
 }
@@ -113,7 +124,7 @@ describe('§20 dsh peers', () => {
     { timeout: 180_000 },
     async () => {
       await baseline();
-      const run = await dsh(['peers', 'base', '--at', '2', '--prompt', 'read notes.md', '--prompt', 'write x.txt: hi', '--data', data], {
+      const run = await runDsh(['peers', 'base', '--at', '2', '--prompt', 'read notes.md', '--prompt', 'write x.txt: hi', '--data', data], {
         cwd: work,
       });
       expect(run.code, run.stderr).toBe(0);
@@ -153,7 +164,7 @@ describe('§20 dsh peers', () => {
     { timeout: 240_000 },
     async () => {
       await baseline();
-      const refused = await dsh(['peers', 'base', '--prompt', 'x', '--worktree', '--data', data], { cwd: work });
+      const refused = await runDsh(['peers', 'base', '--prompt', 'x', '--worktree', '--data', data], { cwd: work });
       expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('NOT_A_GIT_REPOSITORY')]);
       git(work, 'init', '-q');
       git(work, 'add', '.');
@@ -213,7 +224,9 @@ describe('§20 forks take --cwd, --tools and --worktree', () => {
       const base = await baseline();
       const other = join(dir.path, 'other');
       await mkdir(other);
-      const forked = await dsh(['fork', 'base', '--cwd', other, '--tools', 'read_file', '--name', 'narrow', '--data', data], { cwd: work });
+      const forked = await runDsh(['fork', 'base', '--cwd', other, '--tools', 'read_file', '--name', 'narrow', '--data', data], {
+        cwd: work,
+      });
       expect(forked.code, forked.stderr).toBe(0);
       const store = await openSessionStore({ dir: data });
       const configs = (await store.inspect(forked.stdout.trim())).events.filter((event) => event.type === 'session/config');
@@ -235,7 +248,7 @@ describe('§20 forks take --cwd, --tools and --worktree', () => {
       const exited = new Promise((resolve) => holder.on('close', resolve));
       try {
         await requested;
-        const shared = await dsh(['fork', 'narrow', '--cwd', work, '--data', data], { cwd: work });
+        const shared = await runDsh(['fork', 'narrow', '--cwd', work, '--data', data], { cwd: work });
         expect(shared.code, shared.stderr).toBe(0);
         expect(shared.stderr).toMatch(/warning/i);
         expect(shared.stderr).toContain(String(base.session_id));
@@ -266,7 +279,11 @@ describe('§20 forks take --cwd, --tools and --worktree', () => {
     } finally {
       terminal.kill('SIGKILL');
     }
-    const listed = JSON.parse((await dsh(['sessions', '--json', '--data', data])).stdout) as { id: string; title?: string; cwd?: string }[];
+    const listed = JSON.parse((await runDsh(['sessions', '--json', '--data', data])).stdout) as {
+      id: string;
+      title?: string;
+      cwd?: string;
+    }[];
     const byTitle = new Map(listed.map((item) => [item.title, item]));
     expect(byTitle.get('wt')?.cwd).toBe(join(data, 'worktrees', 'wt'));
     expect(git(join(data, 'worktrees', 'wt'), 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('dsh/wt');

@@ -6,8 +6,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from 'dsh-session';
-import { makeTempDir, startModelServer, type ModelServer, type TempDir } from '@dsh/test-utils';
-import { anthropicAnswer, dsh, openAiAnswer, printJson, spawnDsh } from './dsh-cli.js';
+import { makeTempDir, startModelServer, type ModelServer, type TempDir, runDsh, printJson, spawnDsh } from '@dsh/test-utils';
+import { anthropicAnswer, openAiAnswer } from './dsh-cli.js';
 
 let dir: TempDir;
 let data: string;
@@ -46,7 +46,7 @@ async function script(responses: unknown[]): Promise<string> {
 
 /** A refusal in JSON mode: exit `code`, and stdout is exactly one line, the result object. */
 async function refusal(args: string[], code: number): Promise<Record<string, unknown>> {
-  const run = await dsh([...args, '--output-format', 'json']);
+  const run = await runDsh([...args, '--output-format', 'json']);
   expect(run.code, run.stderr).toBe(code);
   const lines = run.stdout.trimEnd().split('\n');
   expect(lines).toHaveLength(1);
@@ -146,7 +146,7 @@ describe("§21 --output-format stream-json prints Claude Code's message lines", 
     { timeout: 120_000 },
     async () => {
       const steps = [{ text: 'Looking.', toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] }, { text: 'Seen.' }];
-      const run = await dsh([
+      const run = await runDsh([
         '-p',
         'look',
         '--model',
@@ -180,7 +180,7 @@ describe("§21 --output-format stream-json prints Claude Code's message lines", 
         is_error: false,
       });
 
-      const persisted = await dsh(['-p', 'again', '--output-format', 'events', '--data', data]);
+      const persisted = await runDsh(['-p', 'again', '--output-format', 'events', '--data', data]);
       expect(persisted.code, persisted.stderr).toBe(0);
       const printed = persisted.stdout
         .trimEnd()
@@ -199,7 +199,7 @@ describe('§21 options spelled as Claude Code spells them', () => {
     { timeout: 120_000 },
     async () => {
       const looping = await script([{ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] }, { text: 'never asked' }]);
-      const limited = await dsh([
+      const limited = await runDsh([
         '-p',
         'go',
         '--model',
@@ -251,13 +251,13 @@ describe('§21 options spelled as Claude Code spells them', () => {
     '§21 --verbose is accepted (detail on stderr only); §25: --allowedTools is accepted with a note pointing at --tools, --disallowedTools removes tools',
     { timeout: 120_000 },
     async () => {
-      const verbose = await dsh(['-p', 'hi', '--verbose', '--data', data]);
+      const verbose = await runDsh(['-p', 'hi', '--verbose', '--data', data]);
       expect(verbose.code, verbose.stderr).toBe(0);
       expect(verbose.stderr.length).toBeGreaterThan(0);
-      const allowed = await dsh(['-p', 'hi', '--allowedTools', 'Bash', '--data', data, '--output-format', 'json']);
+      const allowed = await runDsh(['-p', 'hi', '--allowedTools', 'Bash', '--data', data, '--output-format', 'json']);
       expect(allowed.code, allowed.stderr).toBe(0);
       expect(allowed.stderr).toMatch(/no permission prompts.*--tools/);
-      const disallowed = await dsh(['-p', 'hi', '--disallowedTools', 'Write', '--data', data, '--output-format', 'stream-json']);
+      const disallowed = await runDsh(['-p', 'hi', '--disallowedTools', 'Write', '--data', data, '--output-format', 'stream-json']);
       expect(disallowed.code, disallowed.stderr).toBe(0);
       const init = JSON.parse(disallowed.stdout.split('\n')[0] ?? '') as { tools: string[] };
       expect(init.tools).toEqual(['read_file', 'list_files']);
@@ -280,20 +280,20 @@ describe('§21 piped stdin, fork names, delete, workspaces', () => {
     async () => {
       await printJson(['-p', 'hello', '--name', 'baseline', '--data', data]);
       const fork = await printJson(['-p', 'try', '--resume', 'baseline', '--fork-session', '--data', data]);
-      const listed = await dsh(['sessions', '--data', data]);
+      const listed = await runDsh(['sessions', '--data', data]);
       const row = listed.stdout.split('\n').find((line) => line.startsWith(String(fork.session_id))) ?? '';
       expect(row).toMatch(new RegExp(`^${String(fork.session_id)}\\s+baseline @ ${String(fork.forkCut)}\\s`));
 
       const release = await holdSession(String(fork.session_id));
       try {
-        const busy = await dsh(['delete', String(fork.session_id), '--data', data]);
+        const busy = await runDsh(['delete', String(fork.session_id), '--data', data]);
         expect([busy.code, busy.stderr]).toEqual([1, expect.stringContaining('SESSION_BUSY')]);
       } finally {
         await release();
       }
-      const deleted = await dsh(['delete', String(fork.session_id), '--data', data]);
+      const deleted = await runDsh(['delete', String(fork.session_id), '--data', data]);
       expect(deleted.code, deleted.stderr).toBe(0);
-      expect((await dsh(['show', String(fork.session_id), '--data', data])).stderr).toContain('SESSION_NOT_FOUND');
+      expect((await runDsh(['show', String(fork.session_id), '--data', data])).stderr).toContain('SESSION_NOT_FOUND');
     },
   );
 
@@ -311,7 +311,9 @@ describe('§21 piped stdin, fork names, delete, workspaces', () => {
       );
       const write = [{ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'x' } }] }, { text: 'finished' }];
       // Its only call refused, the turn is not success (SPEC §25 changes §21 here): exit 1.
-      const refused = await dsh(['-p', 'write', '--resume', 'legacy', '--model', await script(write), '--data', data], { cwd: checkout });
+      const refused = await runDsh(['-p', 'write', '--resume', 'legacy', '--model', await script(write), '--data', data], {
+        cwd: checkout,
+      });
       expect(refused.code).toBe(1);
       expect(await readdir(checkout)).toEqual([]);
       const results = (await events('legacy')).filter((event) => event.type === 'tool/result');

@@ -7,8 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { dsh } from './dsh-cli.js';
+import { makeTempDir, type TempDir, runDsh } from '@dsh/test-utils';
 
 let dir: TempDir;
 let data: string;
@@ -33,7 +32,7 @@ function git(cwd: string, ...args: string[]): string {
 type Event = { seq: number; type: string; data?: unknown };
 
 async function events(ref: string): Promise<Event[]> {
-  const shown = await dsh(['show', ref, '--json', '--data', data]);
+  const shown = await runDsh(['show', ref, '--json', '--data', data]);
   expect(shown.code, shown.stderr).toBe(0);
   return (JSON.parse(shown.stdout) as { events: Event[] }).events;
 }
@@ -48,7 +47,7 @@ async function twoTurns(): Promise<{ id: string; cut: number }> {
       JSON.stringify([{ toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content } }] }, { text: 'ok' }]),
     );
     const args = ['-p', 'write the plan', '--output-format', 'json', '--data', data];
-    const ran = await dsh(id === '' ? [...args, '--cwd', work, '--model', `scripted:${script}`] : [...args, '--resume', id]);
+    const ran = await runDsh(id === '' ? [...args, '--cwd', work, '--model', `scripted:${script}`] : [...args, '--resume', id]);
     expect(ran.code, ran.stderr).toBe(0);
     id = (JSON.parse(ran.stdout) as { session_id: string }).session_id;
   }
@@ -63,7 +62,7 @@ describe('SPEC §23 Fork with the files at the cut', () => {
     git(work, 'commit', '-qm', 'start');
     const head = git(work, 'rev-parse', 'HEAD').trim();
     const { id, cut } = await twoTurns();
-    const forked = await dsh(['fork', id, '--at', String(cut), '--worktree', '--name', 'at-cut', '--json', '--data', data]);
+    const forked = await runDsh(['fork', id, '--at', String(cut), '--worktree', '--name', 'at-cut', '--json', '--data', data]);
     expect(forked.code, forked.stderr).toBe(0);
     const result = JSON.parse(forked.stdout) as {
       sessionId: string;
@@ -86,7 +85,7 @@ describe('SPEC §23 Fork with the files at the cut', () => {
 
   it('outside git: a new directory under the data folder; without checkpoints: HEAD with a warning ("workspace": "head")', async () => {
     const { id, cut } = await twoTurns();
-    const forked = await dsh(['fork', id, '--at', String(cut), '--worktree', '--name', 'plain', '--json', '--data', data]);
+    const forked = await runDsh(['fork', id, '--at', String(cut), '--worktree', '--name', 'plain', '--json', '--data', data]);
     expect(forked.code, forked.stderr).toBe(0);
     const result = JSON.parse(forked.stdout) as { worktree: { dir: string } };
     expect(result.worktree.dir.startsWith(data)).toBe(true);
@@ -95,9 +94,9 @@ describe('SPEC §23 Fork with the files at the cut', () => {
     git(work, 'init', '-q');
     git(work, 'add', '.');
     git(work, 'commit', '-qm', 'start');
-    const old = await dsh(['-p', 'hello', '--name', 'old', '--cwd', work, '--no-checkpoints', '--data', data]);
+    const old = await runDsh(['-p', 'hello', '--name', 'old', '--cwd', work, '--no-checkpoints', '--data', data]);
     expect(old.code, old.stderr).toBe(0);
-    const fallback = await dsh(['fork', 'old', '--worktree', '--json', '--data', data]);
+    const fallback = await runDsh(['fork', 'old', '--worktree', '--json', '--data', data]);
     expect(fallback.code, fallback.stderr).toBe(0);
     const parsed = JSON.parse(fallback.stdout) as { workspace: string; warning: string };
     expect(parsed.workspace).toBe('head');
@@ -108,11 +107,11 @@ describe('SPEC §23 Fork with the files at the cut', () => {
   it('refuses WORKTREE_EXISTS for a taken target and NO_WORKSPACE for a cwd that is gone, creating nothing', async () => {
     const { id } = await twoTurns();
     await mkdir(join(data, 'worktrees', 'taken'), { recursive: true });
-    const taken = await dsh(['fork', id, '--worktree', '--name', 'taken', '--data', data]);
+    const taken = await runDsh(['fork', id, '--worktree', '--name', 'taken', '--data', data]);
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('WORKTREE_EXISTS');
     await rm(work, { recursive: true, force: true });
-    const gone = await dsh(['fork', id, '--worktree', '--name', 'gone', '--data', data]);
+    const gone = await runDsh(['fork', id, '--worktree', '--name', 'gone', '--data', data]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('NO_WORKSPACE');
     expect(existsSync(join(data, 'worktrees', 'gone'))).toBe(false);
@@ -123,17 +122,17 @@ describe('SPEC §23 Restore in place and diff', () => {
   it('dsh restore ID --at N sets the files to the cut, prints the undo, and the undo brings them back; dsh diff lists the paths', async () => {
     const { id, cut } = await twoTurns();
     await writeFile(join(work, 'mine.txt'), 'no checkpoint has me\n');
-    const restored = await dsh(['restore', id, '--at', String(cut), '--json', '--data', data]);
+    const restored = await runDsh(['restore', id, '--at', String(cut), '--json', '--data', data]);
     expect(restored.code, restored.stderr).toBe(0);
     const done = JSON.parse(restored.stdout) as { untracked: string[]; undo: string; undoSeq: number };
     expect(await readFile(join(work, 'plan.md'), 'utf8')).toBe('first\n');
     expect(done.untracked).toEqual(['mine.txt']);
     expect(existsSync(join(work, 'mine.txt'))).toBe(true);
     expect(done.undo).toContain(`dsh restore ${id} --at ${String(done.undoSeq)}`);
-    const diff = await dsh(['diff', id, '--at', String(cut), '--to', String(done.undoSeq), '--data', data]);
+    const diff = await runDsh(['diff', id, '--at', String(cut), '--to', String(done.undoSeq), '--data', data]);
     expect(diff.code, diff.stderr).toBe(0);
     expect(diff.stdout).toContain('modified plan.md');
-    const undone = await dsh(['restore', id, '--at', String(done.undoSeq), '--data', data]);
+    const undone = await runDsh(['restore', id, '--at', String(done.undoSeq), '--data', data]);
     expect(undone.code, undone.stderr).toBe(0);
     expect(await readFile(join(work, 'plan.md'), 'utf8')).toBe('second\n');
   });

@@ -5,8 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { dsh } from './dsh-cli.js';
+import { makeTempDir, type TempDir, runDsh } from '@dsh/test-utils';
 
 let dir: TempDir;
 let data: string;
@@ -19,7 +18,7 @@ afterEach(async () => {
 });
 
 const run = (args: string[], stdin?: string) =>
-  dsh([...args, '--data', data], { cwd: dir.path, ...(stdin === undefined ? {} : { stdin }) });
+  runDsh([...args, '--data', data], { cwd: dir.path, ...(stdin === undefined ? {} : { stdin }) });
 
 describe('§25 Claude Code flags in print mode', () => {
   it(

@@ -7,8 +7,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from 'dsh-session';
-import { claudeCodeTranscript, makeTempDir, startModelServer, type ModelServer, type TempDir } from '@dsh/test-utils';
-import { anthropicAnswer, dsh, openAiAnswer } from './dsh-cli.js';
+import { claudeCodeTranscript, makeTempDir, startModelServer, type ModelServer, type TempDir, runDsh } from '@dsh/test-utils';
+import { anthropicAnswer, openAiAnswer } from './dsh-cli.js';
 
 let dir: TempDir;
 let data: string;
@@ -38,7 +38,7 @@ async function events(id: string): Promise<{ type: string; data: Record<string, 
 }
 
 const run = (args: string[], env: Record<string, string> = {}) =>
-  dsh([...args, '--data', data, '--no-checkpoints'], { cwd: dir.path, env });
+  runDsh([...args, '--data', data, '--no-checkpoints'], { cwd: dir.path, env });
 const modelsAsked = (model: ModelServer) => model.requests.map((request) => (request.body as { model: string }).model);
 
 describe('§25 a real model by default', () => {
@@ -94,7 +94,7 @@ describe('§25 a real model by default', () => {
     const anthropic = await server(() => anthropicAnswer('resumed'));
     const file = join(dir.path, 'session.jsonl');
     await writeFile(file, claudeCodeTranscript({ turns: 2 }).text);
-    const imported = await dsh(['import', file, '--name', 'imported', '--data', data], { cwd: dir.path });
+    const imported = await runDsh(['import', file, '--name', 'imported', '--data', data], { cwd: dir.path });
     expect(imported.code, imported.stderr).toBe(0);
     const env = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: anthropic.origin };
     const resumed = await run(['-p', 'go on', '--resume', 'imported', '--cwd', dir.path, '--output-format', 'json'], env);

@@ -5,8 +5,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { dsh } from './dsh-cli.js';
+import { makeTempDir, type TempDir, runDsh } from '@dsh/test-utils';
 
 let dir: TempDir;
 let data: string;
@@ -29,7 +28,7 @@ describe('§25 newcomer defects', () => {
         join(data, 'legacy.jsonl'),
         '{"seq":0,"type":"turn/start","time":10,"data":{"turn":1}}\n{"seq":1,"type":"user/message","time":11,"data":{"text":"hi"}}\n{"seq":2,"type":"turn/end","time":12,"data":{"turn":1,"reason":"completed"}}\n',
       );
-      const run = await dsh(
+      const run = await runDsh(
         ['-p', 'write out.txt: x', '--resume', 'legacy', '--model', 'keyless', '--output-format', 'json', '--data', data],
         {
           cwd: dir.path,

@@ -10,8 +10,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentError, demoTools, resolveInCwd, type ToolContext } from 'dsh-agent';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { dsh, printJson } from './dsh-cli.js';
+import { makeTempDir, type TempDir, runDsh, printJson } from '@dsh/test-utils';
 
 let dir: TempDir;
 let data: string;
@@ -70,7 +69,9 @@ describe('§27 dsh peers runs git only where it chose', () => {
       git(work, 'add', '.');
       git(work, 'commit', '-qm', 'start');
       await printJson(['-p', 'list files', '--name', 'base', '--data', data], { cwd: work });
-      const made = await dsh(['peers', 'base', '--prompt', 'write a.txt: A', '--name', 'pa', '--worktree', '--data', data], { cwd: work });
+      const made = await runDsh(['peers', 'base', '--prompt', 'write a.txt: A', '--name', 'pa', '--worktree', '--data', data], {
+        cwd: work,
+      });
       expect(made.code, made.stderr).toBe(0);
       const worktree = join(data, 'worktrees', 'pa');
       const marker = join(dir.path, 'ran');
@@ -82,12 +83,12 @@ describe('§27 dsh peers runs git only where it chose', () => {
         `[core]\n\tbare = false\n\tfsmonitor = "echo fsmonitor >> '${marker}' #"\n\tpager = "echo pager >> '${marker}' #"\n`,
       );
       await writeFile(join(worktree, '.git'), 'gitdir: evil\n');
-      const compared = await dsh(['peers', '--compare', 'base', 'pa', '--output-format', 'json', '--data', data], { cwd: work });
+      const compared = await runDsh(['peers', '--compare', 'base', 'pa', '--output-format', 'json', '--data', data], { cwd: work });
       expect(compared.code, compared.stderr).toBe(0);
       expect((JSON.parse(compared.stdout) as { sessions: { files_changed: string[] }[] }).sessions[1]?.files_changed).toContain('a.txt');
-      const refused = await dsh(['peers', '--remove', 'pa', '--data', data], { cwd: work });
+      const refused = await runDsh(['peers', '--remove', 'pa', '--data', data], { cwd: work });
       expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('WORKTREE_HAS_CHANGES')]);
-      const removed = await dsh(['peers', '--remove', 'pa', '--force', '--data', data], { cwd: work });
+      const removed = await runDsh(['peers', '--remove', 'pa', '--force', '--data', data], { cwd: work });
       expect(removed.code, removed.stderr).toBe(0);
       expect(existsSync(marker)).toBe(false);
       expect(existsSync(worktree)).toBe(false);
@@ -105,12 +106,12 @@ describe('§27 dsh peers runs git only where it chose', () => {
       const other = join(dir.path, 'other-wt');
       git(work, 'worktree', 'add', '-q', '-b', 'mine', other);
       await writeFile(join(other, 'unsaved.txt'), 'mine\n');
-      const refused = await dsh(['peers', '--remove', '../../other-wt', '--force', '--data', data], { cwd: work });
+      const refused = await runDsh(['peers', '--remove', '../../other-wt', '--force', '--data', data], { cwd: work });
       expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('INVALID_BRANCH_NAME')]);
       expect(await readFile(join(other, 'unsaved.txt'), 'utf8')).toBe('mine\n');
 
       await printJson(['-p', 'list files', '--name', 'base', '--data', data], { cwd: work });
-      const pair = await dsh(
+      const pair = await runDsh(
         ['peers', 'base', '--prompt', 'a', '--prompt', 'b', '--name', 'x', '--name', 'x/y', '--worktree', '--data', data],
         {
           cwd: work,

@@ -6,9 +6,8 @@
 import { mkdtemp, open, readdir, readFile, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { claudeCodeTranscript, codexTranscript } from '@dsh/test-utils';
+import { claudeCodeTranscript, codexTranscript, runDsh } from '@dsh/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dsh } from './dsh-cli.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -28,7 +27,7 @@ describe('SPEC §27 dsh repair loses no line the tool writes', () => {
     const link = join(dir, 'link.jsonl');
     await symlink(file, link);
     const before = await stat(file);
-    const result = await dsh(['repair', link]);
+    const result = await runDsh(['repair', link]);
     expect(result.code, result.stderr).toBe(0);
     const after = await stat(file);
     expect({ ino: after.ino, mode: after.mode & 0o777 }).toStrictEqual({ ino: before.ino, mode: 0o644 });
@@ -51,7 +50,7 @@ describe('SPEC §27 dsh repair loses no line the tool writes', () => {
     await writeFile(file, text);
     const held = await open(file, 'a');
     try {
-      const result = await dsh(['repair', file]);
+      const result = await runDsh(['repair', file]);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('FILE_IN_USE');
     } finally {
@@ -74,7 +73,7 @@ describe('SPEC §27 A native fork is the same bytes on every path', () => {
     const children: Buffer[] = [];
     for (const [n, env] of [{}, { NODE_OPTIONS: '--jitless' }].entries()) {
       const id = `bbbbbbbb-0000-4000-8000-00000000000${String(n)}`;
-      const result = await dsh(['fork', file, '--at', at, '--session-id', id], { env });
+      const result = await runDsh(['fork', file, '--at', at, '--session-id', id], { env });
       expect(result.code, result.stderr).toBe(0);
       const child = await readFile(join(dir, `${id}.jsonl`));
       expect(child.toString('utf8')).not.toContain(lines[0]?.match(/"sessionId":"[^"]+"/)?.[0] ?? '"sessionId":"?"');
@@ -96,7 +95,7 @@ describe('SPEC §27 A native fork is the same bytes on every path', () => {
       ]),
     );
     for (const env of [{}, { NODE_OPTIONS: '--jitless' }]) {
-      const result = await dsh(['fork', file, '--at', at], { env });
+      const result = await runDsh(['fork', file, '--at', at], { env });
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('MALFORMED_LINE');
       expect(result.stderr).toContain('line 4');

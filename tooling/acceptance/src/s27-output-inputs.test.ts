@@ -9,11 +9,10 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeCodeTranscript } from '@dsh/test-utils';
+import { claudeCodeTranscript, runDsh } from '@dsh/test-utils';
 import { AgentError, createOpenAIModel } from 'dsh-agent';
 import { ClaudeStoreError, createClaudeSessionStore, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
 import { createMemoryStore } from 'dsh-session';
-import { dsh } from './dsh-cli.js';
 
 const CLAUDE_ID = '5f0c3a52-1111-4222-8333-444455556666';
 const HOSTILE = '\u001b]52;c;cHduZWQ=\u0007\u001b[2J\u009b31m\u202e';
@@ -42,13 +41,13 @@ describe('SPEC §27 what the CLI prints from a session or a session file', () =>
     const env = { HOME: home, DSH_HOME: join(dir, 'dsh') };
     const outputs: string[] = [];
     for (const args of [['sessions', '--claude'], ['show', CLAUDE_ID], ['import', file], ['sessions']]) {
-      const run = await dsh(args, { env });
+      const run = await runDsh(args, { env });
       expect(run.code, run.stderr).toBe(0);
       outputs.push(run.stdout + run.stderr);
     }
     expect(outputs.filter((output) => RAW_CONTROL.test(output))).toStrictEqual([]);
     expect(outputs[1]).toContain('\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J\\x9b31m\\u202e');
-    const listed = JSON.parse((await dsh(['sessions', '--json'], { env })).stdout) as { title?: string }[];
+    const listed = JSON.parse((await runDsh(['sessions', '--json'], { env })).stdout) as { title?: string }[];
     expect(listed.map((item) => item.title)).toStrictEqual(['named ]52;c;cHduZWQ= [2J 31m']);
   });
 });
@@ -56,11 +55,11 @@ describe('SPEC §27 what the CLI prints from a session or a session file', () =>
 describe('SPEC §27 bounded inputs', () => {
   it('print mode refuses a prompt (stdin and argument together) over --max-bytes with PROMPT_TOO_LARGE before anything is written', async () => {
     const data = join(dir, 'data');
-    const run = await dsh(['-p', 'y'.repeat(50), '--max-bytes', '100', '--data', data], { stdin: 'x'.repeat(60) });
+    const run = await runDsh(['-p', 'y'.repeat(50), '--max-bytes', '100', '--data', data], { stdin: 'x'.repeat(60) });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('PROMPT_TOO_LARGE');
     expect(existsSync(data)).toBe(false);
-    expect((await dsh(['-p', '--help'])).stdout).toContain('--system-prompt-file');
+    expect((await runDsh(['-p', '--help'])).stdout).toContain('--system-prompt-file');
   });
 
   it('the Agent SDK store refuses a throwing getter, a proxy and an oversized entry with INVALID_ENTRY, never a raw Error', async () => {

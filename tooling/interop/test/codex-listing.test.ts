@@ -7,10 +7,10 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { printSkip } from '@dsh/test-utils';
+import { printSkip, runDsh } from '@dsh/test-utils';
 import { syntheticResultText } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
-import { installTool, interopSkipReason, jsonlLines, runBin, runDsh, runTool } from '../src/index.js';
+import { installTool, interopSkipReason, jsonlLines, runBin, runTool } from '../src/index.js';
 import { expectDshCloser } from './expect-dsh-closer.js';
 import { callEntry } from './native-entries.js';
 import { shellCall, startNativeSession, type NativeSession } from './native-session.js';

@@ -6,9 +6,9 @@
  */
 import { dirname, join } from 'node:path';
 import pg from 'pg';
-import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
+import { postgresTestUrl, uniqueSchemaName, runDsh } from '@dsh/test-utils';
 import { expect } from 'vitest';
-import { runDsh, type ToolRun } from '../src/index.js';
+import { type ToolRun } from '../src/index.js';
 import type { NativeTool } from './native-session.js';
 
 /** `--data DIR` or `--database-url URL`. */

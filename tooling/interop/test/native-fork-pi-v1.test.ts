@@ -7,11 +7,11 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
-import { printSkip } from '@dsh/test-utils';
+import { printSkip, runDsh } from '@dsh/test-utils';
 import { syntheticResultText } from 'dsh-codec';
 import { importTranscript } from 'dsh-import';
 import { describe, expect, it } from 'vitest';
-import { interopSkipReason, jsonlLines, runDsh } from '../src/index.js';
+import { interopSkipReason, jsonlLines } from '../src/index.js';
 import { expectDshCloser } from './expect-dsh-closer.js';
 import { startNativeSession, shellCall } from './native-session.js';
 

@@ -9,10 +9,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { printSkip } from '@dsh/test-utils';
+import { printSkip, runDsh } from '@dsh/test-utils';
 import { syntheticResultText } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
-import { interopSkipReason, jsonlLines, runDsh } from '../src/index.js';
+import { interopSkipReason, jsonlLines } from '../src/index.js';
 import { expectDshCloser } from './expect-dsh-closer.js';
 import { callEntry, childFilePattern, resumeOf, sourceSessionId } from './native-entries.js';
 import { NATIVE_TOOLS, shellCall, startNativeSession } from './native-session.js';

@@ -1,7 +1,7 @@
 /**
  * @module @dsh/test-utils
  * Shared test helpers: temporary directories that clean themselves up, log builders, process trees,
- * fault-suite reporting.
+ * fault-suite reporting, the one runner of the real `dsh` bin.
  */
 export { makeTempDir, type TempDir } from './make-temp-dir.js';
 export { mountSmallDisk, type SmallDisk } from './small-disk.js';
@@ -26,3 +26,15 @@ export {
 export { codexTranscript, type CodexTranscriptOptions } from './transcripts/codex-transcript.js';
 export { piTranscript, type PiTranscriptOptions } from './transcripts/pi-transcript.js';
 export { postgresTestUrl, uniqueSchemaName } from './postgres-test-url.js';
+export {
+  DSH_BIN,
+  hintCommand,
+  outputMatching,
+  printJson,
+  runDsh,
+  runPrinted,
+  spawnDsh,
+  spawnDshOnTerminal,
+  type DshOptions,
+  type DshResult,
+} from './run-dsh.js';
