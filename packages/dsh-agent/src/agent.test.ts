@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { makeTempDir, startChatCompletionsServer, type TempDir } from '@dsh/test-utils';
+import { makeTempDir, startModelServer, type TempDir } from '@dsh/test-utils';
 import type { SessionEvent, ToolResultMessage } from 'dsh-codec';
 import { createMemoryStore, openSessionStore, type SessionStore } from 'dsh-session';
 import {
@@ -214,13 +214,13 @@ describe('agent loop', () => {
   });
 
   it('an OpenAI-compatible endpoint error ends the turn with kind error (real HTTP server)', async () => {
-    await using server = await startChatCompletionsServer((_, index) =>
+    await using server = await startModelServer((_, index) =>
       index === 0
         ? { json: { choices: [{ message: { role: 'assistant', content: 'hi there' } }] } }
         : { status: 429, json: { error: { message: 'Rate limit reached' } } },
     );
     const session = await memoryStore().create();
-    const model = createOpenAIModel({ model: 'm', baseUrl: server.baseUrl, retry: { maxAttempts: 1 } });
+    const model = createOpenAIModel({ model: 'm', baseUrl: `${server.origin}/v1`, retry: { maxAttempts: 1 } });
     const agent = new Agent({ session, model, system: 'sys' });
     agent.enqueue('hello');
     expect(await agent.idle()).toMatchObject({ text: 'hi there', isError: false });
@@ -228,7 +228,7 @@ describe('agent loop', () => {
     const failed = await agent.idle();
     expect(failed?.reason).toEqual({
       kind: 'error',
-      error: { code: 'MODEL_HTTP_ERROR', message: `openai: ${server.baseUrl}/chat/completions answered 429: Rate limit reached` },
+      error: { code: 'MODEL_HTTP_ERROR', message: `openai: ${server.origin}/v1/chat/completions answered 429: Rate limit reached` },
     });
     expect((server.requests[1]?.body as { messages: unknown[] }).messages).toEqual([
       { role: 'system', content: 'sys' },

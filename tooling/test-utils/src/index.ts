@@ -5,12 +5,6 @@
  */
 export { makeTempDir, type TempDir } from './make-temp-dir.js';
 export { mountSmallDisk, type SmallDisk } from './small-disk.js';
-export {
-  startChatCompletionsServer,
-  type ChatCompletionsServer,
-  type ChatReply,
-  type ReceivedChatRequest,
-} from './start-chat-completions-server.js';
 export { splitStream, startModelServer, type ModelServer, type ModelServerReply, type ModelServerRequest } from './start-model-server.js';
 export { chatCompletionChunk, chatCompletionStream } from './chat-completion-stream.js';
 export { LogBuilder, type LogEvent, type LogJson, type LogToolCall, type LogToolEffect, type LogTurnEnd } from './log-builder.js';

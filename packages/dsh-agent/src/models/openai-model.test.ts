@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChatCompletionsServer, type ChatCompletionsServer, type ChatReply } from '@dsh/test-utils';
+import { startModelServer, type ModelServer, type ModelServerReply } from '@dsh/test-utils';
 import { AgentError, createOpenAIModel, type ModelMessage, type ModelRequest } from 'dsh-agent';
 import { rejectionOf } from '../__fixtures__/agent-fixtures.js';
 
-let server: ChatCompletionsServer | undefined;
+let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
 
-async function serve(handler: (body: unknown, index: number) => ChatReply) {
-  server = await startChatCompletionsServer((request, index) => handler(request.body, index));
-  return createOpenAIModel({ model: 'test-model', env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-test' } });
+async function serve(handler: (body: unknown, index: number) => ModelServerReply) {
+  server = await startModelServer((request, index) => handler(request.body, index));
+  return createOpenAIModel({ model: 'test-model', env: { OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'sk-test' } });
 }
 
 const completion = (message: object, usage?: object) => ({
@@ -132,16 +132,16 @@ describe('OpenAI-compatible model over real HTTP (JSON answers)', () => {
   });
 
   it('gives up on an endpoint that does not answer in time with MODEL_TIMEOUT', async () => {
-    server = await startChatCompletionsServer(() => 'hang');
-    const model = createOpenAIModel({ model: 'm', baseUrl: server.baseUrl, timeoutMs: 100, retry: { maxAttempts: 1 } });
+    server = await startModelServer(() => 'hang');
+    const model = createOpenAIModel({ model: 'm', baseUrl: `${server.origin}/v1`, timeoutMs: 100, retry: { maxAttempts: 1 } });
     const error = await rejectionOf(model.complete(request()));
     expect(AgentError.is(error) && error.code).toBe('MODEL_TIMEOUT');
     await server.aborted;
   });
 
   it('maps a refused connection to MODEL_UNREACHABLE', async () => {
-    const closed = await startChatCompletionsServer(() => ({ json: {} }));
-    const baseUrl = closed.baseUrl;
+    const closed = await startModelServer(() => ({ json: {} }));
+    const baseUrl = `${closed.origin}/v1`;
     await closed.close();
     const model = createOpenAIModel({ model: 'm', baseUrl, retry: { maxAttempts: 1 } });
     const error = await rejectionOf(model.complete(request()));
