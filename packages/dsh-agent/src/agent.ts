@@ -15,7 +15,8 @@ import type { Tool } from './define-tool.js';
 import { DeltaFanOut, type AgentDelta } from './delta-fan-out.js';
 import { IdleWaiters } from './idle-waiters.js';
 import { InputResults } from './input-results.js';
-import { assertNoOpenTurn, nextTurnOf, pendingInputsOf, type PendingInput } from './log-state.js';
+import { assertNoOpenTurn, nextTurnOf, type PendingInput } from './log-state.js';
+import { pendingInputsRead, SessionHistory } from './session-history.js';
 import type { Model } from './model.js';
 import { runTurn, type TurnResult } from './run-turn.js';
 import { queuedInput, type AgentInput } from './turn-messages.js';
@@ -37,6 +38,8 @@ export class Agent {
   readonly #checkpoints: CheckpointStore | undefined;
   readonly #deltas = new DeltaFanOut();
   readonly #pending: PendingInput[];
+  /** The session's model-visible history, folded as it grows. */
+  readonly #history = new SessionHistory();
   readonly #operations = new BetweenTurnsQueue();
   readonly #results = new InputResults();
   readonly #idleWaiters = new IdleWaiters();
@@ -62,8 +65,7 @@ export class Agent {
     this.#checkpoints = options.checkpoints;
     if (options.onDelta !== undefined) this.#deltas.subscribe(options.onDelta);
     assertNoOpenTurn(this.session);
-    // Only events from inheritedEventCount on can be pending: a fork child's inherited ones are not read.
-    this.#pending = pendingInputsOf(this.session.eventsFrom(this.session.inheritedEventCount), 0);
+    this.#pending = pendingInputsRead(this.session, this.#history);
     if (options.autoStart !== false) this.start();
   }
 
@@ -296,6 +298,7 @@ export class Agent {
       ...(this.#checkpoints === undefined ? {} : { checkpoints: this.#checkpoints }),
       turn,
       claimed,
+      history: this.#history,
       signal: controller.signal,
       stop: this.#stop.signal,
       onDelta: (step, delta) => {

@@ -21,25 +21,30 @@ const SURFACE_TYPES = new Set(['user/message', 'assistant/message', 'tool/result
  */
 export function deriveSurface(events: readonly SessionEvent[]): SurfaceNode[] {
   let nodes: SurfaceNode[] = [];
-  for (const event of events) {
-    if (!SURFACE_TYPES.has(event.type)) continue;
-    const node: SurfaceNode = { seq: event.seq, message: messageOf(event) };
-    const op = event.surfaceOp;
-    if (op?.op !== 'replace') {
-      nodes.push(node);
-      continue;
-    }
-    const first = nodes.findIndex((n) => n.seq >= op.start && n.seq <= op.end);
-    const kept = nodes.filter((n) => n.seq < op.start || n.seq > op.end);
-    if (first === -1) {
-      // Nothing in range: the replacement lands where its range would have been, in seq order.
-      const at = nodes.findIndex((n) => n.seq > op.end);
-      nodes = at === -1 ? [...kept, node] : [...kept.slice(0, at), node, ...kept.slice(at)];
-    } else {
-      nodes = [...kept.slice(0, first), node, ...kept.slice(first)];
-    }
-  }
+  for (const event of events) nodes = foldSurface(nodes, event);
   return nodes;
+}
+
+/**
+ * The surface nodes after `event`, given those of the events before it: `nodes` itself (extended)
+ * or, for a replacing node, a new array. Folding a log's events in order gives `deriveSurface(log)`.
+ */
+export function foldSurface(nodes: SurfaceNode[], event: SessionEvent): SurfaceNode[] {
+  if (!SURFACE_TYPES.has(event.type)) return nodes;
+  const node: SurfaceNode = { seq: event.seq, message: messageOf(event) };
+  const op = event.surfaceOp;
+  if (op?.op !== 'replace') {
+    nodes.push(node);
+    return nodes;
+  }
+  const first = nodes.findIndex((n) => n.seq >= op.start && n.seq <= op.end);
+  const kept = nodes.filter((n) => n.seq < op.start || n.seq > op.end);
+  if (first === -1) {
+    // Nothing in range: the replacement lands where its range would have been, in seq order.
+    const at = nodes.findIndex((n) => n.seq > op.end);
+    return at === -1 ? [...kept, node] : [...kept.slice(0, at), node, ...kept.slice(at)];
+  }
+  return [...kept.slice(0, first), node, ...kept.slice(first)];
 }
 
 /** The model-visible history of a log: `deriveSurface()` without the seqs. */

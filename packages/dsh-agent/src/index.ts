@@ -29,7 +29,13 @@ export { defineTool, type DeclaredToolEffect, type Tool, type ToolContext, type 
 export { resolveInCwd } from './resolve-in-cwd.js';
 /** The bounds every file tool checks a path against before it opens or creates anything (`PATH_TOO_LONG`). */
 export { PATH_LIMITS } from './check-path-limits.js';
-export { SYSTEM_PROMPT_EVENT, defaultSystemPrompt, recordedSystemPrompt, type SystemPromptRecord } from './system-prompt.js';
+export {
+  SYSTEM_PROMPT_EVENT,
+  defaultSystemPrompt,
+  recordedSystemPrompt,
+  recordedSystemPromptOf,
+  type SystemPromptRecord,
+} from './system-prompt.js';
 export { demoTools } from './tools/demo-tools.js';
 export { createKeylessModel } from './models/keyless-model.js';
 export { createScriptedModel, type RecordedRequest, type ScriptedModel, type ScriptedResponse } from './models/scripted-model.js';

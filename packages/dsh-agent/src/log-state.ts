@@ -53,14 +53,17 @@ export function assertNoOpenTurn(session: Pick<Session, 'id' | 'latest'>): void 
  */
 export function pendingInputsOf(events: readonly SessionEvent[], from: number): PendingInput[] {
   const pending = new Map<string, PendingInput>();
-  for (const event of events.slice(from)) {
-    if (event.type === 'input/queued') {
-      const data = event.data as { inputId: string; message: UserMessage };
-      pending.set(data.inputId, { seq: event.seq, inputId: data.inputId, message: data.message });
-    } else if (event.type === 'user/message') {
-      const inputId = (event.data as { inputId?: string }).inputId;
-      if (inputId !== undefined) pending.delete(inputId);
-    }
-  }
+  for (const event of events.slice(from)) collectPendingInput(pending, event);
   return [...pending.values()];
+}
+
+/** One step of `pendingInputsOf`: `event` queues an input (kept by id, in queue order) or claims one (removed). */
+export function collectPendingInput(pending: Map<string, PendingInput>, event: SessionEvent): void {
+  if (event.type === 'input/queued') {
+    const data = event.data as { inputId: string; message: UserMessage };
+    pending.set(data.inputId, { seq: event.seq, inputId: data.inputId, message: data.message });
+  } else if (event.type === 'user/message') {
+    const inputId = (event.data as { inputId?: string }).inputId;
+    if (inputId !== undefined) pending.delete(inputId);
+  }
 }

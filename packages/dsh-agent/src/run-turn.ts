@@ -8,10 +8,10 @@ import type { TurnEndReason } from 'dsh-codec';
 import type { Session } from 'dsh-session';
 import { checkpointWorkspace, type CheckpointStore } from './checkpoint-workspace.js';
 import type { Tool } from './define-tool.js';
-import { deriveHistory } from './derive-history.js';
 import { flushDurably } from './flush-durably.js';
 import { cancelledBeforeStart, executeToolCall, noWorkspace, type CallOutcome } from './execute-tool-call.js';
 import type { PendingInput } from './log-state.js';
+import type { SessionHistory } from './session-history.js';
 import type { Model, ModelDelta, ModelResponse } from './model.js';
 import { toToolSpec } from './to-tool-spec.js';
 import { assistantMessage, errorOf, resultMessage } from './turn-messages.js';
@@ -46,6 +46,8 @@ export type TurnPlan = {
   turn: number;
   /** The pending inputs this turn answers, in order. */
   claimed: readonly PendingInput[];
+  /** The session's model-visible history, folded as it grows (each request reads the events since the last). */
+  history: SessionHistory;
   signal: AbortSignal;
   /** Aborted when the agent closes: a flush waiting for storage to come back gives up (`AGENT_CLOSED`). */
   stop: AbortSignal;
@@ -92,7 +94,7 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
       try {
         response = await plan.model.complete({
           ...(plan.system === undefined ? {} : { system: plan.system }),
-          messages: deriveHistory(session.events),
+          messages: plan.history.messages(session),
           tools: specs,
           signal,
           onDelta: (delta) => {
@@ -108,7 +110,7 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
       reason ??= { kind: 'cancelled' };
       break;
     }
-    const message = assistantMessage(response, session.events.length);
+    const message = assistantMessage(response, session.nextSeq);
     session.append('assistant/message', {
       turn,
       step,
@@ -137,7 +139,7 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
       session.append('tool/result', {
         turn,
         step,
-        message: resultMessage(call.id, outcome, session.events.length),
+        message: resultMessage(call.id, outcome, session.nextSeq),
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
       });
       // Whatever the outcome (it may have written before failing or being cancelled).

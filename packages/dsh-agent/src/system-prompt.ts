@@ -5,6 +5,7 @@
  * ignorable plugin event, so every V5 reader accepts it (docs/decisions/2026-12-02-system-prompt-event.md).
  */
 import type { SessionEvent } from 'dsh-codec';
+import type { Session } from 'dsh-session';
 
 /** The type of the event that records a session's system prompt (appended with `ignorable: true`). */
 export const SYSTEM_PROMPT_EVENT = 'agent/system-prompt';
@@ -44,6 +45,20 @@ export function systemPromptText(record: SystemPromptRecord): string {
 
 /** The latest `agent/system-prompt` record of a log, if it has one with the expected shape. */
 export function recordedSystemPrompt(events: readonly SessionEvent[]): SystemPromptRecord | undefined {
+  return latestRecordIn(events);
+}
+
+/**
+ * `recordedSystemPrompt` of a session's log, reading its latest `agent/system-prompt` event alone
+ * (`session.latest`) and the whole log only when that one is malformed: a resumed long session is not decoded for it.
+ */
+export function recordedSystemPromptOf(session: Pick<Session, 'latest' | 'events'>): SystemPromptRecord | undefined {
+  const latest = session.latest(SYSTEM_PROMPT_EVENT);
+  if (latest === undefined) return undefined;
+  return latestRecordIn([latest]) ?? latestRecordIn(session.events);
+}
+
+function latestRecordIn(events: readonly SessionEvent[]): SystemPromptRecord | undefined {
   for (let index = events.length - 1; index >= 0; index -= 1) {
     const event = events[index];
     if (event?.type !== SYSTEM_PROMPT_EVENT) continue;

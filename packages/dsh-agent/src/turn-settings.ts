@@ -9,7 +9,7 @@ import type { Session } from 'dsh-session';
 import type { AgentOptions } from './agent-options.js';
 import type { Tool } from './define-tool.js';
 import type { Model } from './model.js';
-import { defaultSystemPrompt, recordedSystemPrompt, systemPromptText } from './system-prompt.js';
+import { defaultSystemPrompt, recordedSystemPromptOf, systemPromptText } from './system-prompt.js';
 import { toolsByName } from './turn-messages.js';
 import { TurnModels } from './turn-models.js';
 
@@ -54,7 +54,7 @@ export class TurnSettings {
 
   /** The recorded system prompt, else the `system` option, else the default for the cwd and tools in force. */
   systemPrompt(session: Session): string {
-    const recorded = recordedSystemPrompt(session.events);
+    const recorded = recordedSystemPromptOf(session);
     if (recorded !== undefined) return systemPromptText(recorded);
     return this.#system ?? defaultSystemPrompt({ cwd: this.cwd(session), tools: this.availableTools(session).map((tool) => tool.name) });
   }

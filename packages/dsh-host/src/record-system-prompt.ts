@@ -4,7 +4,7 @@
  * event): the one given, else the one it recorded, else the host's or dsh's default for its cwd and
  * tools; appended between turns only when it differs from what the log holds already.
  */
-import { SYSTEM_PROMPT_EVENT, defaultSystemPrompt, recordedSystemPrompt, type SystemPromptRecord } from 'dsh-agent';
+import { SYSTEM_PROMPT_EVENT, defaultSystemPrompt, recordedSystemPromptOf, type SystemPromptRecord } from 'dsh-agent';
 import type { HostContext, LiveEntry } from './host-context.js';
 
 /** What a query asks of the system prompt: a new base (`systemPrompt`), new appended text, or neither. */
@@ -18,7 +18,7 @@ function sameRecord(a: SystemPromptRecord | undefined, b: SystemPromptRecord): b
 
 /** The record a session should run with now, given what it recorded and what the query asks. */
 function nextRecord(context: HostContext, entry: LiveEntry, request: SystemPromptRequest): SystemPromptRecord {
-  const recorded = recordedSystemPrompt(entry.session.events);
+  const recorded = recordedSystemPromptOf(entry.session);
   let next: SystemPromptRecord;
   if (request.systemPrompt !== undefined) next = { systemPrompt: request.systemPrompt };
   else if (recorded !== undefined && recorded.isDefault !== true) next = { systemPrompt: recorded.systemPrompt };
@@ -37,7 +37,7 @@ function nextRecord(context: HostContext, entry: LiveEntry, request: SystemPromp
 export async function recordSystemPrompt(context: HostContext, entry: LiveEntry, request: SystemPromptRequest): Promise<void> {
   await entry.agent.betweenTurns(async () => {
     const next = nextRecord(context, entry, request);
-    if (sameRecord(recordedSystemPrompt(entry.session.events), next)) return;
+    if (sameRecord(recordedSystemPromptOf(entry.session), next)) return;
     entry.session.append(SYSTEM_PROMPT_EVENT, next, { ignorable: true });
     await entry.session.flush();
   });

@@ -25,7 +25,16 @@ export interface StoredLines {
   decode(id: string): DecodedLog;
   /** The public read shape (`SessionBackend.read`): records as they are, any other form decoded. */
   storedLog(id: string): StoredLog;
+  /**
+   * The log as `open` may take it without decoding it: when every event is vouched for (verified
+   * bytes, validated lines) and nothing needs repairing or rewriting (current format, LF line ends,
+   * no torn tail) — its frozen header and its events as a source, decoded only where read; else undefined.
+   */
+  trustedSource?(id: string): TrustedSource | undefined;
 }
+
+/** @internal A stored log `open` takes as it is: header and events, every one validated before it was stored. */
+export type TrustedSource = { header: SessionHeader; source: EventSource };
 
 /**
  * A read: its log, and optionally its `provenance` — this backend's reference to where the log lies in

@@ -20,7 +20,12 @@ export type SessionSeed =
    * the store creates the log from the inherited records it was given, then these.
    */
   | { kind: 'fork-of'; inherited: EventSource; cut: number; events: readonly SessionEvent[] }
-  | { kind: 'restored'; events: readonly SessionEvent[]; storedLength: number };
+  | { kind: 'restored'; events: readonly SessionEvent[]; storedLength: number }
+  /**
+   * A stored log taken as it is, without decoding it: its events read through `stored` (decoded only
+   * where read), every one validated before it was stored; then `closers`, the repair of its open tail.
+   */
+  | { kind: 'restored-from'; stored: EventSource; closers: readonly SessionEvent[] };
 
 /** @internal Everything the store hands a Session: its header, seed, durable prefix, sink and clock. */
 export type SessionInit = {

@@ -5,7 +5,7 @@
  */
 import { createEventChecker, type SessionConfig, type SessionEvent, type ValidationIssue } from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';
-import { arraySource, joinedSource, latestTurnOf, type EventSource } from '../sources/event-source.js';
+import { arraySource, joinedSource, latestTurnOf, readEvents, type EventSource } from '../sources/event-source.js';
 import { latestMetadataOf } from '../sources/latest-metadata.js';
 import { SessionError } from '../session-error.js';
 
@@ -65,10 +65,17 @@ export class SessionLog {
     return this.#own;
   }
 
-  /** Events `from..to-1`; decodes the inherited prefix only when the range reaches into it. */
+  /**
+   * Events `from..to-1`. Inherited ones are read from the prefix's source for this call and not kept
+   * here (a walk over a long restored log in windows holds one window at a time, not every event twice).
+   */
   range(from: number, to: number): SessionEvent[] {
-    if (from < this.#base) return this.all().slice(from, to);
-    return this.#own.slice(from - this.#base, to - this.#base);
+    const inherited = this.#inherited;
+    const base = this.#base;
+    if (from >= base || inherited === undefined) return this.#own.slice(from - base, to - base);
+    const events = readEvents(inherited, from, Math.min(to, base));
+    for (let index = Math.max(from, base); index < to; index++) events.push(this.#own[index - base] as SessionEvent);
+    return events;
   }
 
   /** The latest event whose type is one of `types`, read without decoding the rest of an inherited prefix. */

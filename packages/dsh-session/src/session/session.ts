@@ -89,10 +89,16 @@ export class Session {
     return this.#log.findLast(types);
   }
 
-  /** A new array of the events from `seq` on (all of them for `seq` ≤ 0). */
-  eventsFrom(seq: number): SessionEvent[] {
+  /**
+   * A new array of the events from `seq` on (all of them for `seq` ≤ 0), before `end` when given. A
+   * stored or inherited prefix is decoded for the call and not kept by the session: a walk over a
+   * long log in windows (`eventsFrom(n, n + 4096)`) holds one window at a time.
+   */
+  eventsFrom(seq: number, end?: number): SessionEvent[] {
     const length = this.#log.length;
-    return this.#log.range(Math.min(Math.max(0, Math.trunc(seq)), length), length);
+    const clamp = (value: number): number => Math.min(Math.max(0, Math.trunc(value)), length);
+    const from = clamp(seq);
+    return this.#log.range(from, Math.max(from, end === undefined ? length : clamp(end)));
   }
 
   /** @internal The log as it is now, without copying or decoding it (a live fork's source). */
@@ -236,6 +242,13 @@ export class Session {
       checkForkSeed(this.id, this.header, seed.events, seed.cut, count);
       // The inherited events count as durable: the sink creates the log from their records.
       return { durableCount: count, firstLifecycleSeq: count };
+    }
+    if (seed.kind === 'restored-from') {
+      const stored = seed.stored.length;
+      this.#log.inherit(seed.stored, stored, true);
+      for (const event of seed.closers) this.#log.admit(event);
+      if (!isEndSeed(this.#log.last)) this.#log.admit(this.#marker());
+      return { durableCount, firstLifecycleSeq: stored };
     }
     // A prefix this package already validated (live parent, codec-decoded log) only advances the checker.
     const trustedCount = Math.min(Math.max(0, validatedCount), seed.events.length);

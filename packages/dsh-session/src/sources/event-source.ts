@@ -21,6 +21,17 @@ export interface EventSource {
    * them without decoding and copying (stored lines parsed again, neither frozen nor kept); else absent.
    */
   fresh?(count: number): SessionEvent[];
+  /**
+   * Events `from..to-1` (frozen) as one new array, decoded for this call where they were not yet and
+   * not kept by the source: a long walk in windows holds one window at a time. Absent: use `slice`.
+   */
+  read?(from: number, to: number): SessionEvent[];
+}
+
+/** @internal Events `from..to-1` of `source` as one new array, through `read` when it has one (nothing kept), else a slice. */
+export function readEvents(source: EventSource, from: number, to: number): SessionEvent[] {
+  if (source.read !== undefined) return source.read(from, to);
+  return source.slice(to).slice(from);
 }
 
 /** @internal The first `count` events of `source` as new, unfrozen values the caller owns: parsed anew where the source can, else copied. */
@@ -40,6 +51,11 @@ export function arraySource(events: readonly SessionEvent[], length = events.len
       for (let index = Math.min(end, length) - 1; index >= 0; index--)
         if (types.includes((events[index] as SessionEvent).type)) return index;
       return -1;
+    },
+    read(from, to) {
+      const copy = new Array<SessionEvent>(Math.max(0, to - from));
+      for (let index = from; index < to; index++) copy[index - from] = events[index] as SessionEvent;
+      return copy;
     },
     slice(count) {
       // An element loop: `slice()` of a frozen array takes V8's generic path (~6× slower at 50k events).
@@ -70,6 +86,11 @@ export function joinedSource(
       const copy = first.slice(Math.min(count, firstLength));
       for (let index = firstLength; index < count; index++) copy.push(rest[index - firstLength] as SessionEvent);
       return copy;
+    },
+    read(from, to) {
+      const head = from < firstLength ? readEvents(first, from, Math.min(to, firstLength)) : [];
+      for (let index = Math.max(from, firstLength); index < to; index++) head.push(rest[index - firstLength] as SessionEvent);
+      return head;
     },
     fresh(count) {
       const copy = ownedEvents(first, Math.min(count, firstLength));

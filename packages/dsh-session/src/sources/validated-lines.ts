@@ -77,6 +77,12 @@ export function validatedLinesSource(id: string, lines: readonly string[], lengt
       }
       return all.slice(0, count);
     },
+    read(from, to) {
+      const events = new Array<SessionEvent>(Math.max(0, to - from));
+      for (let index = from; index < to; index++)
+        events[index - from] = all?.[index] ?? decoded.get(index) ?? parseValidatedLine(id, lines[index] as string, index);
+      return events;
+    },
     fresh(count) {
       const events = new Array<SessionEvent>(count);
       for (let index = 0; index < count; index++) events[index] = parseLineOnce(id, lines[index] as string, index);

@@ -2,13 +2,13 @@
  * @module JSONL bytes that a writer of this backend validated and stamped and that are unchanged since
  * (`jsonl-verified-stamp.ts`): current-format lines, LF-terminated, no torn tail. An observation
  * decodes only the header and the latest turn and reads the events line by line when someone reads
- * them; a fork child may copy the lines of its first events as they are. `open` decodes every line
- * once and validates none.
+ * them; a fork child may copy the lines of its first events as they are. `open` takes them the same
+ * way (`trustedSource`) and validates none.
  */
 import { CURRENT_FORMAT_VERSION, type SessionHeader } from 'dsh-codec';
 import { closeOpenTail } from '../close-open-tail.js';
 import { deepFreeze } from '../deep-freeze.js';
-import type { DecodedLog, ObservedLog, StoredLines } from '../fast-backend.js';
+import type { DecodedLog, ObservedLog, StoredLines, TrustedSource } from '../fast-backend.js';
 import { LineEnds } from '../jsonl/line-ends.js';
 import type { StoredLog } from '../session-backend.js';
 import { latestTurnOf } from './event-source.js';
@@ -49,6 +49,17 @@ export class VerifiedJsonlLog implements StoredLines {
       rewrite: false,
       validated: events.length,
     };
+  }
+
+  /** The events as `open` takes them, nothing decoded but the header: undefined when the header is not the current version. */
+  trustedSource(id: string): TrustedSource | undefined {
+    const { bytes } = this;
+    const ends = new LineEnds();
+    ends.scan(bytes, 0);
+    const header = ends.length === 0 ? undefined : currentHeader(id, bytes, ends);
+    if (header === undefined) return undefined;
+    this.#ends = ends;
+    return { header, source: verifiedLinesSource(id, bytes, ends) };
   }
 
   storedLog(id: string): StoredLog {

@@ -94,6 +94,11 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
       }
       return all.slice(0, count);
     },
+    read(from, to) {
+      const events = new Array<SessionEvent>(Math.max(0, to - from));
+      for (let index = from; index < to; index++) events[index - from] = all?.[index] ?? decoded.get(index) ?? decodeLine(index);
+      return events;
+    },
     fresh(count) {
       // Parsed again even when decoded before: what this returns is the caller's alone.
       const events = new Array<SessionEvent>(count);

@@ -1,6 +1,8 @@
 /** @module `SessionStore.open`: resume under the single-writer lease, closing an interrupted turn (SPEC §6). */
 import { closeOpenTail } from '../close-open-tail.js';
-import type { FastWriter } from '../fast-backend.js';
+import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
+import type { FastWriter, TrustedSource } from '../fast-backend.js';
+import { latestTurnOf } from '../sources/event-source.js';
 import { assertSessionId } from '../session-id.js';
 import { Session } from '../session/session.js';
 import { assertStoreOpen, forgetOnRelease, heldHereError, type StoreContext } from './store-context.js';
@@ -21,6 +23,15 @@ export async function openSession(context: StoreContext, id: string): Promise<Se
   try {
     writer = await context.backend.acquire(id);
     const { log } = await writer.read();
+    const trusted = log.trustedSource?.(id);
+    if (trusted !== undefined) {
+      // Vouched-for current lines: taken as they are, decoded only where read (SPEC §24: resume holds
+      // what its reader needs, not every event decoded beside the bytes).
+      writer.markValidated?.();
+      session = restoredSession(context, id, writer, trusted);
+      await session.flush();
+      return adopted(context, id, session);
+    }
     const decoded = log.decode(id);
     // Every complete line was validated: the writer may stamp what it leaves as verified.
     writer.markValidated?.();
@@ -52,6 +63,32 @@ export async function openSession(context: StoreContext, id: string): Promise<Se
     await writer?.release();
     throw error;
   }
+  return adopted(context, id, session);
+}
+
+/** A trusted stored log as a Session: its events behind the source, the repair closers of its latest turn after them. */
+function restoredSession(context: StoreContext, id: string, writer: FastWriter, trusted: TrustedSource): Session {
+  const { header, source } = trusted;
+  const closers = closeOpenTail(latestTurnOf(source, source.length), 'interrupted');
+  const session: Session = new Session({
+    header,
+    seed: { kind: 'restored-from', stored: source, closers },
+    durableCount: source.length,
+    validatedCount: source.length,
+    formatVersion: CURRENT_FORMAT_VERSION,
+    sink: resumingSink(
+      writer,
+      header,
+      false,
+      forgetOnRelease(context, id, () => session),
+    ),
+    now: context.now,
+  });
+  return session;
+}
+
+/** `session`, opened, handed from the reservation to the live sessions. */
+function adopted(context: StoreContext, id: string, session: Session): Session {
   context.reserved.delete(id);
   context.live.set(id, session);
   context.openedAt.set(id, context.now());
