@@ -128,3 +128,29 @@ it('a line that is not JSON in the middle is skipped with a warning naming it by
   expect((await readFile(file, 'utf8')).startsWith(text)).toBe(true);
   expect(await readFile(`${file}.bak`, 'utf8')).toBe(text);
 });
+
+it('dsh fork FILE of a Claude Code file of tiny lines past its memory bound is FILE_TOO_LARGE naming what it would need, and writes nothing', async () => {
+  const { dir } = await sessionDir();
+  const file = join(dir, 'p1.jsonl');
+  // 20 MB of entries each followed by nine 20-byte lines: 4× the file is 80 MB; the fork would need far more.
+  const entries: string[] = [];
+  for (let i = 0, bytes = 0; bytes < 20_000_000; i++) {
+    const value = {
+      type: 'user',
+      uuid: `u${String(i)}`,
+      parentUuid: i === 0 ? null : `u${String(i - 1)}`,
+      sessionId: 'p1',
+      message: { role: 'user', content: 'x' },
+    };
+    const text = `${JSON.stringify(value)}\n${'{"type":"progress"}\n'.repeat(9)}`;
+    entries.push(text);
+    bytes += text.length;
+  }
+  await writeFile(file, entries.join(''));
+  const result = await runDsh(['fork', file, '--at', `u${String(entries.length - 1)}`]);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(
+    /FILE_TOO_LARGE: .*p1\.jsonl: a native fork of this 19\.\d MiB file of \d+ lines would need about \d+\.\d MiB of memory .*expected at most 76\.\d MiB \(4× the file's size, at least 64 MiB\)/,
+  );
+  expect(await readdir(dir)).toEqual(['p1.jsonl']);
+});

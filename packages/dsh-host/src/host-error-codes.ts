@@ -68,6 +68,10 @@ export const HOST_ERROR_CODES = {
   },
   // 413.
   PAYLOAD_TOO_LARGE: { status: 413, when: 'body over the limit (1 MiB by default)' },
+  FILE_TOO_LARGE: {
+    status: 413,
+    when: "a native fork of a file would need more memory than its bound (4× the file's size); the message names both",
+  },
   // 422: well-formed, but not possible on this session.
   INVALID_CUT: { status: 422, when: '`atSeq` is not a seq of the observation; nothing was created' },
   INVALID_EVENT: { status: 422, when: 'an append would break an invariant of the current format' },

@@ -10,6 +10,8 @@ export const IMPORT_ERROR_CODES = {
   EMPTY_TRANSCRIPT: 'the text holds no line to import',
   INVALID_OPTION: 'an option has a value outside its documented range',
   INVALID_CUT: "a native fork's `at` names no entry of the file (or a seq the file cannot be cut at); the message names the valid ones",
+  FILE_TOO_LARGE:
+    "a native fork of the file would need more memory than its bound (4× the file's size, at least 64 MiB, or `maxMemoryBytes`); the message names both",
 } as const;
 
 /** A code of `IMPORT_ERROR_CODES`. */

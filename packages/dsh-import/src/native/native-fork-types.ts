@@ -20,6 +20,11 @@ export type NativeForkOptions = {
   parentFile?: string;
   /** Refuse a malformed line (`MALFORMED_LINE`) instead of skipping it with a warning, as the tools do. */
   strict?: boolean;
+  /**
+   * The memory a fork of a file's bytes may use (default 4× the file's size, at least 64 MiB):
+   * `FILE_TOO_LARGE`, naming what it would need, for a file of lines too many for it.
+   */
+  maxMemoryBytes?: number;
 };
 
 /** The child: its text and file name, what it came from, where it was cut, what was closed. */

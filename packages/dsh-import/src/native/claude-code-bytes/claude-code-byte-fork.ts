@@ -10,6 +10,7 @@
  * @module
  */
 import { Buffer, isUtf8 } from 'node:buffer';
+import { ImportError } from '../../import-error.js';
 import type { NativeForkOptions } from '../native-fork-types.js';
 import { CLAUDE_CODE_NATIVE } from '../claude-code-native.js';
 import { nativeFileFork, type NativeFileFork } from '../native-file-fork.js';
@@ -35,9 +36,13 @@ export type ByteCut = { kept: number[]; cut: number; closedCalls: OpenCall[] };
  * The file `bytes` read into its line table, or undefined when the byte path does not take it: a
  * `seq:N` cut, a file that is not valid UTF-8 or not Claude Code's, or where the scanner cannot run
  * (no WebAssembly, as under `node --jitless`; a trap; past its memory). `inPlace`: the scan the
- * file was read into (`nativeFileReader`), finished where it is.
+ * file was read into (`nativeFileReader`), finished where it is. `FILE_TOO_LARGE` past the fork's
+ * memory bound (`fork-memory-bound.ts`).
  */
 export function readClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOptions, inPlace?: ScanInPlace): ClaudeCodeBytes | undefined {
+  const max = options.maxMemoryBytes;
+  if (max !== undefined && !(Number.isSafeInteger(max) && max > 0))
+    throw new ImportError('INVALID_OPTION', `maxMemoryBytes: expected a positive whole number of bytes, received ${String(max)}`);
   if (/^seq:(\d+)$/.test(options.at)) return undefined;
   if (options.format !== undefined && options.format !== 'auto' && options.format !== 'claude-code') return undefined;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -50,7 +55,7 @@ export function readClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   if (!claude || !isUtf8(buffer)) return undefined;
   const format = CLAUDE_CODE_NATIVE;
   const warnings: string[] = [];
-  const read = claudeCodeFileTable(buffer, options.strict === true ? undefined : warnings, inPlace);
+  const read = claudeCodeFileTable(buffer, options.strict === true ? undefined : warnings, inPlace, options.maxMemoryBytes);
   return read === undefined ? undefined : { ...read, buffer, format, warnings };
 }
 

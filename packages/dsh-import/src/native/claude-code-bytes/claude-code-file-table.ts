@@ -66,10 +66,16 @@ function sessionIdTexts(buffer: Buffer, start: number, end: number, into: number
 
 /**
  * The table of the Claude Code file `buffer` (valid UTF-8; malformed lines as `declinedLine` takes
- * them), or undefined where the WebAssembly scanner cannot read it; `inPlace`: the scan the file was read into.
+ * them), or undefined where the WebAssembly scanner cannot read it; `inPlace`: the scan the file was read
+ * into; `maxMemoryBytes`: the fork's memory bound (`FILE_TOO_LARGE` past it).
  */
-export function claudeCodeFileTable(buffer: Buffer, skipped?: string[], inPlace?: ScanInPlace): ClaudeCodeFileTable | undefined {
-  const scanned = scanClaudeCodeRows(buffer, inPlace);
+export function claudeCodeFileTable(
+  buffer: Buffer,
+  skipped?: string[],
+  inPlace?: ScanInPlace,
+  maxMemoryBytes?: number,
+): ClaudeCodeFileTable | undefined {
+  const scanned = scanClaudeCodeRows(buffer, inPlace, maxMemoryBytes);
   if (scanned === undefined) return undefined;
   const { table, declined, input } = scanned;
   const found: number[] = [];

@@ -12,6 +12,7 @@ import { WasmStringTable } from './wasm-string-table.js';
 import { patchPairs } from './patch-pairs.js';
 import { firstNativeLines } from '../first-native-lines.js';
 import { detectFormat } from '../../detect-format.js';
+import { checkForkMemory, lineCount } from './fork-memory-bound.js';
 
 /** The scanner's exports (see assembly/claude-code-rows.ts). */
 type Scanner = {
@@ -189,18 +190,33 @@ function newMemory(api: WasmApi, pages: number): WasmMemory | undefined {
 /**
  * The file's rows, or undefined where WebAssembly is not there (or the file is too large for its
  * memory). `inPlace`: the scan `bytes` were read into, finished where they are; other bytes are
- * copied into a fresh memory first.
+ * copied into a fresh memory first. When the rows do not fit the first guess, the lines are counted:
+ * `FILE_TOO_LARGE` past the fork's memory bound (`maxMemoryBytes`, see `fork-memory-bound.ts`), else
+ * one larger memory that holds them (not one per doubling).
  */
-export function scanClaudeCodeRows(bytes: Uint8Array, inPlace?: ScanInPlace): ScannedRows | undefined {
+export function scanClaudeCodeRows(bytes: Uint8Array, inPlace?: ScanInPlace, maxMemoryBytes?: number): ScannedRows | undefined {
   if (wasmApi === undefined) return undefined;
   const n = bytes.length;
+  let lines: number | undefined;
+  /** The factor of the next scan after one at `factor` was FULL. */
+  const larger = (factor: number): number => {
+    if (lines === undefined) {
+      lines = lineCount(bytes);
+      checkForkMemory(bytes, lines, maxMemoryBytes);
+    }
+    let next = factor * 2;
+    while (layoutOf(n, next).rowsCap <= lines) next *= 2;
+    return next;
+  };
   const started = inPlace?.take(bytes);
+  let factor = 1;
   if (started !== undefined) {
     const status = scanOrTrap(started.scanner, n);
     if (status === TRAPPED) return undefined;
     if (status !== FULL) return scanned(started.memory.buffer, started.scanner, layoutOf(n, 1));
+    factor = larger(1);
   }
-  for (let factor = started === undefined ? 1 : 2; ; factor *= 2) {
+  for (; ; factor = larger(factor)) {
     const layout = layoutOf(n, factor);
     // A fresh memory is all zeros: the padding, the key slots and the recent tokens need no clearing.
     const memory = newMemory(wasmApi, layout.pages);
