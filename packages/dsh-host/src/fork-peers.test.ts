@@ -131,6 +131,70 @@ describe('POST /api/sessions/:id/peers', () => {
   });
 });
 
+/**
+ * A host over a memory store whose `fork` calls are counted while they run (each waits one macrotask,
+ * so overlapping calls are seen); the fork numbered `failAt` (1-based) fails instead.
+ */
+function setupCountingForks(model: GatedModel, failAt?: number): { host: Host; forks: { running: number; most: number; calls: number } } {
+  const inner = createMemoryStore();
+  const forks = { running: 0, most: 0, calls: 0 };
+  const store: SessionStore = {
+    ...inner,
+    fork: async (source, options) => {
+      const call = ++forks.calls;
+      forks.running++;
+      forks.most = Math.max(forks.most, forks.running);
+      try {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (call === failAt) throw new Error('disk gone');
+        return await inner.fork(source, options);
+      } finally {
+        forks.running--;
+      }
+    },
+  };
+  const host = createHost({ store, model });
+  cleanups.push(async () => {
+    await host.close();
+    await inner.close();
+  });
+  return { host, forks };
+}
+
+describe('host.peers', () => {
+  it('forks the first peer alone (it selects the cut), then every other peer at once', async () => {
+    const model = createGatedModel([{ text: 'base answer' }]);
+    const { host, forks } = setupCountingForks(model);
+    const base = await baseline(host, model, 'base');
+    const result = await host.peers(base, { peers: [{ prompt: 'a' }, { prompt: 'b' }, { prompt: 'c' }, { prompt: 'd' }] });
+    expect(forks).toMatchObject({ calls: 4, most: 3 });
+    expect(result.peers.map((peer) => peer.title)).toEqual(['base-1', 'base-2', 'base-3', 'base-4']);
+    for (const peer of result.peers) expect((await host.observe(peer.sessionId)).header.forkCut).toBe(result.cut);
+    await model.requested(5);
+    for (const _ of result.peers) model.answer();
+    const turns = await Promise.all(result.peers.map((peer) => host.turnResult(peer.sessionId, peer.inputId)));
+    expect(turns.map((turn) => turn.isError)).toEqual([false, false, false, false]);
+  });
+
+  it('a peer fork that fails rejects the call once its siblings settled, which stay forked with their prompts queued', async () => {
+    const model = createGatedModel([{ text: 'base answer' }]);
+    const { host } = setupCountingForks(model, 2);
+    const base = await baseline(host, model, 'base');
+    const before = new Set((await host.list()).map((item) => item.id));
+    await expect(host.peers(base, { peers: [{ prompt: 'a' }, { prompt: 'b' }, { prompt: 'c' }] })).rejects.toThrow('disk gone');
+    const forked = (await host.list()).filter((item) => !before.has(item.id));
+    expect(forked.map((item) => item.title).sort()).toEqual(['base-1', 'base-3']);
+    await model.requested(3);
+    model.answer();
+    model.answer();
+    for (const item of forked) {
+      await host.idle(item.id);
+      const child = await host.observe(item.id);
+      expect(child.events.some((event) => event.type === 'input/queued' && event.seq > (child.header.forkCut ?? -1))).toBe(true);
+    }
+  });
+});
+
 describe('defaultPeerNames', () => {
   it('numbers after the baseline name, skipping names already taken', () => {
     expect(defaultPeerNames('base', new Set(), 2)).toEqual(['base-1', 'base-2']);

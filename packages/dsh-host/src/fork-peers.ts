@@ -5,7 +5,7 @@
  * title and config, each prompt queued as its peer's first turn. `host.turnResult` waits for such a turn.
  */
 import { resolve as resolvePath } from 'node:path';
-import type { SessionConfig } from 'dsh-codec';
+import type { SessionConfig, SessionNoteData } from 'dsh-codec';
 import { checkTitle, LATEST_CLOSED_TURN, PrintableTitle, printableTitle } from 'dsh-session';
 import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
@@ -62,10 +62,12 @@ function peerTitles(requests: readonly PeerRequest[], baseName: string, taken: R
 /**
  * Forks `options.peers.length` siblings of one baseline at one cut: the baseline is observed once,
  * the cut (`atSeq` exactly, else SPEC §5.4's omitted rule) selected once by the store as it forks the
- * first child, and every child forked from that observation at that cut. Each child is live and its
- * prompt queued before the next is forked, so the prompts run concurrently; each child's seed is
- * durable before its prompt is queued. The children's live slots are taken first (`TOO_MANY_SESSIONS`,
- * nothing forked, when the host cannot run them all).
+ * first child, and every other child forked from that observation at that cut, all at once (their
+ * writes and fsyncs overlap each other and the first peer's turn). Each child is live and its prompt
+ * queued as soon as it is forked, so the prompts run concurrently; each child's seed is durable before
+ * its prompt is queued. A failed fork rejects the call once its siblings settled (those stay forked and
+ * running). The children's live slots are taken first (`TOO_MANY_SESSIONS`, nothing forked, when the
+ * host cannot run them all).
  * @internal
  */
 export async function forkPeers(context: HostContext, baselineRef: string, options: PeersOptions): Promise<PeersResult> {
@@ -89,31 +91,48 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
   const notesOf = staleFilesNotes(context, source, options.atSeq ?? LATEST_CLOSED_TURN);
   // Every child's live slot first: more peers than this host can run at once are refused before any is forked.
   const slots = await takeLiveSlots(context, options.peers.length);
-  let cut = -1;
-  const peers: PeersResult['peers'] = [];
+  const requests = options.peers.map((request) => {
+    const configPatch: SessionConfig = { ...request.config };
+    if (configPatch.cwd !== undefined) configPatch.cwd = resolvePath(configPatch.cwd);
+    return { prompt: request.prompt, configPatch };
+  });
+  /** Forks peer `index`, publishes it live and queues its prompt; the child's cut comes back beside it. */
+  const forkPeer = async (
+    index: number,
+    atSeq: number | typeof LATEST_CLOSED_TURN,
+    notes: SessionNoteData[] | undefined,
+  ): Promise<{ peer: PeersResult['peers'][number]; cut: number }> => {
+    const { prompt, configPatch } = requests[index] as (typeof requests)[number];
+    const title = titles[index] as string | PrintableTitle;
+    const entry = await openLive(
+      context,
+      () => store.fork(source, { atSeq, title, configPatch, ...(notes === undefined ? {} : { notes }) }),
+      slots.shift(),
+    );
+    const child = entry.session;
+    await inheritCheckpoints(context, child.id, baseline);
+    const { inputId } = entry.agent.enqueue(prompt);
+    const peer = { sessionId: child.id, title: PrintableTitle.is(title) ? title.text : title, inputId, cwd: entry.agent.cwd() };
+    return { peer, cut: child.header.forkCut ?? -1 };
+  };
   try {
-    for (const [index, request] of options.peers.entries()) {
-      const configPatch: SessionConfig = { ...request.config };
-      if (configPatch.cwd !== undefined) configPatch.cwd = resolvePath(configPatch.cwd);
-      const title = titles[index] as string | PrintableTitle;
-      // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
-      const atSeq = index === 0 || cut === -1 ? (options.atSeq ?? LATEST_CLOSED_TURN) : cut;
-      const notes = await notesOf({ configPatch });
-      const entry = await openLive(
-        context,
-        () => store.fork(source, { atSeq, title, configPatch, ...(notes === undefined ? {} : { notes }) }),
-        slots.shift(),
-      );
-      const child = entry.session;
-      cut = child.header.forkCut ?? -1;
-      await inheritCheckpoints(context, child.id, baseline);
-      const { inputId } = entry.agent.enqueue(request.prompt);
-      peers.push({ sessionId: child.id, title: PrintableTitle.is(title) ? title.text : title, inputId, cwd: entry.agent.cwd() });
+    const rule = options.atSeq ?? LATEST_CLOSED_TURN;
+    // Each peer's notes compare its files with the checkpoint at the cut: one comparison at a time.
+    const notes: (SessionNoteData[] | undefined)[] = [];
+    for (const { configPatch } of requests) notes.push(await notesOf({ configPatch }));
+    const first = await forkPeer(0, rule, notes[0]);
+    // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
+    const atSeq = first.cut === -1 ? rule : first.cut;
+    const others = await Promise.allSettled(requests.slice(1).map((_, index) => forkPeer(index + 1, atSeq, notes[index + 1])));
+    const peers = [first.peer];
+    for (const outcome of others) {
+      if (outcome.status === 'rejected') throw outcome.reason;
+      peers.push(outcome.value.peer);
     }
+    return { baseline, cut: first.cut, peers };
   } finally {
     for (const giveBack of slots) giveBack();
   }
-  return { baseline, cut, peers };
 }
 
 /**
