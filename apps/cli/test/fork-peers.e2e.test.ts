@@ -101,9 +101,14 @@ describe('dsh print mode: tool availability', () => {
     const allowed = await printJson(['-p', 'go', '--model', `scripted:${script}`, '--tools', 'list_files', '--data', dirs.data.path], {
       cwd: dirs.work.path,
     });
-    const denied = await printJson(['-p', 'go', '--model', `scripted:${script}`, '--tools', 'read_file', '--data', dirs.data.path], {
-      cwd: dirs.work.path,
-    });
+    // The only call names a tool the session does not have: refused, so the turn is not a success (SPEC §25).
+    const deniedRun = await runDsh(
+      ['-p', 'go', '--model', `scripted:${script}`, '--tools', 'read_file', '--data', dirs.data.path, '--output-format', 'json'],
+      { cwd: dirs.work.path },
+    );
+    expect(deniedRun.code).toBe(1);
+    const denied = JSON.parse(deniedRun.stdout) as Record<string, unknown>;
+    expect(denied).toMatchObject({ is_error: true });
     const resultOf = async (id: unknown) =>
       (await events(String(id))).find((event) => event.type === 'tool/result')!.data as {
         message: { isError: boolean; content: { text: string }[] };
