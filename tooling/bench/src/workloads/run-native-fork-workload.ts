@@ -16,6 +16,7 @@ import { formatBytes } from '../harness/format.js';
 import { copyAndFsync, fsyncPath } from '../harness/fs-baselines.js';
 import { measureRounds, seriesOf, timeMs } from '../harness/measure-rounds.js';
 import type { Section } from '../harness/report.js';
+import { nativeForkMemoryNotes } from './native-fork-memory.js';
 
 const WORKLOAD = 'Native fork';
 const MB = 1024 * 1024;
@@ -26,6 +27,26 @@ export function claudeCodeFileOfBytes(bytes: number): string {
     const { text } = claudeCodeTranscript({ turns });
     if (text.length >= bytes) return text.slice(0, text.lastIndexOf('\n', bytes) + 1);
   }
+}
+
+/** About `bytes` of a chain of user entries, each followed by nine 20-byte quiet lines; the last entry's uuid. */
+function tinyLinesFile(bytes: number): { text: string; at: string } {
+  const parts: string[] = [];
+  let length = 0;
+  let i = 0;
+  for (; length < bytes; i++) {
+    const entry = {
+      type: 'user',
+      uuid: `u${String(i)}`,
+      parentUuid: i === 0 ? null : `u${String(i - 1)}`,
+      sessionId: 's1',
+      message: { role: 'user', content: 'x' },
+    };
+    const part = `${JSON.stringify(entry)}\n${'{"type":"progress"}\n'.repeat(9)}`;
+    parts.push(part);
+    length += part.length;
+  }
+  return { text: parts.join(''), at: `u${String(i - 1)}` };
 }
 
 /** The uuid of the last assistant line: a cut that keeps (nearly) the whole file. */
@@ -113,6 +134,7 @@ export async function runNativeForkWorkload(context: BenchContext): Promise<Sect
   const { runs, log, dataDir } = context;
   const figures = [];
   const notes: string[] = [];
+  const kept: { path: string; at: string; label: string; size: number }[] = [];
   for (const size of [3 * MB, 30 * MB]) {
     const text = claudeCodeFileOfBytes(size);
     const source = join(dataDir, `native-${String(size)}.jsonl`);
@@ -155,8 +177,20 @@ export async function runNativeForkWorkload(context: BenchContext): Promise<Sect
       ),
     );
     notes.push(`${label}: ${text.split('\n').length - 1} lines, cut at the last assistant line.`);
-    await rm(source, { force: true });
+    kept.push({ path: source, at, label: `dsh fork FILE, Claude Code, ${label}`, size: Buffer.byteLength(text) });
   }
+  const tiny = tinyLinesFile(30 * MB);
+  const tinySource = join(dataDir, 'native-tiny-lines.jsonl');
+  await writeFile(tinySource, tiny.text);
+  kept.push({
+    path: tinySource,
+    at: tiny.at,
+    label: `dsh fork FILE, Claude Code, ${formatBytes(tiny.text.length)} of 20-byte lines`,
+    size: tiny.text.length,
+  });
+  log('native fork: peak memory, each fork in its own process');
+  notes.push(...(await nativeForkMemoryNotes(dataDir, kept)));
+  for (const { path } of kept) await rm(path, { force: true });
   return {
     title: '8. Native fork (a Claude Code session file, forked in place)',
     method: `
@@ -169,7 +203,9 @@ stand; the child as views of the file's bytes, then the closers), write those ch
 with one \`writev\` + fsync, link it to its final name, fsync the folder. The baseline copies the
 same file and fsyncs it and its folder. The floor row does the fork's I/O alone — the file read into
 fresh memory and written back whole, with the same fsyncs and link — and parses nothing: the 2× bound
-leaves the parsing, the chain and the child what remains of twice the copy after that floor.`,
+leaves the parsing, the chain and the child what remains of twice the copy after that floor.
+The notes give each fork's peak memory in a process of its own (SPEC §24: within 4× FILE's size, or
+\`FILE_TOO_LARGE\`), against a process that only reads the file, for these files and one of 20-byte lines.`,
     figures,
     notes,
   };
