@@ -11,6 +11,7 @@ import type { SessionConfig } from 'dsh-codec';
 import { defaultPeerNames, selectForkCut, type ForkResult, type Host } from 'dsh-host';
 import type { SlashCommand } from 'dsh-host/commands';
 import { CliError } from './cli-error.js';
+import { refuseTakenName } from './refuse-taken-name.js';
 import { prepareForkWorktree, type ForkWorkspace, type PreparedWorktree } from './fork-worktree-at-cut.js';
 import { sharedCwdWarning } from './shared-cwd-warning.js';
 import { checkTools } from './tools-option.js';
@@ -64,6 +65,8 @@ export async function forkWithOptions(
   const patch: SessionConfig = {};
   if (request.cwd !== undefined) patch.cwd = request.cwd;
   if (request.tools !== undefined) patch.tools = request.tools;
+  // A retry under an Idempotency-Key finds its own earlier child, which carries the name already.
+  if (request.title !== undefined && request.idempotencyKey === undefined) await refuseTakenName(host, request.title);
   let title = request.title;
   let atSeq = request.atSeq;
   let id: string | undefined;

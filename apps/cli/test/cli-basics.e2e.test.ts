@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, printJson, runDsh, spawnDsh, type TempDir } from '@dsh/test-utils';
+import { claudeCodeTranscript, makeTempDir, printJson, runDsh, spawnDsh, type TempDir } from '@dsh/test-utils';
 
 let data: TempDir;
 beforeEach(async () => {
@@ -58,7 +59,12 @@ describe('dsh --help', () => {
 describe('dsh management commands', () => {
   it('shows, renames and forks sessions; errors say the code and what to do', { timeout: 120_000 }, async () => {
     const first = await printJson(['-p', 'hello', '--name', 'twin', '--data', data.path]);
-    const second = await printJson(['-p', 'hello', '--name', 'twin', '--data', data.path]);
+    // --name refuses a taken name (SPEC §25), but an import may still carry one: the name is then ambiguous.
+    const transcript = join(data.path, 'claude.jsonl');
+    await writeFile(transcript, claudeCodeTranscript({ turns: 1 }).text);
+    const imported = await runDsh(['import', transcript, '--name', 'twin', '--data', data.path]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const second: Record<string, unknown> = { sessionId: '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d' };
 
     const ambiguous = await runDsh(['show', 'twin', '--data', data.path]);
     expect(ambiguous.code).toBe(1);

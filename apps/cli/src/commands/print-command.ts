@@ -18,7 +18,8 @@ import { maxBytesOption, readInputFile } from '../read-input-file.js';
 import { readPrintInput } from '../read-print-input.js';
 import { streamJsonPrompt } from '../stream-json-prompt.js';
 import { permissionOptions } from '../permission-options.js';
-import { cliTools, withHost } from '../with-host.js';
+import { refuseTakenName } from '../refuse-taken-name.js';
+import { withHost } from '../with-host.js';
 import { parseTools } from '../tools-option.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
@@ -188,6 +189,11 @@ export async function printCommand(context: CliContext, values: OptionValues, po
     context,
     values,
     async (host) => {
+      // --name on a new session or a fork, or renaming a resumed one: a name another session has is refused.
+      if (query.title !== undefined && !worktree && query.continue !== true) {
+        const own = query.resume !== undefined && query.forkSession !== true ? await host.resolve(query.resume) : undefined;
+        await refuseTakenName(host, query.title, own);
+      }
       if (!worktree) return host.query(query);
       // The fork with the files at the cut first (as `dsh fork --worktree`), then the turn runs in it.
       const ref = query.resume ?? (await host.mostRecentForCwd(resolve(context.cwd, typeof values.cwd === 'string' ? values.cwd : '.')));

@@ -4,6 +4,7 @@
  */
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
+import { refuseTakenName } from '../refuse-taken-name.js';
 import { withHost } from '../with-host.js';
 import { terminalLine } from '../terminal-text.js';
 
@@ -11,6 +12,7 @@ import { terminalLine } from '../terminal-text.js';
 export async function renameCommand(context: CliContext, values: OptionValues, ref: string, name: string): Promise<number> {
   const id = await withHost(context, values, async (host) => {
     const sessionId = await host.resolve(ref);
+    await refuseTakenName(host, name, sessionId);
     await host.rename(sessionId, name);
     return sessionId;
   });

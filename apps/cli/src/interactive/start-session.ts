@@ -5,6 +5,7 @@
  */
 import { canonicalModelSpec, defaultModelSpec, HostError, type Host } from 'dsh-host';
 import type { OptionValues } from '../parse-command-line.js';
+import { refuseTakenName } from '../refuse-taken-name.js';
 
 /** Where interactive mode starts: the session's id, and the model spec a new session was created with. */
 export type StartedSession = { sessionId: string; createdWith?: string };
@@ -29,6 +30,7 @@ export async function startSession(
     }
   }
   const model = typeof values.model === 'string' ? canonicalModelSpec(values.model) : defaultModelSpec(env);
+  if (typeof values.name === 'string') await refuseTakenName(host, values.name);
   const title = typeof values.name === 'string' ? { title: values.name } : {};
   return { sessionId: (await host.create({ ...title, config: { cwd, model } })).sessionId, createdWith: model };
 }
