@@ -93,26 +93,7 @@ describe('the modules a command loads', () => {
   });
 
   it('dsh fork FILE --at REF forks the file without loading the host, PostgreSQL, the interactive UI or the codec schemas', async () => {
-    const file = join(dir.path, 'p1.jsonl');
-    const lines = [
-      {
-        type: 'user',
-        uuid: 'u1',
-        parentUuid: null,
-        sessionId: 'p1',
-        timestamp: '2026-01-01T00:00:00.000Z',
-        message: { role: 'user', content: 'go' },
-      },
-      {
-        type: 'assistant',
-        uuid: 'a1',
-        parentUuid: 'u1',
-        sessionId: 'p1',
-        timestamp: '2026-01-01T00:00:01.000Z',
-        message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'done' }] },
-      },
-    ];
-    await writeFile(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const file = await claudeCodeFile();
     const run = await runRecorded(['fork', file, '--at', 'a1', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ parent_session: 'p1' });
