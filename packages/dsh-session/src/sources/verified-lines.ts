@@ -9,6 +9,9 @@ import type { EventSource } from './event-source.js';
 import type { LineEnds } from '../jsonl/line-ends.js';
 import { SessionError } from '../session-error.js';
 
+/** The most bytes of lines decoded into one string at a time (a long log is never one string). */
+const CHUNK_BYTES = 1 << 20;
+
 /**
  * @internal The events of `bytes`, whose line `i + 1` (line 0 is the header) holds event `i`; `ends`
  * gives the offset after each line. Decoded events are frozen and kept, so each line is parsed once.
@@ -19,8 +22,9 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
   let all: SessionEvent[] | undefined;
 
   /** Event `index` parsed from its line: a new value, neither frozen nor kept. */
-  const parseLine = (index: number): SessionEvent => {
-    const text = bytes.toString('utf8', ends.at(index), ends.at(index + 1) - 1);
+  const parseLine = (index: number): SessionEvent => parsedAs(index, bytes.toString('utf8', ends.at(index), ends.at(index + 1) - 1));
+  /** `text`, the line of event `index`, parsed; `CORRUPT` when it is not that event. */
+  const parsedAs = (index: number, text: string): SessionEvent => {
     let event: unknown;
     try {
       event = JSON.parse(text);
@@ -40,6 +44,23 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
     return event as SessionEvent;
   };
   const decodeLine = (index: number): SessionEvent => deepFreeze(parseLine(index));
+
+  /**
+   * Hands `use` each event `from..to-1` parsed anew. The bytes are decoded a chunk of lines at a time
+   * (at most `CHUNK_BYTES` each, one string per chunk): a chunk of ASCII text is sliced at the byte
+   * offsets; one holding any other character falls back to a string per line.
+   */
+  const parseRange = (from: number, to: number, use: (index: number, event: SessionEvent) => void): void => {
+    for (let index = from; index < to;) {
+      const start = ends.at(index);
+      let end = index + 1;
+      while (end < to && ends.at(end + 1) - start <= CHUNK_BYTES) end++;
+      const text = bytes.toString('utf8', start, ends.at(end));
+      const ascii = text.length === ends.at(end) - start;
+      for (; index < end; index++)
+        use(index, ascii ? parsedAs(index, text.slice(ends.at(index) - start, ends.at(index + 1) - 1 - start)) : parseLine(index));
+    }
+  };
 
   const at = (index: number): SessionEvent => {
     const known = all?.[index] ?? decoded.get(index);
@@ -96,13 +117,21 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
     },
     read(from, to) {
       const events = new Array<SessionEvent>(Math.max(0, to - from));
-      for (let index = from; index < to; index++) events[index - from] = all?.[index] ?? decoded.get(index) ?? decodeLine(index);
+      if (all !== undefined && all.length >= to) {
+        for (let index = from; index < to; index++) events[index - from] = all[index] as SessionEvent;
+        return events;
+      }
+      parseRange(from, to, (index, event) => {
+        events[index - from] = decoded.get(index) ?? deepFreeze(event);
+      });
       return events;
     },
     fresh(count) {
       // Parsed again even when decoded before: what this returns is the caller's alone.
       const events = new Array<SessionEvent>(count);
-      for (let index = 0; index < count; index++) events[index] = parseLine(index);
+      parseRange(0, count, (index, event) => {
+        events[index] = event;
+      });
       return events;
     },
   };

@@ -67,6 +67,22 @@ describe('observation.copyEvents', () => {
     expect((await jsonl.observe('changed')).copyEvents()).toEqual(observation.events);
   });
 
+  it('reads a verified log of several megabytes, ASCII and not, the same in copies, windows and events', async () => {
+    const session = await jsonl.create({ id: 'chunks', title: 'chunks' });
+    for (let index = 0; index < 3000; index++) {
+      const text = `${index < 1500 ? 'plain' : 'déjà vu 😀'} ${String(index)} ${'x'.repeat(2000)}`;
+      session.append('plugin/note', { text }, { ignorable: true });
+    }
+    await session.close();
+    const observation = await jsonl.observe('chunks');
+    expect(observation.copyEvents()).toEqual(observation.events);
+    const reopened = await jsonl.open('chunks');
+    const windows = [];
+    for (let from = 0; from < reopened.nextSeq; from += 700) windows.push(...reopened.eventsFrom(from, from + 700));
+    expect(windows).toEqual(observation.events.concat(reopened.eventsFrom(observation.events.length)));
+    await reopened.close();
+  });
+
   it('copies a live session’s events, leaving the session’s own frozen events untouched', async () => {
     const session = await jsonl.create({ id: 'live', title: 'live' });
     session.append('plugin/note', { nested: { list: [1] } }, { ignorable: true });
