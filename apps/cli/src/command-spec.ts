@@ -41,9 +41,20 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'show',
-    usage: 'dsh show ID|NAME [--json]',
-    summary: "show a session's header and events with their seqs",
-    options: { json: { type: 'boolean', help: 'print the observation as JSON' }, ...STORE_OPTIONS },
+    usage: 'dsh show ID|NAME [--json]\n       dsh show FILE --entries [--json] [--format F] [--strict] [--max-bytes N]',
+    summary: "show a session's header and events with their seqs, or a tool's session file's entries",
+    description:
+      '--entries lists every entry on the main line of a Claude Code, Codex or pi session file (a path, or\n' +
+      "such a session's id): its REF (Claude uuid, Codex ordinal, pi id), the seq dsh fork FILE --at REF\n" +
+      "reports for it (also taken as --at seq:N), the tool's entry type and a one-line summary, calls marked.",
+    options: {
+      json: { type: 'boolean', help: 'print the observation (with --entries: { file, format, entries }) as JSON' },
+      entries: { type: 'boolean', help: "list a session file's entries with the REF and seq dsh fork FILE --at takes" },
+      format: { type: 'string', value: 'F', help: 'with --entries: auto (default) | claude-code | codex | pi' },
+      strict: { type: 'boolean', help: 'with --entries: refuse a malformed line instead of skipping it' },
+      'max-bytes': { type: 'string', value: 'N', help: 'with --entries: refuse a larger file (default 256 MiB)' },
+      ...STORE_OPTIONS,
+    },
     positionals: 1,
   },
   {

@@ -23,6 +23,8 @@ export {
   type NativeForkOptions,
 } from './native/fork-native-transcript.js';
 export { nativeResumeCommand } from './native/native-resume-command.js';
+/** `dsh show FILE --entries`: the main line's entries with the REF and seq `dsh fork FILE --at` takes. */
+export { listNativeEntries, type NativeEntry } from './native/list-native-entries.js';
 /** What reads a session file into the scanner's memory (no copy), scanned while it is read, and forks it. */
 export { nativeFileReader, type NativeFileReader } from './native/claude-code-bytes/native-file-reader.js';
 /** Native fork of Claude Code entries held in memory (the Claude Agent SDK's session store). */

@@ -20,7 +20,6 @@ import { maxBytesOption, readInputBytesStamped } from '../read-input-file.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 import { shellCommand, shellLineIn } from '../shell-command.js';
-import { codexIndexCommand } from '../codex-index-command.js';
 
 const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
 
@@ -37,9 +36,7 @@ export function asCliError(error: unknown, path: string): unknown {
   if (!ImportError.is(error)) return error;
   return new CliError(error.code, `${path}: ${error.message}`, {
     cause: error,
-    ...(error.code === 'INVALID_CUT'
-      ? { hint: 'list the entries with `dsh import FILE --json` or cut at seq:N (see `dsh show` after importing)' }
-      : {}),
+    ...(error.code === 'INVALID_CUT' ? { hint: 'list the entries with their REF and seq: `dsh show FILE --entries`' } : {}),
   });
 }
 
@@ -128,7 +125,10 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   await publishNewFile(child, fork.chunks);
   const resume = nativeResumeCommand(fork.format, fork.sessionId, child);
   // Codex lists only the threads its database records: the command that has Codex record this one.
-  const index = fork.format === 'codex' ? await codexIndexCommand(context, child, fork.sessionId) : undefined;
+  const index =
+    fork.format === 'codex'
+      ? await (await import('../codex-index-command.js')).codexIndexCommand(context, child, fork.sessionId)
+      : undefined;
   if (values.json === true) {
     context.stdout.write(
       `${JSON.stringify({ session_id: fork.sessionId, file: child, format: fork.format, parent_session: fork.parentSessionId ?? null, cut: fork.cut, resume, ...(index === undefined ? {} : { index: index.argv }) })}\n`,

@@ -1,6 +1,7 @@
 /**
  * @module show-command
- * `dsh show ID|NAME`: a session's header and every event with its seq.
+ * `dsh show ID|NAME`: a session's header and every event with its seq; `dsh show FILE --entries`:
+ * a tool's session file's entries with the REF and seq `dsh fork FILE --at` takes (`show-entries.ts`).
  */
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import type { CliContext } from '../cli-context.js';
@@ -12,6 +13,7 @@ import { terminalLine } from '../terminal-text.js';
 
 /** `dsh show ID|NAME [--json]`: the header, then each event as `seq type summary` (a tool's session file by its id too). */
 export async function showCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
+  if (values.entries === true) return (await import('./show-entries.js')).showEntries(context, values, ref);
   const { observed, native } = await observeSessionOrFile(context, values, ref);
   if (values.json === true) {
     context.stdout.write(`${JSON.stringify(observed, null, 2)}\n`);

@@ -71,6 +71,7 @@ export const CLAUDE_CODE_NATIVE: NativeFormat = {
     const position = lines.findIndex((line) => field(line.value, 'uuid') === ref);
     return position < 0 ? undefined : position;
   },
+  refOf: (line) => field(line.value, 'uuid'),
   refHint: (lines, ref) => {
     const uuids = [...uuidIndex(lines).keys()];
     const near = uuids.filter((uuid) => ref.length >= 4 && uuid.startsWith(ref.slice(0, 4)));

@@ -34,6 +34,7 @@ export const CODEX_NATIVE: NativeFormat = {
     const position = lines.findIndex((line) => ordinalOf(line) === wanted);
     return position < 0 ? undefined : position;
   },
+  refOf: (line) => String(ordinalOf(line)),
   refHint: (lines) => {
     const first = lines[0];
     const last = lines[lines.length - 1];

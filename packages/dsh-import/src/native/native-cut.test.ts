@@ -38,6 +38,23 @@ const shown = (event: SessionEvent): string =>
   event.type === 'session/title' || event.type === 'import/source' ? event.type : `${event.type} ${JSON.stringify(event.data)}`;
 const withoutTitles = (events: readonly SessionEvent[]): string[] => events.filter((event) => event.type !== 'session/title').map(shown);
 
+type MessageData = { message: { content: readonly unknown[] } };
+
+/** `reading` with each assistant message whose first blocks are the one `cut` holds at its place cut down to those blocks. */
+function firstPartsAsCut(reading: readonly SessionEvent[], cut: readonly SessionEvent[]): SessionEvent[] {
+  const held = cut.filter((event) => event.type !== 'session/title');
+  let index = 0;
+  return reading.map((event) => {
+    if (event.type === 'session/title') return event;
+    const mine = held[index++];
+    if (event.type !== 'assistant/message' || mine?.type !== 'assistant/message') return event;
+    const whole = (event.data as unknown as MessageData).message.content;
+    const part = (mine.data as unknown as MessageData).message.content;
+    const isFirstPart = part.length <= whole.length && part.every((block, at) => JSON.stringify(block) === JSON.stringify(whole[at]));
+    return isFirstPart ? mine : event;
+  });
+}
+
 describe('native cuts in the seqs of dsh import', () => {
   for (const [name, text] of Object.entries(FILES)) {
     it(`${name}: seq:N keeps events 0..N of the import's main line, or through the end of the one entry holding N, or refuses naming it`, () => {
@@ -57,7 +74,8 @@ describe('native cuts in the seqs of dsh import', () => {
           continue;
         }
         expect(cut.cut).toBeGreaterThanOrEqual(n);
-        expect(withoutTitles(cut.events)).toEqual(withoutTitles(reading.slice(0, cut.cut + 1)));
+        // The response N falls in may hold only its first lines: the cut is the entry's REF cut (issue 41 item 8).
+        expect(withoutTitles(cut.events)).toEqual(withoutTitles(firstPartsAsCut(reading.slice(0, cut.cut + 1), cut.events)));
         if (cut.cut === n) exact++;
         // Past N only by the rest of the entry that holds N: without that last line, N is not read.
         else {

@@ -30,6 +30,7 @@ export function eventsOfLines(format: NativeFormat, lines: readonly NativeLine[]
 // Events that may follow the cut inside the entry that holds it: a call's start (then it is
 // closed as not started) and closing brackets (the closer closes them again as forked).
 const SPLITTABLE = new Set(['tool/call', 'step/end', 'turn/end']);
+const CLOSING = new Set(['step/end', 'turn/end']);
 
 const TITLE = 'session/title';
 
@@ -101,6 +102,9 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
   }
   const referenceCore = corePositions(reference);
   const count = referenceCore.filter((position) => position <= n).length;
+  // The seq an entry's REF cut reports is a cut too: the same child, whatever the rest of the response.
+  const byRef = refCutAt(format, chain, reference, referenceCore, n);
+  if (byRef !== undefined) return byRef;
   // The shortest prefix of the chain whose reading holds events 0..n as the whole line's reading does.
   let low = 0;
   let high = chain.length - 1;
@@ -127,12 +131,66 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
   return { kept, events: events.slice(0, last + 1), cut: n };
 }
 
+/** Whether `part` is the first lines of the response `whole` (one assistant message written over several lines). */
+function firstPartOf(part: SessionEvent, whole: SessionEvent): boolean {
+  if (part.type !== 'assistant/message' || whole.type !== 'assistant/message') return false;
+  type Data = { turn: number; step: number; message: { content: readonly unknown[] } };
+  const a = part.data as unknown as Data;
+  const b = whole.data as unknown as Data;
+  if (a.turn !== b.turn || a.step !== b.step || a.message.content.length > b.message.content.length) return false;
+  return a.message.content.every((block, index) => JSON.stringify(block) === JSON.stringify(b.message.content[index]));
+}
+
+/**
+ * The cut at the entry whose REF cut reports seq `n` (the first such entry of the line), when its
+ * reading is the line's through `n` — except that the response `n` falls in may hold only its first
+ * lines (the entry is one of several lines of one response: what follows it is after the cut).
+ */
+function refCutAt(
+  format: NativeFormat,
+  chain: readonly NativeLine[],
+  reference: readonly SessionEvent[],
+  referenceCore: readonly number[],
+  n: number,
+): NativeCut | undefined {
+  const reported = (end: number): { kept: NativeLine[]; events: SessionEvent[]; cut: number } => {
+    const kept = chain.slice(0, end + 1);
+    const events = eventsOfLines(format, kept);
+    return { kept, events, cut: cutInReading(format, kept, events, () => chain) };
+  };
+  // The last event a prefix's reading holds that is not a bracket its end closed grows with the prefix.
+  const held = (end: number): number => {
+    const events = eventsOfLines(format, chain.slice(0, end + 1));
+    let last = events.length - 1;
+    while (last >= 0 && CLOSING.has((events[last] as SessionEvent).type)) last--;
+    return last;
+  };
+  let low = 0;
+  let high = chain.length - 1;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (held(middle) >= n) high = middle;
+    else low = middle + 1;
+  }
+  const found = reported(low);
+  if (found.cut !== n) return undefined;
+  const core = corePositions(found.events);
+  for (let i = 0; i < core.length; i++) {
+    const event = found.events[core[i] as number] as SessionEvent;
+    const position = referenceCore[i];
+    if (position === undefined) return undefined;
+    const line = reference[position] as SessionEvent;
+    if (!sameEvent(event, line) && !firstPartOf(event, line)) return undefined;
+  }
+  return found;
+}
+
 /**
  * The seq, in the reading of the whole line, of the last event of a REF cut's reading. Only a
  * title can stand in a different place (pi names a session in an entry that may come after the
  * cut, and a reading without one titles it first), so the two readings are matched without titles.
  */
-function cutInReading(
+export function cutInReading(
   format: NativeFormat,
   kept: readonly NativeLine[],
   events: readonly SessionEvent[],

@@ -19,6 +19,8 @@ export type NativeFormat = {
   sessionIdOf(lines: readonly NativeLine[]): string | undefined;
   /** The entry REF names (its index in `lines`), or undefined; `refs` lists the valid ones for messages. */
   findRef(lines: readonly NativeLine[], ref: string): number | undefined;
+  /** The REF that names `line` (what `findRef` takes), or undefined for an entry without one. */
+  refOf(line: NativeLine): string | undefined;
   /** The refs to name when a REF is unknown (nearest first when `ref` resembles some). */
   refHint(lines: readonly NativeLine[], ref: string): string;
   /** The lines from the root to `lines[at]`, in file order (pi and Codex: the header included). */

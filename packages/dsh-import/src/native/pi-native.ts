@@ -22,6 +22,7 @@ export const PI_NATIVE: NativeFormat = {
   format: 'pi',
   sessionIdOf: (lines) => field(lines[0]?.value, 'id'),
   findRef: (lines, ref) => idIndex(lines).get(ref),
+  refOf: (line) => (line.index === 0 ? undefined : field(line.value, 'id')),
   refHint: (lines, ref) => {
     const ids = [...idIndex(lines).keys()];
     const near = ids.filter((id) => ref.length >= 2 && id.startsWith(ref.slice(0, 2)));

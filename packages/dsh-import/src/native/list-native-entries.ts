@@ -1,0 +1,122 @@
+/**
+ * `listNativeEntries` (SPEC §26 "Finding the entry to cut at", behind `dsh show FILE --entries`):
+ * every entry on a Claude Code, Codex or pi file's main line with the REF `dsh fork FILE --at`
+ * takes (Claude Code `uuid`, Codex `ordinal`, pi `id`; none for a pi version 1 entry), the seq that
+ * fork reports for it — which `--at seq:N` accepts back — the tool's own entry type, a one-line
+ * summary of what dsh reads from it, and the calls it holds. Each entry's seq comes from reading the
+ * line up to it, so the cost grows with the square of the line's length.
+ */
+import type { SessionEvent } from 'dsh-codec';
+import type { TranscriptFormat } from '../detect-format.js';
+import { cutInReading, eventsOfLines } from './native-cut.js';
+import { nativeFormatOf } from './native-formats.js';
+import { field, splitNativeLines, type NativeLine } from './native-line.js';
+
+/** One entry of the main line. */
+export type NativeEntry = {
+  /** What `--at` takes for it (absent for an entry without an id: cut there with `seq`). */
+  ref?: string;
+  /** The seq of the cut `dsh fork FILE --at REF` reports for it (also accepted as `--at seq:N`). */
+  seq: number;
+  /** The tool's own type of the entry (`user`, `assistant`, `response_item/function_call`, `message/toolResult`, …). */
+  type: string;
+  /** What dsh reads from it, on one line. */
+  summary: string;
+  /** The tool calls it holds. */
+  calls: { id: string; name: string }[];
+};
+
+const SUMMARY = 120;
+
+function oneLine(text: string): string {
+  const words = text.replace(/\s+/g, ' ').trim();
+  return words.length > SUMMARY ? `${words.slice(0, SUMMARY - 1)}…` : words;
+}
+
+function textOf(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return (content as { type?: string; text?: string }[])
+    .map((block) => (block.type === 'text' || block.type === 'reasoning' ? (block.text ?? '') : ''))
+    .join(' ');
+}
+
+/** One event as a few words (messages by their text, calls by name and id, results by their call). */
+function describe(event: SessionEvent): string | undefined {
+  const data = event.data as Record<string, unknown>;
+  const message = (data.message ?? {}) as { content?: unknown; callId?: string };
+  switch (event.type) {
+    case 'user/message':
+      return `user: ${textOf(message.content)}`;
+    case 'assistant/message':
+      return `assistant: ${textOf(message.content)}`;
+    case 'tool/call':
+      return `calls ${String(data.name)}#${String(data.callId)}`;
+    case 'tool/result':
+      return `result of ${String(message.callId)}: ${textOf(message.content)}`;
+    default:
+      return undefined;
+  }
+}
+
+/** The tool's own type of `line`. */
+function entryType(format: TranscriptFormat, line: NativeLine): string {
+  const value = line.value;
+  const type = field(value, 'type') ?? '?';
+  if (format === 'codex') {
+    const payload = (value.payload ?? {}) as Record<string, unknown>;
+    const inner = typeof payload.type === 'string' ? payload.type : undefined;
+    return inner === undefined ? type : `${type}/${inner}`;
+  }
+  if (format === 'pi' && type === 'message') {
+    const role = field((value.message ?? {}) as Record<string, unknown>, 'role');
+    return role === undefined ? type : `message/${role}`;
+  }
+  return type;
+}
+
+/** The entries of `text`'s main line, in chain order; a malformed line is skipped and named in `warnings` (`MALFORMED_LINE` when `strict`). */
+export function listNativeEntries(
+  text: string,
+  options: { format?: 'auto' | TranscriptFormat; strict?: boolean } = {},
+): { format: TranscriptFormat; entries: NativeEntry[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const lines = splitNativeLines(text, options.strict === true ? undefined : warnings);
+  const format = nativeFormatOf(lines, options.format);
+  const leaf = format.mainLeaf(lines);
+  const chain = leaf < 0 ? [] : format.chainTo(lines, leaf);
+  const entries: NativeEntry[] = [];
+  let before: readonly SessionEvent[] = [];
+  // Each call is marked on the first entry whose reading holds it.
+  const marked = new Set<string>();
+  chain.forEach((line, position) => {
+    const kept = chain.slice(0, position + 1);
+    const events = eventsOfLines(format, kept);
+    // What this entry adds: the reading from where it first differs from the reading without it.
+    let same = 0;
+    while (same < before.length && same < events.length && JSON.stringify(before[same]) === JSON.stringify(events[same])) same++;
+    const added = events.slice(same).filter((event) => !event.type.startsWith('session/'));
+    before = events;
+    const ref = format.refOf(line);
+    const calls = added
+      .filter((event) => event.type === 'tool/call' && !marked.has((event.data as { callId: string }).callId))
+      .map((event) => {
+        const data = event.data as { callId: string; name: string };
+        marked.add(data.callId);
+        return { id: data.callId, name: data.name };
+      });
+    const summary = oneLine(
+      added
+        .map(describe)
+        .filter((part): part is string => part !== undefined && part.trim() !== '')
+        .join(' · '),
+    );
+    entries.push({
+      ...(ref === undefined ? {} : { ref }),
+      seq: cutInReading(format, kept, events, () => chain),
+      type: entryType(format.format, line),
+      summary,
+      calls,
+    });
+  });
+  return { format: format.format, entries, warnings };
+}
