@@ -18,6 +18,8 @@ export const AGENT_ERROR_CODES = {
   MODEL_TIMEOUT:
     'The model endpoint sent nothing for the idle timeout, no response headers in time, or the attempt or the whole request ran past its bound.',
   MODEL_BAD_RESPONSE: "The model endpoint answered with a body (or stream) that is not the API's response format.",
+  MODEL_RESPONSE_INVALID:
+    "A `Model`'s `complete()` resolved with something that is not a `ModelResponse` (a custom model's bug): the turn ends with this error, nothing of it recorded.",
   MODEL_STREAM_ERROR: 'The provider reported an error inside a streaming response (e.g. Anthropic `overloaded_error`).',
   NO_WORKSPACE: 'A tool was called in a session that has no working directory (no config or header cwd, no host workspace).',
   PATH_OUTSIDE_CWD: "A tool path points outside the session's working directory.",

@@ -6,6 +6,7 @@
  */
 import type { TurnEndReason } from 'dsh-codec';
 import type { Session } from 'dsh-session';
+import { checkModelResponse } from './check-model-response.js';
 import { checkpointWorkspace, type CheckpointStore } from './checkpoint-workspace.js';
 import type { Tool } from './define-tool.js';
 import { flushDurably } from './flush-durably.js';
@@ -92,7 +93,7 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
     let response: ModelResponse | undefined;
     if (!cancelled()) {
       try {
-        response = await plan.model.complete({
+        const completed: unknown = await plan.model.complete({
           ...(plan.system === undefined ? {} : { system: plan.system }),
           messages: plan.history.messages(session),
           tools: specs,
@@ -101,6 +102,8 @@ export async function runTurn(plan: TurnPlan): Promise<TurnResult> {
             plan.onDelta(step, delta);
           },
         });
+        // A custom Model's malformed response ends the turn typed, before anything is recorded of it.
+        response = checkModelResponse(plan.model.name, completed);
       } catch (error) {
         if (!cancelled()) reason = { kind: 'error', error: errorOf(error) };
       }

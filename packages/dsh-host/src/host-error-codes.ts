@@ -96,6 +96,7 @@ export const HOST_ERROR_CODES = {
   MODEL_HTTP_ERROR: { status: 502, when: 'the model endpoint answered non-2xx' },
   MODEL_UNREACHABLE: { status: 502, when: 'the model endpoint could not be reached' },
   MODEL_BAD_RESPONSE: { status: 502, when: 'the model endpoint answered something that is not a completion' },
+  MODEL_RESPONSE_INVALID: { status: 502, when: 'a custom model resolved with something that is not a model response' },
   MODEL_STREAM_ERROR: { status: 502, when: 'the model provider reported an error inside its stream' },
   SCRIPT_EXHAUSTED: { status: 502, when: 'a scripted model ran out of responses' },
   SCRIPTED_FAILURE: { status: 502, when: 'a scripted model response asked for a failure' },

@@ -119,6 +119,7 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       'MODEL_HTTP_ERROR',
       'MODEL_UNREACHABLE',
       'MODEL_BAD_RESPONSE',
+      'MODEL_RESPONSE_INVALID',
       'MODEL_STREAM_ERROR',
       'MODEL_TIMEOUT',
       'SCRIPT_EXHAUSTED',
