@@ -26,6 +26,8 @@ export class SessionLog {
   #config: SessionConfig | undefined;
   /** Whether title and config may still lie in an inherited prefix nobody has looked into. */
   #inheritedMetadata = false;
+  /** How far reads in order from seq 0 have gone through the inherited prefix, and its latest title and config up to there. */
+  #scanned = { to: 0, title: undefined as string | undefined, config: undefined as SessionConfig | undefined };
 
   constructor(id: string) {
     this.#id = id;
@@ -74,6 +76,7 @@ export class SessionLog {
     const base = this.#base;
     if (from >= base || inherited === undefined) return this.#own.slice(from - base, to - base);
     const events = readEvents(inherited, from, Math.min(to, base));
+    if (this.#inheritedMetadata && from === this.#scanned.to) this.#noteMetadata(events, Math.min(to, base));
     for (let index = Math.max(from, base); index < to; index++) events.push(this.#own[index - base] as SessionEvent);
     return events;
   }
@@ -147,6 +150,23 @@ export class SessionLog {
     this.#own.push(event);
     if (event.type === 'session/title') this.#title = (event.data as { title: string }).title;
     else if (event.type === 'session/config') this.#config = event.data as SessionConfig;
+  }
+
+  /**
+   * Notes the latest title and config of `events`, the inherited events read in order up to `to`: once
+   * every inherited event went by (an agent reading its log in windows), they are known without a search.
+   */
+  #noteMetadata(events: readonly SessionEvent[], to: number): void {
+    const scanned = this.#scanned;
+    for (const event of events) {
+      if (event.type === 'session/title') scanned.title = (event.data as { title: string }).title;
+      else if (event.type === 'session/config') scanned.config = event.data as SessionConfig;
+    }
+    scanned.to = to;
+    if (to < this.#base) return;
+    this.#inheritedMetadata = false;
+    this.#title ??= scanned.title;
+    this.#config ??= scanned.config;
   }
 
   /** Title and config from an inherited prefix, looked up once when first asked (later events override them). */
