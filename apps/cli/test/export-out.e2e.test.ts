@@ -115,3 +115,15 @@ it("dsh export --out at pi's sessions folder writes into the cwd's folder as pi 
   expect(name).toContain(exported.stdout.trim());
   expect((await runLine(resumeLine(exported.stderr))).argv).toEqual(['--session', join(root, folder, name)]);
 });
+
+it('dsh export --out FILE/ where FILE is a file is WRITE_FAILED naming it, and writes nothing', async () => {
+  const file = join(work.path, 'a file');
+  await writeFile(file, 'x');
+  const result = await runDsh(['export', sessionId, '--format', 'pi', '--out', `${file}/`, '--data', join(work.path, 'data')], {
+    cwd: work.path,
+    env: env(join(work.path, 'home')),
+  });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain(`WRITE_FAILED: Cannot make the folder ${file} for --out`);
+  expect(result.stderr).not.toContain('INTERNAL');
+});

@@ -14,6 +14,7 @@ import { mkdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { TranscriptFormat } from 'dsh-import';
 import type { CliContext } from '../cli-context.js';
+import { CliError } from '../cli-error.js';
 import { nativeSessionsDir, type NativeTool } from '../native-session-files.js';
 import { shellLineIn } from '../shell-command.js';
 import { claudeProjectDirName, findClaudeProjectFolder, physicalPath } from './claude-project-folder.js';
@@ -28,6 +29,19 @@ const DEFAULT_ROOT: Record<TranscriptFormat, { tail: readonly string[]; homeVari
   codex: { tail: ['.codex', 'sessions'], homeVariable: 'CODEX_HOME' },
   pi: { tail: ['.pi', 'agent', 'sessions'] },
 };
+
+/** Creates `folder` (and its parents) for the export; a path in the way is `WRITE_FAILED` naming it. */
+async function makeFolder(folder: string): Promise<void> {
+  try {
+    await mkdir(folder, { recursive: true });
+  } catch (error) {
+    throw new CliError(
+      'WRITE_FAILED',
+      `Cannot make the folder ${folder} for --out: ${(error as Error).message} (expected a folder or nothing there). Nothing was written.`,
+      { hint: 'name a folder, a path that does not exist yet, or a file to write' },
+    );
+  }
+}
 
 async function canonical(path: string): Promise<string> {
   return realpath(path).catch(() => resolve(path));
@@ -80,14 +94,14 @@ export async function nativeExportTarget(
       folder = (await findClaudeProjectFolder(target, physical)) ?? join(target, claudeProjectDirName(physical));
     } else if (format === 'codex') folder = join(target, ...codexDateFolders(options.now));
     else folder = join(target, piSessionDirName(cwd));
-    await mkdir(folder, { recursive: true });
+    await makeFolder(folder);
     const file = join(folder, fileName);
     // Claude Code finds a session by the folder of the directory it runs in.
     const dir = format === 'claude-code' ? cwd : undefined;
     return { file, resumeLine: shellLineIn({ ...(dir === undefined ? {} : { dir }), env }, options.resume(file)) };
   }
   const intoFolder = options.out.endsWith('/') || options.out.endsWith(sep) || (await isDirectory(target));
-  if (intoFolder) await mkdir(target, { recursive: true });
+  if (intoFolder) await makeFolder(target);
   const file = intoFolder ? join(target, fileName) : target;
   return { file, resumeLine: shellLineIn({}, options.resume(file)) };
 }
