@@ -11,22 +11,7 @@ import { listNativeSessions, NATIVE_TOOLS, nativeSessionsDir, type NativeTool } 
 import type { OptionValues } from '../parse-command-line.js';
 import { withHost } from '../with-host.js';
 import { terminalLine } from '../terminal-text.js';
-
-/** Rows as aligned columns; every cell shown as one terminal line (a foreign title's controls escaped). */
-function table(cells: string[][]): string {
-  const rows = cells.map((row) => row.map(terminalLine));
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return (
-    rows
-      .map((row) =>
-        row
-          .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
-}
+import { fitTable, outputWidth } from '../fit-table.js';
 
 /**
  * The name each session lists under: its own title; an unnamed fork as `<parent's name> @ <cut>`
@@ -114,7 +99,9 @@ async function nativeSessions(context: CliContext, tool: NativeTool, json: boole
     return 0;
   }
   const rows = listed.map((item) => [item.id, new Date(item.updatedAt).toISOString(), item.cwd ?? '', item.title ?? '', item.file]);
-  context.stdout.write(table([['ID', 'UPDATED', 'CWD', 'TITLE', 'FILE'], ...rows]));
+  // Titles, then paths give way to the terminal's width; the id (what commands take) never does.
+  const fit = { shrink: [3, 2, 4], drop: [4, 2, 1] };
+  context.stdout.write(fitTable(['ID', 'UPDATED', 'CWD', 'TITLE', 'FILE'], rows, outputWidth(context), fit));
   context.stderr.write(`dsh: fork one in place with \`dsh fork ID --at REF\`; see its seqs with \`dsh show ID\`\n`);
   return 0;
 }
@@ -190,6 +177,8 @@ export async function sessionsCommand(context: CliContext, values: OptionValues)
     new Date(item.updatedAt).toISOString(),
     item.status,
   ]);
-  context.stdout.write(table([['ID', 'NAME', 'FORKED FROM', 'LAST SEQ', 'UPDATED', 'STATUS'], ...rows]));
+  // Names, then lineage give way to the terminal's width (SPEC §25); the id (what commands take) never does.
+  const fit = { shrink: [1, 2], drop: [2, 4, 3] };
+  context.stdout.write(fitTable(['ID', 'NAME', 'FORKED FROM', 'LAST SEQ', 'UPDATED', 'STATUS'], rows, outputWidth(context), fit));
   return 0;
 }
