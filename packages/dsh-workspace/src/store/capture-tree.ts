@@ -5,8 +5,9 @@
  */
 import { accessSync, constants, lstatSync, realpathSync, type Stats } from 'node:fs';
 import { lstat, rename, rm } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { findCheckout } from '../find-checkout.js';
+import { writeIndexTree } from './write-index-tree.js';
 import { gitFailed, type GitResult, type RunGitOptions } from '../run-git.js';
 import {
   defaultExcludesPath,
@@ -88,21 +89,34 @@ export async function captureTree(context: StoreContext, cwd: string, limits: Ca
           input: nulList(plan.drop),
         });
     }
-    const writeSignal =
-      limits.signal === undefined
-        ? AbortSignal.timeout(WRITE_TREE_MS)
-        : AbortSignal.any([AbortSignal.timeout(WRITE_TREE_MS), limits.signal]);
-    const written = await gitOnFiles(['write-tree'], { ...target, signal: writeSignal });
-    if (!written.ok) {
-      limits.signal?.throwIfAborted();
-      throw gitFailed(`writing the tree of ${real}`, written);
-    }
+    const tree = inProcessTree(context.dir, working) ?? (await gitWriteTree(target, real, limits));
     await rename(working, index);
-    return { tree: written.stdout.toString('utf8').trim(), skipped, ms: Math.round(performance.now() - started), cwd: real };
+    return { tree, skipped, ms: Math.round(performance.now() - started), cwd: real };
   } finally {
     await rm(working, { force: true });
     await rm(`${working}.lock`, { force: true });
   }
+}
+
+/** `writeIndexTree`, or undefined when it cannot (an unreadable index, a full disk): then git writes the tree. */
+function inProcessTree(gitDir: string, indexFile: string): string | undefined {
+  try {
+    return writeIndexTree(gitDir, indexFile, dirname(indexFile));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `git write-tree`: every invalid folder's tree written, and the cache-tree written back into the index. */
+async function gitWriteTree(target: RunGitOptions, real: string, limits: CaptureLimits): Promise<string> {
+  const signal =
+    limits.signal === undefined ? AbortSignal.timeout(WRITE_TREE_MS) : AbortSignal.any([AbortSignal.timeout(WRITE_TREE_MS), limits.signal]);
+  const written = await gitOnFiles(['write-tree'], { ...target, signal });
+  if (!written.ok) {
+    limits.signal?.throwIfAborted();
+    throw gitFailed(`writing the tree of ${real}`, written);
+  }
+  return written.stdout.toString('utf8').trim();
 }
 
 /** A path `ls-files -t` listed: tracked (changed or removed) or not. */
