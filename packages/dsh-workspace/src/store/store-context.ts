@@ -4,7 +4,8 @@
  * per-process memory of which workspaces are git checkouts.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, link, mkdir, realpath, stat, utimes, writeFile } from 'node:fs/promises';
+import { linkSync, realpathSync, statSync } from 'node:fs';
+import { copyFile, mkdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gitFailed, runGit, safeGitArgs, safeGitEnv, spawnGit, type GitResult, type RunGitOptions } from '../run-git.js';
 import { WorkspaceError } from '../workspace-error.js';
@@ -91,14 +92,17 @@ export function tempPath(context: StoreContext, label: string): string {
 }
 
 /** The real path of an existing directory, or `NO_WORKSPACE`. */
-export async function realWorkspace(cwd: string): Promise<string> {
-  const info = await stat(cwd).catch(() => undefined);
+export function realWorkspace(cwd: string): Promise<string> {
+  // Synchronous inside: two system calls, no thread-pool round trips on a checkpoint's path.
+  const info = statSync(cwd, { throwIfNoEntry: false });
   if (info === undefined || !info.isDirectory())
-    throw new WorkspaceError(
-      'NO_WORKSPACE',
-      `Expected an existing directory as the workspace; ${cwd} ${info === undefined ? 'does not exist' : 'is not a directory'}.`,
+    return Promise.reject(
+      new WorkspaceError(
+        'NO_WORKSPACE',
+        `Expected an existing directory as the workspace; ${cwd} ${info === undefined ? 'does not exist' : 'is not a directory'}.`,
+      ),
     );
-  return realpath(cwd);
+  return Promise.resolve(realpathSync(cwd));
 }
 
 /** A tree or object id as git prints it (SHA-1 or SHA-256), or `INVALID_OPTION`. */
@@ -149,7 +153,7 @@ export function gitOnFiles(args: readonly string[], options: RunGitOptions): Pro
  */
 export async function privateIndex(index: string, working: string): Promise<void> {
   try {
-    await link(index, working);
+    linkSync(index, working);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
     // A filesystem without hard links: copy, with the original's times.
