@@ -6,7 +6,15 @@
  */
 import { join } from 'node:path';
 import type { Host, SessionStore } from 'dsh-host';
-import { checkpointTrees, openWorkspaceStore, WorkspaceError, workspaceAt, type DiffEntry, type EventLike } from 'dsh-workspace';
+import {
+  checkpointTrees,
+  openWorkspaceStore,
+  WorkspaceError,
+  workspaceAt,
+  type DiffEntry,
+  type EventLike,
+  type WorkspaceAtSeq,
+} from 'dsh-workspace';
 import { CliError } from './cli-error.js';
 
 /** What a restore did: the cut's checkpoint, what changed, what was left, and the seq that undoes it. */
@@ -33,7 +41,7 @@ export function cwdAt(events: readonly EventLike[], at: number, headerCwd: strin
 }
 
 /** The workspace at `atSeq` of a session's events, or `NO_CHECKPOINT` naming the seq. */
-export function checkpointAtOrRefuse(events: readonly EventLike[], atSeq: number, sessionId: string): { seq: number; tree: string } {
+export function checkpointAtOrRefuse(events: readonly EventLike[], atSeq: number, sessionId: string): WorkspaceAtSeq {
   const found = workspaceAt(events, atSeq);
   if (found === undefined)
     throw new CliError(
@@ -47,7 +55,7 @@ export function checkpointAtOrRefuse(events: readonly EventLike[], atSeq: number
 }
 
 function asCliError(error: unknown): unknown {
-  return WorkspaceError.is(error) ? new CliError(error.code, error.message, { cause: error }) : error;
+  return WorkspaceError.is(error) ? new CliError(error.code, error.message, { cause: error, ...(error.hint === undefined ? {} : { hint: error.hint }) }) : error;
 }
 
 /**
@@ -72,10 +80,19 @@ export async function restoreWorkspace(
     if (cwd === undefined) throw new CliError('NO_WORKSPACE', `${sessionId} records no working directory: nothing to restore.`);
     const workspaces = openWorkspaceStore({ dir: join(dataDir, '.workspaces.git') });
     try {
+      // Files on another host (PostgreSQL shares the log, not the store): refused before the undo checkpoint.
+      await workspaces.require(target);
       const now = await workspaces.checkpoint(cwd, { sessionId, budgetMs: 60_000 });
       const undo = session.append(
         'workspace/checkpoint',
-        { tree: now.tree, after: 'restore', ...(now.skipped === undefined ? {} : { skipped: now.skipped }), ms: now.ms },
+        {
+          tree: now.tree,
+          after: 'restore',
+          ...(now.skipped === undefined ? {} : { skipped: now.skipped }),
+          ms: now.ms,
+          host: now.host,
+          storeDir: now.storeDir,
+        },
         { ignorable: true },
       );
       await session.flush();

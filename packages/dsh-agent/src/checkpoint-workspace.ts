@@ -17,7 +17,7 @@ export type CheckpointStore = {
   checkpoint(
     cwd: string,
     options: { sessionId: string; budgetMs?: number; signal?: AbortSignal },
-  ): Promise<{ tree: string; skipped?: CheckpointSkip[]; ms: number }>;
+  ): Promise<{ tree: string; skipped?: CheckpointSkip[]; ms: number; host?: string; storeDir?: string }>;
 };
 
 /** The type of the ignorable event a checkpoint is recorded as. */
@@ -33,6 +33,9 @@ export type CheckpointRecord = {
   /** Paths not captured, and why. */
   skipped?: CheckpointSkip[];
   ms: number;
+  /** The host and workspace store holding the tree (when the store says): another host sharing the log is told where the files are. */
+  host?: string;
+  storeDir?: string;
 };
 
 /** Options of `checkpointWorkspace`. */
@@ -78,6 +81,8 @@ export async function checkpointWorkspace(
       ...(options.callId === undefined ? {} : { callId: options.callId }),
       ...(checkpoint.skipped === undefined ? {} : { skipped: checkpoint.skipped }),
       ms: checkpoint.ms,
+      ...(checkpoint.host === undefined ? {} : { host: checkpoint.host }),
+      ...(checkpoint.storeDir === undefined ? {} : { storeDir: checkpoint.storeDir }),
     };
   } catch (error) {
     if (errorCode(error) === 'GIT_NOT_FOUND') withoutGit.add(store);

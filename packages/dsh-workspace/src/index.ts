@@ -15,6 +15,7 @@ export { workspaceAt, checkpointOf, checkpointTrees } from './workspace-at.js';
 export type { EventLike, WorkspaceAtSeq } from './workspace-at.js';
 export type { WorkspaceStore, WorkspaceStoreOptions } from './open-workspace-store.js';
 export type { Checkpoint, CheckpointOptions } from './store/take-checkpoint.js';
+export type { CheckpointPlace } from './store/require-checkpoint.js';
 export type { SkippedPath, SkipReason } from './store/capture-tree.js';
 export type { TreeFile } from './store/list-files.js';
 export type { DiffChange, DiffEntry, WorkspaceDiff } from './store/diff-trees.js';

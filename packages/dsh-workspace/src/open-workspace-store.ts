@@ -3,14 +3,16 @@
  * `openWorkspaceStore`: the content-addressed store of a data folder's workspace checkpoints (SPEC §23),
  * a bare git repository dsh alone writes. Each method is its own module under `store/`.
  */
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { diffTrees, type WorkspaceDiff } from './store/diff-trees.js';
 import { inheritCheckpoints } from './store/inherit-checkpoints.js';
 import { listFiles, type TreeFile } from './store/list-files.js';
 import { materializeTree } from './store/materialize-tree.js';
 import { releaseSession } from './store/release-session.js';
+import { requireCheckpoint, type CheckpointPlace } from './store/require-checkpoint.js';
 import { restoreTree, type RestoreOptions, type RestoreResult } from './store/restore-tree.js';
-import { createStoreContext } from './store/store-context.js';
+import { createStoreContext, describe } from './store/store-context.js';
 import { takeCheckpoint, type Checkpoint, type CheckpointOptions } from './store/take-checkpoint.js';
 import { WorkspaceError } from './workspace-error.js';
 
@@ -20,14 +22,26 @@ export type WorkspaceStoreOptions = {
   dir: string;
   /** Unreferenced objects younger than this survive `release` (default 60 000 ms: checkpoints in flight). */
   pruneGraceMs?: number;
+  /**
+   * The name of the host this store is on (default `os.hostname()`), recorded with each checkpoint so a
+   * host sharing the session log (PostgreSQL) but not the store is told where the files are.
+   */
+  host?: string;
 };
 
 /** The checkpoint store of one data folder. */
 export type WorkspaceStore = {
   /** The store's folder. */
   readonly dir: string;
+  /** The host name each checkpoint records (`host` of the options). */
+  readonly host: string;
   /** Captures `cwd`'s files for a session; O(changed files) after the workspace's first checkpoint. */
   checkpoint(cwd: string, options: CheckpointOptions): Promise<Checkpoint>;
+  /**
+   * Resolves when this store holds the checkpoint's files; else `WORKSPACE_UNAVAILABLE` naming the host
+   * and store the checkpoint records (`workspaceAt`'s `host`, `storeDir`). Called before a fork or restore uses it.
+   */
+  require(checkpoint: CheckpointPlace): Promise<void>;
   /** The files of a checkpoint tree; `WORKSPACE_UNAVAILABLE` when this store lacks it. */
   listFiles(tree: string): Promise<TreeFile[]>;
   /** Paths that differ between two trees, or between a tree and `{ cwd }`'s files now. */
@@ -49,10 +63,15 @@ export function openWorkspaceStore(options: WorkspaceStoreOptions): WorkspaceSto
   const grace = options.pruneGraceMs ?? 60_000;
   if (!Number.isFinite(grace) || grace < 0)
     throw new WorkspaceError('INVALID_OPTION', `Expected pruneGraceMs to be a number of ms ≥ 0; got ${String(grace)}.`);
+  const host = options.host ?? hostname();
+  if (typeof host !== 'string' || host === '')
+    throw new WorkspaceError('INVALID_OPTION', `Expected host to be a non-empty host name; got ${describe(host)}.`);
   const context = createStoreContext(resolve(options.dir), grace);
   return {
     dir: context.dir,
-    checkpoint: (cwd, checkpointOptions) => takeCheckpoint(context, cwd, checkpointOptions),
+    host,
+    checkpoint: (cwd, checkpointOptions) => takeCheckpoint(context, host, cwd, checkpointOptions),
+    require: (checkpoint) => requireCheckpoint(context, host, checkpoint),
     listFiles: (tree) => listFiles(context, tree),
     diff: (from, to) => diffTrees(context, from, to),
     materialize: (tree, targetDir) => materializeTree(context, tree, targetDir),

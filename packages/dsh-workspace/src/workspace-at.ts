@@ -8,8 +8,11 @@ import type { SkippedPath } from './store/capture-tree.js';
 /** What `workspaceAt` reads of an event: any event type of any format version fits. */
 export type EventLike = { readonly seq: number; readonly type: string; readonly data?: unknown };
 
-/** A checkpoint found in a session's events: its seq, tree, the HEAD it was taken at (when recorded), skipped paths. */
-export type WorkspaceAtSeq = { seq: number; tree: string; head?: string; skipped?: SkippedPath[] };
+/**
+ * A checkpoint found in a session's events: its seq, tree, the HEAD it was taken at, skipped paths, and
+ * the host and store folder holding its files (each when recorded).
+ */
+export type WorkspaceAtSeq = { seq: number; tree: string; head?: string; skipped?: SkippedPath[]; host?: string; storeDir?: string };
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
@@ -21,6 +24,8 @@ export function checkpointOf(event: EventLike): WorkspaceAtSeq | undefined {
   const found: WorkspaceAtSeq = { seq: event.seq, tree: data.tree };
   if (typeof data.head === 'string' && OBJECT_ID.test(data.head)) found.head = data.head;
   if (Array.isArray(data.skipped) && data.skipped.length > 0) found.skipped = data.skipped as SkippedPath[];
+  if (typeof data.host === 'string' && data.host !== '') found.host = data.host;
+  if (typeof data.storeDir === 'string' && data.storeDir !== '') found.storeDir = data.storeDir;
   return found;
 }
 

@@ -25,15 +25,17 @@ export async function diffCommand(context: CliContext, values: OptionValues, ref
     const from = checkpointAtOrRefuse(observation.events, atSeq, sessionId);
     const workspaces = openWorkspaceStore({ dir: join(dataDir, '.workspaces.git') });
     try {
+      await workspaces.require(from);
       if (toSeq !== undefined) {
         const to = checkpointAtOrRefuse(observation.events, toSeq, sessionId);
+        await workspaces.require(to);
         return { sessionId, from: { seq: from.seq }, to: { seq: to.seq }, ...(await workspaces.diff(from.tree, to.tree)) };
       }
       const cwd = cwdAt(observation.events, observation.events.at(-1)?.seq ?? -1, observation.header.cwd);
       if (cwd === undefined) throw new CliError('NO_WORKSPACE', `${sessionId} records no working directory to compare with.`);
       return { sessionId, from: { seq: from.seq }, to: { cwd }, ...(await workspaces.diff(from.tree, { cwd })) };
     } catch (error) {
-      if (WorkspaceError.is(error)) throw new CliError(error.code, error.message, { cause: error });
+      if (WorkspaceError.is(error)) throw new CliError(error.code, error.message, { cause: error, ...(error.hint === undefined ? {} : { hint: error.hint }) });
       throw error;
     }
   });

@@ -3,7 +3,7 @@
  * A session's checkpoint: the workspace captured within its budget, and the tree kept alive on the
  * session's keep-list until the session is released.
  */
-import { appendFile } from 'node:fs/promises';
+import { appendFileSync } from 'node:fs';
 import { WorkspaceError } from '../workspace-error.js';
 import { captureTree, type SkippedPath } from './capture-tree.js';
 import { describe, sessionListPath, type StoreContext } from './store-context.js';
@@ -22,13 +22,16 @@ export type CheckpointOptions = {
   signal?: AbortSignal;
 };
 
-/** A checkpoint: its tree id, the paths not captured and why, and how long it took. */
-export type Checkpoint = { tree: string; skipped?: SkippedPath[]; ms: number };
+/**
+ * A checkpoint: its tree id, the paths not captured and why, how long it took, and where its files are
+ * (the host's name and the store's folder: recorded in the event, named when another host lacks them).
+ */
+export type Checkpoint = { tree: string; skipped?: SkippedPath[]; ms: number; host: string; storeDir: string };
 
 const MIB = 1024 * 1024;
 
 /** Captures `cwd` for `sessionId`; `NO_WORKSPACE` for a missing cwd, `GIT_NOT_FOUND` without git. */
-export async function takeCheckpoint(context: StoreContext, cwd: string, options: CheckpointOptions): Promise<Checkpoint> {
+export async function takeCheckpoint(context: StoreContext, host: string, cwd: string, options: CheckpointOptions): Promise<Checkpoint> {
   if (typeof options.sessionId !== 'string' || options.sessionId === '')
     throw new WorkspaceError('INVALID_OPTION', `Expected sessionId to be a non-empty string; got ${describe(options.sessionId)}.`);
   const limits = {
@@ -38,10 +41,12 @@ export async function takeCheckpoint(context: StoreContext, cwd: string, options
     signal: options.signal,
   };
   const capture = await captureTree(context, cwd, limits);
-  await appendFile(sessionListPath(context, options.sessionId), `${capture.tree}\n`);
+  // One short O_APPEND write, synchronous like the capture's other small file operations.
+  appendFileSync(sessionListPath(context, options.sessionId), `${capture.tree}\n`);
+  const place = { host, storeDir: context.dir };
   return capture.skipped.length === 0
-    ? { tree: capture.tree, ms: capture.ms }
-    : { tree: capture.tree, skipped: capture.skipped, ms: capture.ms };
+    ? { tree: capture.tree, ms: capture.ms, ...place }
+    : { tree: capture.tree, skipped: capture.skipped, ms: capture.ms, ...place };
 }
 
 function positive(name: string, value: unknown, fallback: number): number {

@@ -43,6 +43,8 @@ export type PreparedPeers = {
  */
 export async function preparePeers(dataDir: string, store: WorkspaceStore, input: PreparePeersInput): Promise<PreparedPeers> {
   const { sourceId, checkpoint, peers } = input;
+  // Files on another host (PostgreSQL shares the log, not the store): refused before anything is made.
+  if (checkpoint !== undefined) await store.require(checkpoint);
   let checkout: BaselineCheckout;
   try {
     checkout = await checkoutOf(input.sourceCwd, sourceId, dataDir);

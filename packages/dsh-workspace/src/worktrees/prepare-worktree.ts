@@ -19,7 +19,7 @@ import { listForkIntents, undoForkIntent, writeForkIntent, type ForkWorktreeInte
 import { worktreePath } from './worktree-record.js';
 
 /** A checkpoint a directory is made from: `workspaceAt`'s result, or any record with a tree (and the HEAD it was taken at). */
-export type WorktreeCheckpoint = Pick<WorkspaceAtSeq, 'tree' | 'head' | 'skipped'> & { seq?: number };
+export type WorktreeCheckpoint = Pick<WorkspaceAtSeq, 'tree' | 'head' | 'skipped' | 'host' | 'storeDir'> & { seq?: number };
 
 /** What `prepare` is asked for. */
 export type PrepareWorktreeInput = {
@@ -89,6 +89,8 @@ async function refuseTakenIntent(dataDir: string, input: PrepareWorktreeInput): 
 export async function prepareWorktree(dataDir: string, store: WorkspaceStore, input: PrepareWorktreeInput): Promise<PreparedWorktree> {
   const { sourceId, childId, name, checkpoint } = input;
   const cwd = checkedCwd(input.sourceCwd, sourceId);
+  // Files on another host (PostgreSQL shares the log, not the store): refused before anything is made.
+  if (checkpoint !== undefined) await store.require(checkpoint);
   const path = worktreePath(dataDir, name);
   let checkout: BaselineCheckout | undefined;
   try {
