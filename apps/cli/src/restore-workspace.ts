@@ -55,7 +55,9 @@ export function checkpointAtOrRefuse(events: readonly EventLike[], atSeq: number
 }
 
 function asCliError(error: unknown): unknown {
-  return WorkspaceError.is(error) ? new CliError(error.code, error.message, { cause: error, ...(error.hint === undefined ? {} : { hint: error.hint }) }) : error;
+  return WorkspaceError.is(error)
+    ? new CliError(error.code, error.message, { cause: error, ...(error.hint === undefined ? {} : { hint: error.hint }) })
+    : error;
 }
 
 /**

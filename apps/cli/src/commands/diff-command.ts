@@ -35,7 +35,8 @@ export async function diffCommand(context: CliContext, values: OptionValues, ref
       if (cwd === undefined) throw new CliError('NO_WORKSPACE', `${sessionId} records no working directory to compare with.`);
       return { sessionId, from: { seq: from.seq }, to: { cwd }, ...(await workspaces.diff(from.tree, { cwd })) };
     } catch (error) {
-      if (WorkspaceError.is(error)) throw new CliError(error.code, error.message, { cause: error, ...(error.hint === undefined ? {} : { hint: error.hint }) });
+      if (WorkspaceError.is(error))
+        throw new CliError(error.code, error.message, { cause: error, ...(error.hint === undefined ? {} : { hint: error.hint }) });
       throw error;
     }
   });
