@@ -33,7 +33,7 @@ export interface StoredLines {
   trustedSource?(id: string): TrustedSource | undefined;
 }
 
-/** @internal A stored log `open` takes as it is: header and events, every one validated before it was stored. */
+/** A stored log `open` takes as it is: header and events, every one validated before it was stored. */
 export type TrustedSource = { header: SessionHeader; source: EventSource };
 
 /**
