@@ -99,8 +99,9 @@ export async function forkWithOptions(
     await prepared.undo().catch(() => undefined);
     prepared = undefined;
   }
-  // One listing (summaries, never whole logs) gives the child's cwd and the sessions sharing it.
-  const listed = await host.list();
+  // One listing of the busy sessions (the child is one) gives the child's cwd and the live ones sharing it;
+  // no other session's summary is read (SPEC §24).
+  const listed = await host.list({ busy: true });
   const cwd = listed.find((item) => item.id === result.sessionId)?.cwd;
   const warning = cwd === undefined ? undefined : await sharedCwdWarning(host, [result.sessionId], cwd, listed);
   return {

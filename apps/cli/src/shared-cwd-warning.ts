@@ -5,7 +5,7 @@ import type { Host, SessionListItem } from 'dsh-host';
 /**
  * A warning naming every other session that is live — in this process or held by another one —
  * with `cwd` as its working directory; `undefined` when none is. Forks share history, not files.
- * `listed`: the host's list when the caller already has it.
+ * `listed`: the host's list (all sessions, or only the busy ones) when the caller already has it.
  */
 export async function sharedCwdWarning(
   host: Host,
@@ -14,7 +14,7 @@ export async function sharedCwdWarning(
   listed?: readonly SessionListItem[],
 ): Promise<string | undefined> {
   const absolute = resolve(cwd);
-  const others = (listed ?? (await host.list())).filter(
+  const others = (listed ?? (await host.list({ busy: true }))).filter(
     (item) =>
       !sessionIds.includes(item.id) && (item.live || item.status === 'busy') && item.cwd !== undefined && resolve(item.cwd) === absolute,
   );

@@ -60,7 +60,7 @@ export function createHost(options: HostOptions): Host {
         const { session } = await openLive(context, () => store.create(createOptions));
         return { sessionId: session.id };
       }),
-    list: () => guarded(() => listSessions(context)),
+    list: (options) => guarded(() => listSessions(context, options)),
     resolve: (ref) => guarded(() => resolveRef(context, ref)),
     mostRecentForCwd: (cwd) => guarded(() => mostRecentForCwd(context, cwd)),
     observe: (ref) => guarded(async () => observation(context, await resolveRef(context, ref))),

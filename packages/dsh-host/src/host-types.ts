@@ -159,7 +159,8 @@ export type QueryResult = {
 /** The host's operations, shared by the programmatic API and the HTTP routes. Refs are ids or names. */
 export interface Host {
   create(options?: { id?: string; title?: string; config?: SessionConfig }): Promise<{ sessionId: string }>;
-  list(): Promise<SessionListItem[]>;
+  /** Every stored session, most recently updated first; `{ busy: true }`: only the live and held ones (no other summary is read). */
+  list(options?: { busy?: boolean }): Promise<SessionListItem[]>;
   /** Resolves an id or name (`NAME_AMBIGUOUS` when a name matches several sessions). */
   resolve(ref: string): Promise<string>;
   /**

@@ -63,9 +63,13 @@ function itemOf(context: HostContext, summary: SessionSummary): SessionListItem 
   return item;
 }
 
-/** Every stored session, live ones as this host sees them, most recently updated first. @internal */
-export async function listSessions(context: HostContext): Promise<SessionListItem[]> {
-  const summaries = await context.store.list();
+/**
+ * Every stored session, live ones as this host sees them, most recently updated first; `busy`: only
+ * the live and held ones (the store reads no other summary; a store that ignores the option is filtered here). @internal
+ */
+export async function listSessions(context: HostContext, options: { busy?: boolean } = {}): Promise<SessionListItem[]> {
+  const busy = options.busy === true;
+  const summaries = busy ? (await context.store.list({ busy })).filter((summary) => summary.busy) : await context.store.list();
   return summaries.map((summary) => itemOf(context, summary)).sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
 }
 

@@ -76,4 +76,23 @@ describe('SessionStore.list', () => {
     await expect(store.list()).rejects.toMatchObject({ code: 'STORAGE_ERROR', message: expect.stringMatching(/disk on fire/) as unknown });
     await Promise.all([writer.close(), store.close()]);
   });
+
+  it('with busy lists only the sessions held here or by another store, reading no other session (SPEC §24)', async () => {
+    const { backend, inner, reads } = countingBackend();
+    const writer = createSessionStore({ backend: inner });
+    for (let index = 0; index < 5; index++) await (await writer.create({ id: `idle${String(index)}` })).close();
+    const heldElsewhere = await writer.create({ id: 'held', title: 'kept open' });
+    const store = createSessionStore({ backend });
+    const mine = await store.create({ id: 'mine' });
+    const busy = await store.list({ busy: true });
+    expect(busy.map((summary) => summary.id).sort()).toEqual(['held', 'mine']);
+    expect(busy.every((summary) => summary.busy)).toBe(true);
+    expect(busy.find((summary) => summary.id === 'held')?.title).toBe('kept open');
+    // Only the session held by the other store was read; none of the idle ones.
+    expect(reads()).toBe(1);
+    // The whole list still holds every session.
+    expect((await store.list()).map((summary) => summary.id)).toHaveLength(7);
+    await Promise.all([mine.close(), heldElsewhere.close()]);
+    await Promise.all([writer.close(), store.close()]);
+  });
 });

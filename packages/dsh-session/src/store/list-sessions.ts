@@ -89,10 +89,20 @@ async function refreshSummaries(context: StoreContext, refs: readonly StoredSess
   return gone;
 }
 
-/** Every stored session with its lineage, most recently updated first; live ones from memory. */
-export async function listSessions(context: StoreContext): Promise<SessionSummary[]> {
+/** What `list()` returns: every session, or (`busy: true`) only those held now. */
+export type ListOptions = { busy?: boolean };
+
+/** Whether a ref is held now: open in this store, or its lease has a live holder. */
+async function isHeld(context: StoreContext, ref: StoredSessionRef): Promise<boolean> {
+  return context.live.has(ref.id) || (ref.held ?? (await context.backend.holder(ref.id)) !== undefined);
+}
+
+/** Every stored session with its lineage (`busy`: only the held ones), most recently updated first; live ones from memory. */
+export async function listSessions(context: StoreContext, options: ListOptions = {}): Promise<SessionSummary[]> {
   assertStoreOpen(context);
-  const refs = await context.backend.list();
+  const all = await context.backend.list();
+  // Only the held ones: a lease check each, and no other session's summary is read.
+  const refs = options.busy === true ? await heldRefs(context, all) : all;
   const gone = await refreshSummaries(context, refs);
   const result: SessionSummary[] = [];
   for (const ref of refs) {
@@ -115,7 +125,18 @@ export async function listSessions(context: StoreContext): Promise<SessionSummar
     const busy = session !== undefined || (ref.held ?? (await context.backend.holder(ref.id)) !== undefined);
     result.push({ ...fresh, busy });
   }
+  if (options.busy === true) return result.sort(byUpdated);
   const known = new Set(refs.filter((ref) => !gone.has(ref.id)).map((ref) => ref.id));
   for (const id of context.summaries.keys()) if (!known.has(id)) context.summaries.delete(id);
-  return result.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return result.sort(byUpdated);
+}
+
+function byUpdated(a: SessionSummary, b: SessionSummary): number {
+  return b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+async function heldRefs(context: StoreContext, refs: readonly StoredSessionRef[]): Promise<StoredSessionRef[]> {
+  const held: StoredSessionRef[] = [];
+  for (const ref of refs) if (await isHeld(context, ref)) held.push({ ...ref, held: true });
+  return held;
 }

@@ -62,8 +62,12 @@ export interface SessionStore {
    * current-format log, `SESSION_NOT_FOUND` when a fork child's parent is not in this store.
    */
   import(artifact: ImportedArtifact): Promise<void>;
-  /** Every stored session with its lineage, most recently updated first. */
-  list(): Promise<SessionSummary[]>;
+  /**
+   * Every stored session with its lineage, most recently updated first. `{ busy: true }`: only the
+   * sessions held now (open in this store, or leased by a live holder elsewhere) — the others'
+   * summaries are not read, so the cost follows the held sessions, not the whole store.
+   */
+  list(options?: { busy?: boolean }): Promise<SessionSummary[]>;
   /** True when a session with this id exists (live here or stored); false for an invalid id. */
   has(id: string): Promise<boolean>;
   /** Deletes a stored session that nobody holds open. */
@@ -149,7 +153,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     inspect: (id) => guard(() => inspectSession(context, id)),
     fork: (source, forkOptions) => guard(() => forkSession(context, source, forkOptions)),
     import: (artifact) => guard(() => importSession(context, artifact)),
-    list: () => guard(() => listSessions(context)),
+    list: (options) => guard(() => listSessions(context, options)),
     has: (id) =>
       guard(async () => {
         if (!isValidSessionId(id)) return false;
