@@ -40,6 +40,7 @@ const NOT_SENT_BY_ROUTES: Partial<Record<HostErrorCode, string>> = {
   HARD_LINKED_FILE: 'tool errors become tool results in the log',
   PATH_TOO_LONG: 'tool errors become tool results in the log',
   PATH_REFUSED: 'tool errors become tool results in the log',
+  FILE_TOO_LARGE: "a native fork of a tool's file (dsh-import); no route forks a file",
 };
 
 describe('the OpenAPI document', () => {
