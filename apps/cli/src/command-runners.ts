@@ -37,4 +37,6 @@ export const COMMAND_RUNNERS: Readonly<Record<string, CommandRunner>> = {
   migrate: async (context, values, [file = '']) =>
     (await import('./commands/migrate-command.js')).migrateCommand(context, file, values.write === true, await maxBytes(values)),
   serve: async (context, values) => (await import('./commands/serve-command.js')).serveCommand(context, values),
+  completion: async (context, _values, [shell = '']) =>
+    (await import('./commands/completion-command.js')).completionCommand(context, shell),
 };

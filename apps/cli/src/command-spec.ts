@@ -18,6 +18,7 @@ import {
 
 export type { CommandSpec, OptionSpec } from './option-specs.js';
 export { PRINT_COMMAND } from './print-command-spec.js';
+import { COMPLETION_COMMAND } from './completion-command-spec.js';
 
 /** Every subcommand, in the order `dsh --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -368,4 +369,5 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     positionals: 0,
   },
+  COMPLETION_COMMAND,
 ];
