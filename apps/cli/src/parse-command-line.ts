@@ -9,6 +9,7 @@ import { claudeCodeOnlyFlag } from './claude-code-flags.js';
 import { closestName } from './closest-name.js';
 import { COMMANDS, PRINT_COMMAND, type CommandSpec } from './command-spec.js';
 import { isVersionFlag } from './dsh-version.js';
+import { spreadToolLists } from './spread-tool-lists.js';
 import { commandHelp, mainHelp } from './help-text.js';
 
 /** Option values as parsed: strings for valued options, `true` for flags, string lists for repeatable options. */
@@ -104,7 +105,9 @@ function parseWith(spec: CommandSpec, args: readonly string[]): ParsedCommandLin
  * or print mode (`-p [PROMPT]`, the prompt anywhere). Unknown options (with the nearest valid one
  * named) and wrong argument counts are `USAGE` errors.
  */
-export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+export function parseCommandLine(given: readonly string[]): ParsedCommandLine {
+  // Claude Code's tool lists may follow their flag as separate words (`--allowedTools Read Bash`).
+  const argv = spreadToolLists(given);
   const [first, ...rest] = argv;
   if (first === undefined) return { kind: 'interactive', values: {} };
   if (isVersionFlag(first)) return { kind: 'version' };
