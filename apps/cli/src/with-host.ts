@@ -60,7 +60,7 @@ export async function openCliStore(context: CliContext, values: OptionValues): P
 /**
  * Runs `use` with a host over the data directory's JSONL store (created if missing) — or PostgreSQL
  * with `--database-url`/`$DSH_DATABASE_URL` — and the `--model` model for sessions that record none, each
- * other session on the model it recorded (plus `extra` host options: a telemetry sink, max steps, a workspace, the live-session bounds), and
+ * other session on the model it recorded (plus `extra` host options: a telemetry sink, max steps, a workspace, the live-session bounds, `dsh serve`'s worktree maker), and
  * workspace checkpoints in `DATA/.workspaces.git` unless `--no-checkpoints`; then releases every session it opened and closes the store, even on failure.
  * `use` gets where the sessions are, for messages, and the store (for what only its summaries say).
  */
@@ -68,7 +68,7 @@ export async function withHost<T>(
   context: CliContext,
   values: OptionValues,
   use: (host: Host, dataDir: string, store: SessionStore) => Promise<T>,
-  extra: Pick<HostOptions, 'telemetry' | 'maxSteps' | 'cwd' | 'maxLiveSessions' | 'idleSessionMs'> = {},
+  extra: Pick<HostOptions, 'telemetry' | 'maxSteps' | 'cwd' | 'maxLiveSessions' | 'idleSessionMs' | 'worktrees'> = {},
 ): Promise<T> {
   const spec = typeof values.model === 'string' ? values.model : defaultModelSpec(context.env);
   // A --model that cannot be resolved is refused before anything is opened or written.

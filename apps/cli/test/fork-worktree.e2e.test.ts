@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
 import { runDsh } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 import { git } from './run-git.js';
@@ -170,6 +171,25 @@ describe('dsh fork --at N --worktree: the files at the cut (SPEC §23)', () => {
     expect(git(dir, 'diff', '--name-status', 'HEAD~1').trim()).toBe('A\tplan.md');
     expect(await readFile(join(dirs.work.path, 'plan.md'), 'utf8')).toBe('second\n');
   });
+
+  it(
+    'dsh peers --at CALL --worktree: a call open at the cut is told the peer’s files are as they were before it started',
+    { timeout: 180_000 },
+    async () => {
+      commitAll(dirs.work.path);
+      const { id } = await twoTurns(dirs.work.path);
+      const call = (await eventsOf(id)).find((event) => event.type === 'tool/call');
+      await writeFile(join(dirs.data.path, 'script.json'), JSON.stringify([{ text: 'looked' }]));
+      const peers = await runDsh(
+        ['peers', id, '--at', String(call?.seq), '--worktree', '--prompt', 'look', '--name', 'p-call', '--data', dirs.data.path],
+        { timeoutMs: 120_000 },
+      );
+      expect(peers.code, peers.stderr).toBe(0);
+      const closer = (await eventsOf('p-call')).find((event) => event.seq > (call?.seq ?? 0) && event.type === 'tool/result');
+      expect(JSON.stringify(closer?.data)).toContain(FORKED_WORKSPACE_AT_CUT_SENTENCE);
+      expect(existsSync(join(dirs.data.path, 'worktrees', 'p-call', 'plan.md'))).toBe(false);
+    },
+  );
 
   it(
     'dsh -p --resume X --fork-session --resume-at N --worktree runs the turn in a fork holding the files at the cut',

@@ -32,5 +32,9 @@ export async function deleteSession(context: HostContext, ref: string): Promise<
   await context.closingLive.get(sessionId)?.catch(() => undefined);
   await context.store.delete(sessionId);
   await releaseCheckpoints(context, sessionId);
+  // The directory the host's worktree maker made for it (`worktree: true`) goes with it.
+  await context.options.worktrees?.removeFor(sessionId).catch((error: unknown) => {
+    context.logger.error(`Removing the directory made for deleted session ${sessionId} failed`, error);
+  });
   return { sessionId };
 }

@@ -14,19 +14,8 @@ import { listSessions, resolveRef } from './list-sessions.js';
 import { assertOpen, liveEntry, openLive, takeLiveSlots } from './session-registry.js';
 import { staleFilesNotes } from './stale-files-note.js';
 import { inheritCheckpoints } from './workspace-checkpoints.js';
-
-/**
- * Names for `count` peers of a baseline called `baseName`: `<baseName>-1`, `-2`, … skipping every
- * name in `taken`, so running peers again names the new ones after the old.
- */
-export function defaultPeerNames(baseName: string, taken: ReadonlySet<string>, count: number): string[] {
-  const names: string[] = [];
-  for (let number = 1; names.length < count; number++) {
-    const name = `${baseName}-${String(number)}`;
-    if (!taken.has(name)) names.push(name);
-  }
-  return names;
-}
+import { defaultPeerNames } from './default-peer-names.js';
+import { peerDirectories, type PeerDirectories } from './peer-worktrees.js';
 
 /** A requested title checked once: a `PrintableTitle` as it came, a string by the title rule (`INVALID_TITLE`). */
 function checkedTitle(title: string | PrintableTitle): PrintableTitle {
@@ -91,35 +80,59 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
   const notesOf = staleFilesNotes(context, source, options.atSeq ?? LATEST_CLOSED_TURN);
   // Every child's live slot first: more peers than this host can run at once are refused before any is forked.
   const slots = await takeLiveSlots(context, options.peers.length);
-  const requests = options.peers.map((request) => {
-    const configPatch: SessionConfig = { ...request.config };
-    if (configPatch.cwd !== undefined) configPatch.cwd = resolvePath(configPatch.cwd);
-    return { prompt: request.prompt, configPatch };
-  });
-  /** Forks peer `index`, publishes it live and queues its prompt; the child's cut comes back beside it. */
-  const forkPeer = async (
-    index: number,
-    atSeq: number | typeof LATEST_CLOSED_TURN,
-    notes: SessionNoteData[] | undefined,
-  ): Promise<{ peer: PeersResult['peers'][number]; cut: number }> => {
-    const { prompt, configPatch } = requests[index] as (typeof requests)[number];
-    const title = titles[index] as string | PrintableTitle;
-    const entry = await openLive(
-      context,
-      () => store.fork(source, { atSeq, title, configPatch, ...(notes === undefined ? {} : { notes }) }),
-      slots.shift(),
-    );
-    const child = entry.session;
-    await inheritCheckpoints(context, child.id, baseline);
-    const { inputId } = entry.agent.enqueue(prompt);
-    const peer = { sessionId: child.id, title: PrintableTitle.is(title) ? title.text : title, inputId, cwd: entry.agent.cwd() };
-    return { peer, cut: child.header.forkCut ?? -1 };
-  };
+  const forked = new Set<number>();
+  let made: PeerDirectories | undefined;
   try {
-    const rule = options.atSeq ?? LATEST_CLOSED_TURN;
+    // worktree: every peer's directory at the cut first, each peer's id recorded before it (SPEC §23).
+    if (options.worktree === true) made = await peerDirectories(context, source, options, titles, new Set(sessions.map((item) => item.id)));
+    const requests = options.peers.map((request, index) => {
+      const configPatch: SessionConfig = { ...request.config };
+      if (configPatch.cwd !== undefined) configPatch.cwd = resolvePath(configPatch.cwd);
+      const directory = made?.peers[index];
+      if (directory !== undefined) configPatch.cwd = directory.worktree.dir;
+      const id = directory?.id ?? request.id;
+      const workspace = directory?.workspace ?? request.workspace;
+      return { prompt: request.prompt, configPatch, id, workspace, worktree: directory?.worktree };
+    });
+    /** Forks peer `index`, publishes it live and queues its prompt; the child's cut comes back beside it. */
+    const forkPeer = async (
+      index: number,
+      atSeq: number | typeof LATEST_CLOSED_TURN,
+      notes: SessionNoteData[] | undefined,
+    ): Promise<{ peer: PeersResult['peers'][number]; cut: number }> => {
+      const { prompt, configPatch, id, workspace, worktree } = requests[index] as (typeof requests)[number];
+      const title = titles[index] as string | PrintableTitle;
+      const entry = await openLive(
+        context,
+        () =>
+          store.fork(source, {
+            atSeq,
+            title,
+            configPatch,
+            ...(id === undefined ? {} : { id }),
+            ...(workspace === undefined ? {} : { workspace }),
+            ...(notes === undefined ? {} : { notes }),
+          }),
+        slots.shift(),
+      );
+      forked.add(index);
+      const child = entry.session;
+      await inheritCheckpoints(context, child.id, baseline);
+      const { inputId } = entry.agent.enqueue(prompt);
+      const peer: PeersResult['peers'][number] = {
+        sessionId: child.id,
+        title: PrintableTitle.is(title) ? title.text : title,
+        inputId,
+        cwd: entry.agent.cwd(),
+      };
+      if (worktree !== undefined) peer.worktree = worktree;
+      return { peer, cut: child.header.forkCut ?? -1 };
+    };
+    const rule = made !== undefined && made.cut !== -1 ? made.cut : (options.atSeq ?? LATEST_CLOSED_TURN);
     // Each peer's notes compare its files with the checkpoint at the cut: one comparison at a time.
     const notes: (SessionNoteData[] | undefined)[] = [];
-    for (const { configPatch } of requests) notes.push(await notesOf({ configPatch }));
+    for (const { configPatch, workspace } of requests)
+      notes.push(await notesOf({ configPatch, ...(workspace === undefined ? {} : { workspace }) }));
     const first = await forkPeer(0, rule, notes[0]);
     // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
     const atSeq = first.cut === -1 ? rule : first.cut;
@@ -130,6 +143,10 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
       peers.push(outcome.value.peer);
     }
     return { baseline, cut: first.cut, peers };
+  } catch (error) {
+    // The directories of peers that were not forked go (their intents with them); the forked ones run in theirs.
+    if (made !== undefined) await made.undoExcept(forked);
+    throw error;
   } finally {
     for (const giveBack of slots) giveBack();
   }

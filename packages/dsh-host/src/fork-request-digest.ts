@@ -29,6 +29,7 @@ export function forkRequestDigest(sourceRef: string, request: Omit<ForkOptions, 
     config: request.config,
     configPatch: request.configPatch,
     workspace: request.workspace,
+    worktree: request.worktree,
   });
   return `sha256-${createHash('sha256').update(text).digest('hex')}`;
 }

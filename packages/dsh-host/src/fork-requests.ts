@@ -3,15 +3,15 @@
  * the child published; with an `Idempotency-Key`, the request joined or found again instead of repeated.
  */
 import type { ForkRequest } from 'dsh-codec';
-import { LATEST_CLOSED_TURN, SessionError } from 'dsh-session';
+import { SessionError } from 'dsh-session';
 import { forkRequestDigest } from './fork-request-digest.js';
 import { HostError } from './host-error.js';
 import type { HostContext } from './host-context.js';
 import type { ForkOptions, ForkResult, Host } from './host-types.js';
 import { resolveRef } from './list-sessions.js';
-import { assertOpen, openLive } from './session-registry.js';
-import { staleFilesNotes } from './stale-files-note.js';
-import { inheritCheckpoints } from './workspace-checkpoints.js';
+import { assertOpen } from './session-registry.js';
+import { forkChild } from './fork-child.js';
+import { forkInWorktree } from './fork-worktree.js';
 
 /** Remembered idempotent fork requests; the oldest are forgotten beyond this many. */
 const IDEMPOTENCY_CAPACITY = 10_000;
@@ -21,7 +21,8 @@ const IDEMPOTENCY_CAPACITY = 10_000;
  * live), checks the cut once against that observation (or applies the omitted rule to it), builds the
  * seed once, applies the config at the cut (`config` replaces it, `configPatch` is merged over it)
  * and copies the validated prefix as bytes; a `PrintableTitle` (checked at the HTTP edge) is not
- * checked again. The child is published live once the store persisted its seed.
+ * checked again. The child is published live once the store persisted its seed. With `worktree`, the
+ * child's own directory is made first (`fork-worktree.ts`).
  * @internal
  */
 export async function forkOnce(
@@ -30,26 +31,8 @@ export async function forkOnce(
   forkOptions: ForkOptions,
   forkRequest?: ForkRequest,
 ): Promise<ForkResult> {
-  const atSeq = forkOptions.atSeq ?? LATEST_CLOSED_TURN;
-  // With a checkpoint store, the source is observed here, so the child's stale-files note is read from the observation it is forked from.
-  const source = context.options.checkpoints === undefined ? sourceId : await context.store.observe(sourceId);
-  const notes = typeof source === 'string' ? undefined : await staleFilesNotes(context, source, atSeq)(forkOptions);
-  // The store persisted the whole seed before returning; only then does the child go live (in a slot taken first).
-  const { session: child } = await openLive(context, () =>
-    context.store.fork(source, {
-      atSeq,
-      ...(forkOptions.id === undefined ? {} : { id: forkOptions.id }),
-      ...(forkOptions.title === undefined ? {} : { title: forkOptions.title }),
-      ...(forkOptions.config === undefined ? {} : { config: forkOptions.config }),
-      ...(forkOptions.config !== undefined || forkOptions.configPatch === undefined ? {} : { configPatch: forkOptions.configPatch }),
-      ...(forkOptions.workspace === undefined ? {} : { workspace: forkOptions.workspace }),
-      ...(notes === undefined ? {} : { notes }),
-      ...(forkRequest === undefined ? {} : { forkRequest }),
-    }),
-  );
-  await inheritCheckpoints(context, child.id, sourceId);
-  const cut = child.header.forkCut ?? -1;
-  return { sessionId: child.id, parentSession: sourceId, forkCut: cut, inheritedEventCount: child.inheritedEventCount };
+  if (forkOptions.worktree === true) return forkInWorktree(context, sourceId, forkOptions, forkRequest);
+  return forkChild(context, sourceId, sourceId, forkOptions, forkRequest);
 }
 
 function mismatch(key: string): HostError {

@@ -4,6 +4,7 @@ import type { Agent, AgentDelta, CheckpointStore, Model, Tool } from 'dsh-agent'
 import type { Session, SessionStore } from 'dsh-session';
 import type { HttpAppOptions } from './http-app-options.js';
 import type { ForkResult, HostLogger, TelemetrySink } from './host-types.js';
+import type { HostWorktrees } from './host-worktrees.js';
 
 /** Options of `createHost`. Only `store` is required; the model defaults to the offline keyless one. */
 export type HostOptions = {
@@ -34,6 +35,12 @@ export type HostOptions = {
    * fork child keeps its parent's checkpoints, a deleted session's are released. Omitted: none.
    */
   checkpoints?: HostCheckpointStore;
+  /**
+   * The data folder's worktree maker (`openWorktrees` from dsh-workspace): `worktree: true` on
+   * `host.fork` / `host.peers` (and their routes) gives each child its own directory holding the
+   * workspace at the cut; a deleted session's directories go with it. Omitted: `WORKTREES_UNAVAILABLE`.
+   */
+  worktrees?: HostWorktrees;
   /** Options of the in-process HTTP handler behind `host.fetch` (body limit, logger). */
   http?: Omit<HttpAppOptions, 'token'>;
   /**

@@ -34,6 +34,10 @@ export const HOST_ERROR_CODES = {
     status: 400,
     when: 'a fork request record (idempotency key or digest) that is not 1-255 visible ASCII characters',
   },
+  INVALID_BRANCH_NAME: {
+    status: 400,
+    when: "a `worktree: true` child or peer name that does not make a git branch `dsh/<name>` (or is a folder of another peer's)",
+  },
   INVALID_TITLE: { status: 400, when: 'a title or name holding control characters (C0, DEL, C1, line separators, bidi overrides)' },
   // 400: a transcript to import that dsh-import cannot read (the message names the file and line).
   UNKNOWN_FORMAT: { status: 400, when: 'a transcript to import is none of Claude Code, Codex, pi' },
@@ -56,6 +60,8 @@ export const HOST_ERROR_CODES = {
     status: 409,
     when: 'a peer name (`POST /api/sessions/:id/peers`) that a session or another peer of the request already carries',
   },
+  WORKTREE_EXISTS: { status: 409, when: 'a `worktree: true` child or peer whose directory `DATA/worktrees/<name>` already exists' },
+  BRANCH_EXISTS: { status: 409, when: 'a `worktree: true` child or peer whose branch `dsh/<name>` already exists in the repository' },
   NAME_AMBIGUOUS: { status: 409, when: 'several sessions carry the name; `candidates` lists their ids' },
   SESSION_CLOSED: { status: 409, when: 'the session was closed underneath the request' },
   AGENT_CLOSED: { status: 409, when: 'the session’s agent was closed or its session failed' },
@@ -78,6 +84,14 @@ export const HOST_ERROR_CODES = {
   IDEMPOTENCY_MISMATCH: { status: 422, when: 'an `Idempotency-Key` reused for a different fork request' },
   PATH_OUTSIDE_CWD: { status: 422, when: 'a tool path outside the session’s working directory' },
   NO_WORKSPACE: { status: 422, when: 'a tool call in a session without a working directory (no config or header cwd, no host workspace)' },
+  WORKTREES_UNAVAILABLE: {
+    status: 422,
+    when: '`worktree: true` on a host started without a data folder for worktrees (`HostOptions.worktrees`)',
+  },
+  NOT_A_GIT_REPOSITORY: {
+    status: 422,
+    when: '`worktree: true` on a session whose cwd is in no git checkout with a commit and that has no checkpoint at the cut',
+  },
   WRONG_FILE_KIND: { status: 422, when: 'a tool expected a file and found a directory, or the reverse' },
   HARD_LINKED_FILE: { status: 422, when: 'a tool was asked to read or write a file with other hard links' },
   PATH_TOO_LONG: { status: 422, when: 'a tool path over PATH_MAX, NAME_MAX or the depth cap; nothing was created' },
@@ -89,6 +103,8 @@ export const HOST_ERROR_CODES = {
   INVALID_RELATIONSHIP: { status: 500, when: 'a stored log breaks a relationship invariant' },
   UNSUPPORTED_VERSION: { status: 500, when: 'a stored log was written by a newer dsh' },
   INVALID_OBSERVATION: { status: 500, when: 'a bug: a fork from an observation the host’s store did not produce' },
+  GIT_NOT_FOUND: { status: 500, when: 'the host could not start the `git` program for a `worktree: true` request' },
+  GIT_FAILED: { status: 500, when: 'git refused a step of making a `worktree: true` directory; the message carries what git said' },
   MODEL_CONFIG: { status: 500, when: 'the host’s model lacks configuration (e.g. an API key)' },
   INTERNAL: { status: 500, when: 'anything unknown (a bug): logged, answered with a fixed body' },
   // 502/504: the model failed.

@@ -4,6 +4,7 @@ import type { AgentDelta, CompactionResult } from 'dsh-agent';
 import type { PrintableTitle } from 'dsh-session';
 import type { ImportInput, ImportIntoStoreOptions, ImportReport } from './import-into-store.js';
 import type { Lineage } from './lineage.js';
+import type { WorktreeInfo } from './host-worktrees.js';
 
 /**
  * One immutable view of a session's log, taken at one moment: what HTTP returns for a session and
@@ -54,7 +55,14 @@ export type SessionListItem = {
 /** What `onStart` receives: the session and what its turn runs with, before the prompt is queued. */
 export type QueryStart = { sessionId: string; cwd?: string; model: string; tools: string[] };
 
-export type ForkResult = { sessionId: string; parentSession: string; forkCut: number; inheritedEventCount: number };
+export type ForkResult = {
+  sessionId: string;
+  parentSession: string;
+  forkCut: number;
+  inheritedEventCount: number;
+  /** With `worktree: true`: the child's own directory (its cwd) and what it holds. */
+  worktree?: WorktreeInfo;
+};
 
 /** Options of `host.fork()`; `atSeq` omitted selects the latest closed turn and its standalone tail. */
 export type ForkOptions = {
@@ -74,16 +82,35 @@ export type ForkOptions = {
    * before the call started (SPEC §23, format V6).
    */
   workspace?: 'at-cut';
+  /**
+   * The child gets its own directory holding the workspace at the cut, made by the host's worktree
+   * maker (`HostOptions.worktrees`; without one `WORKTREES_UNAVAILABLE`): its cwd, named by the title
+   * (default `<parent>-N`), forked with `workspace: 'at-cut'` when it holds a checkpoint (SPEC §23).
+   * Not with `config.cwd` / `configPatch.cwd`.
+   */
+  worktree?: boolean;
 };
 
 /**
  * One peer of `host.peers()`: its first prompt, and optionally its name (a string is checked by the
  * host, a `PrintableTitle` was checked where it entered) and config (merged over the baseline's at the cut).
  */
-export type PeerRequest = { prompt: string; title?: string | PrintableTitle; config?: SessionConfig };
+export type PeerRequest = {
+  prompt: string;
+  title?: string | PrintableTitle;
+  config?: SessionConfig;
+  /** The peer's id (default: a new one). */
+  id?: string;
+  /** `'at-cut'` when the peer's cwd holds exactly the workspace at the cut: a call open at the cut is told so (SPEC §23). */
+  workspace?: 'at-cut';
+};
 
-/** Options of `host.peers()`; `atSeq` omitted selects the latest closed turn and its standalone tail, as `fork` does. */
-export type PeersOptions = { atSeq?: number; peers: readonly PeerRequest[] };
+/**
+ * Options of `host.peers()`; `atSeq` omitted selects the latest closed turn and its standalone tail, as
+ * `fork` does. `worktree: true`: every peer gets its own directory holding the workspace at the cut
+ * (as `ForkOptions.worktree`; not with a peer's `config.cwd`).
+ */
+export type PeersOptions = { atSeq?: number; peers: readonly PeerRequest[]; worktree?: boolean };
 
 /** What `host.peers()` returns: the baseline id, the one cut every peer was forked at, and each peer in request order. */
 export type PeersResult = {
@@ -93,7 +120,7 @@ export type PeersResult = {
    * `inputId` is the peer's queued prompt (wait for its turn with `host.turnResult`); `cwd` where its
    * tools run (undefined when it has no workspace: its tools are then refused `NO_WORKSPACE`).
    */
-  peers: { sessionId: string; title: string; inputId: string; cwd: string | undefined }[];
+  peers: { sessionId: string; title: string; inputId: string; cwd: string | undefined; worktree?: WorktreeInfo }[];
 };
 
 /** Receives every event of each lifecycle from its `firstLifecycleSeq`; a throwing sink is logged, never fatal. */

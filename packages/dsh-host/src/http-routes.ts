@@ -5,7 +5,7 @@ import { idempotencyKeyOf, idempotencyKeyParameter, stripUndefined } from './rou
 import { eventsQuerySchema, forkBodySchema, importBodySchema, messageBodySchema, peersBodySchema } from './request-schemas.js';
 import { streamSessionEvents } from './stream-session-events.js';
 import { STREAM_RETRY_AFTER_SECONDS, type StreamSlot } from './stream-slots.js';
-import { BODY, LIVE, REF, STORE, STORED } from './route-error-groups.js';
+import { BODY, LIVE, REF, STORE, STORED, WORKTREE } from './route-error-groups.js';
 import { SESSION_ROUTES } from './session-routes.js';
 
 /**
@@ -37,13 +37,24 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     body: { schema: forkBodySchema, component: 'ForkBody', required: false },
     parameters: [idempotencyKeyParameter],
     success: { status: 201, description: 'Forked', schema: 'ForkResult' },
-    errors: [...BODY, ...REF, ...STORED, 'INVALID_CUT', 'IDEMPOTENCY_MISMATCH', 'SESSION_EXISTS', 'WRITE_FAILED', 'TOO_MANY_SESSIONS'],
+    errors: [
+      ...BODY,
+      ...REF,
+      ...STORED,
+      ...WORKTREE,
+      'INVALID_CUT',
+      'IDEMPOTENCY_MISMATCH',
+      'SESSION_EXISTS',
+      'WRITE_FAILED',
+      'TOO_MANY_SESSIONS',
+    ],
     handle: async ({ context, host, body }) => {
       const idempotencyKey = idempotencyKeyOf(context.req.header('idempotency-key'));
       const result = await host.fork(context.req.param('id') ?? '', {
         ...(body.atSeq === undefined ? {} : { atSeq: body.atSeq }),
         ...(body.title === undefined ? {} : { title: body.title }),
         ...(body.config === undefined ? {} : { config: stripUndefined(body.config) }),
+        ...(body.worktree === true ? { worktree: true } : {}),
         ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       });
       return context.json(result, 201);
@@ -69,23 +80,17 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
             items: {
               type: 'object',
               required: ['sessionId', 'title'],
-              properties: { sessionId: { type: 'string' }, title: { type: 'string' } },
+              properties: {
+                sessionId: { type: 'string' },
+                title: { type: 'string' },
+                worktree: { $ref: '#/components/schemas/WorktreeInfo' },
+              },
             },
           },
         },
       },
     },
-    errors: [
-      ...BODY,
-      ...REF,
-      ...STORED,
-      'INVALID_OPTION',
-      'INVALID_CUT',
-      'INVALID_TITLE',
-      'NAME_TAKEN',
-      'WRITE_FAILED',
-      'TOO_MANY_SESSIONS',
-    ],
+    errors: [...BODY, ...REF, ...STORED, ...WORKTREE, 'INVALID_CUT', 'INVALID_TITLE', 'NAME_TAKEN', 'WRITE_FAILED', 'TOO_MANY_SESSIONS'],
     handle: async ({ context, host, body }) => {
       const result = await host.peers(context.req.param('id') ?? '', {
         ...(body.atSeq === undefined ? {} : { atSeq: body.atSeq }),
@@ -94,8 +99,13 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
           ...(peer.title === undefined ? {} : { title: peer.title }),
           ...(peer.config === undefined ? {} : { config: stripUndefined(peer.config) }),
         })),
+        ...(body.worktree === true ? { worktree: true } : {}),
       });
-      const peers = result.peers.map((peer) => ({ sessionId: peer.sessionId, title: peer.title }));
+      const peers = result.peers.map((peer) => ({
+        sessionId: peer.sessionId,
+        title: peer.title,
+        ...(peer.worktree === undefined ? {} : { worktree: peer.worktree }),
+      }));
       return context.json({ baseline: result.baseline, cut: result.cut, peers }, 201);
     },
   }),

@@ -5,6 +5,7 @@
  */
 export { createHost, type HostOptions } from './create-host.js';
 export type { HostCheckpointStore } from './host-context.js';
+export type { HostWorktrees, HostWorktreeCheckpoint, HostSkippedPath, WorktreeInfo } from './host-worktrees.js';
 export type {
   EventWatch,
   ForkOptions,
@@ -34,7 +35,7 @@ export {
   type ImportIntoStoreOptions,
   type ImportReport,
 } from './import-into-store.js';
-export { defaultPeerNames } from './fork-peers.js';
+export { defaultPeerNames } from './default-peer-names.js';
 export { lineageOf, sessionForest, type Lineage, type LineageEntry, type LineageNode, type LineageTree } from './lineage.js';
 export { resolveSessionRef, type NamedEntry } from './resolve-session-ref.js';
 export { createHttpApp, INTERNAL_ERROR_BODY } from './create-http-app.js';

@@ -174,6 +174,24 @@ const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       parentSession: { type: 'string' },
       forkCut: { type: 'integer' },
       inheritedEventCount: { type: 'integer' },
+      worktree: { $ref: '#/components/schemas/WorktreeInfo' },
+    },
+  },
+  WorktreeInfo: {
+    type: 'object',
+    description:
+      "With `worktree: true`: the child's own directory (its cwd). `workspace` is `checkpoint` (the files at the cut) or `head` (no checkpoint at or before the cut: the repository's HEAD, and `warning` says so).",
+    required: ['workspace', 'dir'],
+    properties: {
+      workspace: { type: 'string', enum: ['checkpoint', 'head'] },
+      dir: { type: 'string' },
+      branch: { type: 'string', description: '`dsh/<name>`, when the source works in a git checkout.' },
+      checkpointSeq: { type: 'integer' },
+      skipped: {
+        type: 'array',
+        items: { type: 'object', required: ['path', 'reason'], properties: { path: { type: 'string' }, reason: { type: 'string' } } },
+      },
+      warning: { type: 'string' },
     },
   },
   ImportAnswer: {

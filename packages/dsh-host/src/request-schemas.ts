@@ -50,6 +50,8 @@ export const forkBodySchema = z
     atSeq: atSeq.optional(),
     title: checkedTitle.optional(),
     config: sessionConfigSchema.optional(),
+    /** The child's own directory holding the workspace at the cut (the host's worktree maker). */
+    worktree: z.boolean().optional(),
   })
   .strict();
 
@@ -65,6 +67,8 @@ export const peersBodySchema = z
       )
       .min(1)
       .max(32),
+    /** Every peer's own directory holding the workspace at the cut. */
+    worktree: z.boolean().optional(),
   })
   .strict();
 

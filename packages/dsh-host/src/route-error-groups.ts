@@ -25,3 +25,15 @@ export const LIVE: readonly HostErrorCode[] = [
 ];
 /** Codes of a route with a JSON body. */
 export const BODY: readonly HostErrorCode[] = ['BAD_REQUEST'];
+/** Codes of a `worktree: true` request: the host's worktree maker refused, or the host has none. */
+export const WORKTREE: readonly HostErrorCode[] = [
+  'WORKTREES_UNAVAILABLE',
+  'INVALID_OPTION',
+  'NO_WORKSPACE',
+  'NOT_A_GIT_REPOSITORY',
+  'INVALID_BRANCH_NAME',
+  'WORKTREE_EXISTS',
+  'BRANCH_EXISTS',
+  'GIT_NOT_FOUND',
+  'GIT_FAILED',
+];

@@ -232,7 +232,13 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
             const config: SessionConfig = { model };
             if (cwds[index] !== undefined) config.cwd = cwds[index];
             if (plan.tools !== undefined) config.tools = plan.tools;
-            return { prompt, title: names[index] as string, config };
+            // A peer whose worktree holds the checkpoint at the cut: a call open there is told so (SPEC §23).
+            return {
+              prompt,
+              title: names[index] as string,
+              config,
+              ...(made?.workspace === 'checkpoint' ? { workspace: 'at-cut' as const } : {}),
+            };
           }),
         });
       } catch (error) {

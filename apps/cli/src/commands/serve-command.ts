@@ -6,8 +6,9 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { serveHost } from 'dsh-host';
 import { whenLauncherExits } from 'dsh-host/launcher';
+import { openWorktrees } from 'dsh-workspace';
 import { CliError } from '../cli-error.js';
-import type { CliContext } from '../cli-context.js';
+import { resolveDataDir, type CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { withHost } from '../with-host.js';
 
@@ -81,6 +82,11 @@ export async function serveCommand(context: CliContext, values: OptionValues): P
       context.stderr.write(`dsh: stopped (${reason}); sessions released\n`);
       return 0;
     },
-    { ...sessionLimits, ...(workspace === undefined ? {} : { cwd: workspace }) },
+    {
+      ...sessionLimits,
+      ...(workspace === undefined ? {} : { cwd: workspace }),
+      // `worktree: true` on POST …/fork and …/peers: each child's own directory under DATA/worktrees (SPEC §23).
+      worktrees: openWorktrees({ dataDir: resolveDataDir(context, values.data) }),
+    },
   );
 }
