@@ -16,24 +16,53 @@ import { toolCallPaths, touchedBy } from './touched-paths.js';
 /** What decides a child's note: its config (whole or patched over the one at the cut) and whether its files are the workspace at the cut. */
 export type StaleNoteChild = { config?: SessionConfig; configPatch?: SessionConfig; workspace?: 'at-cut' };
 
-/** What the source's history says, read once per observation and cut. */
-type History = {
-  /** The cwd the inherited history ran in (the latest config at or before the cut naming one, else the header's). */
-  cwd: string | undefined;
-  touched: ReadonlySet<string>;
-  /** The tree of the latest checkpoint at or before the cut. */
-  tree: string | undefined;
-  /** Paths named by the source's calls after the cut that are not read-only. */
-  writtenAfter: readonly string[];
-};
+/** What the source's history says at the cut, each part read once (and only when a child needs it). */
+class History {
+  #touched: ReadonlySet<string> | undefined;
+  #writtenAfter: readonly string[] | undefined;
+
+  constructor(
+    private readonly source: SessionObservation,
+    readonly cut: number,
+    /** The cwd the inherited history ran in (the latest config at or before the cut naming one, else the header's). */
+    readonly cwd: string | undefined,
+    /** The tree of the latest checkpoint at or before the cut. */
+    readonly tree: string | undefined,
+  ) {}
+
+  /** The paths the calls at or before the cut name (every tool call there is read, by type). */
+  touched(): ReadonlySet<string> {
+    if (this.#touched === undefined) {
+      const touched = new Set<string>();
+      for (const call of findEvents(this.source, ['tool/call'], { before: this.cut + 1 }))
+        for (const path of toolCallPaths(call, this.cwd)) touched.add(path);
+      this.#touched = touched;
+    }
+    return this.#touched;
+  }
+
+  /** Paths named by the source's calls after the cut that are not read-only (only the tail is read). */
+  writtenAfter(): readonly string[] {
+    if (this.#writtenAfter === undefined) {
+      const written: string[] = [];
+      for (const call of findEvents(this.source, ['tool/call'], { after: this.cut })) {
+        if ((call.data as CoreEventDataMap['tool/call']).effect !== 'read-only') written.push(...toolCallPaths(call, this.cwd));
+      }
+      this.#writtenAfter = written;
+    }
+    return this.#writtenAfter;
+  }
+}
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /**
  * The notes of each child forked from `source` at `atSeq` (the cut `store.fork` takes), one function
- * for all of them (`host.peers`): the history is read once, by type (tool calls, configs, the latest
- * checkpoint), never decoded whole. Undefined when the host has no checkpoint store (it keeps no
- * record of files) or the child is told nothing; a failure of the store is logged and falls back.
+ * for all of them (`host.peers`). The history is read by type, never decoded whole, and only as far as
+ * needed: the changed files first (the checkpoint at the cut against the child's files, or the source's
+ * later writes), the inherited tool calls only when something changed. Undefined when the host has no
+ * checkpoint store (it keeps no record of files) or the child is told nothing; a failure of the store is
+ * logged and falls back.
  * @internal
  */
 export function staleFilesNotes(
@@ -41,11 +70,11 @@ export function staleFilesNotes(
   source: SessionObservation,
   atSeq: number | typeof LATEST_CLOSED_TURN,
 ): (child: StaleNoteChild) => Promise<SessionNoteData[] | undefined> {
-  let history: History | undefined | null;
+  let history: History | null | undefined;
   return async (child) => {
     const store = context.options.checkpoints;
     if (store === undefined || child.workspace === 'at-cut') return undefined;
-    if (history === undefined) history = readHistory(source, selectForkCut(source, atSeq, source.sessionId), context.options.cwd);
+    history ??= readHistory(source, selectForkCut(source, atSeq, source.sessionId), context.options.cwd);
     if (history === null) return undefined;
     const childCwd =
       child.config !== undefined ? (child.config.cwd ?? source.header.cwd ?? context.options.cwd) : (child.configPatch?.cwd ?? history.cwd);
@@ -55,8 +84,9 @@ export function staleFilesNotes(
     if (history.tree !== undefined) {
       try {
         const diff = await store.diff(history.tree, { cwd: childCwd });
+        const touched = diff.changes.length === 0 ? new Set<string>() : history.touched();
         for (const { path, change } of diff.changes) {
-          if (touchedBy(history.touched, path, change === 'added' || change === 'deleted')) stale.add(path);
+          if (touchedBy(touched, path, change === 'added' || change === 'deleted')) stale.add(path);
         }
         compared = true;
       } catch (error) {
@@ -69,29 +99,30 @@ export function staleFilesNotes(
     if (!compared) {
       // Without the files at the cut only the source's own later writes are known changes, and only in its own cwd.
       if (history.cwd === undefined || resolve(childCwd) !== resolve(history.cwd)) return undefined;
-      for (const path of history.writtenAfter) if (touchedBy(history.touched, path, true)) stale.add(path);
+      const written = history.writtenAfter();
+      const touched = written.length === 0 ? new Set<string>() : history.touched();
+      for (const path of written) if (touchedBy(touched, path, true)) stale.add(path);
     }
     if (stale.size === 0) return undefined;
     return [workspaceStaleNote([...stale].sort())];
   };
 }
 
-/** The history at `cut`, or null when it touched no file (nothing can be stale). */
+/** The history at `cut`: its cwd and the checkpoint there; null when the child inherits no tool call. */
 function readHistory(source: SessionObservation, cut: number, hostCwd: string | undefined): History | null {
-  if (cut < 0) return null;
-  const configs = findEvents(source, ['session/config'], { before: cut + 1 });
-  const cwd = configs.findLast((event) => typeof configCwd(event) === 'string');
-  const historyCwd = (cwd === undefined ? undefined : configCwd(cwd)) ?? source.header.cwd ?? hostCwd;
-  const touched = new Set<string>();
-  const writtenAfter: string[] = [];
-  for (const call of findEvents(source, ['tool/call'])) {
-    if (call.seq <= cut) for (const path of toolCallPaths(call, historyCwd)) touched.add(path);
-    else if ((call.data as CoreEventDataMap['tool/call']).effect !== 'read-only') writtenAfter.push(...toolCallPaths(call, historyCwd));
+  // No call at or before the cut: the inherited history touched no file (one search, one decoded line).
+  if (cut < 0 || findEvents(source, ['tool/call'], { before: cut + 1, latest: 1 }).length === 0) return null;
+  let cwd: string | undefined;
+  // The latest config naming a cwd, searched back from the cut (configs are few).
+  for (let before = cut + 1; cwd === undefined;) {
+    const [config] = findEvents(source, ['session/config'], { before, latest: 1 });
+    if (config === undefined) break;
+    cwd = configCwd(config);
+    before = config.seq;
   }
-  if (touched.size === 0) return null;
   const [checkpoint] = findEvents(source, ['workspace/checkpoint'], { before: cut + 1, latest: 1 });
   const tree = (checkpoint?.data as { tree?: unknown } | undefined)?.tree;
-  return { cwd: historyCwd, touched, tree: typeof tree === 'string' && OBJECT_ID.test(tree) ? tree : undefined, writtenAfter };
+  return new History(source, cut, cwd ?? source.header.cwd ?? hostCwd, typeof tree === 'string' && OBJECT_ID.test(tree) ? tree : undefined);
 }
 
 function configCwd(event: SessionEvent): string | undefined {

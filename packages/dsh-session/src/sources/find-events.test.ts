@@ -26,6 +26,8 @@ describe('findEvents', () => {
     expect(findEvents(events, ['session/title', 'session/config'], { latest: 2 }).map((found) => found.seq)).toEqual([3, 4]);
     expect(findEvents(events, ['session/title'], { before: 4, latest: 1 }).map((found) => found.seq)).toEqual([2]);
     expect(findEvents(events, ['session/title'], { before: 0 })).toEqual([]);
+    expect(findEvents(events, ['session/title', 'session/config'], { after: 2 }).map((found) => found.seq)).toEqual([3, 4]);
+    expect(findEvents(events, ['session/title'], { after: 0, before: 4 }).map((found) => found.seq)).toEqual([2]);
   });
 
   describe.each(storeKinds)('of an observation ($name)', (kind) => {

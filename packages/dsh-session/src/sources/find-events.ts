@@ -11,6 +11,8 @@ import { arraySource, type EventSource } from './event-source.js';
 export type FindEventsOptions = {
   /** Only events with seq < `before` (default: the whole log). */
   before?: number;
+  /** Only events with seq > `after` (default: the whole log); the search stops there, so a log's tail costs only itself. */
+  after?: number;
   /** Only the latest this many of them (default: all). */
   latest?: number;
 };
@@ -29,13 +31,14 @@ export function findEvents(
     : (eventSourceOf(log) ?? arraySource((log as SessionObservation).events));
   const latest = options.latest ?? Number.POSITIVE_INFINITY;
   const before = Math.min(options.before ?? source.length, source.length);
+  const after = options.after ?? -1;
   // One walk per type: a walk over several types at once would search a rare type's whole log again at every step.
   const found: SessionEvent[] = [];
   for (const type of new Set(types)) {
     const ofType: SessionEvent[] = [];
     for (let end = before; ofType.length < latest && end > 0;) {
       const at = source.findLast([type], end);
-      if (at === -1) break;
+      if (at === -1 || at <= after) break;
       ofType.push(source.at(at));
       end = at;
     }
