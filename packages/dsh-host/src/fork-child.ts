@@ -20,8 +20,10 @@ export async function forkChild(
   forkRequest?: ForkRequest,
 ): Promise<ForkResult> {
   const atSeq = forkOptions.atSeq ?? LATEST_CLOSED_TURN;
-  // With a checkpoint store, the source is observed here (unless the caller did), so the child's stale-files note is read from the observation it is forked from.
-  const observed = typeof source !== 'string' || context.options.checkpoints === undefined ? source : await context.store.observe(sourceId);
+  // With a checkpoint store, the source is observed here (unless the caller did), so the child's stale-files note is read from the observation it is forked from;
+  // a child whose files are the workspace at the cut gets no note, so nothing is observed for it (SPEC §24).
+  const noNote = context.options.checkpoints === undefined || forkOptions.workspace === 'at-cut';
+  const observed = typeof source !== 'string' || noNote ? source : await context.store.observe(sourceId);
   const notes = typeof observed === 'string' ? undefined : await staleFilesNotes(context, observed, atSeq)(forkOptions);
   const { session: child } = await openLive(context, () =>
     context.store.fork(observed, {
