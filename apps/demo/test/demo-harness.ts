@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** The demo app's folder. */
 export const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -91,8 +91,14 @@ export async function startDemoProcess(options: {
 /** A headless Chromium page that records console errors and uncaught page errors. */
 export type BrowserPage = { browser: Browser; page: Page; errors: string[]; close(): Promise<void> };
 
-/** Launches Debian's Chromium with the flags of TOOLCHAIN.md and opens one page at `width`×`height`. */
-export async function openBrowser(viewport = { width: 1280, height: 800 }): Promise<BrowserPage> {
+/**
+ * Launches Debian's Chromium with the flags of TOOLCHAIN.md and opens one page at `width`×`height`;
+ * `options` emulate more of a device (`colorScheme: 'dark'`, `hasTouch`, `isMobile`).
+ */
+export async function openBrowser(
+  viewport = { width: 1280, height: 800 },
+  options: Omit<BrowserContextOptions, 'viewport'> = {},
+): Promise<BrowserPage> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -106,7 +112,7 @@ export async function openBrowser(viewport = { width: 1280, height: 800 }): Prom
       '--disable-sync',
     ],
   });
-  const page = await browser.newPage({ viewport });
+  const page = await browser.newPage({ ...options, viewport });
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);

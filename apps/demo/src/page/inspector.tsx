@@ -1,4 +1,5 @@
 /** Every event of the open session by seq, the selected event's JSON, and forking exactly there (button or CLI). */
+import { useEffect, useRef } from 'preact/hooks';
 import type { WireEvent } from './wire.js';
 
 type Props = {
@@ -34,7 +35,10 @@ function origin(seq: number, inherited: number, firstLifecycle: number): string 
   return 'stored';
 }
 
-/** A complementary landmark “Inspector”. */
+/**
+ * A complementary landmark “Inspector”. Selecting an event brings its actions (“Fork here”) into
+ * view when they are out of it — below the chat on a narrow screen, or scrolled away in the panel.
+ */
 export function Inspector({
   sessionId,
   events,
@@ -46,6 +50,10 @@ export function Inspector({
   onPeersHere,
 }: Props) {
   const selected = selectedSeq === undefined ? undefined : events[selectedSeq];
+  const actions = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (selectedSeq !== undefined) actions.current?.scrollIntoView({ block: 'nearest' });
+  }, [sessionId, selectedSeq]);
   return (
     <aside class="inspector" aria-label="Inspector">
       <h2>Inspector</h2>
@@ -57,7 +65,7 @@ export function Inspector({
           <p class="muted">
             {new Date(selected.time).toISOString()} · {origin(selected.seq, inheritedEventCount, firstLifecycleSeq)}
           </p>
-          <p>
+          <p class="event-actions" ref={actions}>
             <button
               type="button"
               title={`POST /api/sessions/${sessionId}/fork { atSeq: ${selected.seq} }, then open the child`}
@@ -83,7 +91,10 @@ export function Inspector({
           <pre class="command" aria-label="Fork command">
             {forkCommand(sessionId, selected.seq, cliDataArguments())}
           </pre>
-          <pre class="json">{JSON.stringify(selected, null, 2)}</pre>
+          {/* Focusable, so a keyboard can scroll a long event (axe: scrollable-region-focusable). */}
+          <pre class="json" tabIndex={0} role="region" aria-label={`Event ${String(selected.seq)} as JSON`}>
+            {JSON.stringify(selected, null, 2)}
+          </pre>
         </section>
       ) : (
         <p class="muted">Select a seq to see its event and fork exactly there.</p>
