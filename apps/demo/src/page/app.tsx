@@ -1,9 +1,11 @@
 /**
  * The demo page: sessions with their lineage, the open session's transcript (live over SSE), the
  * composer with its slash commands, and the inspector. State lives here and in its hooks (notices, the
- * session view, the commands, the peers form); children only render.
+ * session view, the commands, the peers form); children only render. Notices belong to the session
+ * they were made in: switching to another one (the list, the start page, the board, the browser's
+ * history) clears them, while an action that moves to a session itself (a fork, /resume) keeps its own.
  */
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { ChatHead } from './chat-head.js';
 import { Composer } from './composer.js';
@@ -38,7 +40,9 @@ export function App() {
   const [reloads, setReloads] = useState(0);
   const [selectedSeq, setSelectedSeq] = useState<number | undefined>();
   const [board, setBoard] = useState(() => parsePeersHash(window.location.hash));
-  const { notices, notify } = useNotices();
+  const { notices, notify, clear: clearNotices } = useNotices();
+  // The session the page itself last moved to; a hash naming another one is the user switching.
+  const shown = useRef(idFromHash());
 
   const refreshList = useCallback(async () => {
     try {
@@ -51,10 +55,20 @@ export function App() {
   const peersForm = usePeersForm(notify, refreshList);
 
   const open = useCallback((id: string) => {
+    shown.current = id;
     if (idFromHash() !== id) window.location.hash = `#/s/${encodeURIComponent(id)}`;
     setCurrentId(id);
     setSelectedSeq(undefined);
   }, []);
+
+  // The user picking a session to look at: another one than shown clears the notices.
+  const choose = useCallback(
+    (id: string) => {
+      if (id !== shown.current) clearNotices();
+      open(id);
+    },
+    [clearNotices, open],
+  );
 
   const reload = useCallback(() => {
     setReloads((count) => count + 1);
@@ -64,7 +78,12 @@ export function App() {
     void refreshList();
     const timer = setInterval(() => void refreshList(), 5000);
     const onHash = () => {
-      setCurrentId(idFromHash());
+      const id = idFromHash();
+      if (id !== shown.current) {
+        shown.current = id;
+        clearNotices();
+      }
+      setCurrentId(id);
       setBoard(parsePeersHash(window.location.hash));
       setSelectedSeq(undefined);
     };
@@ -75,7 +94,7 @@ export function App() {
       clearInterval(timer);
       window.removeEventListener('hashchange', onHash);
     };
-  }, [refreshList]);
+  }, [refreshList, clearNotices]);
 
   const { loaded, loadError, streaming } = useSessionView(currentId, { reloads, reload, refreshList, notify });
 
@@ -107,7 +126,7 @@ export function App() {
         <h1>dsh demo</h1>
         <p class="tagline">Durable agent sessions with exact-event forks</p>
       </header>
-      <SessionList sessions={sessions} currentId={currentId} onOpen={open}>
+      <SessionList sessions={sessions} currentId={currentId} onOpen={choose}>
         <ImportDrop
           onImported={(answer, fileName) => {
             const count = answer.sessions.length;
@@ -134,7 +153,7 @@ export function App() {
           ids={board.ids}
           refreshList={refreshList}
           notify={notify}
-          onOpen={open}
+          onOpen={choose}
         />
       ) : (
         <main class="chat" aria-label="Chat">
@@ -147,7 +166,7 @@ export function App() {
             />
           )}
           {currentId === undefined ? (
-            <Welcome sessions={sessions} onOpen={open} />
+            <Welcome sessions={sessions} onOpen={choose} />
           ) : loadError !== undefined ? (
             <p role="alert">
               Could not open {currentId}: {loadError}
@@ -168,6 +187,7 @@ export function App() {
                 onDelete={async () => {
                   const { sessionId } = await api.delete(view.id);
                   notify(`Deleted ${sessionId}; its forks keep their copies of its history.`);
+                  shown.current = undefined;
                   window.location.hash = '';
                   await refreshList();
                 }}

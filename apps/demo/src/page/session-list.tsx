@@ -1,6 +1,6 @@
 /** The session list as a lineage tree: each fork under its parent, labelled with its cut. */
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { lineageForest, sessionLabel, type LineageNode } from './lineage-tree.js';
 import { CURRENT_FORMAT_VERSION, type SessionRow } from './wire.js';
 
@@ -41,17 +41,43 @@ function Node({ node, currentId, onOpen, byId }: { node: LineageNode; byId: Read
   );
 }
 
-/** Below this width the list starts folded, so the chat is what a phone shows first. */
+/** At or below this width the list folds behind its toggle, so the chat is what a phone shows first. */
 const NARROW = '(max-width: 700px)';
 
-/** A navigation landmark “Sessions” holding the lineage forest, foldable on narrow screens, then `children`. */
+/**
+ * A navigation landmark “Sessions” holding the lineage forest, then `children`. The list is folded
+ * on a narrow window and shown on a wide one, following resizes; on a narrow window picking a
+ * session folds it again.
+ */
 export function SessionList({ sessions, currentId, onOpen, children }: Props & { children?: ComponentChildren }) {
   const forest = lineageForest(sessions);
   const byId = new Map(sessions.map((session) => [session.id, session]));
-  const [open] = useState(() => !window.matchMedia(NARROW).matches);
+  const [open, setOpen] = useState(() => !window.matchMedia(NARROW).matches);
+  useEffect(() => {
+    const narrow = window.matchMedia(NARROW);
+    const follow = () => {
+      setOpen(!narrow.matches);
+    };
+    narrow.addEventListener('change', follow);
+    return () => {
+      narrow.removeEventListener('change', follow);
+    };
+  }, []);
+  const pick = useCallback(
+    (id: string) => {
+      if (window.matchMedia(NARROW).matches) setOpen(false);
+      onOpen(id);
+    },
+    [onOpen],
+  );
   return (
     <nav class="sessions" aria-label="Sessions">
-      <details open={open}>
+      <details
+        open={open}
+        onToggle={(event) => {
+          setOpen(event.currentTarget.open);
+        }}
+      >
         <summary>
           <h2>Sessions ({sessions.length})</h2>
         </summary>
@@ -60,7 +86,7 @@ export function SessionList({ sessions, currentId, onOpen, children }: Props & {
         ) : (
           <ul class="lineage">
             {forest.map((node) => (
-              <Node key={node.session.id} node={node} currentId={currentId} onOpen={onOpen} byId={byId} />
+              <Node key={node.session.id} node={node} currentId={currentId} onOpen={pick} byId={byId} />
             ))}
           </ul>
         )}

@@ -10,8 +10,8 @@ export type Notice = { id: number; text: string; tone: 'info' | 'error' };
 /** How a child reports to the notices (`tone` defaults to info). */
 export type Notify = (text: string, tone?: Notice['tone']) => void;
 
-/** The notices shown and a stable `notify` that adds one (dropping the oldest beyond five). */
-export function useNotices(): { notices: Notice[]; notify: Notify } {
+/** The notices shown, a stable `notify` that adds one (dropping the oldest beyond five), and `clear`. */
+export function useNotices(): { notices: Notice[]; notify: Notify; clear: () => void } {
   const [notices, setNotices] = useState<Notice[]>([]);
   const noticeId = useRef(0);
   const notify = useCallback((text: string, tone: Notice['tone'] = 'info') => {
@@ -19,5 +19,8 @@ export function useNotices(): { notices: Notice[]; notify: Notify } {
     const notice = { id: noticeId.current, text, tone };
     setNotices((previous) => [...previous.slice(-4), notice]);
   }, []);
-  return { notices, notify };
+  const clear = useCallback(() => {
+    setNotices((previous) => (previous.length === 0 ? previous : []));
+  }, []);
+  return { notices, notify, clear };
 }
