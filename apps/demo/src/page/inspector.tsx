@@ -92,7 +92,7 @@ export function Inspector({
             {forkCommand(sessionId, selected.seq, cliDataArguments())}
           </pre>
           {/* Focusable, so a keyboard can scroll a long event (axe: scrollable-region-focusable). */}
-          <pre class="json" tabIndex={0} role="region" aria-label={`Event ${String(selected.seq)} as JSON`}>
+          <pre class="json" tabIndex={0} role="region" aria-label="Selected event as JSON">
             {JSON.stringify(selected, null, 2)}
           </pre>
         </section>
