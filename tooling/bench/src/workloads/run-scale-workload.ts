@@ -17,6 +17,8 @@ const WORKLOAD = 'Scale';
 const PARENT = 'scale-parent';
 /** Sessions of the same size beside the parent: what `dsh sessions` and resolving an id must not read. */
 const OTHERS = ['scale-other-1', 'scale-other-2'];
+/** Small sessions in a second folder beside a copy of the parent: `dsh fork` must not pay for them (SPEC §24). */
+const CROWD = 1_000;
 const CLI_MAIN = resolve(import.meta.dirname, '../../../../apps/cli/dist/main.js');
 
 /** `store.fork` alone, in its own process: prints the fork's own milliseconds. */
@@ -73,17 +75,22 @@ export async function runScaleWorkload(context: BenchContext): Promise<Section> 
   for (const size of sizes) {
     const dir = join(dataDir, `scale-${String(size)}`);
     await mkdir(dir, { recursive: true });
-    const cut = await writeSessions(dir, size);
+    const crowdDir = join(dataDir, `scale-${String(size)}-crowd`);
+    await mkdir(crowdDir, { recursive: true });
+    const cut = await writeSessions(dir, crowdDir, size);
     const parentFile = join(dir, `${PARENT}.jsonl`);
     const fileBytes = (await stat(parentFile)).size;
     const label = `${size.toLocaleString('en-US')} events`;
-    notes.push(`${label}: parent file ${formatBytes(fileBytes)} (and two more of that size in its folder), cut at seq ${String(cut)}.`);
+    notes.push(
+      `${label}: parent file ${formatBytes(fileBytes)} (and two more of that size in its folder; a copy beside ${String(CROWD)} sessions of 200 events in another), cut at seq ${String(cut)}.`,
+    );
     log(`scale: ${label}, ${formatBytes(fileBytes)} per session`);
     const children: string[] = [];
+    const crowdChildren: string[] = [];
     let forks = 0;
-    const cli = async (args: readonly string[]): Promise<StepResult> => {
-      const run = await runMeasuredProcess(wrapper, CLI_MAIN, [...args, '--data', dir], dir);
-      if (args[0] === 'fork') children.push(run.stdout.trim());
+    const cli = async (args: readonly string[], where = dir): Promise<StepResult> => {
+      const run = await runMeasuredProcess(wrapper, CLI_MAIN, [...args, '--data', where], where);
+      if (args[0] === 'fork') (where === dir ? children : crowdChildren).push(run.stdout.trim());
       return { ms: run.ms, rss: run.peakRssBytes };
     };
     const series = await measureRounds({
@@ -103,15 +110,21 @@ export async function runScaleWorkload(context: BenchContext): Promise<Section> 
           return { ms: (JSON.parse(run.stdout) as { ms: number }).ms, rss: run.peakRssBytes };
         },
         cliFork: () => cli(['fork', PARENT, '--at', String(cut)]),
+        crowdFork: () => cli(['fork', PARENT, '--at', String(cut)], crowdDir),
         sessions: () => cli(['sessions']),
         resume: () => cli(['-p', 'one more step', '--resume', PARENT, '--model', 'keyless']),
       },
       afterRound: async () => {
-        const store = await openSessionStore({ dir });
-        try {
-          for (const id of children.splice(0)) await store.delete(id);
-        } finally {
-          await store.close();
+        for (const [where, made] of [
+          [dir, children],
+          [crowdDir, crowdChildren],
+        ] as const) {
+          const store = await openSessionStore({ dir: where });
+          try {
+            for (const id of made.splice(0)) await store.delete(id);
+          } finally {
+            await store.close();
+          }
         }
       },
     });
@@ -140,6 +153,17 @@ export async function runScaleWorkload(context: BenchContext): Promise<Section> 
         { workload: WORKLOAD, label: `dsh fork ID --at N, peak RSS, ${label}`, metric: 'bytes', baselineLabel: 'parent file size' },
         seriesOf(series, 'cliFork.rss'),
         fileSeries,
+      ),
+      figureOf(
+        {
+          workload: WORKLOAD,
+          label: `dsh fork ID --at N, folder with ${CROWD.toLocaleString('en-US')} more sessions, ${label}`,
+          metric: 'ms',
+          baselineLabel: 'the same fork in a folder of 3 sessions',
+          target: { op: '<=', value: 1.1 },
+        },
+        seriesOf(series, 'crowdFork.ms'),
+        seriesOf(series, 'cliFork.ms'),
       ),
       figureOf(
         {
@@ -189,7 +213,8 @@ export async function runScaleWorkload(context: BenchContext): Promise<Section> 
 Per size, a generated conversation (the fork workload's generator) is imported into a JSONL folder as the parent and as
 two other sessions of the same size. Each round runs, each in its own Node process timed from spawn to exit with its
 peak RSS: \`store.fork\` of the parent cut mid-step (its own time inside the process), \`dsh fork ${PARENT} --at N\`
-(the built CLI, \`apps/cli/dist\`), \`dsh sessions\` over the folder, and \`dsh -p … --resume ${PARENT}\` (one keyless
+(the built CLI, \`apps/cli/dist\`) — also in a second folder holding a copy of the parent beside ${String(CROWD)}
+sessions of 200 events (the same fork must not pay for them) — \`dsh sessions\` over the folder, and \`dsh -p … --resume ${PARENT}\` (one keyless
 turn, appended to the parent). Baselines from the same round: copying the parent file with \`fsync\` of the copy and
 its folder, and a process reading the file and \`JSON.parse\`-ing every line (its parse time). The forks made are deleted
 after each round. 1,000,000 events run only in the full bench.`,
@@ -223,14 +248,22 @@ after each round. 1,000,000 events run only in the full bench.`,
   };
 }
 
-/** Writes the parent and the other sessions of `size` events into `dir` through a store (stamped as it stamps); the cut. */
-async function writeSessions(dir: string, size: number): Promise<number> {
+/**
+ * Writes the parent and the other sessions of `size` events into `dir`, and the parent with `CROWD`
+ * sessions of 200 events into `crowdDir`, through a store (stamped as it stamps); the cut.
+ */
+async function writeSessions(dir: string, crowdDir: string, size: number): Promise<number> {
   const log = generateV4Log({ events: size, seed: 41, id: PARENT });
+  const small = generateV4Log({ events: 200, seed: 7, id: 'scale-crowd' });
   const store = await openSessionStore({ dir });
+  const crowd = await openSessionStore({ dir: crowdDir });
   try {
     for (const id of [PARENT, ...OTHERS]) await store.import({ header: { ...log.header, id }, events: log.events });
+    await crowd.import({ header: { ...log.header, id: PARENT }, events: log.events });
+    for (let index = 0; index < CROWD; index++)
+      await crowd.import({ header: { ...small.header, id: `scale-crowd-${String(index)}` }, events: small.events });
   } finally {
-    await store.close();
+    await Promise.all([store.close(), crowd.close()]);
   }
   return findOpenStepCut(log.events, Math.floor(size / 2));
 }
