@@ -57,4 +57,23 @@ describe('notices', () => {
     await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).innerText()).toContain('Forked from tour-every-effect at seq');
     expect(await notices.innerText()).toMatch(/Branched: now on/);
   }, 60_000);
+
+  test("the peers form's notice shows on the board it opens, and is cleared by opening one peer's chat", async () => {
+    const { page } = browser;
+    await page.goto(`${demo.url}#/s/baseline`);
+    await expect.poll(() => page.getByRole('list', { name: 'Transcript' }).innerText()).toContain('Turn 1 completed');
+    await page.getByRole('button', { name: 'Peers…' }).click();
+    const form = page.getByRole('form', { name: 'Fork peers' });
+    await form.getByLabel('Prompt for peer 1').fill('hello');
+    await form.getByLabel('Prompt for peer 2').fill('hello');
+    await form.getByRole('button', { name: 'Fork and run 2 peers' }).click();
+
+    const board = page.getByRole('main', { name: 'Peers' });
+    await expect.poll(() => board.getByRole('log', { name: 'Notices' }).innerText()).toMatch(/Forked 2 peers of baseline at seq \d+/);
+    await board.getByRole('region').first().getByRole('link').first().click();
+    await expect.poll(() => page.getByRole('main', { name: 'Chat' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('log', { name: 'Notices' }).innerText()).toBe('');
+    // The first test's refusals (404) are the only errors this page logged.
+    expect(browser.errors.filter((error) => !error.includes('status of 404'))).toEqual([]);
+  }, 60_000);
 });

@@ -79,12 +79,15 @@ export function App() {
     const timer = setInterval(() => void refreshList(), 5000);
     const onHash = () => {
       const id = idFromHash();
-      if (id !== shown.current) {
-        shown.current = id;
+      const peers = parsePeersHash(window.location.hash);
+      // A session's peers board is a view of it (its peers form moves there): its notices stay.
+      const of = id ?? peers?.baseline;
+      if (of !== shown.current) {
+        shown.current = of;
         clearNotices();
       }
       setCurrentId(id);
-      setBoard(parsePeersHash(window.location.hash));
+      setBoard(peers);
       setSelectedSeq(undefined);
     };
     window.addEventListener('hashchange', onHash);
@@ -154,7 +157,9 @@ export function App() {
           refreshList={refreshList}
           notify={notify}
           onOpen={choose}
-        />
+        >
+          <NoticeList notices={notices} />
+        </PeersBoard>
       ) : (
         <main class="chat" aria-label="Chat">
           {peersForm.request !== undefined && (

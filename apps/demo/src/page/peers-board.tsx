@@ -1,4 +1,5 @@
 /** The peers board (SPEC §20): the peers of one baseline in columns, each streaming, each with its own composer. */
+import type { ComponentChildren } from 'preact';
 import { PeerColumn } from './peer-column.js';
 
 type Props = {
@@ -9,10 +10,12 @@ type Props = {
   refreshList: () => Promise<void>;
   notify: (text: string, tone?: 'info' | 'error') => void;
   onOpen: (id: string) => void;
+  /** Shown under the columns (the page's notices). */
+  children?: ComponentChildren;
 };
 
-/** A main landmark labelled “Peers”, one column per peer in the order they were forked. */
-export function PeersBoard({ baseline, name, ids, refreshList, notify, onOpen }: Props) {
+/** A main landmark labelled “Peers”, one column per peer in the order they were forked, then `children`. */
+export function PeersBoard({ baseline, name, ids, refreshList, notify, onOpen, children }: Props) {
   return (
     <main class="board" aria-label="Peers">
       <div class="board-head">
@@ -35,6 +38,7 @@ export function PeersBoard({ baseline, name, ids, refreshList, notify, onOpen }:
           <PeerColumn key={id} id={id} refreshList={refreshList} notify={notify} onOpen={onOpen} />
         ))}
       </div>
+      {children}
     </main>
   );
 }
