@@ -3,6 +3,8 @@
  * selected event fork siblings at one cut over HTTP; the board shows them in columns, each streaming
  * its own transcript, each with its own composer.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { api, keepScreenshot, openBrowser, startDemoProcess, type BrowserPage, type DemoProcess } from './demo-harness.js';
 
@@ -72,6 +74,55 @@ describe('peers in the demo', () => {
       .toContain('Turn 3 completed');
     expect(await first.getByRole('list', { name: 'Transcript' }).innerText()).not.toContain('Turn 3');
     await keepScreenshot(page, 'peers-board');
+    expect(browser.errors).toEqual([]);
+  }, 180_000);
+
+  test('each peer works in its own directory at the cut: two peers write the same file name and each sees only its own', async () => {
+    const { page } = browser;
+    const { sessionId: base } = await api<{ sessionId: string }>(demo.url, '/api/sessions', { method: 'POST', body: { title: 'apart' } });
+    await api(demo.url, `/api/sessions/${base}/messages`, { method: 'POST', body: { text: 'write shared.md: from the baseline' } });
+    await expect
+      .poll(async () => (await api<Observed>(demo.url, `/api/sessions/${base}`)).events.some((event) => event.type === 'turn/end'), {
+        timeout: 60_000,
+      })
+      .toBe(true);
+    await page.goto(`${demo.url}#/s/${base}`);
+    await page.getByRole('button', { name: 'Peers…' }).click();
+    const form = page.getByRole('form', { name: 'Fork peers' });
+    await form.getByLabel('Prompt for peer 1').fill('write notes.md: from one');
+    await form.getByLabel('Prompt for peer 2').fill('write notes.md: from two');
+    await form.getByRole('button', { name: 'Fork and run 2 peers' }).click();
+    const board = page.getByRole('main', { name: 'Peers' });
+    const one = board.getByRole('region', { name: 'Peer apart-1' });
+    const two = board.getByRole('region', { name: 'Peer apart-2' });
+    for (const column of [one, two])
+      await expect
+        .poll(() => column.getByRole('list', { name: 'Transcript' }).innerText(), { timeout: 60_000 })
+        .toContain('Turn 2 completed');
+    // The board names each peer's own directory.
+    const dirOne = join(demo.dataDir, 'worktrees', 'apart-1');
+    const dirTwo = join(demo.dataDir, 'worktrees', 'apart-2');
+    expect(await one.innerText()).toContain(dirOne);
+    expect(await two.innerText()).toContain(dirTwo);
+    // Each asks for the file both wrote and reads only its own; the baseline's file is in both, the shared folder has neither peer's.
+    await one.getByRole('textbox', { name: 'Message to apart-1' }).fill('read notes.md');
+    await one.getByRole('button', { name: 'Send' }).click();
+    await two.getByRole('textbox', { name: 'Message to apart-2' }).fill('read notes.md');
+    await two.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => one.getByRole('list', { name: 'Transcript' }).innerText(), { timeout: 60_000 }).toContain('Turn 3 completed');
+    await expect.poll(() => two.getByRole('list', { name: 'Transcript' }).innerText(), { timeout: 60_000 }).toContain('Turn 3 completed');
+    expect(await one.getByRole('list', { name: 'Transcript' }).innerText()).not.toContain('from two');
+    expect(await two.getByRole('list', { name: 'Transcript' }).innerText()).not.toContain('from one');
+    expect([readFileSync(join(dirOne, 'notes.md'), 'utf8'), readFileSync(join(dirTwo, 'notes.md'), 'utf8')]).toEqual([
+      'from one',
+      'from two',
+    ]);
+    expect([readFileSync(join(dirOne, 'shared.md'), 'utf8'), readFileSync(join(dirTwo, 'shared.md'), 'utf8')]).toEqual([
+      'from the baseline',
+      'from the baseline',
+    ]);
+    expect(existsSync(join(demo.dataDir, 'workspace', 'notes.md'))).toBe(false);
+    await keepScreenshot(page, 'peers-own-directories');
     expect(browser.errors).toEqual([]);
   }, 180_000);
 

@@ -12,7 +12,7 @@ export const LAYERS = {
   'packages/dsh-import': ['dsh-codec'],
   'packages/dsh-workspace': [],
   'packages/dsh-claude-agent-sdk': ['dsh-session', 'dsh-codec', 'dsh-import'],
-  'apps/demo': ['dsh-host', 'dsh-postgres'],
+  'apps/demo': ['dsh-host', 'dsh-postgres', 'dsh-workspace'],
   'apps/cli': ['dsh-host', 'dsh-codec', 'dsh-import', 'dsh-postgres', 'dsh-workspace'],
 };
 

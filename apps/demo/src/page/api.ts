@@ -2,7 +2,7 @@
  * Fetch wrappers for the dsh HTTP API (SPEC §10). A non-2xx answer becomes an `ApiError`
  * carrying the API's `{ error: { code, message } }`.
  */
-import type { ForkResult, Observation, SessionRow, WireDelta, WireEvent } from './wire.js';
+import type { ForkResult, Observation, SessionRow, WireDelta, WireEvent, WorktreeInfo } from './wire.js';
 
 /** An error answer of the API: its code (e.g. `INVALID_CUT`) and message. */
 export class ApiError extends Error {
@@ -58,10 +58,16 @@ export const api = {
   /** Makes the session live in the host; a crashed log is repaired first (interrupted closers). */
   open: (id: string) => call<Observation>('POST', `${at(id)}/open`),
   send: (id: string, text: string) => call<{ inputId: string }>('POST', `${at(id)}/messages`, { text }),
-  fork: (id: string, options: { atSeq?: number; title?: string }) => call<ForkResult>('POST', `${at(id)}/fork`, options),
-  /** Forks one peer per prompt at one cut of the baseline and starts each prompt (SPEC §20). */
-  peers: (id: string, options: { atSeq?: number; peers: { prompt: string; title?: string }[] }) =>
-    call<{ baseline: string; cut: number; peers: { sessionId: string; title: string }[] }>('POST', `${at(id)}/peers`, options),
+  /** `worktree`: the child gets its own directory holding the files at the cut (SPEC §23). */
+  fork: (id: string, options: { atSeq?: number; title?: string; worktree?: boolean }) =>
+    call<ForkResult>('POST', `${at(id)}/fork`, options),
+  /** Forks one peer per prompt at one cut of the baseline and starts each prompt (SPEC §20); `worktree`: each in its own directory. */
+  peers: (id: string, options: { atSeq?: number; worktree?: boolean; peers: { prompt: string; title?: string }[] }) =>
+    call<{ baseline: string; cut: number; peers: { sessionId: string; title: string; worktree?: WorktreeInfo }[] }>(
+      'POST',
+      `${at(id)}/peers`,
+      options,
+    ),
   rename: (id: string, title: string) => call<unknown>('PATCH', at(id), { title }),
   /** Deletes a stored session (409 `SESSION_BUSY` while it runs a turn or another process holds it). */
   delete: (id: string) => call<{ sessionId: string; deleted: true }>('DELETE', at(id)),

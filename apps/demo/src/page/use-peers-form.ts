@@ -5,6 +5,7 @@
 import { useCallback, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { peersHash } from './peer-summary.js';
+import { withOwnDirectory } from './own-directory.js';
 import type { Notify } from './use-notices.js';
 import { describeError } from './use-session-view.js';
 
@@ -27,9 +28,17 @@ export function usePeersForm(notify: Notify, refreshList: () => Promise<void>) {
     async (peers: { prompt: string; title?: string }[]) => {
       if (request === undefined) return;
       try {
-        const result = await api.peers(request.baseline, { ...(request.atSeq === undefined ? {} : { atSeq: request.atSeq }), peers });
+        // Each peer in its own directory holding the files at the cut (SPEC §23), so they never share files.
+        const { result, shared } = await withOwnDirectory(request.baseline, request.atSeq, (worktree) =>
+          api.peers(request.baseline, {
+            ...(request.atSeq === undefined ? {} : { atSeq: request.atSeq }),
+            ...(worktree ? { worktree } : {}),
+            peers,
+          }),
+        );
         notify(
-          `Forked ${String(result.peers.length)} peers of ${result.baseline} at seq ${String(result.cut)}: ${result.peers.map((peer) => peer.title).join(', ')}.`,
+          `Forked ${String(result.peers.length)} peers of ${result.baseline} at seq ${String(result.cut)}: ${result.peers.map((peer) => peer.title).join(', ')}.` +
+            (shared === undefined ? ' Each has its own directory.' : ` They have ${shared}`),
         );
         setRequest(undefined);
         await refreshList();

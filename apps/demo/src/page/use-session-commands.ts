@@ -7,6 +7,7 @@ import { api } from './api.js';
 import { COMMAND_HELP, parseCommand } from './parse-command.js';
 import type { Notify } from './use-notices.js';
 import { describeError } from './use-session-view.js';
+import { withOwnDirectory } from './own-directory.js';
 
 type Options = {
   /** The open session, if any. */
@@ -39,9 +40,10 @@ export function useSessionCommands({ currentId, live, notify, open, refreshList,
 
   const forkHere = useCallback(
     (id: string, seq: number) => {
-      api.fork(id, { atSeq: seq }).then(
-        async (result) => {
-          notify(`Forked ${result.parentSession} at seq ${result.forkCut}: now on ${result.sessionId}.`);
+      withOwnDirectory(id, seq, (worktree) => api.fork(id, { atSeq: seq, ...(worktree ? { worktree } : {}) })).then(
+        async ({ result, shared }) => {
+          const where = result.worktree === undefined ? ` It has ${shared ?? 'no own directory.'}` : ` Its files: ${result.worktree.dir}.`;
+          notify(`Forked ${result.parentSession} at seq ${result.forkCut}: now on ${result.sessionId}.${where}`);
           await refreshList();
           open(result.sessionId);
         },

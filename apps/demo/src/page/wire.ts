@@ -3,9 +3,9 @@
  * type-only, so nothing of dsh-host is bundled into the page and no shape is copied by hand.
  * Renderers still read event `data` defensively.
  */
-import type { AgentDelta, ForkResult, Observation, SessionListItem } from 'dsh-host';
+import type { AgentDelta, ForkResult, Observation, SessionListItem, WorktreeInfo } from 'dsh-host';
 
-export type { ForkResult, Observation };
+export type { ForkResult, Observation, WorktreeInfo };
 
 /** One row of `GET /api/sessions`. */
 export type SessionRow = SessionListItem;

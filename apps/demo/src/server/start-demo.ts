@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHost, demoTools, openSessionStore, resolveModel } from 'dsh-host';
+import { openWorkspaceStore, openWorktrees } from 'dsh-workspace';
 import { openPostgresStore } from 'dsh-postgres';
 import { chooseModel } from './choose-model.js';
 import { ensurePageBuilt } from './ensure-page-built.js';
@@ -77,7 +78,11 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     options.databaseUrl === undefined
       ? await openSessionStore({ dir: sessionsDir })
       : await openPostgresStore({ connectionString: options.databaseUrl });
-  const host = createHost({ store, model, tools: demoTools(), cwd: workspaceDir });
+  // SPEC §23: each session's files checkpointed in the data folder, and each child of "Fork here" and
+  // the peers form its own directory at the cut (DIR/worktrees/<name>) made by dsh-workspace.
+  const checkpoints = openWorkspaceStore({ dir: join(options.dataDir, '.workspaces.git') });
+  const worktrees = openWorktrees({ dataDir: options.dataDir, store: checkpoints });
+  const host = createHost({ store, model, tools: demoTools(), cwd: workspaceDir, checkpoints, worktrees });
   const cliData = options.databaseUrl === undefined ? `--data ${shellQuote(sessionsDir)}` : databaseArgument(options.databaseUrl);
   let server;
   try {

@@ -138,6 +138,17 @@ describe('keyless model', () => {
     );
   });
 
+  it('after a fork whose stored note follows the closers, continue still re-runs the unfinished calls', async () => {
+    const previous: ModelMessage[] = [
+      user('explore', 'u1'),
+      calls('a1', ['c1', 'read_file', { path: 'a.txt' }]),
+      result('c1', 'forked, not started', { isError: true, id: 'forked-tool-result-c1-7' }),
+      user('Files changed since the cut: a.txt', 'note-9'),
+      user('continue', 'u2'),
+    ];
+    expect((await ask(previous)).toolCalls).toEqual([{ name: 'read_file', arguments: '{"path":"a.txt"}' }]);
+  });
+
   it('after a fork, re-runs a read-only call left without a result through a new call, and verifies a write first', async () => {
     const previous: ModelMessage[] = [
       user('explore', 'u1'),

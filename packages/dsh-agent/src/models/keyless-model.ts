@@ -127,7 +127,8 @@ const REPEATABLE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_files'
  * file, and written again only when its content is not there. Any other tool is never repeated.
  */
 const continueAfterCut: Plan = ({ steps, tools, earlier }) => {
-  const previousUser = findLastIndex(earlier, (message) => message.role === 'user');
+  // A stored note (SPEC §23, a user message `note-<seq>` after the closers) belongs to the turn it follows.
+  const previousUser = findLastIndex(earlier, (message) => message.role === 'user' && !message.id.startsWith('note-'));
   const previousTurn = earlier.slice(previousUser + 1);
   const calls = new Map<string, Call>();
   for (const message of previousTurn) {
