@@ -1,20 +1,20 @@
 /** @module `createHost`: builds one `HostContext` and maps each `Host` method to its operation module, every failure leaving as a `HostError` (see AGENTS.md "Inside dsh-host"). */
 import { createKeylessModel } from 'dsh-agent';
-import { createHttpApp } from './create-http-app.js';
-import { deleteSession } from './delete-session.js';
-import { forkPeers, turnResult } from './fork-peers.js';
-import { hostFork } from './fork-requests.js';
+import { createHttpApp } from './http/create-http-app.js';
+import { deleteSession } from './operations/delete-session.js';
+import { forkPeers, turnResult } from './operations/fork-peers.js';
+import { hostFork } from './operations/fork-requests.js';
 import { HostError } from './host-error.js';
-import { importIntoStore } from './import-into-store.js';
+import { importIntoStore } from './operations/import-into-store.js';
 import type { HostContext, HostOptions } from './host-context.js';
 import type { Host } from './host-types.js';
-import { lineageOf } from './lineage.js';
-import { listSessions, mostRecentForCwd, resolveRef } from './list-sessions.js';
-import { observation } from './observe-session.js';
-import { runQuery } from './run-query.js';
-import { liveLimitsOf, stopIdleSweep } from './live-slots.js';
-import { appendTitle, assertOpen, liveEntry, openLive, release } from './session-registry.js';
-import { watchDeltas, watchEvents } from './watch-events.js';
+import { lineageOf } from './operations/lineage.js';
+import { listSessions, mostRecentForCwd, resolveRef } from './operations/list-sessions.js';
+import { observation } from './operations/observe-session.js';
+import { runQuery } from './operations/run-query.js';
+import { liveLimitsOf, stopIdleSweep } from './operations/live-slots.js';
+import { appendTitle, assertOpen, liveEntry, openLive, release } from './operations/session-registry.js';
+import { watchDeltas, watchEvents } from './operations/watch-events.js';
 
 export type { HostOptions } from './host-context.js';
 

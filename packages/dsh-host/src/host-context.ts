@@ -4,7 +4,7 @@ import type { Agent, AgentDelta, CheckpointStore, Model, Tool } from 'dsh-agent'
 import type { Session, SessionStore } from 'dsh-session';
 import type { HttpAppOptions } from './http-app-options.js';
 import type { ForkResult, HostLogger, TelemetrySink } from './host-types.js';
-import type { HostWorktrees } from './host-worktrees.js';
+import type { HostWorktrees } from './operations/host-worktrees.js';
 
 /** Options of `createHost`. Only `store` is required; the model defaults to the offline keyless one. */
 export type HostOptions = {

@@ -2,9 +2,9 @@
 import type { FormatVersion, SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
 import type { AgentDelta, CompactionResult } from 'dsh-agent';
 import type { PrintableTitle } from 'dsh-session';
-import type { ImportInput, ImportIntoStoreOptions, ImportReport } from './import-into-store.js';
-import type { Lineage } from './lineage.js';
-import type { WorktreeInfo } from './host-worktrees.js';
+import type { ImportInput, ImportIntoStoreOptions, ImportReport } from './operations/import-into-store.js';
+import type { Lineage } from './operations/lineage.js';
+import type { WorktreeInfo } from './operations/host-worktrees.js';
 
 /**
  * One immutable view of a session's log, taken at one moment: what HTTP returns for a session and

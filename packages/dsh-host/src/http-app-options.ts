@@ -1,5 +1,5 @@
 /** @module `HttpAppOptions`: the HTTP layer's options, a type the host's context names without importing the HTTP app. */
-import type { HttpGuardOptions } from './http-guard.js';
+import type { HttpGuardOptions } from './http/http-guard.js';
 import type { HostLogger } from './host-types.js';
 
 /** Options of the HTTP layer. */

@@ -5,6 +5,6 @@
  * exhaust (`createBoundedHttpServer`), and stopping when the `npm run` launcher that started it dies
  * without passing a signal on. dsh's CLI (`dsh serve`) and demo server use it.
  */
-export { answerAndClose, createBoundedHttpServer, type BoundedServerOptions } from './bounded-http-server.js';
-export { listenHttpServer } from './listen-http-server.js';
-export { whenLauncherExits } from './when-launcher-exits.js';
+export { answerAndClose, createBoundedHttpServer, type BoundedServerOptions } from './http/bounded-http-server.js';
+export { listenHttpServer } from './http/listen-http-server.js';
+export { whenLauncherExits } from './http/when-launcher-exits.js';
