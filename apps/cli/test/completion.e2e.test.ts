@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, PRINT_COMMAND } from '../src/command-spec.js';
-import { runDsh } from './run-dsh.js';
+import { runDsh } from '@dsh/test-utils';
 
 /** What bash's `_dsh` offers for `words`, the cursor on the last word. */
 function complete(script: string, words: string[]): string[] {

@@ -4,7 +4,7 @@
  * a session keeping its own name, and a retry under the same idempotency key, are not refused.
  */
 import { describe, expect, it } from 'vitest';
-import { printJson, runDsh } from './run-dsh.js';
+import { printJson, runDsh } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-cli-name-taken');

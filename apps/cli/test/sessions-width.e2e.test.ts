@@ -3,7 +3,7 @@
  * name with `…` and keeping the id whole; without a width (piped, no COLUMNS) every cell stays whole.
  */
 import { describe, expect, it } from 'vitest';
-import { printJson, runDsh } from './run-dsh.js';
+import { printJson, runDsh } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-cli-sessions-width');

@@ -6,9 +6,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { claudeCodeTranscript, makeTempDir, type TempDir } from '@dsh/test-utils';
+import { claudeCodeTranscript, makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { runDsh } from './run-dsh.js';
 
 type Listed = {
   file: string;

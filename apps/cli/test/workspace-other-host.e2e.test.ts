@@ -9,8 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { makeTempDir, postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
-import { runDsh } from './run-dsh.js';
+import { makeTempDir, postgresTestUrl, runDsh, uniqueSchemaName } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 import { git } from './run-git.js';
 

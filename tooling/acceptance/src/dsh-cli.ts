@@ -2,17 +2,6 @@
  * The OpenAI-compatible and Anthropic stream replies the CLI sections' fake model servers
  * (`startModelServer`, 127.0.0.1) answer with; the CLI itself runs through `@dsh/test-utils`'s `runDsh`.
  */
-/** Bridge for acceptance files written before the one runner moved to `@dsh/test-utils` (import from there). */
-export {
-  outputMatching,
-  printJson,
-  runDsh as dsh,
-  spawnDsh,
-  spawnDshOnTerminal,
-  type DshOptions,
-  type DshResult as DshRun,
-} from '@dsh/test-utils';
-
 /** One OpenAI Chat Completions stream answering `text` (and `usage` when given). */
 export function openAiAnswer(text: string, usage?: object): { chunks: string[] } {
   const chunk = (body: object) =>

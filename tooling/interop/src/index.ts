@@ -8,7 +8,6 @@ export { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions
 export { scriptReplies, type RecordedRequest, type ReplyScript, type ScriptedReply, type ScriptedToolCall } from './scripted-reply.js';
 export { FAKE_MODEL, toolEnvironment, type ToolEnvironment } from './tool-environment.js';
 export { runBin, runTool, type ToolRun } from './run-tool.js';
-export { runDsh } from './run-dsh.js';
 export { findSessionFiles } from './find-session-files.js';
 export { makeInteropHome, type InteropHome } from './interop-home.js';
 export { jsonlLines } from './jsonl-lines.js';

@@ -15,12 +15,12 @@ import {
   interopSkipReason,
   jsonlLines,
   makeInteropHome,
-  runDsh,
   runTool,
   scriptReplies,
   startFakeModelServer,
   toolEnvironment,
 } from '../src/index.js';
+import { runDsh } from '@dsh/test-utils';
 
 const skip = interopSkipReason();
 if (skip !== undefined) printSkip('interop claude-code workspace', skip);

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { claudeProjectKey, createClaudeSessionStore, forkClaudeSession } from 'dsh-claude-agent-sdk';
 import { openSessionStore } from 'dsh-session';
-import { printSkip } from '@dsh/test-utils';
+import { printSkip, runDsh } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
-import { installTool, interopSkipReason, makeInteropHome, runDsh } from '../src/index.js';
+import { installTool, interopSkipReason, makeInteropHome } from '../src/index.js';
 
 type Sdk = { forkSession(id: string, options: Record<string, unknown>): Promise<{ sessionId: string }> };
 
