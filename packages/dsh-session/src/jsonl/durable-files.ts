@@ -66,6 +66,18 @@ export async function publishWithoutOverwrite(temp: string, target: string): Pro
   return true;
 }
 
+/** `size` bytes from the start of an open file; fewer when it is shorter than it was. */
+export async function readExactly(handle: FileHandle, size: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(size);
+  let offset = 0;
+  while (offset < size) {
+    const { bytesRead } = await handle.read(bytes, offset, size - offset, offset);
+    if (bytesRead === 0) break;
+    offset += bytesRead;
+  }
+  return offset === size ? bytes : bytes.subarray(0, offset);
+}
+
 /**
  * A whole file in one buffer, read with as few calls as the file system allows (`readFile` reads in
  * 512 KiB pieces: ~70 thread-pool round trips for a 35 MiB log). Bytes appended after the size was
@@ -74,15 +86,7 @@ export async function publishWithoutOverwrite(temp: string, target: string): Pro
 export async function readWholeFile(path: string): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
-    const { size } = await handle.stat();
-    const bytes = Buffer.allocUnsafe(size);
-    let offset = 0;
-    while (offset < size) {
-      const { bytesRead } = await handle.read(bytes, offset, size - offset, offset);
-      if (bytesRead === 0) break;
-      offset += bytesRead;
-    }
-    return offset === size ? bytes : bytes.subarray(0, offset);
+    return await readExactly(handle, (await handle.stat()).size);
   } finally {
     await handle.close();
   }

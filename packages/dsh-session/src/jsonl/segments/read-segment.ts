@@ -5,7 +5,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { errorCode } from '../durable-files.js';
+import { errorCode, readExactly } from '../durable-files.js';
 import { SessionError } from '../../session-error.js';
 import { segmentFile } from './segment-paths.js';
 import type { SegmentRef, SegmentStore } from './segment-store.js';
@@ -42,18 +42,6 @@ export async function readSegment(store: SegmentStore, ref: SegmentRef): Promise
   } finally {
     await handle.close();
   }
-}
-
-/** `size` bytes from the start of an open file; fewer when it is shorter than it was. */
-async function readExactly(handle: FileHandle, size: number): Promise<Buffer> {
-  const bytes = Buffer.allocUnsafe(size);
-  let offset = 0;
-  while (offset < size) {
-    const { bytesRead } = await handle.read(bytes, offset, size - offset, offset);
-    if (bytesRead === 0) break;
-    offset += bytesRead;
-  }
-  return offset === size ? bytes : bytes.subarray(0, offset);
 }
 
 /** `CORRUPT` for a segment a manifest names, saying what was expected and what was found. */
