@@ -2,13 +2,15 @@
  * @module run-checkpoint-workload
  * Workload: SPEC §23's checkpoint cost. A checkpoint of a 10,000-file git checkout after one changed
  * file, and the first checkpoint of that checkout, each against `git add -A && git write-tree` on a
- * private index of the same tree (git's own cost for the same answer), in the same rounds.
+ * private index of the same tree (git's own cost for the same answer), in the same rounds; and a worktree
+ * at a checkpoint against `git worktree add` of HEAD.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { gitText, openWorkspaceStore, type WorkspaceStore } from 'dsh-workspace';
+import { gitText, openWorkspaceStore, openWorktrees, type WorkspaceStore } from 'dsh-workspace';
 import type { BenchContext } from '../harness/bench-context.js';
 import { figureOf } from '../harness/figure.js';
 import { measureRounds, seriesOf, timeMs } from '../harness/measure-rounds.js';
@@ -41,6 +43,11 @@ async function addAllAndWriteTree(gitDir: string, workTree: string, index: strin
   const target = { gitDir, workTree, indexFile: index };
   await gitText('git add -A', ['add', '-A'], target);
   return (await gitText('git write-tree', ['write-tree'], target)).trim();
+}
+
+/** `git worktree add --detach PATH HEAD` in `checkout`: the baseline of a worktree at a checkpoint. */
+async function gitWorktreeAdd(checkout: string, path: string): Promise<void> {
+  await promisify(execFile)('git', ['-C', checkout, 'worktree', 'add', '-q', '--detach', path, 'HEAD']);
 }
 
 async function bareRepository(dir: string): Promise<string> {
@@ -107,6 +114,31 @@ export async function runCheckpointWorkload(context: BenchContext): Promise<Sect
       },
     },
   });
+  log('checkpoint: a worktree at the checkpoint');
+  // The checkpoint of a changed checkout, then: a worktree holding it (dsh) against a worktree of HEAD (git).
+  await touch();
+  const atCut = await store.checkpoint(checkout, { sessionId: 'bench', ...UNBOUNDED });
+  const worktrees = openWorktrees({ dataDir: join(root, 'data'), store });
+  const head = execFileSync('git', ['-C', checkout, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  let made = 0;
+  const worktreeRounds = await measureRounds({
+    runs: Math.min(runs, 5),
+    warmup: 1,
+    steps: {
+      worktree: async () => {
+        made += 1;
+        const name = `bench-${String(made)}`;
+        return timeMs(() =>
+          worktrees.prepare({ sourceId: 'bench', sourceCwd: checkout, checkpoint: { ...atCut, head }, name, childId: `child-${name}` }),
+        );
+      },
+      gitWorktree: async () => {
+        made += 1;
+        const path = join(root, `git-worktree-${String(made)}`);
+        return timeMs(() => gitWorktreeAdd(checkout, path));
+      },
+    },
+  });
   const label = `${files.toLocaleString('en-US')}-file checkout`;
   return {
     title: '11. Checkpoints (SPEC §23)',
@@ -117,8 +149,10 @@ workspace's private index lists what changed by stat, only that is hashed, then 
 session keep-list line) against \`git add -A && git write-tree\` with its own private index and object
 store, on the same tree, each run through \`runGit\` (same safe settings). **First checkpoint**: a new
 store (created beforehand on an empty folder) and no index, against the same git commands with a new
-index and a new bare repository. Budgets are set out of reach so both capture every file. Targets
-(SPEC §23): ≤ 1.2× and ≤ 50 ms median after one changed file, ≤ 1.5× for the first.`,
+index and a new bare repository. Budgets are set out of reach so both capture every file. **Worktree at a
+checkpoint**: \`openWorktrees().prepare\` (a commit of the checkpoint's tree on \`dsh/<name>\`, its worktree) against
+\`git worktree add\` of HEAD in the same checkout. Targets (SPEC §23): ≤ 1.2× and ≤ 50 ms median after one changed
+file, ≤ 1.5× for the first, ≤ 1.5× for the worktree.`,
     figures: [
       figureOf(
         {
@@ -141,6 +175,17 @@ index and a new bare repository. Budgets are set out of reach so both capture ev
         },
         seriesOf(firstRounds, 'first'),
         seriesOf(firstRounds, 'gitFirst'),
+      ),
+      figureOf(
+        {
+          workload: WORKLOAD,
+          label: `worktree at a checkpoint, ${label}`,
+          metric: 'ms',
+          baselineLabel: 'git worktree add of HEAD',
+          target: { op: '<=', value: 1.5 },
+        },
+        seriesOf(worktreeRounds, 'worktree'),
+        seriesOf(worktreeRounds, 'gitWorktree'),
       ),
     ],
     notes: [],
