@@ -19,6 +19,8 @@ import {
 export type { CommandSpec, OptionSpec } from './option-specs.js';
 export { PRINT_COMMAND } from './print-command-spec.js';
 import { COMPLETION_COMMAND } from './completion-command-spec.js';
+import { SERVE_COMMAND } from './serve-command-spec.js';
+import { CHECKPOINT_COMMAND, DIFF_COMMAND, HOOKS_COMMAND, RESTORE_COMMAND } from './workspace-command-specs.js';
 
 /** Every subcommand, in the order `dsh --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -121,39 +123,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     positionals: 1,
   },
-  {
-    name: 'restore',
-    usage: 'dsh restore ID|NAME --at SEQ [--json]',
-    summary: "set a session's working directory to its files at an event (undoable)",
-    description:
-      "Sets the session's cwd to the workspace at SEQ (the latest checkpoint at or before it). First the\n" +
-      'current files are checkpointed and recorded in the session, and the command that restores them is\n' +
-      'printed (dsh restore ID --at M). Only paths a checkpoint of the session holds are written or removed;\n' +
-      'files no checkpoint captured are left as they are and listed. SESSION_BUSY while a process holds the\n' +
-      'session; NO_CHECKPOINT when there is no checkpoint at or before SEQ.',
-    options: {
-      at: { type: 'string', value: 'SEQ', help: 'the event whose workspace to restore' },
-      json: { type: 'boolean', help: 'print { sessionId, cwd, atSeq, checkpointSeq, changed, untracked, undoSeq, undo } as JSON' },
-      ...STORE_OPTIONS,
-    },
-    positionals: 1,
-  },
-  {
-    name: 'diff',
-    usage: 'dsh diff ID|NAME --at SEQ [--to SEQ] [--json]',
-    summary: "list the files that differ between a session's workspace at two events, or at one and now",
-    description:
-      'Compares the workspace at --at (the latest checkpoint at or before it) with the workspace at --to, or,\n' +
-      "without --to, with the files in the session's cwd now. One line per path: added, deleted, modified or\n" +
-      'type-changed. Nothing is written.',
-    options: {
-      at: { type: 'string', value: 'SEQ', help: 'the event whose workspace to compare from' },
-      to: { type: 'string', value: 'SEQ', help: 'the event whose workspace to compare with (default: the files now)' },
-      json: { type: 'boolean', help: 'print { sessionId, from, to, changes, skipped? } as JSON' },
-      ...STORE_OPTIONS,
-    },
-    positionals: 1,
-  },
+  RESTORE_COMMAND,
+  DIFF_COMMAND,
   {
     name: 'peers',
     usage:
@@ -271,43 +242,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     positionals: 1,
     examples: ['dsh repair ~/.codex/sessions/2026/12/02/rollout-….jsonl'],
   },
-  {
-    name: 'hooks',
-    usage: 'dsh hooks install|remove claude-code [--project DIR | --user] [--json]',
-    summary: "add dsh's checkpoint hooks to Claude Code's settings (or take exactly them out)",
-    description:
-      'install adds a PreToolUse and a PostToolUse hook running `dsh checkpoint --from claude-code` (this\n' +
-      "node and this dsh's bin by absolute path, --data DIR when not the default) to Claude Code's settings\n" +
-      'file, beside its other hooks; installing again adds nothing. remove takes out exactly the hooks with\n' +
-      'that command. The file is DIR/.claude/settings.json (--project DIR, default the current directory)\n' +
-      'or settings.json in $CLAUDE_CONFIG_DIR or ~/.claude (--user); it is replaced atomically, its mode\n' +
-      'kept. A malformed file is refused INVALID_SETTINGS with nothing written. Then `dsh fork FILE --at REF\n' +
-      '--worktree` gives a fork the files as they were at REF (see docs/workspace.md).',
-    options: {
-      project: { type: 'string', value: 'DIR', help: "the project's settings: DIR/.claude/settings.json (default: the current directory)" },
-      user: { type: 'boolean', help: "the user's settings: $CLAUDE_CONFIG_DIR or ~/.claude, settings.json" },
-      json: { type: 'boolean', help: 'print { settings, command, added | removed } as JSON' },
-      ...STORE_OPTIONS,
-    },
-    positionals: 2,
-    examples: ['dsh hooks install claude-code --project .', 'dsh hooks remove claude-code --user'],
-  },
-  {
-    name: 'checkpoint',
-    usage: 'dsh checkpoint --from claude-code [--data DIR]',
-    summary: "checkpoint a Claude Code session's files (the command dsh's hooks run; reads the hook's JSON on stdin)",
-    description:
-      'Reads a Claude Code PreToolUse/PostToolUse hook input on stdin (session_id, cwd, tool_use_id,\n' +
-      'hook_event_name; at most 32 MiB), checkpoints cwd into DATA/.workspaces.git and records it in\n' +
-      'DATA/claude-checkpoints/<session_id>.jsonl. Never writes in the workspace or the transcript. Always\n' +
-      'exits 0: a failure is one note on stderr, so Claude Code goes on.',
-    options: {
-      from: { type: 'string', value: 'TOOL', help: 'the tool whose hook runs this: claude-code' },
-      data: STORE_OPTIONS.data as OptionSpec,
-      help: STORE_OPTIONS.help as OptionSpec,
-    },
-    positionals: 0,
-  },
+  HOOKS_COMMAND,
+  CHECKPOINT_COMMAND,
   {
     name: 'validate',
     usage: 'dsh validate FILE [--max-bytes N]',
@@ -327,47 +263,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     positionals: 1,
   },
-  {
-    name: 'serve',
-    usage:
-      'dsh serve [--port N] [--host ADDR] [--token TOKEN] [--allowed-host NAMES] [--workspace DIR] [--max-streams N] [--max-connections N] [--max-sessions N] [--idle-session-seconds S]',
-    summary: 'serve the HTTP API (REST + SSE) over the data directory',
-    description:
-      'Binds 127.0.0.1 by default. Any other address requires a bearer token (--token or $DSH_TOKEN). Requests whose Host is not an IP, localhost, the bound name or an allowed name are refused (DNS rebinding), as are cross-origin writes and non-JSON bodies.\n' +
-      'Each session runs on the model it recorded (--model answers those that record none) and its tools in its own cwd;\n' +
-      'a session without one (recordings, imports, V0 logs, POST /api/sessions without config.cwd) uses --workspace DIR,\n' +
-      'or has its tool calls refused NO_WORKSPACE — never the directory dsh serve was started in.',
-    options: {
-      port: { type: 'string', value: 'N', help: 'port (default 4317; 0 picks a free one)' },
-      host: { type: 'string', value: 'ADDR', help: 'bind address (default 127.0.0.1)' },
-      token: { type: 'string', value: 'TOKEN', help: 'bearer token clients must send (default $DSH_TOKEN)' },
-      'allowed-host': { type: 'string', value: 'NAMES', help: 'comma-separated host names clients may use (default $DSH_ALLOWED_HOSTS)' },
-      workspace: {
-        type: 'string',
-        value: 'DIR',
-        help: 'working directory of sessions that name none (default: none; their tools are refused NO_WORKSPACE)',
-      },
-      'max-streams': { type: 'string', value: 'N', help: 'concurrent event streams (default 256); one more is 503 TOO_MANY_STREAMS' },
-      'max-connections': {
-        type: 'string',
-        value: 'N',
-        help: 'open connections (default half the descriptor limit, at most 4096); one more closes the one idle longest',
-      },
-      'max-sessions': {
-        type: 'string',
-        value: 'N',
-        help: 'live sessions at once (default 128); one more closes an idle one, or is 503 TOO_MANY_SESSIONS when all are busy',
-      },
-      'idle-session-seconds': {
-        type: 'string',
-        value: 'S',
-        help: 'close a live session idle this long (default 300; lease released), reopened on its next request',
-      },
-      model: MODEL_OPTION,
-      'no-checkpoints': NO_CHECKPOINTS_OPTION,
-      ...STORE_OPTIONS,
-    },
-    positionals: 0,
-  },
+  SERVE_COMMAND,
   COMPLETION_COMMAND,
 ];

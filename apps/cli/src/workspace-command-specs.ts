@@ -1,0 +1,83 @@
+/**
+ * @module workspace-command-specs
+ * The command table's entries for SPEC §23's workspace commands: restore, diff, hooks, checkpoint.
+ */
+import { STORE_OPTIONS, type CommandSpec, type OptionSpec } from './option-specs.js';
+
+/** `dsh restore ID --at N`: the session's files set to the workspace at N (SPEC §23). */
+export const RESTORE_COMMAND: CommandSpec = {
+  name: 'restore',
+  usage: 'dsh restore ID|NAME --at SEQ [--json]',
+  summary: "set a session's working directory to its files at an event (undoable)",
+  description:
+    "Sets the session's cwd to the workspace at SEQ (the latest checkpoint at or before it). First the\n" +
+    'current files are checkpointed and recorded in the session, and the command that restores them is\n' +
+    'printed (dsh restore ID --at M). Only paths a checkpoint of the session holds are written or removed;\n' +
+    'files no checkpoint captured are left as they are and listed. SESSION_BUSY while a process holds the\n' +
+    'session; NO_CHECKPOINT when there is no checkpoint at or before SEQ.',
+  options: {
+    at: { type: 'string', value: 'SEQ', help: 'the event whose workspace to restore' },
+    json: { type: 'boolean', help: 'print { sessionId, cwd, atSeq, checkpointSeq, changed, untracked, undoSeq, undo } as JSON' },
+    ...STORE_OPTIONS,
+  },
+  positionals: 1,
+};
+
+/** `dsh diff ID --at N [--to M]`: the files that differ between two checkpoints, or a checkpoint and now (SPEC §23). */
+export const DIFF_COMMAND: CommandSpec = {
+  name: 'diff',
+  usage: 'dsh diff ID|NAME --at SEQ [--to SEQ] [--json]',
+  summary: "list the files that differ between a session's workspace at two events, or at one and now",
+  description:
+    'Compares the workspace at --at (the latest checkpoint at or before it) with the workspace at --to, or,\n' +
+    "without --to, with the files in the session's cwd now. One line per path: added, deleted, modified or\n" +
+    'type-changed. Nothing is written.',
+  options: {
+    at: { type: 'string', value: 'SEQ', help: 'the event whose workspace to compare from' },
+    to: { type: 'string', value: 'SEQ', help: 'the event whose workspace to compare with (default: the files now)' },
+    json: { type: 'boolean', help: 'print { sessionId, from, to, changes, skipped? } as JSON' },
+    ...STORE_OPTIONS,
+  },
+  positionals: 1,
+};
+
+/** `dsh hooks install|remove claude-code`: the checkpoint hooks in Claude Code's settings (SPEC §23). */
+export const HOOKS_COMMAND: CommandSpec = {
+  name: 'hooks',
+  usage: 'dsh hooks install|remove claude-code [--project DIR | --user] [--json]',
+  summary: "add dsh's checkpoint hooks to Claude Code's settings (or take exactly them out)",
+  description:
+    'install adds a PreToolUse and a PostToolUse hook running `dsh checkpoint --from claude-code` (this\n' +
+    "node and this dsh's bin by absolute path, --data DIR when not the default) to Claude Code's settings\n" +
+    'file, beside its other hooks; installing again adds nothing. remove takes out exactly the hooks with\n' +
+    'that command. The file is DIR/.claude/settings.json (--project DIR, default the current directory)\n' +
+    'or settings.json in $CLAUDE_CONFIG_DIR or ~/.claude (--user); it is replaced atomically, its mode\n' +
+    'kept. A malformed file is refused INVALID_SETTINGS with nothing written. Then `dsh fork FILE --at REF\n' +
+    '--worktree` gives a fork the files as they were at REF (see docs/workspace.md).',
+  options: {
+    project: { type: 'string', value: 'DIR', help: "the project's settings: DIR/.claude/settings.json (default: the current directory)" },
+    user: { type: 'boolean', help: "the user's settings: $CLAUDE_CONFIG_DIR or ~/.claude, settings.json" },
+    json: { type: 'boolean', help: 'print { settings, command, added | removed } as JSON' },
+    ...STORE_OPTIONS,
+  },
+  positionals: 2,
+  examples: ['dsh hooks install claude-code --project .', 'dsh hooks remove claude-code --user'],
+};
+
+/** `dsh checkpoint --from claude-code`: a checkpoint taken from a hook's JSON on stdin (SPEC §23). */
+export const CHECKPOINT_COMMAND: CommandSpec = {
+  name: 'checkpoint',
+  usage: 'dsh checkpoint --from claude-code [--data DIR]',
+  summary: "checkpoint a Claude Code session's files (the command dsh's hooks run; reads the hook's JSON on stdin)",
+  description:
+    'Reads a Claude Code PreToolUse/PostToolUse hook input on stdin (session_id, cwd, tool_use_id,\n' +
+    'hook_event_name; at most 32 MiB), checkpoints cwd into DATA/.workspaces.git and records it in\n' +
+    'DATA/claude-checkpoints/<session_id>.jsonl. Never writes in the workspace or the transcript. Always\n' +
+    'exits 0: a failure is one note on stderr, so Claude Code goes on.',
+  options: {
+    from: { type: 'string', value: 'TOOL', help: 'the tool whose hook runs this: claude-code' },
+    data: STORE_OPTIONS.data as OptionSpec,
+    help: STORE_OPTIONS.help as OptionSpec,
+  },
+  positionals: 0,
+};
