@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { linkSync, realpathSync, statSync } from 'node:fs';
-import { copyFile, mkdir, stat, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { gitFailed, runGit, safeGitArgs, safeGitEnv, spawnGit, type GitResult, type RunGitOptions } from '../run-git.js';
 import { WorkspaceError } from '../workspace-error.js';
 
@@ -40,30 +40,91 @@ export function createStoreContext(dir: string, pruneGraceMs: number): StoreCont
   return { dir, pruneGraceMs, ready, excludes: new Map() };
 }
 
-async function createStore(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const headExists = await stat(join(dir, 'HEAD')).then(
+/** How long a store creation waits for another process's `git init` in the folder to finish. */
+const OTHER_INIT_WAIT_MS = 10_000;
+/** A creation folder older than this was left by a killed process. */
+const STALE_CREATION_MS = 10 * 60_000;
+
+function exists(path: string): Promise<boolean> {
+  return stat(path).then(
     () => true,
     () => false,
   );
-  if (!headExists) {
-    const init = await runGit(['init', '--bare', '--quiet', '--template='], { gitDir: dir });
-    // Another process may have created it at the same moment: only a store still without HEAD is a failure.
-    if (
-      !init.ok &&
-      !(await stat(join(dir, 'HEAD')).then(
-        () => true,
-        () => false,
-      ))
-    )
-      throw gitFailed('creating the workspace store', init);
+}
+
+/** A whole store: its HEAD and its config (`git init` writes the config first, HEAD after it). */
+async function isStore(dir: string): Promise<boolean> {
+  return (await exists(join(dir, 'HEAD'))) && (await exists(join(dir, 'config')));
+}
+
+/**
+ * Creates the store so that another process never sees it half made: built whole in a private sibling
+ * folder (git init, dsh's folders, attributes, ignores) and renamed into place. Two processes racing
+ * both build one; the first rename wins and the loser's copy goes. (`git init` in place is not safe to
+ * race: the loser fails on `config.lock` before the winner has written HEAD.)
+ */
+async function createStore(dir: string): Promise<void> {
+  if (await isStore(dir)) return completeStore(dir);
+  const parent = dirname(dir);
+  await mkdir(parent, { recursive: true });
+  await removeStaleCreations(parent, basename(dir));
+  const building = `${dir}.creating.${String(process.pid)}.${Math.random().toString(36).slice(2, 10)}`;
+  try {
+    await mkdir(building);
+    const init = await runGit(['init', '--bare', '--quiet', '--template='], { gitDir: building });
+    if (!init.ok) throw gitFailed('creating the workspace store', init);
+    await completeStore(building);
+    try {
+      // Replaces an empty folder (someone made `dir` but nothing in it); refused for a folder with content.
+      await rename(building, dir);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    }
+  } finally {
+    await rm(building, { recursive: true, force: true });
   }
+  // Another process got there first: its store is whole (renamed in), or an older dsh is running `git init` in place.
+  const until = Date.now() + OTHER_INIT_WAIT_MS;
+  while (!(await isStore(dir)) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!(await isStore(dir))) {
+    // A folder with other files and no store after the wait: made a store in place, as before (git keeps what is there).
+    const init = await runGit(['init', '--bare', '--quiet', '--template='], { gitDir: dir });
+    if (!init.ok && !(await isStore(dir))) throw gitFailed(`creating the workspace store in ${dir} (a folder with other files)`, init);
+  }
+  await completeStore(dir);
+}
+
+/** dsh's folders and files in a store, each written only when missing or different, and atomically (a reader never sees one empty). */
+async function completeStore(dir: string): Promise<void> {
   await Promise.all([
     mkdir(join(dir, 'info'), { recursive: true }),
     ...['indexes', 'sessions', 'tmp'].map((sub) => mkdir(join(dir, 'dsh', sub), { recursive: true })),
   ]);
-  await writeFile(join(dir, 'info', 'attributes'), STORE_ATTRIBUTES);
-  await writeFile(defaultExcludesPath(dir), DEFAULT_EXCLUDES);
+  await Promise.all([
+    writeIfDifferent(join(dir, 'info', 'attributes'), STORE_ATTRIBUTES),
+    writeIfDifferent(defaultExcludesPath(dir), DEFAULT_EXCLUDES),
+  ]);
+}
+
+async function writeIfDifferent(path: string, text: string): Promise<void> {
+  if ((await readFile(path, 'utf8').catch(() => undefined)) === text) return;
+  const temp = `${path}.${String(process.pid)}.${Math.random().toString(36).slice(2, 10)}`;
+  await writeFile(temp, text);
+  await rename(temp, path);
+}
+
+/** Creation folders of `name` in `parent` older than STALE_CREATION_MS (their process was killed). */
+async function removeStaleCreations(parent: string, name: string): Promise<void> {
+  const prefix = `${name}.creating.`;
+  const entries = await readdir(parent).catch(() => [] as string[]);
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix)) continue;
+    const info = await stat(join(parent, entry)).catch(() => undefined);
+    if (info !== undefined && Date.now() - info.mtimeMs > STALE_CREATION_MS)
+      await rm(join(parent, entry), { recursive: true, force: true });
+  }
 }
 
 /** The file of ignores for a workspace that is not a git checkout. */

@@ -261,4 +261,46 @@ describe('WorkspaceStore.checkpoint', () => {
     expect(existsSync(join(storeDir, 'dsh', 'tmp'))).toBe(true);
     expect(readdirSync(join(storeDir, 'dsh', 'tmp'))).toEqual([]);
   });
+
+  it('stores created by several processes at once on fresh folders all work, and no creation folder is left', async () => {
+    await using dir = await makeTempDir();
+    const ws = join(dir.path, 'ws');
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'a.txt'), 'a\n');
+    const folders = Array.from({ length: 6 }, (_, at) => join(dir.path, `data${String(at)}`, '.workspaces.git'));
+    const runs = folders.flatMap((storeDir) =>
+      Array.from({ length: 4 }, (_, at) => openWorkspaceStore({ dir: storeDir }).checkpoint(ws, { sessionId: `s${String(at)}`, ...ROOMY })),
+    );
+    const results = await Promise.all(runs);
+    expect(new Set(results.map((result) => result.tree)).size).toBe(1);
+    for (const storeDir of folders) {
+      expect(readdirSync(join(storeDir, '..'))).toEqual(['.workspaces.git']);
+      expect(readFileSync(join(storeDir, 'dsh', 'default-excludes'), 'utf8')).toBe('.git/\nnode_modules/\n');
+    }
+  });
+
+  it('waits for another process still running git init in the folder (HEAD written, config locked) and never uses the store half made', async () => {
+    await using dir = await makeTempDir();
+    const ws = join(dir.path, 'ws');
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'a.txt'), 'a\n');
+    const storeDir = join(dir.path, '.workspaces.git');
+    // The other process's `git init` in place, caught after its lock on the config and before HEAD.
+    mkdirSync(join(storeDir, 'objects'), { recursive: true });
+    mkdirSync(join(storeDir, 'refs'), { recursive: true });
+    writeFileSync(join(storeDir, 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(storeDir, 'config.lock'), '');
+    const finishOther = setTimeout(() => {
+      rmSync(join(storeDir, 'config.lock'));
+      execFileSync('git', ['init', '--bare', '--quiet', '--template=', storeDir]);
+    }, 1500);
+    try {
+      const result = await openWorkspaceStore({ dir: storeDir }).checkpoint(ws, { sessionId: 's', ...ROOMY });
+      // Never used half made: git writes HEAD before the config, so HEAD alone is no store.
+      expect(existsSync(join(storeDir, 'config'))).toBe(true);
+      expect(await paths(openWorkspaceStore({ dir: storeDir }), result.tree)).toEqual(['a.txt']);
+    } finally {
+      clearTimeout(finishOther);
+    }
+  });
 });
