@@ -23,8 +23,15 @@ const PIPELINE =
   /\/dsh-import\/(src|dist)\/(import-transcript|build-sessions|write-events|codex\/read-codex|pi\/read-pi|native\/native-cut|native\/fork-native-transcript)\./;
 /** The modules of dsh-import and of dsh-codec: what the native fork itself loads (the CLI's own are its command's). */
 const FORK_PACKAGES = /\/(dsh-import|dsh-codec)\/(src|dist)\//;
-/** At most this many of them load for `dsh fork FILE` on the byte path (55 before the annex, issue 39; 40 with the memory bound). */
-const BYTE_PATH_MODULES = 40;
+/**
+ * At most this many of them load for `dsh fork FILE` on the byte path at a cut that leaves no call
+ * open (55 before the annex, issue 39; 40 with the memory bound; 29 with the closers loaded only for open calls).
+ */
+const BYTE_PATH_MODULES = 29;
+/** dsh's own modules: the CLI's and every workspace package's (not the launcher in bin/, not node_modules). */
+const DSH_MODULES = /\/(apps\/cli|packages\/dsh-[a-z-]+)\/(src|dist)\//;
+/** At most this many of them load for `dsh fork FILE --at UUID` of a Claude Code file (69 at review e76bf7b, 64 before issue 39 step 2). */
+const FORK_FILE_MODULES = 53;
 
 let dir: TempDir;
 beforeEach(async () => {
@@ -113,6 +120,10 @@ describe('the modules a command loads', () => {
     expect(run.loaded.filter((url) => PIPELINE.test(url))).toEqual([]);
     const forkModules = run.loaded.filter((url) => FORK_PACKAGES.test(url));
     expect(forkModules.length, forkModules.join('\n')).toBeLessThanOrEqual(BYTE_PATH_MODULES);
+    const dshModules = run.loaded.filter((url) => DSH_MODULES.test(url));
+    expect(dshModules.length, dshModules.join('\n')).toBeLessThanOrEqual(FORK_FILE_MODULES);
+    // The codec's closer texts load only for a cut that leaves calls open (this one leaves none).
+    expect(run.loaded.filter((url) => /\/(open-calls|claude-code-closers|synthetic-results)\./.test(url))).toEqual([]);
   });
 
   it('dsh fork FILE --at seq:N loads the import pipeline and the text path when it needs them (the byte path does not cut at a seq)', async () => {

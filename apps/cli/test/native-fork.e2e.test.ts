@@ -55,6 +55,10 @@ it('dsh fork FILE --at REF --json writes the child beside FILE; dsh repair close
     resume: ['claude', '--resume', json.session_id],
   });
   expect(await readFile(file, 'utf8')).toBe(before);
+  // The open call c1 is closed in the child: the closers load for such a cut.
+  const closer = JSON.parse((await readFile(json.file, 'utf8')).trimEnd().split('\n').at(-1) ?? '') as Record<string, unknown>;
+  expect(closer).toMatchObject({ type: 'user', parentUuid: 'a1', sessionId: json.session_id });
+  expect(closer.message).toMatchObject({ content: [{ type: 'tool_result', tool_use_id: 'c1', is_error: true }] });
 
   const repaired = await runDsh(['repair', file]);
   expect(repaired.code, repaired.stderr).toBe(0);

@@ -64,8 +64,3 @@ export function reasoning(value: string, providerData?: JsonObject): ContentBloc
 export function text(value: string): ContentBlock {
   return { type: 'text', text: value };
 }
-
-/** An effect table lookup: known names get their effect, every other name `unknown`. */
-export function effectTable(table: Readonly<Record<string, ToolEffect>>): (name: string) => ToolEffect {
-  return (name) => (Object.hasOwn(table, name) ? (table[name] as ToolEffect) : 'unknown');
-}

@@ -3,7 +3,7 @@
  * else are `unknown`.
  */
 import type { ToolEffect } from 'dsh-codec';
-import { effectTable } from '../read-transcript.js';
+import { effectTable } from '../effect-table.js';
 
 /** Built-in Claude Code tool name → effect. */
 export const CLAUDE_CODE_EFFECTS: Readonly<Record<string, ToolEffect>> = {

@@ -9,34 +9,13 @@ import { asRecord, asString } from '../read-transcript.js';
 import type { WarningTally } from '../source-item.js';
 import type { Absorbs, TreeNode } from '../transcript-tree.js';
 import { inChainOrder } from '../in-chain-order.js';
+import { CLAUDE_CODE_TITLE_TYPES } from './claude-code-line-types.js';
 
 /** One entry: its 1-based source line and object. */
 export type ClaudeCodeEntry = { line: number; value: Record<string, unknown> };
 
 /** The tree: entries by uuid (file order), nodes for `linesOfTree` (chain order: each after its parent), and the sibling rule. */
 export type ClaudeCodeTree = { entries: Map<string, ClaudeCodeEntry>; nodes: TreeNode[]; absorbs: Absorbs; allSidechain: boolean };
-
-/** Line types that carry a title, not an entry. */
-export const CLAUDE_CODE_TITLE_TYPES: ReadonlySet<string> = new Set(['summary', 'ai-title', 'custom-title']);
-
-/** Line types that hold nothing for a dsh session (SPEC §18 lists those current versions write); skipped without a warning. */
-export const CLAUDE_CODE_QUIET_TYPES: ReadonlySet<string> = new Set([
-  'file-history-snapshot',
-  'queue-operation',
-  'progress',
-  'permission-mode',
-  'attachment',
-  'last-prompt',
-  'system',
-  'mode',
-  'api-request',
-  'api-request-blob',
-  'api-request-shape',
-  'atis-latch',
-  'tools-used',
-  'cost-state',
-  'api-request-route',
-]);
 
 /** Whether `content` holds blocks (objects), all of them `tool_result`s whose call `owned` accepts. */
 function everyResultOwnedBy(content: unknown, owned: (callId: string) => boolean): boolean {

@@ -8,7 +8,8 @@ import type { SourceLine } from '../read-lines.js';
 import { ANTHROPIC_WIRE, argumentsText, asRecord, asString, reasoning, text, type ReadTranscript } from '../read-transcript.js';
 import { timeOf, WarningTally, type SourceItem, type TurnOutcome } from '../source-item.js';
 import { linesOfTree } from '../transcript-tree.js';
-import { CLAUDE_CODE_QUIET_TYPES, CLAUDE_CODE_TITLE_TYPES, claudeCodeTree, type ClaudeCodeEntry } from './claude-code-tree.js';
+import { CLAUDE_CODE_QUIET_TYPES, CLAUDE_CODE_TITLE_TYPES } from './claude-code-line-types.js';
+import { claudeCodeTree, type ClaudeCodeEntry } from './claude-code-tree.js';
 import { claudeCodeEffectOf } from './claude-code-effects.js';
 
 const INTERRUPTED = '[Request interrupted by user';

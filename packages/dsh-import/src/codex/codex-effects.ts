@@ -2,7 +2,7 @@
  * OpenAI Codex's built-in tools and what re-running them risks; anything else is `unknown`.
  */
 import type { ToolEffect } from 'dsh-codec';
-import { effectTable } from '../read-transcript.js';
+import { effectTable } from '../effect-table.js';
 
 /** Built-in Codex tool name → effect. */
 export const CODEX_EFFECTS: Readonly<Record<string, ToolEffect>> = {

@@ -2,7 +2,8 @@
  * Claude Code's file format for native forks: entries keyed by `uuid`, chained by `parentUuid`;
  * `sessionId` on every line; the child lives at `<folder>/<session id>.jsonl`.
  */
-import { CLAUDE_CODE_QUIET_TYPES, claudeCodeTree, type ClaudeCodeEntry, type ClaudeCodeTree } from '../claude-code/claude-code-tree.js';
+import { CLAUDE_CODE_QUIET_TYPES } from '../claude-code/claude-code-line-types.js';
+import { claudeCodeTree, type ClaudeCodeEntry, type ClaudeCodeTree } from '../claude-code/claude-code-tree.js';
 import { lineEndingAt, mainLeafOf } from '../transcript-tree.js';
 import type { NativeFormat } from './native-format.js';
 import { NATIVE_RESUME } from './native-resume-command.js';

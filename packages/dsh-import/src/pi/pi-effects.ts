@@ -2,7 +2,7 @@
  * pi's built-in tools and what re-running them risks; extension tools are `unknown`.
  */
 import type { ToolEffect } from 'dsh-codec';
-import { effectTable } from '../read-transcript.js';
+import { effectTable } from '../effect-table.js';
 
 /** Built-in pi tool name → effect. */
 export const PI_EFFECTS: Readonly<Record<string, ToolEffect>> = {

@@ -5,29 +5,29 @@
  * file's one entry index with dsh's reading counted from the rows; `claudeCodeChild` is the chain's
  * own bytes (the `sessionId` pairs replaced; views of the file's bytes) followed by the closers.
  * Only the last kept line is parsed whole (the closers copy its context). None of them loads the
- * import pipeline: `forkClaudeCodeBytes` adds the general cut, `nativeFileReader` loads it only
- * when the entry index does not cut.
+ * import pipeline, the format's text-path reading or the codec's closer texts: `forkClaudeCodeBytes`
+ * adds the general cut, `nativeFileReader` loads it only when the entry index does not cut, and
+ * the closers (`claude-code-closers.ts`) only when the cut leaves calls open.
  * @module
  */
 import { Buffer, isUtf8 } from 'node:buffer';
 import { ImportError } from '../../import-error.js';
 import type { NativeForkOptions } from '../native-fork-types.js';
-import { CLAUDE_CODE_NATIVE } from '../claude-code-native.js';
 import { nativeFileFork, type NativeFileFork } from '../native-file-fork.js';
 import { detectFormat } from '../../detect-format.js';
 import { firstNativeLines } from '../first-native-lines.js';
 import type { NativeLine } from '../native-line.js';
-import { closerText, type OpenCall } from '../open-calls.js';
-import type { NativeFormat } from '../native-format.js';
+import type { OpenCall } from '../open-calls.js';
 import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START, SESSION_ID } from './claude-code-line-table.js';
 import { claudeCodeFileTable, type ClaudeCodeFileTable } from './claude-code-file-table.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
 import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
 import { claudeCodeChildChunks } from './claude-code-child-chunks.js';
 import type { ScanInPlace } from './scan-claude-code-rows.js';
+import type { ClaudeCodeClosers } from './claude-code-closers.js';
 
-/** A Claude Code file read into its line table: the bytes, the format, the table and the malformed lines skipped. */
-export type ClaudeCodeBytes = ClaudeCodeFileTable & { buffer: Buffer; format: NativeFormat; warnings: string[] };
+/** A Claude Code file read into its line table: the bytes, the table and the malformed lines skipped. */
+export type ClaudeCodeBytes = ClaudeCodeFileTable & { buffer: Buffer; warnings: string[] };
 
 /** A cut's kept rows, its seq in dsh's reading and the calls open there. */
 export type ByteCut = { kept: number[]; cut: number; closedCalls: OpenCall[] };
@@ -53,10 +53,9 @@ export function readClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   const detected = detectFormat(first.slice(0, 20).map((line) => ({ line: line.index + 1, value: line.value })));
   const claude = options.format === 'claude-code' ? detected === undefined || detected === 'claude-code' : detected === 'claude-code';
   if (!claude || !isUtf8(buffer)) return undefined;
-  const format = CLAUDE_CODE_NATIVE;
   const warnings: string[] = [];
   const read = claudeCodeFileTable(buffer, options.strict === true ? undefined : warnings, inPlace, options.maxMemoryBytes);
-  return read === undefined ? undefined : { ...read, buffer, format, warnings };
+  return read === undefined ? undefined : { ...read, buffer, warnings };
 }
 
 /** The cut at the entry uuid `at` on the file's one entry index, or undefined for a file or cut that index does not take. */
@@ -73,26 +72,36 @@ function parsedLine(buffer: Buffer, table: ClaudeCodeLineTable, row: number): Na
   return { index: table.at(row, LINE_INDEX), raw, value: JSON.parse(raw) as Record<string, unknown> };
 }
 
-/** The child of `read` at `cut`: the kept lines as views of the file's bytes (session ids patched where they stand), then the closers. */
-export function claudeCodeChild(read: ClaudeCodeBytes, cut: ByteCut, options: NativeForkOptions): NativeFileFork {
-  const { buffer, table, format } = read;
+/**
+ * The child of `read` at `cut`: the kept lines as views of the file's bytes (session ids patched
+ * where they stand), then the closers `closers` writes (called only when the cut leaves calls open;
+ * undefined when the caller knows it leaves none).
+ */
+export function claudeCodeChild(
+  read: ClaudeCodeBytes,
+  cut: ByteCut,
+  options: NativeForkOptions,
+  closers: ClaudeCodeClosers | undefined,
+): NativeFileFork {
+  const { buffer, table } = read;
   const { kept, closedCalls } = cut;
   let parentSessionId: string | undefined;
   for (let row = 0; row < table.count && parentSessionId === undefined; row++) parentSessionId = table.stringAt(row, SESSION_ID);
-  const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId(format.format);
-  let previous = parsedLine(buffer, table, kept[kept.length - 1] as number);
-  const closers: string[] = [];
-  for (const call of closedCalls) {
-    previous = format.closer(
-      { callId: call.callId, name: call.name, text: closerText('forked', call), isError: true },
-      { previous, sessionId, now: options.now, salt: `fork:${options.at}` },
-    );
-    closers.push(`${previous.raw}\n`);
+  const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId('claude-code');
+  let closerLines = '';
+  if (closedCalls.length > 0) {
+    if (closers === undefined) throw new TypeError('claudeCodeChild: expected the closers for a cut that leaves calls open, received none');
+    closerLines = closers(parsedLine(buffer, table, kept[kept.length - 1] as number), closedCalls, {
+      sessionId,
+      now: options.now,
+      at: options.at,
+    });
   }
   const facts = {
-    format: format.format,
+    format: 'claude-code' as const,
     sessionId,
-    fileName: format.fileName(sessionId, options.now),
+    // Claude Code's layout (`CLAUDE_CODE_NATIVE.fileName`), written here so the byte path loads no text-path format.
+    fileName: `${sessionId}.jsonl`,
     parentSessionId,
     cut: cut.cut,
     inheritedEntryCount: kept.length,
@@ -108,7 +117,7 @@ export function claudeCodeChild(read: ClaudeCodeBytes, cut: ByteCut, options: Na
     parentSessionId !== undefined,
     parentSessionId ?? '',
     sessionId,
-    Buffer.from(closers.join(''), 'utf8'),
+    Buffer.from(closerLines, 'utf8'),
     read.writable,
   );
   return nativeFileFork(facts, chunks);

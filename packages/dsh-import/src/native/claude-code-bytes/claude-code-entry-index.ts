@@ -8,7 +8,7 @@
  * before its parent, or a REF that is no entry (the caller takes the general path).
  * @module
  */
-import { CLAUDE_CODE_TITLE_TYPES } from '../../claude-code/claude-code-tree.js';
+import { CLAUDE_CODE_TITLE_TYPES } from '../../claude-code/claude-code-line-types.js';
 import {
   BLOCK,
   BLOCK_ID,

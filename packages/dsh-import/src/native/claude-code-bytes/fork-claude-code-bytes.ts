@@ -9,10 +9,12 @@
 import { ImportError } from '../../import-error.js';
 import type { NativeForkOptions } from '../native-fork-types.js';
 import type { NativeFileFork } from '../native-file-fork.js';
+import { CLAUDE_CODE_NATIVE } from '../claude-code-native.js';
 import { nativeCut } from '../native-cut.js';
 import type { NativeLine } from '../native-line.js';
 import { openCallsAt } from '../open-calls.js';
 import { LINE_INDEX, type ClaudeCodeLineTable } from './claude-code-line-table.js';
+import { claudeCodeClosers } from './claude-code-closers.js';
 import { claudeCodeChild, entryCut, readClaudeCodeBytes, type ByteCut, type ClaudeCodeBytes } from './claude-code-byte-fork.js';
 
 /** A line of the table as the general path reads it: its skeleton object, `raw` empty, `row` its row. */
@@ -24,7 +26,7 @@ function generalCut(read: ClaudeCodeBytes, at: string): ByteCut | undefined {
   const lines: RowLine[] = [];
   for (let row = 0; row < table.count; row++) lines.push({ index: table.at(row, LINE_INDEX), raw: '', value: table.skeletonAt(row), row });
   try {
-    const cut = nativeCut(read.format, lines, at);
+    const cut = nativeCut(CLAUDE_CODE_NATIVE, lines, at);
     return { kept: (cut.kept as RowLine[]).map((line) => line.row), cut: cut.cut, closedCalls: openCallsAt(cut.events) };
   } catch (error) {
     if (ImportError.is(error)) return undefined;
@@ -41,5 +43,5 @@ export function forkClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
 /** `forkClaudeCodeBytes` of a file read already (`readClaudeCodeBytes`). */
 export function forkClaudeCodeRead(read: ClaudeCodeBytes, options: NativeForkOptions): NativeFileFork | undefined {
   const cut = entryCut(read.table, options.at) ?? generalCut(read, options.at);
-  return cut === undefined ? undefined : claudeCodeChild(read, cut, options);
+  return cut === undefined ? undefined : claudeCodeChild(read, cut, options, claudeCodeClosers);
 }

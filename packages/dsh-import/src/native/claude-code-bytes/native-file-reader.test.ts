@@ -8,7 +8,7 @@ import { Buffer } from 'node:buffer';
 import { claudeCodeTranscript, codexTranscript, piTranscript } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import { uuidsOf } from '../../__fixtures__/mutated-claude-code-file.js';
-import { forkNativeFile, ImportError } from '../../index.js';
+import { forkNativeFile, forkNativeTranscript, ImportError } from '../../index.js';
 import { nativeFileReader } from './native-file-reader.js';
 
 const NOW = 1_800_000_000_000;
@@ -54,6 +54,17 @@ describe('nativeFileReader', () => {
     const options = { at, sessionId: 'c0ffee00-0000-4000-8000-000000000001', now: NOW };
     const expected = childOf(forkNativeFile(Buffer.from(text, 'utf8'), options));
     for (const chunk of [64, 1 << 20]) expect(childOf(await readerOf(text, chunk).fork(options))).toStrictEqual(expected);
+  });
+
+  it('ends a child cut mid-call with the closers the text path writes (the closers load only for such a cut)', async () => {
+    const options = { at: uuidsOf(claude).at(-1) as string, sessionId: 'c0ffee00-0000-4000-8000-000000000001', now: NOW };
+    const reference = forkNativeTranscript(claude, options);
+    expect(reference.closedCalls.length).toBeGreaterThan(0);
+    const fork = await readerOf(claude, 64).fork(options);
+    const child = childOf(fork);
+    expect(child.text).toBe(reference.text);
+    expect(fork.closedCalls).toStrictEqual(reference.closedCalls);
+    expect(child.text.trimEnd().split('\n').at(-1)).toContain('"is_error":true');
   });
 
   it('refuses a second fork of the same reader (the first wrote its child over the bytes) with INVALID_OPTION', async () => {

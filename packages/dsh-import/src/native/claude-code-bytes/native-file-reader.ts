@@ -47,7 +47,11 @@ export function nativeFileReader(size: number): NativeFileReader {
       forked = true;
       const read = readClaudeCodeBytes(bytes, options, scan);
       const cut = read === undefined ? undefined : entryCut(read.table, options.at);
-      if (read !== undefined && cut !== undefined) return claudeCodeChild(read, cut, options);
+      if (read !== undefined && cut !== undefined) {
+        // The closers (and the codec's texts they hold) load only for a cut that leaves calls open.
+        const closers = cut.closedCalls.length === 0 ? undefined : (await import('./claude-code-closers.js')).claudeCodeClosers;
+        return claudeCodeChild(read, cut, options, closers);
+      }
       const { forkFileRead } = await import('../fork-native-transcript.js');
       return forkFileRead(bytes, options, read);
     },
