@@ -9,7 +9,7 @@ describe('the command table', () => {
     const { COMMANDS } = await import('./command-spec.js');
     const { parseCommandLine } = await import('./parse-command-line.js');
     expect(COMMANDS.find((spec) => spec.name === 'migrate')?.summary).toBe('print a log of any version as current-format (V6) JSONL');
-    const help = parseCommandLine(['migrate', '--help']);
+    const help = await parseCommandLine(['migrate', '--help']);
     expect(help.kind === 'help' ? help.text : '').toContain('current-format (V6) JSONL');
   });
 });

@@ -17,7 +17,7 @@ async function storeArgumentsOf(context: CliContext, argv: readonly string[]): P
   const { parseCommandLine } = await import('./parse-command-line.js');
   const { storeArguments } = await import('./store-arguments.js');
   try {
-    const parsed = parseCommandLine(argv);
+    const parsed = await parseCommandLine(argv);
     return 'values' in parsed ? storeArguments(context, parsed.values) : '';
   } catch {
     return '';
@@ -126,7 +126,7 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
       return 0;
     }
     const { parseCommandLine } = await import('./parse-command-line.js');
-    const parsed = parseCommandLine(argv);
+    const parsed = await parseCommandLine(argv);
     if (parsed.kind === 'help') {
       context.stdout.write(parsed.text);
       return 0;

@@ -25,10 +25,10 @@ describe('--allowedTools Read Bash, space-separated as Claude Code takes it (SPE
     ]);
   });
 
-  it('print mode parses `-p --allowedTools Read Bash "prompt"` with the prompt as its one argument', () => {
-    const parsed = parseCommandLine(['-p', '--allowedTools', 'Read', 'Bash', 'summarise the notes']);
+  it('print mode parses `-p --allowedTools Read Bash "prompt"` with the prompt as its one argument', async () => {
+    const parsed = await parseCommandLine(['-p', '--allowedTools', 'Read', 'Bash', 'summarise the notes']);
     expect(parsed).toMatchObject({ kind: 'command', positionals: ['summarise the notes'], values: { allowedTools: ['Read', 'Bash'] } });
-    const removed = parseCommandLine(['-p', 'go', '--disallowedTools', 'Edit', 'Write']);
+    const removed = await parseCommandLine(['-p', 'go', '--disallowedTools', 'Edit', 'Write']);
     expect(removed).toMatchObject({ kind: 'command', positionals: ['go'], values: { disallowedTools: ['Edit', 'Write'] } });
   });
 });

@@ -30,8 +30,11 @@ const FORK_PACKAGES = /\/(dsh-import|dsh-codec)\/(src|dist)\//;
 const BYTE_PATH_MODULES = 29;
 /** dsh's own modules: the CLI's and every workspace package's (not the launcher in bin/, not node_modules). */
 const DSH_MODULES = /\/(apps\/cli|packages\/dsh-[a-z-]+)\/(src|dist)\//;
-/** At most this many of them load for `dsh fork FILE --at UUID` of a Claude Code file (69 at review e76bf7b, 64 before issue 39 step 2). */
-const FORK_FILE_MODULES = 53;
+/**
+ * At most this many of them load for `dsh fork FILE --at UUID` of a Claude Code file (69 at review
+ * e76bf7b, 64 before issue 39 step 2): the help text, the usage errors and the `--worktree` form load only when used.
+ */
+const FORK_FILE_MODULES = 49;
 
 let dir: TempDir;
 beforeEach(async () => {
@@ -124,6 +127,8 @@ describe('the modules a command loads', () => {
     expect(dshModules.length, dshModules.join('\n')).toBeLessThanOrEqual(FORK_FILE_MODULES);
     // The codec's closer texts load only for a cut that leaves calls open (this one leaves none).
     expect(run.loaded.filter((url) => /\/(open-calls|claude-code-closers|synthetic-results)\./.test(url))).toEqual([]);
+    // Nor the help text, the usage errors or the `--worktree` form: a command line that parses needs none of them.
+    expect(run.loaded.filter((url) => /\/(help-text|usage-errors|closest-name|native-worktree-fork|cli-context)\./.test(url))).toEqual([]);
   });
 
   it('dsh fork FILE --at seq:N loads the import pipeline and the text path when it needs them (the byte path does not cut at a seq)', async () => {

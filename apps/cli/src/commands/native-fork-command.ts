@@ -5,21 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 // The native fork's own entry: neither the import's linking nor dsh-codec's schemas load for it.
-import {
-  ImportError,
-  nativeFileReader,
-  nativeResumeCommand,
-  type NativeFileFork,
-  type NativeFileReader,
-  type TranscriptFormat,
-} from 'dsh-import/native-fork';
-import { resolveDataDir, type CliContext } from '../cli-context.js';
+import { ImportError, nativeFileReader, nativeResumeCommand, type NativeFileReader, type TranscriptFormat } from 'dsh-import/native-fork';
+import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { assertUnchanged, publishNewFile, uuidV7 } from '../native-files.js';
 import { maxBytesOption, readInputBytesStamped } from '../read-input-file.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
-import { shellCommand, shellLineIn } from '../shell-command.js';
+import { shellCommand } from '../shell-command.js';
 
 const FORMATS = ['auto', 'claude-code', 'codex', 'pi'] as const;
 
@@ -60,32 +53,6 @@ function noWorktree(format: string): CliError {
   );
 }
 
-/** The `--worktree` fork of a Claude Code file: the child in a new directory holding the files at the cut (`claude-worktree-fork.ts`). */
-async function worktreeFork(context: CliContext, values: OptionValues, fork: NativeFileFork, now: number): Promise<number> {
-  if (fork.format !== 'claude-code') throw noWorktree(fork.format);
-  const { claudeWorktreeFork } = await import('../claude-hooks/claude-worktree-fork.js');
-  const made = await claudeWorktreeFork(context, resolveDataDir(context, values.data), fork, now);
-  const command = shellLineIn({ dir: made.dir }, ['claude', '--resume', fork.sessionId]);
-  if (values.json === true) {
-    const { workspace, warning, file, ...worktree } = made;
-    context.stdout.write(
-      `${JSON.stringify({ session_id: fork.sessionId, file, format: fork.format, parent_session: fork.parentSessionId ?? null, cut: fork.cut, workspace, worktree, ...(warning === undefined ? {} : { warning }), resume: command })}\n`,
-    );
-    return 0;
-  }
-  context.stdout.write(`${terminalLine(fork.sessionId)}\n`);
-  if (made.warning !== undefined) context.stderr.write(terminalBody(`dsh: warning: ${made.warning}\n`));
-  const where = made.branch === undefined ? made.dir : `${made.dir} (branch ${made.branch})`;
-  const what =
-    made.checkpoint === undefined
-      ? `HEAD in ${where}`
-      : `the workspace at the cut (${made.checkpoint.hook_event_name} checkpoint of ${made.checkpoint.tool_use_id}) in ${where}`;
-  let text = `dsh: forked claude-code session ${terminalLine(fork.parentSessionId ?? '?')} at ${terminalLine(String(values.at))} (seq ${String(fork.cut)}) into ${terminalLine(made.file)}\n  the child's files are ${terminalLine(what)}\n`;
-  for (const entry of made.skipped ?? []) text += `  not in that checkpoint: ${terminalLine(entry.path)} (${entry.reason})\n`;
-  context.stderr.write(terminalBody(`${text}  resume it with: ${terminalLine(command)}\n`));
-  return 0;
-}
-
 /** Runs the native fork of `path` and prints the child (text, or `--json`). */
 export async function nativeForkCommand(context: CliContext, values: OptionValues, path: string): Promise<number> {
   const file = resolve(context.cwd, path);
@@ -118,7 +85,8 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   for (const warning of fork.warnings) context.stderr.write(`dsh: warning: ${terminalLine(`${file}: ${warning}`)}\n`);
   if (values.worktree === true) {
     await assertUnchanged(file, read);
-    return worktreeFork(context, values, fork, now);
+    if (fork.format !== 'claude-code') throw noWorktree(fork.format);
+    return (await import('./native-worktree-fork.js')).nativeWorktreeFork(context, values, fork, now);
   }
   const child = join(dirname(file), fork.fileName);
   await assertUnchanged(file, read);
