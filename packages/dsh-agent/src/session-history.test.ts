@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent } from 'dsh-codec';
+import type { DshEvent, SessionEvent } from 'dsh-codec';
 import { deriveHistory } from './derive-history.js';
 import { SessionHistory } from './session-history.js';
 import { recordedSystemPromptOf, SYSTEM_PROMPT_EVENT } from './system-prompt.js';
@@ -22,7 +22,8 @@ function growingLog(events: SessionEvent[]) {
     eventsFrom(seq: number, end = length) {
       const window = events.slice(seq, Math.min(end, length));
       read += window.length;
-      return window;
+      // Typed as a Session hands events out; some here are malformed on purpose (the reader must cope).
+      return window as DshEvent[];
     },
   };
 }
@@ -86,10 +87,10 @@ describe('SessionHistory', () => {
 describe('recordedSystemPromptOf', () => {
   const record = (seq: number, data: unknown): SessionEvent => ({ seq, type: SYSTEM_PROMPT_EVENT, time: seq, data }) as SessionEvent;
   const session = (events: SessionEvent[]) => ({
-    get events(): readonly SessionEvent[] {
+    get events(): readonly DshEvent[] {
       throw new Error('the whole log was read');
     },
-    latest: (...types: string[]) => events.findLast((event) => types.includes(event.type)),
+    latest: (...types: string[]) => events.findLast((event) => types.includes(event.type)) as DshEvent | undefined,
   });
 
   it('reads the latest record alone when it is well formed', () => {
@@ -100,7 +101,7 @@ describe('recordedSystemPromptOf', () => {
 
   it('falls back to the latest well-formed record when the latest is malformed, as recordedSystemPrompt does', () => {
     const events = [record(0, { systemPrompt: 'kept', isDefault: true }), record(1, { systemPrompt: 7 })];
-    const withEvents = { events, latest: session(events).latest };
+    const withEvents = { events: events as DshEvent[], latest: session(events).latest };
     expect(recordedSystemPromptOf(withEvents)).toEqual({ systemPrompt: 'kept', isDefault: true });
   });
 });

@@ -10,10 +10,15 @@ export type {
   CoreEvent,
   CoreEventDataMap,
   CoreEventType,
+  DshEvent,
+  DshPluginEventType,
   ForkRequest,
   FormatVersion,
   JsonObject,
   JsonValue,
+  OtherPluginEventType,
+  PluginEvent,
+  PluginEventType,
   ReasoningBlock,
   SessionArtifact,
   SessionConfig,
@@ -55,3 +60,4 @@ export { validate } from './validate.js';
 export { migrate } from './migrate.js';
 export { createEventChecker, type EventChecker } from './v6/create-event-checker.js';
 export { isCoreEventType } from './v6/check-event-shape.js';
+export { isPluginEvent } from './is-plugin-event.js';

@@ -118,6 +118,43 @@ export type SessionEvent<Type extends string = string, Data = JsonValue> = {
 /** A core event with its typed payload, discriminated by `type`. */
 export type CoreEvent = { [K in CoreEventType]: SessionEvent<K, CoreEventDataMap[K]> }[CoreEventType];
 
+/** The plugin event types dsh itself writes (each with `ignorable: true`; payloads held to the envelope only, docs/format.md). */
+export type DshPluginEventType =
+  | 'agent/system-prompt'
+  | 'claude/entry'
+  | 'compaction/start'
+  | 'compaction/summary'
+  | 'compaction/end'
+  | 'import/source'
+  | 'workspace/checkpoint';
+
+declare const otherPluginEventType: unique symbol;
+
+/**
+ * Any other plugin's event type: `prefix/name` (SPEC §3), a `string` that no core type literal matches,
+ * so narrowing `DshEvent` on a core `type` drops it. Compare one with `isPluginEvent(event, 'my/type')`.
+ */
+export type OtherPluginEventType = `${string}/${string}` & { readonly [otherPluginEventType]: true };
+
+/** The type of an event that is not core: one dsh writes, or another plugin's. */
+export type PluginEventType = DshPluginEventType | OtherPluginEventType;
+
+/** An event of a non-core type: always `ignorable: true`, its payload any JSON. */
+export type PluginEvent<Type extends PluginEventType = PluginEventType> = {
+  readonly seq: number;
+  readonly type: Type;
+  readonly time: number;
+  readonly data: JsonValue;
+  readonly surfaceOp?: SurfaceOp;
+  readonly ignorable: true;
+};
+
+/**
+ * An event as a V6 reader hands it out (`session.events`): a core event with its typed payload, or a
+ * plugin event. `if (event.type === 'tool/call')` narrows to the `tool/call` event.
+ */
+export type DshEvent = CoreEvent | { [K in DshPluginEventType]: PluginEvent<K> }[DshPluginEventType] | PluginEvent<OtherPluginEventType>;
+
 /** A header and its events: what a file holds, once decoded. */
 export type SessionArtifact = { header: SessionHeader; events: SessionEvent[] };
 

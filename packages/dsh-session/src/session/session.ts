@@ -4,6 +4,7 @@
  */
 import {
   copyLosslessJson,
+  type DshEvent,
   type FormatVersion,
   type JsonValue,
   type SessionConfig,
@@ -73,10 +74,11 @@ export class Session {
   /**
    * The log so far; every event is frozen. Take `slice()` for a snapshot. A fork child's inherited
    * events are decoded on the first read of this property (a fork copies them as bytes and reads only
-   * its cut); `nextSeq`, `latest()` and `eventsFrom()` never decode them.
+   * its cut); `nextSeq`, `latest()` and `eventsFrom()` never decode them. Typed `DshEvent`: every event
+   * passed the V6 event checker, so `if (e.type === 'tool/call')` narrows to the `tool/call` event.
    */
-  get events(): readonly SessionEvent[] {
-    return this.#log.all();
+  get events(): readonly DshEvent[] {
+    return this.#log.all() as readonly DshEvent[];
   }
 
   /** The seq the next append gets: the log's length. */
@@ -85,8 +87,8 @@ export class Session {
   }
 
   /** The latest event whose type is one of `types` (e.g. `'turn/start', 'turn/end'`), if any. */
-  latest(...types: string[]): SessionEvent | undefined {
-    return this.#log.findLast(types);
+  latest(...types: string[]): DshEvent | undefined {
+    return this.#log.findLast(types) as DshEvent | undefined;
   }
 
   /**
@@ -94,11 +96,11 @@ export class Session {
    * stored or inherited prefix is decoded for the call and not kept by the session: a walk over a
    * long log in windows (`eventsFrom(n, n + 4096)`) holds one window at a time.
    */
-  eventsFrom(seq: number, end?: number): SessionEvent[] {
+  eventsFrom(seq: number, end?: number): DshEvent[] {
     const length = this.#log.length;
     const clamp = (value: number): number => Math.min(Math.max(0, Math.trunc(value)), length);
     const from = clamp(seq);
-    return this.#log.range(from, Math.max(from, end === undefined ? length : clamp(end)));
+    return this.#log.range(from, Math.max(from, end === undefined ? length : clamp(end))) as DshEvent[];
   }
 
   /** @internal The log as it is now, without copying or decoding it (a live fork's source). */
@@ -130,7 +132,7 @@ export class Session {
    * Appends one event: seq is the next index, time is `Date.now()` but never earlier than the previous
    * event's. Throws `INVALID_EVENT` (appending nothing) when the event breaks a shape or relationship of the current format.
    */
-  append(type: string, data: JsonValue, options: AppendOptions = {}): SessionEvent {
+  append(type: string, data: JsonValue, options: AppendOptions = {}): DshEvent {
     if (this.#closed) {
       throw new SessionError('SESSION_CLOSED', `Cannot append ${type} to session ${this.id}: it is closed.`, {
         sessionId: this.id,
@@ -138,7 +140,7 @@ export class Session {
     }
     const event = this.#accept(type, data, options);
     this.#commits.schedule();
-    if (this.#listeners.size === 0) return event;
+    if (this.#listeners.size === 0) return event as DshEvent;
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);
@@ -150,7 +152,7 @@ export class Session {
         });
       }
     }
-    return event;
+    return event as DshEvent;
   }
 
   /** The checks of `append` (SPEC §5.3's refusals, lossless JSON, the event checker); the event, frozen, joins the log. */
@@ -188,9 +190,9 @@ export class Session {
    * Calls `listener` synchronously after each append, in order; returns the unsubscribe function.
    * A throwing listener does not affect the append or other listeners (it is reported as a process warning).
    */
-  subscribe(listener: (event: SessionEvent) => void): () => void {
+  subscribe(listener: (event: DshEvent) => void): () => void {
     const wrapped = (event: SessionEvent) => {
-      listener(event);
+      listener(event as DshEvent);
     };
     this.#listeners.add(wrapped);
     return () => {
