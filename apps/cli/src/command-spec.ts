@@ -79,7 +79,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'fork',
     usage:
-      'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree | --restore] [--tools a,b] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--worktree] [--format F] [--strict] [--session-id UUID] [--max-bytes N] [--json]',
+      'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree | --restore] [--tools a,b] [--no-checkpoints] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--worktree] [--format F] [--strict] [--session-id UUID] [--max-bytes N] [--json]',
     summary: 'fork a session (or a Claude Code / Codex / pi session file, in place) and print the child id',
     description:
       'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
@@ -117,6 +117,10 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: "the child keeps the parent's directory, its files restored to the cut (undoable, as dsh restore)",
       },
       tools: { type: 'string', value: 'a,b', help: 'tools the child may use; others do not exist for it' },
+      'no-checkpoints': {
+        type: 'boolean',
+        help: 'as with -p: this command takes no checkpoint and opens no checkpoint store (--worktree still reads the one at the cut)',
+      },
       'idempotency-key': { type: 'string', value: 'KEY', help: 'retry-safe fork: the same key and request give the same child' },
       json: JSON_OPTION,
       ...STORE_OPTIONS,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir, printJson, runDsh, spawnDsh, startModelServer } from '@dsh/test-utils';
@@ -53,6 +54,20 @@ describe('dsh fork --cwd, --tools, --worktree', () => {
     expect(git(path, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('dsh/base-1');
     const refused = await runDsh(['fork', 'base', '--worktree', '--cwd', dirs.work.path, '--data', dirs.data.path]);
     expect(refused.code).toBe(2);
+  });
+
+  it('--no-checkpoints is accepted as with -p: the child is forked and no checkpoint store is created', { timeout: 120_000 }, async () => {
+    const base = await printJson(['-p', 'list files', '--name', 'base', '--no-checkpoints', '--data', dirs.data.path], {
+      cwd: dirs.work.path,
+    });
+    const forked = await runDsh(['fork', 'base', '--name', 'quiet', '--no-checkpoints', '--json', '--data', dirs.data.path]);
+    expect(forked.code, forked.stderr).toBe(0);
+    expect((JSON.parse(forked.stdout) as { parent_session: string }).parent_session).toBe(base.session_id);
+    expect(await latestConfig('quiet')).toMatchObject({ cwd: dirs.work.path });
+    expect(existsSync(join(dirs.data.path, '.workspaces.git'))).toBe(false);
+    const refused = await runDsh(['fork', 'base', '--restore', '--no-checkpoints', '--data', dirs.data.path]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--restore takes a checkpoint of the files it changes');
   });
 
   it('warns, naming it, when the new fork works in a directory a live session of another process uses', { timeout: 120_000 }, async () => {

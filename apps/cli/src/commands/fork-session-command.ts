@@ -19,7 +19,7 @@ import { parseTools } from '../tools-option.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
 /**
- * `dsh fork ID|NAME [--at SEQ] [--name N] [--cwd DIR | --worktree] [--tools a,b] [--idempotency-key K] [--json]`: prints the child id (stdout) and what was forked (stderr).
+ * `dsh fork ID|NAME [--at SEQ] [--name N] [--cwd DIR | --worktree | --restore] [--tools a,b] [--no-checkpoints] [--idempotency-key K] [--json]`: prints the child id (stdout) and what was forked (stderr).
  * A Claude Code, Codex or pi session id that names no dsh session is the native fork of that tool's file.
  */
 export async function forkSessionCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {
@@ -45,6 +45,8 @@ export async function forkSessionCommand(context: CliContext, values: OptionValu
       'USAGE',
       "--restore keeps the parent's directory and sets its files to the cut: it cannot go with --worktree or --cwd.",
     );
+  if (restore && values['no-checkpoints'] === true)
+    throw new CliError('USAGE', '--restore takes a checkpoint of the files it changes (the undo): it cannot go with --no-checkpoints.');
   const dataDir = resolveDataDir(context, values.data);
   const { result, warning, workspace, restored } = await withHost(context, values, async (host, _where, store) => {
     const forked = await forkWithOptions(host, dataDir, ref, request);
