@@ -3,7 +3,7 @@ import { createKeylessModel } from 'dsh-agent';
 import { createHttpApp } from './http/create-http-app.js';
 import { deleteSession } from './operations/delete-session.js';
 import { forkPeers, turnResult } from './operations/fork-peers.js';
-import { hostFork } from './operations/fork-requests.js';
+import { forkRequest } from './operations/fork-requests.js';
 import { HostError } from './host-error.js';
 import { importIntoStore } from './operations/import-into-store.js';
 import type { HostContext, HostOptions } from './host-context.js';
@@ -18,7 +18,12 @@ import { watchDeltas, watchEvents } from './operations/watch-events.js';
 
 export type { HostOptions } from './host-context.js';
 
-/** Every failure leaves the host as a `HostError` when it has a known code; unknown ones pass unchanged. */
+/**
+ * The one error-wrapping of the host: every `Host` method runs through it, so every failure leaves
+ * the host as a `HostError` when it has a known code; unknown ones pass unchanged (the HTTP app's
+ * `onError` answers them with the fixed 500). Operations throw their own and their layers' errors as
+ * they come.
+ */
 async function guarded<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -75,8 +80,7 @@ export function createHost(options: HostOptions): Host {
         const entry = await liveEntry(context, await resolveRef(context, ref));
         return entry.agent.enqueue(text);
       }),
-    // The fork route calls fork-requests.ts directly: hostFork maps its own failures to HostError.
-    fork: hostFork(context),
+    fork: (sourceRef, forkOptions) => guarded(() => forkRequest(context, sourceRef, forkOptions)),
     peers: (baselineRef, peersOptions) => guarded(() => forkPeers(context, baselineRef, peersOptions)),
     turnResult: (ref, inputId) => guarded(() => turnResult(context, ref, inputId)),
     rename: (ref, title) =>

@@ -7,7 +7,7 @@ import { SessionError } from 'dsh-session';
 import { forkRequestDigest } from './fork-request-digest.js';
 import { HostError } from '../host-error.js';
 import type { HostContext } from '../host-context.js';
-import type { ForkOptions, ForkResult, Host } from '../host-types.js';
+import type { ForkOptions, ForkResult } from '../host-types.js';
 import { resolveRef } from './list-sessions.js';
 import { assertOpen } from './session-registry.js';
 import { forkChild } from './fork-child.js';
@@ -101,7 +101,7 @@ async function forkUnderKey(
  * concurrent caller, or after a restart — returns the first child, and a different request under the
  * key is `IDEMPOTENCY_MISMATCH`. A failed request stores nothing and is forgotten.
  */
-async function forkRequest(context: HostContext, sourceRef: string, forkOptions: ForkOptions): Promise<ForkResult> {
+export async function forkRequest(context: HostContext, sourceRef: string, forkOptions: ForkOptions = {}): Promise<ForkResult> {
   const { idempotent } = context;
   assertOpen(context);
   const { idempotencyKey, ...request } = forkOptions;
@@ -119,19 +119,4 @@ async function forkRequest(context: HostContext, sourceRef: string, forkOptions:
   // A failed request is not remembered: retrying it with the same key may succeed.
   result.catch(() => idempotent.delete(idempotencyKey));
   return result;
-}
-
-/**
- * `host.fork` of the host owning `context`, as `createHost` hands it out: the fork route calls this
- * function itself (no wrapper between), and every failure with a known code leaves it as a `HostError`.
- * @internal
- */
-export function hostFork(context: HostContext): Host['fork'] {
-  return async (sourceRef, forkOptions = {}) => {
-    try {
-      return await forkRequest(context, sourceRef, forkOptions);
-    } catch (error) {
-      throw HostError.wrap(error) ?? error;
-    }
-  };
 }
