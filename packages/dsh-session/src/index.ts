@@ -14,7 +14,7 @@ export { LATEST_CLOSED_TURN, selectForkCut } from './store/fork-cut.js';
  */
 export { latestMetadata, type SessionMetadata } from './sources/latest-metadata.js';
 /** The events of some types in a log (tool calls, checkpoints…), read by type: a stored log is not decoded whole. */
-export { findEvents, type FindEventsOptions } from './sources/find-events.js';
+export { findEvents, type FindEventsOptions } from './store/find-events.js';
 export {
   createSessionStore,
   type CreateSessionOptions,

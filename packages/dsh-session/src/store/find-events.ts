@@ -4,8 +4,8 @@
  * calls or checkpoints without decoding the rest.
  */
 import type { SessionEvent } from 'dsh-codec';
-import { eventSourceOf, type SessionObservation } from '../store/session-observation.js';
-import { arraySource, type EventSource } from './event-source.js';
+import { eventSourceOf, type SessionObservation } from './session-observation.js';
+import { arraySource, type EventSource } from '../sources/event-source.js';
 
 /** Which of the matching events `findEvents` returns. */
 export type FindEventsOptions = {
