@@ -41,41 +41,51 @@ export const DIFF_COMMAND: CommandSpec = {
   positionals: 1,
 };
 
-/** `dsh hooks install|remove claude-code`: the checkpoint hooks in Claude Code's settings (SPEC §23). */
+/** `dsh hooks install|remove claude-code|codex`: the checkpoint hooks in the tool's settings (SPEC §23). */
 export const HOOKS_COMMAND: CommandSpec = {
   name: 'hooks',
-  usage: 'dsh hooks install|remove claude-code [--project DIR | --user] [--json]',
-  summary: "add dsh's checkpoint hooks to Claude Code's settings (or take exactly them out)",
+  usage: 'dsh hooks install|remove claude-code|codex [--project DIR | --user] [--json]',
+  summary: "add dsh's checkpoint hooks to Claude Code's settings or Codex's hooks.json (or take exactly them out)",
   description:
-    'install adds a PreToolUse and a PostToolUse hook running `dsh checkpoint --from claude-code` (this\n' +
-    "node and this dsh's bin by absolute path, --data DIR when not the default) to Claude Code's settings\n" +
-    'file, beside its other hooks; installing again adds nothing. remove takes out exactly the hooks with\n' +
-    'that command. The file is DIR/.claude/settings.json (--project DIR, default the current directory)\n' +
-    'or settings.json in $CLAUDE_CONFIG_DIR or ~/.claude (--user); it is replaced atomically, its mode\n' +
-    'kept. A malformed file is refused INVALID_SETTINGS with nothing written. Then `dsh fork FILE --at REF\n' +
-    '--worktree` gives a fork the files as they were at REF (see docs/workspace.md).',
+    'install adds a PreToolUse and a PostToolUse hook running `dsh checkpoint --from TOOL` (this node and\n' +
+    "this dsh's bin by absolute path, --data DIR when not the default) to the tool's file, beside its other\n" +
+    'hooks; installing again adds nothing. remove takes out exactly the hooks with that command. Claude\n' +
+    'Code: DIR/.claude/settings.json (--project DIR, default the current directory) or settings.json in\n' +
+    '$CLAUDE_CONFIG_DIR or ~/.claude (--user). Codex: DIR/.codex/hooks.json or hooks.json in $CODEX_HOME\n' +
+    'or ~/.codex; Codex runs a hook only once you trust it (/hooks in codex) — dsh does not trust it for\n' +
+    'you, and says so. The file is replaced atomically, its mode kept; a malformed one is refused\n' +
+    'INVALID_SETTINGS with nothing written. Then `dsh fork FILE --at REF --worktree` gives a fork the files\n' +
+    'as they were at REF (see docs/workspace.md). pi runs no command hooks: refused USAGE.',
   options: {
-    project: { type: 'string', value: 'DIR', help: "the project's settings: DIR/.claude/settings.json (default: the current directory)" },
-    user: { type: 'boolean', help: "the user's settings: $CLAUDE_CONFIG_DIR or ~/.claude, settings.json" },
-    json: { type: 'boolean', help: 'print { settings, command, added | removed } as JSON' },
+    project: {
+      type: 'string',
+      value: 'DIR',
+      help: "the project's file: DIR/.claude/settings.json or DIR/.codex/hooks.json (default: the current directory)",
+    },
+    user: {
+      type: 'boolean',
+      help: "the user's file: settings.json in $CLAUDE_CONFIG_DIR or ~/.claude; hooks.json in $CODEX_HOME or ~/.codex",
+    },
+    json: { type: 'boolean', help: 'print { settings, command, added | removed, trust? } as JSON' },
     ...STORE_OPTIONS,
   },
   positionals: 2,
-  examples: ['dsh hooks install claude-code --project .', 'dsh hooks remove claude-code --user'],
+  examples: ['dsh hooks install claude-code --project .', 'dsh hooks install codex --user', 'dsh hooks remove claude-code --user'],
 };
 
-/** `dsh checkpoint --from claude-code`: a checkpoint taken from a hook's JSON on stdin (SPEC §23). */
+/** `dsh checkpoint --from claude-code|codex`: a checkpoint taken from a hook's JSON on stdin (SPEC §23). */
 export const CHECKPOINT_COMMAND: CommandSpec = {
   name: 'checkpoint',
-  usage: 'dsh checkpoint --from claude-code [--data DIR]',
-  summary: "checkpoint a Claude Code session's files (the command dsh's hooks run; reads the hook's JSON on stdin)",
+  usage: 'dsh checkpoint --from claude-code|codex [--data DIR]',
+  summary: "checkpoint a Claude Code or Codex session's files (the command dsh's hooks run; reads the hook's JSON on stdin)",
   description:
-    'Reads a Claude Code PreToolUse/PostToolUse hook input on stdin (session_id, cwd, tool_use_id,\n' +
-    'hook_event_name; at most 32 MiB), checkpoints cwd into DATA/.workspaces.git and records it in\n' +
-    'DATA/claude-checkpoints/<session_id>.jsonl. Never writes in the workspace or the transcript. Always\n' +
-    'exits 0: a failure is one note on stderr, so Claude Code goes on.',
+    'Reads a PreToolUse/PostToolUse hook input on stdin (session_id, cwd — absolute —, tool_use_id,\n' +
+    'hook_event_name; at most 32 MiB; Codex sends the rollout call_id as tool_use_id), checkpoints cwd into\n' +
+    'DATA/.workspaces.git and records it in DATA/claude-checkpoints/ or DATA/codex-checkpoints/\n' +
+    '<session_id>.jsonl. Never writes in the workspace or the transcript. Always exits 0: a failure is one\n' +
+    'note on stderr, so the tool goes on.',
   options: {
-    from: { type: 'string', value: 'TOOL', help: 'the tool whose hook runs this: claude-code' },
+    from: { type: 'string', value: 'TOOL', help: 'the tool whose hook runs this: claude-code | codex' },
     data: STORE_OPTIONS.data as OptionSpec,
     help: STORE_OPTIONS.help as OptionSpec,
   },

@@ -1,16 +1,18 @@
 /**
  * @module checkpoint-command
- * `dsh checkpoint --from claude-code`, the command dsh's Claude Code hooks run (SPEC §23): the hook's
- * JSON on stdin (bounded), `cwd` checkpointed into DATA/.workspaces.git for the session and recorded
- * in DATA/claude-checkpoints/<session_id>.jsonl. Never in the way of Claude Code: every failure is one
- * note on stderr and exit 0; nothing goes to stdout (Claude Code would read it as the hook's answer).
+ * `dsh checkpoint --from claude-code|codex`, the command dsh's hooks run (SPEC §23): the hook's JSON on
+ * stdin (bounded; Codex 0.169 sends Claude Code's fields, its `tool_use_id` the rollout's `call_id`),
+ * `cwd` checkpointed into DATA/.workspaces.git for the session and recorded in
+ * DATA/claude-checkpoints/ or DATA/codex-checkpoints/<session_id>.jsonl. Never in the tool's way: every
+ * failure is one note on stderr and exit 0; nothing goes to stdout (the tool would read it as the hook's answer).
  */
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { findCheckout, openWorkspaceStore } from 'dsh-workspace';
 import { resolveDataDir, type CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import type { OptionValues } from '../parse-command-line.js';
-import { appendClaudeCheckpoint, CLAUDE_SESSION_ID, type ClaudeCheckpointRecord } from '../claude-hooks/claude-checkpoint-index.js';
+import { appendHookCheckpoint, HOOK_SESSION_ID, type HookCheckpointRecord } from '../tool-hooks/hook-checkpoint-index.js';
+import { HOOK_TOOL_NAMES, HOOK_TOOLS, isHookTool } from '../tool-hooks/hook-tools.js';
 import { terminalBody } from '../terminal-text.js';
 
 /** Most bytes of hook input read (a PostToolUse input carries the tool's whole response). */
@@ -18,7 +20,7 @@ export const MAX_HOOK_INPUT_BYTES = 32 * 1024 * 1024;
 /** How long stdin may take to end. */
 const STDIN_TIMEOUT_MS = 10_000;
 
-/** The fields of a Claude Code hook input dsh uses. */
+/** The fields of a hook input dsh uses (Claude Code's and Codex's alike). */
 type HookInput = { session_id: string; cwd: string; tool_use_id: string; hook_event_name: 'PreToolUse' | 'PostToolUse' };
 
 /** Reads stdin to its end, refusing more than `max` bytes or a stream that does not end in time. */
@@ -78,22 +80,32 @@ export function parseHookInput(bytes: Buffer): HookInput {
   if (hookEvent !== 'PreToolUse' && hookEvent !== 'PostToolUse')
     throw new Error(`expected hook_event_name PreToolUse or PostToolUse; got ${JSON.stringify(hookEvent).slice(0, 80)}`);
   const sessionId = field(input, 'session_id');
-  if (!CLAUDE_SESSION_ID.test(sessionId))
+  if (!HOOK_SESSION_ID.test(sessionId))
     throw new Error(`expected session_id to be a session id (letters, digits, - _ .); got ${JSON.stringify(sessionId).slice(0, 80)}`);
-  return { session_id: sessionId, cwd: field(input, 'cwd'), tool_use_id: field(input, 'tool_use_id'), hook_event_name: hookEvent };
+  const cwd = field(input, 'cwd');
+  // Relative to what? dsh's own directory is not the session's: only an absolute path is a workspace.
+  if (!isAbsolute(cwd) || cwd.includes('\0'))
+    throw new Error(`expected cwd to be an absolute path; got ${JSON.stringify(cwd).slice(0, 80)}`);
+  const toolUseId = field(input, 'tool_use_id');
+  if (toolUseId.length > 256 || Array.from(toolUseId).some((char) => char < ' ' || char === '\u007f'))
+    throw new Error(
+      `expected tool_use_id to be a call id (at most 256 printable characters); got ${JSON.stringify(toolUseId).slice(0, 80)}`,
+    );
+  return { session_id: sessionId, cwd, tool_use_id: toolUseId, hook_event_name: hookEvent };
 }
 
 /** Checkpoints the hook's `cwd`; always exit 0 (a failure is a note on stderr). */
 export async function checkpointCommand(context: CliContext, values: OptionValues): Promise<number> {
+  const tool = isHookTool(values.from) ? values.from : undefined;
   try {
-    if (values.from !== 'claude-code')
-      throw new CliError('USAGE', `--from: expected claude-code, received ${JSON.stringify(values.from ?? null)}.`);
+    if (tool === undefined)
+      throw new CliError('USAGE', `--from: expected ${HOOK_TOOLS.join(' or ')}, received ${JSON.stringify(values.from ?? null)}.`);
     const dataDir = resolveDataDir(context, values.data);
     const input = parseHookInput(await readBounded(context.stdin, MAX_HOOK_INPUT_BYTES));
     const store = openWorkspaceStore({ dir: join(dataDir, '.workspaces.git') });
-    const checkpoint = await store.checkpoint(input.cwd, { sessionId: `claude-code:${input.session_id}` });
+    const checkpoint = await store.checkpoint(input.cwd, { sessionId: `${tool}:${input.session_id}` });
     const head = (await findCheckout(input.cwd).catch(() => undefined))?.head;
-    const record: ClaudeCheckpointRecord = {
+    const record: HookCheckpointRecord = {
       tool_use_id: input.tool_use_id,
       hook_event_name: input.hook_event_name,
       tree: checkpoint.tree,
@@ -103,10 +115,14 @@ export async function checkpointCommand(context: CliContext, values: OptionValue
       ms: Math.round(checkpoint.ms),
       ...(checkpoint.skipped === undefined ? {} : { skipped: checkpoint.skipped }),
     };
-    await appendClaudeCheckpoint(dataDir, input.session_id, record);
+    await appendHookCheckpoint(dataDir, tool, input.session_id, record);
   } catch (error) {
     const code = typeof (error as { code?: unknown }).code === 'string' ? `${(error as { code: string }).code}: ` : '';
-    context.stderr.write(terminalBody(`dsh checkpoint: no checkpoint taken (${code}${(error as Error).message}); Claude Code goes on.\n`));
+    context.stderr.write(
+      terminalBody(
+        `dsh checkpoint: no checkpoint taken (${code}${(error as Error).message}); ${tool === undefined ? 'the tool' : HOOK_TOOL_NAMES[tool]} goes on.\n`,
+      ),
+    );
   }
   return 0;
 }

@@ -1,41 +1,51 @@
 /**
  * @module hooks-command
- * `dsh hooks install|remove claude-code [--project DIR | --user]` (SPEC §23): dsh's PreToolUse and
- * PostToolUse hooks merged into Claude Code's settings file, or exactly they taken out again.
+ * `dsh hooks install|remove claude-code|codex [--project DIR | --user]` (SPEC §23): dsh's PreToolUse and
+ * PostToolUse hooks merged into Claude Code's settings file or Codex's hooks.json, or exactly they
+ * taken out again. Codex runs a hook only once its user trusted it: dsh does not trust it for them
+ * (that is Codex's review step, `/hooks`); it says so.
  */
 import { resolveDataDir, type CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import type { OptionValues } from '../parse-command-line.js';
-import { addDshHooks, parseClaudeSettings, removeDshHooks } from '../claude-hooks/claude-settings-hooks.js';
-import { claudeSettingsPath, readClaudeSettings, writeClaudeSettings } from '../claude-hooks/claude-settings-file.js';
-import { dshHookCommand } from '../claude-hooks/dsh-hook-command.js';
+import { addDshHooks, parseClaudeSettings, removeDshHooks } from '../tool-hooks/claude-settings-hooks.js';
+import { claudeSettingsPath, readClaudeSettings, writeClaudeSettings } from '../tool-hooks/claude-settings-file.js';
+import { codexHooksPath } from '../tool-hooks/codex-hooks-file.js';
+import { dshHookCommand } from '../tool-hooks/dsh-hook-command.js';
+import { HOOK_TOOL_NAMES, HOOK_TOOLS, isHookTool } from '../tool-hooks/hook-tools.js';
 import { terminalLine } from '../terminal-text.js';
 
 const ACTIONS = ['install', 'remove'] as const;
-const TOOLS = ['claude-code'] as const;
+
+/** What Codex needs before it runs a hook it has not reviewed (said after every Codex install). */
+const CODEX_TRUST_NOTE =
+  'Codex runs these hooks only once you trust them: start `codex`, open /hooks and trust the two dsh hooks ' +
+  '(a project file loads only in a project Codex trusts); dsh does not trust them for you. ' +
+  '`codex exec --dangerously-bypass-hook-trust` runs them for one invocation without review.';
 
 /** Installs or removes dsh's hooks; prints what changed (text, or `--json` `{ settings, command, added | removed }`). */
 export async function hooksCommand(context: CliContext, values: OptionValues, positionals: readonly string[]): Promise<number> {
   const [action = '', tool = ''] = positionals;
   if (!(ACTIONS as readonly string[]).includes(action))
     throw new CliError('USAGE', `dsh hooks: expected install or remove, received '${action}'.`, { hint: 'dsh hooks install claude-code' });
-  if (!(TOOLS as readonly string[]).includes(tool))
+  if (!isHookTool(tool))
     throw new CliError(
       'USAGE',
-      `dsh hooks ${action}: expected claude-code (Codex and pi have no per-tool hook dsh uses; see docs/workspace.md), received '${tool}'.`,
+      `dsh hooks ${action}: expected ${HOOK_TOOLS.join(' or ')} (pi runs no command hooks; see docs/workspace.md), received '${tool}'.`,
     );
-  const path = claudeSettingsPath(context, {
-    user: values.user === true,
-    project: typeof values.project === 'string' ? values.project : undefined,
-  });
-  const command = dshHookCommand(resolveDataDir(context, values.data));
+  const where = { user: values.user === true, project: typeof values.project === 'string' ? values.project : undefined };
+  const path = tool === 'codex' ? codexHooksPath(context, where) : claudeSettingsPath(context, where);
+  const command = dshHookCommand(resolveDataDir(context, values.data), tool);
   const existing = await readClaudeSettings(path);
-  const settings = parseClaudeSettings(existing?.text ?? '', path);
+  const settings = parseClaudeSettings(existing?.text ?? '', path, HOOK_TOOL_NAMES[tool]);
   const changed = action === 'install' ? addDshHooks(settings, command) : removeDshHooks(settings, command);
   const count = 'added' in changed ? changed.added : changed.removed;
   if (count > 0) await writeClaudeSettings(path, changed.settings, existing);
+  const trust = tool === 'codex' && action === 'install' ? CODEX_TRUST_NOTE : undefined;
   if (values.json === true) {
-    context.stdout.write(`${JSON.stringify({ settings: path, command, [action === 'install' ? 'added' : 'removed']: count })}\n`);
+    context.stdout.write(
+      `${JSON.stringify({ settings: path, command, [action === 'install' ? 'added' : 'removed']: count, ...(trust === undefined ? {} : { trust }) })}\n`,
+    );
     return 0;
   }
   const what =
@@ -46,6 +56,6 @@ export async function hooksCommand(context: CliContext, values: OptionValues, po
       : count === 0
         ? 'no dsh hook there: nothing changed'
         : `removed ${String(count)} hook(s)`;
-  context.stdout.write(`${terminalLine(path)}: ${what}\n  command: ${terminalLine(command)}\n`);
+  context.stdout.write(`${terminalLine(path)}: ${what}\n  command: ${terminalLine(command)}\n${trust === undefined ? '' : `  ${trust}\n`}`);
   return 0;
 }

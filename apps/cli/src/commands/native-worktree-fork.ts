@@ -1,36 +1,61 @@
 /**
- * `dsh fork FILE --at UUID --worktree` of a Claude Code file, after the fork: the child written with
- * a new directory holding the files at the cut, and what to run next. Its own module so a plain
- * native fork loads neither the checkpoints nor the data directory.
+ * `dsh fork FILE --at REF --worktree` of a Claude Code or Codex file, after the fork: the child written
+ * with a new directory holding the files at the cut (`claude-worktree-fork.ts`, `codex-worktree-fork.ts`),
+ * and what to run next. Its own module so a plain native fork loads neither the checkpoints nor the
+ * data directory; each tool's maker loads only for its files.
  * @module
  */
 import type { NativeFileFork } from 'dsh-import/native-fork';
-import { claudeWorktreeFork } from '../claude-hooks/claude-worktree-fork.js';
 import { resolveDataDir, type CliContext } from '../cli-context.js';
+import { codexIndexCommand } from '../codex-index-command.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { shellLineIn } from '../shell-command.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
-/** The `--worktree` fork of a Claude Code file: the child in a new directory holding the files at the cut (`claude-worktree-fork.ts`). */
-export async function nativeWorktreeFork(context: CliContext, values: OptionValues, fork: NativeFileFork, now: number): Promise<number> {
-  const made = await claudeWorktreeFork(context, resolveDataDir(context, values.data), fork, now);
-  const command = shellLineIn({ dir: made.dir }, ['claude', '--resume', fork.sessionId]);
+/** A `--worktree` fork's directory as printed: the files it holds and where. */
+function worktreeWhat(made: { dir: string; branch?: string; checkpoint?: { hook_event_name: string; tool_use_id: string } }): string {
+  const where = made.branch === undefined ? made.dir : `${made.dir} (branch ${made.branch})`;
+  return made.checkpoint === undefined
+    ? `HEAD in ${where}`
+    : `the workspace at the cut (${made.checkpoint.hook_event_name} checkpoint of ${made.checkpoint.tool_use_id}) in ${where}`;
+}
+
+/**
+ * The `--worktree` fork of a Claude Code or Codex file (`file`: the parent's path): the child in a new
+ * directory holding the files at the cut, and the command that resumes it there (Codex: and the line
+ * that has Codex list it).
+ */
+export async function nativeWorktreeFork(
+  context: CliContext,
+  values: OptionValues,
+  fork: NativeFileFork,
+  file: string,
+  now: number,
+): Promise<number> {
+  const dataDir = resolveDataDir(context, values.data);
+  const made =
+    fork.format === 'codex'
+      ? await (await import('../tool-hooks/codex-worktree-fork.js')).codexWorktreeFork(dataDir, file, fork, now)
+      : await (await import('../tool-hooks/claude-worktree-fork.js')).claudeWorktreeFork(context, dataDir, fork, now);
+  const command = shellLineIn(
+    { dir: made.dir },
+    fork.format === 'codex' ? ['codex', 'resume', fork.sessionId] : ['claude', '--resume', fork.sessionId],
+  );
+  // Codex lists only the threads its database records: the command that has Codex record this one.
+  const index = fork.format === 'codex' ? await codexIndexCommand(context, made.file, fork.sessionId) : undefined;
   if (values.json === true) {
-    const { workspace, warning, file, ...worktree } = made;
+    const { workspace, warning, file: child, ...worktree } = made;
     context.stdout.write(
-      `${JSON.stringify({ session_id: fork.sessionId, file, format: fork.format, parent_session: fork.parentSessionId ?? null, cut: fork.cut, workspace, worktree, ...(warning === undefined ? {} : { warning }), resume: command })}\n`,
+      `${JSON.stringify({ session_id: fork.sessionId, file: child, format: fork.format, parent_session: fork.parentSessionId ?? null, cut: fork.cut, workspace, worktree, ...(warning === undefined ? {} : { warning }), resume: command, ...(index === undefined ? {} : { index: index.argv }) })}\n`,
     );
     return 0;
   }
   context.stdout.write(`${terminalLine(fork.sessionId)}\n`);
   if (made.warning !== undefined) context.stderr.write(terminalBody(`dsh: warning: ${made.warning}\n`));
-  const where = made.branch === undefined ? made.dir : `${made.dir} (branch ${made.branch})`;
-  const what =
-    made.checkpoint === undefined
-      ? `HEAD in ${where}`
-      : `the workspace at the cut (${made.checkpoint.hook_event_name} checkpoint of ${made.checkpoint.tool_use_id}) in ${where}`;
-  let text = `dsh: forked claude-code session ${terminalLine(fork.parentSessionId ?? '?')} at ${terminalLine(String(values.at))} (seq ${String(fork.cut)}) into ${terminalLine(made.file)}\n  the child's files are ${terminalLine(what)}\n`;
+  let text = `dsh: forked ${fork.format} session ${terminalLine(fork.parentSessionId ?? '?')} at ${terminalLine(String(values.at))} (seq ${String(fork.cut)}) into ${terminalLine(made.file)}\n  the child's files are ${terminalLine(worktreeWhat(made))}\n`;
   for (const entry of made.skipped ?? []) text += `  not in that checkpoint: ${terminalLine(entry.path)} (${entry.reason})\n`;
-  context.stderr.write(terminalBody(`${text}  resume it with: ${terminalLine(command)}\n`));
+  text += `  resume it with: ${terminalLine(command)}\n`;
+  if (index !== undefined) text += `  list it in \`codex resume\` and --last: ${terminalLine(index.line)}\n`;
+  context.stderr.write(terminalBody(text));
   return 0;
 }

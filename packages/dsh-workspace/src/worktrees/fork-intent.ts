@@ -18,8 +18,8 @@ export type ForkWorktreeIntent = {
   childId: string;
   kind: 'git' | 'dir';
   pid: number;
-  /** `claude-code`: the child is a Claude Code file, and the intent is dropped once it is written (any left is an orphan). */
-  tool?: 'claude-code';
+  /** `claude-code` / `codex`: the child is that tool's session file, and the intent is dropped once it is written (any left is an orphan). */
+  tool?: 'claude-code' | 'codex';
 };
 
 function intentsDir(dataDir: string): string {
@@ -103,7 +103,7 @@ function alive(pid: number): boolean {
 export async function cleanOrphanForkIntents(
   dataDir: string,
   sessionExists: (id: string) => boolean,
-  tool?: 'claude-code',
+  tool?: 'claude-code' | 'codex',
 ): Promise<string[]> {
   const cleaned: string[] = [];
   for (const intent of await listForkIntents(dataDir)) {

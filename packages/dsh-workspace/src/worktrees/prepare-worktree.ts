@@ -35,8 +35,8 @@ export type PrepareWorktreeInput = {
   childId: string;
   /** The commit message of the checkpoint's commit (default: names the source, the checkpoint's seq and the name). */
   message?: string;
-  /** `claude-code`: the child is a Claude Code file; its intent is dropped (`forget`) once written, any left is an orphan. */
-  tool?: 'claude-code';
+  /** `claude-code` / `codex`: the child is that tool's session file; its intent is dropped (`forget`) once written, any left is an orphan. */
+  tool?: 'claude-code' | 'codex';
 };
 
 /** The directory made: `checkpoint` (the files at the cut) or `head` (the source had no checkpoint at or before the cut). */
@@ -67,12 +67,12 @@ function checkedCwd(cwd: string | undefined, source: string): string {
 
 /**
  * Refuses `WORKTREE_EXISTS` when another intent (in flight, or killed and not yet cleaned) holds `name`,
- * so that undoing this one never touches another's directory. A Claude Code child's name is derived from
+ * so that undoing this one never touches another's directory. A tool's child (Claude Code, Codex) has a name derived from
  * its id, so any intent of that name is another fork's.
  */
 async function refuseTakenIntent(dataDir: string, input: PrepareWorktreeInput): Promise<void> {
   const { name } = input;
-  if (input.tool !== 'claude-code') return;
+  if (input.tool === undefined) return;
   if ((await listForkIntents(dataDir)).some((other) => other.name === name))
     throw new WorkspaceError(
       'WORKTREE_EXISTS',

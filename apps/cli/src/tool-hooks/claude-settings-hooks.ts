@@ -25,42 +25,48 @@ function kindOf(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-function malformed(path: string, where: string, expected: string, got: unknown): CliError {
+function fixHint(tool: string): string {
+  return `fix the settings file by hand (${tool} reads the same JSON), then run the command again`;
+}
+
+function malformed(path: string, where: string, expected: string, got: unknown, tool: string): CliError {
   return new CliError('INVALID_SETTINGS', `${path}: expected ${where} to be ${expected}; got ${kindOf(got)}. Nothing was written.`, {
-    hint: 'fix the settings file by hand (Claude Code reads the same JSON), then run the command again',
+    hint: fixHint(tool),
   });
 }
 
 /**
- * The settings object of Claude Code settings text (empty text: `{}`). Refuses `INVALID_SETTINGS`
- * for text that is not a JSON object or whose `hooks` do not have Claude Code's shape.
+ * The settings object of Claude Code settings text, or of a Codex `hooks.json` (the same `hooks`
+ * shape; `tool` names it in messages) — empty text: `{}`. Refuses `INVALID_SETTINGS` for text that is
+ * not a JSON object or whose `hooks` do not have that shape.
  */
-export function parseClaudeSettings(text: string, path: string): JsonObject {
+export function parseClaudeSettings(text: string, path: string, tool = 'Claude Code'): JsonObject {
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
     throw new CliError('INVALID_SETTINGS', `${path} is not valid JSON (${(error as Error).message}). Nothing was written.`, {
-      hint: 'fix the settings file by hand (Claude Code reads the same JSON), then run the command again',
+      hint: fixHint(tool),
     });
   }
-  if (!isObject(parsed)) throw malformed(path, 'the settings', 'a JSON object', parsed);
-  checkHooksShape(parsed, path);
+  if (!isObject(parsed)) throw malformed(path, 'the settings', 'a JSON object', parsed, tool);
+  checkHooksShape(parsed, path, tool);
   return parsed;
 }
 
-function checkHooksShape(settings: JsonObject, path: string): void {
+function checkHooksShape(settings: JsonObject, path: string, tool: string): void {
   const hooks = settings.hooks;
   if (hooks === undefined) return;
-  if (!isObject(hooks)) throw malformed(path, '"hooks"', 'an object of hook events', hooks);
+  if (!isObject(hooks)) throw malformed(path, '"hooks"', 'an object of hook events', hooks, tool);
   for (const event of DSH_HOOK_EVENTS) {
     const groups = hooks[event];
     if (groups === undefined) continue;
-    if (!Array.isArray(groups)) throw malformed(path, `"hooks.${event}"`, 'an array of matcher groups', groups);
+    if (!Array.isArray(groups)) throw malformed(path, `"hooks.${event}"`, 'an array of matcher groups', groups, tool);
     groups.forEach((group: unknown, index) => {
-      if (!isObject(group)) throw malformed(path, `"hooks.${event}[${String(index)}]"`, 'an object { matcher, hooks }', group);
-      if (!Array.isArray(group.hooks)) throw malformed(path, `"hooks.${event}[${String(index)}].hooks"`, 'an array of hooks', group.hooks);
+      if (!isObject(group)) throw malformed(path, `"hooks.${event}[${String(index)}]"`, 'an object { matcher, hooks }', group, tool);
+      if (!Array.isArray(group.hooks))
+        throw malformed(path, `"hooks.${event}[${String(index)}].hooks"`, 'an array of hooks', group.hooks, tool);
     });
   }
 }

@@ -1,0 +1,129 @@
+/**
+ * SPEC §23 "Codex and pi" against the real Codex 0.169 (pinned, offline, fake model server): dsh's
+ * hooks in Codex's hooks.json run before and after each tool call with the rollout's `call_id` as
+ * `tool_use_id`; `dsh fork ROLLOUT --at <first call> --worktree` gives a child whose directory holds
+ * the files before that call; `codex exec resume ID` there reads them, and nothing it writes reaches
+ * the original folder. Codex runs a hook only once its user trusted it: this run passes Codex's own
+ * `--dangerously-bypass-hook-trust` (what automation that vetted its hooks uses), dsh trusts nothing.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { printSkip, runDsh } from '@dsh/test-utils';
+import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
+import { describe, expect, it } from 'vitest';
+import {
+  findSessionFiles,
+  installTool,
+  interopSkipReason,
+  jsonlLines,
+  makeInteropHome,
+  runTool,
+  scriptReplies,
+  startFakeModelServer,
+  toolEnvironment,
+} from '../src/index.js';
+
+const skip = interopSkipReason();
+if (skip !== undefined) printSkip('interop codex workspace', skip);
+
+type CheckpointRecord = { tool_use_id: string; hook_event_name: string; tree: string; cwd: string };
+type RolloutLine = { type?: string; ordinal?: number; payload?: Record<string, unknown> };
+
+const EXEC = ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox'];
+
+/** The output Codex sent the model for call `callId` (Responses API `input` items). */
+function callOutput(requests: readonly Record<string, unknown>[], callId: string): string | undefined {
+  for (const request of requests)
+    for (const item of (request.input ?? []) as { type?: string; call_id?: string; output?: unknown }[])
+      if (item.type === 'function_call_output' && item.call_id === callId) return JSON.stringify(item.output);
+  return undefined;
+}
+
+describe.skipIf(skip !== undefined)('Codex with dsh hooks: the workspace at the cut (real Codex 0.169, offline)', () => {
+  it('hooks checkpoint each call with its call_id; a --worktree fork at the first call resumes on the files before it', async () => {
+    await installTool('codex');
+    await using home = await makeInteropHome();
+    const data = join(home.home, 'dsh-data');
+    const story = join(home.cwd, 'story.txt');
+    await writeFile(story, 'one\n');
+    const script = scriptReplies([
+      { toolCalls: [{ id: 'call_edit_1', name: 'exec_command', input: { cmd: 'echo two > story.txt' } }] },
+      { toolCalls: [{ id: 'call_edit_2', name: 'exec_command', input: { cmd: 'echo three >> story.txt' } }] },
+      { text: 'Edited twice.' },
+      { toolCalls: [{ id: 'call_child_read', name: 'exec_command', input: { cmd: 'cat story.txt; echo child > child.txt' } }] },
+      { text: 'Child read it.' },
+    ]);
+    await using server = await startFakeModelServer({ responses: script });
+    const { env, sessionsDir, configDir } = await toolEnvironment('codex', { home: home.home, server: server.origin });
+
+    const installed = await runDsh(['hooks', 'install', 'codex', '--user', '--data', data, '--json'], { cwd: home.cwd, env });
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(JSON.parse(installed.stdout)).toMatchObject({ settings: join(configDir, 'hooks.json'), added: 2 });
+    const first = await runTool('codex', [...EXEC, '--dangerously-bypass-hook-trust', 'edit the story'], { cwd: home.cwd, env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(await readFile(story, 'utf8')).toBe('two\nthree\n');
+    const [file = ''] = await findSessionFiles(sessionsDir);
+    const lines = (await jsonlLines(file)) as RolloutLine[];
+    const sessionId = String(lines[0]?.payload?.id);
+    const calls = lines.filter((line) => line.type === 'response_item' && line.payload?.type === 'function_call');
+    expect(calls.map((line) => line.payload?.call_id)).toEqual(['call_edit_1', 'call_edit_2']);
+
+    const index = await readFile(join(data, 'codex-checkpoints', `${sessionId}.jsonl`), 'utf8');
+    const records = index
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as CheckpointRecord);
+    expect(records.map((record) => `${record.hook_event_name} ${record.tool_use_id}`)).toEqual([
+      'PreToolUse call_edit_1',
+      'PostToolUse call_edit_1',
+      'PreToolUse call_edit_2',
+      'PostToolUse call_edit_2',
+    ]);
+    expect(new Set(records.map((record) => record.cwd))).toEqual(new Set([home.cwd]));
+
+    // The cut: the line of the first call. Its PreToolUse checkpoint holds the files before it ran.
+    const at = String(calls[0]?.ordinal);
+    const forked = await runDsh(['fork', file, '--at', at, '--worktree', '--data', data, '--json'], { cwd: home.cwd, env });
+    expect(forked.code, forked.stderr).toBe(0);
+    const child = JSON.parse(forked.stdout) as {
+      session_id: string;
+      file: string;
+      workspace: string;
+      worktree: { dir: string; checkpoint: { tool_use_id: string; hook_event_name: string } };
+      resume: string;
+      index: string[][];
+    };
+    expect(child).toMatchObject({
+      workspace: 'checkpoint',
+      worktree: { checkpoint: { tool_use_id: 'call_edit_1', hook_event_name: 'PreToolUse' } },
+    });
+    expect(child.resume).toBe(`cd ${child.worktree.dir} && codex resume ${child.session_id}`);
+    expect(child.index).toEqual([
+      ['codex', 'archive', child.session_id],
+      ['codex', 'unarchive', child.session_id],
+    ]);
+    expect(await readFile(join(child.worktree.dir, 'story.txt'), 'utf8')).toBe('one\n');
+    const childLines = (await jsonlLines(child.file)) as RolloutLine[];
+    expect(childLines[0]?.payload).toMatchObject({ id: child.session_id, cwd: child.worktree.dir });
+    expect(JSON.stringify(childLines.filter((line) => line.type === 'turn_context').map((line) => line.payload?.cwd))).not.toContain(
+      home.cwd,
+    );
+
+    // Codex resumes the child in its new directory: the model is told the directory moved, and the call
+    // reads the files of the cut; what it writes stays in the new directory.
+    const before = server.modelRequests('responses').length;
+    const resumed = await runTool('codex', [...EXEC, 'resume', child.session_id, 'read the story'], { cwd: child.worktree.dir, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const requests = server.modelRequests('responses').slice(before);
+    const firstRequest = JSON.stringify(requests[0] ?? {});
+    expect(firstRequest).toContain("This session's working directory has moved");
+    expect(firstRequest).toContain(JSON.stringify(FORKED_WORKSPACE_AT_CUT_SENTENCE).slice(1, -1));
+    expect(firstRequest).toContain(JSON.stringify(child.worktree.dir).slice(1, -1));
+    const read = callOutput(requests, 'call_child_read') ?? '';
+    expect(read).toContain('one');
+    expect(read).not.toContain('two');
+    expect(await readFile(join(child.worktree.dir, 'child.txt'), 'utf8')).toBe('child\n');
+    expect(await readFile(story, 'utf8')).toBe('two\nthree\n');
+    await expect(readFile(join(home.cwd, 'child.txt'))).rejects.toThrow();
+  });
+});
