@@ -1,6 +1,7 @@
 /**
  * Recognises a transcript's format from its first lines.
  */
+import { CLAUDE_CODE_QUIET_TYPES, CLAUDE_CODE_TITLE_TYPES } from './claude-code/claude-code-line-types.js';
 import type { SourceLine } from './read-lines.js';
 
 /** The formats dsh-import reads: the one list every caller (CLI, host, demo) shows and checks. */
@@ -9,28 +10,8 @@ export const TRANSCRIPT_FORMATS = ['claude-code', 'codex', 'pi'] as const;
 /** A format dsh-import reads. */
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
-const CLAUDE_TYPES = new Set([
-  'user',
-  'assistant',
-  'system',
-  'summary',
-  'file-history-snapshot',
-  'queue-operation',
-  'progress',
-  'permission-mode',
-  'attachment',
-  'ai-title',
-  'custom-title',
-  'last-prompt',
-  'mode',
-  'api-request',
-  'api-request-blob',
-  'api-request-shape',
-  'atis-latch',
-  'tools-used',
-  'cost-state',
-  'api-request-route',
-]);
+/** Claude Code's line types: its two entry types and the lines that are not entries (titles, quiet lines). */
+const CLAUDE_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', ...CLAUDE_CODE_TITLE_TYPES, ...CLAUDE_CODE_QUIET_TYPES]);
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
 /** The format one line belongs to, when it says. */
