@@ -1,15 +1,17 @@
 /**
  * @module refuse-taken-name
- * `--name` (print mode, `dsh fork`, interactive mode, `dsh rename`) refuses a name another session
+ * `--name` (print mode, `dsh fork`, `dsh import`, interactive mode, `dsh rename`) refuses a name another session
  * already carries, naming that session (SPEC §25): a name then always means one session.
  */
-import type { Host } from 'dsh-host';
 import { CliError } from './cli-error.js';
 import { terminalLine } from './terminal-text.js';
 
+/** Where the names are: a host, or a store (`dsh import` writes through the store alone). */
+export type NameHolders = { list(): Promise<readonly { id: string; title?: string }[]> };
+
 /** Throws `NAME_TAKEN` when a session other than `except` carries `name` as its title. */
-export async function refuseTakenName(host: Host, name: string, except?: string): Promise<void> {
-  const holder = (await host.list()).find((item) => item.title === name && item.id !== except);
+export async function refuseTakenName(sessions: NameHolders, name: string, except?: string): Promise<void> {
+  const holder = (await sessions.list()).find((item) => item.title === name && item.id !== except);
   if (holder === undefined) return;
   throw new CliError(
     'NAME_TAKEN',

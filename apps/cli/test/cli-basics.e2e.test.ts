@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,12 +59,23 @@ describe('dsh --help', () => {
 describe('dsh management commands', () => {
   it('shows, renames and forks sessions; errors say the code and what to do', { timeout: 120_000 }, async () => {
     const first = await printJson(['-p', 'hello', '--name', 'twin', '--data', data.path]);
-    // --name refuses a taken name (SPEC §25), but an import may still carry one: the name is then ambiguous.
+    // --name refuses a taken name (SPEC §25), here and in an import; a log named elsewhere and copied in
+    // may still carry one: the name is then ambiguous.
     const transcript = join(data.path, 'claude.jsonl');
     await writeFile(transcript, claudeCodeTranscript({ turns: 1 }).text);
-    const imported = await runDsh(['import', transcript, '--name', 'twin', '--data', data.path]);
-    expect(imported.code, imported.stderr).toBe(0);
+    const refused = await runDsh(['import', transcript, '--name', 'twin', '--data', data.path]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`NAME_TAKEN: The name 'twin' is taken by session ${String(first.sessionId)}`);
     const second: Record<string, unknown> = { sessionId: '5f0c3a52-7d4e-4b8a-9c61-2e8f4a1b3c7d' };
+    expect((await runDsh(['sessions', '--json', '--data', data.path])).stdout).not.toContain(String(second.sessionId));
+    const elsewhere = await makeTempDir('dsh-cli-elsewhere-');
+    try {
+      const imported = await runDsh(['import', transcript, '--name', 'twin', '--data', elsewhere.path]);
+      expect(imported.code, imported.stderr).toBe(0);
+      await copyFile(join(elsewhere.path, `${String(second.sessionId)}.jsonl`), join(data.path, `${String(second.sessionId)}.jsonl`));
+    } finally {
+      await elsewhere.remove();
+    }
 
     const ambiguous = await runDsh(['show', 'twin', '--data', data.path]);
     expect(ambiguous.code).toBe(1);

@@ -13,6 +13,7 @@ import { CliError } from '../cli-error.js';
 import { claudeProjectDirName, findClaudeProjectFolder, physicalPath } from './claude-project-folder.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { progressLine } from '../progress-line.js';
+import { refuseTakenName } from '../refuse-taken-name.js';
 import { maxBytesOption, readInputFile } from '../read-input-file.js';
 import { openCliStore } from '../with-host.js';
 import { terminalLine } from '../terminal-text.js';
@@ -125,6 +126,7 @@ export async function importCommand(context: CliContext, values: OptionValues, f
   let report: ImportedFile[];
   const progress = progressLine(context);
   try {
+    if (name !== undefined) await refuseTakenName(store, name);
     progress.update(`importing ${paths.length === 1 ? (paths[0] ?? '') : `${String(paths.length)} files`}`, true);
     // One home for every import (dsh-host's importIntoStore): read all, link, store parents first.
     report = (

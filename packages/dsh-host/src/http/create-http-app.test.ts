@@ -198,7 +198,9 @@ describe('HTTP API (in-process through host.fetch)', () => {
     expect((await call(host, 'GET', '/api/sessions/nope')).body!.error.code).toBe('SESSION_NOT_FOUND');
     expect((await call(host, 'GET', '/api/no-such-route')).status).toBe(404);
     await call(host, 'POST', '/api/sessions', { title: 'twin' });
-    await call(host, 'POST', '/api/sessions', { title: 'twin' });
+    // HTTP refuses a taken name (NAME_TAKEN); a library user of the same store may still reuse one.
+    expect((await call(host, 'POST', '/api/sessions', { title: 'twin' })).body!.error.code).toBe('NAME_TAKEN');
+    await (await store.create({ title: 'twin' })).close();
     const ambiguous = await call(host, 'GET', '/api/sessions/twin');
     expect(ambiguous.status).toBe(409);
     expect(ambiguous.body!.error).toMatchObject({ code: 'NAME_AMBIGUOUS', candidates: [expect.any(String), expect.any(String)] });

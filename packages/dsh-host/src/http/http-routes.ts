@@ -7,6 +7,7 @@ import { streamSessionEvents } from './stream-session-events.js';
 import { STREAM_RETRY_AFTER_SECONDS, type StreamSlot } from './stream-slots.js';
 import { BODY, LIVE, REF, STORE, STORED, WORKTREE } from './route-error-groups.js';
 import { SESSION_ROUTES } from './session-routes.js';
+import { refuseTakenName } from './refuse-taken-name.js';
 
 /**
  * Every operation of the HTTP API (SPEC §10), in one table: `createHttpApp` registers them and
@@ -45,11 +46,14 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       'INVALID_CUT',
       'IDEMPOTENCY_MISMATCH',
       'SESSION_EXISTS',
+      'NAME_TAKEN',
       'WRITE_FAILED',
       'TOO_MANY_SESSIONS',
     ],
     handle: async ({ context, host, body }) => {
       const idempotencyKey = idempotencyKeyOf(context.req.header('idempotency-key'));
+      // A retried fork (same Idempotency-Key) names the child it made before: the store answers it.
+      if (body.title !== undefined && idempotencyKey === undefined) await refuseTakenName(host, body.title.text);
       const result = await host.fork(context.req.param('id') ?? '', {
         ...(body.atSeq === undefined ? {} : { atSeq: body.atSeq }),
         ...(body.title === undefined ? {} : { title: body.title }),
@@ -184,9 +188,11 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       'INVALID_TITLE',
       'SESSION_EXISTS',
       'SESSION_NOT_FOUND',
+      'NAME_TAKEN',
       'WRITE_FAILED',
     ],
     handle: async ({ context, host, body }) => {
+      if (body.title !== undefined) await refuseTakenName(host, body.title);
       const inputs = body.files ?? [{ text: body.text ?? '' }];
       const report = await host.importTranscripts(
         inputs.map((file) => (file.name === undefined ? { text: file.text } : { text: file.text, name: file.name })),

@@ -3,6 +3,7 @@ import { defineRoute, type RouteDefinition } from './define-route.js';
 import { stripUndefined } from './route-helpers.js';
 import { createSessionBodySchema, renameBodySchema } from './request-schemas.js';
 import { BODY, LIVE, REF, STORE, STORED } from './route-error-groups.js';
+import { refuseTakenName } from './refuse-taken-name.js';
 
 /** The OpenAPI document and the session resource, in the order `HTTP_ROUTES` serves and documents them. @internal */
 export const SESSION_ROUTES: readonly RouteDefinition[] = [
@@ -43,8 +44,9 @@ export const SESSION_ROUTES: readonly RouteDefinition[] = [
       description: 'Created',
       schema: { type: 'object', required: ['sessionId'], properties: { sessionId: { type: 'string' } } },
     },
-    errors: [...BODY, ...STORE, 'SESSION_EXISTS', 'WRITE_FAILED', 'TOO_MANY_SESSIONS'],
+    errors: [...BODY, ...STORE, 'SESSION_EXISTS', 'NAME_TAKEN', 'WRITE_FAILED', 'TOO_MANY_SESSIONS'],
     handle: async ({ context, host, body }) => {
+      if (body.title !== undefined) await refuseTakenName(host, body.title);
       const created = await host.create({
         ...(body.title === undefined ? {} : { title: body.title }),
         ...(body.config === undefined ? {} : { config: stripUndefined(body.config) }),
@@ -86,9 +88,10 @@ export const SESSION_ROUTES: readonly RouteDefinition[] = [
         properties: { sessionId: { type: 'string' }, title: { type: 'string' } },
       },
     },
-    errors: [...BODY, ...REF, ...LIVE],
+    errors: [...BODY, ...REF, ...LIVE, 'NAME_TAKEN'],
     handle: async ({ context, host, body }) => {
       const sessionId = await host.resolve(context.req.param('id') ?? '');
+      await refuseTakenName(host, body.title, sessionId);
       await host.rename(sessionId, body.title);
       return context.json({ sessionId, title: body.title });
     },
