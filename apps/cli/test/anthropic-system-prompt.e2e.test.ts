@@ -4,37 +4,10 @@
  * Messages server on 127.0.0.1 as the request's `system`, and its usage is priced by the table.
  */
 import { describe, expect, it } from 'vitest';
-import { printJson, startModelServer } from '@dsh/test-utils';
+import { printJson, startModelServer, streamedReply } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
 const dirs = useCliTestDirs('dsh-cli-anthropic');
-
-const sse = (name: string, payload: object) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...payload })}\n\n`;
-
-/** A Messages stream saying `text`, with the usage a real response reports. */
-function messagesAnswer(text: string, usage = { input_tokens: 10, output_tokens: 2 }) {
-  return {
-    chunks: [
-      sse('message_start', {
-        message: {
-          id: 'msg_1',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-test',
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { ...usage, output_tokens: 1 },
-        },
-      }),
-      sse('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
-      sse('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
-      sse('content_block_stop', { index: 0 }),
-      sse('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }),
-      sse('message_stop', {}),
-    ],
-  };
-}
 
 const systemOf = (index: number) => (dirs.server?.requests[index]?.body as { system?: unknown } | undefined)?.system;
 
@@ -45,7 +18,7 @@ describe('the Anthropic adapter sends the session system prompt (SPEC §21)', ()
     async () => {
       dirs.server = await startModelServer((request) =>
         request.path === '/v1/messages'
-          ? messagesAnswer('ok')
+          ? streamedReply('anthropic', { text: 'ok', usage: { input: 10, output: 2 } }, 'claude-test')
           : { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: request.path } } },
       );
       const env = { ANTHROPIC_BASE_URL: dirs.server.origin, ANTHROPIC_API_KEY: 'sk-ant-test' };
@@ -74,7 +47,9 @@ describe('the Anthropic adapter sends the session system prompt (SPEC §21)', ()
   );
 
   it('total_cost_usd prices an anthropic: model from the table', { timeout: 60_000 }, async () => {
-    dirs.server = await startModelServer(() => messagesAnswer('ok', { input_tokens: 1_000_000, output_tokens: 100_000 }));
+    dirs.server = await startModelServer(() =>
+      streamedReply('anthropic', { text: 'ok', usage: { input: 1_000_000, output: 100_000 } }, 'claude-test'),
+    );
     const env = { ANTHROPIC_BASE_URL: dirs.server.origin, ANTHROPIC_API_KEY: 'sk-ant-test' };
     const result = await printJson(['-p', 'hi', '--model', 'anthropic:claude-sonnet-4-5', '--tools', '', '--data', `${dirs.data.path}/d`], {
       env,

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   chatCompletionChunk,
-  chatCompletionStream,
   type ModelServerRequest,
   printJson,
   runDsh,
   spawnDsh,
   startModelServer,
+  streamedReply,
 } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
 
@@ -47,7 +47,9 @@ describe('a resumed or continued session runs on its recorded model (SPEC §21)'
     'an openai: session resumed without --model is answered by its endpoint, never by the keyless model',
     { timeout: 120_000 },
     async () => {
-      dirs.server = await startModelServer((_request, index) => chatCompletionStream(`answer ${String(index + 1)} from the endpoint`));
+      dirs.server = await startModelServer((_request, index) =>
+        streamedReply('chat', { text: `answer ${String(index + 1)} from the endpoint` }),
+      );
       const env = { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
       const dir = join(dirs.data.path, 'd');
       await printJson(['-p', 'first', '--model', 'openai:gpt-test', '--name', 'oa', '--data', dir], { env, cwd: dirs.data.path });
@@ -64,7 +66,7 @@ describe('a resumed or continued session runs on its recorded model (SPEC §21)'
   );
 
   it('a --model that differs is used and recorded as a session/config switch; the next resume keeps it', { timeout: 120_000 }, async () => {
-    dirs.server = await startModelServer(() => chatCompletionStream('from the endpoint'));
+    dirs.server = await startModelServer(() => streamedReply('chat', { text: 'from the endpoint' }));
     const env = { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
     const dir = join(dirs.data.path, 'd');
     // No key in the environment: the new session runs on keyless (with a key it would run on that adapter, SPEC §25).
@@ -83,7 +85,7 @@ describe('a resumed or continued session runs on its recorded model (SPEC §21)'
     'a recorded model that cannot be set up is refused with its error before the turn starts (SPEC §25), no other model answering',
     { timeout: 120_000 },
     async () => {
-      dirs.server = await startModelServer(() => chatCompletionStream('from the endpoint'));
+      dirs.server = await startModelServer(() => streamedReply('chat', { text: 'from the endpoint' }));
       const dir = join(dirs.data.path, 'd');
       await printJson(['-p', 'first', '--model', 'openai:gpt-test', '--name', 'oa', '--data', dir], {
         env: { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' },
@@ -267,7 +269,7 @@ describe('options spelled as Claude Code spells them (SPEC §21)', () => {
     'the system prompt: a default naming the cwd and tools, --system-prompt and --append-system-prompt, kept on resume',
     { timeout: 120_000 },
     async () => {
-      dirs.server = await startModelServer(() => chatCompletionStream('ok'));
+      dirs.server = await startModelServer(() => streamedReply('chat', { text: 'ok' }));
       const env = { OPENAI_BASE_URL: `${dirs.server.origin}/v1`, OPENAI_API_KEY: 'sk-test' };
       const dir = join(dirs.data.path, 'd');
       await printJson(['-p', 'one', '--model', 'openai:gpt-test', '--name', 's', '--data', dir, '--cwd', dirs.data.path], { env });

@@ -4,7 +4,7 @@
  * pi `openai-completions` reasoning to the OpenAI-compatible adapter in its field. Checks that the
  * importer and the adapters agree on `providerData`; both adapters talk to a local server.
  */
-import { claudeCodeTranscript, startModelServer, type ModelServer } from '@dsh/test-utils';
+import { claudeCodeTranscript, startModelServer, streamedReply, type ModelServer } from '@dsh/test-utils';
 import { Agent, createAnthropicModel, createOpenAIModel, type Model } from 'dsh-agent';
 import { CURRENT_FORMAT_VERSION, validate } from 'dsh-codec';
 import { importTranscript } from 'dsh-import';
@@ -16,18 +16,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const anthropicDone = [
-  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude","stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}\n\n',
-  'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Done."}}\n\n',
-  'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n',
-  'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\n',
-  'event: message_stop\ndata: {"type":"message_stop"}\n\n',
-];
-const openAIDone = [
-  'data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Done."},"finish_reason":"stop"}]}\n\n',
-  'data: [DONE]\n\n',
-];
 
 async function continueWith(model: Model, session: Session): Promise<void> {
   const agent = new Agent({ session, model, tools: [] });
@@ -50,7 +38,7 @@ describe('§13/§16 imported reasoning goes back to its provider', () => {
     const main = sessions[0]!;
     const lastCall = main.events.findLast((event) => event.type === 'tool/call')!;
     const child = await store.fork(main.header.id, { atSeq: lastCall.seq });
-    server = await startModelServer(() => ({ chunks: anthropicDone }));
+    server = await startModelServer(() => streamedReply('anthropic', { text: 'Done.' }));
     await continueWith(
       createAnthropicModel({ model: 'claude-sonnet-4-5', baseUrl: server.origin, apiKey: 'k', retry: { maxAttempts: 1 } }),
       child,
@@ -96,7 +84,7 @@ describe('§13/§16 imported reasoning goes back to its provider', () => {
     await store.import(sessions[0]!);
     // The file ends inside the tool-using turn: opening it closes the turn, the next one continues.
     const session = await store.open('pi-deepseek');
-    server = await startModelServer(() => ({ chunks: openAIDone }));
+    server = await startModelServer(() => streamedReply('chat', { text: 'Done.' }));
     await continueWith(
       createOpenAIModel({ model: 'deepseek-reasoner', baseUrl: server.origin, apiKey: 'k', retry: { maxAttempts: 1 } }),
       session,

@@ -12,17 +12,17 @@ import { createHost } from 'dsh-host';
 import { createMemoryStore, openSessionStore } from 'dsh-session';
 import {
   makeTempDir,
-  startModelServer,
   type ModelServer,
   type ModelServerRequest,
-  type TempDir,
-  runDsh,
   outputMatching,
   printJson,
+  runDsh,
   spawnDsh,
   spawnDshOnTerminal,
+  startModelServer,
+  streamedReply,
+  type TempDir,
 } from '@dsh/test-utils';
-import { openAiAnswer } from './dsh-cli.js';
 
 let dir: TempDir;
 let data: string;
@@ -91,7 +91,7 @@ describe('§20 dsh peers', () => {
       const second = new Promise<void>((resolve) => (secondArrived = resolve));
       const endpoint = await startModelServer((request, index) => {
         if (index === 1) secondArrived();
-        const answer = openAiAnswer(`answer to ${lastUserText(request)}`);
+        const answer = streamedReply('chat', { text: `answer to ${lastUserText(request)}` });
         // The first answer is held until the second request arrived: only concurrent peers finish.
         return index === 0 ? { chunks: [second, ...answer.chunks] } : answer;
       });
@@ -146,7 +146,7 @@ describe('§20 dsh peers', () => {
     const endpoint = await startModelServer((request) =>
       lastUserText(request).includes('fail')
         ? { status: 400, json: { error: { message: 'refused', type: 'invalid_request_error' } } }
-        : openAiAnswer('fine'),
+        : streamedReply('chat', { text: 'fine' }),
     );
     servers.push(endpoint);
     const output = await peers(['base', '--prompt', 'please fail', '--prompt', 'succeed', '--model', 'openai:m', '--tools', ''], 1, {

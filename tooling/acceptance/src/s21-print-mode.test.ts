@@ -6,8 +6,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from 'dsh-session';
-import { makeTempDir, startModelServer, type ModelServer, type TempDir, runDsh, printJson, spawnDsh } from '@dsh/test-utils';
-import { anthropicAnswer, openAiAnswer } from './dsh-cli.js';
+import { makeTempDir, type ModelServer, printJson, runDsh, spawnDsh, startModelServer, streamedReply, type TempDir } from '@dsh/test-utils';
 
 let dir: TempDir;
 let data: string;
@@ -75,7 +74,7 @@ describe('§21 a resumed or continued session runs on its own recorded model', (
     '§21 resume and continue without --model use the recorded model; a different --model is used and recorded as a switch',
     { timeout: 180_000 },
     async () => {
-      const endpoint = await server((_request, index) => openAiAnswer(`endpoint answer ${String(index + 1)}`));
+      const endpoint = await server((_request, index) => streamedReply('chat', { text: `endpoint answer ${String(index + 1)}` }));
       const env = openAiEnv(endpoint.origin);
       const first = await printJson(['-p', 'one', '--model', 'openai:gpt-recorded', '--name', 'oa', '--data', data], {
         env,
@@ -225,8 +224,8 @@ describe('§21 options spelled as Claude Code spells them', () => {
     '§21 --system-prompt and --append-system-prompt are recorded, sent by every adapter (OpenAI and Anthropic), and kept on resume',
     { timeout: 180_000 },
     async () => {
-      const openai = await server(() => openAiAnswer('ok'));
-      const anthropic = await server(() => anthropicAnswer('ok'));
+      const openai = await server(() => streamedReply('chat', { text: 'ok' }));
+      const anthropic = await server(() => streamedReply('anthropic', { text: 'ok' }));
       const env = { ...openAiEnv(openai.origin), ANTHROPIC_BASE_URL: anthropic.origin, ANTHROPIC_API_KEY: 'sk-ant-test' };
       const prompt = ['--system-prompt', 'You are terse.', '--append-system-prompt', 'Answer in French.'];
       const oa = await printJson(['-p', 'one', '--model', 'openai:gpt-test', ...prompt, '--data', data], { env });

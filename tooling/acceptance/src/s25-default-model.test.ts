@@ -7,8 +7,15 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from 'dsh-session';
-import { claudeCodeTranscript, makeTempDir, startModelServer, type ModelServer, type TempDir, runDsh } from '@dsh/test-utils';
-import { anthropicAnswer, openAiAnswer } from './dsh-cli.js';
+import {
+  claudeCodeTranscript,
+  makeTempDir,
+  type ModelServer,
+  runDsh,
+  startModelServer,
+  streamedReply,
+  type TempDir,
+} from '@dsh/test-utils';
 
 let dir: TempDir;
 let data: string;
@@ -46,8 +53,8 @@ describe('§25 a real model by default', () => {
     '§25 no --model: ANTHROPIC_API_KEY → Anthropic default; else OPENAI_API_KEY → OpenAI default; else keyless, said once',
     { timeout: 120_000 },
     async () => {
-      const anthropic = await server(() => anthropicAnswer('from anthropic'));
-      const openai = await server(() => openAiAnswer('from openai'));
+      const anthropic = await server(() => streamedReply('anthropic', { text: 'from anthropic' }));
+      const openai = await server(() => streamedReply('chat', { text: 'from openai' }));
       const both = {
         ANTHROPIC_API_KEY: 'sk-ant-test',
         ANTHROPIC_BASE_URL: anthropic.origin,
@@ -77,7 +84,7 @@ describe('§25 a real model by default', () => {
   );
 
   it('§25 sonnet, opus, haiku and claude-… mean anthropic:…, recorded as that spec', { timeout: 120_000 }, async () => {
-    const anthropic = await server(() => anthropicAnswer('ok'));
+    const anthropic = await server(() => streamedReply('anthropic', { text: 'ok' }));
     const env = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: anthropic.origin };
     const ids: string[] = [];
     for (const model of ['sonnet', 'opus', 'haiku', 'claude-3-7-sonnet-latest']) {
@@ -91,7 +98,7 @@ describe('§25 a real model by default', () => {
   });
 
   it('§25 an imported Claude Code session records anthropic:claude-… and resumes on it', { timeout: 120_000 }, async () => {
-    const anthropic = await server(() => anthropicAnswer('resumed'));
+    const anthropic = await server(() => streamedReply('anthropic', { text: 'resumed' }));
     const file = join(dir.path, 'session.jsonl');
     await writeFile(file, claudeCodeTranscript({ turns: 2 }).text);
     const imported = await runDsh(['import', file, '--name', 'imported', '--data', data], { cwd: dir.path });

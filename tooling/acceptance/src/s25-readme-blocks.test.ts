@@ -13,8 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitText } from 'dsh-workspace';
-import { makeTempDir, startModelServer, type ModelServer, type TempDir } from '@dsh/test-utils';
-import { anthropicAnswer } from './dsh-cli.js';
+import { makeTempDir, type ModelServer, startModelServer, streamedReply, type TempDir } from '@dsh/test-utils';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DSH_BIN = join(ROOT, 'apps', 'cli', 'bin', 'dsh.js');
@@ -62,7 +61,7 @@ const RUN = ALL.filter((block) => CODE.includes(block.lang) && !block.fragment);
 let dir: TempDir;
 let server: ModelServer;
 beforeAll(async () => {
-  server = await startModelServer(() => anthropicAnswer('done'));
+  server = await startModelServer(() => streamedReply('anthropic', { text: 'done' }));
 });
 afterAll(async () => {
   await server.close();

@@ -1,11 +1,10 @@
 /**
  * @module @dsh/interop
  * Drives the real agent tools (Claude Code, Codex, pi, the Claude Agent SDK) offline: pinned
- * installs into a cache folder, a fake model server, each tool's offline environment, a runner.
+ * installs into a cache folder, each tool's offline environment, a runner (the fake model server they
+ * talk to is `@dsh/test-utils`' `startModelServer`).
  */
 export { installTool, interopCacheDir, interopSkipReason, TOOL_VERSIONS, type InstalledTool, type ToolName } from './install-tool.js';
-export { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './start-fake-model-server.js';
-export { scriptReplies, type RecordedRequest, type ReplyScript, type ScriptedReply, type ScriptedToolCall } from './scripted-reply.js';
 export { FAKE_MODEL, toolEnvironment, type ToolEnvironment } from './tool-environment.js';
 export { runBin, runTool, type ToolRun } from './run-tool.js';
 export { findSessionFiles } from './find-session-files.js';

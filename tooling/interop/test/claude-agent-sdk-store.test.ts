@@ -13,17 +13,9 @@ import pg from 'pg';
 import { syntheticResultText } from 'dsh-codec';
 import { openPostgresStore } from 'dsh-postgres';
 import { openSessionStore, type SessionStore } from 'dsh-session';
-import { postgresTestUrl, printSkip, uniqueSchemaName } from '@dsh/test-utils';
+import { postgresTestUrl, printSkip, scriptReplies, startModelServer, uniqueSchemaName } from '@dsh/test-utils';
 import { createClaudeSessionStore, forkClaudeSession, type SessionStoreEntry } from 'dsh-claude-agent-sdk';
-import {
-  findSessionFiles,
-  installTool,
-  interopSkipReason,
-  makeInteropHome,
-  scriptReplies,
-  startFakeModelServer,
-  toolEnvironment,
-} from '../src/index.js';
+import { findSessionFiles, installTool, interopSkipReason, makeInteropHome, toolEnvironment } from '../src/index.js';
 import { messageBlocks, textOf } from './request-readers.js';
 
 /** The part of the SDK this test calls (loaded from the interop cache, not a workspace dependency). */
@@ -49,7 +41,7 @@ async function loadSdk(): Promise<Sdk> {
 
 async function roundTrip(sdk: Sdk, store: SessionStore, flush: Flush): Promise<void> {
   await using home = await makeInteropHome();
-  await using server = await startFakeModelServer({
+  await using server = await startModelServer({
     anthropic: scriptReplies([
       { toolCalls: [{ id: 'toolu_mirror_1', name: 'Bash', input: { command: 'echo mirrored-output', description: 'echo a word' } }] },
       { text: 'Listed.' },

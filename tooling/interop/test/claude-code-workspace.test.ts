@@ -6,21 +6,10 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { printSkip } from '@dsh/test-utils';
+import { printSkip, runDsh, scriptReplies, startModelServer } from '@dsh/test-utils';
 import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
-import {
-  findSessionFiles,
-  installTool,
-  interopSkipReason,
-  jsonlLines,
-  makeInteropHome,
-  runTool,
-  scriptReplies,
-  startFakeModelServer,
-  toolEnvironment,
-} from '../src/index.js';
-import { runDsh } from '@dsh/test-utils';
+import { findSessionFiles, installTool, interopSkipReason, jsonlLines, makeInteropHome, runTool, toolEnvironment } from '../src/index.js';
 
 const skip = interopSkipReason();
 if (skip !== undefined) printSkip('interop claude-code workspace', skip);
@@ -67,7 +56,7 @@ describe.skipIf(skip !== undefined)('Claude Code with dsh hooks: the workspace a
       },
       { text: 'Child read it.' },
     ]);
-    await using server = await startFakeModelServer({ anthropic: script });
+    await using server = await startModelServer({ anthropic: script });
     const { env, sessionsDir } = await toolEnvironment('claude-code', { home: home.home, server: server.origin });
 
     const installed = await runDsh(['hooks', 'install', 'claude-code', '--project', home.cwd, '--data', data], { cwd: home.cwd });

@@ -5,19 +5,9 @@
  * The key-by-key table of docs/cli.md comes from this comparison.
  */
 import { fileURLToPath } from 'node:url';
-import { printSkip } from '@dsh/test-utils';
+import { printSkip, scriptReplies, startModelServer } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  FAKE_MODEL,
-  installTool,
-  interopSkipReason,
-  makeInteropHome,
-  runBin,
-  runTool,
-  scriptReplies,
-  startFakeModelServer,
-  toolEnvironment,
-} from '../src/index.js';
+import { FAKE_MODEL, installTool, interopSkipReason, makeInteropHome, runBin, runTool, toolEnvironment } from '../src/index.js';
 
 const DSH_BIN = fileURLToPath(new URL('../../../apps/cli/bin/dsh.js', import.meta.url));
 
@@ -74,13 +64,13 @@ const USER_KEYS = [
 
 async function runBoth(args: readonly string[]): Promise<{ claude: string; dsh: string }> {
   await using home = await makeInteropHome();
-  await using claudeServer = await startFakeModelServer({
+  await using claudeServer = await startModelServer({
     anthropic: scriptReplies([
       { toolCalls: [{ id: 'toolu_cmp_1', name: 'Bash', input: { command: 'echo compared', description: 'echo a word' } }] },
       { text: 'All done.' },
     ]),
   });
-  await using dshServer = await startFakeModelServer({
+  await using dshServer = await startModelServer({
     anthropic: scriptReplies([{ toolCalls: [{ id: 'toolu_cmp_1', name: 'list_files', input: { path: '.' } }] }, { text: 'All done.' }]),
   });
   const claudeEnv = (await toolEnvironment('claude-code', { home: home.home, server: claudeServer.origin })).env;

@@ -6,10 +6,10 @@
  * where the wire has a flag — and none of the tool's own patches.
  */
 import { readFile } from 'node:fs/promises';
-import { printSkip, runDsh } from '@dsh/test-utils';
+import { printSkip, runDsh, type ScriptedToolCall } from '@dsh/test-utils';
 import { syntheticResultText, type ToolEffect } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
-import { interopSkipReason, jsonlLines, type ScriptedToolCall } from '../src/index.js';
+import { interopSkipReason, jsonlLines } from '../src/index.js';
 import { expectDshCloser } from './expect-dsh-closer.js';
 import { killAtCall, resumeOf, sourceSessionId } from './native-entries.js';
 import { NATIVE_TOOLS, shellCall, startNativeSession, type NativeTool } from './native-session.js';

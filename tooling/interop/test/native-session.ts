@@ -6,19 +6,8 @@
  * FILE`) and hands back the first model request the resumed tool sent.
  */
 import { expect } from 'vitest';
-import {
-  findSessionFiles,
-  installTool,
-  makeInteropHome,
-  runTool,
-  scriptReplies,
-  startFakeModelServer,
-  toolEnvironment,
-  type FakeModelServer,
-  type InteropHome,
-  type ScriptedToolCall,
-  type ToolRun,
-} from '../src/index.js';
+import { findSessionFiles, installTool, makeInteropHome, runTool, toolEnvironment, type InteropHome, type ToolRun } from '../src/index.js';
+import { scriptReplies, startModelServer, type ModelServer, type ScriptedToolCall } from '@dsh/test-utils';
 
 /** The tools whose own session files dsh forks, repairs and exports (SPEC §18). */
 export type NativeTool = 'claude-code' | 'codex' | 'pi';
@@ -74,7 +63,7 @@ export type NativeSessionOptions = {
 export type NativeSession = AsyncDisposable & {
   tool: NativeTool;
   home: InteropHome;
-  server: FakeModelServer;
+  server: ModelServer;
   env: Record<string, string>;
   sessionsDir: string;
   first: ToolRun;
@@ -95,9 +84,9 @@ export async function startNativeSession(tool: NativeTool, options: NativeSessio
   const call = typeof options.call === 'function' ? options.call(home.cwd) : options.call;
   const script = scriptReplies([{ toolCalls: [call] }, ...options.replies.map((text) => ({ text }))]);
   const api = options.piApi === 'openai-completions' ? 'chat' : driver.api;
-  let server: FakeModelServer | undefined;
+  let server: ModelServer | undefined;
   try {
-    server = await startFakeModelServer(api === 'chat' ? { anthropic: script, chat: script } : { [api]: script });
+    server = await startModelServer(api === 'chat' ? { anthropic: script, chat: script } : { [api]: script });
     const { env, sessionsDir } = await toolEnvironment(tool, {
       home: home.home,
       server: server.origin,

@@ -1,12 +1,24 @@
 /**
  * @module @dsh/test-utils
  * Shared test helpers: temporary directories that clean themselves up, log builders, process trees,
- * fault-suite reporting, the one runner of the real `dsh` bin.
+ * fault-suite reporting, the one runner of the real `dsh` bin, the one fake model server (three wire APIs).
  */
 export { makeTempDir, type TempDir } from './make-temp-dir.js';
 export { mountSmallDisk, type SmallDisk } from './small-disk.js';
-export { splitStream, startModelServer, type ModelServer, type ModelServerReply, type ModelServerRequest } from './start-model-server.js';
-export { chatCompletionChunk, chatCompletionStream } from './chat-completion-stream.js';
+export { startModelServer, type ModelServer } from './model-server/start-model-server.js';
+export type { ModelHandler, ModelServerReply, ModelServerRequest, RequestApi } from './model-server/model-server-types.js';
+export { scriptedHandler, type ModelScripts } from './model-server/model-scripts.js';
+export {
+  scriptReplies,
+  type ModelApi,
+  type ReplyScript,
+  type ScriptedReply,
+  type ScriptedToolCall,
+} from './model-server/scripted-reply.js';
+export { anthropicFrames, anthropicMessage } from './model-server/anthropic-wire.js';
+export { chatCompletionChunk, chatFrames, responsesFrames } from './model-server/openai-wire.js';
+export { streamedReply } from './model-server/streamed-reply.js';
+export { splitStream } from './model-server/split-stream.js';
 export { LogBuilder, type LogEvent, type LogJson, type LogToolCall, type LogToolEffect, type LogTurnEnd } from './log-builder.js';
 export { arbitraryLog, arbitraryLogWithSeq, buildGeneratedLog, type ArbitraryLogOptions } from './arbitrary-log.js';
 export { acceptsConnections, commandLineOf, descendantsOf, isRunning, waitFor } from './process-tree.js';

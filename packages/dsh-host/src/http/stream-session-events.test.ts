@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIModel, createScriptedModel } from 'dsh-agent';
 import { createMemoryStore } from 'dsh-session';
-import { startModelServer, type ModelServer } from '@dsh/test-utils';
+import { chatCompletionChunk, type ModelServer, startModelServer } from '@dsh/test-utils';
 import { createHost, type Host, type HttpAppOptions } from 'dsh-host';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -9,18 +9,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
-
 /** A host whose model streams "Hello" + " there." with reasoning first, from a local Chat Completions server. */
 async function streamingHost(): Promise<{ host: Host; server: ModelServer }> {
   const server = await startModelServer(() => ({
     chunks: [
-      chunk({ role: 'assistant', content: null, reasoning_content: '' }),
-      chunk({ content: null, reasoning_content: 'Greet.' }),
-      chunk({ content: 'Hello' }),
-      chunk({ content: ' there.' }),
-      chunk({}, 'stop'),
+      chatCompletionChunk({ role: 'assistant', content: null, reasoning_content: '' }),
+      chatCompletionChunk({ content: null, reasoning_content: 'Greet.' }),
+      chatCompletionChunk({ content: 'Hello' }),
+      chatCompletionChunk({ content: ' there.' }),
+      chatCompletionChunk({}, 'stop'),
       'data: [DONE]\n\n',
     ],
   }));
