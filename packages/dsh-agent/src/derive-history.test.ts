@@ -1,3 +1,4 @@
+import { logEvent } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SurfaceOp } from 'dsh-codec';
 import { deriveHistory } from 'dsh-agent';
@@ -12,9 +13,7 @@ function user(seq: number, text: string, surfaceOp?: SurfaceOp): SessionEvent {
     ...(surfaceOp === undefined ? {} : { surfaceOp }),
   };
 }
-function other(seq: number, type: string, data: SessionEvent['data'] = {}): SessionEvent {
-  return { seq, type, time: 0, data };
-}
+const other = logEvent<SessionEvent>;
 
 describe('deriveHistory', () => {
   it('keeps only surface events, in log order', () => {

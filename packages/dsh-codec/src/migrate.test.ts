@@ -1,8 +1,9 @@
+import { logEvents, type LogRow } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import { CodecError, migrate } from 'dsh-codec';
 
 type Raw = Record<string, unknown>;
-const events = (...items: [string, unknown][]): Raw[] => items.map(([type, data], seq) => ({ seq, type, time: 5000 + seq, data }));
+const events = (...rows: LogRow[]) => logEvents<Raw>(rows, { time: (seq) => 5000 + seq });
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {

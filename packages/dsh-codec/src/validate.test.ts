@@ -1,8 +1,9 @@
+import { logEvents, type LogRow } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import { syntheticResultError, syntheticResultMessage, validate, type ValidationIssue } from 'dsh-codec';
 
 type Raw = Record<string, unknown>;
-const events = (...items: [string, unknown][]): Raw[] => items.map(([type, data], seq) => ({ seq, type, time: 1000 + seq, data }));
+const events = (...rows: LogRow[]) => logEvents<Raw>(rows, { time: (seq) => 1000 + seq });
 const v1Header = { format: 'dsh-session', version: 1, id: 's', createdAt: 0 };
 const header = (version: 2 | 3 | 4, extra: Raw = {}) => ({
   format: 'dsh-session',

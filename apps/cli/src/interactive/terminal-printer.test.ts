@@ -1,10 +1,11 @@
+import { logEvent } from '@dsh/test-utils';
 import type { SessionEvent } from 'dsh-codec';
 import { expect, test } from 'vitest';
 import { paintFor } from './interactive-output.js';
 import { terminalPrinter } from './terminal-printer.js';
 
 const plain = paintFor({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: { NO_COLOR: '1' }, cwd: '/' });
-const event = (seq: number, type: string, data: Record<string, unknown>) => ({ seq, type, time: 0, data }) as unknown as SessionEvent;
+const event = logEvent<SessionEvent>;
 const message = (seq: number, step: number, text: string) =>
   event(seq, 'assistant/message', { turn: 1, step, message: { id: 'm', role: 'assistant', content: [{ type: 'text', text }] } });
 

@@ -1,10 +1,9 @@
+import { logEvents, type LogRow } from '@dsh/test-utils';
 import { describe, expect, test } from 'vitest';
 import { parsePeersHash, peerSummary, peersHash } from './peer-summary.js';
 import type { WireEvent } from './wire.js';
 
-function log(...entries: [string, Record<string, unknown>][]): WireEvent[] {
-  return entries.map(([type, data], seq) => ({ seq, type, time: 0, data }) as WireEvent);
-}
+const log = (...rows: LogRow[]) => logEvents<WireEvent>(rows);
 
 describe('peerSummary', () => {
   test("counts the peer's own tool calls and the files its successful writes named, not inherited ones", () => {

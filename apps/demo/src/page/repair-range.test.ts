@@ -1,8 +1,9 @@
+import { logEvent } from '@dsh/test-utils';
 import { expect, test } from 'vitest';
 import { repairRange } from './repair-range.js';
 import type { WireEvent } from './wire.js';
 
-const event = (seq: number, type: string, data: WireEvent['data'] = {}): WireEvent => ({ seq, type, time: seq, data });
+const event = logEvent<WireEvent>;
 
 test('the repair is every event after the stored log up to the new lifecycle marker', () => {
   const events = [

@@ -1,8 +1,9 @@
+import { logEvent } from '@dsh/test-utils';
 import { expect, test } from 'vitest';
 import { afterEvent, withDelta } from './streaming-text.js';
 import type { WireEvent } from './wire.js';
 
-const event = (seq: number, type: string, data: Record<string, unknown>) => ({ seq, type, time: 0, data }) as unknown as WireEvent;
+const event = logEvent<WireEvent>;
 
 test('deltas of one step add up; a new step starts its own text', () => {
   let streaming = withDelta(undefined, { turn: 1, step: 1, text: 'Hel' }, []);

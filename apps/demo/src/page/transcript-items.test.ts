@@ -1,11 +1,10 @@
+import { logEvents, type LogRow } from '@dsh/test-utils';
 import { describe, expect, test } from 'vitest';
 import { hasOpenTurn, latestTitle, syntheticOf, transcriptItems } from './transcript-items.js';
 import type { WireEvent, WireHeader } from './wire.js';
 
 let time = 1000;
-function log(...specs: [string, WireEvent['data'], Partial<WireEvent>?][]): WireEvent[] {
-  return specs.map(([type, data, extra], seq) => ({ seq, type, time: time++, data, ...extra }));
-}
+const log = (...rows: LogRow[]) => logEvents<WireEvent>(rows, { time: () => time++ });
 const user = (text: string) => ({ id: `u-${text}`, role: 'user', content: [{ type: 'text', text }] });
 /** A header as the page reads it: only these fields matter to the transcript. */
 const headerOf = (fields: Pick<WireHeader, 'id' | 'createdAt' | 'inheritedEventCount'> & Partial<WireHeader>): WireHeader =>

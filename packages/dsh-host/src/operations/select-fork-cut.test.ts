@@ -2,11 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { HostError, selectForkCut } from 'dsh-host';
-import { arbitraryLog } from '@dsh/test-utils';
+import { arbitraryLog, logEvents } from '@dsh/test-utils';
 
-function log(...types: string[]): SessionEvent[] {
-  return types.map((type, seq) => ({ seq, type, time: seq, data: {} }));
-}
+const log = (...types: string[]) => logEvents<SessionEvent>(types.map((type) => [type]));
 
 function isOpenAfter(events: readonly SessionEvent[], cut: number): boolean {
   let open = false;

@@ -1,10 +1,10 @@
+import { logEvent } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { latestMetadata } from 'dsh-session';
 import { storeKinds } from '../__fixtures__/store-kinds.js';
 
-const event = (seq: number, type: string, data: Record<string, unknown>): SessionEvent =>
-  ({ seq, type, time: 1000 + seq, data }) as SessionEvent;
+const event = (seq: number, type: string, data: object) => logEvent<SessionEvent>(seq, type, data, { time: 1000 + seq });
 
 describe('latestMetadata', () => {
   it('takes the latest title, the latest config whole, and the cwd of the latest config that names one', () => {
