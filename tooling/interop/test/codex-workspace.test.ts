@@ -8,20 +8,10 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { printSkip, runDsh } from '@dsh/test-utils';
+import { printSkip, runDsh, scriptReplies, startModelServer } from '@dsh/test-utils';
 import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
-import {
-  findSessionFiles,
-  installTool,
-  interopSkipReason,
-  jsonlLines,
-  makeInteropHome,
-  runTool,
-  scriptReplies,
-  startFakeModelServer,
-  toolEnvironment,
-} from '../src/index.js';
+import { findSessionFiles, installTool, interopSkipReason, jsonlLines, makeInteropHome, runTool, toolEnvironment } from '../src/index.js';
 
 const skip = interopSkipReason();
 if (skip !== undefined) printSkip('interop codex workspace', skip);
@@ -53,7 +43,7 @@ describe.skipIf(skip !== undefined)('Codex with dsh hooks: the workspace at the 
       { toolCalls: [{ id: 'call_child_read', name: 'exec_command', input: { cmd: 'cat story.txt; echo child > child.txt' } }] },
       { text: 'Child read it.' },
     ]);
-    await using server = await startFakeModelServer({ responses: script });
+    await using server = await startModelServer({ responses: script });
     const { env, sessionsDir, configDir } = await toolEnvironment('codex', { home: home.home, server: server.origin });
 
     const installed = await runDsh(['hooks', 'install', 'codex', '--user', '--data', data, '--json'], { cwd: home.cwd, env });
