@@ -3,9 +3,11 @@
  * hooks in Codex's hooks.json run before and after each tool call with the rollout's `call_id` as
  * `tool_use_id`; `dsh fork ROLLOUT --at <first call> --worktree` gives a child whose directory holds
  * the files before that call; `codex exec resume ID` there reads them, and nothing it writes reaches
- * the original folder. Codex runs a hook only once its user trusted it: this run passes Codex's own
- * `--dangerously-bypass-hook-trust` (what automation that vetted its hooks uses), dsh trusts nothing.
+ * the original folder. Codex runs a hook only once its user trusted it: untrusted, the first run takes no
+ * checkpoint; the next passes Codex's own `--dangerously-bypass-hook-trust` (what automation that vetted
+ * its hooks uses) — dsh trusts nothing.
  */
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { printSkip, runDsh, scriptReplies, startModelServer } from '@dsh/test-utils';
@@ -37,6 +39,8 @@ describe.skipIf(skip !== undefined)('Codex with dsh hooks: the workspace at the 
     const story = join(home.cwd, 'story.txt');
     await writeFile(story, 'one\n');
     const script = scriptReplies([
+      { toolCalls: [{ id: 'call_untrusted', name: 'exec_command', input: { cmd: 'echo zero > other.txt' } }] },
+      { text: 'Untrusted run done.' },
       { toolCalls: [{ id: 'call_edit_1', name: 'exec_command', input: { cmd: 'echo two > story.txt' } }] },
       { toolCalls: [{ id: 'call_edit_2', name: 'exec_command', input: { cmd: 'echo three >> story.txt' } }] },
       { text: 'Edited twice.' },
@@ -49,10 +53,17 @@ describe.skipIf(skip !== undefined)('Codex with dsh hooks: the workspace at the 
     const installed = await runDsh(['hooks', 'install', 'codex', '--user', '--data', data, '--json'], { cwd: home.cwd, env });
     expect(installed.code, installed.stderr).toBe(0);
     expect(JSON.parse(installed.stdout)).toMatchObject({ settings: join(configDir, 'hooks.json'), added: 2 });
+    // Not trusted yet: Codex skips dsh's hooks (without a word in exec) — dsh trusted nothing on its own.
+    const untrusted = await runTool('codex', [...EXEC, 'make another file'], { cwd: home.cwd, env });
+    expect(untrusted.code, untrusted.stderr).toBe(0);
+    expect(await readFile(join(home.cwd, 'other.txt'), 'utf8')).toBe('zero\n');
+    expect(existsSync(join(data, 'codex-checkpoints'))).toBe(false);
+    expect(await readFile(join(configDir, 'config.toml'), 'utf8')).not.toContain('trusted_hash');
+    const untrustedFiles = await findSessionFiles(sessionsDir);
     const first = await runTool('codex', [...EXEC, '--dangerously-bypass-hook-trust', 'edit the story'], { cwd: home.cwd, env });
     expect(first.code, first.stderr).toBe(0);
     expect(await readFile(story, 'utf8')).toBe('two\nthree\n');
-    const [file = ''] = await findSessionFiles(sessionsDir);
+    const [file = ''] = (await findSessionFiles(sessionsDir)).filter((path) => !untrustedFiles.includes(path));
     const lines = (await jsonlLines(file)) as RolloutLine[];
     const sessionId = String(lines[0]?.payload?.id);
     const calls = lines.filter((line) => line.type === 'response_item' && line.payload?.type === 'function_call');
