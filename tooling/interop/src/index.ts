@@ -4,7 +4,16 @@
  * installs into a cache folder, each tool's offline environment, a runner (the fake model server they
  * talk to is `@dsh/test-utils`' `startModelServer`).
  */
-export { installTool, interopCacheDir, interopSkipReason, TOOL_VERSIONS, type InstalledTool, type ToolName } from './install-tool.js';
+export {
+  ALSO_PINNED,
+  installTool,
+  interopCacheDir,
+  interopSkipReason,
+  pinnedVersions,
+  TOOL_VERSIONS,
+  type InstalledTool,
+  type ToolName,
+} from './install-tool.js';
 export { FAKE_MODEL, toolEnvironment, type ToolEnvironment } from './tool-environment.js';
 export { runBin, runTool, type ToolRun } from './run-tool.js';
 export { findSessionFiles } from './find-session-files.js';

@@ -20,6 +20,17 @@ export const TOOL_VERSIONS = {
   'claude-agent-sdk': { pkg: '@anthropic-ai/claude-agent-sdk', version: '0.3.333', bin: undefined },
 } as const satisfies Record<ToolName, { pkg: string; version: string; bin: string | undefined }>;
 
+/**
+ * Other exact versions the tests also run, for the range SPEC §26 claims (Codex 0.169–0.171): each
+ * installed into its own cache folder beside the default one (`installTool(tool, version)`).
+ */
+export const ALSO_PINNED: Partial<Record<ToolName, readonly string[]>> = { codex: ['0.171.0'] };
+
+/** Every pinned version of `tool`: the default first. */
+export function pinnedVersions(tool: ToolName): readonly string[] {
+  return [TOOL_VERSIONS[tool].version, ...(ALSO_PINNED[tool] ?? [])];
+}
+
 /** Where an installed tool lives: its prefix folder, its package folder and its bin (when it has one). */
 export type InstalledTool = {
   tool: ToolName;
@@ -44,12 +55,15 @@ export function interopSkipReason(): string | undefined {
 }
 
 /**
- * Installs `tool` at its pinned version unless the cache already holds it (a marker file written
- * last, atomically). Two installers at once: one takes the lock folder, the other waits for the
- * marker. Prints the installed size and time to stderr.
+ * Installs `tool` at its pinned version (or `version`, one of `pinnedVersions(tool)`: any other is
+ * refused) unless the cache already holds it (a marker file written last, atomically). Two
+ * installers at once: one takes the lock folder, the other waits for the marker. Prints the
+ * installed size and time to stderr.
  */
-export async function installTool(tool: ToolName): Promise<InstalledTool> {
-  const { pkg, version, bin } = TOOL_VERSIONS[tool];
+export async function installTool(tool: ToolName, version: string = TOOL_VERSIONS[tool].version): Promise<InstalledTool> {
+  const { pkg, bin } = TOOL_VERSIONS[tool];
+  if (!pinnedVersions(tool).includes(version))
+    throw new Error(`${tool}@${version} is not pinned: expected one of ${pinnedVersions(tool).join(', ')}`);
   const prefix = join(interopCacheDir(), `${tool}@${version}`);
   const packageDir = join(prefix, 'node_modules', ...pkg.split('/'));
   const result = (installed: boolean): InstalledTool => ({

@@ -6,16 +6,16 @@ import { installTool, type ToolName } from './install-tool.js';
 export type ToolRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
 /**
- * Runs the installed `tool` (installing it first if the cache lacks it) with `args` in `cwd` and
- * exactly `env`; stdin is closed (or carries `input` and is then closed), so no tool waits for a
- * terminal. Resolves when the process exits, whatever its code.
+ * Runs the installed `tool` (installing it first if the cache lacks it; `version`: another of its
+ * pinned versions) with `args` in `cwd` and exactly `env`; stdin is closed (or carries `input` and
+ * is then closed), so no tool waits for a terminal. Resolves when the process exits, whatever its code.
  */
 export async function runTool(
   tool: ToolName,
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; input?: string },
+  options: { cwd: string; env: Record<string, string>; input?: string; version?: string },
 ): Promise<ToolRun> {
-  const { bin } = await installTool(tool);
+  const { bin } = await installTool(tool, options.version);
   if (bin === undefined) throw new Error(`${tool} has no command-line binary to run`);
   return runBin(bin, args, options);
 }

@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import { printSkip, runDsh } from '@dsh/test-utils';
 import { syntheticResultText } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
-import { interopSkipReason, jsonlLines } from '../src/index.js';
+import { ALSO_PINNED, interopSkipReason, jsonlLines } from '../src/index.js';
 import { expectDshCloser } from './expect-dsh-closer.js';
 import { callEntry, childFilePattern, resumeOf, sourceSessionId } from './native-entries.js';
 import { NATIVE_TOOLS, shellCall, startNativeSession } from './native-session.js';
@@ -25,13 +25,20 @@ type ForkJson = { session_id: string; file: string; format: string; parent_sessi
 /** What each tool's entry is called in the test names. */
 const ENTRY = { 'claude-code': 'tool_use uuid', codex: 'function_call ordinal', pi: 'toolCall entry id' } as const;
 
+/** Each tool at its pinned version, and at the other versions pinned for the range SPEC §26 claims (Codex 0.171). */
+const RUNS = NATIVE_TOOLS.flatMap((tool) => [
+  { tool, version: undefined, label: tool },
+  ...(ALSO_PINNED[tool] ?? []).map((version) => ({ tool, version, label: `${tool} ${version}` })),
+]);
+
 describe.skipIf(skip !== undefined)('Claude Code, Codex and pi resume what dsh fork FILE writes (real tools, offline)', () => {
-  for (const tool of NATIVE_TOOLS) {
-    it(`${tool}: dsh fork FILE --at <${ENTRY[tool]}>, the resumed child sends dsh's forked result verbatim after the call, and no patch of its own`, async () => {
+  for (const { tool, version, label } of RUNS) {
+    it(`${label}: dsh fork FILE --at <${ENTRY[tool]}>, the resumed child sends dsh's forked result verbatim after the call, and no patch of its own`, async () => {
       const callId = `call_fork_${tool.replace('-', '_')}`;
       await using session = await startNativeSession(tool, {
         call: shellCall(tool, callId, 'echo parent-ran-it'),
         replies: ['Parent done.', 'Child goes on.'],
+        ...(version === undefined ? {} : { version }),
       });
       const sourceBytes = await readFile(session.file);
       const lines = await jsonlLines(session.file);

@@ -50,11 +50,15 @@ export function shellCall(tool: NativeTool, id: string, command: string): Script
 /** What the test scripts: the call (given the project folder), the replies after it, the first prompt. */
 export type NativeSessionOptions = {
   call: ScriptedToolCall | ((cwd: string) => ScriptedToolCall);
+  /** Text the reply making the call starts with (Claude Code writes it as a line of its own before the tool_use line). */
+  callText?: string;
   /** Text replies after the call: the first ends the first run, the rest answer resumes. */
   replies: readonly string[];
   prompt?: string;
   /** The project folder's name (default `project`): one a shell would split shows what printed commands quote. */
   project?: string;
+  /** Another pinned version of the tool (`pinnedVersions`; default its `TOOL_VERSIONS` one). */
+  version?: string;
   /** pi only: Chat Completions instead of Anthropic Messages. */
   piApi?: 'anthropic-messages' | 'openai-completions';
 };
@@ -62,6 +66,8 @@ export type NativeSessionOptions = {
 /** A tool's first run and what it left: its HOME, the server, the environment and the session file(s). */
 export type NativeSession = AsyncDisposable & {
   tool: NativeTool;
+  /** The tool's version this session runs (`version` given, else the default pinned one). */
+  version: string | undefined;
   home: InteropHome;
   server: ModelServer;
   env: Record<string, string>;
@@ -78,11 +84,12 @@ export type NativeSession = AsyncDisposable & {
 
 /** Installs and runs `tool` once on a fresh HOME against a fake server that makes `options.call`. */
 export async function startNativeSession(tool: NativeTool, options: NativeSessionOptions): Promise<NativeSession> {
-  await installTool(tool);
+  await installTool(tool, options.version);
   const home = await makeInteropHome(undefined, options.project);
   const driver = DRIVERS[tool];
   const call = typeof options.call === 'function' ? options.call(home.cwd) : options.call;
-  const script = scriptReplies([{ toolCalls: [call] }, ...options.replies.map((text) => ({ text }))]);
+  const first = options.callText === undefined ? { toolCalls: [call] } : { text: options.callText, toolCalls: [call] };
+  const script = scriptReplies([first, ...options.replies.map((text) => ({ text }))]);
   const api = options.piApi === 'openai-completions' ? 'chat' : driver.api;
   let server: ModelServer | undefined;
   try {
@@ -92,12 +99,14 @@ export async function startNativeSession(tool: NativeTool, options: NativeSessio
       server: server.origin,
       ...(options.piApi === undefined ? {} : { piApi: options.piApi }),
     });
-    const first = await runTool(tool, driver.run(options.prompt ?? 'run it'), { cwd: home.cwd, env });
+    const version = options.version === undefined ? {} : { version: options.version };
+    const first = await runTool(tool, driver.run(options.prompt ?? 'run it'), { cwd: home.cwd, env, ...version });
     expect(first.code, first.stderr).toBe(0);
     const files = await findSessionFiles(sessionsDir);
     const live = server;
     return {
       tool,
+      version: options.version,
       home,
       server: live,
       env,
@@ -108,7 +117,7 @@ export async function startNativeSession(tool: NativeTool, options: NativeSessio
       modelRequests: () => live.modelRequests(api),
       async resume(ref, prompt) {
         const before = live.modelRequests(api).length;
-        const resumed = await runTool(tool, driver.resume(ref, prompt), { cwd: home.cwd, env });
+        const resumed = await runTool(tool, driver.resume(ref, prompt), { cwd: home.cwd, env, ...version });
         expect(resumed.code, resumed.stderr).toBe(0);
         return live.modelRequests(api)[before] ?? {};
       },

@@ -112,4 +112,6 @@ export const CLAUDE_CODE_NATIVE: NativeFormat = {
   },
   fileName: (sessionId) => `${sessionId}.jsonl`,
   resume: NATIVE_RESUME['claude-code'],
+  responseIdOf: (line) =>
+    line.value.type === 'assistant' ? field((line.value.message ?? {}) as Record<string, unknown>, 'id') : undefined,
 };

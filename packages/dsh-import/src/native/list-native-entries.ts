@@ -2,13 +2,14 @@
  * `listNativeEntries` (SPEC §26 "Finding the entry to cut at", behind `dsh show FILE --entries`):
  * every entry on a Claude Code, Codex or pi file's main line with the REF `dsh fork FILE --at`
  * takes (Claude Code `uuid`, Codex `ordinal`, pi `id`; none for a pi version 1 entry), the seq that
- * fork reports for it — which `--at seq:N` accepts back — the tool's own entry type, a one-line
+ * fork reports for it — which `--at seq:N` takes back to the first entry listed with it (a thinking
+ * or text line inside a Claude Code response: the step start before it) — the tool's own entry type, a one-line
  * summary of what dsh reads from it, and the calls it holds. Each entry's seq comes from reading the
  * line up to it, so the cost grows with the square of the line's length.
  */
 import type { SessionEvent } from 'dsh-codec';
 import type { TranscriptFormat } from '../detect-format.js';
-import { cutInReading, eventsOfLines } from './native-cut.js';
+import { cutInReading, eventsOfLines, mainLineOf } from './native-cut.js';
 import { nativeFormatOf } from './native-formats.js';
 import { field, splitNativeLines, type NativeLine } from './native-line.js';
 
@@ -82,8 +83,8 @@ export function listNativeEntries(
   const warnings: string[] = [];
   const lines = splitNativeLines(text, options.strict === true ? undefined : warnings);
   const format = nativeFormatOf(lines, options.format);
-  const leaf = format.mainLeaf(lines);
-  const chain = leaf < 0 ? [] : format.chainTo(lines, leaf);
+  const main = mainLineOf(format, lines);
+  const chain = main.chain();
   const entries: NativeEntry[] = [];
   let before: readonly SessionEvent[] = [];
   // Each call is marked on the first entry whose reading holds it.
@@ -112,7 +113,7 @@ export function listNativeEntries(
     );
     entries.push({
       ...(ref === undefined ? {} : { ref }),
-      seq: cutInReading(format, kept, events, () => chain),
+      seq: cutInReading(format, lines, kept, events, main),
       type: entryType(format.format, line),
       summary,
       calls,

@@ -74,8 +74,14 @@ describe('native cuts in the seqs of dsh import', () => {
           continue;
         }
         expect(cut.cut).toBeGreaterThanOrEqual(n);
-        // The response N falls in may hold only its first lines: the cut is the entry's REF cut (issue 41 item 8).
-        expect(withoutTitles(cut.events)).toEqual(withoutTitles(firstPartsAsCut(reading.slice(0, cut.cut + 1), cut.events)));
+        // The response N falls in may hold only its first lines: the cut is the entry's REF cut (issue 41 item 8);
+        // past the cut only the rest of that response and the step and turn end the child's end closes it with.
+        const held = withoutTitles(reading.slice(0, cut.cut + 1)).length;
+        const events = withoutTitles(cut.events);
+        expect(events.slice(0, held)).toEqual(withoutTitles(firstPartsAsCut(reading.slice(0, cut.cut + 1), cut.events)));
+        expect(events.slice(held).map((event) => event.split(' ')[0])).toEqual(
+          events.length > held ? ['assistant/message', 'step/end', 'turn/end'] : [],
+        );
         if (cut.cut === n) exact++;
         // Past N only by the rest of the entry that holds N: without that last line, N is not read.
         else {

@@ -71,15 +71,7 @@ function agrees(
  */
 export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at: string): NativeCut {
   const seq = /^seq:(\d+)$/.exec(at);
-  // The main line's chain, read once and only where it is needed.
-  let chainRead: NativeLine[] | undefined;
-  const mainChain = (): NativeLine[] => {
-    if (chainRead === undefined) {
-      const leaf = format.mainLeaf(lines);
-      chainRead = leaf < 0 ? [] : format.chainTo(lines, leaf);
-    }
-    return chainRead;
-  };
+  const main = mainLineOf(format, lines);
   if (seq === null) {
     const position = format.findRef(lines, at);
     if (position === undefined)
@@ -89,11 +81,11 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
       );
     const kept = format.chainTo(lines, position);
     const events = eventsOfLines(format, kept);
-    return { kept, events, cut: cutInReading(format, kept, events, mainChain) };
+    return { kept, events, cut: cutInReading(format, lines, kept, events, main) };
   }
   const n = Number(seq[1]);
-  const chain = mainChain();
-  const reference = eventsOfLines(format, chain);
+  const chain = main.chain();
+  const reference = main.reading();
   if (n >= reference.length) {
     throw new ImportError(
       'INVALID_CUT',
@@ -103,7 +95,7 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
   const referenceCore = corePositions(reference);
   const count = referenceCore.filter((position) => position <= n).length;
   // The seq an entry's REF cut reports is a cut too: the same child, whatever the rest of the response.
-  const byRef = refCutAt(format, chain, reference, referenceCore, n);
+  const byRef = refCutAt(format, lines, main, referenceCore, n);
   if (byRef !== undefined) return byRef;
   // The shortest prefix of the chain whose reading holds events 0..n as the whole line's reading does.
   let low = 0;
@@ -148,15 +140,17 @@ function firstPartOf(part: SessionEvent, whole: SessionEvent): boolean {
  */
 function refCutAt(
   format: NativeFormat,
-  chain: readonly NativeLine[],
-  reference: readonly SessionEvent[],
+  lines: readonly NativeLine[],
+  main: MainLine,
   referenceCore: readonly number[],
   n: number,
 ): NativeCut | undefined {
+  const chain = main.chain();
+  const reference = main.reading();
   const reported = (end: number): { kept: NativeLine[]; events: SessionEvent[]; cut: number } => {
     const kept = chain.slice(0, end + 1);
     const events = eventsOfLines(format, kept);
-    return { kept, events, cut: cutInReading(format, kept, events, () => chain) };
+    return { kept, events, cut: cutInReading(format, lines, kept, events, main) };
   };
   // The last event a prefix's reading holds that is not a bracket its end closed grows with the prefix.
   const held = (end: number): number => {
@@ -176,7 +170,12 @@ function refCutAt(
   if (found.cut !== n) return undefined;
   const core = corePositions(found.events);
   for (let i = 0; i < core.length; i++) {
-    const event = found.events[core[i] as number] as SessionEvent;
+    const at = core[i] as number;
+    const event = found.events[at] as SessionEvent;
+    // Past the cut only what the child's end adds: the rest of a response it holds the first lines of, closed.
+    if (at > found.cut) {
+      if (CLOSING.has(event.type)) continue;
+    }
     const position = referenceCore[i];
     if (position === undefined) return undefined;
     const line = reference[position] as SessionEvent;
@@ -186,22 +185,106 @@ function refCutAt(
 }
 
 /**
- * The seq, in the reading of the whole line, of the last event of a REF cut's reading. Only a
- * title can stand in a different place (pi names a session in an entry that may come after the
- * cut, and a reading without one titles it first), so the two readings are matched without titles.
+ * The last event a REF cut's child holds, from its own reading: the reading's last event, except
+ * where the cut entry holds the first blocks of a response whose other lines the child leaves out (a
+ * thinking or text line of a response written one line per block) and no call: the child's reading
+ * closes that part with a step and turn end the file does not have there, so the cut is the event
+ * before the response (its step's start), which `seq:N` takes back to the first such entry.
+ */
+function lastHeld(
+  format: NativeFormat,
+  lines: readonly NativeLine[],
+  kept: readonly NativeLine[],
+  events: readonly SessionEvent[],
+): number {
+  const last = events.length - 1;
+  const line = kept[kept.length - 1];
+  const id = line === undefined ? undefined : format.responseIdOf?.(line);
+  if (id === undefined) return last;
+  const inChild = new Set(kept);
+  if (!lines.some((other) => !inChild.has(other) && format.responseIdOf?.(other) === id)) return last;
+  let end = last;
+  while (end >= 0 && CLOSING.has((events[end] as SessionEvent).type)) end--;
+  // Only a response the child's own end closed (one with a call leaves the turn open: its call is the cut).
+  if (end === last || events[end]?.type !== 'assistant/message') return last;
+  return end - 1;
+}
+
+/** A file's main line: its chain and dsh's reading of it, each made once and only when asked for. */
+export type MainLine = { chain(): readonly NativeLine[]; reading(): readonly SessionEvent[] };
+
+/** The main line of `lines` (`MainLine`). */
+export function mainLineOf(format: NativeFormat, lines: readonly NativeLine[]): MainLine {
+  let chain: readonly NativeLine[] | undefined;
+  let reading: readonly SessionEvent[] | undefined;
+  const main: MainLine = {
+    chain: () => {
+      if (chain === undefined) {
+        const leaf = format.mainLeaf(lines);
+        chain = leaf < 0 ? [] : format.chainTo(lines, leaf);
+      }
+      return chain;
+    },
+    reading: () => (reading ??= eventsOfLines(format, main.chain())),
+  };
+  return main;
+}
+
+/**
+ * The last event of `reference` that `events` holds in its place (every non-title event before it
+ * the same; a response may hold only its first blocks, which alone does not count as holding it), or
+ * undefined when they differ from the first event on or only by the step and turn ends the child's
+ * end adds. After part of a response only its calls count.
+ */
+function heldInPlace(events: readonly SessionEvent[], reference: readonly SessionEvent[]): number | undefined {
+  const core = corePositions(events);
+  const referenceCore = corePositions(reference);
+  let held: number | undefined;
+  let partial = false;
+  for (let i = 0; i < core.length; i++) {
+    const event = events[core[i] as number] as SessionEvent;
+    const position = referenceCore[i];
+    if (position === undefined) break;
+    // A step or turn end after part of a response is the child's own end closing it, wherever the line has one.
+    if (partial && CLOSING.has(event.type)) break;
+    const line = reference[position] as SessionEvent;
+    if (sameEvent(event, line)) held = position;
+    else if (firstPartOf(event, line)) partial = true;
+    else {
+      // Whole responses whose step and turn the child's end closes where the line goes on inside the turn: its own reading's.
+      if (!partial && core.slice(i).every((at) => CLOSING.has((events[at] as SessionEvent).type))) return undefined;
+      break;
+    }
+  }
+  return held;
+}
+
+/**
+ * The seq, in the reading of the whole line, of the last event of a REF cut's reading. Claude Code
+ * (a response over several lines): for an entry on the main line, the last event its child holds in
+ * place (`heldInPlace`: a tool result answering a call of a response that goes on after it holds the
+ * response's first calls only, and its reading numbers what follows differently), else `lastHeld`.
+ * pi: only a title can stand in a different place (pi names a session in an entry that may come
+ * after the cut, and a reading without one titles it first), so the two readings are matched without
+ * titles. Codex: the reading's last event.
  */
 export function cutInReading(
   format: NativeFormat,
+  lines: readonly NativeLine[],
   kept: readonly NativeLine[],
   events: readonly SessionEvent[],
-  mainChain: () => readonly NativeLine[],
+  main: MainLine,
 ): number {
-  if (format.format !== 'pi') return events.length - 1;
-  const chain = mainChain();
-  const onChain = new Set(chain);
-  if (kept.some((line) => !onChain.has(line))) return events.length - 1;
+  if (format.format === 'codex') return events.length - 1;
+  const onChain = new Set(main.chain());
+  const onMain = kept.every((line) => onChain.has(line));
+  if (format.format === 'claude-code') {
+    const held = onMain ? heldInPlace(events, main.reading()) : undefined;
+    return held ?? lastHeld(format, lines, kept, events);
+  }
+  if (!onMain) return events.length - 1;
   const core = corePositions(events);
-  const referenceCore = corePositions(eventsOfLines(format, chain));
+  const referenceCore = corePositions(main.reading());
   const lastTitle = events[events.length - 1]?.type === TITLE;
   const mapped = referenceCore[core.length - 1];
   return mapped === undefined || lastTitle ? events.length - 1 : mapped;

@@ -35,6 +35,11 @@ export type NativeFormat = {
   fileName(sessionId: string, now: number): string;
   /** The argv that resumes the child with the tool's own command (`file`: the child's path). */
   resume(sessionId: string, file: string): string[];
+  /**
+   * The id of the response `line` holds blocks of, where a response spans several lines (Claude
+   * Code: one line per content block sharing `message.id`); absent for a format that writes one whole.
+   */
+  responseIdOf?(line: NativeLine): string | undefined;
 };
 
 /** ISO time as the tools write it. */

@@ -18,7 +18,7 @@ import { detectFormat } from '../../detect-format.js';
 import { firstNativeLines } from '../first-native-lines.js';
 import type { NativeLine } from '../native-line.js';
 import type { OpenCall } from '../open-calls.js';
-import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START, SESSION_ID } from './claude-code-line-table.js';
+import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START, MESSAGE_ID, SESSION_ID, TYPE } from './claude-code-line-table.js';
 import { claudeCodeFileTable, type ClaudeCodeFileTable } from './claude-code-file-table.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
 import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
@@ -58,11 +58,50 @@ export function readClaudeCodeBytes(bytes: Uint8Array, options: NativeForkOption
   return read === undefined ? undefined : { ...read, buffer, warnings };
 }
 
-/** The cut at the entry uuid `at` on the file's one entry index, or undefined for a file or cut that index does not take. */
+/**
+ * How the child of `kept` holds the responses it holds lines of: `whole`; `last` when only the cut
+ * entry's response misses lines of the file (the entry holds its first blocks); `inside` when an
+ * earlier one does (a result answering the first calls of a response that goes on after it).
+ */
+function responsesHeld(table: ClaudeCodeLineTable, kept: readonly number[]): 'whole' | 'last' | 'inside' {
+  const assistant = table.keys().assistant;
+  const inChild = new Uint8Array(table.count);
+  for (const row of kept) inChild[row] = 1;
+  const ids = new Set<number>();
+  for (const row of kept) if (table.at(row, TYPE) === assistant && table.at(row, MESSAGE_ID) >= 0) ids.add(table.at(row, MESSAGE_ID));
+  const missing = new Set<number>();
+  for (let row = 0; row < table.count; row++)
+    if (inChild[row] === 0 && table.at(row, TYPE) === assistant && ids.has(table.at(row, MESSAGE_ID)))
+      missing.add(table.at(row, MESSAGE_ID));
+  if (missing.size === 0) return 'whole';
+  const entry = kept[kept.length - 1] as number;
+  const own = table.at(entry, TYPE) === assistant ? table.at(entry, MESSAGE_ID) : -1;
+  if (missing.size > 1 || !missing.has(own)) return 'inside';
+  // A user line (a result) after the response's first kept line: the child interleaves it with that response's calls.
+  const user = table.keys().user;
+  let within = false;
+  for (const row of kept) {
+    if (within && table.at(row, TYPE) === user) return 'inside';
+    within ||= table.at(row, TYPE) === assistant && table.at(row, MESSAGE_ID) === own;
+  }
+  return 'last';
+}
+
+/**
+ * The cut at the entry uuid `at` on the file's one entry index, or undefined for a file or cut that
+ * index does not take — also where the child holds part of a response (`responsesHeld`) other than
+ * its last calls: a result answering the first calls of a response that goes on, or the first blocks
+ * of one without a call (a thinking or text line). Their seq is the last event the child holds in
+ * the whole line's reading (`cutInReading`): the general cut.
+ */
 export function entryCut(table: ClaudeCodeLineTable, at: string): ByteCut | undefined {
   const chain = claudeCodeSkeletonChain(table, at);
   if (chain === undefined) return undefined;
+  const held = responsesHeld(table, chain.kept);
+  if (held === 'inside') return undefined;
   const reading = claudeCodeEventCount(table, chain.main);
+  // The first blocks of a response and no call: the cut is before the response, which a count does not place.
+  if (held === 'last' && reading.openCalls.length === 0) return undefined;
   return { kept: chain.kept, cut: reading.count - 1, closedCalls: reading.openCalls };
 }
 

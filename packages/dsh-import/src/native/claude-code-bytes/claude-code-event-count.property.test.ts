@@ -1,6 +1,6 @@
 /**
- * Property: the native fork's one-index cut (`claudeCodeSkeletonChain`) and its count of the
- * import's events (`claudeCodeEventCount`, from the skeletons' line table, no events built) give exactly what the
+ * Property: the native fork's one-index cut (`entryCut`: `claudeCodeSkeletonChain` and its count of the
+ * import's events, `claudeCodeEventCount`, from the skeletons' line table, no events built) give exactly what the
  * general path gives (`nativeCut`: the tree built by claudeCodeTree, the kept lines read by
  * `importTranscript`'s reader and writer) — the kept lines, the cut seq and the calls open at the
  * cut — at every entry of generated Claude Code files and of the real files in the shared data
@@ -13,10 +13,9 @@ import { claudeCodeTranscript } from '@dsh/test-utils';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_SHAPE } from '../../__fixtures__/mutated-claude-code-file.js';
 import { CLAUDE_CODE_NATIVE } from '../claude-code-native.js';
-import { claudeCodeEventCount } from './claude-code-event-count.js';
 import { claudeCodeLineTableOf } from '../../__fixtures__/claude-code-line-table-of.js';
 import { claudeCodeSkeletonOf } from './claude-code-skeleton.js';
-import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
+import { entryCut } from './claude-code-byte-fork.js';
 import { nativeCut } from '../native-cut.js';
 import { splitNativeLines, type NativeLine } from '../native-line.js';
 import { openCallsAt } from '../open-calls.js';
@@ -33,12 +32,11 @@ function both(lines: readonly NativeLine[], at: number) {
   const general = nativeCut(CLAUDE_CODE_NATIVE, lines, ref);
   const reference = { kept: general.kept.map((line) => line.index), cut: general.cut, openCalls: openCallsAt(general.events) };
   const table = claudeCodeLineTableOf(lines.map((line) => claudeCodeSkeletonOf(line.value)));
-  const chain = claudeCodeSkeletonChain(table, ref);
-  if (chain === undefined) return { reference, fast: undefined };
-  const reading = claudeCodeEventCount(table, chain.main);
+  const cut = entryCut(table, ref);
+  if (cut === undefined) return { reference, fast: undefined };
   return {
     reference,
-    fast: { kept: chain.kept.map((index) => (lines[index] as NativeLine).index), cut: reading.count - 1, openCalls: reading.openCalls },
+    fast: { kept: cut.kept.map((index) => (lines[index] as NativeLine).index), cut: cut.cut, openCalls: cut.closedCalls },
   };
 }
 
@@ -78,8 +76,9 @@ describe('claudeCodeEventCount and claudeCodeSkeletonChain', () => {
       }),
       { numRuns: 40 },
     );
-    // The one-index path takes the generated files' cuts, except at lines that are not entries.
-    expect(taken).toBeGreaterThan(cuts * 0.8);
+    // The one-index path takes most of the generated files' cuts: not at lines that are not entries, nor
+    // where the child holds part of a response other than its last calls (a thinking or text line, a result between calls).
+    expect(taken).toBeGreaterThan(cuts * 0.6);
   });
 
   it.skipIf(REAL.length === 0).each(REAL)('give what the import reading gives at every entry of %s', (file) => {
