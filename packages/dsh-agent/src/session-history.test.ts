@@ -1,3 +1,4 @@
+import { logEvent } from '@dsh/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DshEvent, SessionEvent } from 'dsh-codec';
@@ -28,12 +29,10 @@ function growingLog(events: SessionEvent[]) {
   };
 }
 
-const message = (seq: number, role: 'user' | 'assistant'): SessionEvent => ({
-  seq,
-  type: role === 'user' ? 'user/message' : 'assistant/message',
-  time: seq,
-  data: { message: { id: `m${String(seq)}`, role, content: [{ type: 'text', text: String(seq) }] } },
-});
+const message = (seq: number, role: 'user' | 'assistant') =>
+  logEvent<SessionEvent>(seq, role === 'user' ? 'user/message' : 'assistant/message', {
+    message: { id: `m${String(seq)}`, role, content: [{ type: 'text', text: String(seq) }] },
+  });
 
 /** Events whose kinds the arbitrary picks: messages, a non-surface event, replacements of an earlier range. */
 const logArbitrary = fc
@@ -41,7 +40,7 @@ const logArbitrary = fc
   .map((kinds) =>
     kinds.map((kind, seq): SessionEvent => {
       if (kind === 'user') return message(seq, 'user');
-      if (kind === 'other') return { seq, type: 'step/start', time: seq, data: { turn: 1, step: 1 } };
+      if (kind === 'other') return logEvent<SessionEvent>(seq, 'step/start', { turn: 1, step: 1 });
       const [a, b] = kind;
       const event = message(seq, 'assistant');
       if (seq === 0) return event;
@@ -85,7 +84,7 @@ describe('SessionHistory', () => {
 });
 
 describe('recordedSystemPromptOf', () => {
-  const record = (seq: number, data: unknown): SessionEvent => ({ seq, type: SYSTEM_PROMPT_EVENT, time: seq, data }) as SessionEvent;
+  const record = (seq: number, data: unknown) => logEvent<SessionEvent>(seq, SYSTEM_PROMPT_EVENT, data);
   const session = (events: SessionEvent[]) => ({
     get events(): readonly DshEvent[] {
       throw new Error('the whole log was read');
