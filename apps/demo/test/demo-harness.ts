@@ -140,12 +140,12 @@ export async function api<T>(url: string, path: string, init?: { method?: string
   return JSON.parse(text) as T;
 }
 
-/** The transcript as a person reads it: its rendered text, trailing spaces trimmed. */
+/** The transcript as a person reads it: its rendered text, trailing spaces trimmed, a checkpoint's time (varies by run) as `N ms`. */
 export async function transcriptText(page: Page): Promise<string> {
   const text = await page.getByRole('list', { name: 'Transcript' }).innerText();
   return `${text
     .split('\n')
-    .map((line) => line.trimEnd())
+    .map((line) => line.trimEnd().replace(/^(Checkpoint after .*· )\d+ ms$/, '$1N ms'))
     .join('\n')
     .trim()}\n`;
 }

@@ -3,6 +3,7 @@
  * directory, driven through Debian's Chromium. Scenarios run one after another in this file.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { seriousAxeFindings } from './axe-check.js';
 import { api, keepScreenshot, openBrowser, startDemoProcess, transcriptText, type BrowserPage, type DemoProcess } from './demo-harness.js';
 
 type Event = { seq: number; type: string; data: Record<string, unknown> };
@@ -73,6 +74,16 @@ describe('fork-mid-turn (keyless)', () => {
     await page.getByRole('textbox', { name: 'Message or command' }).fill('continue');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => transcript.innerText(), TURN_TIMEOUT).toContain('Turn 2 completed');
+
+    // The branch's workspace events read as what they are (SPEC §23), never as a bare "plugin event".
+    const checkpoints = transcript.getByRole('listitem', { name: /^Workspace checkpoint after / });
+    await expect.poll(() => checkpoints.count()).toBe(3);
+    expect(await checkpoints.first().getAttribute('aria-label')).toBe('Workspace checkpoint after turn start');
+    expect(await checkpoints.first().innerText()).toMatch(/Checkpoint after turn start · tree [0-9a-f]{7} · nothing skipped · \d+ ms/);
+    expect(await checkpoints.nth(1).innerText()).toMatch(/Checkpoint after make_dir \S+ · tree [0-9a-f]{7}/);
+    expect(await transcript.getByRole('listitem', { name: /^Note: / }).innerText()).toContain('Note to the model: ');
+    expect(await transcript.innerText()).not.toContain('plugin event');
+    expect(await seriousAxeFindings(page)).toEqual([]);
 
     // Checked in; after an intended change, `vitest run -u` rewrites it for review.
     await expect(await transcriptText(page)).toMatchFileSnapshot('./expected/fork-mid-turn.txt');

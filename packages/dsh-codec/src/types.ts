@@ -122,6 +122,8 @@ export type CoreEvent = { [K in CoreEventType]: SessionEvent<K, CoreEventDataMap
 export type DshPluginEventType =
   | 'agent/system-prompt'
   | 'claude/entry'
+  | 'claude/fork'
+  | 'claude/key'
   | 'compaction/start'
   | 'compaction/summary'
   | 'compaction/end'

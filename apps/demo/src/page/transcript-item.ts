@@ -36,4 +36,11 @@ export type TranscriptItem =
   | { kind: 'fork-marker'; seq: number; own: boolean; parentSession?: string; forkCut?: number }
   | { kind: 'lifecycle'; seq: number }
   | { kind: 'summary'; seq: number; text: string; start: number; end: number }
+  /**
+   * A `workspace/checkpoint` (SPEC §23): what it follows (`turn-start`, `call` with the call's id and
+   * name, `restore`), the captured tree's id, how many paths it skipped, and how long it took.
+   */
+  | { kind: 'checkpoint'; seq: number; after: string; tree?: string; callId?: string; callName?: string; skipped: number; ms?: number }
+  /** A `session/note` (SPEC §23): the model-visible note about the session's files (stale or moved), its canonical text. */
+  | { kind: 'workspace-note'; seq: number; note: string; text: string }
   | { kind: 'note'; seq: number; text: string };

@@ -12,6 +12,41 @@ const headerOf = (fields: Pick<WireHeader, 'id' | 'createdAt' | 'inheritedEventC
 const header = headerOf({ id: 's', createdAt: 0, inheritedEventCount: 0 });
 
 describe('transcriptItems', () => {
+  test('a workspace checkpoint shows what it follows, its tree, what it skipped and its time; a session note its text', () => {
+    const call = { turn: 1, step: 1, callId: 'c1', name: 'write_file', arguments: '{}', effect: 'side-effect' };
+    const result = {
+      turn: 1,
+      step: 1,
+      message: { id: 'r1', role: 'tool', callId: 'c1', content: [{ type: 'text', text: 'ok' }], isError: false },
+    };
+    const events = log(
+      ['session/end-seed', {}],
+      ['session/note', { kind: 'workspace-moved', text: 'The working directory moved from /a to /b.', from: '/a', to: '/b' }],
+      ['turn/start', { turn: 1 }],
+      ['workspace/checkpoint', { tree: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', after: 'turn-start', ms: 12 }, { ignorable: true }],
+      [
+        'assistant/message',
+        {
+          turn: 1,
+          step: 1,
+          message: { id: 'a1', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'write_file', arguments: '{}' }] },
+        },
+      ],
+      ['tool/call', call],
+      ['tool/result', result],
+      [
+        'workspace/checkpoint',
+        { tree: 'aaaaaaa1234', after: 'call', callId: 'c1', skipped: [{ path: 'big.bin', reason: 'too-large' }], ms: 3.6 },
+        { ignorable: true },
+      ],
+    );
+    expect(transcriptItems(events, header).filter((item) => item.kind === 'checkpoint' || item.kind === 'workspace-note')).toEqual([
+      { kind: 'workspace-note', seq: 1, note: 'workspace-moved', text: 'The working directory moved from /a to /b.' },
+      { kind: 'checkpoint', seq: 3, after: 'turn-start', tree: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', skipped: 0, ms: 12 },
+      { kind: 'checkpoint', seq: 7, after: 'call', tree: 'aaaaaaa1234', callId: 'c1', callName: 'write_file', skipped: 1, ms: 3.6 },
+    ]);
+  });
+
   test('a Claude Agent SDK transcript (claude/entry events) shows as its conversation, calls and results', () => {
     const events = log(
       ['session/end-seed', {}],

@@ -190,6 +190,26 @@ export function transcriptItems(events: readonly WireEvent[], header: WireHeader
       case 'compaction/end':
         items.push({ kind: 'note', seq: event.seq, text: 'Compaction finished' });
         break;
+      case 'workspace/checkpoint': {
+        const callId = str(data.callId);
+        const tree = str(data.tree);
+        const ms = num(data.ms);
+        const callName = callId === undefined ? undefined : tools.get(callId)?.name;
+        items.push({
+          kind: 'checkpoint',
+          seq: event.seq,
+          after: str(data.after) ?? 'unknown',
+          skipped: Array.isArray(data.skipped) ? data.skipped.length : 0,
+          ...(tree !== undefined ? { tree } : {}),
+          ...(callId !== undefined ? { callId } : {}),
+          ...(callName !== undefined ? { callName } : {}),
+          ...(ms !== undefined ? { ms } : {}),
+        });
+        break;
+      }
+      case 'session/note':
+        items.push({ kind: 'workspace-note', seq: event.seq, note: str(data.kind) ?? 'note', text: str(data.text) ?? '' });
+        break;
       case 'claude/entry':
         items.push(...claudeEntryItems(data, event.seq, tools));
         break;

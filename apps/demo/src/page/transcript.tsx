@@ -171,6 +171,23 @@ function Item({ item, onInspect, selectedSeq }: { item: TranscriptItem } & Omit<
           <p>{item.text}</p>
         </li>
       );
+    case 'checkpoint':
+      return (
+        <li class="note checkpoint" aria-label={`Workspace checkpoint after ${checkpointAfter(item)}`}>
+          {chip}
+          <span>{checkpointText(item)}</span>
+        </li>
+      );
+    case 'workspace-note':
+      return (
+        <li
+          class="note workspace-note"
+          aria-label={item.note === 'workspace-moved' ? 'Note: working directory moved' : 'Note: files changed'}
+        >
+          {chip}
+          <span>Note to the model: {item.text}</span>
+        </li>
+      );
     case 'note':
       return (
         <li class="note">
@@ -179,6 +196,23 @@ function Item({ item, onInspect, selectedSeq }: { item: TranscriptItem } & Omit<
         </li>
       );
   }
+}
+
+/** What a checkpoint follows, in words: the turn's start, a named call, or a restore's undo point. */
+function checkpointAfter(item: Extract<TranscriptItem, { kind: 'checkpoint' }>): string {
+  if (item.after === 'turn-start') return 'turn start';
+  if (item.after === 'restore') return 'restore (undo point)';
+  if (item.after === 'call') return `${item.callName ?? 'call'}${item.callId === undefined ? '' : ` ${item.callId}`}`;
+  return item.after;
+}
+
+/** One line: what it follows, the tree's short id, the skipped paths, the time taken. */
+function checkpointText(item: Extract<TranscriptItem, { kind: 'checkpoint' }>): string {
+  const parts = [`Checkpoint after ${checkpointAfter(item)}`];
+  if (item.tree !== undefined) parts.push(`tree ${item.tree.slice(0, 7)}`);
+  parts.push(item.skipped === 0 ? 'nothing skipped' : `${String(item.skipped)} skipped`);
+  if (item.ms !== undefined) parts.push(`${String(Math.round(item.ms))} ms`);
+  return parts.join(' · ');
 }
 
 /**
