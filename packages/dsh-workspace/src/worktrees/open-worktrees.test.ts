@@ -169,6 +169,33 @@ describe('openWorktrees', () => {
     await made.undo();
     for (const entry of made.dirs) expect(existsSync(entry.dir)).toBe(false);
   });
+
+  it('refuses to remove a worktree with a new file, and its hint commits the new file too', async () => {
+    const { dir, store, worktrees } = await setup();
+    await using _ = dir;
+    const repo = repoWithCommit(dir.path);
+    const cut = await store.checkpoint(repo, { sessionId: 'src', ...ROOMY });
+    const made = await worktrees.preparePeers({
+      sourceId: 'src',
+      sourceCwd: repo,
+      checkpoint: { seq: 1, tree: cut.tree },
+      peers: [{ name: 'pa', childId: 'pa-id' }],
+    });
+    const peerDir = (made.dirs[0] as { dir: string }).dir;
+    writeFileSync(join(peerDir, 'new-by-peer.txt'), 'a file git does not track yet\n');
+    const refused = await worktrees.remove('pa').catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'WORKTREE_HAS_CHANGES' });
+    const hint = (refused as { hint: string }).hint;
+    const command = /\((git -C .+)\) or discard/.exec(hint)?.[1];
+    expect(command, hint).toContain(' add -A && ');
+    execFileSync('sh', ['-c', command as string], {
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    });
+    expect(gitIn(peerDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(gitIn(peerDir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('new-by-peer.txt');
+    // The work is kept on its branch now: removal asks for a merge instead.
+    await expect(worktrees.remove('pa')).rejects.toMatchObject({ code: 'BRANCH_NOT_MERGED' });
+  });
 });
 
 /** A pid no process has (the highest pid the kernel hands out is well below it). */

@@ -24,6 +24,17 @@ async function branchExists(commonDir: string, branch: string): Promise<boolean>
   return (await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { gitDir: commonDir })).ok;
 }
 
+/** A shell word: `value` in single quotes (a quote inside closed, escaped, reopened). */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** The commands that commit every change of the worktree at `path`, new files included, as one line to paste. */
+function commitAllCommand(path: string, name: string): string {
+  const at = `git -C ${shellWord(path)}`;
+  return `${at} add -A && ${at} commit -m ${shellWord(`work of peer ${name}`)}`;
+}
+
 /** Refuses `WORKTREE_HAS_CHANGES` / `BRANCH_NOT_MERGED` when removing would lose work. */
 async function refuseLoss(record: WorktreeRecord, listed: boolean): Promise<void> {
   const { name, path, branch, commonDir } = record;
@@ -32,7 +43,8 @@ async function refuseLoss(record: WorktreeRecord, listed: boolean): Promise<void
     throw new WorkspaceError(
       'WORKTREE_HAS_CHANGES',
       `The worktree of peer '${name}' (${path}) has uncommitted changes (${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}): expected a clean worktree.`,
-      { hint: `commit them on ${branch} (git -C ${path} commit -am …) or discard them with --force` },
+      // `add -A` first: `commit -a` alone would leave the new files a peer wrote behind (SPEC §25).
+      { hint: `commit them on ${branch} (${commitAllCommand(path, name)}) or discard them with --force` },
     );
   }
   if (!(await branchExists(commonDir, branch))) return;
