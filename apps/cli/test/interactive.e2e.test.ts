@@ -303,6 +303,24 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
   );
 
   it(
+    '/resume releases the session it leaves: another process resumes the original while interactive mode stays open (SPEC §25)',
+    { timeout: 180_000 },
+    async () => {
+      const sessions = join(data.path, 'sessions');
+      for (const name of ['left-two', 'next-one']) {
+        const made = await runDsh(['-p', `hello from ${name}`, '--name', name, '--data', sessions]);
+        expect(made.code, made.stderr).toBe(0);
+      }
+      start(['--resume', 'left-two', '--data', 'sessions']);
+      await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+      await type('/resume next-one', /resumed \S+ {2}"next-one"/);
+      const elsewhere = await runDsh(['-p', 'from another terminal', '--resume', 'left-two', '--data', sessions]);
+      expect(elsewhere.code, elsewhere.stderr).toBe(0);
+      await type('/exit', /\[exited 0\]/);
+    },
+  );
+
+  it(
     'without --model a new session runs on the default model of the key set (OPENAI_API_KEY → openai:gpt-4.1), no keyless note (SPEC §25)',
     { timeout: 180_000 },
     async () => {
