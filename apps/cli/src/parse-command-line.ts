@@ -2,12 +2,14 @@
  * @module parse-command-line
  * `dsh`'s arguments → help, the version, or one command with its options; mistakes are `USAGE`
  * errors naming what was expected and the nearest valid option. The help text and the usage errors
- * load only when asked for (`help-text.ts`, `usage-errors.ts`), so a command that parses loads neither.
+ * load only when asked for (`help-text.ts`, `usage-errors.ts`), so a command that parses loads neither;
+ * nor the other commands' specs (`command-names.ts`), nor print mode's unless print mode is parsed.
  */
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
-import { COMMANDS, PRINT_COMMAND, type CommandSpec } from './command-spec.js';
+import { loadCommandSpec, PRINT_COMMAND_NAME } from './command-names.js';
 import { isVersionFlag } from './dsh-version.js';
+import type { CommandSpec } from './option-specs.js';
 import { spreadToolLists } from './spread-tool-lists.js';
 
 /** Option values as parsed: strings for valued options, `true` for flags, string lists for repeatable options. */
@@ -50,7 +52,7 @@ async function parseWith(spec: CommandSpec, args: readonly string[]): Promise<Pa
     const received = parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((value) => `'${value}'`).join(' ');
     throw new CliError(
       'USAGE',
-      `${spec === PRINT_COMMAND ? 'print mode' : `dsh ${spec.name}`} expects ${expectedCount(fewest, spec.positionals)} besides options; received ${received}.`,
+      `${spec.name === PRINT_COMMAND_NAME ? 'print mode' : `dsh ${spec.name}`} expects ${expectedCount(fewest, spec.positionals)} besides options; received ${received}.`,
       { hint: `usage: ${spec.usage}` },
     );
   }
@@ -60,7 +62,12 @@ async function parseWith(spec: CommandSpec, args: readonly string[]): Promise<Pa
 /** The help of `spec` (print mode's is the main help; undefined: the main help). */
 async function helpText(spec: CommandSpec | undefined): Promise<string> {
   const { commandHelp, mainHelp } = await import('./help-text.js');
-  return spec === undefined || spec === PRINT_COMMAND ? mainHelp() : commandHelp(spec);
+  return spec === undefined || spec.name === PRINT_COMMAND_NAME ? mainHelp() : commandHelp(spec);
+}
+
+/** Print mode's spec, loaded only for a print-mode command line or its help. */
+async function printCommand(): Promise<CommandSpec> {
+  return (await import('./print-command-spec.js')).PRINT_COMMAND;
 }
 
 /** `unknownCommandError(name)`, loaded with the other usage errors. */
@@ -82,25 +89,27 @@ export async function parseCommandLine(given: readonly string[]): Promise<Parsed
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { kind: 'help', text: await helpText(undefined) };
-    if (topic === 'print' || topic === '-p') return { kind: 'help', text: (await import('./help-text.js')).commandHelp(PRINT_COMMAND) };
-    const spec = COMMANDS.find((command) => command.name === topic);
+    if (topic === PRINT_COMMAND_NAME || topic === '-p')
+      return { kind: 'help', text: (await import('./help-text.js')).commandHelp(await printCommand()) };
+    const spec = await loadCommandSpec(topic);
     if (spec === undefined) throw await unknownCommand(topic);
     return { kind: 'help', text: await helpText(spec) };
   }
-  const spec = COMMANDS.find((command) => command.name === first);
+  const spec = await loadCommandSpec(first);
   if (spec !== undefined) return parseWith(spec, rest);
   if (!first.startsWith('-')) throw await unknownCommand(first);
+  const print = await printCommand();
   // `dsh --resume` without a value opens interactive mode on the session picker, as `claude --resume` does.
   const bare = argv.findIndex((arg, index) => (arg === '--resume' || arg === '-r') && (argv[index + 1] ?? '-').startsWith('-'));
   if (bare !== -1 && !argv.includes('-p') && !argv.includes('--print')) {
     const parsed = await parseWith(
-      PRINT_COMMAND,
+      print,
       argv.filter((_, index) => index !== bare),
     );
     if (parsed.kind === 'command' && parsed.positionals.length === 0)
       return { kind: 'interactive', values: { ...parsed.values, pick: true } };
   }
-  const parsed = await parseWith(PRINT_COMMAND, argv);
+  const parsed = await parseWith(print, argv);
   // Options without -p (`dsh --resume X`, `dsh --continue`) open interactive mode on that session.
   if (parsed.kind === 'command' && parsed.values.print !== true) {
     if (parsed.positionals.length > 0) {

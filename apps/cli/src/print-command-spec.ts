@@ -2,11 +2,12 @@
  * @module print-command-spec
  * `PRINT_COMMAND`: print mode's options and help (`dsh -p`, shaped like `claude -p`, SPEC §21).
  */
+import { PRINT_COMMAND_NAME } from './command-names.js';
 import { MODEL_OPTION, NO_CHECKPOINTS_OPTION, STORE_OPTIONS, type CommandSpec } from './option-specs.js';
 
 /** Print mode: `dsh -p PROMPT`, shaped like `claude -p`. */
 export const PRINT_COMMAND: CommandSpec = {
-  name: 'print',
+  name: PRINT_COMMAND_NAME,
   usage: 'dsh -p [options] [PROMPT]',
   summary: 'run one turn and print the final answer',
   description:

@@ -7,7 +7,9 @@
 import { CliError } from './cli-error.js';
 import { claudeCodeOnlyFlag } from './claude-code-flags.js';
 import { closestName } from './closest-name.js';
-import { COMMANDS, PRINT_COMMAND, type CommandSpec } from './command-spec.js';
+import { COMMAND_NAMES } from './command-names.js';
+import type { CommandSpec } from './option-specs.js';
+import { PRINT_COMMAND } from './print-command-spec.js';
 
 /** Turns `parseArgs`' messages into dsh's: what was expected, what came, and the nearest valid option. */
 export function usageError(spec: CommandSpec, error: unknown): CliError {
@@ -52,7 +54,7 @@ export function usageError(spec: CommandSpec, error: unknown): CliError {
 
 /** An unknown command name: the commands there are, and the nearest one named. */
 export function unknownCommandError(name: string): CliError {
-  const names = COMMANDS.map((command) => command.name);
+  const names = [...COMMAND_NAMES];
   const nearest = closestName(name, names);
   return new CliError(
     'USAGE',

@@ -32,9 +32,13 @@ const BYTE_PATH_MODULES = 29;
 const DSH_MODULES = /\/(apps\/cli|packages\/dsh-[a-z-]+)\/(src|dist)\//;
 /**
  * At most this many of them load for `dsh fork FILE --at UUID` of a Claude Code file (69 at review
- * e76bf7b, 64 before issue 39 step 2): the help text, the usage errors and the `--worktree` form load only when used.
+ * e76bf7b, 64 before issue 39 step 2, 49 before the command table loaded per command; 43 measured then):
+ * the help text, the usage errors, the `--worktree` form and the other commands' specs load only when used.
  */
-const FORK_FILE_MODULES = 49;
+const FORK_FILE_MODULES = 45;
+/** The other commands' specs, print mode's, and the strings only the help shows (format versions, import formats). */
+const OTHER_SPECS =
+  /\/(apps\/cli\/(src|dist)\/(command-spec|print-command-spec|serve-command-spec|completion-command-spec|workspace-command-specs|session-command-specs|import-command-spec|migrate-command-spec)|dsh-codec\/(src|dist)\/(format-version|current-format-version)|dsh-import\/(src|dist)\/formats)\./;
 
 let dir: TempDir;
 beforeEach(async () => {
@@ -99,7 +103,9 @@ describe('the modules a command loads', () => {
     const run = await runRecorded(['--version']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^dsh \d+\.\d+\.\d+/);
-    expect(run.loaded.filter((url) => /\/(command-spec|parse-command-line|help-text)\.|\/dsh-(codec|import)\//.test(url))).toEqual([]);
+    expect(
+      run.loaded.filter((url) => /\/(command-spec|command-names|parse-command-line|help-text)\.|\/dsh-(codec|import)\//.test(url)),
+    ).toEqual([]);
   });
 
   it('dsh fork FILE --at REF forks the file without loading the host, PostgreSQL, the interactive UI or the codec schemas', async () => {
@@ -129,6 +135,20 @@ describe('the modules a command loads', () => {
     expect(run.loaded.filter((url) => /\/(open-calls|claude-code-closers|synthetic-results)\./.test(url))).toEqual([]);
     // Nor the help text, the usage errors or the `--worktree` form: a command line that parses needs none of them.
     expect(run.loaded.filter((url) => /\/(help-text|usage-errors|closest-name|native-worktree-fork|cli-context)\./.test(url))).toEqual([]);
+    // Nor the whole command table: fork's spec alone, through the index of command names.
+    expect(run.loaded.filter((url) => OTHER_SPECS.test(url))).toEqual([]);
+    expect(run.loaded.filter((url) => /\/(command-names|fork-command-spec)\./.test(url))).toHaveLength(2);
+  });
+
+  it("dsh migrate --help and dsh import --help still name the codec's format version and dsh-import's formats", async () => {
+    const migrate = await runRecorded(['migrate', '--help']);
+    expect(migrate.code, migrate.stderr).toBe(0);
+    expect(migrate.stdout).toMatch(/current-format \(V\d+\) JSONL/);
+    expect(migrate.loaded.some((url) => /\/dsh-codec\/(src|dist)\/format-version\./.test(url))).toBe(true);
+    const imports = await runRecorded(['import', '--help']);
+    expect(imports.code, imports.stderr).toBe(0);
+    expect(imports.stdout).toContain('auto (default) | claude-code');
+    expect(imports.loaded.some((url) => /\/dsh-import\/(src|dist)\/formats\./.test(url))).toBe(true);
   });
 
   it('dsh fork FILE --at seq:N loads the import pipeline and the text path when it needs them (the byte path does not cut at a seq)', async () => {
