@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chatCompletionChunk, makeTempDir, type ModelServerRequest, printJson, runDsh, spawnDsh, startModelServer } from '@dsh/test-utils';
@@ -135,6 +135,29 @@ describe('dsh peers: one baseline, several alternatives at one cut, run at once'
     expect(text.stdout).toMatch(/── base-3[\s\S]*error: +error \(MODEL_HTTP_ERROR\)[\s\S]*this prompt is refused/);
     expect(text.stdout).toMatch(/── base-4[\s\S]*error: +none[\s\S]*fine/);
   });
+
+  it(
+    '--worktree from HEAD (no checkpoint at the cut) warns naming the baseline checkout’s uncommitted changes the peers do not get',
+    { timeout: 240_000 },
+    async () => {
+      git(dirs.work.path, 'init', '-q');
+      git(dirs.work.path, 'add', '.');
+      git(dirs.work.path, 'commit', '-qm', 'start');
+      await printJson(['-p', 'list files', '--name', 'base', '--no-checkpoints', '--data', dirs.data.path], { cwd: dirs.work.path });
+      await writeFile(join(dirs.work.path, 'notes.md'), 'changed after the commit\n');
+      await writeFile(join(dirs.work.path, 'new.txt'), 'never committed\n');
+      const ran = await runDsh(
+        ['peers', 'base', '--prompt', 'list files', '--prompt', 'list files', '--worktree', '--no-checkpoints', '--data', dirs.data.path],
+        { cwd: dirs.work.path, timeoutMs: 120_000 },
+      );
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stderr).toContain("the peers' worktrees hold the repository's HEAD, not the files at the cut.");
+      expect(ran.stderr).toContain("The baseline's checkout has uncommitted changes the peers do not get (new.txt, notes.md)");
+      const peer = join(dirs.data.path, 'worktrees', 'base-1');
+      expect(existsSync(join(peer, 'new.txt'))).toBe(false);
+      expect(await readFile(join(peer, 'notes.md'), 'utf8')).not.toBe('changed after the commit\n');
+    },
+  );
 
   it(
     '--worktree gives each peer its own checkout: nothing one writes appears in the baseline or the other',

@@ -14,16 +14,20 @@ import { peerBlock, peerReport, writtenPaths, type PeerReport } from '../peer-re
 import { openWorktrees, workspaceAt, type PreparedPeers } from 'dsh-workspace';
 import { asCliError } from '../fork-worktree-at-cut.js';
 import { sharedCwdWarning } from '../shared-cwd-warning.js';
+import { uncommittedChanges, uncommittedChangesSentence } from '../baseline-changes.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
 import { parseSeq } from './print-command.js';
 import { parseTools } from '../tools-option.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
-/** The line `dsh peers --worktree` prints about what the peers' worktrees hold. */
-function peersWorkspaceLine(made: PreparedPeers, baselineId: string, cut: number): string {
+/**
+ * The line `dsh peers --worktree` prints about what the peers' worktrees hold; from HEAD, it names the
+ * baseline checkout's uncommitted changes (`changes`) the peers do not get.
+ */
+function peersWorkspaceLine(made: PreparedPeers, baselineId: string, cut: number, changes: readonly string[]): string {
   if (made.workspace === 'head')
-    return `dsh: warning: ${baselineId} has no workspace checkpoint at or before seq ${String(cut)}: the peers' worktrees hold the repository's HEAD, not the files at the cut.`;
+    return `dsh: warning: ${baselineId} has no workspace checkpoint at or before seq ${String(cut)}: the peers' worktrees hold the repository's HEAD, not the files at the cut.${uncommittedChangesSentence(changes)}`;
   const skipped = (made.skipped ?? []).map((entry) => `${entry.path} (${entry.reason})`);
   return `dsh: the peers' files are the workspace at the cut (checkpoint at seq ${String(made.checkpointSeq)})${skipped.length === 0 ? '' : `; not in it: ${skipped.join(', ')}`}`;
 }
@@ -221,7 +225,8 @@ export async function peersCommand(context: CliContext, values: OptionValues, po
           .catch((error: unknown) => {
             throw asCliError(error);
           });
-        context.stderr.write(`${terminalLine(peersWorkspaceLine(made, baselineId, atSeq))}\n`);
+        const changes = made.workspace === 'head' ? await uncommittedChanges(observation.cwd) : [];
+        context.stderr.write(`${terminalLine(peersWorkspaceLine(made, baselineId, atSeq, changes))}\n`);
         cwds = made.dirs.map((entry) => entry.dir);
       }
       let started;
