@@ -66,7 +66,9 @@ export async function forkWithOptions(
   if (request.cwd !== undefined) patch.cwd = request.cwd;
   if (request.tools !== undefined) patch.tools = request.tools;
   // A retry under an Idempotency-Key finds its own earlier child, which carries the name already.
-  if (request.title !== undefined && request.idempotencyKey === undefined) await refuseTakenName(host, request.title);
+  const key = request.idempotencyKey;
+  const retry = key === undefined ? undefined : { key, keyOf: async (id: string) => (await host.observe(id)).header.forkRequest?.key };
+  if (request.title !== undefined) await refuseTakenName(host, request.title, undefined, retry);
   let title = request.title;
   let atSeq = request.atSeq;
   let id: string | undefined;

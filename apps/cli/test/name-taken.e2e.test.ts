@@ -43,6 +43,10 @@ describe('--name refuses a name already taken (SPEC §25)', () => {
       const retried = await runDsh(keyed);
       expect(retried.code, retried.stderr).toBe(0);
       expect(retried.stdout).toBe(child.stdout);
+      // A key of its own does not free a name another session carries.
+      const newKey = await runDsh(['fork', 'other', '--name', 'plan', '--idempotency-key', 'k2', ...data]);
+      expect(newKey.code).toBe(1);
+      expect(newKey.stderr).toContain(`NAME_TAKEN: The name 'plan' is taken by session ${String(first.session_id)}`);
     },
   );
 });

@@ -58,7 +58,7 @@ export const HOST_ERROR_CODES = {
   SESSION_BUSY: { status: 409, when: 'another process holds the session; `holder` names it — fork it instead' },
   NAME_TAKEN: {
     status: 409,
-    when: 'a name (`title`) another session already carries: creating, renaming, forking (without an Idempotency-Key) or importing with one, or a peer name that a session or another peer of the request carries',
+    when: 'a name (`title`) another session already carries: creating, renaming, forking (but the retry of a fork under its Idempotency-Key) or importing with one, or a peer name that a session or another peer of the request carries',
   },
   WORKTREE_EXISTS: { status: 409, when: 'a `worktree: true` child or peer whose directory `DATA/worktrees/<name>` already exists' },
   BRANCH_EXISTS: { status: 409, when: 'a `worktree: true` child or peer whose branch `dsh/<name>` already exists in the repository' },

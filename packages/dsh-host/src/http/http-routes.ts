@@ -53,7 +53,7 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
     handle: async ({ context, host, body }) => {
       const idempotencyKey = idempotencyKeyOf(context.req.header('idempotency-key'));
       // A retried fork (same Idempotency-Key) names the child it made before: the store answers it.
-      if (body.title !== undefined && idempotencyKey === undefined) await refuseTakenName(host, body.title.text);
+      if (body.title !== undefined) await refuseTakenName(host, body.title.text, undefined, idempotencyKey);
       const result = await host.fork(context.req.param('id') ?? '', {
         ...(body.atSeq === undefined ? {} : { atSeq: body.atSeq }),
         ...(body.title === undefined ? {} : { title: body.title }),

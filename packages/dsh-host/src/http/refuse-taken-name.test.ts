@@ -56,5 +56,10 @@ describe('HTTP refuses a name another session carries (409 NAME_TAKEN)', () => {
     expect(retried.status).toBe(201);
     expect(retried.body!.sessionId).toBe(child.body!.sessionId);
     expect((await call(host, 'POST', `/api/sessions/${otherId}/fork`, { title: 'kid' })).status).toBe(409);
+    // A new key does not make a taken name free: only the child forked under the key keeps it.
+    const newKey = await call(host, 'POST', `/api/sessions/${otherId}/fork`, { title: 'plan' }, { 'idempotency-key': 'other-key' });
+    expectTaken(newKey, planId);
+    const underKey = await call(host, 'POST', `/api/sessions/${otherId}/fork`, { title: 'kid' }, { 'idempotency-key': 'k2' });
+    expect(underKey.status).toBe(409);
   });
 });
