@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CodecError, createEventChecker, decodeJsonl, encodeJsonl, migrate, validate, type FormatVersion } from 'dsh-codec';
 import { logPlan, renderLog, toJsonl, withoutReasoning, type LogPlan } from './__fixtures__/arbitrary-logs.js';
 
-const versions: FormatVersion[] = [0, 1, 2, 3, 4, 5, 6];
+const versions: FormatVersion[] = [0, 1, 2, 3, 4, 5, 6, 7];
 const options = { sessionId: 'prop-session' };
 
 /** V0 has no titles and no turn-end messages: the plan as V0 can express it. */
@@ -21,7 +21,7 @@ describe('generated valid logs', () => {
     );
   });
 
-  it('decode to V6, and migrating twice changes nothing', () => {
+  it('decode to V7, and migrating twice changes nothing', () => {
     fc.assert(
       fc.property(logPlan, fc.constantFrom(...versions), (plan, version) => {
         const raw = renderLog(plan, version);
@@ -29,7 +29,7 @@ describe('generated valid logs', () => {
         expect(decoded.sourceVersion).toBe(version);
         const migrated = migrate(raw, version, options);
         expect({ header: decoded.header, events: decoded.events }).toEqual(migrated);
-        expect(migrate(migrated, 6)).toEqual(migrated);
+        expect(migrate(migrated, 7)).toEqual(migrated);
         expect(migrate(raw, version, options)).toEqual(migrated);
       }),
       { numRuns: 150 },
@@ -42,14 +42,14 @@ describe('generated valid logs', () => {
         const decoded = decodeJsonl(toJsonl(renderLog(plan, version)), options);
         const text = encodeJsonl(decoded);
         const again = decodeJsonl(text);
-        expect(again).toEqual({ header: decoded.header, events: decoded.events, sourceVersion: 6 });
+        expect(again).toEqual({ header: decoded.header, events: decoded.events, sourceVersion: 7 });
         expect(encodeJsonl(again)).toBe(text);
       }),
       { numRuns: 150 },
     );
   });
 
-  it('one plan written by any version decodes to the same V6 log (the migration table, end to end)', () => {
+  it('one plan written by any version decodes to the same V7 log (the migration table, end to end)', () => {
     fc.assert(
       fc.property(logPlan, (withReasoning) => {
         const plan = withoutReasoning(withReasoning);
@@ -87,7 +87,7 @@ describe('generated valid logs', () => {
         expect(validate(4, asV4).length > 0).toBe(hasReasoning);
         if (!hasReasoning)
           expect(decodeJsonl(toJsonl(asV4))).toMatchObject({
-            header: { ...(v5.header as object), version: 6 },
+            header: { ...(v5.header as object), version: 7 },
             events: v5.events,
             sourceVersion: 4,
           });
@@ -214,7 +214,7 @@ describe('generated garbage', () => {
 
   it('data nested too deep to write back is refused with a CodecError, never a stack overflow', () => {
     const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
-    const header = '{"format":"dsh-session","version":6,"id":"g","createdAt":0,"inheritedEventCount":0}';
+    const header = '{"format":"dsh-session","version":7,"id":"g","createdAt":0,"inheritedEventCount":0}';
     const line = (depth: number) => `{"seq":0,"type":"plugin/deep","time":0,"data":${nested(depth)},"ignorable":true}`;
     const error = (() => {
       try {

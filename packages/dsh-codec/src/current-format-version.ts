@@ -1,2 +1,2 @@
 /** The format version this release writes (and the newest it reads). */
-export const CURRENT_FORMAT_VERSION = 6;
+export const CURRENT_FORMAT_VERSION = 7;

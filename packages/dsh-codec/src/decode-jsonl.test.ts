@@ -23,10 +23,10 @@ const log = completedTurn(new LogBuilder().title('first'), 1);
 const text = encoded(rootHeader(), log.events);
 const lines = text.split('\n').slice(0, -1);
 
-describe('decodeJsonl (V6)', () => {
-  it('returns the header and events of a V6 log as written', () => {
+describe('decodeJsonl (V7)', () => {
+  it('returns the header and events of a V7 log as written', () => {
     const decoded = decodeJsonl(text);
-    expect(decoded).toEqual({ header: rootHeader(), events: log.events, sourceVersion: 6 });
+    expect(decoded).toEqual({ header: rootHeader(), events: log.events, sourceVersion: 7 });
     expect('tornTail' in decoded).toBe(false);
   });
 
@@ -91,7 +91,7 @@ describe('decodeJsonl (V6)', () => {
   });
 
   it('refuses a newer format version: "written by a newer dsh — upgrade"', () => {
-    const newer = text.replace('"version":6', '"version":7');
+    const newer = text.replace('"version":7', '"version":8');
     const error = codecError(() => decodeJsonl(newer));
     expect(error.code).toBe('UNSUPPORTED_VERSION');
     expect(error.message).toContain('written by a newer dsh — upgrade');
@@ -108,7 +108,7 @@ describe('decodeJsonl (V6)', () => {
 
   it('reads an empty text as a V0 log with no events, which needs its session id', () => {
     expect(decodeJsonl('', { sessionId: 'old' })).toEqual({
-      header: { format: 'dsh-session', version: 6, id: 'old', createdAt: 0, inheritedEventCount: 0 },
+      header: { format: 'dsh-session', version: 7, id: 'old', createdAt: 0, inheritedEventCount: 0 },
       events: [],
       sourceVersion: 0,
     });

@@ -1,6 +1,6 @@
 /**
  * @module decode-jsonl
- * Reading a JSONL log of any released version (V0–V6) as the current format: version detection,
+ * Reading a JSONL log of any released version (V0–V7) as the current format: version detection,
  * that version's frozen validator, step-by-step migration, torn-tail and line-ending detection
  * (`decodeJsonl`, `DecodedLog`, `DecodeOptions`, `TornTail`).
  */
@@ -21,15 +21,18 @@ import { V4_LOG_RULES } from './v4/validate-v4.js';
 import { migrateV4ToV5 } from './v5/migrate-v4-to-v5.js';
 import type { V5Header } from './v5/types.js';
 import { V5_LOG_RULES } from './v5/validate-v5.js';
-import { checkV6Header } from './v6/check-header.js';
 import { migrateV5ToV6 } from './v6/migrate-v5-to-v6.js';
+import type { V6Header } from './v6/types.js';
 import { V6_LOG_RULES } from './v6/validate-v6.js';
+import { checkV7LogHeader } from './v7/check-header.js';
+import { migrateV6ToV7 } from './v7/migrate-v6-to-v7.js';
+import { V7_LOG_RULES } from './v7/validate-v7.js';
 
 /** Where a torn final line starts: UTF-8 byte offset into the text, and its 1-based line number. */
 export type TornTail = { offset: number; line: number };
 
 /**
- * A decoded log, always in the current (V6) shape, and the version it was read from. `lineEndings`
+ * A decoded log, always in the current (V7) shape, and the version it was read from. `lineEndings`
  * is present only when some line did not end in LF (dsh writes LF; a writer rewrites such a log in
  * LF before appending to it).
  */
@@ -56,13 +59,15 @@ const NEWEST = CURRENT_FORMAT_VERSION;
 const ONE_PASS_RULES: ReadonlyMap<FormatVersion, LogRules<V3Event>> = new Map<FormatVersion, LogRules<V3Event>>([
   [4, V4_LOG_RULES],
   [5, V5_LOG_RULES],
-  [NEWEST, V6_LOG_RULES],
+  [6, V6_LOG_RULES],
+  [NEWEST, V7_LOG_RULES],
 ]);
 const TORN = Symbol('torn');
 
 /**
- * Reads a JSONL log of any released version (V0–V6) and returns it as V6: detect the version from
- * line 1, validate with that version's validator, migrate step by step, validate as V6.
+ * Reads a JSONL log of any released version (V0–V7) and returns it as V7: detect the version from
+ * line 1, validate with that version's validator, migrate step by step, validate as V7. A JSONL store's manifest (a header naming
+ * sealed segments) is not a self-contained log and is refused (`INVALID_HEADER`).
  * Lines may end with LF, CRLF or a lone CR (the same events either way). A torn final line is
  * reported as `tornTail`, not an error; any other bad line throws `CodecError` with its line.
  * Never writes; `sessionId` names a V0 log (which has no header). `onProgress` hears how many
@@ -107,7 +112,7 @@ export function decodeJsonl(text: string, options: DecodeOptions = {}): DecodedL
   };
 
   const events: unknown[] = version === 0 ? [first] : [];
-  // The current version, V5 and V4 (every stored log of the two previous releases) are validated as
+  // The current version, V6, V5 and V4 (every stored log of the three previous releases) are validated as
   // they are parsed: one pass, nothing serialised again.
   const rules = ONE_PASS_RULES.get(version);
   const validation = rules === undefined ? undefined : new LogValidation(rules, first);
@@ -142,11 +147,12 @@ export function decodeJsonl(text: string, options: DecodeOptions = {}): DecodedL
       header = first as SessionHeader;
       current = events as SessionEvent[];
     } else {
-      // V4 → V5 → V6 change only the header, and every valid V4 or V5 event is a valid V6 event (a
-      // property test pins this): the events need no second pass, only the migrated header its V6 check.
+      // V4 → V5 → V6 → V7 change only the header, and every valid V4, V5 or V6 event is a valid V7 event
+      // (a property test pins this): the events need no second pass, only the migrated header its V7 check.
       const v5Header = version === 4 ? migrateV4ToV5({ header: first as V4Header, events: [] }).header : (first as V5Header);
-      ({ header, events: current } = migrateV5ToV6({ header: v5Header, events: events as SessionEvent[] }));
-      const headerIssues = checkV6Header(header);
+      const v6Header = version === 6 ? (first as V6Header) : migrateV5ToV6({ header: v5Header, events: [] }).header;
+      ({ header, events: current } = migrateV6ToV7({ header: v6Header, events: events as SessionEvent[] }));
+      const headerIssues = checkV7LogHeader(header);
       if (headerIssues.length > 0) throw errorFromIssues(headerIssues, { lineOf, context: `(after migrating from V${String(version)})` });
     }
   } else {
@@ -160,7 +166,7 @@ export function decodeJsonl(text: string, options: DecodeOptions = {}): DecodedL
   return result;
 }
 
-/** Validates an older artifact with its frozen validator, migrates it, and validates the result as V6. */
+/** Validates an older artifact with its frozen validator, migrates it, and validates the result as V7. */
 function decodeOlder(
   artifact: { header?: unknown; events: unknown[] },
   version: 0 | 1 | 2 | 3,
@@ -172,8 +178,8 @@ function decodeOlder(
   // The decoder owns a V0 log's parsed events: they are rewritten in place rather than copied.
   const migrated = version === 0 ? migrateOwnedV0(artifact.events as V0Event[], options) : migrateToCurrent(artifact, version, options);
   // Migrations build plain objects around values fresh from JSON.parse (already found lossless), so
-  // the V6 check may use its cheap lossless test for parsed values.
-  const validation = new LogValidation(V6_LOG_RULES, migrated.header);
+  // the V7 check may use its cheap lossless test for parsed values.
+  const validation = new LogValidation(V7_LOG_RULES, migrated.header);
   for (const event of migrated.events) validation.event(event, true);
   const migratedIssues = validation.finish();
   if (migratedIssues.length > 0) throw errorFromIssues(migratedIssues, { lineOf, context: `(after migrating from V${String(version)})` });
@@ -201,8 +207,8 @@ function detectVersion(first: unknown): FormatVersion {
       { line: 1 },
     );
   }
-  if (version !== 1 && version !== 2 && version !== 3 && version !== 4 && version !== 5 && version !== 6) {
-    throw new CodecError('INVALID_HEADER', `line 1: expected header version 1, 2, 3, 4, 5 or 6, got ${describeValue(version)}`, {
+  if (version !== 1 && version !== 2 && version !== 3 && version !== 4 && version !== 5 && version !== 6 && version !== 7) {
+    throw new CodecError('INVALID_HEADER', `line 1: expected header version 1, 2, 3, 4, 5, 6 or 7, got ${describeValue(version)}`, {
       line: 1,
     });
   }

@@ -1,6 +1,6 @@
 /**
  * @module encode-event
- * One event as one JSONL line: `encodeEvent` checks its current (V6) shape first,
+ * One event as one JSONL line: `encodeEvent` checks its current (V7, V6's events) shape first,
  * `serializeEvent` writes an event already validated.
  */
 import { CodecError } from './codec-error.js';

@@ -1,18 +1,19 @@
 /**
  * @module encode-header
- * A current (V6) header as its JSONL line (`encodeHeader`), keys in the documented order.
+ * A current (V7) header as its JSONL line (`encodeHeader`), keys in the documented order.
  */
 import { CodecError } from './codec-error.js';
 import { errorFromIssues } from './error-from-issues.js';
 import type { SessionHeader } from './types.js';
-import { checkV6Header } from './v6/check-header.js';
+import { checkV7Header } from './v7/check-header.js';
 
 /**
- * One `'\n'`-terminated JSONL line for a V6 header, keys in the documented order.
- * Throws `CodecError` (`INVALID_HEADER`) for anything that is not a valid V6 header.
+ * One `'\n'`-terminated JSONL line for a V7 header (a JSONL store's manifest with its `segments`
+ * included), keys in the documented order. Throws `CodecError` (`INVALID_HEADER`) for anything that
+ * is not a valid V7 header.
  */
 export function encodeHeader(header: SessionHeader): string {
-  const issues = checkV6Header(header);
+  const issues = checkV7Header(header);
   if (issues.length > 0) throw errorFromIssues(issues);
   const ordered: Record<string, unknown> = { format: header.format, version: header.version, id: header.id, createdAt: header.createdAt };
   if (header.cwd !== undefined) ordered.cwd = header.cwd;
@@ -20,6 +21,7 @@ export function encodeHeader(header: SessionHeader): string {
   if (header.forkCut !== undefined) ordered.forkCut = header.forkCut;
   ordered.inheritedEventCount = header.inheritedEventCount;
   if (header.forkRequest !== undefined) ordered.forkRequest = { key: header.forkRequest.key, digest: header.forkRequest.digest };
+  if (header.segments !== undefined) ordered.segments = header.segments.map(({ digest, bytes, lines }) => ({ digest, bytes, lines }));
   return stringifyLine(ordered);
 }
 

@@ -23,7 +23,7 @@ function codeOf(fn: () => unknown): string | undefined {
 
 describe('encoding', () => {
   it('writes the current version', () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(6);
+    expect(CURRENT_FORMAT_VERSION).toBe(7);
     expect(JSON.parse(encodeHeader(rootHeader())).version).toBe(CURRENT_FORMAT_VERSION);
   });
 
@@ -51,11 +51,11 @@ describe('encoding', () => {
       cwd: '/w',
       createdAt: 9,
       id: 'c',
-      version: 6,
+      version: 7,
       format: 'dsh-session',
     };
     expect(encodeHeader(header)).toBe(
-      '{"format":"dsh-session","version":6,"id":"c","createdAt":9,"cwd":"/w","parentSession":"p","forkCut":3,"inheritedEventCount":4,"forkRequest":{"key":"k","digest":"d"}}\n',
+      '{"format":"dsh-session","version":7,"id":"c","createdAt":9,"cwd":"/w","parentSession":"p","forkCut":3,"inheritedEventCount":4,"forkRequest":{"key":"k","digest":"d"}}\n',
     );
   });
 
@@ -66,7 +66,7 @@ describe('encoding', () => {
       'INVALID_EVENT',
     );
     expect(codeOf(() => encodeHeader({ ...rootHeader(), createdAt: 1.5 }))).toBe('INVALID_HEADER');
-    expect(codeOf(() => encodeHeader({ ...rootHeader(), version: 5 as 6 }))).toBe('INVALID_HEADER');
+    expect(codeOf(() => encodeHeader({ ...rootHeader(), version: 6 as 7 }))).toBe('INVALID_HEADER');
     const bad = new LogBuilder().turnStart(2).events;
     expect(codeOf(() => encodeJsonl({ header: rootHeader(), events: bad }))).toBe('INVALID_RELATIONSHIP');
     expect(codeOf(() => encodeJsonl({ header: childHeader('c', 'p', 0), events: new LogBuilder().title('x').events }))).toBe(
@@ -77,7 +77,7 @@ describe('encoding', () => {
   it('encodeJsonl of an empty log is just the header line, and decodes back', () => {
     const text = encodeJsonl({ header: rootHeader(), events: [] });
     expect(text.split('\n')).toHaveLength(2);
-    expect(decodeJsonl(text)).toEqual({ header: rootHeader(), events: [], sourceVersion: 6 });
+    expect(decodeJsonl(text)).toEqual({ header: rootHeader(), events: [], sourceVersion: 7 });
   });
 });
 

@@ -14,7 +14,7 @@ import { arbitraryLog } from '@dsh/test-utils';
 // The frozen rule `isLosslessJson` must agree with; internal, so it is imported directly.
 import { findLossyJson } from './shared/find-lossy-json.js';
 
-const header: SessionHeader = { format: 'dsh-session', version: 6, id: 's', createdAt: 0, inheritedEventCount: 0 };
+const header: SessionHeader = { format: 'dsh-session', version: 7, id: 's', createdAt: 0, inheritedEventCount: 0 };
 
 /** Values built to hit every lossy case, mixed with plain JSON. */
 const awkward = fc.letrec((tie) => ({

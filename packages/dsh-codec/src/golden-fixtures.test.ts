@@ -31,18 +31,19 @@ const fixtures: { name: string; version: FormatVersion; sessionId?: string }[] =
   { name: 'v4-nested-fork', version: 4 },
   { name: 'v5-reasoning', version: 5 },
   { name: 'v6-workspace', version: 6 },
+  { name: 'v7-session', version: 7 },
 ];
 
 describe.each(fixtures)('golden fixture $name', ({ name, version, sessionId }) => {
   const text = read(`${name}.jsonl`);
-  const expected = read(`${name}.expected-v6.jsonl`);
+  const expected = read(`${name}.expected-v7.jsonl`);
   const options = sessionId === undefined ? {} : { sessionId };
 
   it(`is valid under the frozen V${String(version)} validator`, () => {
     expect(validate(version, raw(text, version))).toEqual([]);
   });
 
-  it('decodes to the expected V6, byte for byte once encoded', () => {
+  it('decodes to the expected V7, byte for byte once encoded', () => {
     const decoded = decodeJsonl(text, options);
     expect(decoded.sourceVersion).toBe(version);
     expect(decoded.tornTail).toBeUndefined();
@@ -55,7 +56,7 @@ describe.each(fixtures)('golden fixture $name', ({ name, version, sessionId }) =
     const input = deepFreeze(raw(text, version));
     const once = migrate(input, version, options);
     expect(migrate(input, version, options)).toEqual(once);
-    expect(migrate(once, 6)).toEqual(once);
+    expect(migrate(once, 7)).toEqual(once);
     expect(encodeJsonl(once)).toBe(expected);
   });
 
@@ -70,7 +71,7 @@ describe.each(fixtures)('golden fixture $name', ({ name, version, sessionId }) =
   it('round-trips encode → decode', () => {
     const decoded = decodeJsonl(text, options);
     const again = decodeJsonl(encodeJsonl(decoded));
-    expect(again).toEqual({ header: decoded.header, events: decoded.events, sourceVersion: 6 });
+    expect(again).toEqual({ header: decoded.header, events: decoded.events, sourceVersion: 7 });
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * @module dsh-codec
- * The persisted dsh session format: V6 types, per-version validators V0–V6,
+ * The persisted dsh session format: V7 types, per-version validators V0–V7,
  * migrations and the JSONL codec. Reads any released version; writes only the current one.
  */
 export type {
@@ -24,6 +24,7 @@ export type {
   SessionConfig,
   SessionEvent,
   SessionHeader,
+  SealedSegment,
   SessionNoteData,
   SurfaceOp,
   ToolEffect,
@@ -58,6 +59,5 @@ export type { LineEndings } from './split-lines.js';
 export { safeDecodeJsonl } from './safe-decode-jsonl.js';
 export { validate } from './validate.js';
 export { migrate } from './migrate.js';
-export { createEventChecker, type EventChecker } from './v6/create-event-checker.js';
-export { isCoreEventType } from './v6/check-event-shape.js';
+export { createEventChecker, isCoreEventType, type EventChecker } from './v7/create-event-checker.js';
 export { isPluginEvent } from './is-plugin-event.js';

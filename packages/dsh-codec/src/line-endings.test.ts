@@ -16,6 +16,7 @@ const fixtures: { name: string; version: FormatVersion; sessionId?: string }[] =
   { name: 'v4-nested-fork', version: 4 },
   { name: 'v5-reasoning', version: 5 },
   { name: 'v6-workspace', version: 6 },
+  { name: 'v7-session', version: 7 },
 ];
 const endings = [
   { kind: 'crlf', apply: (text: string) => text.replaceAll('\n', '\r\n') },

@@ -48,12 +48,12 @@ const v0 = events(
 );
 
 describe('migrate', () => {
-  describe('V0 → V1 → … → V6', () => {
+  describe('V0 → V1 → … → V7', () => {
     const migrated = migrate(deepFreeze({ events: v0 }), 0, { sessionId: 'old-session' });
     const data = (seq: number) => migrated.events[seq]?.data as Record<string, unknown>;
 
     it('synthesizes the header from the session id and the first event time', () => {
-      expect(migrated.header).toEqual({ format: 'dsh-session', version: 6, id: 'old-session', createdAt: 5000, inheritedEventCount: 0 });
+      expect(migrated.header).toEqual({ format: 'dsh-session', version: 7, id: 'old-session', createdAt: 5000, inheritedEventCount: 0 });
       expect(migrate({ events: [] }, 0, { sessionId: 'empty' }).header.createdAt).toBe(0);
     });
 
@@ -97,7 +97,7 @@ describe('migrate', () => {
     const header = { format: 'dsh-session', version: 1, id: 's', createdAt: 1, cwd: '/w' };
     expect(migrate({ header, events: [] }, 1).header).toEqual({
       format: 'dsh-session',
-      version: 6,
+      version: 7,
       id: 's',
       createdAt: 1,
       cwd: '/w',
@@ -125,11 +125,11 @@ describe('migrate', () => {
     ]);
   });
 
-  it.each([3, 4, 5] as const)('V%i → V6 changes only the header version and preserves the events themselves', (version) => {
+  it.each([3, 4, 5, 6] as const)('V%i → V7 changes only the header version and preserves the events themselves', (version) => {
     const header = { format: 'dsh-session', version, id: 's', createdAt: 1, parentSession: 'p', forkCut: 0, inheritedEventCount: 1 };
     const log = events(['session/title', { title: 't' }], ['session/end-seed', { inherited: true }]);
     const migrated = migrate({ header, events: log }, version);
-    expect(migrated.header).toEqual({ ...header, version: 6 });
+    expect(migrated.header).toEqual({ ...header, version: 7 });
     migrated.events.forEach((event, index) => {
       expect(event).toBe(log[index]);
     });
@@ -144,17 +144,17 @@ describe('migrate', () => {
     expect(error.message).toContain('migrating from V0');
   });
 
-  it('from V6 it validates and returns the log unchanged', () => {
+  it('from V7 it validates and returns the log unchanged', () => {
     const header = {
       format: 'dsh-session',
-      version: 6,
+      version: 7,
       id: 's',
       createdAt: 1,
       inheritedEventCount: 0,
       forkRequest: { key: 'k', digest: 'd' },
     };
     const log = events(['session/title', { title: 't' }]);
-    expect(migrate({ header, events: log }, 6)).toEqual({ header, events: log });
+    expect(migrate({ header, events: log }, 7)).toEqual({ header, events: log });
   });
 
   it('refuses a V4 log holding a reasoning block (V4 is frozen), which V5 admits', () => {

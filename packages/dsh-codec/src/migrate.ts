@@ -21,17 +21,19 @@ import type { V4Header } from './v4/types.js';
 import { migrateV4ToV5 } from './v5/migrate-v4-to-v5.js';
 import type { V5Header } from './v5/types.js';
 import { migrateV5ToV6 } from './v6/migrate-v5-to-v6.js';
+import type { V6Header } from './v6/types.js';
+import { migrateV6ToV7 } from './v7/migrate-v6-to-v7.js';
 import { validate } from './validate.js';
 
 type Artifact = { header?: unknown; events: readonly unknown[] };
 
 /**
- * Runs the migration steps from `from` up to the current version (V6), in order, on an artifact already valid in
+ * Runs the migration steps from `from` up to the current version (V7), in order, on an artifact already valid in
  * version `from`. Pure; unchanged events are shared, never mutated. A V0 log needs `sessionId`.
  */
 export function migrateToCurrent(
   artifact: Artifact,
-  from: 0 | 1 | 2 | 3 | 4 | 5,
+  from: 0 | 1 | 2 | 3 | 4 | 5 | 6,
   options: { sessionId?: string } = {},
 ): { header: SessionHeader; events: SessionEvent[] } {
   let v1: { header: V1Header; events: readonly V1Event[] } | undefined;
@@ -54,16 +56,18 @@ export function migrateToCurrent(
   if (from <= 3) v4 = migrateV3ToV4(v3 ?? (artifact as { header: V3Header; events: readonly V3Event[] }));
   let v5: { header: V5Header; events: readonly SessionEvent[] } | undefined;
   if (from <= 4) v5 = migrateV4ToV5(v4 ?? (artifact as { header: V4Header; events: readonly SessionEvent[] }));
-  return migrateV5ToV6(v5 ?? (artifact as { header: V5Header; events: readonly SessionEvent[] }));
+  let v6: { header: V6Header; events: readonly SessionEvent[] } | undefined;
+  if (from <= 5) v6 = migrateV5ToV6(v5 ?? (artifact as { header: V5Header; events: readonly SessionEvent[] }));
+  return migrateV6ToV7(v6 ?? (artifact as { header: V6Header; events: readonly SessionEvent[] }));
 }
 
 /**
- * A log of version `fromVersion` as the current version (V6). Validates the input with that version's frozen validator
- * and the output as V6, throwing `CodecError` on the first issue. `fromVersion` 6 returns a copy.
+ * A log of version `fromVersion` as the current version (V7). Validates the input with that version's frozen validator
+ * and the output as V7, throwing `CodecError` on the first issue. `fromVersion` 7 returns a copy.
  */
 export function migrate(
   artifact: { header?: unknown; events: readonly unknown[] },
-  fromVersion: 0 | 1 | 2 | 3 | 4 | 5 | 6,
+  fromVersion: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7,
   options: { sessionId?: string } = {},
 ): { header: SessionHeader; events: SessionEvent[] } {
   const before = validate(fromVersion, artifact);

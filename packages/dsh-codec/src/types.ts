@@ -55,13 +55,13 @@ export type SessionConfig = { tools?: string[]; cwd?: string; model?: string };
 export type ForkRequest = { key: string; digest: string };
 
 /**
- * The V6 header, line 1 of every file written by this version. Spelled out whole rather than built
- * on the frozen `V5Header` (`v5/types.ts`), which repeats its fields on purpose
+ * The V7 header, line 1 of every file written by this version. Spelled out whole rather than built
+ * on the frozen `V6Header` (`v6/types.ts`), which repeats its fields on purpose
  * (docs/decisions/2026-12-02-codec-copies.md).
  */
 export type SessionHeader = {
   format: 'dsh-session';
-  version: 6;
+  version: 7;
   id: string;
   createdAt: number;
   cwd?: string;
@@ -69,7 +69,18 @@ export type SessionHeader = {
   forkCut?: number;
   inheritedEventCount: number;
   forkRequest?: ForkRequest;
+  /**
+   * V7: the sealed segments whose lines are this session's first events, in order — only in a
+   * manifest as the JSONL store writes it; a log a reader returns is self-contained and has none.
+   */
+  segments?: SealedSegment[];
 };
+
+/**
+ * A sealed segment a V7 manifest names: its SHA-256 (`digest`, lowercase hex), and how many of its
+ * first bytes (`bytes`, exactly `lines` complete LF-terminated event lines) the session takes.
+ */
+export type SealedSegment = { digest: string; bytes: number; lines: number };
 
 /**
  * A model-visible note about the session's files (V6, SPEC §23), standing between turns: which files
@@ -170,4 +181,4 @@ export type ValidationIssue = {
   message: string;
 };
 
-export type FormatVersion = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+export type FormatVersion = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;

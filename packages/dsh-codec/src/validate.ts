@@ -1,6 +1,6 @@
 /**
  * @module validate
- * The public `validate`: each format version's validator (V0–V5 frozen, V6 current) by version number, and
+ * The public `validate`: each format version's validator (V0–V6 frozen, V7 current) by version number, and
  * `validateParsed` for the decoder's freshly parsed artifacts.
  */
 import type { FormatVersion, ValidationIssue } from './types.js';
@@ -12,8 +12,9 @@ import { validateV3 } from './v3/validate-v3.js';
 import { validateV4 } from './v4/validate-v4.js';
 import { validateV5 } from './v5/validate-v5.js';
 import { validateV6 } from './v6/validate-v6.js';
+import { validateV7 } from './v7/validate-v7.js';
 
-const VALIDATORS = [validateV0, validateV1, validateV2, validateV3, validateV4, validateV5, validateV6] as const;
+const VALIDATORS = [validateV0, validateV1, validateV2, validateV3, validateV4, validateV5, validateV6, validateV7] as const;
 
 /**
  * `validate` for an artifact the decoder built from `JSON.parse` output (an events array of parsed
@@ -36,7 +37,7 @@ export function validate(version: FormatVersion, artifact: { header?: unknown; e
       {
         code: 'INVALID_HEADER',
         path: ['header', 'version'],
-        message: `validate: expected format version 0, 1, 2, 3, 4, 5 or 6, got ${describeValue(version)}`,
+        message: `validate: expected format version 0, 1, 2, 3, 4, 5, 6 or 7, got ${describeValue(version)}`,
       },
     ];
   }

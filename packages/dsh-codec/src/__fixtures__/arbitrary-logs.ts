@@ -1,6 +1,6 @@
 /**
  * fast-check generators for property tests: an abstract session plan, rendered as a valid log in
- * any format version V0–V6. One plan rendered in every version must decode to the same V6 log
+ * any format version V0–V7. One plan rendered in every version must decode to the same V7 log
  * (reasoning blocks exist only from V5 on: compare older renderings with `withoutReasoning(plan)`).
  */
 import fc from 'fast-check';
@@ -66,7 +66,7 @@ type Raw = { seq: number; type: string; time: number; data: unknown };
 /**
  * `plan` as a raw artifact of `version`, exactly as that version wrote it. Message ids are
  * `legacy-<seq>` and empty texts have no text block in every version, so all renderings of a plan
- * migrate to the same V6 log (reasoning is rendered from V5 on only).
+ * migrate to the same V7 log (reasoning is rendered from V5 on only).
  */
 export function renderLog(plan: LogPlan, version: FormatVersion): { header?: unknown; events: Raw[] } {
   const events: Raw[] = [];

@@ -107,14 +107,14 @@ export function userMessage(id: string, text: string): { id: string; role: 'user
   return { id, role: 'user', content: [{ type: 'text', text }] };
 }
 
-/** A root V6 header. */
+/** A root V7 header. */
 export function rootHeader(id = 'session-1'): SessionHeader {
-  return { format: 'dsh-session', version: 6, id, createdAt: 1000, inheritedEventCount: 0 };
+  return { format: 'dsh-session', version: 7, id, createdAt: 1000, inheritedEventCount: 0 };
 }
 
-/** A fork child's V6 header for a cut at `forkCut`. */
+/** A fork child's V7 header for a cut at `forkCut`. */
 export function childHeader(id: string, parentSession: string, forkCut: number): SessionHeader {
-  return { format: 'dsh-session', version: 6, id, createdAt: 2000, parentSession, forkCut, inheritedEventCount: forkCut + 1 };
+  return { format: 'dsh-session', version: 7, id, createdAt: 2000, parentSession, forkCut, inheritedEventCount: forkCut + 1 };
 }
 
 /** One complete turn with one step, one tool call and its result. */

@@ -19,6 +19,7 @@ export const CORPUS_FIXTURES: readonly { name: string; version: FormatVersion }[
   { name: 'v4-nested-fork', version: 4 },
   { name: 'v5-reasoning', version: 5 },
   { name: 'v6-workspace', version: 6 },
+  { name: 'v7-session', version: 7 },
 ];
 
 const REPLACEMENTS: readonly unknown[] = [REMOVE, null, -1, 'forked', [], {}, [{ type: 'reasoning', text: '' }]];
@@ -83,7 +84,7 @@ export function corpusDigests(name: string, version: FormatVersion): Record<stri
     hash.update(`${JSON.stringify(value)}\n`);
   };
   for (const artifact of artifacts) {
-    for (const validator of [0, 1, 2, 3, 4, 5, 6] as const) feed(`validate(${String(validator)})`, validate(validator, artifact));
+    for (const validator of [0, 1, 2, 3, 4, 5, 6, 7] as const) feed(`validate(${String(validator)})`, validate(validator, artifact));
     feed('decodeJsonl', decoded(jsonlOf(artifact)));
     feed('createEventChecker', checked(artifact.events));
   }

@@ -11,7 +11,13 @@ const KEYS: ReadonlySet<string> = new Set(['seq', 'type', 'time', 'data']);
 /** Issues of the envelope of the event at `index`; `[]` means `{seq, type, time, data}` is sound. */
 export function checkV0Envelope(event: unknown, index: number, version: number): Issue[] {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-    return [eventIssue(index, [], `event at index ${String(index)}: expected an event object {seq, type, time, data}, got ${describeValue(event)}`)];
+    return [
+      eventIssue(
+        index,
+        [],
+        `event at index ${String(index)}: expected an event object {seq, type, time, data}, got ${describeValue(event)}`,
+      ),
+    ];
   }
   const record = event as Record<string, unknown>;
   const issues: Issue[] = [];
@@ -23,9 +29,12 @@ export function checkV0Envelope(event: unknown, index: number, version: number):
     if (!KEYS.has(key)) add([key], `unexpected envelope key (a V${String(version)} event has exactly seq, type, time, data)`);
   }
   const seq = record.seq;
-  if (seq !== index || Object.is(seq, -0)) add(['seq'], `expected seq ${String(index)} (seqs are contiguous from 0), got ${describeValue(seq)}`);
-  if (typeof record.type !== 'string' || record.type === '') add(['type'], `expected a non-empty string, got ${describeValue(record.type)}`);
-  if (!Number.isSafeInteger(record.time) || Object.is(record.time, -0)) add(['time'], `expected integer epoch milliseconds, got ${describeValue(record.time)}`);
+  if (seq !== index || Object.is(seq, -0))
+    add(['seq'], `expected seq ${String(index)} (seqs are contiguous from 0), got ${describeValue(seq)}`);
+  if (typeof record.type !== 'string' || record.type === '')
+    add(['type'], `expected a non-empty string, got ${describeValue(record.type)}`);
+  if (!Number.isSafeInteger(record.time) || Object.is(record.time, -0))
+    add(['time'], `expected integer epoch milliseconds, got ${describeValue(record.time)}`);
   if (!('data' in record)) add(['data'], 'expected a data payload, got none');
   else {
     const lossy = findLossyJson(record.data);

@@ -61,18 +61,28 @@ export class V0RelationshipChecker {
         if (this.openTurn === undefined) report(at, [], 'expected an open turn, but no turn is open');
         break;
       case 'turn/start':
-        if (this.openTurn !== undefined) report(at, [], `expected no open turn, but turn ${String(this.openTurn.turn)} is open since seq ${String(this.openTurn.seq)}`);
-        if (view.turn !== this.lastTurn + 1) report(at, ['data', 'turn'], `expected turn ${String(this.lastTurn + 1)} (the next turn number), got ${String(view.turn)}`);
+        if (this.openTurn !== undefined)
+          report(at, [], `expected no open turn, but turn ${String(this.openTurn.turn)} is open since seq ${String(this.openTurn.seq)}`);
+        if (view.turn !== this.lastTurn + 1)
+          report(at, ['data', 'turn'], `expected turn ${String(this.lastTurn + 1)} (the next turn number), got ${String(view.turn)}`);
         break;
       case 'turn/end':
         if (this.openTurn === undefined) report(at, [], 'expected an open turn, but no turn is open');
-        else if (view.turn !== this.openTurn.turn) report(at, ['data', 'turn'], `expected the open turn ${String(this.openTurn.turn)}, got ${String(view.turn)}`);
-        if (this.openStep !== undefined) report(at, [], `expected no open step, but step ${String(this.openStep.step)} is open since seq ${String(this.openStep.seq)}`);
+        else if (view.turn !== this.openTurn.turn)
+          report(at, ['data', 'turn'], `expected the open turn ${String(this.openTurn.turn)}, got ${String(view.turn)}`);
+        if (this.openStep !== undefined)
+          report(at, [], `expected no open step, but step ${String(this.openStep.step)} is open since seq ${String(this.openStep.seq)}`);
         break;
       case 'step/start':
         if (!this.inTurn(view.turn, at)) break;
-        if (this.openStep !== undefined) report(at, [], `expected no open step, but step ${String(this.openStep.step)} is open since seq ${String(this.openStep.seq)}`);
-        if (view.step !== this.lastStep + 1) report(at, ['data', 'step'], `expected step ${String(this.lastStep + 1)} (the next step of turn ${String(view.turn)}), got ${String(view.step)}`);
+        if (this.openStep !== undefined)
+          report(at, [], `expected no open step, but step ${String(this.openStep.step)} is open since seq ${String(this.openStep.seq)}`);
+        if (view.step !== this.lastStep + 1)
+          report(
+            at,
+            ['data', 'step'],
+            `expected step ${String(this.lastStep + 1)} (the next step of turn ${String(view.turn)}), got ${String(view.step)}`,
+          );
         break;
       case 'step/end':
         this.inStep(view.turn, view.step, at);
@@ -85,7 +95,8 @@ export class V0RelationshipChecker {
         for (let index = 0; index < calls.length; index++) {
           const call = calls[index] as { id: string; path: Path };
           const twice = seen === undefined ? declaredBefore(calls, index, call.id) : seen.has(call.id);
-          if (twice || this.calls.has(call.id)) report(at, call.path, `call id ${JSON.stringify(call.id)} is declared twice in step ${String(view.step)}`);
+          if (twice || this.calls.has(call.id))
+            report(at, call.path, `call id ${JSON.stringify(call.id)} is declared twice in step ${String(view.step)}`);
           seen?.add(call.id);
         }
         break;
@@ -93,15 +104,18 @@ export class V0RelationshipChecker {
       case 'call': {
         if (!this.inStep(view.turn, view.step, at)) break;
         const call = this.calls.get(view.callId);
-        if (call === undefined) report(at, view.path, `call ${JSON.stringify(view.callId)} is not declared by this step's assistant/message`);
-        else if (call.callSeq !== undefined) report(at, view.path, `call ${JSON.stringify(view.callId)} already has a tool/call at seq ${String(call.callSeq)}`);
+        if (call === undefined)
+          report(at, view.path, `call ${JSON.stringify(view.callId)} is not declared by this step's assistant/message`);
+        else if (call.callSeq !== undefined)
+          report(at, view.path, `call ${JSON.stringify(view.callId)} already has a tool/call at seq ${String(call.callSeq)}`);
         break;
       }
       case 'result': {
         if (!this.inStep(view.turn, view.step, at)) break;
         const call = this.calls.get(view.callId);
         if (call?.callSeq === undefined) report(at, view.path, `call ${JSON.stringify(view.callId)} has no tool/call in this step`);
-        else if (call.resultSeq !== undefined) report(at, view.path, `call ${JSON.stringify(view.callId)} was already answered at seq ${String(call.resultSeq)}`);
+        else if (call.resultSeq !== undefined)
+          report(at, view.path, `call ${JSON.stringify(view.callId)} was already answered at seq ${String(call.resultSeq)}`);
         break;
       }
     }

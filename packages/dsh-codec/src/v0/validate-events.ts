@@ -38,10 +38,22 @@ export function validateLegacyEvents(
       const schema = Object.hasOwn(rules.schemas, type) ? rules.schemas[type] : undefined;
       if (schema === undefined) {
         shapeValid = false;
-        issues.push(eventIssue(index, ['type'], `event at seq ${String(index)}: unknown V${String(rules.version)} event type ${JSON.stringify(type)}`));
+        issues.push(
+          eventIssue(
+            index,
+            ['type'],
+            `event at seq ${String(index)}: unknown V${String(rules.version)} event type ${JSON.stringify(type)}`,
+          ),
+        );
       } else if (rules.fast?.(type, data) !== true) {
         const result = schema.safeParse(data);
-        if (!result.success) shapeValid = pushAll(issues, fromZodIssues(result.error.issues, data, ['data'], `${type} at seq ${String(index)}`, (path, message) => eventIssue(index, path, message)));
+        if (!result.success)
+          shapeValid = pushAll(
+            issues,
+            fromZodIssues(result.error.issues, data, ['data'], `${type} at seq ${String(index)}`, (path, message) =>
+              eventIssue(index, path, message),
+            ),
+          );
       }
     }
     if (shapeValid) {

@@ -23,7 +23,12 @@ function view(type: string, data: unknown): RelationshipView {
     }
     case 'assistant/message': {
       const { turn, step, toolCalls } = data as V0Data<'assistant/message'>;
-      return { kind: 'assistant', turn, step, calls: toolCalls.map((call, index) => ({ id: call.id, path: ['data', 'toolCalls', index, 'id'] })) };
+      return {
+        kind: 'assistant',
+        turn,
+        step,
+        calls: toolCalls.map((call, index) => ({ id: call.id, path: ['data', 'toolCalls', index, 'id'] })),
+      };
     }
     case 'tool/call': {
       const { turn, step, callId } = data as V0Data<'tool/call'>;
@@ -44,7 +49,14 @@ function view(type: string, data: unknown): RelationshipView {
  */
 export function validateV0(artifact: { header?: unknown; events: readonly unknown[] }, parsed = false): Issue[] {
   const issues: Issue[] = [];
-  if (artifact.header !== undefined) issues.push(headerIssue([], 'header: a V0 log has no header (its session id comes from the file name)'));
-  for (const issue of validateLegacyEvents(artifact.events, { version: 0, schemas: v0DataSchemas, view, fast: isValidV0Payload }, undefined, parsed)) issues.push(issue);
+  if (artifact.header !== undefined)
+    issues.push(headerIssue([], 'header: a V0 log has no header (its session id comes from the file name)'));
+  for (const issue of validateLegacyEvents(
+    artifact.events,
+    { version: 0, schemas: v0DataSchemas, view, fast: isValidV0Payload },
+    undefined,
+    parsed,
+  ))
+    issues.push(issue);
   return issues;
 }

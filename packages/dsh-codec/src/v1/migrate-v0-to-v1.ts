@@ -27,7 +27,12 @@ function migrateEvent(event: V0Event): V1Event {
     }
     case 'tool/result': {
       const { turn, step, callId, output, isError } = event.data;
-      return { seq, type: event.type, time, data: { turn, step, message: { id, role: 'tool', callId, content: textBlocks(output), isError } } };
+      return {
+        seq,
+        type: event.type,
+        time,
+        data: { turn, step, message: { id, role: 'tool', callId, content: textBlocks(output), isError } },
+      };
     }
     case 'turn/end': {
       const { turn, reason } = event.data satisfies V0Data<'turn/end'>;

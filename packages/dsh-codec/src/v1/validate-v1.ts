@@ -13,10 +13,21 @@ import { v1DataSchemas, v1HeaderSchema } from './schemas.js';
 /** Issues of a header against a zod schema, lossless JSON first. Frozen with V1; V2 and V3 reuse it. */
 export function checkHeaderShape(header: unknown, schema: z.ZodType, version: number): Issue[] {
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
-    return [headerIssue([], `header: expected a V${String(version)} header {format: "dsh-session", version: ${String(version)}, ...}, got ${describeValue(header)}`)];
+    return [
+      headerIssue(
+        [],
+        `header: expected a V${String(version)} header {format: "dsh-session", version: ${String(version)}, ...}, got ${describeValue(header)}`,
+      ),
+    ];
   }
   const lossy = findLossyJson(header);
-  if (lossy !== undefined) return [headerIssue(lossy.path, `header${lossy.path.length > 0 ? `, ${formatPath(lossy.path)}` : ''}: must be lossless JSON: ${lossy.reason}`)];
+  if (lossy !== undefined)
+    return [
+      headerIssue(
+        lossy.path,
+        `header${lossy.path.length > 0 ? `, ${formatPath(lossy.path)}` : ''}: must be lossless JSON: ${lossy.reason}`,
+      ),
+    ];
   const result = schema.safeParse(header);
   if (result.success) return [];
   return fromZodIssues(result.error.issues, header, [], 'header', (path, message) => headerIssue(path, message));

@@ -12,13 +12,28 @@ export function checkForkLineage(header: ForkLineage): Issue[] {
   const issues: Issue[] = [];
   const { parentSession, forkCut, inheritedEventCount } = header;
   if ((parentSession === undefined) !== (forkCut === undefined)) {
-    issues.push(headerIssue([parentSession === undefined ? 'parentSession' : 'forkCut'], 'header: parentSession and forkCut come together (a fork child has both, a root session neither)'));
+    issues.push(
+      headerIssue(
+        [parentSession === undefined ? 'parentSession' : 'forkCut'],
+        'header: parentSession and forkCut come together (a fork child has both, a root session neither)',
+      ),
+    );
   }
   if (forkCut !== undefined && inheritedEventCount !== forkCut + 1) {
-    issues.push(headerIssue(['inheritedEventCount'], `header: expected inheritedEventCount ${String(forkCut + 1)} (forkCut + 1), got ${String(inheritedEventCount)}`));
+    issues.push(
+      headerIssue(
+        ['inheritedEventCount'],
+        `header: expected inheritedEventCount ${String(forkCut + 1)} (forkCut + 1), got ${String(inheritedEventCount)}`,
+      ),
+    );
   }
   if (parentSession === undefined && inheritedEventCount !== 0) {
-    issues.push(headerIssue(['inheritedEventCount'], `header: a session without parentSession inherits nothing: expected inheritedEventCount 0, got ${String(inheritedEventCount)}`));
+    issues.push(
+      headerIssue(
+        ['inheritedEventCount'],
+        `header: a session without parentSession inherits nothing: expected inheritedEventCount 0, got ${String(inheritedEventCount)}`,
+      ),
+    );
   }
   return issues;
 }
@@ -46,13 +61,25 @@ export class ForkMarkerCheck {
     if (!shapeValid) return [];
     const inherited = typeof data === 'object' && data !== null && (data as { inherited?: unknown }).inherited === true;
     if (type === 'session/end-seed' && inherited) return [];
-    return [relationshipIssue(index, [], `${type} at seq ${String(index)}: a fork child inherits ${String(index)} events, so seq ${String(index)} must be its inherited marker session/end-seed {inherited: true}`)];
+    return [
+      relationshipIssue(
+        index,
+        [],
+        `${type} at seq ${String(index)}: a fork child inherits ${String(index)} events, so seq ${String(index)} must be its inherited marker session/end-seed {inherited: true}`,
+      ),
+    ];
   }
 
   /** Issues once every event is seen: the marker must exist. */
   finish(eventCount: number): Issue[] {
     if (this.header.parentSession === undefined || this.found) return [];
     const expected = this.header.inheritedEventCount;
-    return [{ code: 'INVALID_RELATIONSHIP', path: ['header', 'inheritedEventCount'], message: `header: a fork child inheriting ${String(expected)} events needs its inherited marker at seq ${String(expected)}, but the log has ${String(eventCount)} events` }];
+    return [
+      {
+        code: 'INVALID_RELATIONSHIP',
+        path: ['header', 'inheritedEventCount'],
+        message: `header: a fork child inheriting ${String(expected)} events needs its inherited marker at seq ${String(expected)}, but the log has ${String(eventCount)} events`,
+      },
+    ];
   }
 }

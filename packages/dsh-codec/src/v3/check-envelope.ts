@@ -23,7 +23,14 @@ function isIndex(value: unknown): value is number {
  * whose data is lossless JSON (its payload shape is not checked here).
  */
 export function checkV3Envelope(event: unknown, index: number): Issue[] {
-  if (!isRecord(event)) return [eventIssue(index, [], `event at index ${String(index)}: expected an event object {seq, type, time, data}, got ${describeValue(event)}`)];
+  if (!isRecord(event))
+    return [
+      eventIssue(
+        index,
+        [],
+        `event at index ${String(index)}: expected an event object {seq, type, time, data}, got ${describeValue(event)}`,
+      ),
+    ];
   const issues: Issue[] = [];
   const label = `event at seq ${String(index)}${typeof event.type === 'string' ? ` (${event.type})` : ''}`;
   const add = (path: (string | number)[], message: string) => {
@@ -32,16 +39,19 @@ export function checkV3Envelope(event: unknown, index: number): Issue[] {
   for (const key of Object.keys(event)) {
     if (!KEYS.has(key)) add([key], 'unexpected envelope key (allowed: seq, type, time, data, surfaceOp, ignorable)');
   }
-  if (!isIndex(event.seq) || event.seq !== index) add(['seq'], `expected seq ${String(index)} (seqs are contiguous from 0), got ${describeValue(event.seq)}`);
+  if (!isIndex(event.seq) || event.seq !== index)
+    add(['seq'], `expected seq ${String(index)} (seqs are contiguous from 0), got ${describeValue(event.seq)}`);
   if (typeof event.type !== 'string' || event.type === '') add(['type'], `expected a non-empty string, got ${describeValue(event.type)}`);
-  if (!Number.isSafeInteger(event.time) || Object.is(event.time, -0)) add(['time'], `expected integer epoch milliseconds, got ${describeValue(event.time)}`);
+  if (!Number.isSafeInteger(event.time) || Object.is(event.time, -0))
+    add(['time'], `expected integer epoch milliseconds, got ${describeValue(event.time)}`);
   if (!('data' in event)) add(['data'], 'expected a data payload, got none');
   else {
     const lossy = findLossyJson(event.data);
     if (lossy !== undefined) add(['data', ...lossy.path], `data must be lossless JSON: ${lossy.reason}`);
   }
   if ('surfaceOp' in event) checkSurfaceOp(event.surfaceOp, event.type, index, add);
-  if ('ignorable' in event && event.ignorable !== true) add(['ignorable'], `expected true or no ignorable key, got ${describeValue(event.ignorable)}`);
+  if ('ignorable' in event && event.ignorable !== true)
+    add(['ignorable'], `expected true or no ignorable key, got ${describeValue(event.ignorable)}`);
   return issues;
 }
 
@@ -55,6 +65,9 @@ function checkSurfaceOp(op: unknown, type: unknown, index: number, add: (path: (
   }
   const { start, end } = op;
   if (!isIndex(start) || !isIndex(end) || start > end || end >= index) {
-    add(['surfaceOp'], `expected seqs 0 <= start <= end < ${String(index)} (earlier events), got start ${describeValue(start)}, end ${describeValue(end)}`);
+    add(
+      ['surfaceOp'],
+      `expected seqs 0 <= start <= end < ${String(index)} (earlier events), got start ${describeValue(start)}, end ${describeValue(end)}`,
+    );
   }
 }

@@ -16,8 +16,7 @@ export const TOOL_NOT_STARTED_ERROR = { name: 'ToolNotStartedError', code: 'TOOL
 export const TOOL_OUTCOME_UNKNOWN_ERROR = { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' } as const;
 
 export const INTERRUPTED_NOT_STARTED_TEXT =
-  'The session was interrupted before this tool call started, so it did not run. ' +
-  'It may be run again if it is still needed.';
+  'The session was interrupted before this tool call started, so it did not run. ' + 'It may be run again if it is still needed.';
 
 const INTERRUPTED_STARTED_FACTS =
   'The session was interrupted after this tool call started, and no result was recorded: its outcome is unknown.';

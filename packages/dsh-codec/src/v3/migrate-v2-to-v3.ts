@@ -16,7 +16,12 @@ function migrateEvent(event: V2Event): V3CoreEvent {
       if (reason.kind === 'aborted') return { seq, type: event.type, time, data: { turn, reason: { kind: 'cancelled' } } };
       if (reason.kind === 'error') {
         // V1/V2 recorded an optional free-text message and no code; nothing is invented beyond the code.
-        return { seq, type: event.type, time, data: { turn, reason: { kind: 'error', error: { message: reason.message ?? '', code: 'UNKNOWN' } } } };
+        return {
+          seq,
+          type: event.type,
+          time,
+          data: { turn, reason: { kind: 'error', error: { message: reason.message ?? '', code: 'UNKNOWN' } } },
+        };
       }
       return { seq, type: event.type, time, data: { turn, reason: { kind: 'completed' } } };
     }

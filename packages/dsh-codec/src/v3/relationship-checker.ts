@@ -71,22 +71,48 @@ export class V3RelationshipChecker {
     switch (event.type) {
       case 'turn/start': {
         const { turn } = data(event, 'turn/start');
-        if (this.openTurn !== undefined) report(sink, event, [], `expected no open turn, but turn ${String(this.openTurn.turn)} is open since seq ${String(this.openTurn.seq)}`);
-        if (turn !== this.lastTurn + 1) report(sink, event, ['data', 'turn'], `expected turn ${String(this.lastTurn + 1)} (the next turn number), got ${String(turn)}`);
+        if (this.openTurn !== undefined)
+          report(
+            sink,
+            event,
+            [],
+            `expected no open turn, but turn ${String(this.openTurn.turn)} is open since seq ${String(this.openTurn.seq)}`,
+          );
+        if (turn !== this.lastTurn + 1)
+          report(sink, event, ['data', 'turn'], `expected turn ${String(this.lastTurn + 1)} (the next turn number), got ${String(turn)}`);
         break;
       }
       case 'turn/end': {
         const { turn } = data(event, 'turn/end');
         if (this.openTurn === undefined) report(sink, event, [], 'expected an open turn, but no turn is open');
-        else if (turn !== this.openTurn.turn) report(sink, event, ['data', 'turn'], `expected the open turn ${String(this.openTurn.turn)}, got ${String(turn)}`);
-        if (this.openStep !== undefined) report(sink, event, [], `expected no open step, but step ${String(this.openStep.step)} is open since seq ${String(this.openStep.seq)}`);
+        else if (turn !== this.openTurn.turn)
+          report(sink, event, ['data', 'turn'], `expected the open turn ${String(this.openTurn.turn)}, got ${String(turn)}`);
+        if (this.openStep !== undefined)
+          report(
+            sink,
+            event,
+            [],
+            `expected no open step, but step ${String(this.openStep.step)} is open since seq ${String(this.openStep.seq)}`,
+          );
         break;
       }
       case 'step/start': {
         const { turn, step } = data(event, 'step/start');
         if (!this.checkTurn(turn, sink, event)) break;
-        if (this.openStep !== undefined) report(sink, event, [], `expected no open step, but step ${String(this.openStep.step)} is open since seq ${String(this.openStep.seq)}`);
-        if (step !== this.lastStep + 1) report(sink, event, ['data', 'step'], `expected step ${String(this.lastStep + 1)} (the next step of turn ${String(turn)}), got ${String(step)}`);
+        if (this.openStep !== undefined)
+          report(
+            sink,
+            event,
+            [],
+            `expected no open step, but step ${String(this.openStep.step)} is open since seq ${String(this.openStep.seq)}`,
+          );
+        if (step !== this.lastStep + 1)
+          report(
+            sink,
+            event,
+            ['data', 'step'],
+            `expected step ${String(this.lastStep + 1)} (the next step of turn ${String(turn)}), got ${String(step)}`,
+          );
         break;
       }
       case 'step/end': {
@@ -104,7 +130,12 @@ export class V3RelationshipChecker {
           if (block.type !== 'tool-call') continue;
           const twice = seen === undefined ? declaredBefore(content, index, block.id) : seen.has(block.id);
           if (twice || this.calls.has(block.id)) {
-            report(sink, event, ['data', 'message', 'content', index, 'id'], `call id ${JSON.stringify(block.id)} is declared twice in step ${String(step)}`);
+            report(
+              sink,
+              event,
+              ['data', 'message', 'content', index, 'id'],
+              `call id ${JSON.stringify(block.id)} is declared twice in step ${String(step)}`,
+            );
           }
           seen?.add(block.id);
         }
@@ -115,7 +146,12 @@ export class V3RelationshipChecker {
         if (!this.checkStep(turn, step, sink, event)) break;
         const call = this.calls.get(callId);
         if (call === undefined) {
-          report(sink, event, ['data', 'callId'], `call ${JSON.stringify(callId)} is not declared by a tool-call block of this step's assistant/message`);
+          report(
+            sink,
+            event,
+            ['data', 'callId'],
+            `call ${JSON.stringify(callId)} is not declared by a tool-call block of this step's assistant/message`,
+          );
         } else if (call.callSeq !== undefined) {
           report(sink, event, ['data', 'callId'], `call ${JSON.stringify(callId)} already has a tool/call at seq ${String(call.callSeq)}`);
         } else if (call.resultSeq !== undefined) {
@@ -135,10 +171,20 @@ export class V3RelationshipChecker {
           report(sink, event, RESULT_CALL_PATH, `call ${JSON.stringify(callId)} was already answered at seq ${String(call.resultSeq)}`);
         } else if (synthetic === 'not-started') {
           if (call.callSeq !== undefined) {
-            report(sink, event, RESULT_CALL_PATH, `a not-started result answers call ${JSON.stringify(callId)}, which has a tool/call at seq ${String(call.callSeq)}`);
+            report(
+              sink,
+              event,
+              RESULT_CALL_PATH,
+              `a not-started result answers call ${JSON.stringify(callId)}, which has a tool/call at seq ${String(call.callSeq)}`,
+            );
           }
         } else if (call.callSeq === undefined) {
-          report(sink, event, RESULT_CALL_PATH, `call ${JSON.stringify(callId)} has no tool/call; only the canonical not-started result may answer it`);
+          report(
+            sink,
+            event,
+            RESULT_CALL_PATH,
+            `call ${JSON.stringify(callId)} has no tool/call; only the canonical not-started result may answer it`,
+          );
         }
         break;
       }
@@ -240,22 +286,40 @@ export class V3RelationshipChecker {
   private checkSynthetic(seq: number, d: V3Data<'tool/result'>, sink: Issue[], event: V3Event): Synthetic | undefined {
     const error = d.error;
     if (error === undefined || (!RESERVED_CODES.has(error.code) && !RESERVED_NAMES.has(error.name))) return undefined;
-    const notStarted = error.code === TOOL_NOT_STARTED_ERROR.code || (error.code !== TOOL_OUTCOME_UNKNOWN_ERROR.code && error.name === TOOL_NOT_STARTED_ERROR.name);
+    const notStarted =
+      error.code === TOOL_NOT_STARTED_ERROR.code ||
+      (error.code !== TOOL_OUTCOME_UNKNOWN_ERROR.code && error.name === TOOL_NOT_STARTED_ERROR.name);
     const expected = notStarted ? TOOL_NOT_STARTED_ERROR : TOOL_OUTCOME_UNKNOWN_ERROR;
     const kind = notStarted ? 'not-started' : 'outcome-unknown';
     if (error.name !== expected.name || error.code !== expected.code) {
-      report(sink, event, ['data', 'error'], `a synthetic ${kind} result's error must be {name: "${expected.name}", code: "${expected.code}"}, got {name: ${JSON.stringify(error.name)}, code: ${JSON.stringify(error.code)}}`);
+      report(
+        sink,
+        event,
+        ['data', 'error'],
+        `a synthetic ${kind} result's error must be {name: "${expected.name}", code: "${expected.code}"}, got {name: ${JSON.stringify(error.name)}, code: ${JSON.stringify(error.code)}}`,
+      );
     }
     const expectedId = `${INTERRUPTED_RESULT_PREFIX}${d.message.callId}-${String(seq)}`;
     if (d.message.id !== expectedId) {
-      report(sink, event, ['data', 'message', 'id'], `a synthetic ${kind} result's id must be ${JSON.stringify(expectedId)} (interrupted-tool-result-<callId>-<seq>), got ${JSON.stringify(d.message.id)}`);
+      report(
+        sink,
+        event,
+        ['data', 'message', 'id'],
+        `a synthetic ${kind} result's id must be ${JSON.stringify(expectedId)} (interrupted-tool-result-<callId>-<seq>), got ${JSON.stringify(d.message.id)}`,
+      );
     }
-    if (!d.message.isError) report(sink, event, ['data', 'message', 'isError'], `a synthetic ${kind} result must have isError true, got false`);
+    if (!d.message.isError)
+      report(sink, event, ['data', 'message', 'isError'], `a synthetic ${kind} result must have isError true, got false`);
     const block = d.message.content[0];
     const text = d.message.content.length === 1 && block?.type === 'text' ? block.text : undefined;
     const canonical = notStarted ? text === INTERRUPTED_NOT_STARTED_TEXT : text !== undefined && INTERRUPTED_STARTED_TEXTS.has(text);
     if (!canonical) {
-      report(sink, event, ['data', 'message', 'content'], `a synthetic ${kind} result must hold exactly one text block with the canonical interrupted ${kind} wording; its content differs`);
+      report(
+        sink,
+        event,
+        ['data', 'message', 'content'],
+        `a synthetic ${kind} result must hold exactly one text block with the canonical interrupted ${kind} wording; its content differs`,
+      );
     }
     return kind;
   }

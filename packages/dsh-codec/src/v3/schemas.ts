@@ -16,10 +16,9 @@ const userMessage = z.strictObject({ id, role: z.literal('user'), content });
 const assistantMessage = z.strictObject({ id, role: z.literal('assistant'), content });
 const toolResultMessage = z.strictObject({ id, role: z.literal('tool'), callId: id, content, isError: z.boolean() });
 
-const jsonObject = z.custom<Record<string, unknown>>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  { error: 'expected a JSON object' },
-);
+const jsonObject = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+  error: 'expected a JSON object',
+});
 
 const turnEndReason = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('completed') }),

@@ -18,11 +18,15 @@ export function checkV3EventShape(event: unknown, index: number): Issue[] {
   if (envelope.length > 0) return envelope;
   const { type, data, ignorable } = event as V3Event;
   if (!Object.hasOwn(v3DataSchemas, type)) {
-    return ignorable === true ? [] : [eventIssue(index, ['type'], `event at seq ${String(index)}: unknown event type ${JSON.stringify(type)} without ignorable: true`)];
+    return ignorable === true
+      ? []
+      : [eventIssue(index, ['type'], `event at seq ${String(index)}: unknown event type ${JSON.stringify(type)} without ignorable: true`)];
   }
   const result = v3DataSchemas[type as keyof typeof v3DataSchemas].safeParse(data);
   if (result.success) return [];
-  return fromZodIssues(result.error.issues, data, ['data'], `${type} at seq ${String(index)}`, (path, message) => eventIssue(index, path, message));
+  return fromZodIssues(result.error.issues, data, ['data'], `${type} at seq ${String(index)}`, (path, message) =>
+    eventIssue(index, path, message),
+  );
 }
 
 /** Every issue of a V3 log (header, lineage, shapes and relationships); `[]` when valid. */

@@ -63,7 +63,14 @@ export function v4EnvelopeIsValid(event: unknown, index: number, parsed = false)
  * from `JSON.parse` (the decoder), which allows a cheaper lossless check.
  */
 export function checkV4Envelope(event: unknown, index: number, parsed = false): Issue[] {
-  if (!isRecord(event)) return [eventIssue(index, [], `event at index ${String(index)}: expected an event object {seq, type, time, data}, got ${describeValue(event)}`)];
+  if (!isRecord(event))
+    return [
+      eventIssue(
+        index,
+        [],
+        `event at index ${String(index)}: expected an event object {seq, type, time, data}, got ${describeValue(event)}`,
+      ),
+    ];
   if (envelopeIsValid(event, index, parsed)) return [];
   let issues: Issue[] | undefined;
   const add = (path: (string | number)[], message: string) => {
@@ -74,7 +81,8 @@ export function checkV4Envelope(event: unknown, index: number, parsed = false): 
     if (!KEYS.has(key)) add([key], 'unexpected envelope key (allowed: seq, type, time, data, surfaceOp, ignorable)');
   }
   const { seq, type, time } = event;
-  if (seq !== index || Object.is(seq, -0)) add(['seq'], `expected seq ${String(index)} (seqs are contiguous from 0), got ${describeValue(seq)}`);
+  if (seq !== index || Object.is(seq, -0))
+    add(['seq'], `expected seq ${String(index)} (seqs are contiguous from 0), got ${describeValue(seq)}`);
   if (typeof type !== 'string' || type === '') add(['type'], `expected a non-empty string, got ${describeValue(type)}`);
   if (!Number.isSafeInteger(time) || Object.is(time, -0)) add(['time'], `expected integer epoch milliseconds, got ${describeValue(time)}`);
   if (!('data' in event)) add(['data'], 'expected a data payload, got none');
@@ -83,7 +91,8 @@ export function checkV4Envelope(event: unknown, index: number, parsed = false): 
     if (lossy !== undefined) add(['data', ...lossy.path], `data must be lossless JSON: ${lossy.reason}`);
   }
   if ('surfaceOp' in event) checkSurfaceOp(event.surfaceOp, type, index, add);
-  if ('ignorable' in event && event.ignorable !== true) add(['ignorable'], `expected true or no ignorable key, got ${describeValue(event.ignorable)}`);
+  if ('ignorable' in event && event.ignorable !== true)
+    add(['ignorable'], `expected true or no ignorable key, got ${describeValue(event.ignorable)}`);
   return issues ?? [];
 }
 
@@ -97,6 +106,9 @@ function checkSurfaceOp(op: unknown, type: unknown, index: number, add: (path: (
   }
   const { start, end } = op;
   if (!isIndex(start) || !isIndex(end) || start > end || end >= index) {
-    add(['surfaceOp'], `expected seqs 0 <= start <= end < ${String(index)} (earlier events), got start ${describeValue(start)}, end ${describeValue(end)}`);
+    add(
+      ['surfaceOp'],
+      `expected seqs 0 <= start <= end < ${String(index)} (earlier events), got start ${describeValue(start)}, end ${describeValue(end)}`,
+    );
   }
 }

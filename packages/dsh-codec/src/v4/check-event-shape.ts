@@ -16,7 +16,13 @@ export function isCoreEventType(type: string): type is CoreEventType {
   return CORE_TYPES.has(type);
 }
 
-const shape = eventShape({ envelopeIsValid: v4EnvelopeIsValid, checkEnvelope: checkV4Envelope, isCoreType: isCoreEventType, isValidCorePayload, schemas: coreEventDataSchemas });
+const shape = eventShape({
+  envelopeIsValid: v4EnvelopeIsValid,
+  checkEnvelope: checkV4Envelope,
+  isCoreType: isCoreEventType,
+  isValidCorePayload,
+  schemas: coreEventDataSchemas,
+});
 
 /**
  * True only when `checkV4EventShape` certainly returns no issue, computed without allocating;

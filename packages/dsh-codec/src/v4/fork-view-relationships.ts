@@ -18,7 +18,8 @@ export class ForkViewRelationships implements RelationshipRules<V3Event> {
     const view = interruptedViewOf(event as V3Event);
     const before = sink.length;
     this.checker.checkInto(view, sink);
-    if (view !== event) for (let at = before; at < sink.length; at++) (sink[at] as Issue).message = forkedWording((sink[at] as Issue).message);
+    if (view !== event)
+      for (let at = before; at < sink.length; at++) (sink[at] as Issue).message = forkedWording((sink[at] as Issue).message);
     return view;
   }
 

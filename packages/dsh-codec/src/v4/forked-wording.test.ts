@@ -36,33 +36,54 @@ function closer(seq: number, isStarted: boolean, edit: (data: Data) => void = ()
 const CASES: readonly { name: string; log: V3Event[]; messages: string[] }[] = [
   {
     name: 'a non-canonical id',
-    log: events(...open, declare('c1'), closer(3, false, (d) => void (d.message.id = 'forked-tool-result-c1-9'))),
+    log: events(
+      ...open,
+      declare('c1'),
+      closer(3, false, (d) => void (d.message.id = 'forked-tool-result-c1-9')),
+    ),
     messages: [
       `tool/result at seq 3: a synthetic not-started result's id must be "forked-tool-result-c1-3" (forked-tool-result-<callId>-<seq>), got "forked-tool-result-c1-9"`,
     ],
   },
   {
     name: 'isError false',
-    log: events(...open, declare('c1'), closer(3, false, (d) => void (d.message.isError = false))),
+    log: events(
+      ...open,
+      declare('c1'),
+      closer(3, false, (d) => void (d.message.isError = false)),
+    ),
     messages: ['tool/result at seq 3: a synthetic not-started result must have isError true, got false'],
   },
   {
     name: 'other text',
-    log: events(...open, declare('c1'), closer(3, false, (d) => void (d.message.content = [{ type: 'text', text: 'hi' }]))),
+    log: events(
+      ...open,
+      declare('c1'),
+      closer(3, false, (d) => void (d.message.content = [{ type: 'text', text: 'hi' }])),
+    ),
     messages: [
       'tool/result at seq 3: a synthetic not-started result must hold exactly one text block with the canonical forked not-started wording; its content differs',
     ],
   },
   {
     name: 'a mismatched error pair',
-    log: events(...open, declare('c1'), started, closer(4, true, (d) => void (d.error = { name: 'ToolNotStartedError', code: 'TOOL_OUTCOME_UNKNOWN' }))),
+    log: events(
+      ...open,
+      declare('c1'),
+      started,
+      closer(4, true, (d) => void (d.error = { name: 'ToolNotStartedError', code: 'TOOL_OUTCOME_UNKNOWN' })),
+    ),
     messages: [
       `tool/result at seq 4: a synthetic outcome-unknown result's error must be {name: "ToolOutcomeUnknownError", code: "TOOL_OUTCOME_UNKNOWN"}, got {name: "ToolNotStartedError", code: "TOOL_OUTCOME_UNKNOWN"}`,
     ],
   },
   {
     name: 'an undeclared call',
-    log: events(...open, declare('c1'), closer(3, false, () => {}, 'zz')),
+    log: events(
+      ...open,
+      declare('c1'),
+      closer(3, false, () => {}, 'zz'),
+    ),
     messages: [`tool/result at seq 3: call "zz" is not declared by this step's assistant/message`],
   },
   {
@@ -88,7 +109,11 @@ const CASES: readonly { name: string; log: V3Event[]; messages: string[] }[] = [
   {
     // Frozen with V4: the quoted values are reworded too, so this call id reads as "forked-1".
     name: 'a call id holding the cause word',
-    log: events(...open, declare('interrupted-1'), closer(3, false, (d) => void (d.message.id = 'forked-tool-result-interrupted-1-9'), 'interrupted-1')),
+    log: events(
+      ...open,
+      declare('interrupted-1'),
+      closer(3, false, (d) => void (d.message.id = 'forked-tool-result-interrupted-1-9'), 'interrupted-1'),
+    ),
     messages: [
       `tool/result at seq 3: a synthetic not-started result's id must be "forked-tool-result-forked-1-3" (forked-tool-result-<callId>-<seq>), got "forked-tool-result-forked-1-9"`,
     ],
@@ -101,7 +126,10 @@ const CASES: readonly { name: string; log: V3Event[]; messages: string[] }[] = [
   {
     name: 'a forked turn end of another turn over an open step',
     log: events(...open, ['turn/end', { turn: 2, reason: { kind: 'forked' } }]),
-    messages: ['turn/end at seq 2: expected the open turn 1, got 2', 'turn/end at seq 2: expected no open step, but step 1 is open since seq 1'],
+    messages: [
+      'turn/end at seq 2: expected the open turn 1, got 2',
+      'turn/end at seq 2: expected no open step, but step 1 is open since seq 1',
+    ],
   },
 ];
 
@@ -126,7 +154,8 @@ describe('the forked wording of V3 issues about a fork closer', () => {
   });
 
   it.each(CASES)('words $name for the forked record, in V4 and V5, as the old replaceAll did', ({ log, messages }) => {
-    for (const version of [4, 5] as const) expect(validate(version, { header: header(version), events: log }).map((issue) => issue.message)).toEqual(messages);
+    for (const version of [4, 5] as const)
+      expect(validate(version, { header: header(version), events: log }).map((issue) => issue.message)).toEqual(messages);
     const v3 = v3MessagesOnTheView(log);
     expect(v3.map(forkedWording)).toEqual(messages);
     expect(v3.map((message) => message.replaceAll('interrupted', 'forked'))).toEqual(messages);
@@ -137,8 +166,23 @@ describe('the forked wording of V3 issues about a fork closer', () => {
   });
 
   it('equals the replaceAll it replaces on every message (property)', () => {
-    const fragments = fc.constantFrom('interrupted', 'interrupte', 'nterrupted', 'forked', '-tool-result-', 'canonical ', '"', 'c1', ' ', 'é');
-    const messages = fc.oneof(fc.array(fragments, { maxLength: 12 }).map((parts) => parts.join('')), fc.string(), fc.string({ unit: 'binary' }));
+    const fragments = fc.constantFrom(
+      'interrupted',
+      'interrupte',
+      'nterrupted',
+      'forked',
+      '-tool-result-',
+      'canonical ',
+      '"',
+      'c1',
+      ' ',
+      'é',
+    );
+    const messages = fc.oneof(
+      fc.array(fragments, { maxLength: 12 }).map((parts) => parts.join('')),
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+    );
     fc.assert(
       fc.property(messages, (message) => {
         expect(forkedWording(message)).toBe(message.replaceAll('interrupted', 'forked'));

@@ -3,7 +3,16 @@
  * It must never accept what the zod schemas in `schemas.ts` reject (a property test pins this);
  * when it says no, the zod schemas decide and explain. Expects lossless JSON (checked before).
  */
-import { isContentOf, isId, isObject, isOrdinal, isTextBlock, isToolCallBlock, keysWithin, type JsonRecord } from '../shared/payload-guards.js';
+import {
+  isContentOf,
+  isId,
+  isObject,
+  isOrdinal,
+  isTextBlock,
+  isToolCallBlock,
+  keysWithin,
+  type JsonRecord,
+} from '../shared/payload-guards.js';
 import type { V4CoreEventType as CoreEventType } from './types.js';
 
 const isV4Block = (block: JsonRecord): boolean => isTextBlock(block) || isToolCallBlock(block);
@@ -43,7 +52,13 @@ function isReason(value: unknown): boolean {
   if (typeof value.kind === 'string' && KIND_ONLY.has(value.kind)) return keysWithin(value, KIND_KEYS);
   if (value.kind !== 'error') return false;
   const error = value.error;
-  return isObject(error) && typeof error.message === 'string' && isId(error.code) && keysWithin(error, REASON_ERROR_KEYS) && keysWithin(value, ERROR_REASON_KEYS);
+  return (
+    isObject(error) &&
+    typeof error.message === 'string' &&
+    isId(error.code) &&
+    keysWithin(error, REASON_ERROR_KEYS) &&
+    keysWithin(value, ERROR_REASON_KEYS)
+  );
 }
 
 const keys = (...names: string[]): ReadonlySet<string> => new Set(names);
@@ -70,7 +85,11 @@ export function isValidCorePayload(type: CoreEventType, data: unknown): boolean 
     case 'session/config': {
       const { tools, cwd, model } = data;
       if (tools !== undefined && !(Array.isArray(tools) && tools.every(isId))) return false;
-      return (cwd === undefined || typeof cwd === 'string') && (model === undefined || typeof model === 'string') && keysWithin(data, CONFIG_KEYS);
+      return (
+        (cwd === undefined || typeof cwd === 'string') &&
+        (model === undefined || typeof model === 'string') &&
+        keysWithin(data, CONFIG_KEYS)
+      );
     }
     case 'input/queued':
       return isId(data.inputId) && isMessage(data.message, 'user') && keysWithin(data, QUEUED_KEYS);

@@ -7,7 +7,7 @@ import type { Issue } from '../shared/issue.js';
 import { checkForkLineage } from '../v2/fork-header-check.js';
 import { sessionHeaderSchema } from './schemas.js';
 
-/** Every issue of `header` as a V6 header; `[]` means it is a `SessionHeader`. */
+/** Every issue of `header` as a V6 header; `[]` means it is a `V6Header`. */
 export function checkV6Header(header: unknown): Issue[] {
   return checkHeaderOf(header, 6, sessionHeaderSchema, checkForkLineage);
 }

@@ -3,16 +3,17 @@
  * events are preserved unchanged (the very same objects).
  */
 import { headerAtVersion } from '../shared/header-at-version.js';
-import type { SessionEvent, SessionHeader } from '../types.js';
+import type { SessionEvent } from '../types.js';
 import type { V5Header } from '../v5/types.js';
+import type { V6Header } from './types.js';
 
 /** A valid V5 log as V6. */
 export function migrateV5ToV6(artifact: { header: V5Header; events: readonly SessionEvent[] }): {
-  header: SessionHeader;
+  header: V6Header;
   events: SessionEvent[];
 } {
   const { forkRequest } = artifact.header;
-  const header: SessionHeader = {
+  const header: V6Header = {
     ...headerAtVersion(artifact.header, 6),
     ...(forkRequest === undefined ? {} : { forkRequest: { key: forkRequest.key, digest: forkRequest.digest } }),
   };

@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { describeValue } from '../shared/describe-value.js';
-import type { CoreEventDataMap, CoreEventType, SessionHeader, SessionNoteData } from '../types.js';
+import type { CoreEventDataMap, CoreEventType, SessionNoteData } from '../types.js';
 import { coreEventDataSchemas as v5CoreEventDataSchemas, sessionHeaderSchema as v5SessionHeaderSchema } from '../v5/schemas.js';
+import type { V6Header } from './types.js';
 import { WORKSPACE_STALE_MAX_PATHS, canonicalNoteText, movedNoteProblem, staleNoteProblem } from './workspace-texts.js';
 
 export {
@@ -53,7 +54,7 @@ export const sessionNoteSchema: z.ZodType<SessionNoteData> = noteShape.superRefi
 });
 
 /** The V6 header (line 1): V5's with `version: 6`. Lineage rules beyond shape: see `docs/format.md`. */
-export const sessionHeaderSchema = v5SessionHeaderSchema.extend({ version: z.literal(6) }) satisfies z.ZodType<SessionHeader>;
+export const sessionHeaderSchema = v5SessionHeaderSchema.extend({ version: z.literal(6) }) satisfies z.ZodType<V6Header>;
 
 /** Payload schema of every core event type (SPEC §3.3): V5's, and `session/note`. */
 export const coreEventDataSchemas: { readonly [K in CoreEventType]: z.ZodType<CoreEventDataMap[K]> } = {

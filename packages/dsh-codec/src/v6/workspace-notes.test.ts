@@ -17,7 +17,8 @@ import {
 } from 'dsh-codec';
 import { LogBuilder, completedTurn, rootHeader } from '../__fixtures__/build-log.js';
 
-const header = rootHeader();
+// V6's own validator is run here: a V6 header.
+const header = { ...rootHeader(), version: 6 };
 const asV5 = { ...header, version: 5 };
 
 /** A log of one completed turn, then `note` between turns. */
