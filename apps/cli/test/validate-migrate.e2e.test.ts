@@ -9,7 +9,7 @@ import { makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url));
 
-/** One log per released format version: V0 and V4 are the bundled examples; V5 holds reasoning blocks; V6 workspace notes. */
+/** One log per released format version: V0 and V4 are the bundled examples; V5 holds reasoning blocks; V6 workspace notes; V7 the current header. */
 const LOGS = [
   { version: '0', path: example('v0-legacy-session.jsonl') },
   { version: '1', path: fixture('v1-session.jsonl') },
@@ -18,6 +18,7 @@ const LOGS = [
   { version: '4', path: example('v4-fork-child.jsonl') },
   { version: '5', path: fixture('v5-session.jsonl') },
   { version: '6', path: fixture('v6-session.jsonl') },
+  { version: '7', path: fixture('v7-session.jsonl') },
 ];
 
 let dir: TempDir;
@@ -79,11 +80,11 @@ describe('dsh validate', () => {
 });
 
 describe('dsh migrate', () => {
-  it.each(LOGS)('prints a V$version log as V6 JSONL that validates as V6', { timeout: 60_000 }, async ({ path }) => {
+  it.each(LOGS)('prints a V$version log as V7 JSONL that validates as V7', { timeout: 60_000 }, async ({ path }) => {
     const result = await runDsh(['migrate', path]);
     expect(result.code).toBe(0);
     const decoded = decodeJsonl(result.stdout);
-    expect(decoded.sourceVersion).toBe(6);
+    expect(decoded.sourceVersion).toBe(7);
     expect(decoded.events).toEqual(decodeJsonl(await readFile(path, 'utf8'), { sessionId: decoded.header.id }).events);
     expect(result.stdout.endsWith('\n')).toBe(true);
   });
@@ -97,14 +98,14 @@ describe('dsh migrate', () => {
     const written = await runDsh(['migrate', file, '--write']);
     expect(written.code).toBe(0);
     expect(written.stdout).toBe('');
-    expect(written.stderr).toContain('from V1 to V6');
+    expect(written.stderr).toContain('from V1 to V7');
     expect(await readFile(file, 'utf8')).toBe(printed);
     expect(await readFile(`${file}.bak`, 'utf8')).toBe(original);
-    expect((await runDsh(['validate', file])).stdout).toContain('valid V6 log');
+    expect((await runDsh(['validate', file])).stdout).toContain('valid V7 log');
 
     const again = await runDsh(['migrate', file, '--write']);
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain('already V6');
+    expect(again.stderr).toContain('already V7');
     expect(await readFile(`${file}.bak`, 'utf8')).toBe(original);
   });
 
@@ -116,7 +117,7 @@ describe('dsh migrate', () => {
     expect((await runDsh(['validate', file])).stdout).toContain('valid V0 log');
     const written = await runDsh(['migrate', file, '--write']);
     expect(written.code).toBe(0);
-    expect(written.stderr).toContain('from V0 with CR line endings to V6');
+    expect(written.stderr).toContain('from V0 with CR line endings to V7');
     const text = await readFile(file, 'utf8');
     expect(text.includes('\r')).toBe(false);
     expect(decodeJsonl(text).events).toEqual(decodeJsonl(lf, { sessionId: 'mac' }).events);
@@ -152,7 +153,7 @@ describe('dsh migrate --write is one more writer of the session', () => {
     await copyFile(fixture('v3-session.jsonl'), join(dir.path, 'free.jsonl'));
     const result = await runDsh(['migrate', join(dir.path, 'free.jsonl'), '--write']);
     expect(result.code).toBe(0);
-    expect(decodeJsonl(await readFile(join(dir.path, 'free.jsonl'), 'utf8')).sourceVersion).toBe(6);
+    expect(decodeJsonl(await readFile(join(dir.path, 'free.jsonl'), 'utf8')).sourceVersion).toBe(7);
     // What a SIGKILL between the temp write and the rename leaves behind: removed when a store opens.
     await writeFile(join(dir.path, '.free.999999999.0a1b2c.tmp'), 'half of a migrated log');
     await writeFile(join(dir.path, '.free.999999999.0a1b2d.bak.tmp'), 'half of a backup');

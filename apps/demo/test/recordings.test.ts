@@ -62,10 +62,10 @@ test('the crashed recording ends inside a step after a started side-effect call 
   expect(observation.events.at(-1)).toMatchObject({ type: 'tool/call', data: { name: 'write_file', effect: 'side-effect' } });
 });
 
-describe('legacy recordings migrate to V6 on read', () => {
+describe('legacy recordings migrate to V7 on read', () => {
   test('V0: messages get legacy ids, tool calls become blocks, the reason becomes an object', async () => {
     const { header, events } = await host.observe('legacy-v0');
-    expect(header).toMatchObject({ version: 6, id: 'legacy-v0', inheritedEventCount: 0 });
+    expect(header).toMatchObject({ version: 7, id: 'legacy-v0', inheritedEventCount: 0 });
     expect(events[1]).toMatchObject({
       type: 'user/message',
       data: { message: { id: 'legacy-1', role: 'user', content: [{ type: 'text', text: 'What does src/greet.js export?' }] } },

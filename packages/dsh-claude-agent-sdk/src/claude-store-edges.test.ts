@@ -70,7 +70,7 @@ describe('createClaudeSessionStore at its edges', () => {
       { seq: 1, type: 'claude/key', time: 1, data: { projectKey: 'elsewhere', sessionId: 'other' }, ignorable: true as const },
       { seq: 2, type: 'claude/entry', time: 1, data: { type: 'user', uuid: 'x' }, ignorable: true as const },
     ];
-    await store.import({ header: { format: 'dsh-session', version: 6, id, createdAt: 1, inheritedEventCount: 0 }, events: forged });
+    await store.import({ header: { format: 'dsh-session', version: 7, id, createdAt: 1, inheritedEventCount: 0 }, events: forged });
     // One at a time: a second promise started before the first is awaited would reject unobserved.
     for (const action of [() => claude.load(key), () => claude.append(key, [userEntry('f2', 'more')])]) {
       expect((await claudeRefusal(action())).code).toBe('KEY_MISMATCH');

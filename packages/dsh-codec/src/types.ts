@@ -1,5 +1,5 @@
 /**
- * In-memory types of the current persisted format (V6, SPEC §3, §13 and §23). Everything a reader returns is
+ * In-memory types of the current persisted format (V7, SPEC §3, §13, §23 and §24). Everything a reader returns is
  * of these shapes, whatever version it was read from.
  */
 

@@ -130,12 +130,12 @@ describe('host.fork from a cold source', () => {
     await writeFile(join(dir.path, 'old.jsonl'), v1.map((line) => `${JSON.stringify(line)}\n`).join(''));
     const store = await openSessionStore({ dir: dir.path });
     const host = track(createHost({ store }), store);
-    expect(await host.observe('old')).toMatchObject({ live: false, formatVersion: 1, header: { version: 6 } });
+    expect(await host.observe('old')).toMatchObject({ live: false, formatVersion: 1, header: { version: 7 } });
     expect((await host.list())[0]).toMatchObject({ id: 'old', formatVersion: 1, status: 'stored' });
     await host.send('old', 'hello again');
     await host.idle('old');
-    // Opening rewrote the file's header as V6; the session was still read from V1.
-    expect((await store.inspect('old')).formatVersion).toBe(6);
+    // Opening rewrote the file's header as V7; the session was still read from V1.
+    expect((await store.inspect('old')).formatVersion).toBe(7);
     expect(await host.observe('old')).toMatchObject({ live: true, formatVersion: 1 });
     expect((await host.list())[0]).toMatchObject({ id: 'old', live: true, formatVersion: 1 });
     await host.release('old');
@@ -143,14 +143,14 @@ describe('host.fork from a cold source', () => {
     expect((await host.list())[0]).toMatchObject({ id: 'old', live: false, formatVersion: 1 });
     // Another host first reads the file as it is now.
     const other = createHost({ store });
-    expect(await other.observe('old')).toMatchObject({ formatVersion: 6 });
-    expect(await other.open('old')).toMatchObject({ live: true, formatVersion: 6 });
+    expect(await other.observe('old')).toMatchObject({ formatVersion: 7 });
+    expect(await other.open('old')).toMatchObject({ live: true, formatVersion: 7 });
     await other.close();
-    // Sessions a host creates or forks are V6 from the start.
+    // Sessions a host creates or forks are V7 from the start.
     const fresh = await host.create();
     const fork = await host.fork('old');
-    expect((await host.observe(fresh.sessionId)).formatVersion).toBe(6);
-    expect((await host.observe(fork.sessionId)).formatVersion).toBe(6);
+    expect((await host.observe(fresh.sessionId)).formatVersion).toBe(7);
+    expect((await host.observe(fork.sessionId)).formatVersion).toBe(7);
   });
 
   it('rejects an atSeq outside the observation with INVALID_CUT and creates nothing', async () => {
@@ -361,7 +361,7 @@ describe('durable fork idempotency (SPEC §12)', () => {
     const { host, result } = await sessionWithToolTurn(store);
     const child = await host.fork(result.sessionId, { atSeq: 3, idempotencyKey: 'stored-key' });
     const observed = await store.observe(child.sessionId);
-    expect(observed.header.version).toBe(6);
+    expect(observed.header.version).toBe(7);
     expect(observed.header.forkRequest).toEqual({ key: 'stored-key', digest: expect.stringMatching(/^sha256-[0-9a-f]{64}$/) });
     const plain = await host.fork(result.sessionId, { atSeq: 3 });
     expect((await store.observe(plain.sessionId)).header.forkRequest).toBeUndefined();

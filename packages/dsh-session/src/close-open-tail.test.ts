@@ -4,7 +4,7 @@ import { syntheticResultText, validate, type SessionEvent, type SessionHeader } 
 import { LogBuilder } from '@dsh/test-utils';
 import { closeOpenTail } from './close-open-tail.js';
 
-const header: SessionHeader = { format: 'dsh-session', version: 6, id: 's', createdAt: 0, inheritedEventCount: 0 };
+const header: SessionHeader = { format: 'dsh-session', version: 7, id: 's', createdAt: 0, inheritedEventCount: 0 };
 const asEvents = (builder: LogBuilder): SessionEvent[] => builder.events;
 
 function resultOf(event: SessionEvent | undefined) {
@@ -101,7 +101,7 @@ describe('closeOpenTail', () => {
     expect(closers[0]!.data).toEqual({ turn: 2, reason: { kind: 'interrupted' } });
   });
 
-  it('is pure and deterministic: same output twice, input untouched, closed log validates as V6', () => {
+  it('is pure and deterministic: same output twice, input untouched, closed log validates as V7', () => {
     const log = new LogBuilder().endSeed().turn({ steps: [{ calls: [{ run: 'started' }, { run: 'declared' }], open: true }], end: 'open' });
     const events = structuredClone(log.events) as SessionEvent[];
     const frozen = Object.freeze(events.map((event) => Object.freeze(event)));
@@ -109,7 +109,7 @@ describe('closeOpenTail', () => {
     const second = closeOpenTail(frozen, 'interrupted');
     expect(second).toEqual(first);
     expect(frozen).toEqual(log.events);
-    expect(validate(6, { header, events: [...frozen, ...first] })).toEqual([]);
+    expect(validate(7, { header, events: [...frozen, ...first] })).toEqual([]);
     expect(closeOpenTail([...frozen, ...first], 'interrupted')).toEqual([]);
   });
 
@@ -144,7 +144,7 @@ describe('closeOpenTail', () => {
       const closers = closeOpenTail(events, cause);
       expect(closers).toEqual(closeOpenTail(asEvents(plain), cause));
       expect(closers.slice(0, 2).map((event) => resultOf(event).message.callId)).toEqual(['a', 'b']);
-      expect(validate(6, { header, events: [...events, ...closers] })).toEqual([]);
+      expect(validate(7, { header, events: [...events, ...closers] })).toEqual([]);
     }
     expect(events).toEqual(before);
   });
@@ -163,7 +163,7 @@ describe('closeOpenTail with the workspace at the cut (format V6)', () => {
       ])
       .toolCall('w', { name: 'write', effect: 'side-effect' });
 
-  it('adds the workspace sentence to each forked closer, started and not started, and the log validates as V6', () => {
+  it('adds the workspace sentence to each forked closer, started and not started, and the log validates as V7', () => {
     const log = asEvents(open());
     const closers = closeOpenTail(log, 'forked', { workspace: 'at-cut' });
     expect(resultOf(closers[0]).message.content).toEqual([
@@ -173,7 +173,7 @@ describe('closeOpenTail with the workspace at the cut (format V6)', () => {
       { type: 'text', text: syntheticResultText('forked', false, 'unknown', { workspace: 'at-cut' }) },
     ]);
     expect(closers.map((event) => event.type)).toEqual(closeOpenTail(log, 'forked').map((event) => event.type));
-    expect(validate(6, { header, events: [...log, ...closers] })).toEqual([]);
+    expect(validate(7, { header, events: [...log, ...closers] })).toEqual([]);
     expect(validate(5, { header: { ...header, version: 5 as 6 }, events: [...log, ...closers] })).not.toEqual([]);
   });
 

@@ -15,23 +15,23 @@ import { closeOpenTail, scanOpenTail } from './close-open-tail.js';
 
 const header = (id: string, cut?: number): SessionHeader =>
   cut === undefined
-    ? { format: 'dsh-session', version: 6, id, createdAt: 0, inheritedEventCount: 0 }
-    : { format: 'dsh-session', version: 6, id, createdAt: 0, parentSession: 'source', forkCut: cut, inheritedEventCount: cut + 1 };
+    ? { format: 'dsh-session', version: 7, id, createdAt: 0, inheritedEventCount: 0 }
+    : { format: 'dsh-session', version: 7, id, createdAt: 0, parentSession: 'source', forkCut: cut, inheritedEventCount: cut + 1 };
 const asEvents = (events: LogEvent[]): SessionEvent[] => events;
 const runs = { numRuns: 60 };
 
 describe('fork seeds over generated logs, at every seq', () => {
-  it('keep the source prefix, validate as V6, end closed, and are deterministic', () => {
+  it('keep the source prefix, validate as V7, end closed, and are deterministic', () => {
     fc.assert(
       fc.property(arbitraryLog(), (log) => {
         const events = asEvents(log);
-        expect(validate(6, { header: header('source'), events })).toEqual([]);
+        expect(validate(7, { header: header('source'), events })).toEqual([]);
         for (let cut = -1; cut < events.length; cut += 1) {
           const seed = buildForkSeed(events, cut, 5);
           // The prefix is the source's, event for event (by reference).
           for (let seq = 0; seq <= cut; seq += 1) expect(seed[seq]).toBe(events[seq]);
           expect(seed[cut + 1]).toMatchObject({ seq: cut + 1, type: 'session/end-seed', data: { inherited: true } });
-          expect(validate(6, { header: header('child', cut), events: seed })).toEqual([]);
+          expect(validate(7, { header: header('child', cut), events: seed })).toEqual([]);
           // Closed: no open turn remains for either cause.
           expect(scanOpenTail(seed).turn).toBeUndefined();
           expect(closeOpenTail(seed, 'interrupted')).toEqual([]);
@@ -53,7 +53,7 @@ describe('fork seeds over generated logs, at every seq', () => {
         );
         const cut2 = second % grown.length;
         const grandchild = buildForkSeed(grown, cut2, 1);
-        expect(validate(6, { header: header('grandchild', cut2), events: grandchild })).toEqual([]);
+        expect(validate(7, { header: header('grandchild', cut2), events: grandchild })).toEqual([]);
         const markers = grandchild.filter(
           (event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited === true,
         );
@@ -66,14 +66,14 @@ describe('fork seeds over generated logs, at every seq', () => {
 });
 
 describe('the shared closer over generated logs', () => {
-  it('closes any crash tail into a valid V6 log, once (a second pass adds nothing), deterministically', () => {
+  it('closes any crash tail into a valid V7 log, once (a second pass adds nothing), deterministically', () => {
     fc.assert(
       fc.property(arbitraryLog(), fc.constantFrom('interrupted' as const, 'forked' as const), (log, cause) => {
         const events = asEvents(log);
         const closers = closeOpenTail(events, cause);
         expect(closeOpenTail(events, cause)).toEqual(closers);
         const closed = [...events, ...closers];
-        expect(validate(6, { header: header('s'), events: closed })).toEqual([]);
+        expect(validate(7, { header: header('s'), events: closed })).toEqual([]);
         expect(closeOpenTail(closed, cause)).toEqual([]);
         expect(closers.length > 0).toBe(scanOpenTail(events).turn !== undefined);
       }),
@@ -114,7 +114,7 @@ describe('SessionStore.fork matches buildForkSeed exactly', () => {
 });
 
 describe('fork seeds with the workspace at the cut (format V6, SPEC §23)', () => {
-  it('differ from the plain seed only by the workspace sentence at the end of each closer text, and validate as V6', () => {
+  it('differ from the plain seed only by the workspace sentence at the end of each closer text, and validate as V7', () => {
     fc.assert(
       fc.property(arbitraryLog(), (log) => {
         const events = asEvents(log);
@@ -122,7 +122,7 @@ describe('fork seeds with the workspace at the cut (format V6, SPEC §23)', () =
           const plain = buildForkSeed(events, cut, 5);
           const atCut = buildForkSeed(events, cut, { time: 5, workspace: 'at-cut' });
           expect(atCut.length).toBe(plain.length);
-          expect(validate(6, { header: header('child', cut), events: atCut })).toEqual([]);
+          expect(validate(7, { header: header('child', cut), events: atCut })).toEqual([]);
           atCut.forEach((event, index) => {
             const before = plain[index] as SessionEvent;
             if (index <= cut + 1 || event.type !== 'tool/result') {
@@ -142,7 +142,7 @@ describe('fork seeds with the workspace at the cut (format V6, SPEC §23)', () =
     );
   });
 
-  it('put the notes right after the closers, between turns, and a seed with them validates as V6', () => {
+  it('put the notes right after the closers, between turns, and a seed with them validates as V7', () => {
     const notes = [workspaceMovedNote('/repo', '/repo-worktrees/b'), workspaceStaleNote(['src/a.ts'])];
     fc.assert(
       fc.property(arbitraryLog(), (log) => {
@@ -154,7 +154,7 @@ describe('fork seeds with the workspace at the cut (format V6, SPEC §23)', () =
           expect(seed.slice(plain.length)).toEqual(
             notes.map((data, index) => ({ seq: plain.length + index, type: 'session/note', time: plain[cut + 1]?.time, data })),
           );
-          expect(validate(6, { header: header('child', cut), events: seed })).toEqual([]);
+          expect(validate(7, { header: header('child', cut), events: seed })).toEqual([]);
         }
       }),
       runs,

@@ -9,7 +9,7 @@ import { LogBuilder } from '@dsh/test-utils';
 const asEvents = (builder: LogBuilder): SessionEvent[] => builder.events;
 const childHeader = (cut: number, parent = 'parent'): SessionHeader => ({
   format: 'dsh-session',
-  version: 6,
+  version: 7,
   id: 'child',
   createdAt: 0,
   parentSession: parent,
@@ -32,7 +32,7 @@ describe('buildForkSeed', () => {
       expect(event).toBe(events[index]);
     });
     expect(seed[cut + 1]).toEqual({ seq: cut + 1, type: 'session/end-seed', time: events[cut]!.time, data: { inherited: true } });
-    expect(validate(6, { header: childHeader(cut), events: seed })).toEqual([]);
+    expect(validate(7, { header: childHeader(cut), events: seed })).toEqual([]);
   });
 
   it('cut -1 inherits nothing: only the marker, stamped with the supplied time', () => {
@@ -60,7 +60,7 @@ describe('buildForkSeed', () => {
     });
     expect(tail[2]!.data).toEqual({ turn: 1, reason: { kind: 'forked' } });
     expect(tail.every((event) => event.time === log.events[cut]!.time)).toBe(true);
-    expect(validate(6, { header: childHeader(cut), events: seed })).toEqual([]);
+    expect(validate(7, { header: childHeader(cut), events: seed })).toEqual([]);
   });
 
   it('closes a cut right after the assistant message as not started', () => {
@@ -81,7 +81,7 @@ describe('buildForkSeed', () => {
       'step/end',
       'turn/end',
     ]);
-    expect(validate(6, { header: childHeader(cut), events: seed })).toEqual([]);
+    expect(validate(7, { header: childHeader(cut), events: seed })).toEqual([]);
   });
 
   it('adds no closers at a closed turn, and keeps plugin brackets and surface replacements as they are', () => {
@@ -93,7 +93,7 @@ describe('buildForkSeed', () => {
     const cut = log.lastSeq;
     const seed = buildForkSeed(asEvents(log), cut);
     expect(seed.map((event) => event.type).slice(-3)).toEqual(['compaction/start', 'user/message', 'session/end-seed']);
-    expect(validate(6, { header: childHeader(cut), events: seed })).toEqual([]);
+    expect(validate(7, { header: childHeader(cut), events: seed })).toEqual([]);
   });
 
   it('keeps ancestor markers inside a nested fork’s prefix and adds only the new final marker', () => {
@@ -108,7 +108,7 @@ describe('buildForkSeed', () => {
       (event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited === true,
     );
     expect(markers.map((event) => event.seq)).toEqual([parent.length, cut + 1]);
-    expect(validate(6, { header: childHeader(cut, 'child'), events: grandchild })).toEqual([]);
+    expect(validate(7, { header: childHeader(cut, 'child'), events: grandchild })).toEqual([]);
   });
 
   it('is the only export of dsh-session/fork', () => {

@@ -1,6 +1,6 @@
 /**
  * @module dsh-session
- * Durable append-only session logs: `Session` (the in-memory log with V6 invariants), `SessionStore`
+ * Durable append-only session logs: `Session` (the in-memory log with the current format's invariants), `SessionStore`
  * (create, open with crash repair, inspect, exact forks, list, delete) over in-memory or JSONL storage.
  * Fork seeds without a store come from the `dsh-session/fork` entry.
  */

@@ -1,7 +1,7 @@
 /**
  * @module The public storage interface under `SessionStore` (SPEC §8): what a third-party backend
  * implements. Async and free of filesystem assumptions, so a networked backend can implement it.
- * A backend stores current-format (V6) records and hands them back as it got them; the store
+ * A backend stores current-format (V7) records and hands them back as it got them; the store
  * decodes, repairs and validates. Every write goes through a `SessionWriter`, which holds the
  * single-writer lease. dsh's own backends (JSONL, memory, PostgreSQL) also carry faster read and
  * inherit forms the store recognises; those are no part of this contract (`dsh-session/internal`).

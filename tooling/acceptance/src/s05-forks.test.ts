@@ -112,11 +112,11 @@ describe('§5.2 SessionStore.fork', () => {
     }
   });
 
-  it("§5.2 the child's header names parentSession, forkCut = atSeq and inheritedEventCount = atSeq + 1 (V6)", async () => {
+  it("§5.2 the child's header names parentSession, forkCut = atSeq and inheritedEventCount = atSeq + 1 (V7)", async () => {
     const child = await store.fork('parent', { atSeq: 9, id: 'kid' });
     expect(child.header).toMatchObject({
       format: 'dsh-session',
-      version: 6,
+      version: 7,
       id: 'kid',
       parentSession: 'parent',
       forkCut: 9,

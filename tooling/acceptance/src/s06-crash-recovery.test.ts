@@ -47,7 +47,7 @@ describe('§6 crash recovery on the JSONL store', () => {
     const inspection = await store.inspect('c');
     expect(inspection.events).toEqual(crashedEvents);
     expect(inspection.needsRepair).toBe(true);
-    expect(inspection.header).toMatchObject({ id: 'c', version: 6 });
+    expect(inspection.header).toMatchObject({ id: 'c', version: 7 });
     await store.inspect('c');
     await store.list();
     expect(await snapshot(dir.path)).toEqual(before);
@@ -175,7 +175,7 @@ describe('§6/§7 stored logs with a torn tail or an older format', () => {
     const text = jsonl(header, older);
     await writeFile(join(dir.path, 'old.jsonl'), text);
     const inspection = await store.inspect('old');
-    expect(inspection.header.version).toBe(6);
+    expect(inspection.header.version).toBe(7);
     expect(inspection.events).toHaveLength(3);
     await store.list();
     expect(await readFile(join(dir.path, 'old.jsonl'), 'utf8')).toBe(text);
@@ -200,7 +200,7 @@ describe('§6/§7 stored logs with a torn tail or an older format', () => {
       { seq: 2, type: 'turn/end', time: 12, data: { turn: 1, reason: 'completed' } },
     ]);
     await writeFile(join(dir.path, 'ancient.jsonl'), text);
-    expect((await store.inspect('ancient')).header).toMatchObject({ id: 'ancient', version: 6, createdAt: 10 });
+    expect((await store.inspect('ancient')).header).toMatchObject({ id: 'ancient', version: 7, createdAt: 10 });
     const session = await store.open('ancient');
     appendAll(session, [ev.title('renamed')]);
     const expected = [...session.events];

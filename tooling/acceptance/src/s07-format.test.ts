@@ -179,25 +179,25 @@ async function v3Events(): Promise<SessionEvent[]> {
 }
 
 describe('§7 reading every version', () => {
-  it('§7/§13 CURRENT_FORMAT_VERSION is 6 (§23)', () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(6);
+  it('§7/§13 CURRENT_FORMAT_VERSION is 7 (§24)', () => {
+    expect(CURRENT_FORMAT_VERSION).toBe(7);
   });
 
-  it('§7 V0: decodeJsonl returns sourceVersion 0 and a V6 header synthesized from the caller id and the first event time', () => {
+  it('§7 V0: decodeJsonl returns sourceVersion 0 and a V7 header synthesized from the caller id and the first event time', () => {
     const decoded = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
     expect(decoded.sourceVersion).toBe(0);
     expect(decoded.header).toStrictEqual({
       format: 'dsh-session',
-      version: 6,
+      version: 7,
       id: 'legacy',
       createdAt: V0[0]!.time,
       inheritedEventCount: 0,
     });
     expect(decoded.tornTail).toBeUndefined();
-    expect(validate(6, decoded)).toEqual([]);
+    expect(validate(7, decoded)).toEqual([]);
   });
 
-  it('§7 V0→V1: ids legacy-<seq>, text block only when non-empty, tool-call blocks in order, reason strings become {kind}; then V1→V6 rules', () => {
+  it('§7 V0→V1: ids legacy-<seq>, text block only when non-empty, tool-call blocks in order, reason strings become {kind}; then V1→V7 rules', () => {
     const { events } = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
     expect(events.map((event) => event.seq)).toEqual(V0.map((event) => event.seq));
     expect(events.map((event) => event.time)).toEqual(V0.map((event) => event.time));
@@ -215,7 +215,7 @@ describe('§7 reading every version', () => {
   it('§7 V0 with no events: createdAt is 0', () => {
     expect(migrate({ events: [] }, 0, { sessionId: 'empty' }).header).toStrictEqual({
       format: 'dsh-session',
-      version: 6,
+      version: 7,
       id: 'empty',
       createdAt: 0,
       inheritedEventCount: 0,
@@ -227,7 +227,7 @@ describe('§7 reading every version', () => {
     expect(decoded.sourceVersion).toBe(1);
     expect(decoded.header).toStrictEqual({
       format: 'dsh-session',
-      version: 6,
+      version: 7,
       id: 'one',
       createdAt: 4_000,
       cwd: '/w',
@@ -249,7 +249,7 @@ describe('§7 reading every version', () => {
   it('§7 V2: sourceVersion 2; fork header kept, V2→V3 rules applied', () => {
     const decoded = decodeJsonl(jsonl(V2_HEADER, V2));
     expect(decoded.sourceVersion).toBe(2);
-    expect(decoded.header).toStrictEqual({ ...V2_HEADER, version: 6 });
+    expect(decoded.header).toStrictEqual({ ...V2_HEADER, version: 7 });
     expect(decoded.events.map((event) => event.data)).toStrictEqual([
       { turn: 1 },
       { message: userV1('m1', 'hello') },
@@ -262,16 +262,16 @@ describe('§7 reading every version', () => {
     ]);
   });
 
-  it('§7 V3: sourceVersion 3; V3→V4→V5→V6 changes only the header version, events preserved unchanged', async () => {
+  it('§7 V3: sourceVersion 3; V3→V4→V5→V6→V7 changes only the header version, events preserved unchanged', async () => {
     const events = await v3Events();
     const text = jsonl(headerOf(3, 'v3'), events);
     const decoded = decodeJsonl(text);
     expect(decoded.sourceVersion).toBe(3);
-    expect(decoded.header).toStrictEqual(headerOf(6, 'v3'));
+    expect(decoded.header).toStrictEqual(headerOf(7, 'v3'));
     expect(decoded.events).toStrictEqual(JSON.parse(`[${text.trim().split('\n').slice(1).join(',')}]`));
   });
 
-  it('§7 V4: sourceVersion 4, events returned as written, header version 6', () => {
+  it('§7 V4: sourceVersion 4, events returned as written, header version 7', () => {
     const events = toEvents([ev.title('t'), ...completedTurn(1, ['a'])]);
     const decoded = decodeJsonl(jsonl(v4Header('four'), events));
     expect(decoded.sourceVersion).toBe(4);
@@ -318,19 +318,19 @@ describe('§7 migrate', () => {
     });
   });
 
-  it('§7 migrate(V1) adds inheritedEventCount 0 and returns V6', () => {
+  it('§7 migrate(V1) adds inheritedEventCount 0 and returns V7', () => {
     const migrated = migrate({ header: V1_HEADER, events: V1 }, 1);
-    expect(migrated.header.version).toBe(6);
+    expect(migrated.header.version).toBe(7);
     expect(migrated.header.inheritedEventCount).toBe(0);
-    expect(validate(6, migrated)).toEqual([]);
+    expect(validate(7, migrated)).toEqual([]);
   });
 
-  it('§7 migrate(V3) keeps every event unchanged and sets header version 6', async () => {
+  it('§7 migrate(V3) keeps every event unchanged and sets header version 7', async () => {
     const events = await v3Events();
     const input = { header: headerOf(3, 'v3'), events: JSON.parse(JSON.stringify(events)) as JsonValue[] };
     const snapshot = JSON.stringify(input);
     const migrated = migrate(input, 3);
-    expect(migrated.header).toStrictEqual(headerOf(6, 'v3'));
+    expect(migrated.header).toStrictEqual(headerOf(7, 'v3'));
     expect(migrated.events).toStrictEqual(events);
     expect(JSON.stringify(input)).toBe(snapshot);
   });
@@ -533,7 +533,7 @@ describe('§7 refusals and torn tails', () => {
 });
 
 describe('§7 encodeJsonl', () => {
-  it("§7 writes V6: a header line then one line per event, every line '\\n'-terminated, and decodes back unchanged", () => {
+  it("§7 writes V7: a header line then one line per event, every line '\\n'-terminated, and decodes back unchanged", () => {
     const events = toEvents([ev.title('t'), ...completedTurn(1, ['a']), ev.plugin('acme/x', { n: 1 })]);
     const text = encodeJsonl({ header: currentHeader('enc'), events });
     expect(text.endsWith('\n')).toBe(true);
@@ -545,15 +545,15 @@ describe('§7 encodeJsonl', () => {
       expect(JSON.parse(line)).toStrictEqual(events[index]);
     });
     const decoded = decodeJsonl(text);
-    expect(decoded).toStrictEqual({ header: currentHeader('enc'), events, sourceVersion: 6 });
+    expect(decoded).toStrictEqual({ header: currentHeader('enc'), events, sourceVersion: 7 });
   });
 
-  it('§7 a migrated log encodes as V6 and reads back as sourceVersion 6', () => {
+  it('§7 a migrated log encodes as V7 and reads back as sourceVersion 7', () => {
     const migrated = decodeJsonl(jsonl(undefined, V0), { sessionId: 'legacy' });
     const text = encodeJsonl(migrated);
-    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ version: 6 });
+    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ version: 7 });
     const again = decodeJsonl(text);
-    expect(again.sourceVersion).toBe(6);
+    expect(again.sourceVersion).toBe(7);
     expect(again.events).toStrictEqual(migrated.events);
   });
 });

@@ -24,13 +24,13 @@ afterEach(async () => {
 const storeDir = () => join(dir.path, 'store');
 
 describe('§8 JSONL store layout', () => {
-  it("§11 openSessionStore keeps one file per session at <dir>/<id>.jsonl: V6 header on line 1, '\\n'-terminated lines", async () => {
+  it("§11 openSessionStore keeps one file per session at <dir>/<id>.jsonl: V7 header on line 1, '\\n'-terminated lines", async () => {
     const session = await store.create({ id: 'alpha', title: 'A' });
     appendAll(session, completedTurn(1, ['a']));
     await session.flush();
     const text = await readFile(join(storeDir(), 'alpha.jsonl'), 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ format: 'dsh-session', version: 6, id: 'alpha' });
+    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ format: 'dsh-session', version: 7, id: 'alpha' });
     const decoded = decodeJsonl(text);
     expect(decoded.events).toEqual(session.events);
     expect(decoded.header).toEqual(session.header);

@@ -10,8 +10,8 @@ import { makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
 import { appendAll, completedTurn, ev, jsonl, rejection, thrown, toEvents, v4Header } from './support.js';
 
 describe('§11 dsh-codec surface', () => {
-  it('§11 exports CURRENT_FORMAT_VERSION = 6, decodeJsonl, encodeJsonl, validate, migrate and CodecError', () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(6);
+  it('§11 exports CURRENT_FORMAT_VERSION = 7, decodeJsonl, encodeJsonl, validate, migrate and CodecError', () => {
+    expect(CURRENT_FORMAT_VERSION).toBe(7);
     for (const fn of [decodeJsonl, encodeJsonl, validate, migrate]) expect(typeof fn).toBe('function');
     const error = thrown(() => decodeJsonl('{"format":"dsh-session","version":99}\n'));
     expect(error).toBeInstanceOf(CodecError);
@@ -46,7 +46,7 @@ describe('§11 dsh-session surface', () => {
   it('§11 create({ id, title, config }) returns an open Session with the documented fields', async () => {
     const session = await store.create({ id: 's1', title: 'hello', config: { tools: ['echo'], cwd: '/w', model: 'keyless' } });
     expect(session.id).toBe('s1');
-    expect(session.header).toMatchObject({ format: 'dsh-session', version: 6, id: 's1', inheritedEventCount: 0 });
+    expect(session.header).toMatchObject({ format: 'dsh-session', version: 7, id: 's1', inheritedEventCount: 0 });
     expect(session.events.some((event) => event.type === 'session/title' && JSON.stringify(event.data) === '{"title":"hello"}')).toBe(true);
     expect(session.events.some((event) => event.type === 'session/config' && (event.data as { cwd?: string }).cwd === '/w')).toBe(true);
     for (const key of ['firstLiveSeq', 'firstLifecycleSeq', 'inheritedEventCount'] as const)
@@ -182,7 +182,7 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
     expect(output).toMatch(/line 3\b/);
   });
 
-  it('§11 dsh migrate FILE prints V6 JSONL; --write replaces the file and keeps FILE.bak', async () => {
+  it('§11 dsh migrate FILE prints V7 JSONL; --write replaces the file and keeps FILE.bak', async () => {
     const file = join(dir.path, 'legacy.jsonl');
     await writeFile(file, V0_LOG);
     const printed = await runDsh(['migrate', file]);

@@ -45,12 +45,12 @@ const REASONING_TURN: Spec[] = [
   ev.turnEnd(1),
 ];
 
-/** A V5 header (§13 froze V5; §23 made V6 the current format, which reads V5 unchanged but for the version). */
+/** A V5 header (§13 froze V5; §23 made V6 and §24 V7 the current format, which reads V5 unchanged but for the version). */
 const v5Header = (id = 'acc', extra: Partial<SessionHeader> = {}) => ({ ...currentHeader(id, extra), version: 5 });
 
 describe('§13 format V5', () => {
-  it('§13 a V5 log with reasoning blocks reads back exactly (V6, current since §23, changes only its header version), byte for byte once encoded', () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(6);
+  it('§13 a V5 log with reasoning blocks reads back exactly (V7, current since §24, changes only its header version), byte for byte once encoded', () => {
+    expect(CURRENT_FORMAT_VERSION).toBe(7);
     const events = toEvents([ev.title('t'), ...REASONING_TURN]);
     expect(validate(5, { header: v5Header('five'), events })).toEqual([]);
     const decoded = decodeJsonl(jsonl(v5Header('five'), events));
@@ -114,7 +114,7 @@ describe('§13 format V5', () => {
     }
   });
 
-  it('§13 migration V4 → V5 (→ V6) changes the header version only; the events are the very same', () => {
+  it('§13 migration V4 → V5 (→ V6 → V7) changes the header version only; the events are the very same', () => {
     const events = toEvents([ev.title('t'), ...completedTurn(1, ['a'])]);
     const migrated = migrate({ header: v4Header('four'), events }, 4);
     expect(migrated.header).toStrictEqual(currentHeader('four'));

@@ -41,13 +41,14 @@ const resultTexts = (events: readonly SessionEvent[]) =>
     .map((event) => (event.data as { message: { content: { text: string }[] } }).message.content[0]?.text);
 
 describe('§23 honest to the model (format V6)', () => {
-  it('§23 the current format is V6: a V5 validator refuses a note and the workspace sentence, V6 admits both', () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(6);
+  it('§23 V6 (and the current V7, §24) admit a note and the workspace sentence; a V5 validator refuses both', () => {
+    expect(CURRENT_FORMAT_VERSION).toBe(7);
     const events = toEvents([...completedTurn(1), ...OPEN]);
     const seed = buildForkSeed(events, events.length - 1, { workspace: 'at-cut', notes: [workspaceStaleNote(['src/a.ts'])] });
     const header = currentHeader('child', { parentSession: 'p', forkCut: events.length - 1, inheritedEventCount: events.length });
-    expect(validate(6, { header, events: seed })).toEqual([]);
-    expect(validate(5, { header: { ...header, version: 5 as 6 }, events: seed }).length).toBeGreaterThan(0);
+    expect(validate(7, { header, events: seed })).toEqual([]);
+    expect(validate(6, { header: { ...header, version: 6 as 7 }, events: seed })).toEqual([]);
+    expect(validate(5, { header: { ...header, version: 5 as 7 }, events: seed }).length).toBeGreaterThan(0);
     expect(decodeJsonl(jsonl(header, seed)).events).toStrictEqual(seed);
   });
 

@@ -95,7 +95,7 @@ export function appendAll(session: Session, specs: readonly Spec[]): SessionEven
 }
 
 /** A V-n header as SPEC §7 shapes it (V3/V4: with `inheritedEventCount`). */
-export function headerOf(version: 1 | 2 | 3 | 4 | 5 | 6, id = 'acc', extra: Record<string, JsonValue> = {}): Record<string, JsonValue> {
+export function headerOf(version: 1 | 2 | 3 | 4 | 5 | 6 | 7, id = 'acc', extra: Record<string, JsonValue> = {}): Record<string, JsonValue> {
   const base: Record<string, JsonValue> = { format: 'dsh-session', version, id, createdAt: 1_000 };
   if (version >= 2) base.inheritedEventCount = 0;
   return { ...base, ...extra };

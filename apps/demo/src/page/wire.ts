@@ -21,7 +21,7 @@ export type WireHeader = Observation['header'];
  * the codec). Typed by the header the host returns, whose `version` is the current format's literal:
  * when the format moves on, the page's typecheck fails until this value follows.
  */
-export const CURRENT_FORMAT_VERSION: WireHeader['version'] = 6;
+export const CURRENT_FORMAT_VERSION: WireHeader['version'] = 7;
 
 /** An ephemeral `event: delta` frame of the event stream: streamed text of a step, never persisted. */
 export type WireDelta = AgentDelta;

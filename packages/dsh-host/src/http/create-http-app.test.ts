@@ -108,7 +108,7 @@ describe('HTTP API (in-process through host.fetch)', () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       const cold = await call(host, 'GET', `/api/sessions/${id}`);
       expect(cold.status).toBe(200);
-      expect(cold.body).toMatchObject({ live: false, needsRepair: true, formatVersion: 6 });
+      expect(cold.body).toMatchObject({ live: false, needsRepair: true, formatVersion: 7 });
       expect(cold.body!.events).toEqual(stored);
     }
     expect((await store.inspect(id)).events).toEqual(stored);
@@ -120,7 +120,7 @@ describe('HTTP API (in-process through host.fetch)', () => {
       live: true,
       needsRepair: false,
       firstLifecycleSeq: storedLength,
-      formatVersion: 6,
+      formatVersion: 7,
       title: 'crash',
     });
     const added = (opened.body!.events as SessionEvent[]).slice(storedLength);

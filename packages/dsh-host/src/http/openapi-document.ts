@@ -82,7 +82,7 @@ function operationOf(route: RouteDefinition): JsonSchema {
 }
 
 const formatVersionSchema = {
-  enum: [0, 1, 2, 3, 4, 5, 6],
+  enum: [0, 1, 2, 3, 4, 5, 6, 7],
   description:
     'The format version the log was read from: for a session this host opened, the version its file had when this host first opened it; else the version it is stored in.',
 };

@@ -8,7 +8,7 @@ import type { PostgresSettings } from '../postgres-settings.js';
 /**
  * The header of the fork child stored under Idempotency-Key `key`, through the unique `fork_key`
  * index (schema step 2): one indexed row, whatever the number of sessions. `CORRUPT` when the stored
- * header is not a valid V6 header. @internal
+ * header is not a valid current (V7) header. @internal
  */
 export async function findForkChild(context: PostgresSettings, key: string): Promise<SessionHeader | undefined> {
   const { rows } = await context.pool.query<{ id: string; header: string }>(

@@ -94,12 +94,12 @@ describe.skipIf(url === undefined)('a store reads a session it read before by th
     expect((await reader.observe('behind')).formatVersion).toBe(6);
     const { admin } = made;
     // The header as an older dsh wrote it: the kept lines were read under another header line.
-    await admin.query(`UPDATE "${schema}".sessions SET header = replace(header, '"version":6', '"version":4') WHERE id = 'behind'`);
+    await admin.query(`UPDATE "${schema}".sessions SET header = replace(header, '"version":7', '"version":4') WHERE id = 'behind'`);
     const migrated = await reader.observe('behind');
     expect(migrated.formatVersion).toBe(4);
     expect(migrated.events.at(-1)?.data).toEqual({ title: 't1' });
-    // Back to V6 and kept again; then a row appended by hand (unsealed): read whole, and refused as invalid.
-    await admin.query(`UPDATE "${schema}".sessions SET header = replace(header, '"version":4', '"version":6') WHERE id = 'behind'`);
+    // Back to V7 and kept again; then a row appended by hand (unsealed): read whole, and refused as invalid.
+    await admin.query(`UPDATE "${schema}".sessions SET header = replace(header, '"version":4', '"version":7') WHERE id = 'behind'`);
     await reader.observe('behind');
     await admin.query(
       `INSERT INTO "${schema}".events (segment, seq, body) SELECT segment, next_seq, '{"seq":' || next_seq || ',"type":"turn/end","time":1,"data":{}}' || chr(10) FROM "${schema}".sessions WHERE id = 'behind'`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionHeader } from 'dsh-codec';
 import { ReadCache, type CachedLines } from './read-cache.js';
 
-const header: SessionHeader = { format: 'dsh-session', version: 6, id: 'x', createdAt: 0, inheritedEventCount: 0 };
+const header: SessionHeader = { format: 'dsh-session', version: 7, id: 'x', createdAt: 0, inheritedEventCount: 0 };
 const entry = (chars: number, segment = '1'): Omit<CachedLines, 'size'> => ({
   segment,
   headerLine: '',

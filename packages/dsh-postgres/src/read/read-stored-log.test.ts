@@ -126,9 +126,9 @@ describe.skipIf(url === undefined)('reading a log back: sealed rows skip validat
     expect((await store.inspect('titled')).events).toHaveLength(41);
   });
 
-  it('a header that is not the canonical V6 line is decoded by the codec instead', async () => {
+  it('a header that is not the canonical V7 line is decoded by the codec instead', async () => {
     const { store, read, q } = await fixture('header');
-    await q(`UPDATE S.sessions SET header = replace(header, '"version":6', '"version":4')`);
+    await q(`UPDATE S.sessions SET header = replace(header, '"version":7', '"version":4')`);
     expect((await read('titled'))?.kind).toBe('jsonl');
     // The codec reads it as V4 and the store migrates it on open.
     const session = await store.open('titled');

@@ -5,7 +5,7 @@
  * were written and have not changed since: such a log comes back as validated lines, which the
  * store parses only where it reads them and never validates again. Anything else — a row stored
  * before step 3, or inserted or edited by anything but dsh-postgres, a hole in the seqs, a header
- * that is not canonical V6 — comes back as JSONL text, which the store decodes and validates in full.
+ * that is not canonical current (V7) — comes back as JSONL text, which the store decodes and validates in full.
  */
 import type { SessionHeader } from 'dsh-codec';
 import { JsonlTextLog, RecordsLog, ValidatedLinesLog, type StoredRead } from 'dsh-session/internal';

@@ -11,7 +11,7 @@ import { readSummaryRows } from './read-summary-rows.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';
-const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 6, id, createdAt: 3, inheritedEventCount: 0 });
+const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 7, id, createdAt: 3, inheritedEventCount: 0 });
 
 describe.skipIf(url === undefined)('list() on PostgreSQL reads a summary from its landmark rows, not the whole log', () => {
   const made = testSchemas(connectionString);

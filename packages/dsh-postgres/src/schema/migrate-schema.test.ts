@@ -46,7 +46,7 @@ describe.skipIf(url === undefined)('schema step 2 on a database an older dsh-pos
 
   it('gives a key stored twice to its oldest child, keeps the other readable, and refuses a third under the key', async () => {
     expect(await migrateTo(admin, schema, 1)).toBe(1);
-    const root: SessionHeader = { format: 'dsh-session', version: 6, id: 'parent', createdAt: 1, inheritedEventCount: 0 };
+    const root: SessionHeader = { format: 'dsh-session', version: 7, id: 'parent', createdAt: 1, inheritedEventCount: 0 };
     const base = await storeV1(root, [{ seq: 0, type: 'session/title', time: 1, data: { title: 'root' } }], '2026-01-01T00:00:00Z');
     const child = (id: string, key: string): SessionHeader => ({
       ...root,
@@ -91,7 +91,7 @@ describe.skipIf(url === undefined)('schema step 5 on a database an older dsh-pos
   it('lists sessions stored before it by reading them whole, and those written after it by their landmarks; a child of an old parent reads whole', async () => {
     expect(await migrateTo(admin, schema, 4)).toBe(4);
     // A session as step 4 stored it: sealed rows, no landmark column yet.
-    const header: SessionHeader = { format: 'dsh-session', version: 6, id: 'old', createdAt: 1, inheritedEventCount: 0 };
+    const header: SessionHeader = { format: 'dsh-session', version: 7, id: 'old', createdAt: 1, inheritedEventCount: 0 };
     const events: SessionEvent[] = [
       { seq: 0, type: 'session/title', time: 1, data: { title: 'before step 5' } },
       { seq: 1, type: 'turn/start', time: 2, data: { turn: 1 } },

@@ -8,7 +8,7 @@ import { testSchemas } from '../__fixtures__/test-schemas.js';
 const url = postgresTestUrl();
 const header = (id: string, lineage?: { parentSession: string; forkCut: number }): SessionHeader => ({
   format: 'dsh-session',
-  version: 6,
+  version: 7,
   id,
   createdAt: 1000,
   ...(lineage ?? {}),

@@ -99,7 +99,7 @@ describe('one writer per session across processes', { timeout: 180_000 }, () => 
         expect(digest(session, batch.from, batch.to), `events ${batch.from}–${batch.to}`).toBe(batch.digest);
       const decoded = decodeJsonl(await readFile(join(dir.path, 'durable.jsonl'), 'utf8'));
       expect(decoded.tornTail).toBeUndefined();
-      expect(validate(6, { header: decoded.header, events: decoded.events })).toEqual([]);
+      expect(validate(7, { header: decoded.header, events: decoded.events })).toEqual([]);
       await session.close();
     }
     expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);

@@ -8,9 +8,9 @@ import { LogBuilder, makeTempDir, type TempDir } from '@dsh/test-utils';
 import { writeAll, type WriteChunk } from './durable-files.js';
 import { createJsonlBackend } from './jsonl-backend.js';
 
-const header = (id: string, version: 3 | 4 | 5 | 6 = 6): SessionHeader => ({
+const header = (id: string, version: 3 | 4 | 5 | 6 | 7 = 7): SessionHeader => ({
   format: 'dsh-session',
-  version: version as 6,
+  version: version as 7,
   id,
   createdAt: 1_000,
   inheritedEventCount: 0,
@@ -119,43 +119,43 @@ describe('JSONL store files', () => {
     expect(await readFile(file('future'), 'utf8')).toBe(future);
   });
 
-  it('opens a V3 log, transitioning the header to V6 atomically together with the repair', async () => {
+  it('opens a V3 log, transitioning the header to V7 atomically together with the repair', async () => {
     const events = crashedLog();
-    const v3 = encodeJsonl({ header: header('old'), events }).replace('"version":6', '"version":3');
+    const v3 = encodeJsonl({ header: header('old'), events }).replace('"version":7', '"version":3');
     await plant('old', v3);
     expect((await store.inspect('old')).formatVersion).toBe(3);
     const session = await store.open('old');
     const text = await readFile(file('old'), 'utf8');
     const decoded = decodeJsonl(text);
-    expect(decoded.sourceVersion).toBe(6);
+    expect(decoded.sourceVersion).toBe(7);
     expect(decoded.events).toEqual(session.events);
-    expect(validate(6, { header: decoded.header, events: decoded.events })).toEqual([]);
+    expect(validate(7, { header: decoded.header, events: decoded.events })).toEqual([]);
     expect(session.events.slice(0, events.length)).toEqual(events);
   });
 
-  it.each([3, 4, 5])('keeps an untouched V%i log as it is until the first append, then rewrites it under a V6 header', async (version) => {
+  it.each([3, 4, 5])('keeps an untouched V%i log as it is until the first append, then rewrites it under a V7 header', async (version) => {
     const events = new LogBuilder()
       .endSeed()
       .turn({ steps: [{ calls: [{ run: 'answered' }] }] })
       .endSeed().events as SessionEvent[];
-    const old = encodeJsonl({ header: header('old'), events }).replace('"version":6', `"version":${String(version)}`);
+    const old = encodeJsonl({ header: header('old'), events }).replace('"version":7', `"version":${String(version)}`);
     await plant('old', old);
     const session = await store.open('old');
     expect(session.events).toEqual(events);
-    expect(session.header.version).toBe(6);
+    expect(session.header.version).toBe(7);
     await session.flush();
     expect(await readFile(file('old'), 'utf8')).toBe(old);
-    session.append('session/title', { title: 'now V6' });
+    session.append('session/title', { title: 'now V7' });
     await session.flush();
     const text = await readFile(file('old'), 'utf8');
-    expect(text.split('\n')[0]).toContain('"version":6');
+    expect(text.split('\n')[0]).toContain('"version":7');
     expect(decodeJsonl(text).events).toEqual(session.events);
-    expect((await store.list())[0]).toMatchObject({ id: 'old', formatVersion: 6, title: 'now V6' });
+    expect((await store.list())[0]).toMatchObject({ id: 'old', formatVersion: 7, title: 'now V7' });
   });
 
-  it('never writes a V5 record (a reasoning block) under a V4 header: the append rewrites the log as V6 first', async () => {
+  it('never writes a V5 record (a reasoning block) under a V4 header: the append rewrites the log as V7 first', async () => {
     const events = new LogBuilder().endSeed().events as SessionEvent[];
-    const v4 = encodeJsonl({ header: header('old'), events }).replace('"version":6', '"version":4');
+    const v4 = encodeJsonl({ header: header('old'), events }).replace('"version":7', '"version":4');
     await plant('old', v4);
     const session = await store.open('old');
     const next = session.events.length;
@@ -168,12 +168,12 @@ describe('JSONL store files', () => {
     session.append('assistant/message', { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content } });
     await session.flush();
     const text = await readFile(file('old'), 'utf8');
-    expect(text.split('\n')[0]).toContain('"version":6');
-    expect(decodeJsonl(text)).toMatchObject({ sourceVersion: 6, events: session.events });
+    expect(text.split('\n')[0]).toContain('"version":7');
+    expect(decodeJsonl(text)).toMatchObject({ sourceVersion: 7, events: session.events });
     expect((session.events[next + 2]!.data as { message: { content: unknown } }).message.content).toEqual(content);
   });
 
-  it('opens a crashed V0 log (no header): migrated in memory, repaired, and written back whole as V6', async () => {
+  it('opens a crashed V0 log (no header): migrated in memory, repaired, and written back whole as V7', async () => {
     const v0 = [
       '{"seq":0,"type":"turn/start","time":1000,"data":{"turn":1}}',
       '{"seq":1,"type":"user/message","time":1001,"data":{"text":"clean up"}}',
@@ -184,7 +184,7 @@ describe('JSONL store files', () => {
     ].join('\n');
     await plant('legacy', v0);
     const inspection = await store.inspect('legacy');
-    expect(inspection).toMatchObject({ formatVersion: 0, needsRepair: true, header: { id: 'legacy', version: 6 } });
+    expect(inspection).toMatchObject({ formatVersion: 0, needsRepair: true, header: { id: 'legacy', version: 7 } });
     expect(await readFile(file('legacy'), 'utf8')).toBe(v0);
     const session = await store.open('legacy');
     expect(session.events.slice(5).map((event) => event.type)).toEqual(['tool/result', 'step/end', 'turn/end', 'session/end-seed']);

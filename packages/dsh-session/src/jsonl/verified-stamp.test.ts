@@ -13,7 +13,7 @@ import { writeVerifiedStamp } from './jsonl-verified-stamp.js';
 // are not validated again and forks read only their cut and latest turn; everything else is decoded
 // and validated in full. The two paths must give the same children.
 
-const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 6, id, createdAt: 0, inheritedEventCount: 0 });
+const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 7, id, createdAt: 0, inheritedEventCount: 0 });
 
 describe('verified stamps of JSONL logs', () => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
@@ -233,7 +233,7 @@ describe('verified stamps of JSONL logs', () => {
 
   it('encodes the stamp’s log from its events when its bytes cannot be copied (a stamped V4 header is decoded in full)', async () => {
     const events = new LogBuilder().title('v4').events;
-    await forgeStamped('old', encodeJsonl({ header: header('old'), events }).replace('"version":6', '"version":4'));
+    await forgeStamped('old', encodeJsonl({ header: header('old'), events }).replace('"version":7', '"version":4'));
     const child = await store.fork('old', { atSeq: 0, id: 'old-child' });
     await child.close();
     expect(decodeJsonl(await readFile(fileOf('old-child'), 'utf8')).events).toEqual(buildForkSeed(events, 0));

@@ -12,7 +12,7 @@ import type { SessionSink } from './session-sink.js';
 const sink: SessionSink = { write: () => Promise.resolve(), release: () => Promise.resolve() };
 const header = (extra: Partial<SessionHeader> = {}): SessionHeader => ({
   format: 'dsh-session',
-  version: 6,
+  version: 7,
   id: 'x',
   createdAt: 0,
   inheritedEventCount: 0,

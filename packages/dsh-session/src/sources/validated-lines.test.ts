@@ -17,7 +17,7 @@ import { sparseLinesSource, validatedLinesSource } from './validated-lines.js';
 // A backend may hand back its own validated lines unparsed (PostgreSQL's sealed rows); the store then
 // parses only what it reads. Every answer must equal the one it gives for the same log read as records.
 
-const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 6, id, createdAt: 0, inheritedEventCount: 0 });
+const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 7, id, createdAt: 0, inheritedEventCount: 0 });
 
 /** A provenance of this test's backend (which no other backend reads). */
 const LINES_PROVENANCE = provenanceKind<{ id: string; count: number }>();

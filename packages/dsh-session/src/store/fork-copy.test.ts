@@ -11,7 +11,7 @@ import { arbitraryLog, makeTempDir } from '@dsh/test-utils';
 // lines the store just validated; live: the durable bytes of the parent it holds). The child must
 // still be exactly the fork seed, as decoded events.
 
-const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 6, id, createdAt: 0, inheritedEventCount: 0 });
+const header = (id: string): SessionHeader => ({ format: 'dsh-session', version: 7, id, createdAt: 0, inheritedEventCount: 0 });
 
 /** Up to `most` cuts spread over the log, always including its first and last seq. */
 function cutsOf(length: number, most: number): number[] {

@@ -50,7 +50,7 @@ describe.each([
     ({ store, dir } = await make());
     source = openTail();
     await store.import({
-      header: { format: 'dsh-session', version: 6, id: 'parent', createdAt: 0, inheritedEventCount: 0 },
+      header: { format: 'dsh-session', version: 7, id: 'parent', createdAt: 0, inheritedEventCount: 0 },
       events: source,
     });
   });

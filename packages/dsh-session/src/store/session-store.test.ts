@@ -7,7 +7,7 @@ import { storeKinds, type StoreKit } from '../__fixtures__/store-kinds.js';
 
 const currentHeader = (id: string, extra: Partial<SessionHeader> = {}): SessionHeader => ({
   format: 'dsh-session',
-  version: 6,
+  version: 7,
   id,
   createdAt: 1_000,
   inheritedEventCount: 0,
@@ -68,7 +68,7 @@ describe.each(storeKinds)('$name', (kind) => {
     it('persists the new session with its title, config and seed marker before returning it', async () => {
       const session = await kit.store.create({ id: 'new-1', title: 'Hello', config: { tools: ['read'], cwd: '/repo' } });
       expect(session.events.map((event) => event.type)).toEqual(['session/title', 'session/config', 'session/end-seed']);
-      expect(session.header).toMatchObject({ format: 'dsh-session', version: 6, id: 'new-1', cwd: '/repo', inheritedEventCount: 0 });
+      expect(session.header).toMatchObject({ format: 'dsh-session', version: 7, id: 'new-1', cwd: '/repo', inheritedEventCount: 0 });
       expect([session.firstLifecycleSeq, session.firstLiveSeq, session.inheritedEventCount]).toEqual([0, 3, 0]);
       const other = await kit.another();
       expect((await other.inspect('new-1')).events).toEqual(session.events);
@@ -139,7 +139,7 @@ describe.each(storeKinds)('$name', (kind) => {
       const inspection = await kit.store.inspect('crashed');
       expect(inspection.needsRepair).toBe(true);
       expect(inspection.events).toEqual(events);
-      expect(inspection.formatVersion).toBe(6);
+      expect(inspection.formatVersion).toBe(7);
       expect(await kit.raw('crashed')).toEqual(before);
       expect((await kit.store.list())[0]).toMatchObject({ id: 'crashed', needsRepair: true, busy: false, lastSeq: events.length - 1 });
       expect(await kit.raw('crashed')).toEqual(before);
@@ -179,13 +179,13 @@ describe.each(storeKinds)('$name', (kind) => {
       expect(third.events).toHaveLength(session.events.length);
     });
 
-    it('a live session resumes numbering after repair, and the log stays valid V6', async () => {
+    it('a live session resumes numbering after repair, and the log stays valid V7', async () => {
       await kit.plant(currentHeader('resume'), crashedLog());
       const session = await kit.store.open('resume');
       appendTurn(session, 3);
       await session.flush();
       const stored = await (await kit.another()).inspect('resume');
-      expect(validate(6, { header: stored.header, events: stored.events })).toEqual([]);
+      expect(validate(7, { header: stored.header, events: stored.events })).toEqual([]);
       expect(stored.events).toEqual(session.events);
     });
 
@@ -360,7 +360,7 @@ describe.each(storeKinds)('$name', (kind) => {
       );
       expect(markers.map((event) => event.seq)).toEqual([root.events.length, child.events.length - 1]);
       expect(grandchild.header).toMatchObject({ parentSession: 'child', forkCut: child.events.length - 2 });
-      expect(validate(6, { header: grandchild.header, events: grandchild.events })).toEqual([]);
+      expect(validate(7, { header: grandchild.header, events: grandchild.events })).toEqual([]);
     });
   });
 
@@ -381,7 +381,7 @@ describe.each(storeKinds)('$name', (kind) => {
         cwd: '/p',
         inheritedEventCount: 0,
         lastSeq: parent.events.length - 1,
-        formatVersion: 6,
+        formatVersion: 7,
         busy: true,
         needsRepair: false,
       });

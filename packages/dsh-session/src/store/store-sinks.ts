@@ -31,8 +31,8 @@ export function createdSink(onRelease: () => void): SessionSink & { hold(writer:
 
 /**
  * A sink over an acquired writer. With `transition` (a log stored in an older format), the first
- * write replaces the whole log with the V6 header, the stored events and the batch, atomically:
- * never V6 records under an older header.
+ * write replaces the whole log with the current (V7) header, the stored events and the batch, atomically:
+ * never current records under an older header.
  */
 export function resumingSink(writer: FastWriter, header: SessionHeader, transition: boolean, onRelease: () => void): SessionSink {
   let pendingTransition = transition;
