@@ -466,7 +466,7 @@ describe('§7 frozen validators', () => {
 
 describe('§7 refusals and torn tails', () => {
   it('§7 a newer version is refused with UNSUPPORTED_VERSION saying "written by a newer dsh — upgrade"', () => {
-    for (const version of [7, 42]) {
+    for (const version of [8, 42]) {
       const error = codecError(() => decodeJsonl(jsonl({ ...currentHeader(), version }, [])));
       expect(error.code).toBe('UNSUPPORTED_VERSION');
       expect(error.message).toContain('written by a newer dsh — upgrade');

@@ -82,7 +82,7 @@ describe('§8 unreadable stored logs', () => {
     const { mkdir, writeFile } = await import('node:fs/promises');
     await mkdir(storeDir(), { recursive: true });
     const corrupt = `${JSON.stringify({ format: 'dsh-session', version: 4, id: 'broken', createdAt: 1, inheritedEventCount: 0 })}\n{"seq":0,"type":\n{"seq":1,"type":"session/title","time":1,"data":{"title":"x"}}\n`;
-    const newer = `${JSON.stringify({ format: 'dsh-session', version: 7, id: 'future', createdAt: 1, inheritedEventCount: 0 })}\n`;
+    const newer = `${JSON.stringify({ format: 'dsh-session', version: 8, id: 'future', createdAt: 1, inheritedEventCount: 0 })}\n`;
     await writeFile(join(storeDir(), 'broken.jsonl'), corrupt);
     await writeFile(join(storeDir(), 'future.jsonl'), newer);
     for (const [id, codes] of [

@@ -188,13 +188,13 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
     const printed = await runDsh(['migrate', file]);
     expect(printed.code).toBe(0);
     const decoded = decodeJsonl(printed.stdout);
-    expect(decoded.sourceVersion).toBe(6);
+    expect(decoded.sourceVersion).toBe(7);
     expect(decoded.events).toHaveLength(3);
     expect(await readFile(file, 'utf8')).toBe(V0_LOG);
     const written = await runDsh(['migrate', file, '--write']);
     expect(written.code).toBe(0);
     expect(await readFile(`${file}.bak`, 'utf8')).toBe(V0_LOG);
-    expect(decodeJsonl(await readFile(file, 'utf8')).sourceVersion).toBe(6);
+    expect(decodeJsonl(await readFile(file, 'utf8')).sourceVersion).toBe(7);
   });
 
   it('§11 print mode with --output-format json prints { sessionId, result, isError }; --resume --fork-session forks', async () => {

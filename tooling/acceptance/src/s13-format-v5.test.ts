@@ -57,7 +57,7 @@ describe('§13 format V5', () => {
     expect(decoded).toStrictEqual({ header: currentHeader('five'), events, sourceVersion: 5 });
     const text = jsonl(currentHeader('five'), events);
     expect(encodeJsonl(decoded)).toBe(text);
-    expect(decodeJsonl(text)).toStrictEqual({ header: currentHeader('five'), events, sourceVersion: 6 });
+    expect(decodeJsonl(text)).toStrictEqual({ header: currentHeader('five'), events, sourceVersion: 7 });
   });
 
   it('§13 the V4 validator stays frozen: it refuses reasoning blocks, which the V5 validator admits', () => {

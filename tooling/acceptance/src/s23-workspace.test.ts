@@ -139,7 +139,7 @@ describe('§23 honest to the model (format V6)', () => {
     expect(error.code).toBe('INVALID_EVENT');
     expect(await store.has('bad')).toBe(false);
     const inTurn = toEvents([ev.turnStart(1), { type: 'session/note', data: note }]);
-    expect(validate(6, { header: currentHeader(), events: inTurn })).toMatchObject([{ code: 'INVALID_RELATIONSHIP', seq: 1 }]);
+    expect(validate(7, { header: currentHeader(), events: inTurn })).toMatchObject([{ code: 'INVALID_RELATIONSHIP', seq: 1 }]);
     await store.close();
   });
 });
