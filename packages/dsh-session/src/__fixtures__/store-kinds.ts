@@ -2,10 +2,11 @@
  * The two stores the shared store tests run against, with raw access to their storage so a test can
  * plant a log as a crashed writer would have left it and read what was stored.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeJsonl, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { createMemoryBackend, createMemoryStore, openSessionStore, type SessionBackend, type SessionStore } from 'dsh-session';
+import { storedLogText } from './stored-log-text.js';
 import { makeTempDir } from '@dsh/test-utils';
 
 export type StoreKit = {
@@ -60,8 +61,9 @@ export const storeKinds: { name: string; make(): Promise<StoreKit> }[] = [
         async plant(header, events) {
           await writeFile(join(dir.path, `${header.id}.jsonl`), encodeJsonl({ header, events }));
         },
+        // The log as every reader sees it: a manifest with its segments (a fork may seal a parent's lines; its events stay).
         async raw(id) {
-          return readFile(join(dir.path, `${id}.jsonl`), 'utf8');
+          return storedLogText(dir.path, id);
         },
         async cleanup() {
           for (const store of stores) await store.close();

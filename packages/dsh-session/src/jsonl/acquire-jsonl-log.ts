@@ -40,6 +40,7 @@ export async function acquireJsonlLog(state: JsonlState, id: string): Promise<Fa
     current: false,
     crc: 0,
     verified: false,
+    base: 0,
   });
 }
 

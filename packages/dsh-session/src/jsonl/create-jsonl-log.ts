@@ -8,12 +8,15 @@ import { join } from 'node:path';
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import { publishWithoutOverwrite, syncDirectory } from './durable-files.js';
 import { acquireFileLease, type FileLease } from './file-lease.js';
-import { EMPTY, lineEndsOf, planCreated, writeCreated, type CreatePlan } from './jsonl-create-plan.js';
+import { EMPTY, isJsonlProvenance, lineEndsOf, planCreated, segmentLinesOf, writeCreated, type CreatePlan } from './jsonl-create-plan.js';
 import { encodeLog } from './jsonl-log-bytes.js';
+import { manifestOf } from './jsonl-manifest.js';
 import { fileExists, leasesDir, logFile } from './jsonl-paths.js';
 import type { JsonlState } from './jsonl-state.js';
 import { makeJsonlWriter } from './jsonl-writer.js';
 import { sessionTempName } from './session-temp-name.js';
+import { acquireSegmentsLease, type SegmentsLease } from './segments/segments-lease.js';
+import { verifySegment } from './segments/verify-segment.js';
 import { writeCreatedSummary } from './write-created-summary.js';
 import type { FastWriter, InheritedRecords } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
@@ -42,10 +45,17 @@ export async function createJsonlLog(
   // Everything after the lease is taken runs inside this try, so every failure releases it.
   let plan: CreatePlan;
   let created: { handle: FileHandle; crc: number } | undefined;
+  // A fork of this backend's read may name segments: held from planning until the manifest is durable,
+  // so no collection removes a segment it names in between.
+  let segmentsLease: SegmentsLease | undefined;
   try {
+    if ((inherited?.count ?? 0) > 0 && isJsonlProvenance(inherited?.provenance)) segmentsLease = await acquireSegmentsLease(state.segments);
     // No second `exists` here: the link below never overwrites, so a log published meanwhile is
     // still refused (SESSION_EXISTS). The store asks first only for an id its caller named.
-    plan = await planCreated(state, header, events, inherited);
+    plan = await planCreated(state, header, events, inherited, segmentsLease);
+    if (!(await namedSegmentsExist(state, plan))) {
+      plan = { head: encodeLog(header, inherited === undefined ? events : [...inherited.events(), ...events]), rest: EMPTY };
+    }
     try {
       created = await writeCreated(state, temp, plan);
     } catch (error) {
@@ -62,19 +72,30 @@ export async function createJsonlLog(
     await unlink(temp).catch(() => undefined);
     await lease.release();
     throw SessionError.is(error) ? error : writeFailed(id, 'create', error);
+  } finally {
+    await segmentsLease?.release();
   }
   // The handle that wrote the file is the published file's (link and rename keep the inode).
   const { handle, crc } = created;
   const { ends, size } = lineEndsOf(plan);
   // Listed from then on without reading the log (`read-jsonl-summary.ts`).
-  await writeCreatedSummary(dir, id, header, events, inherited, size);
+  await writeCreatedSummary(dir, id, header, events, inherited, size, segmentLinesOf(plan) > 0 ? plan.head.toString('utf8') : undefined);
   return makeJsonlWriter(state, id, path, lease, {
     handle,
     size,
-    lines: (inherited?.count ?? 0) + events.length + 1,
+    lines: (inherited?.count ?? 0) - segmentLinesOf(plan) + events.length + 1,
+    base: segmentLinesOf(plan),
+    manifest: segmentLinesOf(plan) > 0 ? manifestOf(plan.head) : undefined,
     ends,
     current: true,
     crc,
     verified: true,
   });
+}
+
+/** Whether every segment a plan names is published and matches its digest (checked under the folder's lease). */
+async function namedSegmentsExist(state: JsonlState, plan: CreatePlan): Promise<boolean> {
+  const segments = plan.inherited !== undefined && 'bytes' in plan.inherited ? (plan.inherited.segments ?? []) : [];
+  for (const segment of segments) if ((await verifySegment(state.segments, segment.digest)) !== 'verified') return false;
+  return true;
 }

@@ -24,7 +24,11 @@ import { fileExists, leasesDir, logFile } from './jsonl-paths.js';
 import type { JsonlState } from './jsonl-state.js';
 import { removeSummaryFile, removeSummaryTemps } from './jsonl-summary-file.js';
 import { matchesStamp, readVerifiedStamp, removeStampTemps, removeVerifiedStamp } from './jsonl-verified-stamp.js';
+import { manifestOf, materialize } from './jsonl-manifest.js';
 import { readJsonlSummary } from './read-jsonl-summary.js';
+import { collectSegments } from './segments/collect-segments.js';
+import { createSegmentStore } from './segments/segment-store.js';
+import { acquireSegmentsLease } from './segments/segments-lease.js';
 import type { FastWriter } from '../fast-backend.js';
 import { JsonlTextLog } from '../sources/jsonl-text-log.js';
 import { VerifiedJsonlLog } from '../sources/verified-jsonl-log.js';
@@ -49,10 +53,25 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
   await removeStampTemps(dir);
   await removeSummaryTemps(dir);
   const held = new Set<FastWriter>();
-  const state: JsonlState = { dir, now, write, held, storedRanges: new Map(), spareCopyBuffer: undefined };
+  const segments = createSegmentStore({ dir, now, writeChunk: write });
+  const state: JsonlState = { dir, now, write, held, storedRanges: new Map(), segments, spareCopyBuffer: undefined };
   let closed = false;
   const assertOpen = (): void => {
     if (closed) throw new SessionError('STORE_CLOSED', `The session store at ${dir} is closed.`);
+  };
+
+  /** Removes the segments no manifest names any more, when no other process holds the folder's lease; a cache-like chore, never failing its caller. */
+  const collectQuietly = async (): Promise<void> => {
+    try {
+      const lease = await acquireSegmentsLease(segments, 0);
+      try {
+        await collectSegments(segments, lease);
+      } finally {
+        await lease.release();
+      }
+    } catch {
+      // Busy, a header that cannot be read, or storage refusing: the segments stay until a later delete.
+    }
   };
 
   return asSessionBackend({
@@ -70,10 +89,14 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       assertOpen();
       try {
         const [bytes, stamp] = await Promise.all([readWholeFile(logFile(dir, id)), readVerifiedStamp(dir, id)]);
+        // A manifest is read with its segments: every reader sees one self-contained log (the stamp
+        // covers the manifest's own bytes; each segment is checked by its digest).
+        const manifest = manifestOf(bytes);
+        const whole = manifest === undefined ? bytes : await materialize(segments, bytes, manifest);
         // One decode of the whole buffer gives a flat string (a chunked utf8 read is a rope that every
         // later indexOf/slice must flatten first).
-        const log = matchesStamp(bytes, stamp) ? new VerifiedJsonlLog(bytes) : new JsonlTextLog(bytes.toString('utf8'));
-        return { log, provenance: provenanceOfRead(log) };
+        const log = matchesStamp(bytes, stamp) ? new VerifiedJsonlLog(whole) : new JsonlTextLog(whole.toString('utf8'));
+        return { log, provenance: provenanceOfRead(log, { state, id, bytes, manifest }) };
       } catch (error) {
         if (errorCode(error) === 'ENOENT') throw notFoundError(id);
         throw error;
@@ -82,7 +105,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
 
     async readSummary(id) {
       assertOpen();
-      return await readJsonlSummary(dir, id);
+      return await readJsonlSummary(dir, id, segments);
     },
 
     heldProvenance(id) {
@@ -130,6 +153,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       } finally {
         await lease.release();
       }
+      await collectQuietly();
     },
 
     async close() {

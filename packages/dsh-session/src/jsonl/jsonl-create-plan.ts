@@ -7,10 +7,14 @@
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import { encodeHeader, type SessionEvent, type SessionHeader } from 'dsh-codec';
+import { encodeHeader, type SealedSegment, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { encodeLog, NEWLINE, serializeEvents } from './jsonl-log-bytes.js';
+import { segmentsUpTo, type Manifest } from './jsonl-manifest.js';
+import { readSegment } from './segments/read-segment.js';
 import type { JsonlState } from './jsonl-state.js';
 import { LineEnds } from './line-ends.js';
+import { sealOwnLines } from './seal-parent.js';
+import type { SegmentsLease } from './segments/segments-lease.js';
 import type { InheritedRecords } from '../fast-backend.js';
 import { provenanceKind, type Provenance } from '../provenance.js';
 
@@ -23,10 +27,35 @@ const COPY_CHUNK = 4 * 1024 * 1024;
  * Where a held session's first events lie in its file: `ends` holds the offset after each line (the
  * header's first), `size` the writer's durable size and `writing` whether a batch is being written.
  */
-export type StoredRange = { handle: FileHandle; start: number; end: number; ends: LineEnds; count: number; size: number; writing: boolean };
+export type StoredRange = {
+  handle: FileHandle;
+  start: number;
+  end: number;
+  ends: LineEnds;
+  count: number;
+  size: number;
+  writing: boolean;
+  /** The manifest the held file is, when its first `manifest.lines` events lie in segments; `events` = those + `count`. */
+  manifest?: Manifest | undefined;
+  events?: number;
+};
 
-/** A new log to write: the header (or the whole encoded log), inherited lines, the other events. */
-export type CreatePlan = { head: Buffer; inherited?: { bytes: Buffer; ends: LineEnds } | { range: StoredRange }; rest: Buffer };
+/**
+ * A new log to write: the header (or the whole encoded log), inherited lines, the other events. A
+ * child by reference names `segments` in its header (its first events) and copies only the inherited
+ * lines after them (`bytes`).
+ */
+export type CreatePlan = {
+  head: Buffer;
+  inherited?: { bytes: Buffer; ends: LineEnds; segments?: SealedSegment[] } | { range: StoredRange };
+  rest: Buffer;
+};
+
+/** How many event lines a plan's segments hold (they are not in its file). */
+export function segmentLinesOf(plan: CreatePlan): number {
+  const segments = plan.inherited !== undefined && 'bytes' in plan.inherited ? plan.inherited.segments : undefined;
+  return segments?.reduce((total, segment) => total + segment.lines, 0) ?? 0;
+}
 
 /**
  * Whether a held session's file still is what its writer wrote: a size other than the durable size
@@ -78,7 +107,7 @@ type InheritedPart = NonNullable<CreatePlan['inherited']>;
  * session) it was minted for are written into a child without encoding them, or undefined when they
  * cannot be (then they are encoded).
  */
-type JsonlOrigin = (count: number) => Promise<InheritedPart | undefined>;
+type JsonlOrigin = (count: number, segmentsLease: SegmentsLease | undefined) => Promise<InheritedPart | undefined>;
 
 const JSONL_PROVENANCE = provenanceKind<JsonlOrigin>();
 
@@ -88,29 +117,71 @@ function copiedLines(bytes: Buffer | undefined, count: number): InheritedPart | 
   // Line 0 stands for the header: line i is inherited event i - 1, as in a stored range.
   const ends = LineEnds.after(0);
   ends.scan(bytes, 0);
-  if (bytes[bytes.length - 1] !== NEWLINE || ends.length !== count + 1) return undefined;
+  if ((bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE) || ends.length !== count + 1) return undefined;
   return { bytes, ends };
 }
 
 /** The durable lines of a session a writer of this backend holds, when its file is still what the writer wrote. */
-async function heldRange(state: JsonlState, id: string, count: number): Promise<InheritedPart | undefined> {
+async function heldRange(
+  state: JsonlState,
+  id: string,
+  count: number,
+  segmentsLease: SegmentsLease | undefined,
+): Promise<InheritedPart | undefined> {
   const range = state.storedRanges.get(id)?.(count);
   // A source released, rewritten or changed behind its lease is not copied: its events are encoded.
   if (range === undefined || !(await storedRangeIsIntact(range).catch(() => false))) return undefined;
-  return { range };
+  const { manifest } = range;
+  if (manifest === undefined) return { range };
+  // A held manifest: the child names the segments up to the cut and copies the file's lines after them.
+  if (segmentsLease === undefined) return undefined;
+  const inSegments = Math.min(count, manifest.lines);
+  const sealed = Buffer.concat(await Promise.all(manifest.segments.map((segment) => readSegment(state.segments, segment))));
+  const segments = segmentsUpTo(manifest, inSegments, sealed);
+  if (segments === undefined) return undefined;
+  const own = Buffer.allocUnsafe(range.end - range.start);
+  await readExactly(range.handle, own, range.start);
+  const rest = copiedLines(own, range.count);
+  return rest === undefined || !('bytes' in rest) ? undefined : { ...rest, segments };
 }
 
+/** Where a read came from: the backend, the session, the file's bytes and the manifest they are (if any). */
+export type ReadSource = { state: JsonlState; id: string; bytes: Buffer; manifest: Manifest | undefined };
+
 /**
- * The provenance of a read of this backend: a child copies the lines of its first events from the
- * bytes read (`currentLines`: only lines the store validated, in the current format and LF).
+ * The provenance of a read of this backend: a child refers to the segments holding its first events
+ * — sealing the source's own lines into one first when the cut lies in them and its lease is free — and
+ * copies only the lines after them, from the bytes read (`currentLines`: only lines the store validated,
+ * in the current format and LF). Without the segment folder's lease it copies them all.
  */
-export function provenanceOfRead(log: { currentLines(count: number): Buffer | undefined }): Provenance {
-  return JSONL_PROVENANCE.mint((count) => Promise.resolve(copiedLines(log.currentLines(count), count)));
+export function provenanceOfRead(log: { currentLines(count: number): Buffer | undefined }, source: ReadSource): Provenance {
+  return JSONL_PROVENANCE.mint(async (count, segmentsLease) => {
+    const lines = log.currentLines(count);
+    if (lines === undefined || segmentsLease === undefined) return copiedLines(lines, count);
+    let { manifest } = source;
+    // The cut lies in the source's own lines: those up to it are sealed first, when its lease is free.
+    if (count > (manifest?.lines ?? 0)) {
+      const own = lines.subarray(manifest?.bytes ?? 0);
+      manifest = (await sealOwnLines(source.state, source.id, source.bytes, own, segmentsLease)) ?? manifest;
+    }
+    if (manifest === undefined) return copiedLines(lines, count);
+    const inSegments = Math.min(count, manifest.lines);
+    const segments = segmentsUpTo(manifest, inSegments, lines);
+    if (segments === undefined) return copiedLines(lines, count);
+    const skipped = segments.reduce((total, segment) => total + segment.bytes, 0);
+    const rest = copiedLines(lines.subarray(skipped), count - inSegments);
+    return rest === undefined || !('bytes' in rest) ? undefined : { ...rest, segments };
+  });
 }
 
 /** The provenance of session `id` as a writer of this backend holds it: a child copies its durable lines from its file. */
 export function provenanceOfHeld(state: JsonlState, id: string): Provenance {
-  return JSONL_PROVENANCE.mint((count) => heldRange(state, id, count));
+  return JSONL_PROVENANCE.mint((count, segmentsLease) => heldRange(state, id, count, segmentsLease));
+}
+
+/** Whether `provenance` is this backend's: a create from it may name segments, and holds the segment folder's lease. */
+export function isJsonlProvenance(provenance: Provenance | undefined): boolean {
+  return JSONL_PROVENANCE.read(provenance) !== undefined;
 }
 
 /**
@@ -123,6 +194,7 @@ export async function planCreated(
   header: SessionHeader,
   events: readonly SessionEvent[],
   inherited: InheritedRecords | undefined,
+  segmentsLease?: SegmentsLease,
 ): Promise<CreatePlan> {
   const count = inherited?.count ?? 0;
   const encoded = (): CreatePlan => ({
@@ -131,9 +203,11 @@ export async function planCreated(
   });
   // No provenance of this backend (a read of none, a public backend's records): the events are encoded.
   const origin = JSONL_PROVENANCE.read(inherited?.provenance);
-  const part = origin === undefined || count <= 0 ? undefined : await origin(count);
+  const part = origin === undefined || count <= 0 ? undefined : await origin(count, segmentsLease);
   if (part === undefined) return encoded();
-  return { head: Buffer.from(encodeHeader(header), 'utf8'), inherited: part, rest: Buffer.from(serializeEvents(events), 'utf8') };
+  const segments = 'bytes' in part ? part.segments : undefined;
+  const head = encodeHeader(segments === undefined || segments.length === 0 ? header : { ...header, segments });
+  return { head: Buffer.from(head, 'utf8'), inherited: part, rest: Buffer.from(serializeEvents(events), 'utf8') };
 }
 
 /** Below this size the header and the other events are written as one buffer (one write instead of two). */

@@ -9,6 +9,7 @@ import { crc32 } from 'node:zlib';
 import { readWholeFile, syncDirectory, writeFileDurably } from './durable-files.js';
 import type { FileLease } from './file-lease.js';
 import { CARRIAGE_RETURN, encodeLog, lineOffset, NEWLINE, serializeEvents, startsWithCurrentRecordsHeader } from './jsonl-log-bytes.js';
+import { manifestOf, materialize, type Manifest } from './jsonl-manifest.js';
 import type { JsonlState } from './jsonl-state.js';
 import { readVerifiedStamp, writeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { LineEnds } from './line-ends.js';
@@ -24,17 +25,31 @@ import { leaseLost, writeFailed } from '../store-errors.js';
  * A writer over an open file; `size` and `lines` describe the durable bytes, `ends` the offset after
  * each durable line (the header's first), `current` whether those lines are current-format records, `crc` the CRC-32
  * of the durable bytes and `verified` whether every one of them was validated (then release stamps them).
+ * `base` is how many events lie in the segments the file's manifest names (0 for a self-contained log):
+ * the file's line `i ≥ 1` holds event `base + i - 1`.
  */
 export function makeJsonlWriter(
   state: JsonlState,
   id: string,
   path: string,
   lease: FileLease,
-  initial: { handle: FileHandle; size: number; lines: number; ends: LineEnds; current: boolean; crc: number; verified: boolean },
+  initial: {
+    handle: FileHandle;
+    size: number;
+    lines: number;
+    ends: LineEnds;
+    current: boolean;
+    crc: number;
+    verified: boolean;
+    base: number;
+    manifest?: Manifest | undefined;
+  },
 ): FastWriter {
   const { dir, now, write, held, storedRanges } = state;
-  let { handle, size, lines, ends, current, crc, verified } = initial;
+  let { handle, size, lines, ends, current, crc, verified, base } = initial;
   let endsWithNewline = true;
+  /** The manifest the file is (its segments), once read; a create passes its own. */
+  let manifest: Manifest | undefined = initial.manifest;
   let dirty = false;
   let released = false;
   let lost = false;
@@ -63,17 +78,21 @@ export function makeJsonlWriter(
       endsWithNewline = size === 0 || bytes[size - 1] === NEWLINE;
       crc = crc32(bytes);
       verified = false;
+      // A manifest is read with its segments (one self-contained log); its own lines follow them.
+      manifest = manifestOf(bytes);
+      base = manifest?.lines ?? 0;
+      const whole = manifest === undefined ? bytes : await materialize(state.segments, bytes, manifest);
       // Bytes the stamp vouches for were validated by a writer of this store: decoded, not validated again.
       if (stamp !== undefined && stamp.size === size && stamp.crc32 === crc && current && endsWithNewline)
-        return { log: new VerifiedJsonlLog(bytes) };
-      return { log: new JsonlTextLog(bytes.toString('utf8')) };
+        return { log: new VerifiedJsonlLog(whole) };
+      return { log: new JsonlTextLog(whole.toString('utf8')) };
     },
     markValidated() {
       verified = true;
     },
     async append(expectedNextSeq, events) {
       await fenced();
-      const storedEvents = lines - 1;
+      const storedEvents = base + lines - 1;
       if (!endsWithNewline || storedEvents !== expectedNextSeq || events[0]?.seq !== expectedNextSeq) {
         throw new SessionError(
           'CORRUPT',
@@ -141,11 +160,14 @@ export function makeJsonlWriter(
       dirty = false;
       crc = crc32(bytes);
       verified = true;
+      base = 0;
+      manifest = undefined;
     },
     async discardTornTail(line) {
       await fenced();
       const bytes = await readFile(path);
-      const offset = lineOffset(bytes, line);
+      // `line` counts the lines of the log read (its segments' lines included); the file holds only its own.
+      const offset = lineOffset(bytes, line - base);
       try {
         // The dropped bytes stay beside the log, durable before they leave it.
         if (offset < bytes.length) {
@@ -177,8 +199,11 @@ export function makeJsonlWriter(
   };
   // Lines are only handed out for copying while this writer holds the lease and they are durable current-format records.
   const range = (count: number) => {
-    if (released || !current || !endsWithNewline || count < 0 || count >= ends.length) return undefined;
-    return { handle, start: ends.at(0), end: ends.at(count), ends, count, size, writing: dirty };
+    // `count` counts the session's events: the first `base` lie in the manifest's segments, the rest in the file.
+    const own = count - base;
+    if (released || !current || !endsWithNewline || count < 0 || own >= ends.length) return undefined;
+    const inFile = Math.max(own, 0);
+    return { handle, start: ends.at(0), end: ends.at(inFile), ends, count: inFile, size, writing: dirty, manifest, events: count };
   };
   held.add(writer);
   storedRanges.set(id, range);

@@ -13,7 +13,9 @@ import { errorCode } from './durable-files.js';
 import { NEWLINE } from './jsonl-log-bytes.js';
 import { logFile } from './jsonl-paths.js';
 import { readSummaryFile, writeSummaryFile, type SummaryFile, type SummaryLine } from './jsonl-summary-file.js';
+import { manifestOf, materialize } from './jsonl-manifest.js';
 import { matchesStamp, readVerifiedStamp } from './jsonl-verified-stamp.js';
+import type { SegmentStore } from './segments/segment-store.js';
 
 /** A header line longer than this is not summarized from parts (the store reads that log whole). */
 const MAX_HEADER_BYTES = 1 << 20;
@@ -71,7 +73,9 @@ function foldLine(summary: SummaryFile, line: string): boolean {
  * every byte after it must be complete lines holding the next events. Undefined otherwise.
  */
 async function catchUp(handle: FileHandle, summary: SummaryFile, size: number): Promise<SummaryFile | undefined> {
-  const tail = Buffer.from(`${summary.last?.line ?? summary.header}\n`, 'utf8');
+  // A manifest whose file holds only its header keeps its last event in a segment: its header ends the summary.
+  const headerOnly = summary.size === Buffer.byteLength(summary.header) + 1;
+  const tail = Buffer.from(`${headerOnly ? summary.header : (summary.last?.line ?? summary.header)}\n`, 'utf8');
   const from = summary.size - tail.length;
   if (from < 0 || size < summary.size) return undefined;
   const bytes = await readAt(handle, from, size - from);
@@ -127,15 +131,27 @@ function summaryOfVerified(bytes: Buffer, headerEnd: number): SummaryFile {
   return summary;
 }
 
-/** A summary rebuilt from the whole log, when its verified stamp vouches for every byte; else undefined. */
-async function rebuild(dir: string, id: string, handle: FileHandle, size: number): Promise<SummaryFile | undefined> {
+/**
+ * A summary rebuilt from the whole log, when its verified stamp vouches for every byte; else undefined.
+ * A manifest is read with its segments (each checked by its digest); its summary still describes its file.
+ */
+async function rebuild(
+  dir: string,
+  id: string,
+  handle: FileHandle,
+  size: number,
+  segments: SegmentStore,
+): Promise<SummaryFile | undefined> {
   const stamp = await readVerifiedStamp(dir, id);
   if (stamp?.size !== size) return undefined;
   const bytes = await readAt(handle, 0, size);
   if (!matchesStamp(bytes, stamp)) return undefined;
-  const headerEnd = bytes.indexOf(NEWLINE);
+  const manifest = manifestOf(bytes);
+  const whole = manifest === undefined ? bytes : await materialize(segments, bytes, manifest);
+  const headerEnd = whole.indexOf(NEWLINE);
   if (headerEnd === -1) return undefined;
-  const summary = summaryOfVerified(bytes, headerEnd);
+  const summary = summaryOfVerified(whole, headerEnd);
+  if (manifest !== undefined) Object.assign(summary, { size, header: bytes.toString('utf8', 0, manifest.headerEnd - 1) });
   return summary.last === undefined || summary.last.seq >= 0 ? summary : undefined;
 }
 
@@ -157,7 +173,7 @@ function partsOf(summary: SummaryFile, header: SessionHeader): StoredSummary {
  * log, an older format, a torn final line, appended lines that are not the next events. The summary
  * file is written again whenever it was missing or behind.
  */
-export async function readJsonlSummary(dir: string, id: string): Promise<StoredSummary | undefined> {
+export async function readJsonlSummary(dir: string, id: string, segments: SegmentStore): Promise<StoredSummary | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(logFile(dir, id), 'r');
@@ -171,7 +187,7 @@ export async function readJsonlSummary(dir: string, id: string): Promise<StoredS
     if (headerLine === undefined) return undefined;
     const stored = await readSummaryFile(dir, id);
     let summary = stored?.header === headerLine ? await catchUp(handle, stored, size) : undefined;
-    summary ??= await rebuild(dir, id, handle, size);
+    summary ??= await rebuild(dir, id, handle, size, segments);
     if (summary === undefined || summary.header !== headerLine) return undefined;
     let header: unknown;
     try {
@@ -182,7 +198,9 @@ export async function readJsonlSummary(dir: string, id: string): Promise<StoredS
     // Summaries are kept of current-format logs only (an older one is rewritten at its first write).
     if ((header as { version?: unknown } | null)?.version !== CURRENT_FORMAT_VERSION) return undefined;
     if (summary !== stored) await writeSummaryFile(dir, id, summary);
-    return partsOf(summary, deepFreeze(header as SessionHeader));
+    // The store's header never names segments: they are how this backend keeps the log.
+    const { segments: _segments, ...session } = header as SessionHeader;
+    return partsOf(summary, deepFreeze(session as SessionHeader));
   } finally {
     await handle.close();
   }

@@ -8,6 +8,7 @@ import { openSessionStore, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { arbitraryLog, LogBuilder, makeTempDir } from '@dsh/test-utils';
 import { writeVerifiedStamp } from './jsonl-verified-stamp.js';
+import { storedLogText } from '../__fixtures__/stored-log-text.js';
 
 // A log its writer validated and released carries a stamp (size + CRC-32). Reads whose bytes match it
 // are not validated again and forks read only their cut and latest turn; everything else is decoded
@@ -96,11 +97,11 @@ describe('verified stamps of JSONL logs', () => {
             expect(child.eventsFrom(cut + 1)).toEqual(buildForkSeed(events, cut).slice(cut + 1));
             expect(child.events).toEqual(buildForkSeed(events, cut));
             await child.close();
-            const stored = decodeJsonl(await readFile(fileOf(child.id), 'utf8'));
+            const stored = decodeJsonl(await storedLogText(dir.path, child.id));
             expect(stored.events).toEqual(buildForkSeed(events, cut));
           }
           // The inherited lines are the parent's bytes in every case.
-          const lines = async (child: string) => (await readFile(fileOf(child), 'utf8')).split('\n').slice(1, cut + 2);
+          const lines = async (child: string) => (await storedLogText(dir.path, child)).split('\n').slice(1, cut + 2);
           expect(await lines(fast.id)).toEqual(await lines(full.id));
           expect(await lines(fromObservation.id)).toEqual(await lines(id));
         }
@@ -119,12 +120,12 @@ describe('verified stamps of JSONL logs', () => {
     const child = await store.fork('ends', { atSeq: 5, id: 'ends-child' });
     child.append('session/title', { title: 'grown' });
     await child.flush();
-    const lines = async (id: string, count: number) => (await readFile(fileOf(id), 'utf8')).split('\n').slice(1, count + 1);
+    const lines = async (id: string, count: number) => (await storedLogText(dir.path, id)).split('\n').slice(1, count + 1);
     for (let cut = 0; cut < child.nextSeq; cut++) {
       const grandchild = await store.fork('ends-child', { atSeq: cut, id: `ends-grandchild-${String(cut)}` });
       await grandchild.close();
       expect(await lines(grandchild.id, cut + 1)).toEqual(await lines(child.id, cut + 1));
-      expect(decodeJsonl(await readFile(fileOf(grandchild.id), 'utf8')).events).toEqual(buildForkSeed(child.events, cut));
+      expect(decodeJsonl(await storedLogText(dir.path, grandchild.id)).events).toEqual(buildForkSeed(child.events, cut));
     }
     await child.close();
   });
@@ -236,7 +237,7 @@ describe('verified stamps of JSONL logs', () => {
     await forgeStamped('old', encodeJsonl({ header: header('old'), events }).replace('"version":7', '"version":4'));
     const child = await store.fork('old', { atSeq: 0, id: 'old-child' });
     await child.close();
-    expect(decodeJsonl(await readFile(fileOf('old-child'), 'utf8')).events).toEqual(buildForkSeed(events, 0));
+    expect(decodeJsonl(await storedLogText(dir.path, 'old-child')).events).toEqual(buildForkSeed(events, 0));
   });
 
   it('summarizes a stamped log from its latest lines exactly as the same log decoded in full', async () => {

@@ -59,7 +59,10 @@ async function inheritedPart(dir: string, parent: string, count: number): Promis
   };
 }
 
-/** Writes the summary file of session `id`, just created with `header`, `inherited` and `events` in `size` bytes; never throws. */
+/**
+ * Writes the summary file of session `id`, just created with `header`, `inherited` and `events` in
+ * `size` bytes (`headerLine`: its file's header line when it is a manifest naming segments); never throws.
+ */
 export async function writeCreatedSummary(
   dir: string,
   id: string,
@@ -67,9 +70,10 @@ export async function writeCreatedSummary(
   events: readonly SessionEvent[],
   inherited: InheritedRecords | undefined,
   size: number,
+  headerLine: string = encodeHeader(header),
 ): Promise<void> {
   try {
-    let summary: SummaryFile = { size, header: encodeHeader(header).slice(0, -1), turnStart: -1, turnEnd: -1 };
+    let summary: SummaryFile = { size, header: headerLine.slice(0, -1), turnStart: -1, turnEnd: -1 };
     if (inherited !== undefined && inherited.count > 0) {
       if (header.parentSession === undefined) return;
       const part = await inheritedPart(dir, header.parentSession, inherited.count);

@@ -6,6 +6,7 @@ import { decodeJsonl, encodeJsonl, type SessionEvent, type SessionHeader } from 
 import { openSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { arbitraryLog, makeTempDir } from '@dsh/test-utils';
+import { storedLogText } from '../__fixtures__/stored-log-text.js';
 
 // Forks of JSONL parents copy the parent's stored lines instead of encoding them again (cold: the
 // lines the store just validated; live: the durable bytes of the parent it holds). The child must
@@ -45,10 +46,10 @@ describe('fork of a JSONL parent by copying its stored lines', () => {
 
   /** The stored lines of events 0..count-1 (after the header), as bytes on disk. */
   const storedLines = async (id: string, count: number): Promise<string[]> =>
-    (await readFile(join(dir.path, `${id}.jsonl`), 'utf8')).split('\n').slice(1, count + 1);
+    (await storedLogText(dir.path, id)).split('\n').slice(1, count + 1);
 
   const childOf = async (id: string): Promise<{ header: SessionHeader; events: SessionEvent[] }> =>
-    decodeJsonl(await readFile(join(dir.path, `${id}.jsonl`), 'utf8'));
+    decodeJsonl(await storedLogText(dir.path, id));
 
   it('stores exactly buildForkSeed of the decoded parent for every cut, cold and live, whatever the parent’s bytes', async () => {
     await fc.assert(

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FORKED_WORKSPACE_AT_CUT_SENTENCE,
@@ -12,6 +10,7 @@ import {
 import { createMemoryStore, openSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { LogBuilder, makeTempDir } from '@dsh/test-utils';
+import { storedLogText } from '../__fixtures__/stored-log-text.js';
 
 // SPEC §23 "Honest to the model": what a fork child is told of its files lands in its seed, in the
 // same atomic create as the closers, so no crash can leave a child without it.
@@ -71,7 +70,7 @@ describe.each([
     expect(child.firstLiveSeq).toBe(atSeq + 2 + own.length);
     await child.close();
     if (dir !== undefined) {
-      const stored = decodeJsonl(await readFile(join(dir.path, `child-${kind}.jsonl`), 'utf8'));
+      const stored = decodeJsonl(await storedLogText(dir.path, `child-${kind}`));
       expect(stored.events).toEqual(child.events);
     }
   });
