@@ -1,12 +1,12 @@
 // SIGKILL during append, fork and open, with acknowledged-event accounting: a child process reports
 // on a pipe what it was told is durable; the parent kills it at a varying moment, reopens and counts.
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl } from 'dsh-codec';
 import { openSessionStore, type SessionStore } from 'dsh-session';
 import { faultTrials, makeTempDir, reportFaults, type TempDir } from '@dsh/test-utils';
 import { killAllStoreProcesses, spawnStoreProcess } from '../__fixtures__/spawn-store-process.js';
+import { storedLogText } from '../__fixtures__/stored-log-text.js';
 
 const figures = { trials: 0, acknowledged: 0, lost: 0, halfWritten: 0 };
 afterAll(() => {
@@ -55,6 +55,7 @@ describe('SIGKILL with acknowledged-event accounting', { timeout: 900_000 }, () 
       source.append('user/message', { message: { id: `u${turn}`, role: 'user', content: [{ type: 'text', text: 'x'.repeat(20_000) }] } });
       source.append('turn/end', { turn, reason: { kind: 'completed' } });
     }
+    const sourceEvents = source.events.slice();
     await source.close();
     let children = 0;
     for (let trial = 0; trial < faultTrials(4, 100); trial += 1) {
@@ -67,8 +68,17 @@ describe('SIGKILL with acknowledged-event accounting', { timeout: 900_000 }, () 
       figures.acknowledged += reported.size;
       const files = (await readdir(dir.path)).filter((name) => name.startsWith('source-child-') && name.endsWith('.jsonl'));
       for (const child of reported) if (!files.includes(`${child}.jsonl`)) figures.lost += 1;
+      // The killed forker may have been sealing the source (SPEC §24): its events never change, and no
+      // manifest names a segment that is not durable (reading one with its segments would refuse it).
+      const sourceText = await storedLogText(dir.path, 'source').catch(() => '');
+      if (sourceText === '' || JSON.stringify(decodeJsonl(sourceText).events) !== JSON.stringify(sourceEvents)) figures.lost += 1;
       for (const name of files) {
-        const decoded = decodeJsonl(await readFile(join(dir.path, name), 'utf8'));
+        const text = await storedLogText(dir.path, name.slice(0, -'.jsonl'.length)).catch(() => undefined);
+        if (text === undefined) {
+          figures.halfWritten += 1;
+          continue;
+        }
+        const decoded = decodeJsonl(text);
         // Whole: no torn line, the inherited marker right after the cut, and the tail closed (the codec
         // validated every relationship, so an open turn would have been refused above).
         const cut = decoded.header.forkCut ?? -2;
@@ -90,6 +100,7 @@ describe('SIGKILL with acknowledged-event accounting', { timeout: 900_000 }, () 
     expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     expect(children).toBeGreaterThan(0);
     expect(figures.halfWritten).toBe(0);
+    expect(figures.lost).toBe(0);
   });
 
   it('during open (repair and close): the stored prefix is never lost and the log always reopens', async () => {

@@ -1,0 +1,131 @@
+// SPEC §24 on JSONL: a fork child refers to its parent's sealed segments instead of copying its lines,
+// and every promise of §5–§8 holds (docs/decisions/2026-12-07-jsonl-forks-by-reference.md).
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeJsonl } from 'dsh-codec';
+import { buildForkSeed } from 'dsh-session/fork';
+import { openSessionStore, SessionError, type Session, type SessionStore } from 'dsh-session';
+import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { killAllStoreProcesses, spawnStoreProcess } from '../__fixtures__/spawn-store-process.js';
+import { storedLogText } from '../__fixtures__/stored-log-text.js';
+
+/** Appends `turns` completed turns, each with a large user message, and flushes. */
+async function grow(session: Session, turns: number): Promise<void> {
+  const first = session.events.filter((event) => event.type === 'turn/start').length + 1;
+  for (let turn = first; turn < first + turns; turn += 1) {
+    session.append('turn/start', { turn });
+    session.append('user/message', {
+      message: { id: `u${String(turn)}`, role: 'user', content: [{ type: 'text', text: 'x'.repeat(5_000) }] },
+    });
+    session.append('turn/end', { turn, reason: { kind: 'completed' } });
+  }
+  await session.flush();
+}
+
+const headerOf = async (dir: string, id: string): Promise<Record<string, unknown>> =>
+  JSON.parse((await readFile(join(dir, `${id}.jsonl`), 'utf8')).split('\n')[0] as string) as Record<string, unknown>;
+
+describe('JSONL forks by reference', { timeout: 120_000 }, () => {
+  let dir: TempDir;
+  let store: SessionStore;
+  beforeEach(async () => {
+    dir = await makeTempDir();
+    store = await openSessionStore({ dir: dir.path });
+  });
+  afterEach(async () => {
+    await killAllStoreProcesses();
+    await store.close();
+    await dir.remove();
+  });
+
+  it('a cold fork names the sealed segment holding the inherited events instead of copying their lines', async () => {
+    const parent = await store.create({ id: 'parent', title: 'long' });
+    await grow(parent, 40);
+    const events = parent.events.slice();
+    await parent.close();
+    const cut = events.length - 10;
+    const child = await store.fork('parent', { atSeq: cut, id: 'child' });
+    await child.close();
+    expect((await headerOf(dir.path, 'child')).segments).toHaveLength(1);
+    // The child's file holds its header and seed lines only: far less than the 40 × 5 kB inherited.
+    expect((await stat(join(dir.path, 'child.jsonl'))).size).toBeLessThan(2_000);
+    expect(decodeJsonl(await storedLogText(dir.path, 'child')).events).toEqual(buildForkSeed(events, cut));
+    expect((await store.inspect('child')).events).toEqual(buildForkSeed(events, cut));
+    // The parent's events are unchanged; its lines up to the cut now lie in the segment.
+    expect((await store.inspect('parent')).events).toEqual(events);
+    // A second fork at or before that point copies nothing and seals nothing new.
+    await (await store.fork('parent', { atSeq: 5, id: 'early' })).close();
+    expect(await readdir(join(dir.path, '.segments'))).toHaveLength(1);
+    expect((await store.inspect('early')).events).toEqual(buildForkSeed(events, 5));
+  });
+
+  it('deleting, repairing or growing the parent never changes a child, and collection keeps what a manifest names', async () => {
+    const parent = await store.create({ id: 'parent' });
+    await grow(parent, 10);
+    const cut = parent.events.length - 1;
+    parent.append('turn/start', { turn: 11 });
+    await parent.flush();
+    const events = parent.events.slice();
+    // Left open-tailed, as a crash leaves it.
+    await store.close();
+    store = await openSessionStore({ dir: dir.path });
+    const child = await store.fork('parent', { atSeq: cut, id: 'child' });
+    await child.close();
+    const expected = buildForkSeed(events, cut);
+    // Repair appends the interrupted closers to the parent's own lines; growing it appends more.
+    const reopened = await store.open('parent');
+    await grow(reopened, 2);
+    await reopened.close();
+    expect((await store.inspect('child')).events).toEqual(expected);
+    await store.delete('parent');
+    expect((await store.inspect('child')).events).toEqual(expected);
+    expect(await readdir(join(dir.path, '.segments'))).toHaveLength(1);
+    await store.delete('child');
+    expect(await readdir(join(dir.path, '.segments'))).toEqual([]);
+  });
+
+  it('a fork of a fork names its ancestors’ segments; the grandchild outlives both', async () => {
+    const parent = await store.create({ id: 'a' });
+    await grow(parent, 6);
+    await parent.close();
+    const child = await store.fork('a', { atSeq: 8, id: 'b' });
+    await grow(child, 4);
+    const childEvents = child.events.slice();
+    await child.close();
+    const cut = childEvents.length - 2;
+    await (await store.fork('b', { atSeq: cut, id: 'c' })).close();
+    expect(((await headerOf(dir.path, 'c')).segments as unknown[]).length).toBe(2);
+    await store.delete('a');
+    await store.delete('b');
+    expect((await store.inspect('c')).events).toEqual(buildForkSeed(childEvents, cut));
+  });
+
+  it('a parent another process holds is not sealed: the child copies its lines', async () => {
+    const holder = spawnStoreProcess('hold', dir.path, 'held');
+    await holder.waitFor((message) => message.event === 'ready');
+    const before = await readFile(join(dir.path, 'held.jsonl'));
+    const child = await store.fork('held', { atSeq: 0, id: 'copy' });
+    await child.close();
+    expect((await headerOf(dir.path, 'copy')).segments).toBeUndefined();
+    expect(await readFile(join(dir.path, 'held.jsonl'))).toEqual(before);
+    await holder.stop();
+  });
+
+  it('a manifest naming a missing or changed segment is refused as CORRUPT, never read short', async () => {
+    const parent = await store.create({ id: 'parent' });
+    await grow(parent, 3);
+    await parent.close();
+    await (await store.fork('parent', { atSeq: 4, id: 'child' })).close();
+    const [segment] = await readdir(join(dir.path, '.segments'));
+    const path = join(dir.path, '.segments', segment as string);
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"turn":1', '"turn":7'));
+    const other = await openSessionStore({ dir: dir.path });
+    try {
+      const error = await other.inspect('child').catch((caught: unknown) => caught);
+      expect(SessionError.is(error) && error.code).toBe('CORRUPT');
+    } finally {
+      await other.close();
+    }
+  });
+});
