@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl, validate } from 'dsh-codec';
 import { openSessionStore, SessionError, type Session, type SessionStore } from 'dsh-session';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { killAllStoreProcesses, spawnStoreProcess } from '../__fixtures__/spawn-store-process.js';
+import { storedLogText } from '../__fixtures__/stored-log-text.js';
 
 async function failure(promise: Promise<unknown>): Promise<SessionError> {
   try {
@@ -97,7 +97,7 @@ describe('one writer per session across processes', { timeout: 180_000 }, () => 
       const session = await store.open('durable');
       for (const batch of acknowledged)
         expect(digest(session, batch.from, batch.to), `events ${batch.from}–${batch.to}`).toBe(batch.digest);
-      const decoded = decodeJsonl(await readFile(join(dir.path, 'durable.jsonl'), 'utf8'));
+      const decoded = decodeJsonl(await storedLogText(dir.path, 'durable'));
       expect(decoded.tornTail).toBeUndefined();
       expect(validate(7, { header: decoded.header, events: decoded.events })).toEqual([]);
       await session.close();

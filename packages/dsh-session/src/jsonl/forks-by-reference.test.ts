@@ -10,13 +10,13 @@ import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { killAllStoreProcesses, spawnStoreProcess } from '../__fixtures__/spawn-store-process.js';
 import { storedLogText } from '../__fixtures__/stored-log-text.js';
 
-/** Appends `turns` completed turns, each with a large user message, and flushes. */
-async function grow(session: Session, turns: number): Promise<void> {
+/** Appends `turns` completed turns, each with a user message of `size` bytes (past 1 MiB the writer seals them), and flushes. */
+async function grow(session: Session, turns: number, size = 200_000): Promise<void> {
   const first = session.events.filter((event) => event.type === 'turn/start').length + 1;
   for (let turn = first; turn < first + turns; turn += 1) {
     session.append('turn/start', { turn });
     session.append('user/message', {
-      message: { id: `u${String(turn)}`, role: 'user', content: [{ type: 'text', text: 'x'.repeat(5_000) }] },
+      message: { id: `u${String(turn)}`, role: 'user', content: [{ type: 'text', text: 'x'.repeat(size) }] },
     });
     session.append('turn/end', { turn, reason: { kind: 'completed' } });
   }
@@ -39,32 +39,35 @@ describe('JSONL forks by reference', { timeout: 120_000 }, () => {
     await dir.remove();
   });
 
-  it('a cold fork names the sealed segment holding the inherited events instead of copying their lines', async () => {
+  it('a writer seals its lines past 1 MiB; a cold fork names that segment and copies only the lines after it', async () => {
     const parent = await store.create({ id: 'parent', title: 'long' });
-    await grow(parent, 40);
+    await grow(parent, 7);
+    await grow(parent, 2, 1_000);
     const events = parent.events.slice();
     await parent.close();
-    const cut = events.length - 10;
+    expect((await headerOf(dir.path, 'parent')).segments).toHaveLength(1);
+    const before = await readFile(join(dir.path, 'parent.jsonl'));
+    const cut = events.length - 2;
     const child = await store.fork('parent', { atSeq: cut, id: 'child' });
     await child.close();
     expect((await headerOf(dir.path, 'child')).segments).toHaveLength(1);
-    // The child's file holds its header and seed lines only: far less than the 40 × 5 kB inherited.
-    expect((await stat(join(dir.path, 'child.jsonl'))).size).toBeLessThan(2_000);
+    // The child's file holds its header, the few small lines after the segment and its seed: not the 1.4 MB inherited.
+    expect((await stat(join(dir.path, 'child.jsonl'))).size).toBeLessThan(10_000);
     expect(decodeJsonl(await storedLogText(dir.path, 'child')).events).toEqual(buildForkSeed(events, cut));
     expect((await store.inspect('child')).events).toEqual(buildForkSeed(events, cut));
-    // The parent's events are unchanged; its lines up to the cut now lie in the segment.
-    expect((await store.inspect('parent')).events).toEqual(events);
-    // A second fork at or before that point copies nothing and seals nothing new.
+    // A fork never writes its parent (SPEC §5.2), and a fork inside the segment copies no inherited line.
+    expect((await readFile(join(dir.path, 'parent.jsonl'))).equals(before)).toBe(true);
     await (await store.fork('parent', { atSeq: 5, id: 'early' })).close();
+    expect((await stat(join(dir.path, 'early.jsonl'))).size).toBeLessThan(2_000);
     expect(await readdir(join(dir.path, '.segments'))).toHaveLength(1);
     expect((await store.inspect('early')).events).toEqual(buildForkSeed(events, 5));
   });
 
   it('deleting, repairing or growing the parent never changes a child, and collection keeps what a manifest names', async () => {
     const parent = await store.create({ id: 'parent' });
-    await grow(parent, 10);
-    const cut = parent.events.length - 1;
-    parent.append('turn/start', { turn: 11 });
+    await grow(parent, 7);
+    const cut = 5;
+    parent.append('turn/start', { turn: 8 });
     await parent.flush();
     const events = parent.events.slice();
     // Left open-tailed, as a crash leaves it.
@@ -75,7 +78,7 @@ describe('JSONL forks by reference', { timeout: 120_000 }, () => {
     const expected = buildForkSeed(events, cut);
     // Repair appends the interrupted closers to the parent's own lines; growing it appends more.
     const reopened = await store.open('parent');
-    await grow(reopened, 2);
+    await grow(reopened, 7);
     await reopened.close();
     expect((await store.inspect('child')).events).toEqual(expected);
     await store.delete('parent');
@@ -87,10 +90,10 @@ describe('JSONL forks by reference', { timeout: 120_000 }, () => {
 
   it('a fork of a fork names its ancestors’ segments; the grandchild outlives both', async () => {
     const parent = await store.create({ id: 'a' });
-    await grow(parent, 6);
+    await grow(parent, 7);
     await parent.close();
     const child = await store.fork('a', { atSeq: 8, id: 'b' });
-    await grow(child, 4);
+    await grow(child, 7);
     const childEvents = child.events.slice();
     await child.close();
     const cut = childEvents.length - 2;
@@ -101,7 +104,7 @@ describe('JSONL forks by reference', { timeout: 120_000 }, () => {
     expect((await store.inspect('c')).events).toEqual(buildForkSeed(childEvents, cut));
   });
 
-  it('a parent another process holds is not sealed: the child copies its lines', async () => {
+  it('a parent whose lines are unsealed (here: held by another process) is forked by copying them, its file untouched', async () => {
     const holder = spawnStoreProcess('hold', dir.path, 'held');
     await holder.waitFor((message) => message.event === 'ready');
     const before = await readFile(join(dir.path, 'held.jsonl'));
@@ -114,7 +117,7 @@ describe('JSONL forks by reference', { timeout: 120_000 }, () => {
 
   it('a manifest naming a missing or changed segment is refused as CORRUPT, never read short', async () => {
     const parent = await store.create({ id: 'parent' });
-    await grow(parent, 3);
+    await grow(parent, 7);
     await parent.close();
     await (await store.fork('parent', { atSeq: 4, id: 'child' })).close();
     const [segment] = await readdir(join(dir.path, '.segments'));

@@ -96,7 +96,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         // One decode of the whole buffer gives a flat string (a chunked utf8 read is a rope that every
         // later indexOf/slice must flatten first).
         const log = matchesStamp(bytes, stamp) ? new VerifiedJsonlLog(whole) : new JsonlTextLog(whole.toString('utf8'));
-        return { log, provenance: provenanceOfRead(log, { state, id, bytes, manifest }) };
+        return { log, provenance: provenanceOfRead(log, { manifest }) };
       } catch (error) {
         if (errorCode(error) === 'ENOENT') throw notFoundError(id);
         throw error;

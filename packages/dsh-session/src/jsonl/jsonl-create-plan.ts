@@ -13,7 +13,6 @@ import { segmentsUpTo, type Manifest } from './jsonl-manifest.js';
 import { readSegment } from './segments/read-segment.js';
 import type { JsonlState } from './jsonl-state.js';
 import { LineEnds } from './line-ends.js';
-import { sealOwnLines } from './seal-parent.js';
 import type { SegmentsLease } from './segments/segments-lease.js';
 import type { InheritedRecords } from '../fast-backend.js';
 import { provenanceKind, type Provenance } from '../provenance.js';
@@ -145,33 +144,36 @@ async function heldRange(
   return rest === undefined || !('bytes' in rest) ? undefined : { ...rest, segments };
 }
 
-/** Where a read came from: the backend, the session, the file's bytes and the manifest they are (if any). */
-export type ReadSource = { state: JsonlState; id: string; bytes: Buffer; manifest: Manifest | undefined };
+/** Where a read came from: the manifest its file is, if any. */
+export type ReadSource = { manifest: Manifest | undefined };
 
 /**
  * The provenance of a read of this backend: a child refers to the segments holding its first events
- * — sealing the source's own lines into one first when the cut lies in them and its lease is free — and
- * copies only the lines after them, from the bytes read (`currentLines`: only lines the store validated,
- * in the current format and LF). Without the segment folder's lease it copies them all.
+ * and copies only the lines after them, from the bytes read (`currentLines`: only lines the store
+ * validated, in the current format and LF). Without the segment folder's lease it copies them all.
  */
 export function provenanceOfRead(log: { currentLines(count: number): Buffer | undefined }, source: ReadSource): Provenance {
-  return JSONL_PROVENANCE.mint(async (count, segmentsLease) => {
-    const lines = log.currentLines(count);
-    if (lines === undefined || segmentsLease === undefined) return copiedLines(lines, count);
-    let { manifest } = source;
-    // The cut lies in the source's own lines: those up to it are sealed first, when its lease is free.
-    if (count > (manifest?.lines ?? 0)) {
-      const own = lines.subarray(manifest?.bytes ?? 0);
-      manifest = (await sealOwnLines(source.state, source.id, source.bytes, own, segmentsLease)) ?? manifest;
-    }
-    if (manifest === undefined) return copiedLines(lines, count);
-    const inSegments = Math.min(count, manifest.lines);
-    const segments = segmentsUpTo(manifest, inSegments, lines);
-    if (segments === undefined) return copiedLines(lines, count);
-    const skipped = segments.reduce((total, segment) => total + segment.bytes, 0);
-    const rest = copiedLines(lines.subarray(skipped), count - inSegments);
-    return rest === undefined || !('bytes' in rest) ? undefined : { ...rest, segments };
-  });
+  return JSONL_PROVENANCE.mint((count, segmentsLease) =>
+    Promise.resolve(referencedLines(log.currentLines(count), count, source, segmentsLease)),
+  );
+}
+
+/** The first `count` event lines of a read as an inherited part: the segments holding them, then the lines after them. */
+function referencedLines(
+  lines: Buffer | undefined,
+  count: number,
+  source: ReadSource,
+  segmentsLease: SegmentsLease | undefined,
+): InheritedPart | undefined {
+  if (lines === undefined || segmentsLease === undefined) return copiedLines(lines, count);
+  const { manifest } = source;
+  if (manifest === undefined) return copiedLines(lines, count);
+  const inSegments = Math.min(count, manifest.lines);
+  const segments = segmentsUpTo(manifest, inSegments, lines);
+  if (segments === undefined) return copiedLines(lines, count);
+  const skipped = segments.reduce((total, segment) => total + segment.bytes, 0);
+  const rest = copiedLines(lines.subarray(skipped), count - inSegments);
+  return rest === undefined || !('bytes' in rest) ? undefined : { ...rest, segments };
 }
 
 /** The provenance of session `id` as a writer of this backend holds it: a child copies its durable lines from its file. */

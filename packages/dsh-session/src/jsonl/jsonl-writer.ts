@@ -14,6 +14,7 @@ import type { JsonlState } from './jsonl-state.js';
 import { readVerifiedStamp, writeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { LineEnds } from './line-ends.js';
 import { keepBackup, keepTornTail } from './log-backups.js';
+import { SEAL_AT_BYTES, sealHeldLines } from './seal-held-lines.js';
 import type { FastWriter, StoredRead } from '../fast-backend.js';
 import { JsonlTextLog } from '../sources/jsonl-text-log.js';
 import { VerifiedJsonlLog } from '../sources/verified-jsonl-log.js';
@@ -64,6 +65,29 @@ export function makeJsonlWriter(
     if (await lease.stillHeld()) return;
     lost = true;
     throw leaseLost(id, path);
+  };
+  /**
+   * Seals the file's own lines into a segment (`seal-held-lines.ts`) between two batches; the batch
+   * before it is already durable, so a failure here only leaves the lines unsealed (a fork copies them).
+   */
+  const sealOwnLines = async (): Promise<void> => {
+    try {
+      const bytes = await readWholeFile(path);
+      if (bytes.length !== size) return;
+      const sealed = await sealHeldLines(state, id, path, bytes, fenced);
+      if (sealed === undefined) return;
+      await handle.close().catch(() => undefined);
+      handle = await open(path, 'r+');
+      size = sealed.bytes.length;
+      ends = new LineEnds();
+      ends.scan(sealed.bytes, 0);
+      lines = 1;
+      base = sealed.manifest.lines;
+      manifest = sealed.manifest;
+      crc = crc32(sealed.bytes);
+    } catch {
+      // Unsealed lines stay own lines; a lost lease is refused at the next batch.
+    }
   };
   const writer: FastWriter = {
     async read(): Promise<StoredRead> {
@@ -126,6 +150,7 @@ export function makeJsonlWriter(
       size += bytes.length;
       lines += events.length;
       crc = crc32(bytes, crc);
+      if (current && size - ends.at(0) >= SEAL_AT_BYTES) await sealOwnLines();
     },
     async replace(header, events) {
       await fenced();

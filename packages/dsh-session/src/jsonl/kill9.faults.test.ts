@@ -52,7 +52,7 @@ describe('SIGKILL with acknowledged-event accounting', { timeout: 900_000 }, () 
     const source = await store.create({ id: 'source', title: 'forked while killed' });
     for (let turn = 1; turn <= 30; turn += 1) {
       source.append('turn/start', { turn });
-      source.append('user/message', { message: { id: `u${turn}`, role: 'user', content: [{ type: 'text', text: 'x'.repeat(20_000) }] } });
+      source.append('user/message', { message: { id: `u${turn}`, role: 'user', content: [{ type: 'text', text: 'x'.repeat(40_000) }] } });
       source.append('turn/end', { turn, reason: { kind: 'completed' } });
     }
     const sourceEvents = source.events.slice();
