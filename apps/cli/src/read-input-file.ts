@@ -36,7 +36,8 @@ function kindOf(info: Stats): string {
   return 'not a regular file';
 }
 
-function tooLarge(file: string, maxBytes: number, size: string): CliError {
+/** `FILE_TOO_LARGE` for `file` over `maxBytes` (`size`: what it holds, in words). */
+export function tooLarge(file: string, maxBytes: number, size: string): CliError {
   return new CliError(
     'FILE_TOO_LARGE',
     `${file}: expected a file of at most ${String(maxBytes)} bytes (${formatBytes(maxBytes)}), received ${size}.`,

@@ -31,4 +31,5 @@ export { createMemoryStore } from './memory/create-memory-store.js';
 export { openSessionStore } from './jsonl/open-session-store.js';
 export { isValidSessionId } from './session-id.js';
 export { checkTitle, isPrintableTitle, printableTitle, PrintableTitle } from './store/check-title.js';
+export { materializeLogFile } from './jsonl/materialize-log-file.js';
 export { rewriteLogFile, type RewriteOutcome, type RewriteStep } from './jsonl/rewrite-log-file.js';

@@ -7,7 +7,7 @@ import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl } from 'dsh-codec';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
 import { formatBytes, progressLine } from '../progress-line.js';
-import { readInputFile } from '../read-input-file.js';
+import { DEFAULT_MAX_INPUT_BYTES, readInputFile, tooLarge } from '../read-input-file.js';
 import { terminalLine } from '../terminal-text.js';
 
 /** The session id a headerless (V0) log takes from its file name. */
@@ -23,7 +23,30 @@ export function sessionIdFromFileName(file: string): string {
  */
 export async function decodeLogFile(context: CliContext, file: string, maxBytes?: number): Promise<ReturnType<typeof decodeJsonl>> {
   const text = await readInputFile(context, file, maxBytes);
-  return decodeLogText(file, text, context);
+  return decodeLogText(file, await selfContainedLog(file, text, maxBytes), context);
+}
+
+/** Where a log's header line names sealed segments: only a JSONL store's V7 manifest has this key there. */
+const SEGMENTS_KEY = '"segments":';
+
+/**
+ * The self-contained log `text` (the bytes of `file`) stands for: a JSONL store's manifest is read with
+ * the segments beside it, through dsh-host (`materializeLogFile`: each checked by digest, `CORRUPT`
+ * naming one that is missing or differs), bounded by `maxBytes` as a file is; any other log as it is.
+ */
+export async function selfContainedLog(file: string, text: string, maxBytes: number = DEFAULT_MAX_INPUT_BYTES): Promise<string> {
+  const headerEnd = text.indexOf('\n');
+  const key = text.indexOf(SEGMENTS_KEY);
+  if (key === -1 || (headerEnd !== -1 && key > headerEnd)) return text;
+  // Loaded only for a manifest: the other logs are read with dsh-codec alone.
+  const { materializeLogFile } = await import('dsh-host');
+  const bytes = Buffer.from(text, 'utf8');
+  const whole = await materializeLogFile(file, bytes, {
+    maxBytes,
+    onTooLarge: (size) =>
+      tooLarge(file, maxBytes, `a manifest naming segments that make a log of ${String(size)} bytes (${formatBytes(size)})`),
+  });
+  return whole === bytes ? text : whole.toString('utf8');
 }
 
 /** Decodes the text of `file` (any version), with progress on a terminal's stderr when `context` is given; failures as in `decodeLogFile`. */

@@ -22,7 +22,7 @@ const live = new Set<ChildProcess>();
  * --mount-proc --kill-child`), so `pid` is then the wrapper's.
  */
 export function spawnStoreProcess(
-  mode: 'hold' | 'race' | 'write' | 'fork' | 'open' | 'publish',
+  mode: 'hold' | 'race' | 'write' | 'fork' | 'open' | 'import' | 'publish',
   dir: string,
   id: string,
   wrap: readonly string[] = [],

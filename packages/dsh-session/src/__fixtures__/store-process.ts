@@ -6,6 +6,8 @@
  *   write <dir> <id>  open (or create) it and append turns forever, acknowledging each durable batch
  *   fork  <dir> <id>  fork it again and again at varying cuts, reporting each child once it is returned
  *   open  <dir> <id>  open (repairing) and close it again and again, reporting each completed open
+ *   import <dir> <id> import its log whole as new sessions again and again (each titled by its round,
+ *                     so each seals its own segment), reporting each once `import` returned
  */
 import { createHash } from 'node:crypto';
 import { openSessionStore, SessionError, type Session, type SessionStore } from 'dsh-session';
@@ -84,6 +86,15 @@ async function main(): Promise<void> {
       const child = `${id}-child-${process.pid}-${round}`;
       await store.fork(id, { atSeq: (round * 7919) % events.length, id: child });
       say({ event: 'forked', child });
+    }
+  } else if (mode === 'import') {
+    const { header, events } = await store.inspect(id);
+    say({ event: 'ready', pid: process.pid });
+    for (let round = 0; round < 100_000; round += 1) {
+      const copy = `${id}-import-${process.pid}-${round}`;
+      const titled = events.map((event) => (event.type === 'session/title' ? { ...event, data: { title: `import ${round}` } } : event));
+      await store.import({ header: { ...header, id: copy }, events: titled });
+      say({ event: 'imported', id: copy, round });
     }
   } else if (mode === 'open') {
     say({ event: 'ready', pid: process.pid });

@@ -14,6 +14,7 @@ import { manifestOf } from './jsonl-manifest.js';
 import { fileExists, leasesDir, logFile } from './jsonl-paths.js';
 import type { JsonlState } from './jsonl-state.js';
 import { makeJsonlWriter } from './jsonl-writer.js';
+import { sealCreatedLines, sealsWhenCreated } from './seal-created-lines.js';
 import { sessionTempName } from './session-temp-name.js';
 import { acquireSegmentsLease, type SegmentsLease } from './segments/segments-lease.js';
 import { verifySegment } from './segments/verify-segment.js';
@@ -55,6 +56,11 @@ export async function createJsonlLog(
     plan = await planCreated(state, header, events, inherited, segmentsLease);
     if (!(await namedSegmentsExist(state, plan))) {
       plan = { head: encodeLog(header, inherited === undefined ? events : [...inherited.events(), ...events]), rest: EMPTY };
+    }
+    // A log created whole (a big create or import, or a fork whose prefix was encoded) is sealed as it is written.
+    if (sealsWhenCreated(plan)) {
+      segmentsLease ??= await acquireSegmentsLease(state.segments);
+      plan = await sealCreatedLines(state, header, plan, segmentsLease);
     }
     try {
       created = await writeCreated(state, temp, plan);

@@ -88,6 +88,45 @@ describe('JSONL forks by reference', { timeout: 120_000 }, () => {
     expect(await readdir(join(dir.path, '.segments'))).toEqual([]);
   });
 
+  it('a session imported whole past 1 MiB is sealed as it is written: its file is a manifest, and forks of it copy no inherited line', async () => {
+    const source = await store.create({ id: 'source', title: 'to import' });
+    await grow(source, 7);
+    const events = source.events.slice();
+    await source.close();
+    await store.import({ header: { ...(await store.inspect('source')).header, id: 'whole' }, events });
+    const header = await headerOf(dir.path, 'whole');
+    expect(header.segments).toHaveLength(1);
+    // The file holds its header only: the 1.4 MB of lines are the segment's.
+    expect((await stat(join(dir.path, 'whole.jsonl'))).size).toBeLessThan(1_000);
+    expect((await store.inspect('whole')).events).toEqual(events);
+    expect(decodeJsonl(await storedLogText(dir.path, 'whole')).events).toEqual(events);
+    const before = await readFile(join(dir.path, 'whole.jsonl'));
+    for (const cut of [3, events.length - 1]) {
+      await (await store.fork('whole', { atSeq: cut, id: `child-${String(cut)}` })).close();
+      expect((await stat(join(dir.path, `child-${String(cut)}.jsonl`))).size).toBeLessThan(2_000);
+      expect((await store.inspect(`child-${String(cut)}`)).events).toEqual(buildForkSeed(events, cut));
+    }
+    expect((await readFile(join(dir.path, 'whole.jsonl'))).equals(before)).toBe(true);
+    // Appending after the sealed create: the new lines are the file's own, after the segment's.
+    const resumed = await store.open('whole');
+    await grow(resumed, 1, 1_000);
+    const grown = resumed.events.slice();
+    await resumed.close();
+    expect((await store.inspect('whole')).events).toEqual(grown);
+  });
+
+  it('a small create stays one self-contained file', async () => {
+    const small = await store.create({ id: 'small', title: 'short' });
+    await grow(small, 1, 1_000);
+    await small.close();
+    expect((await headerOf(dir.path, 'small')).segments).toBeUndefined();
+    await store.import({
+      header: { ...(await store.inspect('small')).header, id: 'small-copy' },
+      events: (await store.inspect('small')).events,
+    });
+    expect((await headerOf(dir.path, 'small-copy')).segments).toBeUndefined();
+  });
+
   it('a fork of a fork names its ancestors’ segments; the grandchild outlives both', async () => {
     const parent = await store.create({ id: 'a' });
     await grow(parent, 7);

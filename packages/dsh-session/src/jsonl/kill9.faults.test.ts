@@ -1,6 +1,7 @@
 // SIGKILL during append, fork and open, with acknowledged-event accounting: a child process reports
 // on a pipe what it was told is durable; the parent kills it at a varying moment, reopens and counts.
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl } from 'dsh-codec';
 import { openSessionStore, type SessionStore } from 'dsh-session';
@@ -103,6 +104,60 @@ describe('SIGKILL with acknowledged-event accounting', { timeout: 900_000 }, () 
     expect(figures.lost).toBe(0);
   });
 
+  it('during a whole import that seals its lines: every imported session reads back whole, none half-written, no segment left unnamed after a delete collects', async () => {
+    const source = await store.create({ id: 'whole', title: 'imported while killed' });
+    for (let turn = 1; turn <= 30; turn += 1) {
+      source.append('turn/start', { turn });
+      source.append('user/message', { message: { id: `u${turn}`, role: 'user', content: [{ type: 'text', text: 'w'.repeat(40_000) }] } });
+      source.append('turn/end', { turn, reason: { kind: 'completed' } });
+    }
+    const sourceEvents = source.events.slice();
+    await source.close();
+    let imported = 0;
+    for (let trial = 0; trial < faultTrials(4, 60); trial += 1) {
+      const importer = spawnStoreProcess('import', dir.path, 'whole');
+      await importer.waitFor((message) => message.event === 'ready');
+      await new Promise((resolve) => setTimeout(resolve, 200 + ((trial * 389) % 1_200)));
+      await importer.kill9();
+      figures.trials += 1;
+      const reported = new Set(importer.messages.filter((entry) => entry.event === 'imported').map((entry) => entry.id as string));
+      imported += reported.size;
+      figures.acknowledged += reported.size;
+      const names = (await readdir(dir.path)).filter((name) => name.startsWith('whole-import-') && name.endsWith('.jsonl'));
+      for (const id of reported) if (!names.includes(`${id}.jsonl`)) figures.lost += 1;
+      for (const name of names) {
+        const id = name.slice(0, -'.jsonl'.length);
+        const text = await storedLogText(dir.path, id).catch(() => undefined);
+        if (text === undefined) {
+          figures.halfWritten += 1;
+          continue;
+        }
+        const events = decodeJsonl(text).events;
+        const round = Number(id.split('-').at(-1));
+        const expected = sourceEvents.map((event) =>
+          event.type === 'session/title' ? { ...event, data: { title: `import ${round}` } } : event,
+        );
+        if (JSON.stringify(events) !== JSON.stringify(expected)) figures.lost += 1;
+      }
+    }
+    // Sealed as written: each imported file is a manifest holding its header only.
+    const first = (await readdir(dir.path)).find((name) => name.startsWith('whole-import-') && name.endsWith('.jsonl'));
+    expect(JSON.parse((await storedManifestHeader(dir.path, first ?? 'whole.jsonl')) ?? '{}')).toHaveProperty('segments.length', 1);
+    expect(figures.halfWritten).toBe(0);
+    expect(figures.lost).toBe(0);
+    expect(imported).toBeGreaterThan(0);
+    // A kill between publishing a segment and linking its manifest leaves a segment nothing names: a delete collects it.
+    const any = (await store.list()).find((summary) => summary.id.startsWith('whole-import-'));
+    if (any !== undefined) await store.delete(any.id);
+    const named = new Set<string>();
+    for (const name of await readdir(dir.path)) {
+      if (!name.endsWith('.jsonl')) continue;
+      const line = await storedManifestHeader(dir.path, name);
+      for (const segment of (JSON.parse(line ?? '{}') as { segments?: { digest: string }[] }).segments ?? []) named.add(segment.digest);
+    }
+    expect((await readdir(join(dir.path, '.segments'))).filter((name) => !named.has(name))).toEqual([]);
+  });
+
   it('during open (repair and close): the stored prefix is never lost and the log always reopens', async () => {
     const crashed = await store.create({ id: 'crashed' });
     crashed.append('turn/start', { turn: 1 });
@@ -127,3 +182,10 @@ describe('SIGKILL with acknowledged-event accounting', { timeout: 900_000 }, () 
     expect(figures.lost).toBe(0);
   });
 });
+
+/** The header line of a JSONL file in `dir` (a manifest's names its segments), or undefined when it has none. */
+async function storedManifestHeader(dir: string, name: string): Promise<string | undefined> {
+  const text = await readFile(join(dir, name), 'utf8');
+  const end = text.indexOf('\n');
+  return end === -1 ? undefined : text.slice(0, end);
+}

@@ -10,6 +10,7 @@ import { syncDirectory, writeAll, writeFileDurably, type WriteChunk } from './du
 import { acquireFileLease, type FileLease } from './file-lease.js';
 import { leaseLost } from '../store-errors.js';
 import { setOlderBackupAside } from './log-backups.js';
+import { materializeLogFile } from './materialize-log-file.js';
 import { isValidSessionId } from '../session-id.js';
 import { sessionTempName } from './session-temp-name.js';
 
@@ -39,7 +40,8 @@ export type RewriteStep = 'lease-taken' | 'temp-partly-written' | 'temp-synced' 
 
 /**
  * Reads `file` under its session's lease (`<dir>/.leases/<id>` for `<dir>/<id>.jsonl`; refuses with
- * `SESSION_BUSY` naming the holder while another process writes it), passes the text to `transform`,
+ * `SESSION_BUSY` naming the holder while another process writes it), passes the text to `transform`
+ * (a store's manifest with its segments: one self-contained log, `materializeLogFile`),
  * and when that returns different text replaces the file atomically, keeping the original as
  * `FILE.bak` (an earlier `FILE.bak` becomes `FILE.bak-<stamp>`). A crash midway leaves the file as it was
  * (or already replaced, from `renamed` on) plus temp files a store removes at open. `onStep` is called
@@ -66,7 +68,8 @@ export async function rewriteLogFile(
   const backupTemp = join(dir, sessionTempName(tempId, 'backup'));
   try {
     // Read under the lease: an append that landed before it is part of what gets rewritten.
-    const text = await readFile(path, 'utf8');
+    // A store's manifest is read with its segments: `transform` sees one self-contained log.
+    const text = (await materializeLogFile(path, await readFile(path))).toString('utf8');
     const next = transform(text);
     if (next === undefined || next === text) return { written: false };
     // Written in two halves when observed, so a fault test can stop it with the temp file half-written.
