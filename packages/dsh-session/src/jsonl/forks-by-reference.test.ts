@@ -115,6 +115,19 @@ describe('JSONL forks by reference', { timeout: 120_000 }, () => {
     expect((await store.inspect('whole')).events).toEqual(grown);
   });
 
+  it('an import past 8 MiB is sealed as several segments, each ending a line, and reads back whole', async () => {
+    const source = await store.create({ id: 'source' });
+    await grow(source, 45);
+    const events = source.events.slice();
+    await source.close();
+    await store.import({ header: { ...(await store.inspect('source')).header, id: 'big' }, events });
+    const segments = (await headerOf(dir.path, 'big')).segments as { bytes: number; lines: number }[];
+    expect(segments.length).toBeGreaterThan(1);
+    for (const segment of segments) expect(segment.bytes).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(segments.reduce((total, segment) => total + segment.lines, 0)).toBe(events.length);
+    expect((await store.inspect('big')).events).toEqual(events);
+  });
+
   it('a small create stays one self-contained file', async () => {
     const small = await store.create({ id: 'small', title: 'short' });
     await grow(small, 1, 1_000);
