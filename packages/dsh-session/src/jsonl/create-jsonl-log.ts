@@ -3,7 +3,7 @@
  * written and fsynced (inherited lines copied as bytes where the plan can), linked to `<id>.jsonl`
  * without overwriting, the directory fsynced — and the writer holding it.
  */
-import { unlink, type FileHandle } from 'node:fs/promises';
+import { stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionEvent, SessionHeader } from 'dsh-codec';
 import { publishWithoutOverwrite, syncDirectory } from './durable-files.js';
@@ -17,7 +17,7 @@ import { makeJsonlWriter } from './jsonl-writer.js';
 import { sealCreatedLines, sealsWhenCreated } from './seal-created-lines.js';
 import { sessionTempName } from './session-temp-name.js';
 import { acquireSegmentsLease, type SegmentsLease } from './segments/segments-lease.js';
-import { verifySegment } from './segments/verify-segment.js';
+import { segmentFile } from './segments/segment-paths.js';
 import { writeCreatedSummary } from './write-created-summary.js';
 import type { FastWriter, InheritedRecords } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
@@ -99,9 +99,19 @@ export async function createJsonlLog(
   });
 }
 
-/** Whether every segment a plan names is published and matches its digest (checked under the folder's lease). */
+/**
+ * Whether every segment a plan names is published, holding at least the bytes named (checked under the
+ * folder's lease, so no collection removes one before the manifest is durable). Its bytes are not read:
+ * a fork names what its source's manifest names, and each reader verifies a segment by digest.
+ */
 async function namedSegmentsExist(state: JsonlState, plan: CreatePlan): Promise<boolean> {
   const segments = plan.inherited !== undefined && 'bytes' in plan.inherited ? (plan.inherited.segments ?? []) : [];
-  for (const segment of segments) if ((await verifySegment(state.segments, segment.digest)) !== 'verified') return false;
+  for (const segment of segments) {
+    const size = await stat(segmentFile(state.dir, segment.digest)).then(
+      (info) => (info.isFile() ? info.size : -1),
+      () => -1,
+    );
+    if (size < segment.bytes) return false;
+  }
   return true;
 }

@@ -19,13 +19,14 @@ import { acquireJsonlLog } from './acquire-jsonl-log.js';
 import { createJsonlLog } from './create-jsonl-log.js';
 import { errorCode, readWholeFile, syncDirectory, writeAll, type WriteChunk } from './durable-files.js';
 import { acquireFileLease, fileLeaseHolder } from './file-lease.js';
-import { provenanceOfHeld, provenanceOfRead } from './jsonl-create-plan.js';
+import { provenanceOfHeld, provenanceOfRead, provenanceOfSegmented } from './jsonl-create-plan.js';
 import { fileExists, leasesDir, logFile } from './jsonl-paths.js';
 import type { JsonlState } from './jsonl-state.js';
 import { removeSummaryFile, removeSummaryTemps } from './jsonl-summary-file.js';
 import { matchesStamp, readVerifiedStamp, removeStampTemps, removeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { manifestOf, materialize } from './jsonl-manifest.js';
 import { readJsonlSummary } from './read-jsonl-summary.js';
+import { SegmentedJsonlLog } from './segmented-jsonl-log.js';
 import { collectSegments } from './segments/collect-segments.js';
 import { createSegmentStore } from './segments/segment-store.js';
 import { acquireSegmentsLease } from './segments/segments-lease.js';
@@ -92,6 +93,11 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         // A manifest is read with its segments: every reader sees one self-contained log (the stamp
         // covers the manifest's own bytes; each segment is checked by its digest).
         const manifest = manifestOf(bytes);
+        // A manifest its stamp vouches for is read lazily: a segment only when one of its events is read.
+        if (manifest !== undefined && matchesStamp(bytes, stamp)) {
+          const log = new SegmentedJsonlLog(segments, bytes, manifest);
+          return { log, provenance: provenanceOfSegmented(log, id) };
+        }
         const whole = manifest === undefined ? bytes : await materialize(segments, bytes, manifest);
         // One decode of the whole buffer gives a flat string (a chunked utf8 read is a rope that every
         // later indexOf/slice must flatten first).

@@ -9,8 +9,8 @@ import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { encodeHeader, type SealedSegment, type SessionEvent, type SessionHeader } from 'dsh-codec';
 import { encodeLog, NEWLINE, serializeEvents } from './jsonl-log-bytes.js';
-import { segmentsUpTo, type Manifest } from './jsonl-manifest.js';
-import { readSegment } from './segments/read-segment.js';
+import { segmentsAt, segmentsUpTo, type Manifest } from './jsonl-manifest.js';
+import type { SegmentedJsonlLog } from './segmented-jsonl-log.js';
 import type { JsonlState } from './jsonl-state.js';
 import { LineEnds } from './line-ends.js';
 import type { SegmentsLease } from './segments/segments-lease.js';
@@ -134,10 +134,8 @@ async function heldRange(
   if (manifest === undefined) return { range };
   // A held manifest: the child names the segments up to the cut and copies the file's lines after them.
   if (segmentsLease === undefined) return undefined;
-  const inSegments = Math.min(count, manifest.lines);
-  const sealed = Buffer.concat(await Promise.all(manifest.segments.map((segment) => readSegment(state.segments, segment))));
-  const segments = segmentsUpTo(manifest, inSegments, sealed);
-  if (segments === undefined) return undefined;
+  // Only the segment holding the cut is read (to find its line's end); the others are named as they are.
+  const segments = await segmentsAt(state.segments, manifest, Math.min(count, manifest.lines));
   const own = Buffer.allocUnsafe(range.end - range.start);
   await readExactly(range.handle, own, range.start);
   const rest = copiedLines(own, range.count);
@@ -174,6 +172,17 @@ function referencedLines(
   const skipped = segments.reduce((total, segment) => total + segment.bytes, 0);
   const rest = copiedLines(lines.subarray(skipped), count - inSegments);
   return rest === undefined || !('bytes' in rest) ? undefined : { ...rest, segments };
+}
+
+/**
+ * The provenance of a verified manifest read lazily (`SegmentedJsonlLog`): a child names the segments
+ * before its cut, cuts the one holding it (reading that one only) and copies the own lines up to it.
+ * Without the segment folder's lease its events are encoded.
+ */
+export function provenanceOfSegmented(log: SegmentedJsonlLog, id: string): Provenance {
+  return JSONL_PROVENANCE.mint((count, segmentsLease) =>
+    Promise.resolve(segmentsLease === undefined ? undefined : log.referenced(id, count)),
+  );
 }
 
 /** The provenance of session `id` as a writer of this backend holds it: a child copies its durable lines from its file. */

@@ -97,3 +97,26 @@ export function segmentsUpTo(manifest: Manifest, count: number, lines: Buffer): 
   }
   return refs;
 }
+
+/**
+ * The segments holding a manifest's first `count` events (`count` at most its segments' lines): every
+ * segment wholly before the cut as it is, the one holding the cut cut after its line — only that one is
+ * read (verified by digest), to find where the line ends.
+ */
+export async function segmentsAt(store: SegmentStore, manifest: Manifest, count: number): Promise<SealedSegment[]> {
+  const refs: SealedSegment[] = [];
+  let first = 0;
+  for (const segment of manifest.segments) {
+    if (first >= count) break;
+    if (first + segment.lines <= count) refs.push({ ...segment });
+    else {
+      const bytes = await readSegment(store, segment);
+      const lines = count - first;
+      let end = 0;
+      for (let line = 0; line < lines; line += 1) end = bytes.indexOf(NEWLINE, end) + 1;
+      refs.push({ digest: segment.digest, bytes: end, lines });
+    }
+    first += segment.lines;
+  }
+  return refs;
+}

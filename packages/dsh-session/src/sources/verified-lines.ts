@@ -13,10 +13,11 @@ import { SessionError } from '../session-error.js';
 const CHUNK_BYTES = 1 << 20;
 
 /**
- * @internal The events of `bytes`, whose line `i + 1` (line 0 is the header) holds event `i`; `ends`
- * gives the offset after each line. Decoded events are frozen and kept, so each line is parsed once.
+ * @internal The events of `bytes`, whose line `i + 1` (line 0 is the header) holds event `i` — seq
+ * `first + i` (a run of a log's lines, e.g. a sealed segment, starts past 0); `ends` gives the offset
+ * after each line. Decoded events are frozen and kept, so each line is parsed once.
  */
-export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): EventSource {
+export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds, first = 0): EventSource {
   const length = ends.length - 1;
   const decoded = new Map<number, SessionEvent>();
   let all: SessionEvent[] | undefined;
@@ -32,10 +33,10 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds): 
       // Only a stamp forged beside a changed file gets here: the stamp matched these bytes.
     }
     // The stamp vouches for the bytes; a line at the wrong place would be a bug of the writer.
-    if (typeof event !== 'object' || event === null || (event as { seq?: unknown }).seq !== index) {
+    if (typeof event !== 'object' || event === null || (event as { seq?: unknown }).seq !== first + index) {
       throw new SessionError(
         'CORRUPT',
-        `Cannot read session ${id}: expected the event at seq ${String(index)} on line ${String(index + 2)}, received ${JSON.stringify(text.slice(0, 60))}.`,
+        `Cannot read session ${id}: expected the event at seq ${String(first + index)} on line ${String(first + index + 2)}, received ${JSON.stringify(text.slice(0, 60))}.`,
         {
           sessionId: id,
         },

@@ -1,8 +1,8 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeJsonl, type SessionEvent } from 'dsh-codec';
 import { createHost } from 'dsh-host';
-import { openSessionStore } from 'dsh-session';
+import { materializeLogFile, openSessionStore } from 'dsh-session';
 import type { BenchContext } from '../harness/bench-context.js';
 import { figureOf, type Figure } from '../harness/figure.js';
 import { formatBytes, formatMilliseconds, formatRatio } from '../harness/format.js';
@@ -57,7 +57,9 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
       const parentId = `fork-parent-${String(size)}`;
       const log4 = generateV4Log({ events: size, seed: 31, id: parentId });
       const cut = findOpenStepCut(log4.events, Math.floor(size / 2));
-      const parentPath = join(coldDir, `${parentId}.jsonl`);
+      // The store keeps the parent as a manifest naming sealed segments (SPEC §24): the baseline copies
+      // the one self-contained log it stands for, written beside the folders.
+      const parentPath = join(context.dataDir, `${parentId}-whole.jsonl`);
       const text = v4Jsonl(log4);
       await writeFile(join(rawDir, `${parentId}.jsonl`), text);
       // Stored the way a user's sessions are: written by a store, which stamps what it validated.
@@ -66,6 +68,8 @@ export async function runForkWorkload(context: BenchContext): Promise<Section> {
       const freshImport = await openSessionStore({ dir: hostFreshDir });
       await freshImport.import(artifact);
       await freshImport.close();
+      const stored = join(coldDir, `${parentId}.jsonl`);
+      await writeFile(parentPath, await materializeLogFile(stored, await readFile(stored)));
       const parentBytes = (await stat(parentPath)).size;
       notes.push(
         `${size.toLocaleString('en-US')} events: parent file ${formatBytes(parentBytes)}, cut at seq ${cut} (first \`tool/call\` of a step declaring ≥ 2 calls at or after the middle).`,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { openSessionStore } from 'dsh-session';
+import { materializeLogFile, openSessionStore } from 'dsh-session';
 import type { BenchContext } from '../harness/bench-context.js';
 import { figureOf, type Figure } from '../harness/figure.js';
 import { formatBytes, formatMilliseconds, formatRatio } from '../harness/format.js';
@@ -78,7 +78,10 @@ export async function runScaleWorkload(context: BenchContext): Promise<Section> 
     const crowdDir = join(dataDir, `scale-${String(size)}-crowd`);
     await mkdir(crowdDir, { recursive: true });
     const cut = await writeSessions(dir, crowdDir, size);
-    const parentFile = join(dir, `${PARENT}.jsonl`);
+    // The store keeps the parent as a manifest naming sealed segments (SPEC §24): the baselines copy and
+    // parse the one self-contained log it stands for, written beside the folder.
+    const parentFile = join(dataDir, `scale-${String(size)}-parent-whole.jsonl`);
+    await writeFile(parentFile, await materializeLogFile(join(dir, `${PARENT}.jsonl`), await readFile(join(dir, `${PARENT}.jsonl`))));
     const fileBytes = (await stat(parentFile)).size;
     const label = `${size.toLocaleString('en-US')} events`;
     notes.push(

@@ -20,24 +20,25 @@ export async function readSegment(store: SegmentStore, ref: SegmentRef): Promise
   try {
     handle = await open(segmentFile(store.dir, digest), 'r');
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') throw corrupt(store, ref, 'it is missing');
+    if (errorCode(error) === 'ENOENT') throw corruptSegment(store, ref, 'it is missing');
     throw error;
   }
   try {
     const stats = await handle.stat();
     if (!Number.isSafeInteger(ref.bytes) || ref.bytes <= 0 || ref.bytes > stats.size) {
-      throw corrupt(store, ref, `it holds ${String(stats.size)} bytes`);
+      throw corruptSegment(store, ref, `it holds ${String(stats.size)} bytes`);
     }
     const trusted = stillVerified(store, digest, stats);
     // Verifying needs every byte: read the whole segment once, then keep only the bytes named.
     const bytes = await readExactly(handle, trusted ? ref.bytes : stats.size);
     if (!trusted) {
       store.verified.delete(digest);
-      if (createHash('sha256').update(bytes).digest('hex') !== digest) throw corrupt(store, ref, 'its bytes do not match its digest');
+      if (createHash('sha256').update(bytes).digest('hex') !== digest)
+        throw corruptSegment(store, ref, 'its bytes do not match its digest');
       const after = await handle.stat();
       if (after.ctimeMs === stats.ctimeMs && after.size === stats.size) store.verified.set(digest, identityOf(after));
     }
-    if (bytes[ref.bytes - 1] !== NEWLINE) throw corrupt(store, ref, `byte ${String(ref.bytes)} does not end a line`);
+    if (bytes[ref.bytes - 1] !== NEWLINE) throw corruptSegment(store, ref, `byte ${String(ref.bytes)} does not end a line`);
     return bytes.length === ref.bytes ? bytes : bytes.subarray(0, ref.bytes);
   } finally {
     await handle.close();
@@ -45,7 +46,7 @@ export async function readSegment(store: SegmentStore, ref: SegmentRef): Promise
 }
 
 /** `CORRUPT` for a segment a manifest names, saying what was expected and what was found. */
-function corrupt(store: SegmentStore, ref: SegmentRef, found: string): SessionError {
+export function corruptSegment(store: SegmentStore, ref: SegmentRef, found: string): SessionError {
   return new SessionError(
     'CORRUPT',
     `Cannot read segment ${ref.digest} of ${store.dir}: expected its first ${String(ref.bytes)} bytes to be ${String(ref.lines)} sealed lines matching its digest, but ${found}.`,

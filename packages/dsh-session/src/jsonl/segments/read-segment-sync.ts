@@ -1,0 +1,53 @@
+/**
+ * @module `readSegmentSync`: `readSegment` for a reader that reads by position (an observation's events
+ * are read synchronously, `segmented-jsonl-log.ts`): the first `ref.bytes` bytes of a sealed segment,
+ * hashed against its digest the first time this process reads it, then trusted by name while its inode,
+ * size and times stay. A missing segment, bytes that differ from the name or a count that does not end a
+ * line are `CORRUPT`, never silently used.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { errorCode } from '../durable-files.js';
+import { corruptSegment } from './read-segment.js';
+import { segmentFile } from './segment-paths.js';
+import type { SegmentRef, SegmentStore } from './segment-store.js';
+import { identityOf, stillVerified } from './verify-segment.js';
+
+const NEWLINE = 0x0a;
+
+/** Reads the first `ref.bytes` bytes of segment `ref.digest`, verified; `CORRUPT` naming the segment when they cannot be trusted. */
+export function readSegmentSync(store: SegmentStore, ref: SegmentRef): Buffer {
+  const { digest } = ref;
+  let fd: number;
+  try {
+    fd = openSync(segmentFile(store.dir, digest), 'r');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') throw corruptSegment(store, ref, 'it is missing');
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!Number.isSafeInteger(ref.bytes) || ref.bytes <= 0 || ref.bytes > stats.size) {
+      throw corruptSegment(store, ref, `it holds ${String(stats.size)} bytes`);
+    }
+    const trusted = stillVerified(store, digest, stats);
+    // Verifying needs every byte: the whole segment is read once, then only the bytes named are kept.
+    const bytes = Buffer.allocUnsafe(trusted ? ref.bytes : stats.size);
+    for (let offset = 0; offset < bytes.length;) {
+      const read = readSync(fd, bytes, offset, bytes.length - offset, offset);
+      if (read === 0) throw corruptSegment(store, ref, `it ended after ${String(offset)} bytes`);
+      offset += read;
+    }
+    if (!trusted) {
+      store.verified.delete(digest);
+      if (createHash('sha256').update(bytes).digest('hex') !== digest)
+        throw corruptSegment(store, ref, 'its bytes do not match its digest');
+      const after = fstatSync(fd);
+      if (after.ctimeMs === stats.ctimeMs && after.size === stats.size) store.verified.set(digest, identityOf(after));
+    }
+    if (bytes[ref.bytes - 1] !== NEWLINE) throw corruptSegment(store, ref, `byte ${String(ref.bytes)} does not end a line`);
+    return bytes.length === ref.bytes ? bytes : bytes.subarray(0, ref.bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
