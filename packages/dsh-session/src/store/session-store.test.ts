@@ -355,9 +355,7 @@ describe.each(storeKinds)('$name', (kind) => {
       const child = await kit.store.fork('root', { atSeq: root.events.length - 1, id: 'child' });
       appendTurn(child, 2);
       const grandchild = await kit.store.fork('child', { atSeq: child.events.length - 2, id: 'grandchild' });
-      const markers = grandchild.events.filter(
-        (event) => event.type === 'session/end-seed' && (event.data as { inherited?: true }).inherited,
-      );
+      const markers = grandchild.events.filter((event) => event.type === 'session/end-seed' && event.data.inherited);
       expect(markers.map((event) => event.seq)).toEqual([root.events.length, child.events.length - 1]);
       expect(grandchild.header).toMatchObject({ parentSession: 'child', forkCut: child.events.length - 2 });
       expect(validate(7, { header: grandchild.header, events: grandchild.events })).toEqual([]);
