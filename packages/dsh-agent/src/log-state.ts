@@ -39,7 +39,7 @@ export function nextTurnOf(session: Pick<Session, 'latest'>): number {
 export function assertNoOpenTurn(session: Pick<Session, 'id' | 'latest'>): void {
   const boundary = session.latest('turn/start', 'turn/end');
   if (boundary?.type !== 'turn/start') return;
-  const open = (boundary.data as { turn: number }).turn;
+  const open = boundary.data.turn;
   throw new AgentError(
     'INVALID_OPTION',
     `session ${session.id} ends inside open turn ${open}; open it through SessionStore.open, which repairs it`,

@@ -148,9 +148,7 @@ describe.skipIf(url === undefined)('two host processes on one database', () => {
       // Same host id: the dead holder's lease is taken over at once.
       const store = await openPostgresStore({ connectionString, schema, leaseMs: LEASE_MS, hostId: 'host-k' });
       const session = await store.open(id);
-      const titles = session.events
-        .filter((event) => event.type === 'session/title')
-        .map((event) => (event.data as { title: string }).title);
+      const titles = session.events.filter((event) => event.type === 'session/title').map((event) => event.data.title);
       expect(session.events[last.seq]?.data).toEqual({ title: last.title });
       expect(titles.slice(0, Number(last.title.slice(1)) + 1)).toEqual(
         Array.from({ length: Number(last.title.slice(1)) + 1 }, (_, index) => `k${String(index)}`),

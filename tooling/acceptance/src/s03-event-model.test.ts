@@ -291,9 +291,7 @@ describe('§3.4 relationship invariants on append', () => {
 
   it('§3.4 turns continue numbering across the whole log and steps restart at 1 in each turn', () => {
     appendAll(session, [...completedTurn(1, ['a']), ...completedTurn(2, ['b']), ...completedTurn(3)]);
-    expect(session.events.filter((event) => event.type === 'turn/start').map((event) => (event.data as { turn: number }).turn)).toEqual([
-      1, 2, 3,
-    ]);
+    expect(session.events.filter((event) => event.type === 'turn/start').map((event) => event.data.turn)).toEqual([1, 2, 3]);
   });
 
   it('§3.4 a call left without a result when its step closes is allowed (a historical failure)', () => {
