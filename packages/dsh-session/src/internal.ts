@@ -21,7 +21,7 @@ export type {
 /** A backend's opaque reference to where a read lies in its storage: each backend makes its own kind, which alone reads what it minted. */
 export { provenanceKind, type Provenance, type ProvenanceKind } from './provenance.js';
 /** The read forms a backend of another package builds: JSONL text (decoded by the codec), validated lines, current records. */
-export { JsonlTextLog } from './sources/jsonl-text-log.js';
+export { JsonlTextLog } from './jsonl/jsonl-text-log.js';
 export { RecordsLog } from './sources/records-log.js';
 export { ValidatedLinesLog } from './sources/validated-lines-log.js';
 /** `asSessionBackend(fast)`: the public face of a dsh backend; `fastBackendOf(backend)`: the fast one behind it, or an adapter over a public backend. */

@@ -14,8 +14,8 @@ import type { DecodedLog, ObservedLog, StoredLines, TrustedSource } from '../fas
 import { SessionError } from '../session-error.js';
 import type { StoredLog } from '../session-backend.js';
 import { latestTurnOf, readEvents, type EventSource } from '../sources/event-source.js';
-import { VerifiedJsonlLog } from '../sources/verified-jsonl-log.js';
-import { verifiedLinesSource } from '../sources/verified-lines.js';
+import { VerifiedJsonlLog } from './verified-jsonl-log.js';
+import { verifiedLinesSource } from './verified-lines.js';
 import { headerLineWithoutSegments, type Manifest } from './jsonl-manifest.js';
 import { LineEnds } from './line-ends.js';
 import { readSegmentSync } from './segments/read-segment-sync.js';

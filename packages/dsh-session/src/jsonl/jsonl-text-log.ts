@@ -4,10 +4,10 @@
  * lines are current records in LF can give a fork child the JSONL lines of its first events as bytes.
  */
 import type { DecodedLog, ObservedLog, StoredLines } from '../fast-backend.js';
-import { holdsCurrentRecords } from '../jsonl/jsonl-log-bytes.js';
+import { holdsCurrentRecords } from './jsonl-log-bytes.js';
 import type { StoredLog } from '../session-backend.js';
-import { decodeJsonlText } from './decode-jsonl-text.js';
-import { observeDecoded } from './observe-decoded.js';
+import { decodeJsonlText } from '../sources/decode-jsonl-text.js';
+import { observeDecoded } from '../sources/observe-decoded.js';
 
 /**
  * The JSONL lines of the first `count` events of a log's text (after its header line); undefined

@@ -5,8 +5,8 @@
  */
 import type { SessionEvent } from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';
-import type { EventSource } from './event-source.js';
-import type { LineEnds } from '../jsonl/line-ends.js';
+import type { EventSource } from '../sources/event-source.js';
+import type { LineEnds } from './line-ends.js';
 import { SessionError } from '../session-error.js';
 
 /** The most bytes of lines decoded into one string at a time (a long log is never one string). */

@@ -9,9 +9,9 @@ import { CURRENT_FORMAT_VERSION, type SessionHeader } from 'dsh-codec';
 import { closeOpenTail } from '../close-open-tail.js';
 import { deepFreeze } from '../deep-freeze.js';
 import type { DecodedLog, ObservedLog, StoredLines, TrustedSource } from '../fast-backend.js';
-import { LineEnds } from '../jsonl/line-ends.js';
+import { LineEnds } from './line-ends.js';
 import type { StoredLog } from '../session-backend.js';
-import { latestTurnOf } from './event-source.js';
+import { latestTurnOf } from '../sources/event-source.js';
 import { JsonlTextLog } from './jsonl-text-log.js';
 import { verifiedLinesSource } from './verified-lines.js';
 

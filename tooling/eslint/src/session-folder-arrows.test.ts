@@ -1,0 +1,21 @@
+/**
+ * dsh-session's folders point one way where the architecture review asked (#39 step 3): the
+ * backend-neutral read forms in `sources/` never import the JSONL backend's folder; JSONL's own read
+ * forms (text, verified bytes, verified lines) live in `jsonl/` beside the backend that makes them.
+ *
+ * @module
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const sources = join(import.meta.dirname, '..', '..', '..', 'packages', 'dsh-session', 'src', 'sources');
+
+describe("dsh-session's folder arrows", () => {
+  it('no production module of sources/ imports from jsonl/', () => {
+    const offenders = readdirSync(sources)
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+      .filter((name) => /from\s+'\.\.\/jsonl\//.test(readFileSync(join(sources, name), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});
