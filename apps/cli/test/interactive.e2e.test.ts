@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { materializeLogFile } from 'dsh-host';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   chatCompletionChunk,
@@ -95,8 +96,10 @@ type LoggedEvent = {
   data: { reason?: { kind: string }; message?: { content: { type: string; text?: string }[] }; cwd?: string; tools?: string[] };
 };
 
+/** The session's events as stored: a manifest file read with its sealed segments (format V7), as `dsh export` reads it. */
 async function eventsOf(id: string): Promise<LoggedEvent[]> {
-  const lines = (await readFile(join(data.path, 'sessions', `${id}.jsonl`), 'utf8')).trim().split('\n').slice(1);
+  const file = join(data.path, 'sessions', `${id}.jsonl`);
+  const lines = (await materializeLogFile(file, await readFile(file))).toString('utf8').trim().split('\n').slice(1);
   return lines.map((line) => JSON.parse(line) as LoggedEvent);
 }
 

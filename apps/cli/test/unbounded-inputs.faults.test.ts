@@ -5,6 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { materializeLogFile } from 'dsh-host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DSH_BIN, faultTrials, makeTempDir, printSkip, reportFaults, runDsh, type TempDir, waitFor } from '@dsh/test-utils';
 import { HAS_TMUX, openPane } from './tmux-pane.js';
@@ -82,7 +83,10 @@ describe('a huge paste in interactive mode', () => {
         await waitFor('the paste placeholder', () => pane.screen().includes('[paste #1: '), WATCHDOG_MS);
         pane.press('Enter');
         await waitFor('turn 1 to end', () => /turn 1 (completed|error)/.test(pane.screen()), WATCHDOG_MS);
-        const events = (await readFile(join(data, `${id}.jsonl`), 'utf8'))
+        // Read as stored: a log past 1 MiB is a manifest naming sealed segments (format V7).
+        const log = join(data, `${id}.jsonl`);
+        const events = (await materializeLogFile(log, await readFile(log)))
+          .toString('utf8')
           .trim()
           .split('\n')
           .slice(1)
