@@ -91,7 +91,7 @@ describe.skipIf(url === undefined)('a store reads a session it read before by th
     const live = await writer.create({ id: 'behind', title: 't0' });
     live.append('session/title', { title: 't1' });
     await live.close();
-    expect((await reader.observe('behind')).formatVersion).toBe(6);
+    expect((await reader.observe('behind')).formatVersion).toBe(7);
     const { admin } = made;
     // The header as an older dsh wrote it: the kept lines were read under another header line.
     await admin.query(`UPDATE "${schema}".sessions SET header = replace(header, '"version":7', '"version":4') WHERE id = 'behind'`);
