@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 /** A budget no loaded test machine runs out of (the budget's own test sets its own). */
 const ROOMY = { budgetMs: 600_000 };
 import { openWorkspaceStore, type WorkspaceStore } from '../open-workspace-store.js';
+import { safeGitArgs, safeGitEnv } from '../run-git.js';
 import { WorkspaceError } from '../workspace-error.js';
 
 /** Every path under `root` with its size and mtime: what "nothing written" is checked against. */
@@ -292,7 +293,8 @@ describe('WorkspaceStore.checkpoint', () => {
     writeFileSync(join(storeDir, 'config.lock'), '');
     const finishOther = setTimeout(() => {
       rmSync(join(storeDir, 'config.lock'));
-      execFileSync('git', ['init', '--bare', '--quiet', '--template=', storeDir]);
+      // As the store runs git: the folder named by --git-dir, no command-running config, a cleaned environment.
+      execFileSync('git', [...safeGitArgs({ gitDir: storeDir }), 'init', '--bare', '--quiet', '--template='], { env: safeGitEnv() });
     }, 1500);
     try {
       const result = await openWorkspaceStore({ dir: storeDir }).checkpoint(ws, { sessionId: 's', ...ROOMY });
