@@ -99,10 +99,13 @@ export async function removeWorktree(dataDir: string, name: string, force: boole
   checkWorktreeName(name);
   const path = worktreePath(dataDir, name);
   const record = await readWorktreeRecord(dataDir, name);
-  if (record === undefined)
+  if (record === undefined) {
+    // A dsh killed while it wrote the record left at most its temporary file: no worktree, nothing else.
+    await deleteWorktreeRecord(dataDir, name);
     throw new WorkspaceError('WORKTREE_NOT_FOUND', `No worktree dsh made for peer '${name}': expected its record beside ${path}.`, {
       hint: 'dsh removes only worktrees it made; list the others with `git worktree list`',
     });
+  }
   const halfMade = record.adminDir === null;
   const entry = await listedAt(record.commonDir, path);
   if (entry !== undefined && entry.branch !== `refs/heads/${record.branch}`)

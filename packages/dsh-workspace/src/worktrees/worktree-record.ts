@@ -94,9 +94,17 @@ export async function writeWorktreeRecord(dataDir: string, record: WorktreeRecor
   await rename(temp, path);
 }
 
-/** Deletes peer `name`'s record (nothing when there is none). */
+/**
+ * Deletes peer `name`'s record (nothing when there is none) and the temporary files of writes of it a
+ * kill -9 cut short (`<name>.json.<hex>.tmp`: never a record, never renamed into place).
+ */
 export async function deleteWorktreeRecord(dataDir: string, name: string): Promise<void> {
-  await rm(recordPath(dataDir, name), { force: true });
+  const path = recordPath(dataDir, name);
+  const prefix = `${encodeURIComponent(name)}.json.`;
+  const files = await readdir(recordsDir(dataDir)).catch(() => [] as string[]);
+  const temps = files.filter((file) => file.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(file.slice(prefix.length)));
+  for (const temp of temps) await rm(join(recordsDir(dataDir), temp), { force: true });
+  await rm(path, { force: true });
 }
 
 /** Every readable record of this data folder (files that are not records are skipped). */
