@@ -1,8 +1,8 @@
 /**
  * `dsh fork FILE --at REF --worktree` of a Claude Code or Codex file, after the fork: the child written
- * with a new directory holding the files at the cut (`claude-worktree-fork.ts`, `codex-worktree-fork.ts`),
- * and what to run next. Its own module so a plain native fork loads neither the checkpoints nor the
- * data directory; each tool's maker loads only for its files.
+ * with a new directory holding the files at the cut (`tool-worktree-fork.ts`, with the tool's format as
+ * data: `claude-fork-lines.ts`, `codex-fork-lines.ts`), and what to run next. Its own module so a plain
+ * native fork loads neither the checkpoints nor the data directory; each tool's format loads only for its files.
  * @module
  */
 import type { NativeFileFork } from 'dsh-import/native-fork';
@@ -33,10 +33,12 @@ export async function nativeWorktreeFork(
   now: number,
 ): Promise<number> {
   const dataDir = resolveDataDir(context, values.data);
-  const made =
+  const lines =
     fork.format === 'codex'
-      ? await (await import('../tool-hooks/codex-worktree-fork.js')).codexWorktreeFork(dataDir, file, fork, now)
-      : await (await import('../tool-hooks/claude-worktree-fork.js')).claudeWorktreeFork(context, dataDir, fork, now);
+      ? (await import('../tool-hooks/codex-fork-lines.js')).CODEX_FORK_LINES
+      : (await import('../tool-hooks/claude-fork-lines.js')).CLAUDE_FORK_LINES;
+  const { toolWorktreeFork } = await import('../tool-hooks/tool-worktree-fork.js');
+  const made = await toolWorktreeFork(context, dataDir, lines, { fork, parentFile: file, now });
   const command = shellLineIn(
     { dir: made.dir },
     fork.format === 'codex' ? ['codex', 'resume', fork.sessionId] : ['claude', '--resume', fork.sessionId],
