@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CodecError, decodeJsonl, validate, type JsonValue, type SessionEvent } from 'dsh-codec';
 import { createMemoryStore, SessionError, type Session, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
-import { appendAll, completedTurn, ev, headerOf, jsonl, thrown, toEvents, v4Header, type Spec } from './support.js';
+import { completedTurnRows, type LogJsonRow, logRow } from '@dsh/test-utils';
+import { appendAll, headerOf, jsonl, thrown, toEvents, v4Header } from './support.js';
 
 let store: SessionStore;
 let session: Session;
@@ -16,7 +17,7 @@ afterEach(async () => {
 });
 
 /** Appending `spec` fails with INVALID_EVENT and leaves the log as it was. */
-function expectRefused(spec: Spec): SessionError {
+function expectRefused(spec: LogJsonRow): SessionError {
   const before = session.events.length;
   const error = thrown(() => appendAll(session, [spec]));
   if (!SessionError.is(error)) throw new Error(`expected a SessionError, got ${String(error)}`);
@@ -40,7 +41,7 @@ describe('§3.1 envelope', () => {
   });
 
   it('§3.1 seq equals the index in the log, contiguous from 0, and time is an integer', () => {
-    appendAll(session, [ev.title('t'), ...completedTurn(1, ['a']), ev.config({ cwd: '/tmp' })]);
+    appendAll(session, [logRow.title('t'), ...completedTurnRows(1, ['a']), logRow.config({ cwd: '/tmp' })]);
     session.events.forEach((event, index) => {
       expect(event.seq).toBe(index);
       expect(Number.isInteger(event.time)).toBe(true);
@@ -48,7 +49,7 @@ describe('§3.1 envelope', () => {
   });
 
   it('§3.1 surfaceOp and ignorable appear on the envelope only when given, ignorable as literal true', () => {
-    const turn = appendAll(session, completedTurn(1));
+    const turn = appendAll(session, completedTurnRows(1));
     const user = turn[1]!;
     const assistant = turn[3]!;
     expect([user.type, assistant.type]).toEqual(['user/message', 'assistant/message']);
@@ -67,7 +68,7 @@ describe('§3.1 envelope', () => {
   });
 
   it('§3.1 the V4 validator refuses an extra envelope key, a missing key, a non-integer time and a seq that is not its index', () => {
-    const good = toEvents([ev.title('t'), ev.config({ cwd: '/w' })]);
+    const good = toEvents([logRow.title('t'), logRow.config({ cwd: '/w' })]);
     expect(validate(4, { header: v4Header(), events: good })).toEqual([]);
     const variants: [unknown[], (string | number)[]][] = [
       [
@@ -115,7 +116,7 @@ describe('§3.1 lossless JSON data', () => {
   ];
 
   it.each(lossy)('§3.1 append refuses non-lossless data: %s', (_name, data) => {
-    expectRefused({ type: 'acme/note', data: data as JsonValue, ignorable: true });
+    expectRefused(['acme/note', data as JsonValue, { ignorable: true }]);
     expect(session.append('acme/note', { value: 1 }, { ignorable: true }).data).toEqual({ value: 1 });
   });
 
@@ -137,7 +138,7 @@ describe('§3.1 surfaceOp only on surface events', () => {
   const op = { op: 'replace' as const, start: 0, end: 0 };
   it.each(['session/title', 'session/config', 'turn/start'])('§3.1 append refuses surfaceOp on the non-surface event %s', (type) => {
     const data: Record<string, JsonValue> = { 'session/title': { title: 't' }, 'session/config': {}, 'turn/start': { turn: 1 } };
-    expectRefused({ type, data: data[type]!, surfaceOp: op });
+    expectRefused([type, data[type]!, { surfaceOp: op }]);
   });
 
   it('§3.1 the V4 validator refuses surfaceOp on a non-surface event', () => {
@@ -153,14 +154,15 @@ describe('§3.1 surfaceOp only on surface events', () => {
   });
 
   it('§3.1 surfaceOp must be { op: "replace", start, end }', () => {
-    appendAll(session, completedTurn(1));
-    expectRefused({ ...ev.user('x', 'y'), surfaceOp: { op: 'append', start: 1, end: 2 } as never });
+    appendAll(session, completedTurnRows(1));
+    const [type, data] = logRow.user('x', 'y');
+    expectRefused([type, data, { surfaceOp: { op: 'append', start: 1, end: 2 } as never }]);
   });
 });
 
 describe('§3.1 ignorable', () => {
   it('§3.1 an unknown type without ignorable is refused by append, the validator and the reader', () => {
-    expectRefused({ type: 'acme/unknown', data: {} });
+    expectRefused(['acme/unknown', {}]);
     const events = [{ seq: 0, type: 'acme/unknown', time: 1, data: {} }];
     expect(validate(4, { header: v4Header(), events })).toEqual([invalidEventAt(['events', 0, 'type'])]);
     const error = thrown(() => decodeJsonl(jsonl(v4Header(), events)));
@@ -183,8 +185,8 @@ describe('§3.1 ignorable', () => {
 
 describe('§3.3 core event types', () => {
   it('§3.3 session/end-seed is written only by the Session constructor and buildForkSeed: append refuses it', () => {
-    expectRefused({ type: 'session/end-seed', data: {} });
-    expectRefused({ type: 'session/end-seed', data: { inherited: true } });
+    expectRefused(['session/end-seed', {}]);
+    expectRefused(['session/end-seed', { inherited: true }]);
   });
 
   it('§3.3 turn/end accepts completed, cancelled, error {message, code} and max-steps', () => {
@@ -196,7 +198,7 @@ describe('§3.3 core event types', () => {
     ];
     reasons.forEach((reason, index) => {
       const turn = index + 1;
-      appendAll(session, [ev.turnStart(turn), ev.user(`u${turn}`, 'q'), ev.turnEnd(turn, reason)]);
+      appendAll(session, [logRow.turnStart(turn), logRow.user(`u${turn}`, 'q'), logRow.turnEnd(turn, reason)]);
     });
     expect(
       session.events.filter((event) => event.type === 'turn/end').map((event) => (event.data as { reason: JsonValue }).reason),
@@ -204,77 +206,85 @@ describe('§3.3 core event types', () => {
   });
 
   it('§3.3 turn/end refuses an error reason without its error object, and unknown reason kinds', () => {
-    appendAll(session, [ev.turnStart(1)]);
-    expectRefused(ev.turnEnd(1, { kind: 'error' }));
-    expectRefused(ev.turnEnd(1, { kind: 'aborted' }));
-    expectRefused(ev.turnEnd(1, 'completed'));
+    appendAll(session, [logRow.turnStart(1)]);
+    expectRefused(logRow.turnEnd(1, { kind: 'error' }));
+    expectRefused(logRow.turnEnd(1, { kind: 'aborted' }));
+    expectRefused(logRow.turnEnd(1, 'completed'));
   });
 
   it('§3.3 interrupted and forked turn ends belong to the closers: append refuses them', () => {
-    appendAll(session, [ev.turnStart(1)]);
-    expectRefused(ev.turnEnd(1, { kind: 'interrupted' }));
-    expectRefused(ev.turnEnd(1, { kind: 'forked' }));
+    appendAll(session, [logRow.turnStart(1)]);
+    expectRefused(logRow.turnEnd(1, { kind: 'interrupted' }));
+    expectRefused(logRow.turnEnd(1, { kind: 'forked' }));
   });
 
   it('§3.3 tool/call.effect is one of read-only, idempotent, side-effect, unknown', () => {
-    appendAll(session, [ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a', 'b', 'c', 'd', 'e'])]);
+    appendAll(session, [logRow.turnStart(1), logRow.stepStart(1, 1), logRow.assistant(1, 1, '', ['a', 'b', 'c', 'd', 'e'])]);
     for (const [callId, effect] of [
       ['a', 'read-only'],
       ['b', 'idempotent'],
       ['c', 'side-effect'],
       ['d', 'unknown'],
     ] as const) {
-      expect(session.append('tool/call', ev.call(1, 1, callId, effect).data).type).toBe('tool/call');
+      expect(session.append('tool/call', logRow.call(1, 1, callId, effect)[1]).type).toBe('tool/call');
     }
-    expectRefused(ev.call(1, 1, 'e', 'dangerous'));
-    const { effect: _omitted, ...withoutEffect } = ev.call(1, 1, 'e').data as Record<string, JsonValue>;
-    expectRefused({ type: 'tool/call', data: withoutEffect });
+    expectRefused(logRow.call(1, 1, 'e', 'dangerous'));
+    const { effect: _omitted, ...withoutEffect } = logRow.call(1, 1, 'e')[1] as Record<string, JsonValue>;
+    expectRefused(['tool/call', withoutEffect]);
   });
 
   it('§3.2 messages have their exact shapes: a user/message with a wrong role or a non-array content is refused', () => {
-    appendAll(session, [ev.turnStart(1)]);
-    expectRefused({ type: 'user/message', data: { message: { id: 'u', role: 'assistant', content: [] } } });
-    expectRefused({ type: 'user/message', data: { message: { id: 'u', role: 'user', content: 'text' } } });
-    expectRefused({ type: 'user/message', data: { message: { id: 'u', role: 'user', content: [{ type: 'image', url: 'x' }] } } });
+    appendAll(session, [logRow.turnStart(1)]);
+    expectRefused(['user/message', { message: { id: 'u', role: 'assistant', content: [] } }]);
+    expectRefused(['user/message', { message: { id: 'u', role: 'user', content: 'text' } }]);
+    expectRefused(['user/message', { message: { id: 'u', role: 'user', content: [{ type: 'image', url: 'x' }] } }]);
   });
 });
 
 /** Relationship cases: a valid prefix, then an event that breaks one §3.4 rule. */
-type Broken = { rule: string; prefix: Spec[]; bad: Spec };
-const OPEN_STEP = [ev.turnStart(1), ev.user('u', 'q'), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a'])];
+type Broken = { rule: string; prefix: LogJsonRow[]; bad: LogJsonRow };
+const OPEN_STEP = [logRow.turnStart(1), logRow.user('u', 'q'), logRow.stepStart(1, 1), logRow.assistant(1, 1, '', ['a'])];
 const broken: Broken[] = [
-  { rule: 'turn/start only when no turn is open', prefix: [ev.turnStart(1)], bad: ev.turnStart(2) },
-  { rule: 'turn/start with the next turn number (first is 1)', prefix: [], bad: ev.turnStart(2) },
-  { rule: 'turn/start with the next turn number (no gaps)', prefix: completedTurn(1), bad: ev.turnStart(3) },
-  { rule: 'turn/start numbers never repeat', prefix: completedTurn(1), bad: ev.turnStart(1) },
-  { rule: 'turn/end matches the open turn', prefix: [ev.turnStart(1)], bad: ev.turnEnd(2) },
-  { rule: 'turn/end requires no open step', prefix: [ev.turnStart(1), ev.stepStart(1, 1)], bad: ev.turnEnd(1) },
-  { rule: 'turn/end requires an open turn', prefix: [], bad: ev.turnEnd(1) },
-  { rule: 'step/start only inside an open turn', prefix: [], bad: ev.stepStart(1, 1) },
-  { rule: 'step/start only with no open step', prefix: [ev.turnStart(1), ev.stepStart(1, 1)], bad: ev.stepStart(1, 2) },
-  { rule: 'step/start with the next step number (first is 1)', prefix: [ev.turnStart(1)], bad: ev.stepStart(1, 2) },
+  { rule: 'turn/start only when no turn is open', prefix: [logRow.turnStart(1)], bad: logRow.turnStart(2) },
+  { rule: 'turn/start with the next turn number (first is 1)', prefix: [], bad: logRow.turnStart(2) },
+  { rule: 'turn/start with the next turn number (no gaps)', prefix: completedTurnRows(1), bad: logRow.turnStart(3) },
+  { rule: 'turn/start numbers never repeat', prefix: completedTurnRows(1), bad: logRow.turnStart(1) },
+  { rule: 'turn/end matches the open turn', prefix: [logRow.turnStart(1)], bad: logRow.turnEnd(2) },
+  { rule: 'turn/end requires no open step', prefix: [logRow.turnStart(1), logRow.stepStart(1, 1)], bad: logRow.turnEnd(1) },
+  { rule: 'turn/end requires an open turn', prefix: [], bad: logRow.turnEnd(1) },
+  { rule: 'step/start only inside an open turn', prefix: [], bad: logRow.stepStart(1, 1) },
+  { rule: 'step/start only with no open step', prefix: [logRow.turnStart(1), logRow.stepStart(1, 1)], bad: logRow.stepStart(1, 2) },
+  { rule: 'step/start with the next step number (first is 1)', prefix: [logRow.turnStart(1)], bad: logRow.stepStart(1, 2) },
   {
     rule: 'step/start numbers continue within the turn',
-    prefix: [ev.turnStart(1), ev.stepStart(1, 1), ev.stepEnd(1, 1)],
-    bad: ev.stepStart(1, 1),
+    prefix: [logRow.turnStart(1), logRow.stepStart(1, 1), logRow.stepEnd(1, 1)],
+    bad: logRow.stepStart(1, 1),
   },
-  { rule: 'step/start names the open turn', prefix: [ev.turnStart(1)], bad: ev.stepStart(2, 1) },
-  { rule: 'step/end closes the open step', prefix: [ev.turnStart(1), ev.stepStart(1, 1)], bad: ev.stepEnd(1, 2) },
-  { rule: 'step/end requires an open step', prefix: [ev.turnStart(1)], bad: ev.stepEnd(1, 1) },
-  { rule: 'assistant/message names the open turn and step', prefix: [ev.turnStart(1), ev.stepStart(1, 1)], bad: ev.assistant(1, 2, 'x') },
-  { rule: 'assistant/message only inside a step', prefix: [ev.turnStart(1)], bad: ev.assistant(1, 1, 'x') },
-  { rule: 'tool/call names the open turn and step', prefix: OPEN_STEP, bad: ev.call(2, 1, 'a') },
-  { rule: "tool/call's callId is declared by the step's assistant/message", prefix: OPEN_STEP, bad: ev.call(1, 1, 'zzz') },
+  { rule: 'step/start names the open turn', prefix: [logRow.turnStart(1)], bad: logRow.stepStart(2, 1) },
+  { rule: 'step/end closes the open step', prefix: [logRow.turnStart(1), logRow.stepStart(1, 1)], bad: logRow.stepEnd(1, 2) },
+  { rule: 'step/end requires an open step', prefix: [logRow.turnStart(1)], bad: logRow.stepEnd(1, 1) },
+  {
+    rule: 'assistant/message names the open turn and step',
+    prefix: [logRow.turnStart(1), logRow.stepStart(1, 1)],
+    bad: logRow.assistant(1, 2, 'x'),
+  },
+  { rule: 'assistant/message only inside a step', prefix: [logRow.turnStart(1)], bad: logRow.assistant(1, 1, 'x') },
+  { rule: 'tool/call names the open turn and step', prefix: OPEN_STEP, bad: logRow.call(2, 1, 'a') },
+  { rule: "tool/call's callId is declared by the step's assistant/message", prefix: OPEN_STEP, bad: logRow.call(1, 1, 'zzz') },
   {
     rule: 'tool/call cannot use a callId declared by an earlier step',
-    prefix: [...OPEN_STEP, ev.stepEnd(1, 1), ev.stepStart(1, 2), ev.assistant(1, 2, 'x')],
-    bad: ev.call(1, 2, 'a'),
+    prefix: [...OPEN_STEP, logRow.stepEnd(1, 1), logRow.stepStart(1, 2), logRow.assistant(1, 2, 'x')],
+    bad: logRow.call(1, 2, 'a'),
   },
-  { rule: 'tool/result names the open turn and step', prefix: [...OPEN_STEP, ev.call(1, 1, 'a')], bad: ev.result(1, 2, 'a') },
-  { rule: 'tool/result answers a tool/call of the same step', prefix: OPEN_STEP, bad: ev.result(1, 1, 'a') },
-  { rule: 'tool/result answers at most once', prefix: [...OPEN_STEP, ev.call(1, 1, 'a'), ev.result(1, 1, 'a')], bad: ev.result(1, 1, 'a') },
-  { rule: 'user/message between turns only as a replace', prefix: completedTurn(1), bad: ev.user('late', 'hello') },
-  { rule: 'tool/call between turns is refused', prefix: completedTurn(1, ['a']), bad: ev.call(1, 1, 'a') },
+  { rule: 'tool/result names the open turn and step', prefix: [...OPEN_STEP, logRow.call(1, 1, 'a')], bad: logRow.result(1, 2, 'a') },
+  { rule: 'tool/result answers a tool/call of the same step', prefix: OPEN_STEP, bad: logRow.result(1, 1, 'a') },
+  {
+    rule: 'tool/result answers at most once',
+    prefix: [...OPEN_STEP, logRow.call(1, 1, 'a'), logRow.result(1, 1, 'a')],
+    bad: logRow.result(1, 1, 'a'),
+  },
+  { rule: 'user/message between turns only as a replace', prefix: completedTurnRows(1), bad: logRow.user('late', 'hello') },
+  { rule: 'tool/call between turns is refused', prefix: completedTurnRows(1, ['a']), bad: logRow.call(1, 1, 'a') },
 ];
 
 describe('§3.4 relationship invariants on append', () => {
@@ -284,45 +294,45 @@ describe('§3.4 relationship invariants on append', () => {
   });
 
   it('§3.4 a refused append does not advance the checker: the correct event is accepted next', () => {
-    appendAll(session, [ev.turnStart(1)]);
-    expectRefused(ev.stepStart(1, 2));
+    appendAll(session, [logRow.turnStart(1)]);
+    expectRefused(logRow.stepStart(1, 2));
     expect(session.append('step/start', { turn: 1, step: 1 }).seq).toBe(session.events.length - 1);
   });
 
   it('§3.4 turns continue numbering across the whole log and steps restart at 1 in each turn', () => {
-    appendAll(session, [...completedTurn(1, ['a']), ...completedTurn(2, ['b']), ...completedTurn(3)]);
+    appendAll(session, [...completedTurnRows(1, ['a']), ...completedTurnRows(2, ['b']), ...completedTurnRows(3)]);
     expect(session.events.filter((event) => event.type === 'turn/start').map((event) => event.data.turn)).toEqual([1, 2, 3]);
   });
 
   it('§3.4 a call left without a result when its step closes is allowed (a historical failure)', () => {
     appendAll(session, [
       ...OPEN_STEP,
-      ev.call(1, 1, 'a'),
-      ev.stepEnd(1, 1),
-      ev.turnEnd(1, { kind: 'error', error: { message: 'x', code: 'E' } }),
+      logRow.call(1, 1, 'a'),
+      logRow.stepEnd(1, 1),
+      logRow.turnEnd(1, { kind: 'error', error: { message: 'x', code: 'E' } }),
     ]);
     expect(session.events.at(-1)?.type).toBe('turn/end');
   });
 
   it('§3.4 a declared call may stay without tool/call and without result when its step closes', () => {
-    appendAll(session, [...OPEN_STEP, ev.stepEnd(1, 1), ev.turnEnd(1, { kind: 'cancelled' })]);
+    appendAll(session, [...OPEN_STEP, logRow.stepEnd(1, 1), logRow.turnEnd(1, { kind: 'cancelled' })]);
     expect(session.events.at(-1)?.type).toBe('turn/end');
   });
 
   it('§3.4 session/*, input/queued, plugin events and a replacing user/message may stand between turns', () => {
-    const turn = appendAll(session, completedTurn(1));
+    const turn = appendAll(session, completedTurnRows(1));
     const first = turn[1]!.seq;
     const last = turn.at(-1)!.seq;
     appendAll(session, [
-      ev.title('t'),
-      ev.config({ tools: ['echo'], cwd: '/w', model: 'keyless' }),
-      ev.plugin('compaction/start'),
-      ev.replaceUser('summary', 'summary of turn 1', first, last - 2),
-      ev.plugin('compaction/end'),
-      ev.queued('in-1', 'next'),
-      ev.turnStart(2),
-      ev.user('u2', 'next', 'in-1'),
-      ev.turnEnd(2),
+      logRow.title('t'),
+      logRow.config({ tools: ['echo'], cwd: '/w', model: 'keyless' }),
+      logRow.plugin('compaction/start'),
+      logRow.replaceUser('summary', 'summary of turn 1', first, last - 2),
+      logRow.plugin('compaction/end'),
+      logRow.queued('in-1', 'next'),
+      logRow.turnStart(2),
+      logRow.user('u2', 'next', 'in-1'),
+      logRow.turnEnd(2),
     ]);
     expect(session.events.at(-1)?.type).toBe('turn/end');
   });
@@ -330,12 +340,12 @@ describe('§3.4 relationship invariants on append', () => {
   it('§3.4 plugin events may stand inside a turn and inside a step', () => {
     appendAll(session, [
       ...OPEN_STEP,
-      ev.plugin('acme/progress', { p: 1 }),
-      ev.call(1, 1, 'a'),
-      ev.plugin('acme/progress', { p: 2 }),
-      ev.result(1, 1, 'a'),
-      ev.stepEnd(1, 1),
-      ev.turnEnd(1),
+      logRow.plugin('acme/progress', { p: 1 }),
+      logRow.call(1, 1, 'a'),
+      logRow.plugin('acme/progress', { p: 2 }),
+      logRow.result(1, 1, 'a'),
+      logRow.stepEnd(1, 1),
+      logRow.turnEnd(1),
     ]);
     expect(session.events.at(-1)?.type).toBe('turn/end');
   });
@@ -357,21 +367,21 @@ describe('§3.4 relationship invariants in the V3 and V4 validators', () => {
     (version) => {
       const events = toEvents([
         ...OPEN_STEP,
-        ev.call(1, 1, 'a'),
-        ev.stepEnd(1, 1),
-        ev.turnEnd(1, { kind: 'error', error: { message: 'x', code: 'E' } }),
-        ev.title('t'),
-        ev.config({ cwd: '/w' }),
-        ev.queued('q1', 'hi'),
-        ...completedTurn(2),
-        ev.plugin('acme/note'),
+        logRow.call(1, 1, 'a'),
+        logRow.stepEnd(1, 1),
+        logRow.turnEnd(1, { kind: 'error', error: { message: 'x', code: 'E' } }),
+        logRow.title('t'),
+        logRow.config({ cwd: '/w' }),
+        logRow.queued('q1', 'hi'),
+        ...completedTurnRows(2),
+        logRow.plugin('acme/note'),
       ]);
       expect(validate(version, { header: headerOf(version), events })).toEqual([]);
     },
   );
 
   it('§3.4 the V4 validator admits a fork seed, whose closers answer declared calls without tool/call', () => {
-    const parent = toEvents([...OPEN_STEP, ev.plugin('acme/x')]);
+    const parent = toEvents([...OPEN_STEP, logRow.plugin('acme/x')]);
     const seed = buildForkSeed(parent, parent.length - 1);
     expect(seed.some((event: SessionEvent) => event.type === 'tool/result')).toBe(true);
     expect(

@@ -6,13 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { validate, type JsonValue, type SessionEvent } from 'dsh-codec';
 import { createMemoryStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
-import { appendAll, completedTurn, deepFreeze, ev, toEvents, type Spec } from './support.js';
+import { completedTurnRows, type LogJsonRow, logRow } from '@dsh/test-utils';
+import { appendAll, deepFreeze, toEvents } from './support.js';
 
 type Cause = 'forked' | 'interrupted';
 type Closed = { stored: readonly SessionEvent[]; closers: SessionEvent[] };
 
 /** The closers `cause` adds after `specs`: through a fork at the last event, or a crash repair on open. */
-async function close(cause: Cause, specs: Spec[]): Promise<Closed> {
+async function close(cause: Cause, specs: LogJsonRow[]): Promise<Closed> {
   if (cause === 'forked') {
     const stored = toEvents(specs);
     const seed = buildForkSeed(stored, stored.length - 1);
@@ -51,20 +52,20 @@ const resultMessage = (event: SessionEvent) =>
  * Turn 1: complete. Turn 2: step 1 closed with call `x` started and never answered; step 2 open with
  * calls a, b, c, d declared; c then a started, a answered; a plugin bracket opened and left open.
  */
-const SCENARIO: Spec[] = [
-  ...completedTurn(1, ['t1']),
-  ev.turnStart(2),
-  ev.user('u2', 'go'),
-  ev.stepStart(2, 1),
-  ev.assistant(2, 1, '', ['x']),
-  ev.call(2, 1, 'x', 'side-effect'),
-  ev.stepEnd(2, 1),
-  ev.stepStart(2, 2),
-  ev.assistant(2, 2, 'several', ['a', 'b', 'c', 'd']),
-  ev.call(2, 2, 'c', 'side-effect'),
-  ev.call(2, 2, 'a', 'read-only'),
-  ev.result(2, 2, 'a'),
-  ev.plugin('compaction/start', { reason: 'manual' }),
+const SCENARIO: LogJsonRow[] = [
+  ...completedTurnRows(1, ['t1']),
+  logRow.turnStart(2),
+  logRow.user('u2', 'go'),
+  logRow.stepStart(2, 1),
+  logRow.assistant(2, 1, '', ['x']),
+  logRow.call(2, 1, 'x', 'side-effect'),
+  logRow.stepEnd(2, 1),
+  logRow.stepStart(2, 2),
+  logRow.assistant(2, 2, 'several', ['a', 'b', 'c', 'd']),
+  logRow.call(2, 2, 'c', 'side-effect'),
+  logRow.call(2, 2, 'a', 'read-only'),
+  logRow.result(2, 2, 'a'),
+  logRow.plugin('compaction/start', { reason: 'manual' }),
 ];
 
 describe.each(['forked', 'interrupted'] as const)('§4 closeOpenTail with cause %s', (cause) => {
@@ -126,15 +127,15 @@ describe.each(['forked', 'interrupted'] as const)('§4 closeOpenTail with cause 
   });
 
   it(`§4 (${cause}) earlier closed turns stay as they are, including a failed one with a missing result`, async () => {
-    const failedTurn: Spec[] = [
-      ev.turnStart(1),
-      ev.stepStart(1, 1),
-      ev.assistant(1, 1, '', ['lost']),
-      ev.call(1, 1, 'lost', 'side-effect'),
-      ev.stepEnd(1, 1),
-      ev.turnEnd(1, { kind: 'error', error: { message: 'tool crashed', code: 'E' } }),
+    const failedTurn: LogJsonRow[] = [
+      logRow.turnStart(1),
+      logRow.stepStart(1, 1),
+      logRow.assistant(1, 1, '', ['lost']),
+      logRow.call(1, 1, 'lost', 'side-effect'),
+      logRow.stepEnd(1, 1),
+      logRow.turnEnd(1, { kind: 'error', error: { message: 'tool crashed', code: 'E' } }),
     ];
-    const { stored, closers } = await close(cause, [...failedTurn, ev.turnStart(2), ev.user('u', 'hi')]);
+    const { stored, closers } = await close(cause, [...failedTurn, logRow.turnStart(2), logRow.user('u', 'hi')]);
     expect(closers.map((event) => event.type)).toEqual(['turn/end']);
     expect(closers[0]!.data).toEqual({ turn: 2, reason: { kind: cause } });
     expect(stored.filter((event) => event.type === 'tool/result')).toEqual([]);
@@ -142,17 +143,17 @@ describe.each(['forked', 'interrupted'] as const)('§4 closeOpenTail with cause 
 
   it(`§4 (${cause}) an open turn between steps closes with turn/end only`, async () => {
     const { closers } = await close(cause, [
-      ev.turnStart(1),
-      ev.user('u', 'q'),
-      ev.stepStart(1, 1),
-      ev.assistant(1, 1, 'hi'),
-      ev.stepEnd(1, 1),
+      logRow.turnStart(1),
+      logRow.user('u', 'q'),
+      logRow.stepStart(1, 1),
+      logRow.assistant(1, 1, 'hi'),
+      logRow.stepEnd(1, 1),
     ]);
     expect(closers.map((event) => [event.type, event.data])).toEqual([['turn/end', { turn: 1, reason: { kind: cause } }]]);
   });
 
   it(`§4 (${cause}) an open step without an assistant message closes with step/end and turn/end`, async () => {
-    const { closers } = await close(cause, [ev.turnStart(1), ev.user('u', 'q'), ev.stepStart(1, 1)]);
+    const { closers } = await close(cause, [logRow.turnStart(1), logRow.user('u', 'q'), logRow.stepStart(1, 1)]);
     expect(closers.map((event) => [event.type, event.data])).toEqual([
       ['step/end', { turn: 1, step: 1 }],
       ['turn/end', { turn: 1, reason: { kind: cause } }],
@@ -161,14 +162,14 @@ describe.each(['forked', 'interrupted'] as const)('§4 closeOpenTail with cause 
 
   it(`§4 (${cause}) tool/result removes a pending call even when its tool/call came in another order`, async () => {
     const { closers } = await close(cause, [
-      ev.turnStart(1),
-      ev.stepStart(1, 1),
-      ev.assistant(1, 1, '', ['p', 'q', 'r']),
-      ev.call(1, 1, 'r'),
-      ev.call(1, 1, 'q'),
-      ev.result(1, 1, 'r'),
-      ev.call(1, 1, 'p'),
-      ev.result(1, 1, 'p'),
+      logRow.turnStart(1),
+      logRow.stepStart(1, 1),
+      logRow.assistant(1, 1, '', ['p', 'q', 'r']),
+      logRow.call(1, 1, 'r'),
+      logRow.call(1, 1, 'q'),
+      logRow.result(1, 1, 'r'),
+      logRow.call(1, 1, 'p'),
+      logRow.result(1, 1, 'p'),
     ]);
     expect(closers.map((event) => event.type)).toEqual(['tool/result', 'step/end', 'turn/end']);
     expect(resultMessage(closers[0]!).callId).toBe('q');
@@ -176,7 +177,7 @@ describe.each(['forked', 'interrupted'] as const)('§4 closeOpenTail with cause 
   });
 
   it(`§4 (${cause}) nothing is emitted when no turn is open`, async () => {
-    const { closers } = await close(cause, [...completedTurn(1, ['a']), ev.title('after'), ev.plugin('acme/open-bracket')]);
+    const { closers } = await close(cause, [...completedTurnRows(1, ['a']), logRow.title('after'), logRow.plugin('acme/open-bracket')]);
     expect(closers).toEqual([]);
   });
 
@@ -222,12 +223,12 @@ describe('§4 purity', () => {
 /** Every synthetic result text the closers can produce, per cause, started or not, for each declared effect. */
 async function wordings(cause: Cause): Promise<{ started: boolean; effect: string; text: string }[]> {
   const effects = ['read-only', 'idempotent', 'side-effect', 'unknown'];
-  const specs: Spec[] = [
-    ev.turnStart(1),
-    ev.stepStart(1, 1),
-    ev.assistant(1, 1, '', [...effects.map((effect) => `s-${effect}`), 'not-started']),
+  const specs: LogJsonRow[] = [
+    logRow.turnStart(1),
+    logRow.stepStart(1, 1),
+    logRow.assistant(1, 1, '', [...effects.map((effect) => `s-${effect}`), 'not-started']),
   ];
-  for (const effect of effects) specs.push(ev.call(1, 1, `s-${effect}`, effect));
+  for (const effect of effects) specs.push(logRow.call(1, 1, `s-${effect}`, effect));
   const { closers } = await close(cause, specs);
   return closers
     .filter((event) => event.type === 'tool/result')

@@ -9,27 +9,27 @@ import { createMemoryStore, openSessionStore, SessionError, type Session, type S
 import { buildForkSeed } from 'dsh-session/fork';
 import type { Model } from 'dsh-agent';
 import { createHost, type Host } from 'dsh-host';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { appendAll, completedTurn, deepFreeze, ev, jsonl, mentionsNumber, rejection, toEvents, v4Header, type Spec } from './support.js';
+import { completedTurnRows, type LogJsonRow, logRow, makeTempDir, type TempDir } from '@dsh/test-utils';
+import { appendAll, deepFreeze, jsonl, mentionsNumber, rejection, toEvents, v4Header } from './support.js';
 
 /** A log that exercises every position: standalone events, a closed failed step, an open step mid-call. */
-const RICH: Spec[] = [
-  ev.title('rich'),
-  ...completedTurn(1, ['a1']),
-  ev.config({ cwd: '/w' }),
-  ev.queued('in-2', 'next'),
-  ev.turnStart(2),
-  ev.user('u2', 'next', 'in-2'),
-  ev.stepStart(2, 1),
-  ev.assistant(2, 1, '', ['x']),
-  ev.call(2, 1, 'x', 'side-effect'),
-  ev.stepEnd(2, 1),
-  ev.stepStart(2, 2),
-  ev.assistant(2, 2, '', ['b', 'c']),
-  ev.call(2, 2, 'b', 'idempotent'),
-  ev.plugin('acme/progress'),
-  ev.result(2, 2, 'b'),
-  ev.call(2, 2, 'c', 'side-effect'),
+const RICH: LogJsonRow[] = [
+  logRow.title('rich'),
+  ...completedTurnRows(1, ['a1']),
+  logRow.config({ cwd: '/w' }),
+  logRow.queued('in-2', 'next'),
+  logRow.turnStart(2),
+  logRow.user('u2', 'next', 'in-2'),
+  logRow.stepStart(2, 1),
+  logRow.assistant(2, 1, '', ['x']),
+  logRow.call(2, 1, 'x', 'side-effect'),
+  logRow.stepEnd(2, 1),
+  logRow.stepStart(2, 2),
+  logRow.assistant(2, 2, '', ['b', 'c']),
+  logRow.call(2, 2, 'b', 'idempotent'),
+  logRow.plugin('acme/progress'),
+  logRow.result(2, 2, 'b'),
+  logRow.call(2, 2, 'c', 'side-effect'),
 ];
 
 const isInheritedMarker = (event: SessionEvent | undefined) =>
@@ -149,12 +149,12 @@ describe('§5.2 SessionStore.fork', () => {
     await store.fork('parent', { atSeq: source.events.length - 1, id: 'k' });
     expect(JSON.stringify(source.events)).toBe(before);
     expect(JSON.stringify((await store.inspect('parent')).events)).toBe(stored);
-    expect(source.append('tool/result', ev.result(2, 2, 'c').data).type).toBe('tool/result');
+    expect(source.append('tool/result', logRow.result(2, 2, 'c')[1]).type).toBe('tool/result');
   });
 
   it('§5.2 forks a historical position of a parent that has since moved on and completed', async () => {
     const early = [...source.events.slice(0, 6)];
-    appendAll(source, [ev.result(2, 2, 'c'), ev.stepEnd(2, 2), ev.turnEnd(2), ...completedTurn(3)]);
+    appendAll(source, [logRow.result(2, 2, 'c'), logRow.stepEnd(2, 2), logRow.turnEnd(2), ...completedTurnRows(3)]);
     const child = await store.fork('parent', { atSeq: 5, id: 'history' });
     expect(child.events.slice(0, 6)).toEqual(early);
   });
@@ -199,7 +199,7 @@ describe('§5.2 SessionStore.fork', () => {
   });
 
   it('§5.2 forks at a seq the live source appended but has not flushed yet', async () => {
-    const [appended] = appendAll(source, [ev.result(2, 2, 'c')]);
+    const [appended] = appendAll(source, [logRow.result(2, 2, 'c')]);
     const child = await store.fork('parent', { atSeq: appended!.seq, id: 'fresh' });
     expect(child.events).toEqual(buildForkSeed(source.events, appended!.seq));
   });
@@ -312,9 +312,9 @@ describe('§5.2 atomic fork under a crash', { timeout: 120_000 }, () => {
     const dir = await makeTempDir();
     try {
       // A large source makes each child file big enough for a kill to land mid-write if writes were not atomic.
-      const specs: Spec[] = [];
-      for (let turn = 1; turn <= 300; turn += 1) specs.push(...completedTurn(turn, ['a', 'b']));
-      specs.push(ev.turnStart(301), ev.stepStart(301, 1), ev.assistant(301, 1, '', ['x', 'y']), ev.call(301, 1, 'x'));
+      const specs: LogJsonRow[] = [];
+      for (let turn = 1; turn <= 300; turn += 1) specs.push(...completedTurnRows(turn, ['a', 'b']));
+      specs.push(logRow.turnStart(301), logRow.stepStart(301, 1), logRow.assistant(301, 1, '', ['x', 'y']), logRow.call(301, 1, 'x'));
       const source = toEvents(specs);
       await writeFile(join(dir.path, 'big.jsonl'), jsonl(v4Header('big'), source));
       const expected = buildForkSeed(source, source.length - 1);
@@ -396,7 +396,7 @@ describe('§5.3 counters', () => {
 
   it('§5.3 a restored session: firstLifecycleSeq = the stored length, firstLiveSeq = the full seed length', async () => {
     const session = await store.create({ id: 's' });
-    appendAll(session, completedTurn(1));
+    appendAll(session, completedTurnRows(1));
     await session.close();
     const storedLength = (await store.inspect('s')).events.length;
     const restored = await store.open('s');
@@ -407,7 +407,7 @@ describe('§5.3 counters', () => {
 
   it('§5.3 a restored session after crash repair: closers and the new marker belong to the new lifecycle', async () => {
     const session = await store.create({ id: 's' });
-    appendAll(session, [ev.turnStart(1), ev.user('u', 'q'), ev.stepStart(1, 1)]);
+    appendAll(session, [logRow.turnStart(1), logRow.user('u', 'q'), logRow.stepStart(1, 1)]);
     await session.close();
     const storedLength = (await store.inspect('s')).events.length;
     const restored = await store.open('s');
@@ -420,7 +420,7 @@ describe('§5.3 counters', () => {
     const parent = await store.create({ id: 'p' });
     appendAll(parent, RICH);
     const child = await store.fork('p', { atSeq: 8, id: 'c' });
-    appendAll(child, completedTurn(2));
+    appendAll(child, completedTurnRows(2));
     await child.close();
     const reopened = await store.open('c');
     expect(reopened.inheritedEventCount).toBe(9);
@@ -434,7 +434,7 @@ describe('§5.3 counters', () => {
     appendAll(parent, RICH);
     const cut = parent.events.length - 1;
     const child = await store.fork('p', { atSeq: cut, id: 'c' });
-    appendAll(child, completedTurn(3));
+    appendAll(child, completedTurnRows(3));
     const childCut = child.events.length - 1;
     const grand = await store.fork('c', { atSeq: childCut, id: 'g' });
     expect(isInheritedMarker(grand.events[cut + 1])).toBe(true);
@@ -471,7 +471,7 @@ describe('§5.4 host fork-point selection', () => {
   });
 
   /** A cold session holding `specs` after its create seed. */
-  async function cold(id: string, specs: Spec[]): Promise<SessionEvent[]> {
+  async function cold(id: string, specs: LogJsonRow[]): Promise<SessionEvent[]> {
     const session = await store.create({ id });
     appendAll(session, specs);
     const events = [...session.events];
@@ -510,14 +510,14 @@ describe('§5.4 host fork-point selection', () => {
 
   it('§5.4 omitted atSeq: the latest closed turn plus its independent tail, up to the next input/queued', async () => {
     const events = await cold('p', [
-      ...completedTurn(1),
-      ev.title('renamed'),
-      ev.config({ cwd: '/w' }),
-      ev.plugin('compaction/start'),
-      ev.plugin('compaction/end'),
-      ev.queued('in-2', 'next'),
-      ev.turnStart(2),
-      ev.user('u2', 'next', 'in-2'),
+      ...completedTurnRows(1),
+      logRow.title('renamed'),
+      logRow.config({ cwd: '/w' }),
+      logRow.plugin('compaction/start'),
+      logRow.plugin('compaction/end'),
+      logRow.queued('in-2', 'next'),
+      logRow.turnStart(2),
+      logRow.user('u2', 'next', 'in-2'),
     ]);
     const expected = seqOf(events, (event) => event.type === 'input/queued') - 1;
     const result = await host.fork('p');
@@ -528,13 +528,13 @@ describe('§5.4 host fork-point selection', () => {
 
   it('§5.4 omitted atSeq keeps a manual compaction replacement and stops before the next turn/start', async () => {
     const session = await store.create({ id: 'p' });
-    const turn = appendAll(session, completedTurn(1));
+    const turn = appendAll(session, completedTurnRows(1));
     appendAll(session, [
-      ev.plugin('compaction/start'),
-      ev.replaceUser('sum', 'summary', turn[1]!.seq, turn[3]!.seq),
-      ev.plugin('compaction/end'),
-      ev.turnStart(2),
-      ev.user('u2', 'x'),
+      logRow.plugin('compaction/start'),
+      logRow.replaceUser('sum', 'summary', turn[1]!.seq, turn[3]!.seq),
+      logRow.plugin('compaction/end'),
+      logRow.turnStart(2),
+      logRow.user('u2', 'x'),
     ]);
     const events = [...session.events];
     await session.close();
@@ -546,22 +546,22 @@ describe('§5.4 host fork-point selection', () => {
 
   it('§5.4 omitted atSeq counts a turn closed with any reason', async () => {
     const events = await cold('p', [
-      ...completedTurn(1),
-      ev.turnStart(2),
-      ev.user('u', 'q'),
-      ev.turnEnd(2, { kind: 'cancelled' }),
-      ev.title('after'),
+      ...completedTurnRows(1),
+      logRow.turnStart(2),
+      logRow.user('u', 'q'),
+      logRow.turnEnd(2, { kind: 'cancelled' }),
+      logRow.title('after'),
     ]);
     expect((await host.fork('p')).forkCut).toBe(events.length - 1);
   });
 
   it('§5.4 omitted atSeq with no closed turn: the standalone prefix before the first turn/start or input/queued', async () => {
-    const events = await cold('p', [ev.title('t'), ev.config({ cwd: '/x' }), ev.queued('i', 'hello'), ev.turnStart(1)]);
+    const events = await cold('p', [logRow.title('t'), logRow.config({ cwd: '/x' }), logRow.queued('i', 'hello'), logRow.turnStart(1)]);
     expect((await host.fork('p')).forkCut).toBe(seqOf(events, (event) => event.type === 'input/queued') - 1);
   });
 
   it('§5.4 a child never inherits pending input: its observation has no pending inputs and its queue starts empty', async () => {
-    const events = await cold('p', [...completedTurn(1), ev.queued('old', 'do not run me')]);
+    const events = await cold('p', [...completedTurnRows(1), logRow.queued('old', 'do not run me')]);
     const result = await host.fork('p', { atSeq: events.length - 1 });
     const observation = await host.observe(result.sessionId);
     expect(observation.pendingInputs).toEqual([]);
@@ -659,7 +659,7 @@ describe('§5.4 host fork from a cold JSONL source that needs repair', () => {
 
   it('§5.4 observing and forking a crashed cold source writes nothing to it; the child holds forked closers only', async () => {
     dir = await makeTempDir();
-    const events = toEvents([ev.title('crashed'), ...RICH.slice(1)]);
+    const events = toEvents([logRow.title('crashed'), ...RICH.slice(1)]);
     const file = join(dir.path, 'crashed.jsonl');
     await writeFile(file, jsonl(v4Header('crashed'), events));
     const bytes = await readFile(file);
@@ -715,7 +715,7 @@ describe('§5.4 host fork with an empty standalone prefix', () => {
 
   it('§5.4 no closed turn and nothing before the first turn/start: cut = -1, the child inherits nothing', async () => {
     dir = await makeTempDir();
-    const events = toEvents([ev.turnStart(1), ev.user('u', 'hi'), ev.stepStart(1, 1)]);
+    const events = toEvents([logRow.turnStart(1), logRow.user('u', 'hi'), logRow.stepStart(1, 1)]);
     await writeFile(join(dir.path, 'bare.jsonl'), jsonl(v4Header('bare'), events));
     const store = await openSessionStore({ dir: dir.path });
     const host = createHost({ store });

@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl, type SessionEvent } from 'dsh-codec';
 import { createMemoryStore, openSessionStore, type SessionStore } from 'dsh-session';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { appendAll, completedTurn, ev, jsonl, toEvents, v4Header, type Spec } from './support.js';
+import { completedTurnRows, type LogJsonRow, logRow, makeTempDir, type TempDir } from '@dsh/test-utils';
+import { appendAll, jsonl, toEvents, v4Header } from './support.js';
 
-const CRASHED: Spec[] = [
-  ...completedTurn(1, ['a']),
-  ev.turnStart(2),
-  ev.user('u2', 'go'),
-  ev.stepStart(2, 1),
-  ev.assistant(2, 1, '', ['p', 'q']),
-  ev.call(2, 1, 'p', 'side-effect'),
+const CRASHED: LogJsonRow[] = [
+  ...completedTurnRows(1, ['a']),
+  logRow.turnStart(2),
+  logRow.user('u2', 'go'),
+  logRow.stepStart(2, 1),
+  logRow.assistant(2, 1, '', ['p', 'q']),
+  logRow.call(2, 1, 'p', 'side-effect'),
 ];
 
 /** Files of the store directory with their bytes. */
@@ -33,7 +33,7 @@ describe('§6 crash recovery on the JSONL store', () => {
   beforeEach(async () => {
     dir = await makeTempDir();
     // The crash is a file whose last turn is open, written by a process that is gone.
-    crashedEvents = toEvents([ev.title('crashed'), ...CRASHED]);
+    crashedEvents = toEvents([logRow.title('crashed'), ...CRASHED]);
     await writeFile(join(dir.path, 'c.jsonl'), jsonl(v4Header('c'), crashedEvents));
     store = await openSessionStore({ dir: dir.path });
   });
@@ -88,7 +88,7 @@ describe('§6 crash recovery on the JSONL store', () => {
   });
 
   it('§6 a clean log that does not end with session/end-seed gains exactly one plain marker on open, then nothing more', async () => {
-    const clean = toEvents(completedTurn(1));
+    const clean = toEvents(completedTurnRows(1));
     await writeFile(join(dir.path, 'clean.jsonl'), jsonl(v4Header('clean'), clean));
     expect((await store.inspect('clean')).needsRepair).toBe(false);
     const opened = await store.open('clean');
@@ -100,7 +100,7 @@ describe('§6 crash recovery on the JSONL store', () => {
   });
 
   it('§6 a log that already ends with session/end-seed is opened without any new event', async () => {
-    const seeded = toEvents([...completedTurn(1), { type: 'session/end-seed', data: {} }]);
+    const seeded = toEvents([...completedTurnRows(1), ['session/end-seed', {}]]);
     await writeFile(join(dir.path, 'seeded.jsonl'), jsonl(v4Header('seeded'), seeded));
     const bytes = await readFile(join(dir.path, 'seeded.jsonl'));
     const opened = await store.open('seeded');
@@ -111,16 +111,16 @@ describe('§6 crash recovery on the JSONL store', () => {
 
   it('§6 repair closes only the open turn: earlier closed steps and turns are never rewritten', async () => {
     const historical = toEvents([
-      ev.turnStart(1),
-      ev.stepStart(1, 1),
-      ev.assistant(1, 1, '', ['lost']),
-      ev.call(1, 1, 'lost', 'side-effect'),
-      ev.stepEnd(1, 1),
-      ev.turnEnd(1, { kind: 'error', error: { message: 'x', code: 'E' } }),
-      ev.turnStart(2),
-      ev.stepStart(2, 1),
-      ev.assistant(2, 1, '', ['z']),
-      ev.stepEnd(2, 1),
+      logRow.turnStart(1),
+      logRow.stepStart(1, 1),
+      logRow.assistant(1, 1, '', ['lost']),
+      logRow.call(1, 1, 'lost', 'side-effect'),
+      logRow.stepEnd(1, 1),
+      logRow.turnEnd(1, { kind: 'error', error: { message: 'x', code: 'E' } }),
+      logRow.turnStart(2),
+      logRow.stepStart(2, 1),
+      logRow.assistant(2, 1, '', ['z']),
+      logRow.stepEnd(2, 1),
     ]);
     await writeFile(join(dir.path, 'h.jsonl'), jsonl(v4Header('h'), historical));
     const opened = await store.open('h');
@@ -142,7 +142,7 @@ describe('§6/§7 stored logs with a torn tail or an older format', () => {
   });
 
   it('§6 inspect of a torn log never writes; open drops the torn line, repairs, and later appends keep the file readable', async () => {
-    const events = toEvents([ev.title('t'), ev.turnStart(1), ev.user('u', 'q')]);
+    const events = toEvents([logRow.title('t'), logRow.turnStart(1), logRow.user('u', 'q')]);
     const torn = `${jsonl(v4Header('torn'), events)}{"seq":3,"type":"step/st`;
     await writeFile(join(dir.path, 'torn.jsonl'), torn);
     const inspection = await store.inspect('torn');
@@ -180,7 +180,12 @@ describe('§6/§7 stored logs with a torn tail or an older format', () => {
     await store.list();
     expect(await readFile(join(dir.path, 'old.jsonl'), 'utf8')).toBe(text);
     const session = await store.open('old');
-    appendAll(session, [ev.queued('in', 'next'), ev.turnStart(2), ev.user('u2', 'next', 'in'), ev.turnEnd(2, { kind: 'max-steps' })]);
+    appendAll(session, [
+      logRow.queued('in', 'next'),
+      logRow.turnStart(2),
+      logRow.user('u2', 'next', 'in'),
+      logRow.turnEnd(2, { kind: 'max-steps' }),
+    ]);
     const expected = [...session.events];
     await session.close();
     const decoded = decodeJsonl(await readFile(join(dir.path, 'old.jsonl'), 'utf8'));
@@ -202,7 +207,7 @@ describe('§6/§7 stored logs with a torn tail or an older format', () => {
     await writeFile(join(dir.path, 'ancient.jsonl'), text);
     expect((await store.inspect('ancient')).header).toMatchObject({ id: 'ancient', version: 7, createdAt: 10 });
     const session = await store.open('ancient');
-    appendAll(session, [ev.title('renamed')]);
+    appendAll(session, [logRow.title('renamed')]);
     const expected = [...session.events];
     await session.close();
     expect(decodeJsonl(await readFile(join(dir.path, 'ancient.jsonl'), 'utf8'), { sessionId: 'ancient' }).events).toEqual(expected);
@@ -214,7 +219,7 @@ describe('§6 reopening fork children', () => {
     const store = createMemoryStore();
     try {
       const parent = await store.create({ id: 'p' });
-      const turn = appendAll(parent, completedTurn(1));
+      const turn = appendAll(parent, completedTurnRows(1));
       const child = await store.fork('p', { atSeq: turn.at(-1)!.seq, id: 'c' });
       const seed = [...child.events];
       expect(seed.at(-1)).toMatchObject({ type: 'session/end-seed', data: { inherited: true } });

@@ -12,7 +12,8 @@ import {
 } from 'dsh-codec';
 import { createMemoryStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
-import { appendAll, completedTurn, currentHeader, ev, headerOf, jsonl, thrown, toEvents, v4Header } from './support.js';
+import { completedTurnRows, logRow } from '@dsh/test-utils';
+import { appendAll, currentHeader, headerOf, jsonl, thrown, toEvents, v4Header } from './support.js';
 
 type Raw = { seq: number; type: string; time: number; data: JsonValue; surfaceOp?: JsonValue; ignorable?: true };
 const raw = (entries: [string, JsonValue][], start = 0): Raw[] =>
@@ -158,18 +159,18 @@ const V2: Raw[] = raw([
 async function v3Events(): Promise<SessionEvent[]> {
   const store = createMemoryStore();
   const crashed = await store.create({ id: 'v3' });
-  const turn = appendAll(crashed, completedTurn(1, ['r1']));
+  const turn = appendAll(crashed, completedTurnRows(1, ['r1']));
   appendAll(crashed, [
-    ev.config({ tools: ['echo'], cwd: '/w' }),
-    ev.plugin('compaction/start'),
-    ev.replaceUser('sum', 'summary', turn[1]!.seq, turn.at(-3)!.seq),
-    ev.plugin('compaction/end'),
-    ev.queued('q1', 'next'),
-    ev.turnStart(2),
-    ev.user('u2', 'next', 'q1'),
-    ev.stepStart(2, 1),
-    ev.assistant(2, 1, '', ['s', 'n']),
-    ev.call(2, 1, 's', 'side-effect'),
+    logRow.config({ tools: ['echo'], cwd: '/w' }),
+    logRow.plugin('compaction/start'),
+    logRow.replaceUser('sum', 'summary', turn[1]!.seq, turn.at(-3)!.seq),
+    logRow.plugin('compaction/end'),
+    logRow.queued('q1', 'next'),
+    logRow.turnStart(2),
+    logRow.user('u2', 'next', 'q1'),
+    logRow.stepStart(2, 1),
+    logRow.assistant(2, 1, '', ['s', 'n']),
+    logRow.call(2, 1, 's', 'side-effect'),
   ]);
   await crashed.close();
   const repaired = await store.open('v3');
@@ -272,7 +273,7 @@ describe('§7 reading every version', () => {
   });
 
   it('§7 V4: sourceVersion 4, events returned as written, header version 7', () => {
-    const events = toEvents([ev.title('t'), ...completedTurn(1, ['a'])]);
+    const events = toEvents([logRow.title('t'), ...completedTurnRows(1, ['a'])]);
     const decoded = decodeJsonl(jsonl(v4Header('four'), events));
     expect(decoded.sourceVersion).toBe(4);
     expect(decoded.header).toStrictEqual(currentHeader('four'));
@@ -349,7 +350,7 @@ describe('§7 frozen validators', () => {
     expect(validate(1, { header: V1_HEADER, events: V1 })).toEqual([]);
     expect(validate(2, { header: V2_HEADER, events: V2 })).toEqual([]);
     expect(validate(3, { header: headerOf(3, 'v3'), events: await v3Events() })).toEqual([]);
-    expect(validate(4, { header: v4Header('v4'), events: toEvents(completedTurn(1, ['a'])) })).toEqual([]);
+    expect(validate(4, { header: v4Header('v4'), events: toEvents(completedTurnRows(1, ['a'])) })).toEqual([]);
   });
 
   it('§7 validators are frozen per version: older ones refuse later additions', () => {
@@ -368,7 +369,7 @@ describe('§7 frozen validators', () => {
   });
 
   it('§7 the V3 validator rejects the forked turn-end reason', () => {
-    const events = buildForkSeed(toEvents([ev.turnStart(1), ev.user('u', 'q')]), 1);
+    const events = buildForkSeed(toEvents([logRow.turnStart(1), logRow.user('u', 'q')]), 1);
     expect(events.at(-1)?.data).toEqual({ turn: 1, reason: { kind: 'forked' } });
     const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 1, inheritedEventCount: 2 });
     expect(validate(3, { header, events })).toEqual([issueAt('INVALID_EVENT', ['events', 3, 'data', 'reason', 'kind'])]);
@@ -376,7 +377,7 @@ describe('§7 frozen validators', () => {
   });
 
   it('§7 the V3 validator rejects forked results', () => {
-    const events = buildForkSeed(toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a'])]), 2);
+    const events = buildForkSeed(toEvents([logRow.turnStart(1), logRow.stepStart(1, 1), logRow.assistant(1, 1, '', ['a'])]), 2);
     // Keep the forked result but end the turn with a V3 reason, so only the result is forked.
     const onlyResult = [...events.slice(0, -1), { ...events.at(-1)!, data: { turn: 1, reason: { kind: 'cancelled' } } }];
     const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
@@ -389,7 +390,7 @@ describe('§7 frozen validators', () => {
 
   it('§7 the V3 validator rejects a forked started result too (one answering a tool/call)', () => {
     const events = buildForkSeed(
-      toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a']), ev.call(1, 1, 'a', 'side-effect')]),
+      toEvents([logRow.turnStart(1), logRow.stepStart(1, 1), logRow.assistant(1, 1, '', ['a']), logRow.call(1, 1, 'a', 'side-effect')]),
       3,
     );
     expect(events.map((event) => event.type).slice(5)).toEqual(['tool/result', 'step/end', 'turn/end']);
@@ -403,7 +404,7 @@ describe('§7 frozen validators', () => {
   });
 
   it('§7 V4 admits a canonical forked not-started result without tool/call, and decoding returns its original id and message', () => {
-    const parent = toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a', 'b'])]);
+    const parent = toEvents([logRow.turnStart(1), logRow.stepStart(1, 1), logRow.assistant(1, 1, '', ['a', 'b'])]);
     const seed = buildForkSeed(parent, 2);
     const header = v4Header('child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
     expect(validate(4, { header, events: seed })).toEqual([]);
@@ -415,7 +416,7 @@ describe('§7 frozen validators', () => {
   });
 
   it('§7 V4 refuses a forked not-started result whose wording, id or error is not canonical', () => {
-    const parent = toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a'])]);
+    const parent = toEvents([logRow.turnStart(1), logRow.stepStart(1, 1), logRow.assistant(1, 1, '', ['a'])]);
     const seed = buildForkSeed(parent, 2);
     const header = v4Header('child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
     const result = seed[4]!;
@@ -450,7 +451,7 @@ describe('§7 frozen validators', () => {
   });
 
   it('§7 a V3 log that contains fork closers is refused when read (the header must first become V4)', () => {
-    const seed = buildForkSeed(toEvents([ev.turnStart(1), ev.stepStart(1, 1), ev.assistant(1, 1, '', ['a'])]), 2);
+    const seed = buildForkSeed(toEvents([logRow.turnStart(1), logRow.stepStart(1, 1), logRow.assistant(1, 1, '', ['a'])]), 2);
     const header = headerOf(3, 'child', { parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });
     const error = codecError(() => decodeJsonl(jsonl(header, seed)));
     // The V3 validator's refusals of both closers: the forked result (seq 4, line 6) and the forked reason.
@@ -474,7 +475,7 @@ describe('§7 refusals and torn tails', () => {
   });
 
   it('§7 a final line without its newline is a torn tail { offset (bytes), line }, not an error', () => {
-    const events = toEvents([ev.title('ünïcödé ✓'), ev.title('second'), ev.title('third')]);
+    const events = toEvents([logRow.title('ünïcödé ✓'), logRow.title('second'), logRow.title('third')]);
     const text = jsonl(v4Header('t'), events);
     const cut = text.slice(0, -1);
     const decoded = decodeJsonl(cut);
@@ -484,7 +485,7 @@ describe('§7 refusals and torn tails', () => {
   });
 
   it('§7 an unparsable last line is a torn tail, with or without its newline', () => {
-    const events = toEvents([ev.title('é'), ev.title('b')]);
+    const events = toEvents([logRow.title('é'), logRow.title('b')]);
     const good = jsonl(v4Header('t'), events);
     for (const fragment of ['{"seq":2,"type":"sess', '{"seq":2,"type":"sess\n']) {
       const decoded = decodeJsonl(good + fragment);
@@ -494,7 +495,7 @@ describe('§7 refusals and torn tails', () => {
   });
 
   it('§7 an unparsable line before the last is corruption: the whole log is refused with its line number', () => {
-    const events = toEvents([ev.title('a'), ev.title('b'), ev.title('c')]);
+    const events = toEvents([logRow.title('a'), logRow.title('b'), logRow.title('c')]);
     const lines = jsonl(v4Header('t'), events).split('\n');
     lines[2] = '{"seq":1,"type":';
     const error = codecError(() => decodeJsonl(lines.join('\n')));
@@ -503,7 +504,7 @@ describe('§7 refusals and torn tails', () => {
   });
 
   it('§7 an invalid (parsable) line is refused with its line number, even when later lines are valid or it is last', () => {
-    const events = toEvents([ev.title('a'), ev.title('b'), ev.title('c')]);
+    const events = toEvents([logRow.title('a'), logRow.title('b'), logRow.title('c')]);
     const middle = jsonl(v4Header('t'), [events[0], { ...events[1], time: 'soon' }, events[2]]);
     const error = codecError(() => decodeJsonl(middle));
     expect(error.code).toBe('INVALID_EVENT');
@@ -517,7 +518,7 @@ describe('§7 refusals and torn tails', () => {
   it('§7 error codes: INVALID_HEADER for a bad header, INVALID_RELATIONSHIP for a broken invariant', () => {
     expect(codecError(() => decodeJsonl(jsonl({ ...v4Header(), id: 5 }, []))).code).toBe('INVALID_HEADER');
     expect(codecError(() => decodeJsonl(jsonl({ format: 'other', version: 4 }, []))).code).toBe('INVALID_HEADER');
-    const broken = codecError(() => decodeJsonl(jsonl(v4Header(), toEvents([ev.turnStart(2)]))));
+    const broken = codecError(() => decodeJsonl(jsonl(v4Header(), toEvents([logRow.turnStart(2)]))));
     expect(broken.code).toBe('INVALID_RELATIONSHIP');
     expect(broken.message).toMatch(/line 2\b/);
   });
@@ -534,7 +535,7 @@ describe('§7 refusals and torn tails', () => {
 
 describe('§7 encodeJsonl', () => {
   it("§7 writes V7: a header line then one line per event, every line '\\n'-terminated, and decodes back unchanged", () => {
-    const events = toEvents([ev.title('t'), ...completedTurn(1, ['a']), ev.plugin('acme/x', { n: 1 })]);
+    const events = toEvents([logRow.title('t'), ...completedTurnRows(1, ['a']), logRow.plugin('acme/x', { n: 1 })]);
     const text = encodeJsonl({ header: currentHeader('enc'), events });
     expect(text.endsWith('\n')).toBe(true);
     const lines = text.split('\n');

@@ -5,9 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CodecError, decodeJsonl } from 'dsh-codec';
 import { openSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import { createHost } from 'dsh-host';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
+import { completedTurnRows, logRow, makeTempDir, type TempDir } from '@dsh/test-utils';
 import { killHolders, spawnHolder } from './__fixtures__/spawn-holder.js';
-import { appendAll, completedTurn, ev, rejection } from './support.js';
+import { appendAll, rejection } from './support.js';
 
 let dir: TempDir;
 let store: SessionStore;
@@ -26,7 +26,7 @@ const storeDir = () => join(dir.path, 'store');
 describe('§8 JSONL store layout', () => {
   it("§11 openSessionStore keeps one file per session at <dir>/<id>.jsonl: V7 header on line 1, '\\n'-terminated lines", async () => {
     const session = await store.create({ id: 'alpha', title: 'A' });
-    appendAll(session, completedTurn(1, ['a']));
+    appendAll(session, completedTurnRows(1, ['a']));
     await session.flush();
     const text = await readFile(join(storeDir(), 'alpha.jsonl'), 'utf8');
     expect(text.endsWith('\n')).toBe(true);
@@ -39,7 +39,7 @@ describe('§8 JSONL store layout', () => {
 
   it('§11 flush resolves when every appended event is durable: another store instance reads them', async () => {
     const session = await store.create({ id: 'flushy' });
-    appendAll(session, [ev.title('one'), ev.title('two')]);
+    appendAll(session, [logRow.title('one'), logRow.title('two')]);
     await session.flush();
     const other = await openSessionStore({ dir: storeDir() });
     try {
@@ -64,7 +64,7 @@ describe('§8 JSONL store layout', () => {
 
   it('§11 delete removes the stored session; list reports lineage', async () => {
     const parent = await store.create({ id: 'p' });
-    appendAll(parent, completedTurn(1));
+    appendAll(parent, completedTurnRows(1));
     await store.fork('p', { atSeq: 2, id: 'c' });
     const summaries = await store.list();
     expect(summaries.find((entry) => entry.id === 'c')).toMatchObject({ parentSession: 'p', forkCut: 2, inheritedEventCount: 3 });

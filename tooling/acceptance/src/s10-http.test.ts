@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { createMemoryStore, type SessionStore } from 'dsh-session';
 import { createHost, type Host } from 'dsh-host';
-import { appendAll, completedTurn, ev, type Spec } from './support.js';
+import { completedTurnRows, type LogJsonRow, logRow } from '@dsh/test-utils';
+import { appendAll } from './support.js';
 
 let store: SessionStore;
 let host: Host;
@@ -49,7 +50,7 @@ function expectError(result: { status: number; body: Json }, status: number, cod
 }
 
 /** A cold session holding `specs` after its create seed; returns its events. */
-async function cold(id: string, specs: Spec[], title?: string): Promise<readonly SessionEvent[]> {
+async function cold(id: string, specs: LogJsonRow[], title?: string): Promise<readonly SessionEvent[]> {
   const session = await store.create(title === undefined ? { id } : { id, title });
   appendAll(session, specs);
   const events = [...session.events];
@@ -75,7 +76,7 @@ describe('§10 sessions', () => {
   });
 
   it('§10 GET /api/sessions lists id, title, parentSession, createdAt, updatedAt, lastSeq, live, status', async () => {
-    await cold('p', completedTurn(1), 'parent');
+    await cold('p', completedTurnRows(1), 'parent');
     await host.fork('p', { atSeq: 1 });
     const listed = await call('GET', '/api/sessions');
     expect(listed.status).toBe(200);
@@ -90,7 +91,7 @@ describe('§10 sessions', () => {
   });
 
   it('§10 GET /api/sessions/:id → { header, events, firstLifecycleSeq, live, needsRepair, pendingInputs }', async () => {
-    const events = await cold('p', [...completedTurn(1), ev.queued('in-1', 'waiting')]);
+    const events = await cold('p', [...completedTurnRows(1), logRow.queued('in-1', 'waiting')]);
     const observed = await call('GET', '/api/sessions/p');
     expect(observed.status).toBe(200);
     for (const key of ['header', 'events', 'firstLifecycleSeq', 'live', 'needsRepair', 'pendingInputs'])
@@ -148,7 +149,7 @@ describe('§10 messages, cancel, events, lineage', () => {
   });
 
   it('§10 GET /api/sessions/:id/events?from=SEQ streams events from that seq as SSE', async () => {
-    const events = await cold('p', completedTurn(1));
+    const events = await cold('p', completedTurnRows(1));
     const response = await host.fetch(new Request('http://dsh.test/api/sessions/p/events?from=2'));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -176,7 +177,7 @@ describe('§10 messages, cancel, events, lineage', () => {
   });
 
   it('§10 GET /api/sessions/:id/lineage names ancestors and descendants', async () => {
-    await cold('root', completedTurn(1));
+    await cold('root', completedTurnRows(1));
     const child = await host.fork('root', { atSeq: 2 });
     const grand = await host.fork(child.sessionId, { atSeq: 3 });
     const lineage = await call('GET', `/api/sessions/${child.sessionId}/lineage`);
@@ -191,7 +192,7 @@ describe('§10 messages, cancel, events, lineage', () => {
 
 describe('§10 fork over HTTP', () => {
   it('§10 POST /api/sessions/:id/fork { atSeq } → 201 { sessionId, parentSession, forkCut, inheritedEventCount }', async () => {
-    await cold('p', completedTurn(1, ['a']));
+    await cold('p', completedTurnRows(1, ['a']));
     const forked = await call('POST', '/api/sessions/p/fork', { atSeq: 4, title: 'branch' });
     expect(forked.status).toBe(201);
     expect(Object.keys(forked.body).sort()).toEqual(['forkCut', 'inheritedEventCount', 'parentSession', 'sessionId']);
@@ -201,27 +202,27 @@ describe('§10 fork over HTTP', () => {
   });
 
   it('§10 POST fork without atSeq uses the omitted rule (latest closed turn and its standalone tail)', async () => {
-    const events = await cold('p', [...completedTurn(1), ev.title('t'), ev.queued('q', 'later')]);
+    const events = await cold('p', [...completedTurnRows(1), logRow.title('t'), logRow.queued('q', 'later')]);
     const forked = await call('POST', '/api/sessions/p/fork', {});
     expect(forked.status).toBe(201);
     expect(forked.body.forkCut).toBe(events.length - 2);
   });
 
   it('§10 POST fork with a seq not in the session → 422 INVALID_CUT, nothing created', async () => {
-    const events = await cold('p', completedTurn(1));
+    const events = await cold('p', completedTurnRows(1));
     for (const atSeq of [events.length, -1, 99]) expectError(await call('POST', '/api/sessions/p/fork', { atSeq }), 422, 'INVALID_CUT');
     expect(listOf((await call('GET', '/api/sessions')).body)).toHaveLength(1);
   });
 
   it('§10 POST fork with a malformed body → 400', async () => {
-    await cold('p', completedTurn(1));
+    await cold('p', completedTurnRows(1));
     expectError(await call('POST', '/api/sessions/p/fork', { atSeq: 'three' }), 400);
     expectError(await call('POST', '/api/sessions/p/fork', '[1,2'), 400);
     expect(listOf((await call('GET', '/api/sessions')).body)).toHaveLength(1);
   });
 
   it('§10 a repeated fork with the same Idempotency-Key returns the first child', async () => {
-    await cold('p', completedTurn(1));
+    await cold('p', completedTurnRows(1));
     const first = await call('POST', '/api/sessions/p/fork', { atSeq: 2 }, { 'Idempotency-Key': 'k-1' });
     const second = await call('POST', '/api/sessions/p/fork', { atSeq: 2 }, { 'Idempotency-Key': 'k-1' });
     expect(first.status).toBe(201);

@@ -6,8 +6,8 @@ import { CodecError, CURRENT_FORMAT_VERSION, decodeJsonl, encodeJsonl, migrate, 
 import { createMemoryStore, openSessionStore, SessionError, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { createHost } from 'dsh-host';
-import { makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
-import { appendAll, completedTurn, ev, jsonl, rejection, thrown, toEvents, v4Header } from './support.js';
+import { completedTurnRows, logRow, makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
+import { appendAll, jsonl, rejection, thrown, toEvents, v4Header } from './support.js';
 
 describe('§11 dsh-codec surface', () => {
   it('§11 exports CURRENT_FORMAT_VERSION = 7, decodeJsonl, encodeJsonl, validate, migrate and CodecError', () => {
@@ -20,9 +20,9 @@ describe('§11 dsh-codec surface', () => {
   });
 
   it('§11 decodeJsonl returns { header, events, sourceVersion } and tornTail only when there is one', () => {
-    const decoded = decodeJsonl(jsonl(v4Header('x'), toEvents([ev.title('t')])));
+    const decoded = decodeJsonl(jsonl(v4Header('x'), toEvents([logRow.title('t')])));
     expect(Object.keys(decoded).sort()).toEqual(['events', 'header', 'sourceVersion']);
-    const torn = decodeJsonl(jsonl(v4Header('x'), toEvents([ev.title('t')])).slice(0, -1));
+    const torn = decodeJsonl(jsonl(v4Header('x'), toEvents([logRow.title('t')])).slice(0, -1));
     expect(Object.keys(torn).sort()).toEqual(['events', 'header', 'sourceVersion', 'tornTail']);
   });
 
@@ -77,7 +77,7 @@ describe('§11 dsh-session surface', () => {
 
   it('§11 inspect returns { header, events, needsRepair }', async () => {
     const session = await store.create({ id: 's' });
-    appendAll(session, completedTurn(1));
+    appendAll(session, completedTurnRows(1));
     await session.flush();
     const inspection = await store.inspect('s');
     expect(inspection.header).toEqual(session.header);
@@ -94,7 +94,7 @@ describe('§11 dsh-session surface', () => {
 
   it('§11 close flushes and releases the lease: no more appends; the session can be opened again', async () => {
     const session = await store.create({ id: 's' });
-    appendAll(session, [ev.title('kept')]);
+    appendAll(session, [logRow.title('kept')]);
     await session.close();
     expect(() => session.append('session/title', { title: 'late' })).toThrow(SessionError);
     const again = await store.open('s');
@@ -103,7 +103,7 @@ describe('§11 dsh-session surface', () => {
 
   it('§11 fork options { atSeq, id, title, config } and a returned Session', async () => {
     const parent = await store.create({ id: 'p' });
-    appendAll(parent, completedTurn(1));
+    appendAll(parent, completedTurnRows(1));
     const child = await store.fork('p', { atSeq: 3, id: 'c', title: 'branch', config: { cwd: '/b' } });
     expect(child.id).toBe('c');
     expect(child.events.slice(0, 5)).toEqual(buildForkSeed(parent.events, 3).slice(0, 5));
@@ -129,7 +129,7 @@ describe('§11 dsh-host surface', () => {
     const host = createHost({ store });
     try {
       const parent = await store.create({ id: 'p' });
-      appendAll(parent, completedTurn(1));
+      appendAll(parent, completedTurnRows(1));
       await parent.close();
       expect(await host.fork('p', { atSeq: 1, title: 't', config: { cwd: '/x' } })).toEqual({
         sessionId: expect.any(String) as string,
@@ -168,10 +168,10 @@ describe('§11 dsh CLI', { timeout: 180_000 }, () => {
     const v4 = join(dir.path, 'new.jsonl');
     const bad = join(dir.path, 'bad.jsonl');
     await writeFile(v0, V0_LOG);
-    await writeFile(v4, jsonl(v4Header('new'), toEvents(completedTurn(1))));
+    await writeFile(v4, jsonl(v4Header('new'), toEvents(completedTurnRows(1))));
     await writeFile(
       bad,
-      jsonl(v4Header('bad'), [...toEvents([ev.title('a')]), { seq: 1, type: 'session/title', time: 'later', data: { title: 'b' } }]),
+      jsonl(v4Header('bad'), [...toEvents([logRow.title('a')]), { seq: 1, type: 'session/title', time: 'later', data: { title: 'b' } }]),
     );
     expect((await runDsh(['validate', v0])).code).toBe(0);
     expect((await runDsh(['validate', v4])).code).toBe(0);

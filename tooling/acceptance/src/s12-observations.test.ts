@@ -6,8 +6,8 @@ import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import { openSessionStore, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { createHost } from 'dsh-host';
-import { makeTempDir, type TempDir } from '@dsh/test-utils';
-import { appendAll, completedTurn, ev, headerOf, jsonl, rejection, toEvents } from './support.js';
+import { completedTurnRows, logRow, makeTempDir, type TempDir } from '@dsh/test-utils';
+import { appendAll, headerOf, jsonl, rejection, toEvents } from './support.js';
 
 let dir: TempDir;
 let store: SessionStore;
@@ -21,13 +21,13 @@ afterEach(async () => {
 });
 
 const OPEN_STEP = [
-  ev.title('p'),
-  ...completedTurn(1, ['a1']),
-  ev.turnStart(2),
-  ev.user('u2', 'go'),
-  ev.stepStart(2, 1),
-  ev.assistant(2, 1, '', ['x', 'y']),
-  ev.call(2, 1, 'x', 'side-effect'),
+  logRow.title('p'),
+  ...completedTurnRows(1, ['a1']),
+  logRow.turnStart(2),
+  logRow.user('u2', 'go'),
+  logRow.stepStart(2, 1),
+  logRow.assistant(2, 1, '', ['x', 'y']),
+  logRow.call(2, 1, 'x', 'side-effect'),
 ];
 
 describe('§12 observations', () => {
@@ -72,7 +72,7 @@ describe('§12 observations', () => {
   it('§12 the cut is checked against the observation itself; -0 is seq 0', async () => {
     const session = await store.create({ id: 'p' });
     const observation = await store.observe('p');
-    appendAll(session, completedTurn(1));
+    appendAll(session, completedTurnRows(1));
     await session.flush();
     expect((await rejection(store.fork(observation, { atSeq: observation.events.length, id: 'late' }))).code).toBe('INVALID_CUT');
     const zero = await store.fork(observation, { atSeq: JSON.parse('-0') as number, id: 'zero' });
@@ -80,7 +80,7 @@ describe('§12 observations', () => {
   });
 
   it('§12 open(id) reports the format version it read', async () => {
-    await writeFile(join(dir.path, 'old.jsonl'), jsonl(headerOf(3, 'old'), toEvents([ev.title('old'), ...completedTurn(1)])));
+    await writeFile(join(dir.path, 'old.jsonl'), jsonl(headerOf(3, 'old'), toEvents([logRow.title('old'), ...completedTurnRows(1)])));
     const session = await store.open('old');
     expect(session.formatVersion).toBe(3);
     const fresh = await store.create({ id: 'fresh' });
@@ -107,7 +107,7 @@ describe('§12 durable fork idempotency', () => {
 
   it('§12 the key and a digest of the request are stored in the child header (V5 forkRequest); the same key after a restart returns the same child', async () => {
     const parent = await store.create({ id: 'parent' });
-    appendAll(parent, [ev.title('p'), ...completedTurn(1, ['a1'])]);
+    appendAll(parent, [logRow.title('p'), ...completedTurnRows(1, ['a1'])]);
     await parent.close();
     const first = await forkOverHttp(3, 'order-42');
     expect(first.status).toBe(201);
@@ -125,7 +125,7 @@ describe('§12 durable fork idempotency', () => {
 
   it('§12 a different request under the same key is refused with 422 IDEMPOTENCY_MISMATCH, after a restart too', async () => {
     const parent = await store.create({ id: 'parent' });
-    appendAll(parent, [ev.title('p'), ...completedTurn(1, ['a1'])]);
+    appendAll(parent, [logRow.title('p'), ...completedTurnRows(1, ['a1'])]);
     await parent.close();
     expect((await forkOverHttp(3, 'order-43')).status).toBe(201);
     await store.close();

@@ -6,19 +6,19 @@ import { CURRENT_FORMAT_VERSION, decodeJsonl, encodeJsonl, migrate, validate, ty
 import { deriveHistory } from 'dsh-agent';
 import { createMemoryStore, openSessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
-import { makeTempDir } from '@dsh/test-utils';
-import { appendAll, completedTurn, currentHeader, ev, jsonl, thrown, toEvents, userMessage, v4Header, type Spec } from './support.js';
+import { completedTurnRows, type LogJsonRow, logRow, logUserMessage, makeTempDir } from '@dsh/test-utils';
+import { appendAll, currentHeader, jsonl, thrown, toEvents, v4Header } from './support.js';
 
 const SIGNED = { type: 'reasoning', text: 'Read the log before answering.', providerData: { signature: 'EqQBCkYIBxgC' } };
 const REDACTED = { type: 'reasoning', text: '', providerData: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3' } };
 const PLAIN = { type: 'reasoning', text: 'No provider data at all.' };
 
 /** An assistant message whose content starts with `blocks`, then `text`, then one tool-call block per id. */
-function thinking(turn: number, step: number, blocks: JsonValue[], text: string, callIds: string[] = []): Spec {
+function thinking(turn: number, step: number, blocks: JsonValue[], text: string, callIds: string[] = []): LogJsonRow {
   const calls = callIds.map((id) => ({ type: 'tool-call', id, name: 'echo', arguments: '{}' }));
-  return {
-    type: 'assistant/message',
-    data: {
+  return [
+    'assistant/message',
+    {
       turn,
       step,
       message: {
@@ -27,22 +27,22 @@ function thinking(turn: number, step: number, blocks: JsonValue[], text: string,
         content: [...blocks, ...(text === '' ? [] : [{ type: 'text', text }]), ...calls],
       },
     },
-  };
+  ];
 }
 
 /** A turn whose first step thinks (signed, redacted) and calls `c1`, whose second step thinks in plain text and answers. */
-const REASONING_TURN: Spec[] = [
-  ev.turnStart(1),
-  ev.user('u1', 'Why did the deploy fail?'),
-  ev.stepStart(1, 1),
+const REASONING_TURN: LogJsonRow[] = [
+  logRow.turnStart(1),
+  logRow.user('u1', 'Why did the deploy fail?'),
+  logRow.stepStart(1, 1),
   thinking(1, 1, [SIGNED, REDACTED], '', ['c1']),
-  ev.call(1, 1, 'c1'),
-  ev.result(1, 1, 'c1', 'error: missing DATABASE_URL'),
-  ev.stepEnd(1, 1),
-  ev.stepStart(1, 2),
+  logRow.call(1, 1, 'c1'),
+  logRow.result(1, 1, 'c1', 'error: missing DATABASE_URL'),
+  logRow.stepEnd(1, 1),
+  logRow.stepStart(1, 2),
   thinking(1, 2, [PLAIN], 'DATABASE_URL is missing.'),
-  ev.stepEnd(1, 2),
-  ev.turnEnd(1),
+  logRow.stepEnd(1, 2),
+  logRow.turnEnd(1),
 ];
 
 /** A V5 header (§13 froze V5; §23 made V6 and §24 V7 the current format, which reads V5 unchanged but for the version). */
@@ -51,7 +51,7 @@ const v5Header = (id = 'acc', extra: Partial<SessionHeader> = {}) => ({ ...curre
 describe('§13 format V5', () => {
   it('§13 a V5 log with reasoning blocks reads back exactly (V7, current since §24, changes only its header version), byte for byte once encoded', () => {
     expect(CURRENT_FORMAT_VERSION).toBe(7);
-    const events = toEvents([ev.title('t'), ...REASONING_TURN]);
+    const events = toEvents([logRow.title('t'), ...REASONING_TURN]);
     expect(validate(5, { header: v5Header('five'), events })).toEqual([]);
     const decoded = decodeJsonl(jsonl(v5Header('five'), events));
     expect(decoded).toStrictEqual({ header: currentHeader('five'), events, sourceVersion: 5 });
@@ -72,17 +72,14 @@ describe('§13 format V5', () => {
   });
 
   it('§13 reasoning belongs to assistant messages: a user message or tool result holding one is refused, and so is a malformed block', () => {
-    const user = toEvents([ev.turnStart(1), { type: 'user/message', data: { message: { ...userMessage('u', 'hi'), content: [PLAIN] } } }]);
+    const user = toEvents([logRow.turnStart(1), ['user/message', { message: { ...logUserMessage('u', 'hi'), content: [PLAIN] } }]]);
     expect(validate(5, { header: v5Header(), events: user })).toMatchObject([{ code: 'INVALID_EVENT', seq: 1 }]);
     const result = toEvents([
-      ev.turnStart(1),
-      ev.stepStart(1, 1),
-      ev.assistant(1, 1, '', ['c']),
-      ev.call(1, 1, 'c'),
-      {
-        type: 'tool/result',
-        data: { turn: 1, step: 1, message: { id: 'r', role: 'tool', callId: 'c', content: [PLAIN], isError: false } },
-      },
+      logRow.turnStart(1),
+      logRow.stepStart(1, 1),
+      logRow.assistant(1, 1, '', ['c']),
+      logRow.call(1, 1, 'c'),
+      ['tool/result', { turn: 1, step: 1, message: { id: 'r', role: 'tool', callId: 'c', content: [PLAIN], isError: false } }],
     ]);
     expect(validate(5, { header: v5Header(), events: result })).toMatchObject([{ code: 'INVALID_EVENT', seq: 4 }]);
     for (const block of [
@@ -91,7 +88,7 @@ describe('§13 format V5', () => {
       { ...SIGNED, providerData: ['sig'] },
       { ...PLAIN, extra: 1 },
     ]) {
-      const events = toEvents([ev.turnStart(1), ev.stepStart(1, 1), thinking(1, 1, [block], 'x')]);
+      const events = toEvents([logRow.turnStart(1), logRow.stepStart(1, 1), thinking(1, 1, [block], 'x')]);
       expect(validate(5, { header: v5Header(), events }), JSON.stringify(block)).toMatchObject([{ code: 'INVALID_EVENT', seq: 2 }]);
     }
   });
@@ -115,7 +112,7 @@ describe('§13 format V5', () => {
   });
 
   it('§13 migration V4 → V5 (→ V6 → V7) changes the header version only; the events are the very same', () => {
-    const events = toEvents([ev.title('t'), ...completedTurn(1, ['a'])]);
+    const events = toEvents([logRow.title('t'), ...completedTurnRows(1, ['a'])]);
     const migrated = migrate({ header: v4Header('four'), events }, 4);
     expect(migrated.header).toStrictEqual(currentHeader('four'));
     migrated.events.forEach((event, index) => {
@@ -140,13 +137,13 @@ describe('§13 format V5', () => {
   });
 
   it('§13 fork and repair apply unchanged: an open step that thought keeps its reasoning, the closers are those of a log without it', async () => {
-    const open = [ev.turnStart(1), ev.user('u1', 'go'), ev.stepStart(1, 1)];
+    const open = [logRow.turnStart(1), logRow.user('u1', 'go'), logRow.stepStart(1, 1)];
     const withReasoning = toEvents([
       ...open,
       thinking(1, 1, [SIGNED, REDACTED], 'Running both.', ['c1', 'c2']),
-      ev.call(1, 1, 'c1', 'side-effect'),
+      logRow.call(1, 1, 'c1', 'side-effect'),
     ]);
-    const without = toEvents([...open, thinking(1, 1, [], 'Running both.', ['c1', 'c2']), ev.call(1, 1, 'c1', 'side-effect')]);
+    const without = toEvents([...open, thinking(1, 1, [], 'Running both.', ['c1', 'c2']), logRow.call(1, 1, 'c1', 'side-effect')]);
     const cut = withReasoning.length - 1;
     const seed = buildForkSeed(withReasoning, cut);
     expect(seed.slice(cut + 1)).toStrictEqual(buildForkSeed(without, cut).slice(cut + 1));
@@ -154,7 +151,7 @@ describe('§13 format V5', () => {
 
     const store = createMemoryStore();
     const parent = await store.create({ id: 'parent' });
-    appendAll(parent, [...open, thinking(1, 1, [SIGNED, REDACTED], 'Running both.', ['c1', 'c2']), ev.call(1, 1, 'c1', 'side-effect')]);
+    appendAll(parent, [...open, thinking(1, 1, [SIGNED, REDACTED], 'Running both.', ['c1', 'c2']), logRow.call(1, 1, 'c1', 'side-effect')]);
     const child = await store.fork('parent', { atSeq: parent.events.length - 1, id: 'child' });
     expect(child.header.version).toBe(CURRENT_FORMAT_VERSION);
     expect(child.events[3]?.data).toStrictEqual(parent.events[3]?.data);
@@ -162,7 +159,7 @@ describe('§13 format V5', () => {
 
     const dir = await makeTempDir();
     try {
-      const events = toEvents([...open, thinking(1, 1, [SIGNED], '', ['c1']), ev.call(1, 1, 'c1')]);
+      const events = toEvents([...open, thinking(1, 1, [SIGNED], '', ['c1']), logRow.call(1, 1, 'c1')]);
       await writeFile(join(dir.path, 'crashed.jsonl'), jsonl(currentHeader('crashed'), events));
       const jsonlStore = await openSessionStore({ dir: dir.path });
       const session = await jsonlStore.open('crashed');

@@ -8,9 +8,9 @@ import { createHost } from 'dsh-host';
 import { openPostgresStore } from 'dsh-postgres';
 import type { SessionStore } from 'dsh-session';
 import pg from 'pg';
-import { postgresTestUrl, uniqueSchemaName, waitFor } from '@dsh/test-utils';
+import { type LogJsonRow, logRow, postgresTestUrl, uniqueSchemaName, waitFor } from '@dsh/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ev, type Spec } from './support.js';
+import {} from './support.js';
 
 const url = postgresTestUrl();
 const connectionString = url ?? '';
@@ -23,13 +23,13 @@ async function openStore(hostId: string): Promise<SessionStore> {
   return store;
 }
 
-const turn = (n: number, text: string): Spec[] => [
-  ev.turnStart(n),
-  ev.user(`u${String(n)}`, text),
-  ev.stepStart(n, 1),
-  ev.assistant(n, 1, `reply ${String(n)}`),
-  ev.stepEnd(n, 1),
-  ev.turnEnd(n),
+const turn = (n: number, text: string): LogJsonRow[] => [
+  logRow.turnStart(n),
+  logRow.user(`u${String(n)}`, text),
+  logRow.stepStart(n, 1),
+  logRow.assistant(n, 1, `reply ${String(n)}`),
+  logRow.stepEnd(n, 1),
+  logRow.turnEnd(n),
 ];
 
 /** The seqs 0…count-1: what a watcher must have seen, once each and in order. */
@@ -51,14 +51,14 @@ describe.skipIf(url === undefined)('§14 live across hosts', () => {
       const writerStore = await openStore('host-a');
       const host = createHost({ store: await openStore('host-b') });
       const session = await writerStore.create({ id: 'watched' });
-      for (const spec of turn(1, 'before the watch')) session.append(spec.type, spec.data);
+      for (const [type, data] of turn(1, 'before the watch')) session.append(type, data);
       await session.flush();
       const seen: { event: SessionEvent; at: number }[] = [];
       const watch = await host.watch('watched', 0, (event) => seen.push({ event, at: Date.now() }));
       // The stored events come first, before any new one.
       expect(seen.map((item) => item.event.seq)).toEqual(seqs(session.events.length));
       for (let round = 2; round <= 4; round++) {
-        for (const spec of turn(round, `round ${String(round)}`)) session.append(spec.type, spec.data);
+        for (const [type, data] of turn(round, `round ${String(round)}`)) session.append(type, data);
         await session.flush();
         const committedAt = Date.now();
         const last = session.events.length - 1;
@@ -79,16 +79,16 @@ describe.skipIf(url === undefined)('§14 live across hosts', () => {
     const session = await writerStore.create({ id: 'handed-over' });
     const seen: SessionEvent[] = [];
     const watch = await host.watch('handed-over', 0, (event) => seen.push(event));
-    for (const spec of turn(1, 'from a')) session.append(spec.type, spec.data);
+    for (const [type, data] of turn(1, 'from a')) session.append(type, data);
     // An open tail: the other host repairs it when it opens the session.
-    for (const spec of [
-      ev.turnStart(2),
-      ev.user('u2', 'cut off'),
-      ev.stepStart(2, 1),
-      ev.assistant(2, 1, '', ['c1']),
-      ev.call(2, 1, 'c1'),
+    for (const [type, data] of [
+      logRow.turnStart(2),
+      logRow.user('u2', 'cut off'),
+      logRow.stepStart(2, 1),
+      logRow.assistant(2, 1, '', ['c1']),
+      logRow.call(2, 1, 'c1'),
     ]) {
-      session.append(spec.type, spec.data);
+      session.append(type, data);
     }
     await session.flush();
     await session.close();
@@ -109,13 +109,13 @@ describe.skipIf(url === undefined)('§14 live across hosts', () => {
     const writerStore = await openStore('host-a');
     const host = createHost({ store: await openStore('host-b') });
     const session = await writerStore.create({ id: 'resumed' });
-    for (const spec of turn(1, 'first')) session.append(spec.type, spec.data);
+    for (const [type, data] of turn(1, 'first')) session.append(type, data);
     await session.flush();
     const from = session.events.length;
     const seen: SessionEvent[] = [];
     const watch = await host.watch('resumed', from, (event) => seen.push(event));
     expect(seen).toEqual([]);
-    for (const spec of turn(2, 'second')) session.append(spec.type, spec.data);
+    for (const [type, data] of turn(2, 'second')) session.append(type, data);
     await session.flush();
     await waitFor('the second turn', () => seen.length >= 6, 5_000);
     watch.close();

@@ -19,18 +19,18 @@ import {
 import { createMemoryStore, openSessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
 import { Agent, createScriptedModel, deriveHistory, type ModelMessage } from 'dsh-agent';
-import { makeTempDir } from '@dsh/test-utils';
-import { appendAll, completedTurn, currentHeader, ev, jsonl, rejection, toEvents } from './support.js';
+import { completedTurnRows, logRow, makeTempDir } from '@dsh/test-utils';
+import { appendAll, currentHeader, jsonl, rejection, toEvents } from './support.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** A turn cut while `w` (side effect) runs and `r` is declared but not started. */
 const OPEN = [
-  ev.turnStart(2),
-  ev.user('u2', 'edit and check'),
-  ev.stepStart(2, 1),
-  ev.assistant(2, 1, '', ['w', 'r']),
-  ev.call(2, 1, 'w', 'side-effect'),
+  logRow.turnStart(2),
+  logRow.user('u2', 'edit and check'),
+  logRow.stepStart(2, 1),
+  logRow.assistant(2, 1, '', ['w', 'r']),
+  logRow.call(2, 1, 'w', 'side-effect'),
 ];
 
 const textOf = (message: ModelMessage | undefined) =>
@@ -43,7 +43,7 @@ const resultTexts = (events: readonly SessionEvent[]) =>
 describe('§23 honest to the model (format V6)', () => {
   it('§23 V6 (and the current V7, §24) admit a note and the workspace sentence; a V5 validator refuses both', () => {
     expect(CURRENT_FORMAT_VERSION).toBe(7);
-    const events = toEvents([...completedTurn(1), ...OPEN]);
+    const events = toEvents([...completedTurnRows(1), ...OPEN]);
     const seed = buildForkSeed(events, events.length - 1, { workspace: 'at-cut', notes: [workspaceStaleNote(['src/a.ts'])] });
     const header = currentHeader('child', { parentSession: 'p', forkCut: events.length - 1, inheritedEventCount: events.length });
     expect(validate(7, { header, events: seed })).toEqual([]);
@@ -55,7 +55,7 @@ describe('§23 honest to the model (format V6)', () => {
   it('§23 with the workspace at the cut, the closer of each call open at the cut adds that the files are as before the call started', async () => {
     const store = createMemoryStore();
     const parent = await store.create({ id: 'parent' });
-    appendAll(parent, [...completedTurn(1), ...OPEN]);
+    appendAll(parent, [...completedTurnRows(1), ...OPEN]);
     const atSeq = parent.events.length - 1;
     const atCut = await store.fork('parent', { atSeq, id: 'at-cut', workspace: 'at-cut' });
     const plain = await store.fork('parent', { atSeq, id: 'plain' });
@@ -86,7 +86,7 @@ describe('§23 honest to the model (format V6)', () => {
     try {
       const store = await openSessionStore({ dir: dir.path });
       const parent = await store.create({ id: 'parent' });
-      appendAll(parent, completedTurn(1, ['c1']));
+      appendAll(parent, completedTurnRows(1, ['c1']));
       await parent.flush();
       const changed = Array.from({ length: 60 }, (_, index) => `src/file-${String(index).padStart(2, '0')}.ts`);
       const note = workspaceStaleNote(changed);
@@ -121,7 +121,7 @@ describe('§23 honest to the model (format V6)', () => {
     expect(note.text).toMatch(/working directory has moved/);
     expect(note.text).toContain('"/home/me/app"');
     expect(note.text).toContain('"/home/me/.dsh/worktrees/try-2"');
-    const events = toEvents(completedTurn(1));
+    const events = toEvents(completedTurnRows(1));
     expect(deriveHistory(buildForkSeed(events, events.length - 1, { notes: [note] })).at(-1)).toMatchObject({
       role: 'user',
       content: [{ type: 'text', text: note.text }],
@@ -131,14 +131,14 @@ describe('§23 honest to the model (format V6)', () => {
   it('§23 the texts are canonical: a note whose text differs from its data, or one inside a turn, is refused and nothing is created', async () => {
     const store = createMemoryStore();
     const parent = await store.create({ id: 'parent' });
-    appendAll(parent, completedTurn(1));
+    appendAll(parent, completedTurnRows(1));
     const note = workspaceStaleNote(['src/a.ts']);
     const error = await rejection(
       store.fork('parent', { atSeq: parent.events.length - 1, id: 'bad', notes: [{ ...note, text: `${note.text} ` }] }),
     );
     expect(error.code).toBe('INVALID_EVENT');
     expect(await store.has('bad')).toBe(false);
-    const inTurn = toEvents([ev.turnStart(1), { type: 'session/note', data: note }]);
+    const inTurn = toEvents([logRow.turnStart(1), ['session/note', note]]);
     expect(validate(7, { header: currentHeader(), events: inTurn })).toMatchObject([{ code: 'INVALID_RELATIONSHIP', seq: 1 }]);
     await store.close();
   });

@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from 'dsh-codec';
 import { SessionError, type Session, type SessionStore } from 'dsh-session';
 import { buildForkSeed } from 'dsh-session/fork';
-import { arbitraryLog } from '@dsh/test-utils';
-import { appendAll, completedTurn, ev, rejection, type Spec } from './support.js';
+import { arbitraryLog, completedTurnRows, type LogJsonRow, logRow } from '@dsh/test-utils';
+import { appendAll, rejection } from './support.js';
 
 /** One storage shared by the stores it opens. */
 export type StoreHarness = {
@@ -20,13 +20,13 @@ export type StoreHarness = {
 };
 
 /** A turn left open as a crash leaves it: a step whose two calls have no results. */
-const OPEN_TURN: Spec[] = [
-  ev.turnStart(2),
-  ev.user('u-2', 'go'),
-  ev.stepStart(2, 1),
-  ev.assistant(2, 1, 'calling', ['p', 'q']),
-  ev.call(2, 1, 'p'),
-  ev.call(2, 1, 'q'),
+const OPEN_TURN: LogJsonRow[] = [
+  logRow.turnStart(2),
+  logRow.user('u-2', 'go'),
+  logRow.stepStart(2, 1),
+  logRow.assistant(2, 1, 'calling', ['p', 'q']),
+  logRow.call(2, 1, 'p'),
+  logRow.call(2, 1, 'q'),
 ];
 
 /** Appends through `session.append` every event of a generated log from index `from`. */
@@ -62,7 +62,7 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
 
     it('§11 create persists the session with its title and config; flush makes appends durable for another store', async () => {
       const session = await store.create({ id: 'alpha', title: 'A', config: { cwd: '/w', tools: ['read'] } });
-      appendAll(session, completedTurn(1, ['c1']));
+      appendAll(session, completedTurnRows(1, ['c1']));
       await session.flush();
       const other = await another();
       const inspection = await other.inspect('alpha');
@@ -124,7 +124,7 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
 
     it('§6 open repairs an interrupted turn with interrupted closers, durably; inspect never writes; reopening grows nothing', async () => {
       const crashed = await store.create({ id: 'c' });
-      appendAll(crashed, [...completedTurn(1), ...OPEN_TURN]);
+      appendAll(crashed, [...completedTurnRows(1), ...OPEN_TURN]);
       await crashed.close();
       const stored = (await store.inspect('c')).events;
       const other = await another();
@@ -149,7 +149,7 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
 
     it('§5.2 fork at every seq of a live source: the child is buildForkSeed(source, atSeq), durable, with its header counters', async () => {
       const source = await store.create({ id: 'src', title: 'source' });
-      appendAll(source, [...completedTurn(1, ['a']), ...OPEN_TURN]);
+      appendAll(source, [...completedTurnRows(1, ['a']), ...OPEN_TURN]);
       await source.flush();
       const events = [...source.events];
       const other = await another();
@@ -169,13 +169,13 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
 
     it('§5.2 fork of a cold source stored by another store, and of a live source at a seq not flushed yet', async () => {
       const source = await store.create({ id: 'cold' });
-      appendAll(source, completedTurn(1, ['a', 'b']));
+      appendAll(source, completedTurnRows(1, ['a', 'b']));
       await source.close();
       const other = await another();
       const child = await other.fork('cold', { atSeq: 7, id: 'cold-kid' });
       expect(child.events).toEqual(buildForkSeed(source.events, 7));
       const live = await store.create({ id: 'live' });
-      appendAll(live, completedTurn(1));
+      appendAll(live, completedTurnRows(1));
       const unflushed = live.events.length - 1;
       const early = await store.fork('live', { atSeq: unflushed, id: 'early' });
       expect(early.events).toEqual(buildForkSeed(live.events, unflushed));
@@ -185,7 +185,7 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
 
     it('§5.2 fork refusals: SESSION_EXISTS first, then SESSION_NOT_FOUND, then INVALID_CUT naming the last seq; nothing is created', async () => {
       const source = await store.create({ id: 's' });
-      appendAll(source, completedTurn(1));
+      appendAll(source, completedTurnRows(1));
       await source.flush();
       await (await store.create({ id: 'busy-id' })).close();
       expect((await rejection(store.fork('missing', { atSeq: 99, id: 'busy-id' }))).code).toBe('SESSION_EXISTS');
@@ -202,13 +202,13 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
 
     it('§14 deleting a parent and a grandparent leaves every descendant readable and unchanged', async () => {
       const root = await store.create({ id: 'root' });
-      appendAll(root, [...completedTurn(1, ['a']), ...completedTurn(2)]);
+      appendAll(root, [...completedTurnRows(1, ['a']), ...completedTurnRows(2)]);
       await root.flush();
       const child = await store.fork('root', { atSeq: 9, id: 'child' });
-      appendAll(child, completedTurn(2));
+      appendAll(child, completedTurnRows(2));
       await child.close();
       const grandchild = await store.fork('child', { atSeq: child.events.length - 3, id: 'grandchild' });
-      appendAll(grandchild, completedTurn(3));
+      appendAll(grandchild, completedTurnRows(3));
       await grandchild.close();
       const other = await another();
       const before = { child: (await other.inspect('child')).events, grandchild: (await other.inspect('grandchild')).events };
@@ -226,7 +226,7 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
 
     it('§11 list reports lineage and state; delete removes a session nobody holds', async () => {
       const parent = await store.create({ id: 'p', title: 'parent' });
-      appendAll(parent, [...completedTurn(1), ...OPEN_TURN]);
+      appendAll(parent, [...completedTurnRows(1), ...OPEN_TURN]);
       await parent.close();
       await (await store.fork('p', { atSeq: 2, id: 'c', title: 'kid' })).close();
       const summaries = await (await another()).list();
@@ -249,7 +249,7 @@ export function defineStoreContract(name: string, makeHarness: () => Promise<Sto
       await Promise.all(
         sessions.map(async (session) => {
           for (let turn = 1; turn <= 5; turn++) {
-            appendAll(session, completedTurn(turn, [`c${String(turn)}`]));
+            appendAll(session, completedTurnRows(turn, [`c${String(turn)}`]));
             await session.flush();
           }
         }),

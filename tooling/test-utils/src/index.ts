@@ -21,6 +21,7 @@ export { streamedReply } from './model-server/streamed-reply.js';
 export { splitStream } from './model-server/split-stream.js';
 export { LogBuilder, type LogEvent, type LogJson, type LogToolCall, type LogToolEffect, type LogTurnEnd } from './log-builder.js';
 export { logEvent, logEvents, type LogEventExtra, type LogRow } from './log-events.js';
+export { completedTurnRows, logRow, logUserMessage, type LogJsonRow } from './log-rows.js';
 export { arbitraryLog, arbitraryLogWithSeq, buildGeneratedLog, type ArbitraryLogOptions } from './arbitrary-log.js';
 export { acceptsConnections, commandLineOf, descendantsOf, isRunning, waitFor } from './process-tree.js';
 export { faultsScale, faultTrials, printSkip, reportFaults, type FaultFigures } from './faults.js';
