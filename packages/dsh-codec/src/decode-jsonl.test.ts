@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CodecError, decodeJsonl, encodeJsonl, safeDecodeJsonl, type SessionEvent, type SessionHeader } from 'dsh-codec';
-import { LogBuilder, childHeader, completedTurn, rootHeader } from './__fixtures__/build-log.js';
+import { CodecLog, childHeader, completedTurn, rootHeader } from './__fixtures__/build-log.js';
 
 function encoded(header: SessionHeader, events: readonly SessionEvent[]): string {
   return encodeJsonl({ header, events });
@@ -19,7 +19,7 @@ function codecError(fn: () => unknown): CodecError {
   throw new Error('expected a CodecError, nothing was thrown');
 }
 
-const log = completedTurn(new LogBuilder().title('first'), 1);
+const log = completedTurn(new CodecLog().title('first'), 1);
 const text = encoded(rootHeader(), log.events);
 const lines = text.split('\n').slice(0, -1);
 
@@ -50,7 +50,7 @@ describe('decodeJsonl (V7)', () => {
   });
 
   it('counts the torn offset in UTF-8 bytes', () => {
-    const unicode = new LogBuilder().title('héllo — 日本 🎉').title('second');
+    const unicode = new CodecLog().title('héllo — 日本 🎉').title('second');
     const full = encoded(rootHeader(), unicode.events);
     const cut = full.lastIndexOf('{"seq":1');
     const decoded = decodeJsonl(full.slice(0, cut + 5));
@@ -121,7 +121,7 @@ describe('decodeJsonl (V7)', () => {
   });
 
   it('refuses an unknown event type that is not ignorable, and returns an ignorable one untouched', () => {
-    const plugin = new LogBuilder().add('compaction/summary', { text: 'x', tokens: 12 }, { ignorable: true });
+    const plugin = new CodecLog().add('compaction/summary', { text: 'x', tokens: 12 }, { ignorable: true });
     expect(decodeJsonl(encoded(rootHeader(), plugin.events)).events).toEqual(plugin.events);
     const unknown = `${lines[0] as string}\n{"seq":0,"type":"compaction/summary","time":1,"data":{}}\n`;
     expect(codecError(() => decodeJsonl(unknown))).toMatchObject({ code: 'INVALID_EVENT', line: 2 });
@@ -163,7 +163,7 @@ describe('decodeJsonl (V0, read line by line)', () => {
 
 describe('V4 fork logs', () => {
   /** A parent mid-step: c1 started, c2 declared but not started. */
-  const parent = completedTurn(new LogBuilder().title('parent'), 1)
+  const parent = completedTurn(new CodecLog().title('parent'), 1)
     .turnStart(2)
     .user('second question')
     .stepStart(2, 1)
@@ -171,8 +171,8 @@ describe('V4 fork logs', () => {
     .call(2, 1, 'c1', 'side-effect');
   const cut = parent.nextSeq - 1;
 
-  function child(prefix: readonly SessionEvent[]): LogBuilder {
-    return new LogBuilder(prefix)
+  function child(prefix: readonly SessionEvent[]): CodecLog {
+    return new CodecLog(prefix)
       .endSeed(true)
       .synthetic('forked', 2, 1, 'c1', true, 'side-effect')
       .synthetic('forked', 2, 1, 'c2', false)
@@ -199,7 +199,7 @@ describe('V4 fork logs', () => {
     // The child goes on: a new turn, then is forked again mid-step; the grandchild keeps both markers.
     first.turnStart(3).user('third').stepStart(3, 1).assistant(3, 1, '', ['d1']);
     const secondCut = first.nextSeq - 1;
-    const grandchild = new LogBuilder(first.events).endSeed(true).synthetic('forked', 3, 1, 'd1', false).stepEnd(3, 1).turnEnd(3, 'forked');
+    const grandchild = new CodecLog(first.events).endSeed(true).synthetic('forked', 3, 1, 'd1', false).stepEnd(3, 1).turnEnd(3, 'forked');
     const written = encoded(childHeader('grandchild', 'child', secondCut), grandchild.events);
     const decoded = decodeJsonl(written);
     expect(decoded.events.filter((event) => event.type === 'session/end-seed')).toHaveLength(2);
@@ -207,7 +207,7 @@ describe('V4 fork logs', () => {
   });
 
   it('forks that inherit nothing hold only their marker', () => {
-    const seed = new LogBuilder().endSeed(true);
+    const seed = new CodecLog().endSeed(true);
     expect(decodeJsonl(encoded(childHeader('c', 'p', -1), seed.events)).events).toEqual(seed.events);
   });
 

@@ -10,7 +10,7 @@ import {
   type SessionEvent,
   type SessionHeader,
 } from 'dsh-codec';
-import { LogBuilder, childHeader, rootHeader } from './__fixtures__/build-log.js';
+import { CodecLog, childHeader, rootHeader } from './__fixtures__/build-log.js';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -67,9 +67,9 @@ describe('encoding', () => {
     );
     expect(codeOf(() => encodeHeader({ ...rootHeader(), createdAt: 1.5 }))).toBe('INVALID_HEADER');
     expect(codeOf(() => encodeHeader({ ...rootHeader(), version: 6 as 7 }))).toBe('INVALID_HEADER');
-    const bad = new LogBuilder().turnStart(2).events;
+    const bad = new CodecLog().turnStart(2).events;
     expect(codeOf(() => encodeJsonl({ header: rootHeader(), events: bad }))).toBe('INVALID_RELATIONSHIP');
-    expect(codeOf(() => encodeJsonl({ header: childHeader('c', 'p', 0), events: new LogBuilder().title('x').events }))).toBe(
+    expect(codeOf(() => encodeJsonl({ header: childHeader('c', 'p', 0), events: new CodecLog().title('x').events }))).toBe(
       'INVALID_RELATIONSHIP',
     );
   });

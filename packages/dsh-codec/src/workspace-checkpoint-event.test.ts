@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CURRENT_FORMAT_VERSION, validate, type FormatVersion, type JsonValue } from 'dsh-codec';
-import { LogBuilder, completedTurn, rootHeader } from './__fixtures__/build-log.js';
+import { CodecLog, completedTurn, rootHeader } from './__fixtures__/build-log.js';
 
 const header = rootHeader();
 
 /** The issues of V6 and of the current version (the same stance) for a log holding this checkpoint. */
 function withCheckpoint(data: JsonValue, ignorable: boolean): ReturnType<typeof validate> {
-  const log = completedTurn(new LogBuilder(), 1).add('workspace/checkpoint', data, ignorable ? { ignorable: true } : {});
+  const log = completedTurn(new CodecLog(), 1).add('workspace/checkpoint', data, ignorable ? { ignorable: true } : {});
   const versions = new Set<FormatVersion>([6, CURRENT_FORMAT_VERSION]);
   return [...versions].flatMap((version) => validate(version, { header: { ...header, version }, events: log.events }));
 }

@@ -1,11 +1,11 @@
 /**
- * Test helpers that build V6 logs event by event (seq and time filled in), so tests state only
- * what matters to them. The codec's own builder, deliberately separate from `@dsh/test-utils`'s
- * `LogBuilder` (which every other package uses): the validators' tests need logs the codec must
- * refuse (turn and step numbers given explicitly, e.g. a first `turnStart(2)`) and the canonical
- * closers built from the codec's own synthetic results, while test-utils' builder is valid by
- * construction and does not depend on dsh-codec.
+ * The codec tests' logs on the log-builder family: `CodecLog` numbers `@dsh/test-utils`' rows
+ * (`logRow`: turn and step numbers stated by the test, so a log may be one the codec must refuse, e.g.
+ * a first `turnStart(2)`) into events at `time = 1000 + seq`, and adds what only the codec can make:
+ * the canonical closers built from its own synthetic results (test-utils does not depend on dsh-codec).
+ * Plus the headers of the current version. Tool calls are `echo` with arguments `{}` (the family's).
  */
+import { logEvent, logRow, type LogJsonRow } from '@dsh/test-utils';
 import {
   syntheticResultError,
   syntheticResultMessage,
@@ -19,8 +19,8 @@ import {
 
 export type Extra = { surfaceOp?: SurfaceOp; ignorable?: true };
 
-/** A growing V6 log: `add` appends with the next seq and `time = 1000 + seq`. */
-export class LogBuilder {
+/** A growing log: each row appended with the next seq and `time = 1000 + seq`. */
+export class CodecLog {
   readonly events: SessionEvent[] = [];
 
   constructor(events: readonly SessionEvent[] = []) {
@@ -31,56 +31,50 @@ export class LogBuilder {
     return this.events.length;
   }
 
-  add(type: string, data: JsonValue, extra: Extra = {}): this {
-    const seq = this.events.length;
-    this.events.push({ seq, type, time: 1000 + seq, data, ...extra });
+  /** Appends `rows` (the family's `logRow`s, or any `[type, data, extra]`). */
+  rows(...rows: readonly LogJsonRow[]): this {
+    for (const [type, data, extra] of rows) {
+      const seq = this.events.length;
+      this.events.push(logEvent<SessionEvent>(seq, type, data, { ...extra, time: 1000 + seq }));
+    }
     return this;
   }
 
+  add(type: string, data: JsonValue, extra: Extra = {}): this {
+    return this.rows([type, data, extra]);
+  }
+
   title(title: string): this {
-    return this.add('session/title', { title });
+    return this.rows(logRow.title(title));
   }
 
   queued(inputId: string, text: string): this {
-    return this.add('input/queued', { inputId, message: userMessage(`m-${inputId}`, text) });
+    return this.rows(logRow.queued(inputId, text));
   }
 
   turnStart(turn: number): this {
-    return this.add('turn/start', { turn });
+    return this.rows(logRow.turnStart(turn));
   }
 
+  /** A user message with the id `u-<seq>`. */
   user(text: string, inputId?: string): this {
-    const seq = this.events.length;
-    return this.add(
-      'user/message',
-      inputId === undefined
-        ? { message: userMessage(`u-${String(seq)}`, text) }
-        : { message: userMessage(`u-${String(seq)}`, text), inputId },
-    );
+    return this.rows(logRow.user(`u-${String(this.events.length)}`, text, inputId));
   }
 
   stepStart(turn: number, step: number): this {
-    return this.add('step/start', { turn, step });
+    return this.rows(logRow.stepStart(turn, step));
   }
 
   assistant(turn: number, step: number, text: string, calls: readonly string[] = []): this {
-    const seq = this.events.length;
-    const content: JsonValue[] = text === '' ? [] : [{ type: 'text', text }];
-    for (const id of calls) content.push({ type: 'tool-call', id, name: 'read', arguments: `{"id":"${id}"}` });
-    return this.add('assistant/message', { turn, step, message: { id: `a-${String(seq)}`, role: 'assistant', content } });
+    return this.rows(logRow.assistant(turn, step, text, calls));
   }
 
   call(turn: number, step: number, callId: string, effect: ToolEffect = 'read-only'): this {
-    return this.add('tool/call', { turn, step, callId, name: 'read', arguments: `{"id":"${callId}"}`, effect });
+    return this.rows(logRow.call(turn, step, callId, effect));
   }
 
   result(turn: number, step: number, callId: string, output = `output of ${callId}`, isError = false): this {
-    const seq = this.events.length;
-    return this.add('tool/result', {
-      turn,
-      step,
-      message: { id: `r-${String(seq)}`, role: 'tool', callId, content: [{ type: 'text', text: output }], isError },
-    });
+    return this.rows(logRow.result(turn, step, callId, output, isError));
   }
 
   /** A canonical synthetic result closing `callId` for `cause`. */
@@ -91,20 +85,16 @@ export class LogBuilder {
   }
 
   stepEnd(turn: number, step: number): this {
-    return this.add('step/end', { turn, step });
+    return this.rows(logRow.stepEnd(turn, step));
   }
 
   turnEnd(turn: number, kind: 'completed' | 'cancelled' | 'max-steps' | 'interrupted' | 'forked' = 'completed'): this {
-    return this.add('turn/end', { turn, reason: { kind } });
+    return this.rows(logRow.turnEnd(turn, { kind }));
   }
 
   endSeed(inherited = false): this {
     return this.add('session/end-seed', inherited ? { inherited: true } : {});
   }
-}
-
-export function userMessage(id: string, text: string): { id: string; role: 'user'; content: { type: 'text'; text: string }[] } {
-  return { id, role: 'user', content: [{ type: 'text', text }] };
 }
 
 /** A root V7 header. */
@@ -118,7 +108,7 @@ export function childHeader(id: string, parentSession: string, forkCut: number):
 }
 
 /** One complete turn with one step, one tool call and its result. */
-export function completedTurn(log: LogBuilder, turn: number, callId = `c${String(turn)}`): LogBuilder {
+export function completedTurn(log: CodecLog, turn: number, callId = `c${String(turn)}`): CodecLog {
   return log
     .turnStart(turn)
     .user(`question ${String(turn)}`)

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { logUserMessage } from '@dsh/test-utils';
 import { createEventChecker, CURRENT_FORMAT_VERSION, syntheticResultError, syntheticResultMessage, type SessionEvent } from 'dsh-codec';
 import { logPlan, renderLog } from '../__fixtures__/arbitrary-logs.js';
-import { LogBuilder, completedTurn, userMessage } from '../__fixtures__/build-log.js';
+import { CodecLog, completedTurn } from '../__fixtures__/build-log.js';
 
 /** Feeds `events` to a fresh checker; fails the test if any is refused. */
 function acceptAll(events: readonly SessionEvent[]) {
@@ -12,8 +13,8 @@ function acceptAll(events: readonly SessionEvent[]) {
 }
 
 /** A log whose step 1 of turn 1 is open and declares calls `c1` and `c2`; `c1` has started. */
-function openStep(): LogBuilder {
-  return new LogBuilder().turnStart(1).user('hi').stepStart(1, 1).assistant(1, 1, '', ['c1', 'c2']).call(1, 1, 'c1');
+function openStep(): CodecLog {
+  return new CodecLog().turnStart(1).user('hi').stepStart(1, 1).assistant(1, 1, '', ['c1', 'c2']).call(1, 1, 'c1');
 }
 
 function ev(seq: number, type: string, data: unknown, extra: Record<string, unknown> = {}): unknown {
@@ -22,7 +23,7 @@ function ev(seq: number, type: string, data: unknown, extra: Record<string, unkn
 
 describe('createEventChecker', () => {
   it('accepts a complete log event by event and advances nextSeq', () => {
-    const log = completedTurn(new LogBuilder().title('t').queued('in1', 'hello'), 1);
+    const log = completedTurn(new CodecLog().title('t').queued('in1', 'hello'), 1);
     const checker = acceptAll(log.events);
     expect(checker.nextSeq).toBe(log.events.length);
   });
@@ -96,10 +97,10 @@ describe('createEventChecker', () => {
   });
 
   it('allows surfaceOp only on surface events, pointing at earlier seqs', () => {
-    const log = completedTurn(new LogBuilder(), 1);
+    const log = completedTurn(new CodecLog(), 1);
     const checker = acceptAll(log.events);
     const next = checker.nextSeq;
-    const replacement = { message: userMessage('summary', 'summary of turn 1') };
+    const replacement = { message: logUserMessage('summary', 'summary of turn 1') };
     expect(checker.accept(ev(next, 'session/title', { title: 'x' }, { surfaceOp: { op: 'replace', start: 1, end: 2 } }))).toMatchObject([
       { path: ['events', next, 'surfaceOp'] },
     ]);
@@ -115,7 +116,7 @@ describe('createEventChecker', () => {
   });
 
   it('lets session events, queued input and plugin events stand between and inside turns', () => {
-    const log = new LogBuilder()
+    const log = new CodecLog()
       .title('a')
       .add('session/config', { tools: ['read'], cwd: '/tmp', model: 'keyless' })
       .queued('in1', 'hi')
@@ -135,16 +136,16 @@ describe('createEventChecker', () => {
 
   describe('turns and steps', () => {
     it('numbers turns without gaps and refuses a turn inside a turn', () => {
-      const log = completedTurn(new LogBuilder(), 1).turnStart(2);
+      const log = completedTurn(new CodecLog(), 1).turnStart(2);
       const checker = acceptAll(log.events);
       expect(checker.accept(ev(checker.nextSeq, 'turn/start', { turn: 3 }))).toMatchObject([{ code: 'INVALID_RELATIONSHIP' }]);
       const third = createEventChecker();
-      for (const event of completedTurn(new LogBuilder(), 1).events) third.accept(event);
+      for (const event of completedTurn(new CodecLog(), 1).events) third.accept(event);
       expect(third.accept(ev(third.nextSeq, 'turn/start', { turn: 3 }))[0]?.message).toContain('expected turn 2');
     });
 
     it('refuses a turn/end while a step is open or for another turn', () => {
-      const checker = acceptAll(new LogBuilder().turnStart(1).stepStart(1, 1).events);
+      const checker = acceptAll(new CodecLog().turnStart(1).stepStart(1, 1).events);
       expect(checker.accept(ev(2, 'turn/end', { turn: 1, reason: { kind: 'completed' } }))[0]?.message).toContain('no open step');
       expect(checker.accept(ev(2, 'step/end', { turn: 1, step: 1 }))).toEqual([]);
       expect(checker.accept(ev(3, 'turn/end', { turn: 2, reason: { kind: 'completed' } }))).toMatchObject([
@@ -158,16 +159,16 @@ describe('createEventChecker', () => {
 
     it('opens steps only inside a turn, numbered from 1 in each turn', () => {
       expect(createEventChecker().accept(ev(0, 'step/start', { turn: 1, step: 1 }))).toMatchObject([{ code: 'INVALID_RELATIONSHIP' }]);
-      const checker = acceptAll(new LogBuilder().turnStart(1).stepStart(1, 1).stepEnd(1, 1).events);
+      const checker = acceptAll(new CodecLog().turnStart(1).stepStart(1, 1).stepEnd(1, 1).events);
       expect(checker.accept(ev(3, 'step/start', { turn: 1, step: 3 }))[0]?.message).toContain('expected step 2');
       expect(checker.accept(ev(3, 'step/start', { turn: 1, step: 2 }))).toEqual([]);
       expect(checker.accept(ev(4, 'step/start', { turn: 1, step: 3 }))[0]?.message).toContain('no open step');
-      const next = completedTurn(new LogBuilder(), 1).turnStart(2);
+      const next = completedTurn(new CodecLog(), 1).turnStart(2);
       acceptAll(next.stepStart(2, 1).events);
     });
 
     it('requires assistant messages, calls and results to name the open turn and step', () => {
-      const checker = acceptAll(new LogBuilder().turnStart(1).stepStart(1, 1).events);
+      const checker = acceptAll(new CodecLog().turnStart(1).stepStart(1, 1).events);
       const message = { id: 'a', role: 'assistant', content: [] };
       expect(checker.accept(ev(2, 'assistant/message', { turn: 1, step: 2, message }))).toMatchObject([
         { path: ['events', 2, 'data', 'step'] },
@@ -176,7 +177,7 @@ describe('createEventChecker', () => {
         { path: ['events', 2, 'data', 'turn'] },
       ]);
       expect(checker.accept(ev(2, 'assistant/message', { turn: 1, step: 1, message }))).toEqual([]);
-      expect(createEventChecker().accept(ev(0, 'user/message', { message: userMessage('u', 'x') }))).toMatchObject([
+      expect(createEventChecker().accept(ev(0, 'user/message', { message: logUserMessage('u', 'x') }))).toMatchObject([
         { code: 'INVALID_RELATIONSHIP' },
       ]);
     });
@@ -186,32 +187,32 @@ describe('createEventChecker', () => {
     it('accepts a call declared by the step, then its result, once', () => {
       const log = openStep().result(1, 1, 'c1');
       const checker = acceptAll(log.events);
-      const again = new LogBuilder(log.events).result(1, 1, 'c1').events.at(-1);
+      const again = new CodecLog(log.events).result(1, 1, 'c1').events.at(-1);
       expect(checker.accept(again)[0]?.message).toContain('already answered');
     });
 
     it('refuses a tool/call for a call the step did not declare', () => {
       const checker = acceptAll(openStep().events);
-      const call = new LogBuilder(openStep().events).call(1, 1, 'c9').events.at(-1);
+      const call = new CodecLog(openStep().events).call(1, 1, 'c9').events.at(-1);
       expect(checker.accept(call)).toMatchObject([{ code: 'INVALID_RELATIONSHIP', path: ['events', 5, 'data', 'callId'] }]);
     });
 
     it('refuses a second tool/call for the same call', () => {
       const checker = acceptAll(openStep().events);
-      expect(checker.accept(new LogBuilder(openStep().events).call(1, 1, 'c1').events.at(-1))[0]?.message).toContain(
+      expect(checker.accept(new CodecLog(openStep().events).call(1, 1, 'c1').events.at(-1))[0]?.message).toContain(
         'already has a tool/call',
       );
     });
 
     it('refuses a real result for a call that has no tool/call', () => {
       const checker = acceptAll(openStep().events);
-      expect(checker.accept(new LogBuilder(openStep().events).result(1, 1, 'c2').events.at(-1))[0]?.message).toContain('no tool/call');
+      expect(checker.accept(new CodecLog(openStep().events).result(1, 1, 'c2').events.at(-1))[0]?.message).toContain('no tool/call');
     });
 
     it('refuses a result for a call of an earlier step', () => {
       const log = openStep().result(1, 1, 'c1').stepEnd(1, 1).stepStart(1, 2);
       const checker = acceptAll(log.events);
-      expect(checker.accept(new LogBuilder(log.events).result(1, 2, 'c2').events.at(-1))).toMatchObject([{ code: 'INVALID_RELATIONSHIP' }]);
+      expect(checker.accept(new CodecLog(log.events).result(1, 2, 'c2').events.at(-1))).toMatchObject([{ code: 'INVALID_RELATIONSHIP' }]);
     });
 
     it('allows a call left without a result when its step closes (a historical failure)', () => {
@@ -219,9 +220,9 @@ describe('createEventChecker', () => {
     });
 
     it('refuses a call declared twice in one step', () => {
-      const log = new LogBuilder().turnStart(1).stepStart(1, 1);
+      const log = new CodecLog().turnStart(1).stepStart(1, 1);
       const checker = acceptAll(log.events);
-      expect(checker.accept(new LogBuilder(log.events).assistant(1, 1, '', ['c1', 'c1']).events.at(-1))[0]?.message).toContain(
+      expect(checker.accept(new CodecLog(log.events).assistant(1, 1, '', ['c1', 'c1']).events.at(-1))[0]?.message).toContain(
         'declared twice',
       );
     });
@@ -381,7 +382,7 @@ describe('createEventChecker', () => {
   describe('reasoning blocks (V5)', () => {
     const reasoning = { type: 'reasoning', text: 'Check the log first.', providerData: { signature: 'EqQB' } };
     const assistant = (content: unknown[]) => ({ turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content } });
-    const stepOpen = () => acceptAll(new LogBuilder().turnStart(1).user('hi').stepStart(1, 1).events);
+    const stepOpen = () => acceptAll(new CodecLog().turnStart(1).user('hi').stepStart(1, 1).events);
 
     it('accepts reasoning in an assistant message, hidden text and provider data included, and its calls still declare', () => {
       const checker = stepOpen();
@@ -401,7 +402,7 @@ describe('createEventChecker', () => {
         { code: 'INVALID_EVENT' },
       ]);
       const user = { message: { id: 'u', role: 'user', content: [reasoning] } };
-      expect(acceptAll(new LogBuilder().turnStart(1).events).accept(ev(1, 'user/message', user))).toMatchObject([
+      expect(acceptAll(new CodecLog().turnStart(1).events).accept(ev(1, 'user/message', user))).toMatchObject([
         { code: 'INVALID_EVENT', path: ['events', 1, 'data', 'message', 'content', 0, 'type'] },
       ]);
     });
@@ -432,7 +433,7 @@ describe('EventChecker.advanceThrough', () => {
   });
 
   it('refuses a count outside the events and a prefix that does not start at nextSeq', () => {
-    const log = completedTurn(new LogBuilder(), 1);
+    const log = completedTurn(new CodecLog(), 1);
     expect(() => {
       createEventChecker().advanceThrough(log.events, log.events.length + 1);
     }).toThrow(RangeError);
@@ -468,7 +469,7 @@ describe('EventChecker.advancePast', () => {
   });
 
   it('refuses a latest turn that does not begin with the turn/start at its place in the prefix', () => {
-    const log = completedTurn(new LogBuilder(), 1);
+    const log = completedTurn(new CodecLog(), 1);
     const events = log.events;
     // The turn starts at seq 0: handing it over as if it ended one event later is a caller's bug.
     expect(() => {

@@ -15,7 +15,7 @@ import {
   type SessionNoteData,
   type ToolEffect,
 } from 'dsh-codec';
-import { LogBuilder, completedTurn, rootHeader } from '../__fixtures__/build-log.js';
+import { CodecLog, completedTurn, rootHeader } from '../__fixtures__/build-log.js';
 
 // V6's own validator is run here: a V6 header.
 const header = { ...rootHeader(), version: 6 };
@@ -23,12 +23,12 @@ const asV5 = { ...header, version: 5 };
 
 /** A log of one completed turn, then `note` between turns. */
 function withNote(note: object): SessionEvent[] {
-  return completedTurn(new LogBuilder(), 1).add('session/note', note as JsonValue).events;
+  return completedTurn(new CodecLog(), 1).add('session/note', note as JsonValue).events;
 }
 
 /** A log whose turn 1 step 1 declares `c1` (started, with `effect`) and `c2` (not started). */
-function openStep(effect: ToolEffect): LogBuilder {
-  return new LogBuilder().turnStart(1).user('hi').stepStart(1, 1).assistant(1, 1, '', ['c1', 'c2']).call(1, 1, 'c1', effect);
+function openStep(effect: ToolEffect): CodecLog {
+  return new CodecLog().turnStart(1).user('hi').stepStart(1, 1).assistant(1, 1, '', ['c1', 'c2']).call(1, 1, 'c1', effect);
 }
 
 /** The forked closers of `openStep`'s calls, with `text` in place of each canonical text when given. */
@@ -112,7 +112,7 @@ describe('session/note (V6)', () => {
   });
 
   it('stands between turns only: inside an open turn it is a relationship error', () => {
-    const events = new LogBuilder().turnStart(1).add('session/note', stale).events;
+    const events = new CodecLog().turnStart(1).add('session/note', stale).events;
     expect(validate(6, { header, events })).toMatchObject([
       { code: 'INVALID_RELATIONSHIP', seq: 1, message: expect.stringContaining('expected no open turn') as unknown },
     ]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CodecError, decodeJsonl, encodeHeader, encodeJsonl, validate, type SessionHeader } from 'dsh-codec';
-import { LogBuilder, rootHeader } from '../__fixtures__/build-log.js';
+import { CodecLog, rootHeader } from '../__fixtures__/build-log.js';
 
 const digest = 'a'.repeat(64);
 const manifest: SessionHeader = { ...rootHeader('m'), segments: [{ digest, bytes: 120, lines: 2 }] };
@@ -32,7 +32,7 @@ describe('the V7 header (SPEC §24)', () => {
   });
 
   it('is not a self-contained log: validate(7), encodeJsonl and decodeJsonl refuse a manifest and say how to read it', () => {
-    const events = new LogBuilder().title('t').events;
+    const events = new CodecLog().title('t').events;
     expect(validate(7, { header: manifest, events })).toMatchObject([{ code: 'INVALID_HEADER', path: ['header', 'segments'] }]);
     expect(codeOf(() => encodeJsonl({ header: manifest, events }))).toBe('INVALID_HEADER');
     let error: unknown;
@@ -46,7 +46,7 @@ describe('the V7 header (SPEC §24)', () => {
   });
 
   it('frozen V6 refuses the segments field; a V6 log decodes as V7 with its events unchanged', () => {
-    const events = new LogBuilder().title('t').events;
+    const events = new CodecLog().title('t').events;
     expect(validate(6, { header: { ...manifest, version: 6 }, events }).length).toBeGreaterThan(0);
     const v6 = encodeJsonl({ header: rootHeader('old'), events }).replace('"version":7', '"version":6');
     expect(decodeJsonl(v6)).toEqual({ header: rootHeader('old'), events, sourceVersion: 6 });
