@@ -1,12 +1,12 @@
 // SIGKILL during `dsh fork ID --at N --worktree` at spread-out times (SPEC §23): afterwards — once the
 // next `--worktree` fork has run — every name has both its child and its directory or neither, and a
 // child's directory holds the workspace at the cut (plan.md as the first turn wrote it), never HEAD.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DSH_BIN, faultTrials, makeTempDir, reportFaults, runDsh } from '@dsh/test-utils';
+import { faultTrials, makeTempDir, reportFaults, runDsh } from '@dsh/test-utils';
+import { after, killDsh } from './kill-dsh.js';
 import { git } from './run-git.js';
 
 const figures = { trials: 0, acknowledged: 0, lost: 0, halfWritten: 0, killedMidway: 0 };
@@ -47,23 +47,8 @@ describe('SIGKILL during dsh fork --worktree', { timeout: 1_800_000 }, () => {
       for (let trial = 0; trial < faultTrials(4, 30); trial += 1) {
         const name = `k${String(trial)}`;
         names.push(name);
-        const child = spawn(process.execPath, [DSH_BIN, 'fork', id, '--at', cut, '--worktree', '--name', name, '--data', data.path], {
-          detached: true,
-          stdio: 'ignore',
-        });
-        const exited = new Promise<number | null>((resolve) => {
-          child.once('exit', (code) => {
-            resolve(code);
-          });
-        });
-        await new Promise((resolve) => setTimeout(resolve, 300 + ((trial * 1_307) % 4_000)));
-        let killed = true;
-        try {
-          process.kill(-(child.pid as number), 'SIGKILL');
-        } catch {
-          killed = false;
-        }
-        if ((await exited) !== 0 && killed) figures.killedMidway += 1;
+        const args = ['fork', id, '--at', cut, '--worktree', '--name', name, '--data', data.path];
+        if (await killDsh(args, after(300 + ((trial * 1_307) % 4_000)))) figures.killedMidway += 1;
         figures.trials += 1;
       }
       // The next command that makes a worktree cleans what a killed one left.

@@ -3,14 +3,14 @@
 // never half-written, and a store opening the directory removes the leftovers. Kills right after each
 // step of the rewrite (temp half-written, fsynced, backup kept, renamed, directory fsynced) are in
 // packages/dsh-session/src/jsonl/rewrite-kill.faults.test.ts.
-import { spawn } from 'node:child_process';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CURRENT_FORMAT_VERSION, decodeJsonl } from 'dsh-codec';
 import { openSessionStore } from 'dsh-host';
-import { DSH_BIN, faultTrials, makeTempDir, reportFaults } from '@dsh/test-utils';
+import { faultTrials, makeTempDir, reportFaults } from '@dsh/test-utils';
+import { after, killDsh } from './kill-dsh.js';
 
 const V3 = fileURLToPath(new URL('./__fixtures__/v3-session.jsonl', import.meta.url));
 const figures = { trials: 0, acknowledged: 0, lost: 0, halfWritten: 0, migrated: 0 };
@@ -27,19 +27,7 @@ describe('SIGKILL during migrate --write', { timeout: 900_000 }, () => {
         const file = join(dir.path, 'm.jsonl');
         await copyFile(V3, file);
         // Its own process group: a kill reaches whatever process the bin runs the command in.
-        const child = spawn(process.execPath, [DSH_BIN, 'migrate', file, '--write'], { detached: true, stdio: 'ignore' });
-        const exited = new Promise<void>((resolve) => {
-          child.once('exit', () => {
-            resolve();
-          });
-        });
-        await new Promise((resolve) => setTimeout(resolve, 500 + ((trial * 1_307) % 6_000)));
-        try {
-          process.kill(-(child.pid as number), 'SIGKILL');
-        } catch {
-          // Already finished.
-        }
-        await exited;
+        await killDsh(['migrate', file, '--write'], after(500 + ((trial * 1_307) % 6_000)));
         figures.trials += 1;
         figures.acknowledged += expected.length;
         const decoded = decodeJsonl(await readFile(file, 'utf8'), { sessionId: 'm' });

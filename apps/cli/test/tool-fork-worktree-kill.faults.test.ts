@@ -3,14 +3,14 @@
 // resumes it) and its directory (holding the files at the cut) or neither — never a directory no child
 // uses. Half the kills land the moment the directory appears, before the child can be written. What
 // differs between the tools (their file, where the child goes, the directory's name) is the table.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DSH_BIN, faultTrials, makeTempDir, reportFaults, runDsh } from '@dsh/test-utils';
+import { faultTrials, makeTempDir, reportFaults, runDsh } from '@dsh/test-utils';
 import { claudeProjectDirName } from '../src/commands/claude-project-folder.js';
+import { after, killDsh, pathAppears } from './kill-dsh.js';
 
 type Line = Record<string, unknown>;
 
@@ -102,15 +102,6 @@ const TOOLS: ToolCase[] = [
   },
 ];
 
-/** Resolves when `path` exists (polled every 2 ms) or the process has exited. */
-async function appears(path: string, exited: Promise<unknown>): Promise<void> {
-  const state = { exited: false };
-  void exited.then(() => {
-    state.exited = true;
-  });
-  while (!state.exited && !existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 2));
-}
-
 describe.each(TOOLS)('SIGKILL during dsh fork FILE --worktree ($name)', { timeout: 1_800_000 }, (tool) => {
   it('leaves each child with its directory holding the cut, or neither, once the next fork has run', async () => {
     const figures = { trials: 0, acknowledged: 0, lost: 0, halfWritten: 0, killedMidway: 0 };
@@ -144,23 +135,11 @@ describe.each(TOOLS)('SIGKILL during dsh fork FILE --worktree ($name)', { timeou
       for (let trial = 0; trial < faultTrials(4, 30); trial += 1) {
         const id = tool.childId(trial);
         ids.push(id);
-        const args = [DSH_BIN, 'fork', file, '--at', tool.at, '--worktree', '--session-id', id, '--data', data.path];
-        const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env });
-        const exited = new Promise<number | null>((resolve) => {
-          child.once('exit', (code) => {
-            resolve(code);
-          });
-        });
+        const args = ['fork', file, '--at', tool.at, '--worktree', '--session-id', id, '--data', data.path];
         // Even trials: killed the moment the directory appears (before the child can be written); odd: at spread-out times.
-        if (trial % 2 === 0) await appears(dirOf(id), exited);
-        else await new Promise((resolve) => setTimeout(resolve, 300 + ((trial * 1_307) % 3_000)));
-        let killed = true;
-        try {
-          process.kill(-(child.pid as number), 'SIGKILL');
-        } catch {
-          killed = false;
-        }
-        if ((await exited) !== 0 && killed) figures.killedMidway += 1;
+        const when =
+          trial % 2 === 0 ? (exited: Promise<unknown>) => pathAppears(dirOf(id), exited) : after(300 + ((trial * 1_307) % 3_000));
+        if (await killDsh(args, when, env)) figures.killedMidway += 1;
         figures.trials += 1;
       }
       const last = tool.childId(999);
