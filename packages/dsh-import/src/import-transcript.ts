@@ -126,18 +126,37 @@ export function importSourceLines(
         ? `${source.mainSession ?? 'imported'}-agent-${source.agentId}`
         : source.sourceId,
     );
-  const time = read.createdAt ?? 0;
-  const head: SourceItem[] = [{ kind: 'source', key: IMPORT_SOURCE_EVENT, time, data: sourceData(source) }];
   const main = read.lines[0] ?? [];
-  if (!main.some((item) => item.kind === 'title'))
-    head.push({ kind: 'title', key: 'title', time, title: titleOf(main) ?? `${format} session ${source.sourceId}` });
+  const head = headItems(
+    source,
+    read.createdAt,
+    main.some((item) => item.kind === 'title'),
+    () => titleOf(main),
+  );
   const itemLines = read.lines.map((items) => head.concat(items));
-  const built = buildSessions(itemLines, { sessionId, cwd: read.cwd, createdAt: time, effectOf: read.effectOf });
+  const built = buildSessions(itemLines, { sessionId, cwd: read.cwd, createdAt: read.createdAt ?? 0, effectOf: read.effectOf });
   return { format, sessions: built.sessions, warnings: [...warnings, ...read.warnings, ...built.warnings] };
 }
 
-/** The `import/source` data of what a reader found: dsh ids derived from the source's ids. */
-function sourceOf(format: TranscriptFormat, read: ReadTranscript): ImportSource {
+/**
+ * The items every session of an import starts with: where it came from, and a title unless its
+ * main line holds one (`promptTitle`: the main line's first prompt in the user's own words). @internal
+ */
+export function headItems(
+  source: ImportSource,
+  createdAt: number | undefined,
+  mainHasTitle: boolean,
+  promptTitle: () => string | undefined,
+): SourceItem[] {
+  const time = createdAt ?? 0;
+  const head: SourceItem[] = [{ kind: 'source', key: IMPORT_SOURCE_EVENT, time, data: sourceData(source) }];
+  if (!mainHasTitle)
+    head.push({ kind: 'title', key: 'title', time, title: promptTitle() ?? `${source.format} session ${source.sourceId}` });
+  return head;
+}
+
+/** The `import/source` data of what a reader found: dsh ids derived from the source's ids. @internal */
+export function sourceOf(format: TranscriptFormat, read: Pick<ReadTranscript, 'sessionId' | 'links'>): ImportSource {
   const links = read.links ?? {};
   const source: ImportSource = { format, sourceId: read.sessionId ?? 'imported' };
   if (links.mainSourceId !== undefined) source.mainSession = toSessionId(links.mainSourceId);
@@ -161,16 +180,22 @@ const TITLE_LENGTH = 80;
  */
 function titleOf(items: readonly SourceItem[]): string | undefined {
   for (const item of items) {
-    if (item.kind !== 'prompt' || !item.opensTurn) continue;
-    const words = printableTitle(item.content.map((block) => (block.type === 'text' ? block.text : '')).join(' '), TITLE_LENGTH);
-    if (
-      words === undefined ||
-      words.startsWith('<') ||
-      words.startsWith('[Request interrupted') ||
-      words.startsWith('# AGENTS.md instructions')
-    )
-      continue;
-    return words;
+    const title = promptTitleOf(item);
+    if (title !== undefined) return title;
   }
   return undefined;
+}
+
+/** `item`'s words as a title, when it is a prompt in the user's own words (see `titleOf`). @internal */
+export function promptTitleOf(item: SourceItem): string | undefined {
+  if (item.kind !== 'prompt' || !item.opensTurn) return undefined;
+  const words = printableTitle(item.content.map((block) => (block.type === 'text' ? block.text : '')).join(' '), TITLE_LENGTH);
+  if (
+    words === undefined ||
+    words.startsWith('<') ||
+    words.startsWith('[Request interrupted') ||
+    words.startsWith('# AGENTS.md instructions')
+  )
+    return undefined;
+  return words;
 }

@@ -20,7 +20,31 @@ type Prompt = Extract<SourceItem, { kind: 'prompt' }>;
 
 const SURFACE = new Set(['user/message', 'assistant/message', 'tool/result']);
 
-class EventWriter {
+/** Where an `EventWriter` stood: what `rollback` returns it to. */
+export type WriterMark = {
+  events: number;
+  keys: number;
+  warnings: number;
+  surface: number;
+  turn: number;
+  turnOpen: boolean;
+  stepsInTurn: number;
+  lastStepHadCalls: boolean;
+  step: OpenStep | undefined;
+  outcome: TurnOutcome | undefined;
+  deferred: Prompt[];
+  lastTime: number;
+  itemTime: number;
+  config: SessionConfig;
+  title: string | undefined;
+};
+
+/**
+ * Writes the events of an item stream as it is fed (`finish` closes it). `mark` / `rollback` return
+ * it to an earlier item and `finishedTail` says what `finish` would add now, without finishing:
+ * what `dsh show --entries` needs to read every prefix of a line in one pass.
+ */
+export class EventWriter {
   readonly events: SessionEvent[] = [];
   /** The first seq each entry a compaction keeps from produced (only those keys: `keyed`). */
   private readonly seqOfKey = new Map<string, number>();
@@ -38,6 +62,7 @@ class EventWriter {
   private config: SessionConfig = {};
   private title: string | undefined;
 
+  /** `keyed`: the keys compactions keep from (`keyedItems`). */
   constructor(
     private readonly effectOf: (name: string) => ToolEffect,
     private readonly keyed: ReadonlySet<string>,
@@ -85,6 +110,60 @@ class EventWriter {
         if (this.turnOpen) this.outcome = item.outcome;
         break;
     }
+  }
+
+  /** Where the writer stands now. */
+  mark(): WriterMark {
+    const step = this.step;
+    return {
+      events: this.events.length,
+      keys: this.seqOfKey.size,
+      warnings: this.warnings.length,
+      surface: this.surfaceSeqs.length,
+      turn: this.turn,
+      turnOpen: this.turnOpen,
+      stepsInTurn: this.stepsInTurn,
+      lastStepHadCalls: this.lastStepHadCalls,
+      step: step === undefined ? undefined : { step: step.step, pending: step.pending.slice(), declared: step.declared },
+      outcome: this.outcome,
+      deferred: this.deferred.slice(),
+      lastTime: this.lastTime,
+      itemTime: this.itemTime,
+      config: this.config,
+      title: this.title,
+    };
+  }
+
+  /** Returns the writer to `mark` (taken on it since): what was written after it is dropped. */
+  rollback(mark: WriterMark): void {
+    this.events.length = mark.events;
+    this.warnings.length = mark.warnings;
+    this.surfaceSeqs.length = mark.surface;
+    if (this.seqOfKey.size > mark.keys) {
+      const later = [...this.seqOfKey.keys()].slice(mark.keys);
+      for (const key of later) this.seqOfKey.delete(key);
+    }
+    this.turn = mark.turn;
+    this.turnOpen = mark.turnOpen;
+    this.stepsInTurn = mark.stepsInTurn;
+    this.lastStepHadCalls = mark.lastStepHadCalls;
+    const step = mark.step;
+    this.step = step === undefined ? undefined : { step: step.step, pending: step.pending.slice(), declared: step.declared };
+    this.outcome = mark.outcome;
+    this.deferred = mark.deferred.slice();
+    this.lastTime = mark.lastTime;
+    this.itemTime = mark.itemTime;
+    this.config = mark.config;
+    this.title = mark.title;
+  }
+
+  /** The events `finish` would add now; the writer stays where it is. */
+  finishedTail(): SessionEvent[] {
+    const mark = this.mark();
+    this.finish();
+    const tail = this.events.slice(mark.events);
+    this.rollback(mark);
+    return tail;
   }
 
   /** Closes what the source closed; leaves a turn open when the model still owed an answer. */
@@ -272,10 +351,15 @@ class EventWriter {
 
 /** The `SessionEvent`s (current format) of `items` in order; `effectOf` is the format's known-tool table. */
 export function writeEvents(items: readonly SourceItem[], effectOf: (name: string) => ToolEffect): WrittenEvents {
-  const keyed = new Set<string>();
-  for (const item of items) if (item.kind === 'compaction' && item.keepFrom !== undefined) keyed.add(item.keepFrom);
-  const writer = new EventWriter(effectOf, keyed);
+  const writer = new EventWriter(effectOf, keyedItems(items));
   for (const item of items) writer.feed(item);
   writer.finish();
   return { events: writer.events, warnings: writer.warnings };
+}
+
+/** The keys of the entries compactions among `items` keep from. */
+export function keyedItems(items: readonly SourceItem[]): Set<string> {
+  const keyed = new Set<string>();
+  for (const item of items) if (item.kind === 'compaction' && item.keepFrom !== undefined) keyed.add(item.keepFrom);
+  return keyed;
 }

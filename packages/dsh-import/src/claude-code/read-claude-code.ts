@@ -5,7 +5,16 @@
  */
 import type { ContentBlock, JsonObject } from 'dsh-codec';
 import type { SourceLine } from '../read-lines.js';
-import { ANTHROPIC_WIRE, argumentsText, asRecord, asString, reasoning, text, type ReadTranscript } from '../read-transcript.js';
+import {
+  ANTHROPIC_WIRE,
+  argumentsText,
+  asRecord,
+  asString,
+  reasoning,
+  text,
+  type ReadTranscript,
+  type SourceLinks,
+} from '../read-transcript.js';
 import { timeOf, WarningTally, type SourceItem, type TurnOutcome } from '../source-item.js';
 import { linesOfTree } from '../transcript-tree.js';
 import { CLAUDE_CODE_QUIET_TYPES, CLAUDE_CODE_TITLE_TYPES } from './claude-code-line-types.js';
@@ -77,35 +86,112 @@ function responseBlock(block: Record<string, unknown>, line: number, tally: Warn
   return placeholder(block, line, tally);
 }
 
-/** The items of one line of the tree (its entries in file order). */
-function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
-  const items: SourceItem[] = [];
-  // The response each message.id is being assembled into, until a user prompt intervenes.
+type Response = Extract<SourceItem, { kind: 'response' }>;
+
+/** What `ClaudeCodeItems.snapshot` keeps: the items' count, the open responses as they were, the state. */
+export type ClaudeCodeItemsSnapshot = {
+  length: number;
+  responses: { id: string; index: number; content: ContentBlock[]; usage: JsonObject | undefined; outcome: TurnOutcome | undefined }[];
+  cwd: string | undefined;
+  model: string | undefined;
+  pendingCompaction: boolean;
+};
+
+/**
+ * The items of one line of the tree, entry by entry in file order: `add` each entry; `items` grows,
+ * and a later line of a response already listed extends that item in place (`changedFrom` is then
+ * its index). The import reads a whole line; `dsh show --entries` reads every prefix of one.
+ */
+export class ClaudeCodeItems {
+  readonly items: SourceItem[] = [];
+  /** The lowest index of `items` added or changed since the caller last set it to `items.length`. */
+  changedFrom = 0;
+  /** Whether the last `add` left the items and the state as they were (a line that holds nothing here). */
+  inert = true;
+  // The response each message.id is being assembled into (its index in `items`), until a user prompt intervenes.
   // (A new map only when this one holds any: an empty map is a fresh one.)
-  let responses = new Map<string, Extract<SourceItem, { kind: 'response' }>>();
-  let cwd: string | undefined;
-  let model: string | undefined;
-  let pendingCompaction = false;
-  for (const { line, value } of entries) {
+  private responses = new Map<string, number>();
+  private cwd: string | undefined;
+  private model: string | undefined;
+  private pendingCompaction = false;
+
+  constructor(private readonly tally: WarningTally) {}
+
+  /** Where the reader stands now (`restored` reads on from there without touching this reader). */
+  snapshot(): ClaudeCodeItemsSnapshot {
+    const responses = [...this.responses].map(([id, index]) => {
+      const { content, usage, outcome } = this.items[index] as Response;
+      return { id, index, content, usage, outcome };
+    });
+    return { length: this.items.length, responses, cwd: this.cwd, model: this.model, pendingCompaction: this.pendingCompaction };
+  }
+
+  /**
+   * A reader where this one stood at `snapshot`: its items up to there from the first response then
+   * open (those responses as they were then, copied; the items before are holes).
+   */
+  restored(snapshot: ClaudeCodeItemsSnapshot): ClaudeCodeItems {
+    const reader = new ClaudeCodeItems(this.tally);
+    // The items before the first one open then stay as they are: left as holes (the caller reads on from there).
+    const from = Math.min(snapshot.length, ...snapshot.responses.map((response) => response.index));
+    reader.items.length = from;
+    for (let index = from; index < snapshot.length; index++) reader.items.push(this.items[index] as SourceItem);
+    for (const { id, index, content, usage, outcome } of snapshot.responses) {
+      const { usage: _usage, outcome: _outcome, ...rest } = this.items[index] as Response;
+      reader.items[index] = { ...rest, content, ...(usage === undefined ? {} : { usage }), ...(outcome === undefined ? {} : { outcome }) };
+      reader.responses.set(id, index);
+    }
+    reader.cwd = snapshot.cwd;
+    reader.model = snapshot.model;
+    reader.pendingCompaction = snapshot.pendingCompaction;
+    reader.changedFrom = snapshot.length;
+    return reader;
+  }
+
+  /** The lowest index of `items` a later line may still change (a response being assembled). */
+  openFrom(): number {
+    let lowest = this.items.length;
+    for (const index of this.responses.values()) if (index < lowest) lowest = index;
+    return lowest;
+  }
+
+  private push(item: SourceItem): void {
+    this.items.push(item);
+    this.inert = false;
+  }
+
+  private reset(): void {
+    if (this.responses.size > 0) {
+      this.responses = new Map();
+      this.inert = false;
+    }
+  }
+
+  add({ line, value }: Entry): void {
+    const { items, tally } = this;
+    this.inert = true;
     const key = asString(value.uuid) ?? `L${line}`;
     const time = timeOf(value.timestamp) ?? Number.NaN;
     const lineCwd = asString(value.cwd);
-    if (lineCwd !== undefined && lineCwd !== cwd) {
-      cwd = lineCwd;
-      items.push({ kind: 'config', key, time, config: { cwd } });
+    if (lineCwd !== undefined && lineCwd !== this.cwd) {
+      this.cwd = lineCwd;
+      this.push({ kind: 'config', key, time, config: { cwd: lineCwd } });
     }
     if (value.type === 'system') {
-      if (value.subtype === 'compact_boundary') pendingCompaction = true;
-      continue;
+      if (value.subtype === 'compact_boundary') {
+        if (!this.pendingCompaction) this.inert = false;
+        this.pendingCompaction = true;
+      }
+      return;
     }
     const message = asRecord(value.message);
-    if (message === undefined) continue;
+    if (message === undefined) return;
     if (value.type === 'assistant') {
       const id = asString(message.id) ?? key;
       const messageModel = asString(message.model);
-      if (messageModel !== undefined && messageModel !== '<synthetic>' && messageModel !== model) {
-        model = messageModel;
-        items.push({ kind: 'config', key, time, config: { model } });
+      if (messageModel !== undefined && messageModel !== '<synthetic>' && messageModel !== this.model) {
+        this.model = messageModel;
+        this.push({ kind: 'config', key, time, config: { model: messageModel } });
       }
       // The line's blocks in an array of their length (`map`; a string is one text block), joined
       // to the response's (`concat`): no array grown from empty by `push`, which reserves 17 slots.
@@ -113,12 +199,18 @@ function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
         typeof message.content === 'string'
           ? [text(message.content)]
           : blocksOf(message.content).map((block) => responseBlock(block, line, tally));
-      let response = responses.get(id);
-      if (response === undefined) {
+      const index = this.responses.get(id);
+      let response: Extract<SourceItem, { kind: 'response' }>;
+      if (index === undefined) {
         response = { kind: 'response', key, id, time, content };
-        responses.set(id, response);
-        items.push(response);
-      } else response.content = response.content.concat(content);
+        this.responses.set(id, items.length);
+        this.push(response);
+      } else {
+        response = items[index] as Extract<SourceItem, { kind: 'response' }>;
+        response.content = response.content.concat(content);
+        this.changedFrom = Math.min(this.changedFrom, index);
+        this.inert = false;
+      }
       const usage = usageOf(message.usage);
       if (usage !== undefined) response.usage = usage;
       if (value.isApiErrorMessage === true) {
@@ -126,28 +218,28 @@ function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
         const outcome: TurnOutcome = { kind: 'error', message: first?.type === 'text' ? first.text : 'API error' };
         response.outcome = outcome;
       }
-      continue;
+      return;
     }
-    if (value.type !== 'user') continue;
+    if (value.type !== 'user') return;
     const id = key;
-    if (value.isCompactSummary === true || pendingCompaction) {
-      pendingCompaction = false;
+    if (value.isCompactSummary === true || this.pendingCompaction) {
+      this.pendingCompaction = false;
       const summary =
         typeof message.content === 'string'
           ? message.content
           : blocksOf(message.content)
               .map((b) => asString(b.text) ?? '')
               .join('\n');
-      items.push({ kind: 'compaction', key, id, time, summary });
-      if (responses.size > 0) responses = new Map();
-      continue;
+      this.push({ kind: 'compaction', key, id, time, summary });
+      this.reset();
+      return;
     }
     const meta = value.isMeta === true;
     if (typeof message.content === 'string') {
-      items.push({ kind: 'prompt', key, id, time, content: [text(message.content)], opensTurn: !meta });
-      if (message.content.startsWith(INTERRUPTED)) items.push({ kind: 'outcome', key, time, outcome: { kind: 'cancelled' } });
-      if (!meta && responses.size > 0) responses = new Map();
-      continue;
+      this.push({ kind: 'prompt', key, id, time, content: [text(message.content)], opensTurn: !meta });
+      if (message.content.startsWith(INTERRUPTED)) this.push({ kind: 'outcome', key, time, outcome: { kind: 'cancelled' } });
+      if (!meta) this.reset();
+      return;
     }
     const extra: ContentBlock[] = [];
     let hasResult = false;
@@ -156,7 +248,7 @@ function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
       const block = blocks[index] as Record<string, unknown>;
       if (block.type === 'tool_result') {
         hasResult = true;
-        items.push({
+        this.push({
           kind: 'result',
           key,
           id: `${id}#${index}`,
@@ -170,24 +262,55 @@ function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
     }
     if (extra.length > 0) {
       const interrupted = extra.some((block) => block.type === 'text' && block.text.startsWith(INTERRUPTED));
-      items.push({ kind: 'prompt', key, id, time, content: extra, opensTurn: !meta && !hasResult && !interrupted });
-      if (interrupted) items.push({ kind: 'outcome', key, time, outcome: { kind: 'cancelled' } });
-      if (!meta && !hasResult && !interrupted && responses.size > 0) responses = new Map();
+      this.push({ kind: 'prompt', key, id, time, content: extra, opensTurn: !meta && !hasResult && !interrupted });
+      if (interrupted) this.push({ kind: 'outcome', key, time, outcome: { kind: 'cancelled' } });
+      if (!meta && !hasResult && !interrupted) this.reset();
     }
   }
-  return items;
+}
+
+/** The items of one line of the tree (its entries in file order). */
+function itemsOf(entries: readonly Entry[], tally: WarningTally): SourceItem[] {
+  const reader = new ClaudeCodeItems(tally);
+  for (const entry of entries) reader.add(entry);
+  return reader.items;
+}
+
+/** What the entries say about the session, read in chain order: `add` each entry. */
+export class ClaudeCodeFacts {
+  sessionId: string | undefined;
+  cwd: string | undefined;
+  createdAt: number | undefined;
+  /** Task/Agent calls whose result names the subagent they ran (`toolUseResult.agentId`). */
+  readonly spawned: Record<string, string> = {};
+
+  add(value: Record<string, unknown>): void {
+    this.sessionId ??= asString(value.sessionId);
+    this.cwd ??= asString(value.cwd);
+    const spawnedAgent = asString(asRecord(value.toolUseResult)?.agentId);
+    if (spawnedAgent !== undefined) {
+      const callId = blocksOf(asRecord(value.message)?.content).find((block) => block.type === 'tool_result')?.tool_use_id;
+      if (typeof callId === 'string') this.spawned[callId] = spawnedAgent;
+    }
+    // A line written before the one it follows does not date the session.
+    this.createdAt ??= timeOf(value.timestamp);
+  }
+
+  /** The links these facts and a subagent's own id (`agentId`, of an all-sidechain file) make. */
+  links(agentId: string | undefined): SourceLinks {
+    const { sessionId, spawned } = this;
+    return {
+      ...(agentId === undefined ? {} : { agentId, ...(sessionId === undefined ? {} : { mainSourceId: sessionId }) }),
+      ...(Object.keys(spawned).length === 0 ? {} : { spawned }),
+    };
+  }
 }
 
 /** Reads a Claude Code transcript: the main line and every branch, as item streams. */
 export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
   const tally = new WarningTally();
   const warnings: string[] = [];
-  let sessionId: string | undefined;
-  let cwd: string | undefined;
-  let createdAt: number | undefined;
   const titles: { title: string; rank: number }[] = [];
-  // Task/Agent calls whose result names the subagent they ran (`toolUseResult.agentId`).
-  const spawned: Record<string, string> = {};
   for (const { value } of lines) {
     const type = asString(value.type) ?? '';
     if (!CLAUDE_CODE_TITLE_TYPES.has(type)) continue;
@@ -195,18 +318,10 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
     if (title !== undefined) titles.push({ title, rank: type === 'custom-title' ? 2 : type === 'ai-title' ? 1 : 0 });
   }
   const { entries, nodes, absorbs, allSidechain } = claudeCodeTree(lines, CLAUDE_CODE_QUIET_TYPES, tally);
-  // In chain order: a line written before the one it follows does not date the session.
-  for (const node of nodes) {
-    const { value } = entries.get(node.key) as Entry;
-    sessionId ??= asString(value.sessionId);
-    cwd ??= asString(value.cwd);
-    const spawnedAgent = asString(asRecord(value.toolUseResult)?.agentId);
-    if (spawnedAgent !== undefined) {
-      const callId = blocksOf(asRecord(value.message)?.content).find((block) => block.type === 'tool_result')?.tool_use_id;
-      if (typeof callId === 'string') spawned[callId] = spawnedAgent;
-    }
-    createdAt ??= timeOf(value.timestamp);
-  }
+  // In chain order.
+  const facts = new ClaudeCodeFacts();
+  for (const node of nodes) facts.add((entries.get(node.key) as Entry).value);
+  const { sessionId, cwd, createdAt } = facts;
   const lineKeys = linesOfTree(nodes, absorbs);
   const best = titles.reduce<{ title: string; rank: number } | undefined>(
     (a, b) => (a === undefined || b.rank >= a.rank ? b : a),
@@ -223,12 +338,11 @@ export function readClaudeCode(lines: readonly SourceLine[]): ReadTranscript {
       : [{ kind: 'title' as const, key: 'title', time: createdAt ?? 0, title: best.title } as SourceItem].concat(items);
   });
   warnings.push(...tally.messages());
-  const agentId = allSidechain
-    ? asString(lines.find((l) => typeof l.value.uuid === 'string' && typeof l.value.agentId === 'string')?.value.agentId)
-    : undefined;
-  const links = {
-    ...(agentId === undefined ? {} : { agentId, ...(sessionId === undefined ? {} : { mainSourceId: sessionId }) }),
-    ...(Object.keys(spawned).length === 0 ? {} : { spawned }),
-  };
-  return { sessionId, links, cwd, createdAt, lines: itemLines, warnings, effectOf: claudeCodeEffectOf };
+  const agentId = allSidechain ? subagentIdOf(lines) : undefined;
+  return { sessionId, links: facts.links(agentId), cwd, createdAt, lines: itemLines, warnings, effectOf: claudeCodeEffectOf };
+}
+
+/** A subagent file's own id: the `agentId` of its first entry that has one. */
+export function subagentIdOf(lines: readonly SourceLine[]): string | undefined {
+  return asString(lines.find((l) => typeof l.value.uuid === 'string' && typeof l.value.agentId === 'string')?.value.agentId);
 }

@@ -77,42 +77,60 @@ function metaLinks(payload: Record<string, unknown>): SourceLinks {
   return links;
 }
 
-/** Reads a Codex rollout into one item stream. */
-export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
-  const tally = new WarningTally();
-  const items: SourceItem[] = [];
-  let sessionId: string | undefined;
-  let cwd: string | undefined;
-  let createdAt: number | undefined;
-  let response: Extract<SourceItem, { kind: 'response' }> | undefined;
+/**
+ * A rollout's item stream, line by line: `add` each line in order; `items` grows, and a later line
+ * of the response being assembled extends that item in place (`changedFrom` is then its index).
+ * The import reads every line; `dsh show --entries` reads every prefix.
+ */
+export class CodexItems {
+  readonly items: SourceItem[] = [];
+  /** The lowest index of `items` added or changed since the caller last set it to `items.length`. */
+  changedFrom = 0;
+  sessionId: string | undefined;
+  cwd: string | undefined;
+  createdAt: number | undefined;
+  readonly links: SourceLinks = {};
+  private response: number | undefined;
   // Newer rollouts bracket each turn with task_started … task_complete events.
-  let inTask = false;
-  let responsesInTask = 0;
-  const links: SourceLinks = {};
-  const firstOrdinal = lines[0]?.value.ordinal;
-  if (typeof firstOrdinal === 'number' && Number.isSafeInteger(firstOrdinal) && firstOrdinal > 0) links.firstOrdinal = firstOrdinal;
+  private inTask = false;
+  private responsesInTask = 0;
 
-  const responseFor = (key: string, time: number): Extract<SourceItem, { kind: 'response' }> => {
-    if (response === undefined) {
-      responsesInTask++;
-      response = { kind: 'response', key, id: key, time, content: [] };
-      items.push(response);
-    }
-    return response;
-  };
+  /** `first`: the rollout's first line (its number and object). */
+  constructor(
+    private readonly first: SourceLine | undefined,
+    private readonly tally: WarningTally,
+  ) {
+    const firstOrdinal = first?.value.ordinal;
+    if (typeof firstOrdinal === 'number' && Number.isSafeInteger(firstOrdinal) && firstOrdinal > 0) this.links.firstOrdinal = firstOrdinal;
+  }
 
-  const item = (payload: Record<string, unknown>, key: string, time: number, line: number): void => {
+  /** The lowest index of `items` a later line may still change (the response being assembled). */
+  openFrom(): number {
+    return this.response ?? this.items.length;
+  }
+
+  private responseFor(key: string, time: number): Extract<SourceItem, { kind: 'response' }> {
+    if (this.response === undefined) {
+      this.responsesInTask++;
+      this.response = this.items.length;
+      this.items.push({ kind: 'response', key, id: key, time, content: [] });
+    } else this.changedFrom = Math.min(this.changedFrom, this.response);
+    return this.items[this.response] as Extract<SourceItem, { kind: 'response' }>;
+  }
+
+  private item(payload: Record<string, unknown>, key: string, time: number, line: number): void {
+    const { items, tally } = this;
     const kind = asString(payload.type) ?? '';
     if (kind === 'message') {
       const role = asString(payload.role);
       const texts = contentText(payload.content);
       if (role === 'assistant') {
-        const target = responseFor(key, time);
+        const target = this.responseFor(key, time);
         for (const t of texts) target.content.push(text(t));
       } else if (role === 'user') {
-        response = undefined;
+        this.response = undefined;
         // Inside a task (turn) that already had a response, user messages are injected context.
-        items.push({ kind: 'prompt', key, id: key, time, content: texts.map(text), opensTurn: !(inTask && responsesInTask > 0) });
+        items.push({ kind: 'prompt', key, id: key, time, content: texts.map(text), opensTurn: !(this.inTask && this.responsesInTask > 0) });
       } else tally.add(`${role ?? 'unknown'}-role messages (tool instructions) left out`, line);
       return;
     }
@@ -126,7 +144,7 @@ export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
       const id = asString(payload.id);
       if (encrypted !== undefined) providerData.encryptedContent = encrypted;
       if (id !== undefined) providerData.id = id;
-      responseFor(key, time).content.push(reasoning(texts.join('\n\n'), providerData));
+      this.responseFor(key, time).content.push(reasoning(texts.join('\n\n'), providerData));
       return;
     }
     if (CALL_KINDS.has(kind)) {
@@ -139,42 +157,43 @@ export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
           : kind === 'local_shell_call'
             ? argumentsText(payload.action)
             : argumentsText(payload.arguments);
-      responseFor(key, time).content.push({ type: 'tool-call', id: callId, name, arguments: args });
+      this.responseFor(key, time).content.push({ type: 'tool-call', id: callId, name, arguments: args });
       return;
     }
     if (kind === 'web_search_call') {
       // Run by the provider, with no call id and no output item: kept as text in the response.
       const action = asRecord(payload.action);
       tally.add('web_search_call items kept as text', line);
-      responseFor(key, time).content.push(text(`[web search: ${asString(action?.query) ?? JSON.stringify(action ?? null)}]`));
+      this.responseFor(key, time).content.push(text(`[web search: ${asString(action?.query) ?? JSON.stringify(action ?? null)}]`));
       return;
     }
     if (OUTPUT_KINDS.has(kind)) {
-      response = undefined;
+      this.response = undefined;
       const callId = asString(payload.call_id) ?? '';
       items.push({ kind: 'result', key, id: key, time, callId, ...outputOf(payload) });
       return;
     }
     tally.add(`response items of unknown type "${kind}" skipped`, line);
-  };
+  }
 
-  for (const { line, value } of lines) {
+  add({ line, value }: SourceLine): void {
+    const { items } = this;
     const key = `L${line}`;
     const time = timeOf(value.timestamp) ?? Number.NaN;
     const type = asString(value.type);
     const payload = asRecord(value.payload);
     if (type === 'session_meta' && payload !== undefined) {
-      if (sessionId === undefined) {
-        sessionId = asString(payload.id);
-        Object.assign(links, metaLinks(payload));
+      if (this.sessionId === undefined) {
+        this.sessionId = asString(payload.id);
+        Object.assign(this.links, metaLinks(payload));
       }
-      createdAt ??= timeOf(payload.timestamp) ?? timeOf(value.timestamp);
+      this.createdAt ??= timeOf(payload.timestamp) ?? timeOf(value.timestamp);
       const metaCwd = asString(payload.cwd);
       if (metaCwd !== undefined) {
-        cwd ??= metaCwd;
+        this.cwd ??= metaCwd;
         items.push({ kind: 'config', key, time, config: { cwd: metaCwd } });
       }
-      continue;
+      return;
     }
     if (type === 'turn_context' && payload !== undefined) {
       const config: { cwd?: string; model?: string } = {};
@@ -183,43 +202,51 @@ export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
       if (contextCwd !== undefined) config.cwd = contextCwd;
       if (model !== undefined) config.model = model;
       items.push({ kind: 'config', key, time, config });
-      continue;
+      return;
     }
     if (type === 'response_item' && payload !== undefined) {
-      item(payload, key, time, line);
-      continue;
+      this.item(payload, key, time, line);
+      return;
     }
     if (type === 'compacted' && payload !== undefined) {
-      response = undefined;
+      this.response = undefined;
       items.push({ kind: 'compaction', key, id: key, time, summary: asString(payload.message) ?? '' });
-      continue;
+      return;
     }
     if (type === 'event_msg' && payload !== undefined) {
       if (payload.type === 'task_started') {
-        inTask = true;
-        responsesInTask = 0;
-      } else if (payload.type === 'task_complete') inTask = false;
+        this.inTask = true;
+        this.responsesInTask = 0;
+      } else if (payload.type === 'task_complete') this.inTask = false;
       if (payload.type === 'turn_aborted') items.push({ kind: 'outcome', key, time, outcome: { kind: 'cancelled' } });
       else if (payload.type === 'error')
         items.push({ kind: 'outcome', key, time, outcome: { kind: 'error', message: asString(payload.message) ?? 'error' } });
-      continue;
+      return;
     }
     // The older layout: a bare header, then items without an envelope.
-    if (type === undefined && line === lines[0]?.line && typeof value.id === 'string') {
-      sessionId ??= value.id;
-      createdAt ??= timeOf(value.timestamp);
-      continue;
+    if (type === undefined && line === this.first?.line && typeof value.id === 'string') {
+      this.sessionId ??= value.id;
+      this.createdAt ??= timeOf(value.timestamp);
+      return;
     }
-    if (value.record_type !== undefined || type === 'world_state' || type === 'token_usage_record') continue;
+    if (value.record_type !== undefined || type === 'world_state' || type === 'token_usage_record') return;
     if (
       type !== undefined &&
       !QUIET_TYPES.has(type) &&
       (type === 'message' || type === 'reasoning' || CALL_KINDS.has(type) || OUTPUT_KINDS.has(type) || type === 'web_search_call')
     ) {
-      item(value, key, time, line);
-      continue;
+      this.item(value, key, time, line);
+      return;
     }
-    tally.add(`lines of unknown type "${type ?? 'none'}" skipped`, line);
+    this.tally.add(`lines of unknown type "${type ?? 'none'}" skipped`, line);
   }
+}
+
+/** Reads a Codex rollout into one item stream. */
+export function readCodex(lines: readonly SourceLine[]): ReadTranscript {
+  const tally = new WarningTally();
+  const reader = new CodexItems(lines[0], tally);
+  for (const line of lines) reader.add(line);
+  const { sessionId, links, cwd, createdAt, items } = reader;
   return { sessionId, links, cwd, createdAt, lines: [items], warnings: tally.messages(), effectOf: codexEffectOf };
 }

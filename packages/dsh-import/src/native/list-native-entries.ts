@@ -4,14 +4,18 @@
  * takes (Claude Code `uuid`, Codex `ordinal`, pi `id`; none for a pi version 1 entry), the seq that
  * fork reports for it — which `--at seq:N` takes back to the first entry listed with it (a thinking
  * or text line inside a Claude Code response: the step start before it) — the tool's own entry type, a one-line
- * summary of what dsh reads from it, and the calls it holds. Each entry's seq comes from reading the
- * line up to it, so the cost grows with the square of the line's length.
+ * summary of what dsh reads from it, and the calls it holds. Each entry's seq and summary come from
+ * dsh's reading of the line up to it; `forEachPrefixReading` makes every such reading in one pass and
+ * `ListedCuts` takes each seq from what changed since the entry before, so the cost grows with the
+ * line's length (not its square).
  */
 import type { SessionEvent } from 'dsh-codec';
 import type { TranscriptFormat } from '../detect-format.js';
-import { cutInReading, eventsOfLines, mainLineOf } from './native-cut.js';
+import { ListedCuts } from './listed-cut.js';
+import { mainLineOf } from './native-cut.js';
 import { nativeFormatOf } from './native-formats.js';
 import { field, splitNativeLines, type NativeLine } from './native-line.js';
+import { forEachPrefixReading, type PrefixReading, type PrefixWork } from './prefix-readings.js';
 
 /** One entry of the main line. */
 export type NativeEntry = {
@@ -80,44 +84,83 @@ export function listNativeEntries(
   text: string,
   options: { format?: 'auto' | TranscriptFormat; strict?: boolean } = {},
 ): { format: TranscriptFormat; entries: NativeEntry[]; warnings: string[] } {
+  const { work: _work, ...listed } = listNativeEntriesWithWork(text, options);
+  return listed;
+}
+
+/** The previous prefix's reading as far as the next one may differ from it: events before `keep` are `base`'s. */
+type Previous = { base: readonly SessionEvent[]; keep: number; rest: readonly SessionEvent[]; length: number };
+
+/**
+ * `listNativeEntries` and the work its pass did (`whole`: read every prefix by `eventsOfLines`, as
+ * the test that holds the two equal does). @internal
+ */
+export function listNativeEntriesWithWork(
+  text: string,
+  options: { format?: 'auto' | TranscriptFormat; strict?: boolean; whole?: boolean } = {},
+): { format: TranscriptFormat; entries: NativeEntry[]; warnings: string[]; work: PrefixWork } {
   const warnings: string[] = [];
   const lines = splitNativeLines(text, options.strict === true ? undefined : warnings);
   const format = nativeFormatOf(lines, options.format);
   const main = mainLineOf(format, lines);
   const chain = main.chain();
   const entries: NativeEntry[] = [];
-  let before: readonly SessionEvent[] = [];
+  const cuts = new ListedCuts(format, lines, chain, main);
+  let previous: Previous = { base: [], keep: 0, rest: [], length: 0 };
+  let previousWritten = false;
   // Each call is marked on the first entry whose reading holds it.
   const marked = new Set<string>();
-  chain.forEach((line, position) => {
-    const kept = chain.slice(0, position + 1);
-    const events = eventsOfLines(format, kept);
-    // What this entry adds: the reading from where it first differs from the reading without it.
-    let same = 0;
-    while (same < before.length && same < events.length && JSON.stringify(before[same]) === JSON.stringify(events[same])) same++;
-    const added = events.slice(same).filter((event) => !event.type.startsWith('session/'));
-    before = events;
-    const ref = format.refOf(line);
-    const calls = added
-      .filter((event) => event.type === 'tool/call' && !marked.has((event.data as { callId: string }).callId))
-      .map((event) => {
-        const data = event.data as { callId: string; name: string };
-        marked.add(data.callId);
-        return { id: data.callId, name: data.name };
+  const work = forEachPrefixReading(
+    format,
+    chain,
+    (position, reading) => {
+      const line = chain[position] as NativeLine;
+      const length = reading.kind === 'whole' ? reading.events.length : reading.length + reading.tail.length;
+      const at = (i: number): SessionEvent =>
+        (reading.kind === 'whole'
+          ? reading.events[i]
+          : i < reading.length
+            ? reading.base[i]
+            : reading.tail[i - reading.length]) as SessionEvent;
+      const before = (i: number): SessionEvent => (i < previous.keep ? previous.base[i] : previous.rest[i - previous.keep]) as SessionEvent;
+      // What this entry adds: the reading from where it first differs from the reading without it
+      // (events before `stable` are the very events of that reading).
+      let same = reading.kind === 'written' && previousWritten ? Math.min(reading.stable, previous.length) : 0;
+      while (same < previous.length && same < length && JSON.stringify(before(same)) === JSON.stringify(at(same))) same++;
+      const added: SessionEvent[] = [];
+      for (let i = same; i < length; i++) if (!at(i).type.startsWith('session/')) added.push(at(i));
+      previous = keptOf(reading);
+      previousWritten = reading.kind === 'written';
+      const ref = format.refOf(line);
+      const calls = added
+        .filter((event) => event.type === 'tool/call' && !marked.has((event.data as { callId: string }).callId))
+        .map((event) => {
+          const data = event.data as { callId: string; name: string };
+          marked.add(data.callId);
+          return { id: data.callId, name: data.name };
+        });
+      const summary = oneLine(
+        added
+          .map(describe)
+          .filter((part): part is string => part !== undefined && part.trim() !== '')
+          .join(' · '),
+      );
+      entries.push({
+        ...(ref === undefined ? {} : { ref }),
+        seq: cuts.at(position, reading),
+        type: entryType(format.format, line),
+        summary,
+        calls,
       });
-    const summary = oneLine(
-      added
-        .map(describe)
-        .filter((part): part is string => part !== undefined && part.trim() !== '')
-        .join(' · '),
-    );
-    entries.push({
-      ...(ref === undefined ? {} : { ref }),
-      seq: cutInReading(format, lines, kept, events, main),
-      type: entryType(format.format, line),
-      summary,
-      calls,
-    });
-  });
-  return { format: format.format, entries, warnings };
+    },
+    { whole: options.whole === true },
+  );
+  return { format: format.format, entries, warnings, work };
+}
+
+/** What of `reading` the next prefix's comparison needs. */
+function keptOf(reading: PrefixReading): Previous {
+  if (reading.kind === 'whole') return { base: reading.events, keep: reading.events.length, rest: [], length: reading.events.length };
+  const { base, length, tail, keep } = reading;
+  return { base, keep, rest: base.slice(keep, length).concat(tail), length: length + tail.length };
 }

@@ -30,18 +30,20 @@ export function eventsOfLines(format: NativeFormat, lines: readonly NativeLine[]
 // Events that may follow the cut inside the entry that holds it: a call's start (then it is
 // closed as not started) and closing brackets (the closer closes them again as forked).
 const SPLITTABLE = new Set(['tool/call', 'step/end', 'turn/end']);
-const CLOSING = new Set(['step/end', 'turn/end']);
+/** The events that close a step or a turn. @internal */
+export const CLOSING: ReadonlySet<string> = new Set(['step/end', 'turn/end']);
 
-const TITLE = 'session/title';
+/** A title event's type. @internal */
+export const TITLE = 'session/title';
 
-/** Whether two events of two readings are the same event (titles and the source record by type only). */
-function sameEvent(a: SessionEvent, b: SessionEvent): boolean {
+/** Whether two events of two readings are the same event (titles and the source record by type only). @internal */
+export function sameEvent(a: SessionEvent, b: SessionEvent): boolean {
   if (a.type !== b.type) return false;
   return a.type === TITLE || a.type === IMPORT_SOURCE_EVENT || JSON.stringify(a.data) === JSON.stringify(b.data);
 }
 
-/** The positions of the events that are not titles (a title's place depends on what the file holds later). */
-function corePositions(events: readonly SessionEvent[]): number[] {
+/** The positions of the events that are not titles (a title's place depends on what the file holds later). @internal */
+export function corePositions(events: readonly SessionEvent[]): number[] {
   const positions: number[] = [];
   events.forEach((event, position) => {
     if (event.type !== TITLE) positions.push(position);
@@ -123,8 +125,8 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
   return { kept, events: events.slice(0, last + 1), cut: n };
 }
 
-/** Whether `part` is the first lines of the response `whole` (one assistant message written over several lines). */
-function firstPartOf(part: SessionEvent, whole: SessionEvent): boolean {
+/** Whether `part` is the first lines of the response `whole` (one assistant message written over several lines). @internal */
+export function firstPartOf(part: SessionEvent, whole: SessionEvent): boolean {
   if (part.type !== 'assistant/message' || whole.type !== 'assistant/message') return false;
   type Data = { turn: number; step: number; message: { content: readonly unknown[] } };
   const a = part.data as unknown as Data;

@@ -23,7 +23,9 @@ import { piEffectOf } from './pi-effects.js';
 /** Entry types that hold nothing a dsh session needs; skipped without a warning. */
 const QUIET_TYPES = new Set(['thinking_level_change', 'custom', 'label']);
 
-type Entry = { line: number; key: string; value: Record<string, unknown> };
+/** One entry of a pi file: its source line, its key (id, or `L<line>` in version 1), its object. */
+export type PiEntry = { line: number; key: string; value: Record<string, unknown> };
+type Entry = PiEntry;
 
 /**
  * A pi thinking block as reasoning. pi keeps in `thinkingSignature` what the message's `api` needs
@@ -98,90 +100,103 @@ function firstKeptKey(entries: readonly Entry[], line: number | undefined): stri
 
 function itemsOf(entries: readonly Entry[], lineOfId: ReadonlyMap<string, number>, tally: WarningTally): SourceItem[] {
   const items: SourceItem[] = [];
-  for (const { line, key, value } of entries) {
-    const time = timeOf(value.timestamp) ?? Number.NaN;
-    const type = asString(value.type);
-    if (type === 'model_change') {
-      const model = asString(value.modelId);
-      if (model !== undefined) items.push({ kind: 'config', key, time, config: { model } });
-      continue;
-    }
-    if (type === 'session_info') {
-      const name = asString(value.name);
-      if (name !== undefined) items.push({ kind: 'title', key, time, title: name });
-      continue;
-    }
-    if (type === 'compaction') {
-      const keepId = asString(value.firstKeptEntryId);
-      const keepIndex = value.firstKeptEntryIndex;
-      // v1 counts lines from 0 with the header; v2+ names the entry.
-      const keepFrom = firstKeptKey(
-        entries,
-        keepId !== undefined ? lineOfId.get(keepId) : typeof keepIndex === 'number' ? keepIndex + 1 : undefined,
-      );
-      items.push({
-        kind: 'compaction',
-        key,
-        id: key,
-        time,
-        summary: asString(value.summary) ?? '',
-        ...(keepFrom === undefined ? {} : { keepFrom }),
-      });
-      continue;
-    }
-    if (type === 'branch_summary') {
-      items.push({ kind: 'prompt', key, id: key, time, content: [text(asString(value.summary) ?? '')], opensTurn: false });
-      continue;
-    }
-    if (type === 'custom_message') {
-      items.push({ kind: 'prompt', key, id: key, time, content: blocksOf(value.content, line, tally), opensTurn: false });
-      continue;
-    }
-    if (type !== 'message') continue;
-    const message = asRecord(value.message) ?? {};
-    const role = asString(message.role);
-    if (role === 'user') {
-      items.push({ kind: 'prompt', key, id: key, time, content: blocksOf(message.content, line, tally), opensTurn: true });
-    } else if (role === 'assistant') {
-      const usage = usageOf(message.usage);
-      const stop = asString(message.stopReason);
-      const outcome =
-        stop === 'aborted'
-          ? { kind: 'cancelled' as const }
-          : stop === 'error'
-            ? { kind: 'error' as const, message: asString(message.errorMessage) ?? 'error' }
-            : undefined;
-      const model = asString(message.model);
-      if (model !== undefined) items.push({ kind: 'config', key, time, config: { model } });
-      items.push({
-        kind: 'response',
-        key,
-        id: asString(message.responseId) ?? key,
-        time,
-        content: blocksOf(message.content, line, tally, { api: asString(message.api) }),
-        ...(usage === undefined ? {} : { usage }),
-        ...(outcome === undefined ? {} : { outcome }),
-      });
-    } else if (role === 'toolResult') {
-      items.push({
-        kind: 'result',
-        key,
-        id: key,
-        time,
-        callId: String(message.toolCallId),
-        content: blocksOf(message.content, line, tally),
-        isError: message.isError === true,
-      });
-    } else if (role === 'bashExecution') {
-      if (message.excludeFromContext === true) continue;
-      const exit = typeof message.exitCode === 'number' ? `\n(exit code ${message.exitCode})` : '';
-      const ran = `Ran \`${asString(message.command) ?? ''}\`\n\`\`\`\n${asString(message.output) ?? ''}\n\`\`\`${exit}`;
-      items.push({ kind: 'prompt', key, id: key, time, content: [text(ran)], opensTurn: true });
-    } else {
-      tally.add(`messages of unknown role "${role ?? 'none'}" skipped`, line);
-    }
-  }
+  for (const entry of entries) addPiEntryItems(items, entry, entries, lineOfId, tally);
   return items;
+}
+
+/**
+ * Appends the items of one entry of a line to `items` (`entries`: the line, where a compaction finds
+ * the first entry it keeps; `lineOfId`: each entry's source line). Each entry's items are its own:
+ * `dsh show --entries` reads every prefix of a line with it.
+ */
+export function addPiEntryItems(
+  items: SourceItem[],
+  { line, key, value }: PiEntry,
+  entries: readonly PiEntry[],
+  lineOfId: ReadonlyMap<string, number>,
+  tally: WarningTally,
+): void {
+  const time = timeOf(value.timestamp) ?? Number.NaN;
+  const type = asString(value.type);
+  if (type === 'model_change') {
+    const model = asString(value.modelId);
+    if (model !== undefined) items.push({ kind: 'config', key, time, config: { model } });
+    return;
+  }
+  if (type === 'session_info') {
+    const name = asString(value.name);
+    if (name !== undefined) items.push({ kind: 'title', key, time, title: name });
+    return;
+  }
+  if (type === 'compaction') {
+    const keepId = asString(value.firstKeptEntryId);
+    const keepIndex = value.firstKeptEntryIndex;
+    // v1 counts lines from 0 with the header; v2+ names the entry.
+    const keepFrom = firstKeptKey(
+      entries,
+      keepId !== undefined ? lineOfId.get(keepId) : typeof keepIndex === 'number' ? keepIndex + 1 : undefined,
+    );
+    items.push({
+      kind: 'compaction',
+      key,
+      id: key,
+      time,
+      summary: asString(value.summary) ?? '',
+      ...(keepFrom === undefined ? {} : { keepFrom }),
+    });
+    return;
+  }
+  if (type === 'branch_summary') {
+    items.push({ kind: 'prompt', key, id: key, time, content: [text(asString(value.summary) ?? '')], opensTurn: false });
+    return;
+  }
+  if (type === 'custom_message') {
+    items.push({ kind: 'prompt', key, id: key, time, content: blocksOf(value.content, line, tally), opensTurn: false });
+    return;
+  }
+  if (type !== 'message') return;
+  const message = asRecord(value.message) ?? {};
+  const role = asString(message.role);
+  if (role === 'user') {
+    items.push({ kind: 'prompt', key, id: key, time, content: blocksOf(message.content, line, tally), opensTurn: true });
+  } else if (role === 'assistant') {
+    const usage = usageOf(message.usage);
+    const stop = asString(message.stopReason);
+    const outcome =
+      stop === 'aborted'
+        ? { kind: 'cancelled' as const }
+        : stop === 'error'
+          ? { kind: 'error' as const, message: asString(message.errorMessage) ?? 'error' }
+          : undefined;
+    const model = asString(message.model);
+    if (model !== undefined) items.push({ kind: 'config', key, time, config: { model } });
+    items.push({
+      kind: 'response',
+      key,
+      id: asString(message.responseId) ?? key,
+      time,
+      content: blocksOf(message.content, line, tally, { api: asString(message.api) }),
+      ...(usage === undefined ? {} : { usage }),
+      ...(outcome === undefined ? {} : { outcome }),
+    });
+  } else if (role === 'toolResult') {
+    items.push({
+      kind: 'result',
+      key,
+      id: key,
+      time,
+      callId: String(message.toolCallId),
+      content: blocksOf(message.content, line, tally),
+      isError: message.isError === true,
+    });
+  } else if (role === 'bashExecution') {
+    if (message.excludeFromContext === true) return;
+    const exit = typeof message.exitCode === 'number' ? `\n(exit code ${message.exitCode})` : '';
+    const ran = `Ran \`${asString(message.command) ?? ''}\`\n\`\`\`\n${asString(message.output) ?? ''}\n\`\`\`${exit}`;
+    items.push({ kind: 'prompt', key, id: key, time, content: [text(ran)], opensTurn: true });
+  } else {
+    tally.add(`messages of unknown role "${role ?? 'none'}" skipped`, line);
+  }
 }
 
 /** Reads a pi session: the header, then its entries as a line (v1) or a tree (v2, v3). */
@@ -189,6 +204,30 @@ export function readPi(lines: readonly SourceLine[]): ReadTranscript {
   const tally = new WarningTally();
   const [head, ...rest] = lines;
   const header = head?.value ?? {};
+  const { entries, nodes } = piEntries(rest, tally);
+  const byKey = new Map(entries.map((entry) => [entry.key, entry]));
+  const lineOfId = new Map(entries.map((entry) => [entry.key, entry.line]));
+  const itemLines = linesOfTree(nodes).map((keys) =>
+    itemsOf(
+      keys.map((key) => byKey.get(key) as Entry),
+      lineOfId,
+      tally,
+    ),
+  );
+  const config = piHeaderItem(header, rest[0]);
+  if (config !== undefined) for (const items of itemLines) items.unshift(config);
+  return {
+    sessionId: asString(header.id),
+    cwd: asString(header.cwd),
+    createdAt: timeOf(header.timestamp),
+    lines: itemLines,
+    warnings: tally.messages(),
+    effectOf: piEffectOf,
+  };
+}
+
+/** The entries of a pi file's lines after its header, and their tree (`linesOfTree`'s nodes). */
+export function piEntries(rest: readonly SourceLine[], tally: WarningTally): { entries: PiEntry[]; nodes: TreeNode[] } {
   const entries: Entry[] = [];
   const nodes: TreeNode[] = [];
   let previous: string | undefined;
@@ -210,27 +249,14 @@ export function readPi(lines: readonly SourceLine[]): ReadTranscript {
     nodes.push({ key, parent, order: nodes.length, message: type === 'message' });
     previous = key;
   }
-  const byKey = new Map(entries.map((entry) => [entry.key, entry]));
-  const lineOfId = new Map(entries.map((entry) => [entry.key, entry.line]));
-  const itemLines = linesOfTree(nodes).map((keys) =>
-    itemsOf(
-      keys.map((key) => byKey.get(key) as Entry),
-      lineOfId,
-      tally,
-    ),
-  );
+  return { entries, nodes };
+}
+
+/** The configuration the header states (its cwd and model), dated by the first line after it; undefined when it states none. */
+export function piHeaderItem(header: Record<string, unknown>, first: SourceLine | undefined): SourceItem | undefined {
   const cwd = asString(header.cwd);
   const model = asString(header.modelId);
-  if (model !== undefined || cwd !== undefined) {
-    const config = { ...(cwd === undefined ? {} : { cwd }), ...(model === undefined ? {} : { model }) };
-    for (const items of itemLines) items.unshift({ kind: 'config', key: 'header', time: timeOf(rest[0]?.value.timestamp) ?? 0, config });
-  }
-  return {
-    sessionId: asString(header.id),
-    cwd,
-    createdAt: timeOf(header.timestamp),
-    lines: itemLines,
-    warnings: tally.messages(),
-    effectOf: piEffectOf,
-  };
+  if (model === undefined && cwd === undefined) return undefined;
+  const config = { ...(cwd === undefined ? {} : { cwd }), ...(model === undefined ? {} : { model }) };
+  return { kind: 'config', key: 'header', time: timeOf(first?.value.timestamp) ?? 0, config };
 }
