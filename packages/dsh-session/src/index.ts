@@ -15,6 +15,8 @@ export { LATEST_CLOSED_TURN, selectForkCut } from './store/fork-cut.js';
 export { latestMetadata, type SessionMetadata } from './sources/latest-metadata.js';
 /** The events of some types in a log (tool calls, checkpoints…), read by type: a stored log is not decoded whole. */
 export { findEvents, type FindEventsOptions } from './store/find-events.js';
+export { findFileCalls, type FindFileCallsOptions } from './store/find-file-calls.js';
+export { FILE_ARGUMENTS, fileCallOf, type FileCall } from './sources/file-call.js';
 export {
   createSessionStore,
   type CreateSessionOptions,

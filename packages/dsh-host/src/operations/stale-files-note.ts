@@ -4,14 +4,16 @@
  * parent's cwd, or names another): a `session/note` in its seed naming the files the inherited
  * history touched (`touched-paths.ts`) that changed since the cut — the checkpoint at the cut compared
  * with the child's files now; with no checkpoint at the cut (or one this host's store lacks), the
- * paths the source's later calls wrote in that same cwd. Nothing to name: no note
+ * paths the source's later calls wrote in that same cwd. Searches by type and for the calls' files are
+ * answered from sealed segments' indexes where the source has them (SPEC §24: a fork of a long history
+ * reads its cut, not its history). Nothing to name: no note
  * (docs/decisions/2026-12-07-stale-files-note.md).
  */
 import { resolve } from 'node:path';
-import { workspaceStaleNote, type CoreEventDataMap, type SessionConfig, type SessionEvent, type SessionNoteData } from 'dsh-codec';
-import { findEvents, selectForkCut, type LATEST_CLOSED_TURN, type SessionObservation } from 'dsh-session';
+import { workspaceStaleNote, type SessionConfig, type SessionEvent, type SessionNoteData } from 'dsh-codec';
+import { findEvents, findFileCalls, selectForkCut, type LATEST_CLOSED_TURN, type SessionObservation } from 'dsh-session';
 import type { HostContext } from '../host-context.js';
-import { toolCallPaths, touchedBy } from './touched-paths.js';
+import { fileCallPaths, touchedBy } from './touched-paths.js';
 
 /** What decides a child's note: its config (whole or patched over the one at the cut) and whether its files are the workspace at the cut. */
 export type StaleNoteChild = { config?: SessionConfig; configPatch?: SessionConfig; workspace?: 'at-cut' };
@@ -30,12 +32,12 @@ class History {
     readonly tree: string | undefined,
   ) {}
 
-  /** The paths the calls at or before the cut name (every tool call there is read, by type). */
+  /** The paths the calls at or before the cut name (their file arguments, from the sealed segments' indexes where the log has them). */
   touched(): ReadonlySet<string> {
     if (this.#touched === undefined) {
       const touched = new Set<string>();
-      for (const call of findEvents(this.source, ['tool/call'], { before: this.cut + 1 }))
-        for (const path of toolCallPaths(call, this.cwd)) touched.add(path);
+      for (const call of findFileCalls(this.source, { before: this.cut + 1 }))
+        for (const path of fileCallPaths(call, this.cwd)) touched.add(path);
       this.#touched = touched;
     }
     return this.#touched;
@@ -45,8 +47,8 @@ class History {
   writtenAfter(): readonly string[] {
     if (this.#writtenAfter === undefined) {
       const written: string[] = [];
-      for (const call of findEvents(this.source, ['tool/call'], { after: this.cut })) {
-        if ((call.data as CoreEventDataMap['tool/call']).effect !== 'read-only') written.push(...toolCallPaths(call, this.cwd));
+      for (const call of findFileCalls(this.source, { after: this.cut })) {
+        if (call.effect !== 'read-only') written.push(...fileCallPaths(call, this.cwd));
       }
       this.#writtenAfter = written;
     }

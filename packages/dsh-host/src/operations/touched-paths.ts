@@ -1,37 +1,33 @@
 /**
  * @module touched-paths
  * Which workspace files a recorded tool call touched, for SPEC §23's stale note: the path its
- * arguments name (`path`, `file_path` or `notebook_path` — dsh's file tools and Claude Code's), relative
- * to the session's cwd. A shell command's paths are not guessed: no parser knows what a command touches.
+ * arguments name (`path`, `file_path` or `notebook_path` — dsh's file tools and Claude Code's:
+ * dsh-session's `FILE_ARGUMENTS`), relative to the session's cwd. A shell command's paths are not
+ * guessed: no parser knows what a command touches.
  */
 import { isAbsolute, posix, relative } from 'node:path';
-import type { CoreEventDataMap, SessionEvent } from 'dsh-codec';
-
-/** The arguments that name a file or directory, in the file tools dsh runs or imports. */
-const PATH_ARGUMENTS = ['path', 'file_path', 'notebook_path'] as const;
+import type { SessionEvent } from 'dsh-codec';
+import { fileCallOf, type FileCall } from 'dsh-session';
 
 /**
  * The workspace paths a `tool/call` names, relative to `cwd` and normalised (`.` for the cwd itself);
  * paths outside the cwd, unparsable arguments and other events give none.
  */
 export function toolCallPaths(call: SessionEvent, cwd: string | undefined): string[] {
-  if (call.type !== 'tool/call') return [];
-  const data = call.data as CoreEventDataMap['tool/call'];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(data.arguments);
-  } catch {
-    return [];
-  }
-  if (typeof parsed !== 'object' || parsed === null) return [];
+  const fileCall = fileCallOf(call);
+  return fileCall === undefined ? [] : fileCallPaths(fileCall, cwd);
+}
+
+/** `toolCallPaths` of a call already reduced to its file arguments (`findFileCalls`). */
+export function fileCallPaths(call: FileCall, cwd: string | undefined): string[] {
+  if (call.paths === undefined) return [];
   const paths: string[] = [];
-  for (const name of PATH_ARGUMENTS) {
-    const value = (parsed as Record<string, unknown>)[name];
-    const path = typeof value === 'string' ? workspacePath(value, cwd) : undefined;
+  for (const value of call.paths) {
+    const path = workspacePath(value, cwd);
     if (path !== undefined) paths.push(path);
   }
   // list_files takes no path for the cwd itself.
-  if (paths.length === 0 && data.name === 'list_files') paths.push('.');
+  if (paths.length === 0 && call.name === 'list_files') paths.push('.');
   return paths;
 }
 

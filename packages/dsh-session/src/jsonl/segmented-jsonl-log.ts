@@ -13,12 +13,21 @@ import { deepFreeze } from '../deep-freeze.js';
 import type { DecodedLog, ObservedLog, StoredLines, TrustedSource } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
 import type { StoredLog } from '../session-backend.js';
-import { latestTurnOf, readEvents, type EventSource } from '../sources/event-source.js';
+import { fileCallsOf, latestTurnOf, readEvents, type EventSource } from '../sources/event-source.js';
+import type { FileCall } from '../sources/file-call.js';
 import { VerifiedJsonlLog } from './verified-jsonl-log.js';
 import { verifiedLinesSource } from './verified-lines.js';
 import { headerLineWithoutSegments, type Manifest } from './jsonl-manifest.js';
 import { LineEnds } from './line-ends.js';
 import { readSegmentSync } from './segments/read-segment-sync.js';
+import {
+  fileCallsIn,
+  indexSegmentLines,
+  latestLineOf,
+  readSegmentIndexSync,
+  writeSegmentIndexSync,
+  type SegmentIndex,
+} from './segments/segment-index.js';
 import type { SegmentStore } from './segments/segment-store.js';
 
 /** A run of the log's events: a named segment, or the file's own lines; loaded when first read. */
@@ -31,6 +40,8 @@ type Piece = {
   loaded?: { bytes: Buffer; ends: LineEnds };
   /** Its events by position (seq `first` on), once an observation read one. */
   source?: EventSource;
+  /** A segment's index (its cache file, or built from its bytes), once a search asked; null: its lines are not all events, it has none. */
+  index?: SegmentIndex | null;
 };
 
 /** The lines a fork child inherits by reference: the segments holding its first events, then the own lines it copies. */
@@ -115,7 +126,12 @@ export class SegmentedJsonlLog implements StoredLines {
   /** Piece `piece` read (a segment verified by digest once per process). */
   #load(id: string, piece: Piece): NonNullable<Piece['loaded']> {
     if (piece.loaded !== undefined) return piece.loaded;
-    const segment = piece.segment as SealedSegment;
+    piece.loaded = this.#read(id, piece.segment as SealedSegment);
+    return piece.loaded;
+  }
+
+  /** The first `segment.bytes` bytes of a segment and their line ends, verified. */
+  #read(id: string, segment: SealedSegment): NonNullable<Piece['loaded']> {
     const bytes = readSegmentSync(this.#store, segment);
     const ends = LineEnds.after(0);
     ends.scan(bytes, 0);
@@ -126,8 +142,24 @@ export class SegmentedJsonlLog implements StoredLines {
         { sessionId: id },
       );
     }
-    piece.loaded = { bytes, ends };
-    return piece.loaded;
+    return { bytes, ends };
+  }
+
+  /**
+   * A segment piece's index: its cache file when intact and long enough, else built from the segment's
+   * bytes (read for this, not kept unless the piece was already loaded) and written as the cache.
+   */
+  #indexOf(id: string, piece: Piece): SegmentIndex | undefined {
+    if (piece.index !== undefined) return piece.index ?? undefined;
+    const segment = piece.segment as SealedSegment;
+    let index = readSegmentIndexSync(this.#store, segment.digest, segment.lines);
+    if (index === undefined) {
+      const { bytes, ends } = piece.loaded ?? this.#read(id, segment);
+      index = indexSegmentLines(segment.digest, bytes, ends);
+      writeSegmentIndexSync(this.#store, index);
+    }
+    piece.index = index ?? null;
+    return index;
   }
 
   /** The piece holding event `index`. */
@@ -167,14 +199,31 @@ export class SegmentedJsonlLog implements StoredLines {
         const piece = this.#pieceOf(index);
         return sourceOf(piece).at(index - piece.first);
       },
-      findLast(types, end = length) {
+      findLast: (types, end = length) => {
         for (let index = pieces.length - 1; index >= 0; index--) {
           const piece = pieces[index] as Piece;
           if (piece.first >= end || piece.lines === 0) continue;
-          const found = sourceOf(piece).findLast(types, Math.min(end - piece.first, piece.lines));
+          const within = Math.min(end - piece.first, piece.lines);
+          // A segment not read yet is asked through its index: one holding no match is skipped unread.
+          const segmentIndex = piece.loaded === undefined ? this.#indexOf(id, piece) : undefined;
+          const indexed = segmentIndex === undefined ? undefined : latestLineOf(segmentIndex, types, within);
+          if (indexed === -1) continue;
+          const found = indexed ?? sourceOf(piece).findLast(types, within);
           if (found !== -1) return piece.first + found;
         }
         return -1;
+      },
+      fileCalls: (from, to) => {
+        const calls: FileCall[] = [];
+        for (const piece of pieces) {
+          const start = Math.max(from, piece.first) - piece.first;
+          const end = Math.min(to, piece.first + piece.lines) - piece.first;
+          if (start >= end) continue;
+          const segmentIndex = piece.segment === undefined ? undefined : this.#indexOf(id, piece);
+          const indexed = segmentIndex === undefined ? undefined : fileCallsIn(segmentIndex, start, end);
+          for (const call of indexed ?? fileCallsOf(sourceOf(piece), start, end)) calls.push(call);
+        }
+        return calls;
       },
       slice: (count) => read(0, count),
       read,

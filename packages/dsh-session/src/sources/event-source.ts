@@ -6,6 +6,7 @@
  */
 import type { SessionEvent } from 'dsh-codec';
 import { copyJsonTree } from '../copy-json-tree.js';
+import { distinctFileCalls, fileCallOf, type FileCall } from './file-call.js';
 
 /** The first `length` events of a log, every one validated and frozen (named by dsh-session/internal's `ObservedLog`). */
 export interface EventSource {
@@ -26,6 +27,26 @@ export interface EventSource {
    * not kept by the source: a long walk in windows holds one window at a time. Absent: use `slice`.
    */
   read?(from: number, to: number): SessionEvent[];
+  /**
+   * The `FileCall`s of the tool calls among events `from..to-1` — each distinct one at least once, maybe
+   * more — answered from an index where the source keeps one (a sealed segment's), so the calls are not
+   * decoded. Absent: use `fileCallsOf`.
+   */
+  fileCalls?(from: number, to: number): FileCall[];
+}
+
+/** @internal The `FileCall`s of the tool calls among `source`'s events `from..to-1` (each distinct one at least once): its index where it has one, else its calls searched by type. */
+export function fileCallsOf(source: EventSource, from: number, to: number): FileCall[] {
+  if (source.fileCalls !== undefined) return source.fileCalls(from, to);
+  const calls: FileCall[] = [];
+  for (let end = Math.min(to, source.length); end > from;) {
+    const at = source.findLast(['tool/call'], end);
+    if (at < from) break;
+    const call = fileCallOf(source.at(at));
+    if (call !== undefined) calls.push(call);
+    end = at;
+  }
+  return distinctFileCalls(calls.reverse());
 }
 
 /** @internal Events `from..to-1` of `source` as one new array, through `read` when it has one (nothing kept), else a slice. */
@@ -91,6 +112,14 @@ export function joinedSource(
       const head = from < firstLength ? readEvents(first, from, Math.min(to, firstLength)) : [];
       for (let index = Math.max(from, firstLength); index < to; index++) head.push(rest[index - firstLength] as SessionEvent);
       return head;
+    },
+    fileCalls(from, to) {
+      const calls = from < firstLength ? fileCallsOf(first, from, Math.min(to, firstLength)) : [];
+      for (let index = Math.max(from, firstLength); index < Math.min(to, length); index++) {
+        const call = fileCallOf(rest[index - firstLength] as SessionEvent);
+        if (call !== undefined) calls.push(call);
+      }
+      return calls;
     },
     fresh(count) {
       const copy = ownedEvents(first, Math.min(count, firstLength));

@@ -1,13 +1,13 @@
 /**
  * @module `collectSegments`: removes the segments no file of the directory names, and the temp files
  * of publishers that died, under the segment folder's lease (so no manifest in flight is about to name
- * what it removes). A segment any manifest, backup or writer's temp file names is never removed.
+ * what it removes), and the indexes of the segments removed. A segment any manifest, backup or writer's temp file names is never removed.
  */
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, syncDirectory } from '../durable-files.js';
 import { referencedSegments } from './referenced-segments.js';
-import { SEGMENT_DIGEST, SEGMENT_TEMP_NAME, segmentsDir } from './segment-paths.js';
+import { SEGMENT_DIGEST, SEGMENT_INDEXES, SEGMENT_TEMP_NAME, segmentsDir } from './segment-paths.js';
 import type { SegmentStore } from './segment-store.js';
 import type { SegmentsLease } from './segments-lease.js';
 
@@ -45,7 +45,22 @@ export async function collectSegments(store: SegmentStore, lease: SegmentsLease)
     }
   }
   if (removed.length > 0 || temps > 0) await syncDirectory(folder);
+  await collectIndexes(join(store.dir, SEGMENT_INDEXES), referenced);
   return { removed, kept, temps };
+}
+
+/** Removes the indexes of segments no file names (and index temp files: an index is a cache, its writer gives up on a lost rename). */
+async function collectIndexes(folder: string, referenced: ReadonlySet<string>): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  for (const name of names) {
+    if (SEGMENT_TEMP_NAME.test(name) || (SEGMENT_DIGEST.test(name) && !referenced.has(name))) await unlinkIfPresent(join(folder, name));
+  }
 }
 
 /** Unlinks `path`; false when it was already gone. */

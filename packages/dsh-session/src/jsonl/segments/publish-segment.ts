@@ -3,7 +3,8 @@
  * before it returns — written in full to a temp file, fsynced, `link`ed to its name (never overwriting)
  * and the folder fsynced — so a manifest written after it never names bytes a crash could lose. A
  * segment already published under that name is reused (checked against its digest first); one whose
- * bytes were damaged is replaced by the right bytes (its name says what they are).
+ * bytes were damaged is replaced by the right bytes (its name says what they are). Its index
+ * (`segment-index.ts`) is written beside it.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { publishWithoutOverwrite, syncDirectory, writeFileDurably } from '../durable-files.js';
 import { SessionError } from '../../session-error.js';
 import { segmentFile, segmentsDir, segmentTempName } from './segment-paths.js';
+import { indexSegmentLines, writeSegmentIndexSync } from './segment-index.js';
 import type { SegmentRef, SegmentStore } from './segment-store.js';
 import type { SegmentsLease } from './segments-lease.js';
 import { identityOf, verifySegment } from './verify-segment.js';
@@ -33,7 +35,10 @@ export async function publishSegment(store: SegmentStore, lease: SegmentsLease, 
   const ref: SegmentRef = { digest, bytes: lines.length, lines: countLines(lines) };
   await lease.assertHeld();
   const found = await verifySegment(store, digest);
-  if (found === 'verified') return ref;
+  if (found === 'verified') {
+    writeSegmentIndexSync(store, indexSegmentLines(digest, lines));
+    return ref;
+  }
   const folder = segmentsDir(store.dir);
   const path = segmentFile(store.dir, digest);
   const temp = join(folder, segmentTempName(digest));
@@ -55,6 +60,8 @@ export async function publishSegment(store: SegmentStore, lease: SegmentsLease, 
   }
   // Just written from bytes whose digest is its name: verified.
   store.verified.set(digest, identityOf(await stat(path)));
+  // Its index (a cache, best effort) once the segment is durable: searches by type skip it unread.
+  writeSegmentIndexSync(store, indexSegmentLines(digest, lines));
   await lease.assertHeld();
   return ref;
 }

@@ -6,6 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { SessionError } from '../../session-error.js';
 
+/** The folder of the segments' indexes (`segment-index.ts`): a cache beside `.segments`, rebuilt from a segment when missing. */
+export const SEGMENT_INDEXES = '.segment-index';
+
 /** The folder of the sealed segments inside a JSONL directory. */
 export const SEGMENTS = '.segments';
 
@@ -18,7 +21,7 @@ export const SEGMENTS_LEASE = '.segments';
 /** A segment's name: the lowercase hex SHA-256 of its bytes. */
 export const SEGMENT_DIGEST = /^[0-9a-f]{64}$/;
 
-/** Matches a segment temp file's name; group 1 is the digest it was written for. */
+/** Matches a segment's (or an index's) temp file's name; group 1 is the digest it was written for. */
 export const SEGMENT_TEMP_NAME = /^\.([0-9a-f]{64})\.[0-9]+\.[0-9a-f-]+\.tmp$/;
 
 /** The segment folder of JSONL directory `dir`. */
@@ -40,4 +43,10 @@ export function segmentFile(dir: string, digest: string): string {
 /** A fresh temp-file name for writing segment `digest`. */
 export function segmentTempName(digest: string): string {
   return `.${digest}.${String(process.pid)}.${randomUUID()}.tmp`;
+}
+
+/** The index file of segment `digest` (a digest is checked as `segmentFile` checks it). */
+export function segmentIndexFile(dir: string, digest: string): string {
+  segmentFile(dir, digest);
+  return join(dir, SEGMENT_INDEXES, digest);
 }
