@@ -39,6 +39,30 @@ describe('SPEC §26 foreign session files', () => {
         expect(position.get(value.parentUuid)).toBeLessThan(position.get(value.uuid) as number);
   });
 
+  it("lines out of order: repair closes the calls of the chain's last response, its closers after that response whatever line the file ends with", () => {
+    const lines = claudeCodeTranscript({ turns: 3, endMidCall: true }).text.trimEnd().split('\n');
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    // The last response (its call open) written before the line it follows, as interactive Claude Code does.
+    const last = parsed.findLastIndex((value) => value.type === 'assistant');
+    const parent = parsed.findIndex((value) => value.uuid === parsed[last]?.parentUuid);
+    expect(parent).toBeGreaterThanOrEqual(0);
+    const moved = [...lines.slice(0, parent), lines[last] as string, ...lines.slice(parent, last), ...lines.slice(last + 1)];
+    const text = `${moved.join('\n')}\n`;
+    const repair = repairNativeTranscript(text, { now: 0 });
+    const inOrder = repairNativeTranscript(`${lines.join('\n')}\n`, { now: 0 });
+    expect(repair.closedCalls.map((call) => call.callId)).toEqual(inOrder.closedCalls.map((call) => call.callId));
+    expect(repair.closedCalls.length).toBeGreaterThan(0);
+    const closers = values(repair.appended);
+    expect(closers[0]?.parentUuid).toBe(parsed[last]?.uuid);
+    const read = importTranscript(text + repair.appended);
+    expect(read.warnings).toEqual([]);
+    const events = read.sessions[0]?.events ?? [];
+    const answered = new Set(
+      events.filter((event) => event.type === 'tool/result').map((event) => (event.data as { message: { callId: string } }).message.callId),
+    );
+    for (const call of repair.closedCalls) expect(answered.has(call.callId), call.callId).toBe(true);
+  });
+
   it('pi version 1 (entries without ids): every seq dsh show lists cuts there, the child keeps the lines up to the cut', () => {
     const text = piTranscript({ turns: 3, version: 1 }).text;
     const raw = text.trimEnd().split('\n');
