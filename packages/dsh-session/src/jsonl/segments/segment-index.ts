@@ -29,7 +29,7 @@ export type SegmentIndex = {
   readonly lines: number;
   /** Per event type, the lines of its first and last event. */
   readonly types: ReadonlyMap<string, Lines>;
-  /** Per distinct `FileCall` of the tool calls, its lines (read from the file only when asked); undefined when the file's list is damaged. */
+  /** Per distinct `FileCall` of the tool calls, its lines (parsed from the file on each ask, not kept); undefined when the file's list is damaged. */
   calls(): readonly IndexedCall[] | undefined;
 };
 
@@ -193,16 +193,8 @@ function parseIndex(text: string, digest: string): SegmentIndex | undefined {
     if (parsed === undefined) return undefined;
     typeMap.set(type, parsed);
   }
-  let calls: IndexedCall[] | null | undefined;
-  return {
-    digest,
-    lines,
-    types: typeMap,
-    calls: () => {
-      calls ??= parseCalls(text.slice(headEnd + 1, callsEnd), lines) ?? null;
-      return calls ?? undefined;
-    },
-  };
+  // Parsed on each ask and not kept: a fork asks once per segment, and the parsed list is the bulk of its memory.
+  return { digest, lines, types: typeMap, calls: () => parseCalls(text.slice(headEnd + 1, callsEnd), lines) };
 }
 
 /** An index's list of calls; undefined when any entry is not one. */
