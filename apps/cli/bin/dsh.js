@@ -6,6 +6,7 @@
 // sets it after its build phase: every dsh its tests start runs the built code, without tsx's cost).
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
+import process from 'node:process';
 import { URL } from 'node:url';
 
 const source = new URL('../src/main.ts', import.meta.url);
