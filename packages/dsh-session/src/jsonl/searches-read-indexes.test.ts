@@ -124,6 +124,28 @@ describe('searches of a sealed history read the segments’ indexes', { timeout:
     }
   });
 
+  it('a fork child held open answers for its inherited calls from the parent’s indexes and reads its own', async () => {
+    const { cut, segments } = await sealedParent();
+    const child = await store.fork('parent', { atSeq: cut, id: 'child' });
+    try {
+      await grow(child, 1, () => ({ name: 'write_file', args: { path: 'child-only.txt' }, effect: 'side-effect' }), 1_000);
+      const expected = distinct(findFileCalls(child.events));
+      expect(expected).toContain(JSON.stringify(['write_file', 'side-effect', ['child-only.txt']]));
+      const restore = await damageAllBut(dir.path, (segments[1] as SealedSegment).digest);
+      try {
+        const observed = await store.observe('child');
+        expect(distinct(findFileCalls(observed))).toEqual(expected);
+        expect(distinct(findFileCalls(observed, { after: cut }))).toEqual([
+          JSON.stringify(['write_file', 'side-effect', ['child-only.txt']]),
+        ]);
+      } finally {
+        await restore();
+      }
+    } finally {
+      await child.close();
+    }
+  });
+
   it('a missing or damaged index is rebuilt from its segment, never used', async () => {
     const { cut, segments } = await sealedParent();
     const indexes = join(dir.path, '.segment-index');
