@@ -18,6 +18,7 @@ import { makeTempDir, type ModelServer, startModelServer, streamedReply, type Te
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DSH_BIN = join(ROOT, 'apps', 'cli', 'bin', 'dsh.js');
 const CODE = ['sh', 'bash', 'ts'];
+const BUILT = process.env.DSH_CLI_BUILT === '1';
 
 type Block = { file: string; line: number; lang: string; fragment: boolean; code: string };
 
@@ -128,16 +129,18 @@ describe('§25 every README code block runs as written', () => {
       try {
         if (block.lang === 'ts') {
           await writeFile(join(path, 'block.ts'), `${block.code}\n`);
+          // Built (DSH_CLI_BUILT=1, as the check runs): the block type-checks against the packages' emitted
+          // .d.ts and runs their dist/, as a user's code does; otherwise against and from their sources.
           const tsconfig = {
             extends: join(ROOT, 'tooling', 'tsconfig', 'base.json'),
-            compilerOptions: { typeRoots: [join(ROOT, 'node_modules', '@types')] },
+            compilerOptions: { typeRoots: [join(ROOT, 'node_modules', '@types')], ...(BUILT ? { customConditions: [] } : {}) },
             files: ['block.ts'],
           };
           await writeFile(join(path, 'tsconfig.json'), JSON.stringify(tsconfig));
           const checked = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], path, env);
           expect(checked.code, checked.output).toBe(0);
           const tsx = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-          const ran = await run(process.execPath, ['--conditions=@dsh/source', '--import', tsx, 'block.ts'], path, env);
+          const ran = await run(process.execPath, [...(BUILT ? [] : ['--conditions=@dsh/source']), '--import', tsx, 'block.ts'], path, env);
           expect(ran.code, ran.output).toBe(0);
         } else {
           const ran = await run('bash', ['-e', '-c', block.code], path, env);
