@@ -5,11 +5,11 @@
  * session's lease and resolves once it is durable. The first batch of a key creates its dsh session
  * atomically (seed, key record and entries in one write).
  */
-import { CURRENT_FORMAT_VERSION, type JsonValue, type SessionHeader } from 'dsh-codec';
+import { CURRENT_FORMAT_VERSION, type SessionHeader } from 'dsh-codec';
 import { SessionError } from 'dsh-session';
-import { checkEntries } from './check-entries.js';
+import { checkEntries, type CheckedEntry } from './check-entries.js';
 import { assertOpen, serialized, type ClaudeStoreContext, type HeldSession } from './claude-store-context.js';
-import type { SessionKey, SessionStoreEntry } from './claude-types.js';
+import type { SessionKey } from './claude-types.js';
 import { holdSession, scheduleRelease } from './hold-session.js';
 import { ENTRY_EVENT, newMirrorEvents } from './mirror-log.js';
 import { checkSessionKey, dshSessionIdOf } from './session-key.js';
@@ -20,11 +20,11 @@ import { fallbackTitle, nextTitle } from './transcript-title.js';
  * entry of the batch is stored (a retried batch, including its entries without a uuid); otherwise
  * every entry whose uuid is new (first occurrence) and every entry without one.
  */
-export function newEntries(batch: readonly SessionStoreEntry[], stored: ReadonlySet<string>): SessionStoreEntry[] {
-  const withUuid = batch.filter((entry) => entry.uuid !== undefined);
-  if (withUuid.length > 0 && withUuid.every((entry) => stored.has(entry.uuid as string))) return [];
+export function newEntries(batch: readonly CheckedEntry[], stored: ReadonlySet<string>): CheckedEntry[] {
+  const withUuid = batch.filter(({ entry }) => entry.uuid !== undefined);
+  if (withUuid.length > 0 && withUuid.every(({ entry }) => stored.has(entry.uuid as string))) return [];
   const seen = new Set<string>();
-  return batch.filter((entry) => {
+  return batch.filter(({ entry }) => {
     if (entry.uuid === undefined) return true;
     if (stored.has(entry.uuid) || seen.has(entry.uuid)) return false;
     seen.add(entry.uuid);
@@ -33,8 +33,8 @@ export function newEntries(batch: readonly SessionStoreEntry[], stored: Readonly
 }
 
 /** Creates the dsh session of `key` with its first batch in one atomic write; false when it already exists. */
-async function createWith(context: ClaudeStoreContext, id: string, key: SessionKey, entries: SessionStoreEntry[]): Promise<boolean> {
-  const fresh = newEntries(entries, new Set());
+async function createWith(context: ClaudeStoreContext, id: string, key: SessionKey, batch: CheckedEntry[]): Promise<boolean> {
+  const fresh = newEntries(batch, new Set()).map(({ entry }) => entry);
   const time = Date.now();
   const title = nextTitle(undefined, fresh)?.title ?? fallbackTitle(key);
   const header: SessionHeader = { format: 'dsh-session', version: CURRENT_FORMAT_VERSION, id, createdAt: time, inheritedEventCount: 0 };
@@ -48,11 +48,15 @@ async function createWith(context: ClaudeStoreContext, id: string, key: SessionK
   return true;
 }
 
-async function appendHeld(context: ClaudeStoreContext, id: string, held: HeldSession, entries: SessionStoreEntry[]): Promise<void> {
-  const fresh = newEntries(entries, held.uuids);
-  const title = nextTitle(held.title, fresh);
-  for (const entry of fresh) {
-    held.session.append(ENTRY_EVENT, entry as JsonValue, { ignorable: true });
+async function appendHeld(context: ClaudeStoreContext, id: string, held: HeldSession, batch: CheckedEntry[]): Promise<void> {
+  const fresh = newEntries(batch, held.uuids);
+  const title = nextTitle(
+    held.title,
+    fresh.map(({ entry }) => entry),
+  );
+  for (const { entry, frozen } of fresh) {
+    // The batch's one checked copy, kept by the session as it is.
+    held.session.append(ENTRY_EVENT, frozen, { ignorable: true });
     if (entry.uuid !== undefined) held.uuids.add(entry.uuid);
   }
   if (title !== undefined && title.title !== held.title?.title) held.session.append('session/title', { title: title.title });

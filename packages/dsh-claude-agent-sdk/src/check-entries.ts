@@ -5,8 +5,9 @@
  * batch within `MAX_BATCH_BYTES`. What the SDK's own JSONL round trip changes without loss of meaning
  * (`undefined` members, -0) is stored as that round trip leaves it. Entries are read once, into copies:
  * a getter or proxy that throws is a refusal, and one that answers differently later changes nothing.
+ * The copy is a `FrozenJson` the session keeps as it is: each entry is checked and copied once.
  */
-import { copyLosslessJson } from 'dsh-codec';
+import { FrozenJson } from 'dsh-codec';
 import { ClaudeStoreError } from './claude-store-error.js';
 import type { SessionStoreEntry } from './claude-types.js';
 
@@ -160,15 +161,29 @@ class BatchBytes {
   }
 }
 
-/** One entry as it will be stored (a fresh copy), or `INVALID_ENTRY` naming it. */
-function checkEntry(entry: unknown, index: number): SessionStoreEntry {
+/** One entry of a checked batch: the stored copy, and the same copy as the session keeps it. */
+export type CheckedEntry = { readonly entry: SessionStoreEntry; readonly frozen: FrozenJson };
+
+/** Refuses an entry that is not an object with a string `type` and, when it has one, a string `uuid`. */
+function checkShape(entry: unknown, index: number): asserts entry is SessionStoreEntry {
   if (!isPlainObject(entry) || typeof entry.type !== 'string') refuse(index, 'a plain JSON object with a string `type`', entry);
   if (entry.uuid !== undefined && typeof entry.uuid !== 'string') refuse(index, 'a string `uuid` (or none)', entry);
-  const copy = copyLosslessJson(entry);
-  if (copy !== undefined) return copy as SessionStoreEntry;
-  const normalized = jsonProblem(entry, 0);
-  if ('problem' in normalized) refuse(index, normalized.problem, entry);
-  return normalized.copy as SessionStoreEntry;
+}
+
+/** One entry as it will be stored (a fresh frozen copy, its shape checked on the copy), or `INVALID_ENTRY` naming it. */
+function checkEntry(entry: unknown, index: number): CheckedEntry {
+  let frozen = FrozenJson.copy(entry);
+  if (frozen === undefined) {
+    // Not lossless as it is: what the SDK's JSONL round trip would make of it, copied (rare).
+    checkShape(entry, index);
+    const normalized = jsonProblem(entry, 0);
+    if ('problem' in normalized) refuse(index, normalized.problem, entry);
+    frozen = FrozenJson.copy(normalized.copy);
+    if (frozen === undefined) refuse(index, 'lossless JSON', entry);
+  }
+  const copy: unknown = frozen.value;
+  checkShape(copy, index);
+  return { entry: copy, frozen };
 }
 
 /**
@@ -176,17 +191,18 @@ function checkEntry(entry: unknown, index: number): SessionStoreEntry {
  * over `MAX_ENTRY_BYTES`, a batch over `MAX_BATCH_BYTES`, and a getter or proxy that throws while
  * read; nothing is stored. Never throws anything but `ClaudeStoreError`.
  */
-export function checkEntries(entries: unknown): SessionStoreEntry[] {
+export function checkEntries(entries: unknown): CheckedEntry[] {
   let index = -1;
   try {
     if (!Array.isArray(entries))
       throw new ClaudeStoreError('INVALID_ENTRY', `Invalid batch: expected an array of entries, received ${describe(entries)}.`);
     const length = entries.length;
-    const checked: SessionStoreEntry[] = [];
+    const checked: CheckedEntry[] = [];
     const batch = new BatchBytes();
     for (index = 0; index < length; index++) {
       if (!(index in entries)) refuse(index, 'an entry (the batch has a hole here)', undefined);
-      const entry = checkEntry(entries[index], index);
+      const checkedEntry = checkEntry(entries[index], index);
+      const { entry } = checkedEntry;
       if (!batch.add(entry)) {
         throw new ClaudeStoreError(
           'INVALID_ENTRY',
@@ -199,7 +215,7 @@ export function checkEntries(entries: unknown): SessionStoreEntry[] {
           `Invalid batch: expected at most ${String(MAX_BATCH_BYTES)} bytes of JSON (256 MiB) in one batch, received more by entry ${String(index)}; nothing of the batch was stored.`,
         );
       }
-      checked.push(entry);
+      checked.push(checkedEntry);
     }
     return checked;
   } catch (error) {

@@ -51,6 +51,7 @@ export {
 } from './v6/workspace-texts.js';
 export { CURRENT_FORMAT_VERSION } from './current-format-version.js';
 export { copyLosslessJson, isLosslessJson } from './is-lossless-json.js';
+export { FrozenJson, ownedJson } from './frozen-json.js';
 export { encodeHeader } from './encode-header.js';
 export { encodeEvent, serializeEvent } from './encode-event.js';
 export { encodeJsonl } from './encode-jsonl.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent } from 'dsh-codec';
+import { FrozenJson, type SessionEvent } from 'dsh-codec';
 import { createMemoryBackend, createMemoryStore, SessionError, type SessionBackend, type SessionWriter } from 'dsh-session';
 
 /** A memory backend that counts append batches, to observe group commit. */
@@ -64,6 +64,20 @@ describe('Session.append', () => {
       (event as { seq: number }).seq = 99;
     }).toThrow(TypeError);
     for (const seeded of session.events) expect(Object.isFrozen(seeded.data)).toBe(true);
+  });
+
+  it('keeps a FrozenJson as it is (checked and copied once, by its maker) and still checks the event it makes', async () => {
+    const { session } = await newSession();
+    const frozen = FrozenJson.copy({ message: { id: 'q2', role: 'user', content: [{ type: 'text', text: 'once' }] }, inputId: 'in-2' });
+    if (frozen === undefined) throw new Error('expected lossless JSON');
+    const event = session.append('input/queued', frozen);
+    expect(event.data).toBe(frozen.value);
+    expect(session.events.at(-1)).toBe(event);
+    const before = session.events.length;
+    const badStep = FrozenJson.copy({ turn: 1, step: 1 });
+    if (badStep === undefined) throw new Error('expected lossless JSON');
+    expect(invalid(() => session.append('step/start', badStep)).code).toBe('INVALID_EVENT');
+    expect(session.events).toHaveLength(before);
   });
 
   it('rejects a relationship violation with INVALID_EVENT naming the codec issue, appending nothing', async () => {

@@ -3,9 +3,10 @@
  * through its sink; what the store hands out for create, open and fork.
  */
 import {
-  copyLosslessJson,
+  ownedJson,
   type DshEvent,
   type FormatVersion,
+  type FrozenJson,
   type JsonValue,
   type SessionConfig,
   type SessionEvent,
@@ -130,9 +131,11 @@ export class Session {
 
   /**
    * Appends one event: seq is the next index, time is `Date.now()` but never earlier than the previous
-   * event's. Throws `INVALID_EVENT` (appending nothing) when the event breaks a shape or relationship of the current format.
+   * event's. `data` is copied and frozen (the caller's value is never kept); a `FrozenJson` (dsh-codec) is
+   * kept as it is, already a checked frozen copy. Throws `INVALID_EVENT` (appending nothing) when the
+   * event breaks a shape or relationship of the current format.
    */
-  append(type: string, data: JsonValue, options: AppendOptions = {}): DshEvent {
+  append(type: string, data: JsonValue | FrozenJson, options: AppendOptions = {}): DshEvent {
     if (this.#closed) {
       throw new SessionError('SESSION_CLOSED', `Cannot append ${type} to session ${this.id}: it is closed.`, {
         sessionId: this.id,
@@ -156,17 +159,18 @@ export class Session {
   }
 
   /** The checks of `append` (SPEC §5.3's refusals, lossless JSON, the event checker); the event, frozen, joins the log. */
-  #accept(type: string, data: JsonValue, options: AppendOptions): SessionEvent {
+  #accept(type: string, data: JsonValue | FrozenJson, options: AppendOptions): SessionEvent {
     const seq = this.#log.length;
     if (type === 'session/end-seed')
       this.#refuse(type, seq, 'session/end-seed is written only by the Session constructor and buildForkSeed.');
-    // A frozen copy (the caller's value is never kept), made by the walk that checks it is lossless.
-    const copy = copyLosslessJson(data);
+    // A frozen copy (the caller's value is never kept), made by the walk that checks it is lossless —
+    // or, for a FrozenJson, the one its caller already made (checked and copied once).
+    const copy = ownedJson(data);
     if (copy === undefined) {
       this.#refuse(type, seq, 'expected lossless JSON data (no undefined, NaN, ±Infinity, -0, sparse arrays or non-plain objects).');
     }
-    if (type === 'turn/end' && typeof data === 'object' && data !== null && !Array.isArray(data)) {
-      const reason = data.reason;
+    if (type === 'turn/end' && typeof copy === 'object' && copy !== null && !Array.isArray(copy)) {
+      const reason = copy.reason;
       const kind = typeof reason === 'object' && reason !== null && !Array.isArray(reason) ? reason.kind : undefined;
       if (kind === 'interrupted' || kind === 'forked') {
         this.#refuse(type, seq, `turn/end reason "${kind}" is written only by the shared closer (crash repair and forks).`);
