@@ -30,11 +30,20 @@ export type ClaudeStoreContext = {
   /** The SDK's summary fold: given, found in an installed SDK, or null when neither. */
   fold: FoldSessionSummary | null | undefined;
   held: Map<string, HeldSession>;
+  /**
+   * The latest sessions this process released cleanly, with what their appends knew (at most
+   * `RELEASED_KEPT`, oldest dropped first): the next hold of such a key reopens from it
+   * (`store.reopen`) and reads only what was added since, not the whole transcript again.
+   */
+  released: Map<string, HeldSession>;
   queues: Map<string, Promise<unknown>>;
   /** dsh session id → the key it records (keys never change, so this never goes stale). */
   keys: Map<string, SessionKey>;
   closed: boolean;
 };
+
+/** How many released sessions a store keeps for a cheap reopen (each holds its transcript in memory). */
+export const RELEASED_KEPT = 16;
 
 /** Throws `STORE_CLOSED` after `close()`. */
 export function assertOpen(context: ClaudeStoreContext): void {

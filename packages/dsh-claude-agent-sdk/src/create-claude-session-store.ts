@@ -54,6 +54,7 @@ export function createClaudeSessionStore(options: ClaudeSessionStoreOptions): Cl
     busyTimeoutMs: nonNegative('busyTimeoutMs', options.busyTimeoutMs, 30_000),
     fold: options.foldSessionSummary,
     held: new Map(),
+    released: new Map(),
     queues: new Map(),
     keys: new Map(),
     closed: false,
@@ -72,6 +73,7 @@ export function createClaudeSessionStore(options: ClaudeSessionStoreOptions): Cl
       context.closed = true;
       await Promise.all([...context.queues.values()]);
       for (const id of [...context.held.keys()]) await release(context, id);
+      context.released.clear();
     },
   };
   // Not enumerable: the SDK sees exactly its SessionStore methods (and close).

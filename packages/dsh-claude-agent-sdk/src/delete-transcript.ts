@@ -14,6 +14,7 @@ async function deleteOne(context: ClaudeStoreContext, id: string): Promise<void>
     await release(context, id);
     // Whatever is created at this id later is read (and its key checked) afresh.
     context.keys.delete(id);
+    context.released.delete(id);
     await whenLeaseFree(context, id, async () => {
       try {
         await context.store.delete(id);

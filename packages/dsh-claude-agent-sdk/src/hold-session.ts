@@ -4,11 +4,14 @@
  * A session is opened (taking the lease) for an append, kept open while appends keep coming, and
  * released once none came for `holdMs`, or right after an append once held for `maxHoldMs`. Opening
  * a session another process holds (`SESSION_BUSY`) is retried with backoff until the lease frees,
- * for at most `busyTimeoutMs`. So batches of two processes never interleave and none is lost.
+ * for at most `busyTimeoutMs`. So batches of two processes never interleave and none is lost. A
+ * released session is kept (the latest `RELEASED_KEPT`): the next hold reopens it with `store.reopen`
+ * and reads only the entries added since, so a long-running writer does not pay for its history
+ * every `maxHoldMs`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SessionError } from 'dsh-session';
-import { serialized, type ClaudeStoreContext, type HeldSession } from './claude-store-context.js';
+import { SessionError, type Session } from 'dsh-session';
+import { RELEASED_KEPT, serialized, type ClaudeStoreContext, type HeldSession } from './claude-store-context.js';
 import { ClaudeStoreError } from './claude-store-error.js';
 import type { SessionKey } from './claude-types.js';
 import { readMirror } from './mirror-log.js';
@@ -48,13 +51,75 @@ export async function whenLeaseFree<T>(context: ClaudeStoreContext, id: string, 
   }
 }
 
-/** Closes a held session (flushing what it has) and forgets it. */
+/** Closes a held session (flushing what it has) and keeps it, with what its appends knew, for a cheap reopen. */
 export async function release(context: ClaudeStoreContext, id: string): Promise<void> {
   const held = context.held.get(id);
   if (held === undefined) return;
   context.held.delete(id);
   if (held.timer !== undefined) clearTimeout(held.timer);
   await held.session.close();
+  context.released.delete(id);
+  context.released.set(id, held);
+  // The oldest first: a Map iterates in insertion order.
+  for (const oldest of context.released.keys()) {
+    if (context.released.size <= RELEASED_KEPT) break;
+    context.released.delete(oldest);
+  }
+}
+
+/** Whether `later` is `earlier`'s log continued: the same session created at the same time, its events kept. */
+function continues(earlier: Session, later: Session): boolean {
+  if (later.header.createdAt !== earlier.header.createdAt || later.nextSeq < earlier.nextSeq) return false;
+  const seq = earlier.nextSeq - 1;
+  if (seq < 0) return true;
+  const [before] = earlier.eventsFrom(seq, seq + 1);
+  const [after] = later.eventsFrom(seq, seq + 1);
+  return (
+    before !== undefined &&
+    after !== undefined &&
+    (before === after ||
+      (before.type === after.type && before.time === after.time && JSON.stringify(before.data) === JSON.stringify(after.data)))
+  );
+}
+
+/**
+ * `previous` (released by this process) reopened under the lease, with what its appends knew brought
+ * up to date from the events added since — the history is not read again (`store.reopen`: not even
+ * the log when nobody wrote it meanwhile). Undefined when the session is gone.
+ */
+async function reopenReleased(context: ClaudeStoreContext, id: string, previous: HeldSession): Promise<HeldSession | undefined> {
+  const session = await whenLeaseFree(context, id, async () => {
+    try {
+      return await context.store.reopen(previous.session);
+    } catch (error) {
+      if (SessionError.is(error) && error.code === 'SESSION_NOT_FOUND') return undefined;
+      throw error;
+    }
+  });
+  if (session === undefined) return undefined;
+  if (!continues(previous.session, session)) return adopt(context, id, session, previous.key);
+  const added = readMirror(session.eventsFrom(previous.session.nextSeq)).entries;
+  for (const entry of added) if (entry.uuid !== undefined) previous.uuids.add(entry.uuid);
+  const held: HeldSession = { ...previous, session, title: nextTitle(previous.title, added), since: Date.now(), timer: undefined };
+  context.held.set(id, held);
+  return held;
+}
+
+/** A session opened under the lease as held: its key checked, its uuids and title read from every event. */
+async function adopt(context: ClaudeStoreContext, id: string, session: Session, key: SessionKey): Promise<HeldSession> {
+  const view = readMirror(session.events);
+  try {
+    assertRecordedKey(id, view.key, key);
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  context.keys.set(id, key);
+  const uuids = new Set<string>();
+  for (const entry of view.entries) if (entry.uuid !== undefined) uuids.add(entry.uuid);
+  const held: HeldSession = { session, key, uuids, title: nextTitle(undefined, view.entries), since: Date.now(), timer: undefined };
+  context.held.set(id, held);
+  return held;
 }
 
 /** The held session of `id`, opening it under the lease (waiting for another holder); undefined when none is stored. */
@@ -66,6 +131,11 @@ export async function holdSession(context: ClaudeStoreContext, id: string, key: 
     return current;
   }
   context.held.delete(id);
+  const previous = context.released.get(id);
+  if (previous !== undefined && sameKey(previous.key, key)) {
+    context.released.delete(id);
+    return reopenReleased(context, id, previous);
+  }
   // A session not yet read here is checked read-only first: one recording another key is left
   // alone (opening it would already append a lifecycle marker).
   if (!context.keys.has(id)) {
@@ -88,19 +158,7 @@ export async function holdSession(context: ClaudeStoreContext, id: string, key: 
     }
   });
   if (session === undefined) return undefined;
-  const view = readMirror(session.events);
-  try {
-    assertRecordedKey(id, view.key, key);
-  } catch (error) {
-    await session.close();
-    throw error;
-  }
-  context.keys.set(id, key);
-  const uuids = new Set<string>();
-  for (const entry of view.entries) if (entry.uuid !== undefined) uuids.add(entry.uuid);
-  const held: HeldSession = { session, key, uuids, title: nextTitle(undefined, view.entries), since: Date.now(), timer: undefined };
-  context.held.set(id, held);
-  return held;
+  return adopt(context, id, session, key);
 }
 
 /** After an operation: release now (held past `maxHoldMs`, or `holdMs` 0), else after `holdMs` without another. */

@@ -105,7 +105,21 @@ export interface FastWriter extends Omit<SessionWriter, 'read'> {
    * then stamps the log as verified when it releases it (`jsonl-verified-stamp.ts`).
    */
   markValidated?(): void;
+  /**
+   * Optional: after a clean `release()` (everything durable, every line validated, the lease not
+   * lost), what this writer knows of the log as it left it, for `resume` of a later writer; else undefined.
+   */
+  resumePoint?(): ResumePoint | undefined;
+  /**
+   * Optional, instead of `read()`: when the log is exactly as `point` (from a released writer of the
+   * same log) describes it — checked without reading its history — takes up that writer's state and
+   * returns true; false when anything may have changed (then `read()` as usual).
+   */
+  resume?(point: ResumePoint): Promise<boolean>;
 }
+
+/** What a released writer knows of its log (opaque outside the backend that made it). */
+export type ResumePoint = { readonly backend: string };
 
 /** The backend interface the store works against (a public `SessionBackend` is adapted to it). */
 export interface FastBackend extends Omit<SessionBackend, 'create' | 'acquire' | 'read' | 'exists' | 'holder' | 'close'> {

@@ -11,6 +11,7 @@ import type { FileLease } from './file-lease.js';
 import { CARRIAGE_RETURN, encodeLog, lineOffset, NEWLINE, serializeEvents, startsWithCurrentRecordsHeader } from './jsonl-log-bytes.js';
 import { manifestOf, materialize, type Manifest } from './jsonl-manifest.js';
 import type { JsonlState } from './jsonl-state.js';
+import { JsonlResumePoint } from './jsonl-resume-point.js';
 import { readVerifiedStamp, writeVerifiedStamp } from './jsonl-verified-stamp.js';
 import { LineEnds } from './line-ends.js';
 import { keepBackup, keepTornTail } from './log-backups.js';
@@ -54,6 +55,8 @@ export function makeJsonlWriter(
   let dirty = false;
   let released = false;
   let lost = false;
+  /** What a clean release left for a later writer of this log (`resume`). */
+  let point: JsonlResumePoint | undefined;
   const owned = (): void => {
     if (released)
       throw new SessionError('SESSION_CLOSED', `The lease on session ${id} was released; reopen it to write.`, { sessionId: id });
@@ -113,6 +116,19 @@ export function makeJsonlWriter(
     },
     markValidated() {
       verified = true;
+    },
+    resumePoint() {
+      return point;
+    },
+    async resume(from) {
+      owned();
+      if (!(from instanceof JsonlResumePoint) || from.path !== path || !(await from.matches(handle))) return false;
+      ({ size, lines, ends, crc, base, manifest } = from.state);
+      // The point was taken only of durable, validated, current-format lines ending in LF.
+      current = true;
+      endsWithNewline = true;
+      verified = true;
+      return true;
     },
     async append(expectedNextSeq, events) {
       await fenced();
@@ -216,9 +232,12 @@ export function makeJsonlWriter(
       released = true;
       held.delete(writer);
       if (storedRanges.get(id) === range) storedRanges.delete(id);
+      const clean = verified && current && endsWithNewline && !dirty && !lost;
+      // Still under the lease: what a later writer of this process may take up without reading the log.
+      if (clean) point = await JsonlResumePoint.capture(path, handle, { size, lines, ends, crc, base, manifest }).catch(() => undefined);
       await handle.close().catch(() => undefined);
       // Still under the lease: nobody else changed these bytes since they were validated.
-      if (verified && current && endsWithNewline && !dirty && !lost) await writeVerifiedStamp(dir, id, { size, crc32: crc });
+      if (clean) await writeVerifiedStamp(dir, id, { size, crc32: crc });
       await lease.release();
     },
   };

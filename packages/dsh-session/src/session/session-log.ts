@@ -5,7 +5,8 @@
  */
 import { createEventChecker, type SessionConfig, type SessionEvent, type ValidationIssue } from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';
-import { arraySource, joinedSource, latestTurnOf, readEvents, type EventSource } from '../sources/event-source.js';
+import { arraySource, latestTurnOf, readEvents, type EventSource } from '../sources/event-source.js';
+import { joinedSource } from '../sources/joined-source.js';
 import { latestMetadataOf } from '../sources/latest-metadata.js';
 import { SessionError } from '../session-error.js';
 

@@ -2,6 +2,7 @@
  * @module `SessionSink`: where a Session makes its batches durable (a new log's first write, or a held writer).
  */
 import type { SessionEvent } from 'dsh-codec';
+import type { ResumePoint } from '../fast-backend.js';
 
 /**
  * Where a Session makes its events durable. `write` persists `batch` (the events from seq
@@ -13,4 +14,6 @@ export interface SessionSink {
   write(batch: readonly SessionEvent[], expectedNextSeq: number, log: () => readonly SessionEvent[]): Promise<void>;
   /** Gives up the single-writer lease; called once, after the last write. */
   release(): Promise<void>;
+  /** Optional: after a clean release, what its writer knew of the log (`SessionStore.reopen` takes it up). */
+  resumePoint?(): ResumePoint | undefined;
 }

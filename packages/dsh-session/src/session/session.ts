@@ -16,6 +16,7 @@ import {
 import { deepFreeze } from '../deep-freeze.js';
 import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
 import type { EventSource } from '../sources/event-source.js';
+import type { ResumePoint } from '../fast-backend.js';
 import { GroupCommit } from './group-commit.js';
 import { isTransientStorageError, SessionError } from '../session-error.js';
 import type { SessionInit, SessionSeed } from './session-init.js';
@@ -24,6 +25,9 @@ import type { SessionSink } from './session-sink.js';
 
 /** @internal How the store reads a Session's log without copying or decoding it (not exported from the package). */
 export const LOG_SNAPSHOT: unique symbol = Symbol('dsh-session.log-snapshot');
+
+/** @internal How the store reopens a closed Session: what its writer knew of the log at a clean release (not exported from the package). */
+export const RESUME_POINT: unique symbol = Symbol('dsh-session.resume-point');
 
 /** Options of `Session.append`. */
 export type AppendOptions = { surfaceOp?: SurfaceOp; ignorable?: true };
@@ -107,6 +111,20 @@ export class Session {
   /** @internal The log as it is now, without copying or decoding it (a live fork's source). */
   [LOG_SNAPSHOT](): EventSource {
     return this.#log.snapshot();
+  }
+
+  /**
+   * @internal Once `close()` released the lease cleanly (every event durable), what its writer knew
+   * of the log, so `SessionStore.reopen` can continue from this log without reading it; else undefined.
+   */
+  async [RESUME_POINT](): Promise<ResumePoint | undefined> {
+    if (this.#closing === undefined) return undefined;
+    try {
+      await this.#closing;
+    } catch {
+      return undefined;
+    }
+    return this.#sink.resumePoint?.();
   }
 
   /** Copied parent events (durable in the header); 0 unless this session is a fork child. */

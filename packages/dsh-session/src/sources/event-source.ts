@@ -87,48 +87,6 @@ export function arraySource(events: readonly SessionEvent[], length = events.len
   };
 }
 
-/** @internal `first[0..firstLength)` followed by `rest[0..restLength)`: an inherited prefix and the events after it. */
-export function joinedSource(
-  first: EventSource,
-  firstLength: number,
-  rest: readonly SessionEvent[],
-  restLength = rest.length,
-): EventSource {
-  const length = firstLength + restLength;
-  return {
-    length,
-    at: (index) => (index < firstLength ? first.at(index) : (rest[index - firstLength] as SessionEvent)),
-    findLast(types, end = length) {
-      for (let index = Math.min(end, length) - 1; index >= firstLength; index--)
-        if (types.includes((rest[index - firstLength] as SessionEvent).type)) return index;
-      return first.findLast(types, Math.min(end, firstLength));
-    },
-    slice(count) {
-      const copy = first.slice(Math.min(count, firstLength));
-      for (let index = firstLength; index < count; index++) copy.push(rest[index - firstLength] as SessionEvent);
-      return copy;
-    },
-    read(from, to) {
-      const head = from < firstLength ? readEvents(first, from, Math.min(to, firstLength)) : [];
-      for (let index = Math.max(from, firstLength); index < to; index++) head.push(rest[index - firstLength] as SessionEvent);
-      return head;
-    },
-    fileCalls(from, to) {
-      const calls = from < firstLength ? fileCallsOf(first, from, Math.min(to, firstLength)) : [];
-      for (let index = Math.max(from, firstLength); index < Math.min(to, length); index++) {
-        const call = fileCallOf(rest[index - firstLength] as SessionEvent);
-        if (call !== undefined) calls.push(call);
-      }
-      return calls;
-    },
-    fresh(count) {
-      const copy = ownedEvents(first, Math.min(count, firstLength));
-      for (let index = firstLength; index < count; index++) copy.push(copyJsonTree(rest[index - firstLength] as SessionEvent));
-      return copy;
-    },
-  };
-}
-
 /**
  * The events of `source[0..count)` from its latest `turn/start` on (empty when it has none): all that
  * the shared closer and the event checker need of a prefix (a `turn/start` resets every turn state).

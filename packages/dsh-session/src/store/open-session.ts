@@ -16,48 +16,21 @@ import { resumingSink } from './store-sinks.js';
 export async function openSession(context: StoreContext, id: string): Promise<Session> {
   assertStoreOpen(context);
   assertSessionId(id);
+  return withLease(context, id, (writer) => restoreStored(context, id, writer));
+}
+
+/**
+ * Takes session `id`'s lease (reserving the id meanwhile) and makes its Session with `restore`, which
+ * flushes what the open writes before it resolves; a failure releases the lease and the reservation.
+ */
+export async function withLease(context: StoreContext, id: string, restore: (writer: FastWriter) => Promise<Session>): Promise<Session> {
   if (context.live.has(id) || context.reserved.has(id)) throw heldHereError(context, id);
   context.reserved.add(id);
   let writer: FastWriter | undefined;
-  let session: Session | undefined;
+  let session: Session;
   try {
     writer = await context.backend.acquire(id);
-    const { log } = await writer.read();
-    const trusted = log.trustedSource?.(id);
-    if (trusted !== undefined) {
-      // Vouched-for current lines: taken as they are, decoded only where read (SPEC §24: resume holds
-      // what its reader needs, not every event decoded beside the bytes).
-      writer.markValidated?.();
-      session = restoredSession(context, id, writer, trusted);
-      await session.flush();
-      return adopted(context, id, session);
-    }
-    const decoded = log.decode(id);
-    // Every complete line was validated: the writer may stamp what it leaves as verified.
-    writer.markValidated?.();
-    // An older version or legacy line endings: the first write rewrites the whole file (with a backup).
-    const transition = decoded.rewrite;
-    if (decoded.tornTail !== undefined && !transition) await writer.discardTornTail(decoded.tornTail.line);
-    const closers = closeOpenTail(decoded.events, 'interrupted');
-    const stored = decoded.events.length;
-    const seed = decoded.events.concat(closers);
-    session = new Session({
-      header: decoded.header,
-      seed: { kind: 'restored', events: seed, storedLength: stored },
-      durableCount: stored,
-      // What the codec decoded, or a backend vouched for as validated: the Session only advances past it.
-      validatedCount: decoded.validated,
-      formatVersion: decoded.sourceVersion,
-      sink: resumingSink(
-        writer,
-        decoded.header,
-        transition,
-        forgetOnRelease(context, id, () => session),
-      ),
-      now: context.now,
-    });
-    // Repair closers and the new marker are durable before the session is handed out.
-    await session.flush();
+    session = await restore(writer);
   } catch (error) {
     context.reserved.delete(id);
     await writer?.release();
@@ -66,8 +39,49 @@ export async function openSession(context: StoreContext, id: string): Promise<Se
   return adopted(context, id, session);
 }
 
+/** The Session of the log `writer` holds, read and decoded once, its repair closers and marker durable. */
+export async function restoreStored(context: StoreContext, id: string, writer: FastWriter): Promise<Session> {
+  const { log } = await writer.read();
+  const trusted = log.trustedSource?.(id);
+  if (trusted !== undefined) {
+    // Vouched-for current lines: taken as they are, decoded only where read (SPEC §24: resume holds
+    // what its reader needs, not every event decoded beside the bytes).
+    writer.markValidated?.();
+    const session = restoredSession(context, id, writer, trusted);
+    await session.flush();
+    return session;
+  }
+  const decoded = log.decode(id);
+  // Every complete line was validated: the writer may stamp what it leaves as verified.
+  writer.markValidated?.();
+  // An older version or legacy line endings: the first write rewrites the whole file (with a backup).
+  const transition = decoded.rewrite;
+  if (decoded.tornTail !== undefined && !transition) await writer.discardTornTail(decoded.tornTail.line);
+  const closers = closeOpenTail(decoded.events, 'interrupted');
+  const stored = decoded.events.length;
+  const seed = decoded.events.concat(closers);
+  const session: Session = new Session({
+    header: decoded.header,
+    seed: { kind: 'restored', events: seed, storedLength: stored },
+    durableCount: stored,
+    // What the codec decoded, or a backend vouched for as validated: the Session only advances past it.
+    validatedCount: decoded.validated,
+    formatVersion: decoded.sourceVersion,
+    sink: resumingSink(
+      writer,
+      decoded.header,
+      transition,
+      forgetOnRelease(context, id, () => session),
+    ),
+    now: context.now,
+  });
+  // Repair closers and the new marker are durable before the session is handed out.
+  await session.flush();
+  return session;
+}
+
 /** A trusted stored log as a Session: its events behind the source, the repair closers of its latest turn after them. */
-function restoredSession(context: StoreContext, id: string, writer: FastWriter, trusted: TrustedSource): Session {
+export function restoredSession(context: StoreContext, id: string, writer: FastWriter, trusted: TrustedSource): Session {
   const { header, source } = trusted;
   const closers = closeOpenTail(latestTurnOf(source, source.length), 'interrupted');
   const session: Session = new Session({

@@ -11,6 +11,7 @@ import { importSession, type ImportedArtifact } from './import-session.js';
 import { listSessions } from './list-sessions.js';
 import { observeSession, observeStored } from './observe-session.js';
 import { openSession } from './open-session.js';
+import { reopenSession } from './reopen-session.js';
 import type { SessionBackend } from '../session-backend.js';
 import { fastBackendOf } from '../backend-views.js';
 import { SessionError } from '../session-error.js';
@@ -43,6 +44,13 @@ export interface SessionStore {
   create(options?: CreateSessionOptions): Promise<Session>;
   /** Resumes a stored session under its single-writer lease, closing an interrupted turn (§6). */
   open(id: string): Promise<Session>;
+  /**
+   * Opens again a session this store handed out and `session` closed (closing it first if it is
+   * open): when nothing wrote its log since (JSONL: checked by a stat and one small read), the new
+   * Session continues from `session`'s events in memory without reading the log — a writer that
+   * lets the lease go between bursts pays nothing for the history; else as `open(session.id)`.
+   */
+  reopen(session: Session): Promise<Session>;
   /**
    * One immutable observation: from memory when this store holds the session open, else the stored
    * log read and decoded once. Never writes. Hand it to `fork` to fork without reading it again.
@@ -149,6 +157,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   return {
     create: (createOptions = {}) => guard(() => createSession(context, createOptions)),
     open: (id) => guard(() => openSession(context, id)),
+    reopen: (session) => guard(() => reopenSession(context, session)),
     observe: (id) => guard(() => observeSession(context, id)),
     inspect: (id) => guard(() => inspectSession(context, id)),
     fork: (source, forkOptions) => guard(() => forkSession(context, source, forkOptions)),

@@ -26,6 +26,7 @@ export function createdSink(onRelease: () => void): SessionSink & { hold(writer:
       onRelease();
       await writer?.release();
     },
+    resumePoint: () => writer?.resumePoint?.(),
   };
 }
 
@@ -46,5 +47,6 @@ export function resumingSink(writer: FastWriter, header: SessionHeader, transiti
       onRelease();
       await writer.release();
     },
+    resumePoint: () => writer.resumePoint?.(),
   };
 }
