@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isPluginEvent } from 'dsh-codec';
 import { createMemoryStore, openSessionStore, SessionError, type Session, type SessionStore } from 'dsh-session';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 
@@ -79,7 +80,7 @@ describe('SessionStore.reopen on JSONL', () => {
       await other.close();
     }
     const reopened = await store.reopen(mine);
-    const texts = reopened.events.flatMap((event) => (event.type === 'test/note' ? [(event.data as { text: string }).text] : []));
+    const texts = reopened.events.flatMap((event) => (isPluginEvent(event, 'test/note') ? [(event.data as { text: string }).text] : []));
     expect(texts).toEqual([
       ...[0, 1, 2, 3, 4].map((index) => `mine ${String(index)}`),
       ...[0, 1, 2, 3].map((index) => `theirs ${String(index)}`),
@@ -97,7 +98,7 @@ describe('SessionStore.reopen on JSONL', () => {
     expect(text).toContain('plain 1');
     await writeFile(file, text.replace('plain 1', 'PLAIN 1'));
     const reopened = await store.reopen(session);
-    const texts = reopened.events.flatMap((event) => (event.type === 'test/note' ? [(event.data as { text: string }).text] : []));
+    const texts = reopened.events.flatMap((event) => (isPluginEvent(event, 'test/note') ? [(event.data as { text: string }).text] : []));
     expect(texts).toEqual(['plain 0', 'PLAIN 1', 'plain 2']);
     await reopened.close();
   });
@@ -107,7 +108,7 @@ describe('SessionStore.reopen on JSONL', () => {
     open.append('test/note', { text: 'pending' }, { ignorable: true });
     const reopened = await store.reopen(open);
     expect(open.closed).toBe(true);
-    expect(reopened.events.some((event) => event.type === 'test/note')).toBe(true);
+    expect(reopened.events.some((event) => isPluginEvent(event, 'test/note'))).toBe(true);
     const error = await store.reopen(open).catch((caught: unknown) => caught);
     expect(SessionError.is(error) && error.code).toBe('SESSION_BUSY');
     await reopened.close();
