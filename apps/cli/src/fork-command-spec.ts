@@ -25,10 +25,10 @@ export const FORK_COMMAND: CommandSpec = {
     'written beside it in the same format under a new id — the lines up to the cut as written, then\n' +
     "dsh's forked result for every call open there — and the tool's own resume continues it. REF is the\n" +
     "tool's entry id (Claude Code uuid, pi id, Codex ordinal) or seq:N; FILE is never changed. With\n" +
-    "--worktree (Claude Code and Codex, after `dsh hooks install TOOL`): the files as dsh's hooks saw them\n" +
+    "--worktree (after `dsh hooks install TOOL`): the files as dsh's hooks (pi: its extension) saw them\n" +
     'at REF in a new directory, the child written where the tool finds it for that directory (Claude Code:\n' +
-    'its project folder; Codex: beside FILE), its cwd moved and the model told; prints `cd DIR && claude\n' +
-    '--resume ID` or `cd DIR && codex resume ID` (see docs/workspace.md). pi: refused USAGE (no hook).',
+    'its project folder; Codex and pi: beside FILE), its cwd moved and the model told; prints `cd DIR &&\n' +
+    'claude --resume ID`, `cd DIR && codex resume ID` or `cd DIR && pi --session CHILD` (docs/workspace.md).',
   options: {
     at: { type: 'string', value: 'SEQ|REF', help: 'fork exactly at this event seq (FILE: an entry id, or seq:N)' },
     format: { type: 'string', value: 'F', help: 'FILE only: auto (default) | claude-code | codex | pi' },

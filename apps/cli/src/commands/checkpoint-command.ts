@@ -1,9 +1,9 @@
 /**
  * @module checkpoint-command
- * `dsh checkpoint --from claude-code|codex`, the command dsh's hooks run (SPEC §23): the hook's JSON on
- * stdin (bounded; Codex 0.169 sends Claude Code's fields, its `tool_use_id` the rollout's `call_id`),
- * `cwd` checkpointed into DATA/.workspaces.git for the session and recorded in
- * DATA/claude-checkpoints/ or DATA/codex-checkpoints/<session_id>.jsonl. Never in the tool's way: every
+ * `dsh checkpoint --from claude-code|codex|pi`, the command dsh's hooks run (SPEC §23): the hook's JSON on
+ * stdin (bounded; Codex 0.169 sends Claude Code's fields, its `tool_use_id` the rollout's `call_id`; dsh's
+ * pi extension sends pi's names, `toolCallId` the session file's toolCall id), `cwd` checkpointed into
+ * DATA/.workspaces.git for the session and recorded in DATA/<tool>-checkpoints/<session id>.jsonl. Never in the tool's way: every
  * failure is one note on stderr and exit 0; nothing goes to stdout (the tool would read it as the hook's answer).
  */
 import { isAbsolute, join } from 'node:path';
@@ -63,8 +63,19 @@ function field(input: Record<string, unknown>, name: string): string {
   return value;
 }
 
-/** The hook input's fields, or an Error saying what was expected and what came. */
-export function parseHookInput(bytes: Buffer): HookInput {
+/** The names a tool gives the fields dsh reads, and its two events: Claude Code's hooks (Codex's too), or dsh's pi extension. */
+const FIELD_NAMES = {
+  hook: { event: 'hook_event_name', session: 'session_id', cwd: 'cwd', call: 'tool_use_id', before: 'PreToolUse', after: 'PostToolUse' },
+  pi: { event: 'type', session: 'sessionId', cwd: 'cwd', call: 'toolCallId', before: 'tool_call', after: 'tool_result' },
+} as const;
+
+/**
+ * The hook input's fields, or an Error saying what was expected and what came. `pi`: what dsh's pi
+ * extension sends (`type` tool_call / tool_result, `sessionId`, `cwd`, `toolCallId`), read as
+ * PreToolUse / PostToolUse.
+ */
+export function parseHookInput(bytes: Buffer, shape: 'hook' | 'pi' = 'hook'): HookInput {
+  const names = FIELD_NAMES[shape];
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
@@ -76,22 +87,22 @@ export function parseHookInput(bytes: Buffer): HookInput {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new Error('expected the hook input to be a JSON object');
   const input = parsed as Record<string, unknown>;
-  const hookEvent = field(input, 'hook_event_name');
-  if (hookEvent !== 'PreToolUse' && hookEvent !== 'PostToolUse')
-    throw new Error(`expected hook_event_name PreToolUse or PostToolUse; got ${JSON.stringify(hookEvent).slice(0, 80)}`);
-  const sessionId = field(input, 'session_id');
+  const hookEvent = field(input, names.event);
+  if (hookEvent !== names.before && hookEvent !== names.after)
+    throw new Error(`expected ${names.event} ${names.before} or ${names.after}; got ${JSON.stringify(hookEvent).slice(0, 80)}`);
+  const sessionId = field(input, names.session);
   if (!HOOK_SESSION_ID.test(sessionId))
-    throw new Error(`expected session_id to be a session id (letters, digits, - _ .); got ${JSON.stringify(sessionId).slice(0, 80)}`);
-  const cwd = field(input, 'cwd');
+    throw new Error(`expected ${names.session} to be a session id (letters, digits, - _ .); got ${JSON.stringify(sessionId).slice(0, 80)}`);
+  const cwd = field(input, names.cwd);
   // Relative to what? dsh's own directory is not the session's: only an absolute path is a workspace.
   if (!isAbsolute(cwd) || cwd.includes('\0'))
-    throw new Error(`expected cwd to be an absolute path; got ${JSON.stringify(cwd).slice(0, 80)}`);
-  const toolUseId = field(input, 'tool_use_id');
+    throw new Error(`expected ${names.cwd} to be an absolute path; got ${JSON.stringify(cwd).slice(0, 80)}`);
+  const toolUseId = field(input, names.call);
   if (toolUseId.length > 256 || Array.from(toolUseId).some((char) => char < ' ' || char === '\u007f'))
     throw new Error(
-      `expected tool_use_id to be a call id (at most 256 printable characters); got ${JSON.stringify(toolUseId).slice(0, 80)}`,
+      `expected ${names.call} to be a call id (at most 256 printable characters); got ${JSON.stringify(toolUseId).slice(0, 80)}`,
     );
-  return { session_id: sessionId, cwd, tool_use_id: toolUseId, hook_event_name: hookEvent };
+  return { session_id: sessionId, cwd, tool_use_id: toolUseId, hook_event_name: hookEvent === names.before ? 'PreToolUse' : 'PostToolUse' };
 }
 
 /** Checkpoints the hook's `cwd`; always exit 0 (a failure is a note on stderr). */
@@ -99,9 +110,9 @@ export async function checkpointCommand(context: CliContext, values: OptionValue
   const tool = isHookTool(values.from) ? values.from : undefined;
   try {
     if (tool === undefined)
-      throw new CliError('USAGE', `--from: expected ${HOOK_TOOLS.join(' or ')}, received ${JSON.stringify(values.from ?? null)}.`);
+      throw new CliError('USAGE', `--from: expected ${HOOK_TOOLS.join(', ')}, received ${JSON.stringify(values.from ?? null)}.`);
     const dataDir = resolveDataDir(context, values.data);
-    const input = parseHookInput(await readBounded(context.stdin, MAX_HOOK_INPUT_BYTES));
+    const input = parseHookInput(await readBounded(context.stdin, MAX_HOOK_INPUT_BYTES), tool === 'pi' ? 'pi' : 'hook');
     const store = openWorkspaceStore({ dir: join(dataDir, '.workspaces.git') });
     const checkpoint = await store.checkpoint(input.cwd, { sessionId: `${tool}:${input.session_id}` });
     const head = (await findCheckout(input.cwd).catch(() => undefined))?.head;

@@ -44,15 +44,6 @@ function childIdOption(values: OptionValues): string | undefined {
   return value;
 }
 
-/** `--worktree` for a pi file: pi 0.73 runs no command around each tool call, so dsh has no checkpoint of its files. */
-function noWorktree(format: string): CliError {
-  return new CliError(
-    'USAGE',
-    `--worktree applies to Claude Code and Codex files (dsh's hooks checkpoint them); ${format} offers no command hook dsh can use, so it has no files at the cut.`,
-    { hint: 'fork without --worktree, and see docs/workspace.md "pi"' },
-  );
-}
-
 /** Runs the native fork of `path` and prints the child (text, or `--json`). */
 export async function nativeForkCommand(context: CliContext, values: OptionValues, path: string): Promise<number> {
   const file = resolve(context.cwd, path);
@@ -62,7 +53,6 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   if (dshOnly.length > 0)
     throw new CliError('USAGE', `${dshOnly.map((option) => `--${option}`).join(', ')} apply to dsh sessions, not to a session FILE.`);
   const format = nativeFormatOption(values);
-  if (values.worktree === true && format === 'pi') throw noWorktree(format);
   const chosen = childIdOption(values);
   // Read where the fork's scanner reads it (no copy of the file's bytes), scanned while the rest is read.
   let reader: NativeFileReader | undefined;
@@ -85,7 +75,6 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
   for (const warning of fork.warnings) context.stderr.write(`dsh: warning: ${terminalLine(`${file}: ${warning}`)}\n`);
   if (values.worktree === true) {
     await assertUnchanged(file, read);
-    if (fork.format !== 'claude-code' && fork.format !== 'codex') throw noWorktree(fork.format);
     return (await import('./native-worktree-fork.js')).nativeWorktreeFork(context, values, fork, file, now);
   }
   const child = join(dirname(file), fork.fileName);

@@ -1,8 +1,9 @@
 /**
- * `dsh fork FILE --at REF --worktree` of a Claude Code or Codex file, after the fork: the child written
+ * `dsh fork FILE --at REF --worktree` of a Claude Code, Codex or pi file, after the fork: the child written
  * with a new directory holding the files at the cut (`tool-worktree-fork.ts`, with the tool's format as
- * data: `claude-fork-lines.ts`, `codex-fork-lines.ts`), and what to run next. Its own module so a plain
- * native fork loads neither the checkpoints nor the data directory; each tool's format loads only for its files.
+ * data: `claude-fork-lines.ts`, `codex-fork-lines.ts`, `pi-fork-lines.ts`), and what to run next. Its
+ * own module so a plain native fork loads neither the checkpoints nor the data directory; each tool's
+ * format loads only for its files.
  * @module
  */
 import type { NativeFileFork } from 'dsh-import/native-fork';
@@ -20,8 +21,14 @@ function worktreeWhat(made: { dir: string; branch?: string; checkpoint?: { hook_
     : `the workspace at the cut (${made.checkpoint.hook_event_name} checkpoint of ${made.checkpoint.tool_use_id}) in ${where}`;
 }
 
+/** The tool's resume of the child (run in its new directory; pi opens the file, whose header names that directory). */
+function resumeArgv(format: NativeFileFork['format'], sessionId: string, file: string): string[] {
+  if (format === 'codex') return ['codex', 'resume', sessionId];
+  return format === 'pi' ? ['pi', '--session', file] : ['claude', '--resume', sessionId];
+}
+
 /**
- * The `--worktree` fork of a Claude Code or Codex file (`file`: the parent's path): the child in a new
+ * The `--worktree` fork of a Claude Code, Codex or pi file (`file`: the parent's path): the child in a new
  * directory holding the files at the cut, and the command that resumes it there (Codex: and the line
  * that has Codex list it).
  */
@@ -36,13 +43,12 @@ export async function nativeWorktreeFork(
   const lines =
     fork.format === 'codex'
       ? (await import('../tool-hooks/codex-fork-lines.js')).CODEX_FORK_LINES
-      : (await import('../tool-hooks/claude-fork-lines.js')).CLAUDE_FORK_LINES;
+      : fork.format === 'pi'
+        ? (await import('../tool-hooks/pi-fork-lines.js')).PI_FORK_LINES
+        : (await import('../tool-hooks/claude-fork-lines.js')).CLAUDE_FORK_LINES;
   const { toolWorktreeFork } = await import('../tool-hooks/tool-worktree-fork.js');
   const made = await toolWorktreeFork(context, dataDir, lines, { fork, parentFile: file, now });
-  const command = shellLineIn(
-    { dir: made.dir },
-    fork.format === 'codex' ? ['codex', 'resume', fork.sessionId] : ['claude', '--resume', fork.sessionId],
-  );
+  const command = shellLineIn({ dir: made.dir }, resumeArgv(fork.format, fork.sessionId, made.file));
   // Codex lists only the threads its database records: the command that has Codex record this one.
   const index = fork.format === 'codex' ? await codexIndexCommand(context, made.file, fork.sessionId) : undefined;
   if (values.json === true) {

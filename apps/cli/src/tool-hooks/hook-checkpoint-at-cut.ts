@@ -4,7 +4,9 @@
  * at or before the cut on the child's chain. Walking the chain in order, a call stands for its
  * `PreToolUse` checkpoint (the files before the call) and its result for its `PostToolUse` one (after
  * it) — except a result dsh's fork wrote for a call open at the cut: that call never finished here.
- * Claude Code: `tool_use` / `tool_result` blocks; Codex: `function_call`-like / `*_output` rollout items.
+ * Claude Code: `tool_use` / `tool_result` blocks; Codex: `function_call`-like / `*_output` rollout items;
+ * pi: `toolCall` blocks / `toolResult` messages (its extension's `tool_call` / `tool_result`, recorded as
+ * PreToolUse / PostToolUse).
  */
 import type { HookCheckpointRecord } from './hook-checkpoint-index.js';
 import type { HookTool } from './hook-tools.js';
@@ -40,6 +42,22 @@ function codexMarks(line: Line): Mark[] {
   return CODEX_OUTPUTS.has(type) ? [{ event: 'PostToolUse', callId }] : [];
 }
 
+/** pi: an assistant message's `toolCall` blocks, a `toolResult` message's `toolCallId`. */
+function piMarks(entry: Line): Mark[] {
+  if (entry.type !== 'message' || typeof entry.message !== 'object' || entry.message === null) return [];
+  const { role, content, toolCallId } = entry.message as { role?: unknown; content?: unknown; toolCallId?: unknown };
+  if (role === 'toolResult') return typeof toolCallId === 'string' ? [{ event: 'PostToolUse', callId: toolCallId }] : [];
+  if (role !== 'assistant' || !Array.isArray(content)) return [];
+  const marks: Mark[] = [];
+  for (const block of content as unknown[]) {
+    const { type, id } = (typeof block === 'object' && block !== null ? block : {}) as Block;
+    if (type === 'toolCall' && typeof id === 'string') marks.push({ event: 'PreToolUse', callId: id });
+  }
+  return marks;
+}
+
+const MARKS: Readonly<Record<HookTool, (line: Line) => Mark[]>> = { 'claude-code': claudeMarks, codex: codexMarks, pi: piMarks };
+
 /**
  * The checkpoint of `records` the chain `lines` (the child's, in order) of a `tool` session reaches
  * last, or undefined when none of its calls was checkpointed. `closedCallIds`: the calls the fork closed.
@@ -52,7 +70,7 @@ export function hookCheckpointAtCut(
 ): HookCheckpointRecord | undefined {
   const byKey = new Map<string, HookCheckpointRecord>();
   for (const record of records) byKey.set(`${record.hook_event_name}\0${record.tool_use_id}`, record);
-  const marksOf = tool === 'codex' ? codexMarks : claudeMarks;
+  const marksOf = MARKS[tool];
   let found: HookCheckpointRecord | undefined;
   for (const line of lines)
     for (const mark of marksOf(line)) {

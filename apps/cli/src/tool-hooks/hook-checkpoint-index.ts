@@ -1,8 +1,9 @@
 /**
  * @module hook-checkpoint-index
  * Where dsh records the checkpoints its hooks take (SPEC §23): one append-only JSONL file per session
- * of the tool, DATA/claude-checkpoints/<session_id>.jsonl (Claude Code) or
- * DATA/codex-checkpoints/<session_id>.jsonl (Codex), one line per hook call — never inside the
+ * of the tool, DATA/claude-checkpoints/<session_id>.jsonl (Claude Code), DATA/codex-checkpoints/
+ * (Codex) or DATA/pi-checkpoints/ (pi: its `tool_call` recorded as PreToolUse, `tool_result` as
+ * PostToolUse), one line per hook call — never inside the
  * workspace or the transcript. The trees themselves live in DATA/.workspaces.git, shared by both.
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
@@ -27,7 +28,11 @@ export type HookCheckpointRecord = {
 /** A session id dsh accepts as a file name: what Claude Code and Codex write (a UUID), or any plain name of letters, digits, `-`, `_`, `.`. */
 export const HOOK_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-const FOLDERS: Readonly<Record<HookTool, string>> = { 'claude-code': 'claude-checkpoints', codex: 'codex-checkpoints' };
+const FOLDERS: Readonly<Record<HookTool, string>> = {
+  'claude-code': 'claude-checkpoints',
+  codex: 'codex-checkpoints',
+  pi: 'pi-checkpoints',
+};
 
 /** The index file of a session of `tool` (`sessionId` already checked against `HOOK_SESSION_ID`). */
 export function hookCheckpointIndexPath(dataDir: string, tool: HookTool, sessionId: string): string {

@@ -1,7 +1,7 @@
 /**
  * @module hook-fork-worktree
- * The directory of a `--worktree` fork of a tool's session file (SPEC §23), shared by Claude Code and
- * Codex: the workspace at the cut (the checkpoint dsh's hooks took) made a new directory through
+ * The directory of a `--worktree` fork of a tool's session file (SPEC §23), shared by Claude Code,
+ * Codex and pi: the workspace at the cut (the checkpoint dsh's hooks took) made a new directory through
  * dsh-workspace's maker — in a git checkout a worktree on `dsh/<name>` whose commit holds that tree,
  * elsewhere a folder of the data directory — its intent (tool-tagged) recorded first, what a killed
  * fork of the tool left cleaned before. Without a checkpoint: HEAD, with a warning that says so.
@@ -36,10 +36,10 @@ export function movedPath(path: string, from: string, to: string): string {
   return path.startsWith(`${from}${sep}`) ? join(to, relative(from, path)) : path;
 }
 
-/** The directory's name: the tool and 8 characters of the child id that differ between forks (Codex ids start with the time). */
+/** The directory's name: the tool and 8 characters of the child id that differ between forks (Codex and pi ids start with the time). */
 function worktreeName(tool: HookTool, childId: string): string {
   const hex = childId.replace(/-/g, '');
-  return tool === 'codex' ? `codex-${hex.slice(-8)}` : `claude-${childId.slice(0, 8)}`;
+  return tool === 'claude-code' ? `claude-${childId.slice(0, 8)}` : `${tool}-${hex.slice(-8)}`;
 }
 
 async function prepare(

@@ -5,8 +5,8 @@
  * (`hook-fork-worktree.ts`), and the child written where the tool resumes it, its working-directory
  * fields moved there, dsh's closer of the call the checkpoint was taken before saying so, and a user line
  * telling the model where it works now. What differs between the tools' formats is data, one
- * `WorktreeForkLines` a tool (`claude-fork-lines.ts`, `codex-fork-lines.ts`). Without a checkpoint: HEAD,
- * with a warning that says so.
+ * `WorktreeForkLines` a tool (`claude-fork-lines.ts`, `codex-fork-lines.ts`, `pi-fork-lines.ts`).
+ * Without a checkpoint: HEAD, with a warning that says so.
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';

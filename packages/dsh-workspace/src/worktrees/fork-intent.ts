@@ -18,8 +18,8 @@ export type ForkWorktreeIntent = {
   childId: string;
   kind: 'git' | 'dir';
   pid: number;
-  /** `claude-code` / `codex`: the child is that tool's session file, and the intent is dropped once it is written (any left is an orphan). */
-  tool?: 'claude-code' | 'codex';
+  /** `claude-code` / `codex` / `pi`: the child is that tool's session file, and the intent is dropped once it is written (any left is an orphan). */
+  tool?: 'claude-code' | 'codex' | 'pi';
 };
 
 function intentsDir(dataDir: string): string {
@@ -103,7 +103,7 @@ function alive(pid: number): boolean {
 export async function cleanOrphanForkIntents(
   dataDir: string,
   sessionExists: (id: string) => boolean,
-  tool?: 'claude-code' | 'codex',
+  tool?: 'claude-code' | 'codex' | 'pi',
 ): Promise<string[]> {
   const cleaned: string[] = [];
   for (const intent of await listForkIntents(dataDir)) {

@@ -43,7 +43,7 @@ export type Worktrees = {
    * Cleans what a killed fork left: every intent whose child `exists` says is absent and whose process
    * is gone (with `tool`, only that tool's intents). Returns their names.
    */
-  cleanOrphans(exists: (childId: string) => boolean, options?: { tool?: 'claude-code' | 'codex' }): Promise<string[]>;
+  cleanOrphans(exists: (childId: string) => boolean, options?: { tool?: 'claude-code' | 'codex' | 'pi' }): Promise<string[]>;
   /** Drops the intent of `name` once its child lives outside the store (a Claude Code file): nothing left to clean. */
   forget(name: string): Promise<void>;
   /** What changed (git's view) in the worktree dsh made that holds `cwd`, or undefined when `cwd` is in none. */

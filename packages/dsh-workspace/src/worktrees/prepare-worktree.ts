@@ -35,8 +35,8 @@ export type PrepareWorktreeInput = {
   childId: string;
   /** The commit message of the checkpoint's commit (default: names the source, the checkpoint's seq and the name). */
   message?: string;
-  /** `claude-code` / `codex`: the child is that tool's session file; its intent is dropped (`forget`) once written, any left is an orphan. */
-  tool?: 'claude-code' | 'codex';
+  /** `claude-code` / `codex` / `pi`: the child is that tool's session file; its intent is dropped (`forget`) once written, any left is an orphan. */
+  tool?: 'claude-code' | 'codex' | 'pi';
 };
 
 /** The directory made: `checkpoint` (the files at the cut) or `head` (the source had no checkpoint at or before the cut). */
