@@ -7,7 +7,7 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { forkNativeFile, forkNativeTranscript, ImportError } from '../../index.js';
-import { FORK_BYTES_PER_LINE, lineCount } from './fork-memory-bound.js';
+import { FORK_BYTES_PER_LINE, forkMemoryNeed, lineCount } from './fork-memory-bound.js';
 import { nativeFileReader } from './native-file-reader.js';
 
 const QUIET = '{"type":"progress"}\n';
@@ -49,7 +49,7 @@ describe("the native fork's memory bound", () => {
   });
 
   it('refuses a file of tiny lines past a lowered bound FILE_TOO_LARGE, naming its lines, what it would need and the bound', async () => {
-    const need = 2 * size + lines * FORK_BYTES_PER_LINE;
+    const need = forkMemoryNeed(size, lines);
     const maxMemoryBytes = 4 * size;
     expect(need).toBeGreaterThan(maxMemoryBytes);
     for (const fork of [
@@ -60,7 +60,7 @@ describe("the native fork's memory bound", () => {
       expect(ImportError.is(error) && error.code).toBe('FILE_TOO_LARGE');
       const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
       expect((error as Error).message).toBe(
-        `a native fork of this ${mib(size)} file of ${String(lines)} lines would need about ${mib(need)} of memory (the file twice and ${String(FORK_BYTES_PER_LINE)} bytes a line); expected at most ${mib(maxMemoryBytes)} (maxMemoryBytes)`,
+        `a native fork of this ${mib(size)} file of ${String(lines)} lines would need about ${mib(need)} of memory (2¼× the file and ${String(FORK_BYTES_PER_LINE)} bytes a line); expected at most ${mib(maxMemoryBytes)} (maxMemoryBytes)`,
       );
     }
   });
@@ -68,10 +68,43 @@ describe("the native fork's memory bound", () => {
   it('forks the same file within its bound (the default: at least 64 MiB) as the text path does', async () => {
     const expected = forkNativeTranscript(text, { ...OPTIONS, at: last }).text;
     expect(Buffer.from((await readerFork(text, { ...OPTIONS, at: last })).bytes).toString('utf8')).toBe(expected);
-    const within = 2 * size + lines * FORK_BYTES_PER_LINE;
+    const within = forkMemoryNeed(size, lines);
     expect(Buffer.from(forkNativeFile(Buffer.from(text), { ...OPTIONS, at: last, maxMemoryBytes: within }).bytes).toString('utf8')).toBe(
       expected,
     );
+  });
+
+  it("refuses a file whose lines fit the scanner's first guess (a line per 128 bytes or more) past the bound too, before the fork makes memory per line", async () => {
+    // Entries of about 200 bytes and no quiet lines: the scan fits, the lines alone need more than 4× the file.
+    const entries: string[] = [];
+    for (let i = 0; i < 4000; i++)
+      entries.push(
+        JSON.stringify({
+          type: 'user',
+          uuid: `u${String(i)}`,
+          parentUuid: i === 0 ? null : `u${String(i - 1)}`,
+          sessionId: 's1',
+          message: { role: 'user', content: 'x'.repeat(90) },
+        }),
+      );
+    const fitting = `${entries.join('\n')}\n`;
+    const bytes = Buffer.byteLength(fitting);
+    expect(bytes / entries.length).toBeGreaterThan(128);
+    const maxMemoryBytes = 4 * bytes;
+    expect(forkMemoryNeed(bytes, entries.length)).toBeGreaterThan(maxMemoryBytes);
+    for (const fork of [
+      () => readerFork(fitting, { ...OPTIONS, at: 'u3999', maxMemoryBytes }),
+      () => Promise.resolve().then(() => forkNativeFile(Buffer.from(fitting), { ...OPTIONS, at: 'u3999', maxMemoryBytes })),
+    ]) {
+      const error = await fork().catch((caught: unknown) => caught);
+      expect(ImportError.is(error) && error.code).toBe('FILE_TOO_LARGE');
+      expect((error as Error).message).toContain(`file of ${String(entries.length)} lines would need about`);
+    }
+    // Within its bound it forks as the text path does.
+    const within = forkMemoryNeed(bytes, entries.length);
+    expect(
+      Buffer.from(forkNativeFile(Buffer.from(fitting), { ...OPTIONS, at: 'u3999', maxMemoryBytes: within }).bytes).toString('utf8'),
+    ).toBe(forkNativeTranscript(fitting, { ...OPTIONS, at: 'u3999' }).text);
   });
 
   it.each([0, -1, 1.5, Number.NaN])('refuses maxMemoryBytes %s with INVALID_OPTION', (maxMemoryBytes) => {

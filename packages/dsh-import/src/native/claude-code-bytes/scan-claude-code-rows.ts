@@ -192,7 +192,8 @@ function newMemory(api: WasmApi, pages: number): WasmMemory | undefined {
  * memory). `inPlace`: the scan `bytes` were read into, finished where they are; other bytes are
  * copied into a fresh memory first. When the rows do not fit the first guess, the lines are counted:
  * `FILE_TOO_LARGE` past the fork's memory bound (`maxMemoryBytes`, see `fork-memory-bound.ts`), else
- * one larger memory that holds them (not one per doubling).
+ * one larger memory that holds them (not one per doubling); a scan that fit is checked against the
+ * bound by its rows.
  */
 export function scanClaudeCodeRows(bytes: Uint8Array, inPlace?: ScanInPlace, maxMemoryBytes?: number): ScannedRows | undefined {
   if (wasmApi === undefined) return undefined;
@@ -208,12 +209,19 @@ export function scanClaudeCodeRows(bytes: Uint8Array, inPlace?: ScanInPlace, max
     while (layoutOf(n, next).rowsCap <= lines) next *= 2;
     return next;
   };
+  // A scan that fit: its rows are the lines, checked against the bound before the fork makes memory per line.
+  const fitted = (scanner: Scanner): void => {
+    if (lines === undefined) checkForkMemory(bytes, scanner.rows(), maxMemoryBytes);
+  };
   const started = inPlace?.take(bytes);
   let factor = 1;
   if (started !== undefined) {
     const status = scanOrTrap(started.scanner, n);
     if (status === TRAPPED) return undefined;
-    if (status !== FULL) return scanned(started.memory.buffer, started.scanner, layoutOf(n, 1));
+    if (status !== FULL) {
+      fitted(started.scanner);
+      return scanned(started.memory.buffer, started.scanner, layoutOf(n, 1));
+    }
     factor = larger(1);
   }
   for (; ; factor = larger(factor)) {
@@ -226,6 +234,7 @@ export function scanClaudeCodeRows(bytes: Uint8Array, inPlace?: ScanInPlace, max
     const status = scanOrTrap(scanner, n);
     if (status === TRAPPED) return undefined;
     if (status === FULL) continue;
+    fitted(scanner);
     return scanned(memory.buffer, scanner, layout);
   }
 }
