@@ -21,10 +21,11 @@ export const TOOL_VERSIONS = {
 } as const satisfies Record<ToolName, { pkg: string; version: string; bin: string | undefined }>;
 
 /**
- * Other exact versions the tests also run, for the range SPEC §26 claims (Codex 0.169–0.171): each
- * installed into its own cache folder beside the default one (`installTool(tool, version)`).
+ * Other exact versions the tests also run, for the range SPEC §26 claims (Codex 0.169–0.171; Claude
+ * Code up to 2.1.337, the newest the registry serves, on the native fork test): each installed into
+ * its own cache folder beside the default one (`installTool(tool, version)`).
  */
-export const ALSO_PINNED: Partial<Record<ToolName, readonly string[]>> = { codex: ['0.171.0'] };
+export const ALSO_PINNED: Partial<Record<ToolName, readonly string[]>> = { codex: ['0.171.0'], 'claude-code': ['2.1.337'] };
 
 /** Every pinned version of `tool`: the default first. */
 export function pinnedVersions(tool: ToolName): readonly string[] {

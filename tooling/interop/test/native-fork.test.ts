@@ -25,7 +25,7 @@ type ForkJson = { session_id: string; file: string; format: string; parent_sessi
 /** What each tool's entry is called in the test names. */
 const ENTRY = { 'claude-code': 'tool_use uuid', codex: 'function_call ordinal', pi: 'toolCall entry id' } as const;
 
-/** Each tool at its pinned version, and at the other versions pinned for the range SPEC §26 claims (Codex 0.171). */
+/** Each tool at its pinned version, and at the other versions pinned for the range SPEC §26 claims (Codex 0.171, Claude Code 2.1.337). */
 const RUNS = NATIVE_TOOLS.flatMap((tool) => [
   { tool, version: undefined, label: tool },
   ...(ALSO_PINNED[tool] ?? []).map((version) => ({ tool, version, label: `${tool} ${version}` })),
