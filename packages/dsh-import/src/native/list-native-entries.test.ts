@@ -32,6 +32,19 @@ describe('listNativeEntries', () => {
     );
   });
 
+  it("summarises each entry by what it adds, also where its line restates the session's source (a subagent's result links it) or title", () => {
+    const text = claudeCodeTranscript({ turns: 3, spawnsAgent: 'a1b2c3' }).text;
+    const { entries } = listNativeEntries(text);
+    const task = entries.find((entry) => entry.calls.some((call) => call.name === 'Task'));
+    const callId = task?.calls.find((call) => call.name === 'Task')?.id ?? '';
+    const result = entries.find((entry) => entry.summary.includes(`result of ${callId}`));
+    expect(result?.type).toBe('user');
+    expect(result?.summary.startsWith(`result of ${callId}: `)).toBe(true);
+    // Only the first prompt's entry is summarised by it.
+    const prompt = entries.find((entry) => entry.type === 'user')?.summary ?? '';
+    expect(entries.filter((entry) => entry.summary === prompt)).toHaveLength(1);
+  });
+
   for (const [name, text] of GENERATED) {
     it(`${name}: every listed seq is accepted back by --at seq:N, and cuts exactly there where the line's reading has that event`, () => {
       const { entries } = listNativeEntries(text);

@@ -126,7 +126,7 @@ export function listNativeEntriesWithWork(
       // What this entry adds: the reading from where it first differs from the reading without it
       // (events before `stable` are the very events of that reading).
       let same = reading.kind === 'written' && previousWritten ? Math.min(reading.stable, previous.length) : 0;
-      while (same < previous.length && same < length && JSON.stringify(before(same)) === JSON.stringify(at(same))) same++;
+      while (same < previous.length && same < length && unchanged(before(same), at(same))) same++;
       const added: SessionEvent[] = [];
       for (let i = same; i < length; i++) if (!at(i).type.startsWith('session/')) added.push(at(i));
       previous = keptOf(reading);
@@ -156,6 +156,16 @@ export function listNativeEntriesWithWork(
     { whole: options.whole === true },
   );
   return { format: format.format, entries, warnings, work };
+}
+
+// The events a later line may restate without adding anything there: where the session came from
+// (a subagent's result links it) and its title (the first prompt names it).
+const RESTATED = new Set(['import/source', 'session/title']);
+
+/** Whether `after` is `before` as far as what an entry adds goes (a restated source record or title is). */
+function unchanged(before: SessionEvent, after: SessionEvent): boolean {
+  if (before.type === after.type && RESTATED.has(before.type)) return true;
+  return JSON.stringify(before) === JSON.stringify(after);
 }
 
 /** What of `reading` the next prefix's comparison needs. */
