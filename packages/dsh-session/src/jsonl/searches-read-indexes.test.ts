@@ -124,6 +124,31 @@ describe('searches of a sealed history read the segments’ indexes', { timeout:
     }
   });
 
+  it('the config before the cut is read from its one line, the rest of its segment unread', async () => {
+    const { cut, segments } = await sealedParent();
+    const first = join(dir.path, '.segments', (segments[0] as SealedSegment).digest);
+    const bytes = await readFile(first);
+    const start = bytes.lastIndexOf('\n', bytes.indexOf('"type":"session/config"')) + 1;
+    const end = bytes.indexOf('\n', start) + 1;
+    const restore = await damageAllBut(dir.path, (segments[1] as SealedSegment).digest);
+    // Every byte of the first segment but the config's line is damaged too.
+    const damaged = Buffer.alloc(bytes.length, 0x7b);
+    bytes.copy(damaged, start, start, end);
+    await writeFile(first, damaged);
+    const reader = await openSessionStore({ dir: dir.path });
+    try {
+      const observed = await reader.observe('parent');
+      const expected = findEvents(events, ['session/config'], { before: cut + 1, latest: 1 });
+      expect(expected).toHaveLength(1);
+      expect(findEvents(observed, ['session/config'], { before: cut + 1, latest: 1 })).toEqual(expected);
+      // Any other event of that segment is read through the segment, which is verified whole: refused.
+      expect(() => findEvents(observed, ['turn/start'], { before: (segments[0] as SealedSegment).lines })).toThrow(/digest/);
+    } finally {
+      await reader.close();
+      await restore();
+    }
+  });
+
   it('a fork child held open answers for its inherited calls from the parent’s indexes and reads its own', async () => {
     const { cut, segments } = await sealedParent();
     const child = await store.fork('parent', { atSeq: cut, id: 'child' });

@@ -23,6 +23,7 @@ import { readSegmentSync } from './segments/read-segment-sync.js';
 import {
   fileCallsIn,
   indexSegmentLines,
+  readKeptLineSync,
   latestLineOf,
   readSegmentIndexSync,
   writeSegmentIndexSync,
@@ -42,6 +43,8 @@ type Piece = {
   source?: EventSource;
   /** A segment's index (its cache file, or built from its bytes), once a search asked; null: its lines are not all events, it has none. */
   index?: SegmentIndex | null;
+  /** Events read alone from lines the index keeps (`KEPT_LINE_TYPES`), by position in the piece, while the piece is not read. */
+  keptEvents?: Map<number, SessionEvent>;
 };
 
 /** The lines a fork child inherits by reference: the segments holding its first events, then the own lines it copies. */
@@ -162,6 +165,32 @@ export class SegmentedJsonlLog implements StoredLines {
     return index;
   }
 
+  /**
+   * Event `line` of a segment piece not read yet, from the one line its index keeps there (a search by
+   * type found it through the index): read alone and checked against the index's SHA-256 of it, then
+   * against its seq. Undefined when the index keeps no such line or the bytes are not it: read the segment.
+   */
+  #keptEvent(piece: Piece, line: number): SessionEvent | undefined {
+    const known = piece.keptEvents?.get(line);
+    if (known !== undefined) return known;
+    const kept = piece.index?.kept.get(line);
+    const segment = piece.segment;
+    if (kept === undefined || segment === undefined) return undefined;
+    const text = readKeptLineSync(this.#store, segment.digest, segment.bytes, kept);
+    if (text === undefined) return undefined;
+    let event: unknown;
+    try {
+      event = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    if (typeof event !== 'object' || event === null || (event as { seq?: unknown }).seq !== piece.first + line) return undefined;
+    const frozen = deepFreeze(event as SessionEvent);
+    piece.keptEvents ??= new Map();
+    piece.keptEvents.set(line, frozen);
+    return frozen;
+  }
+
   /** The piece holding event `index`. */
   #pieceOf(index: number): Piece {
     let low = 0;
@@ -197,7 +226,9 @@ export class SegmentedJsonlLog implements StoredLines {
       length,
       at: (index) => {
         const piece = this.#pieceOf(index);
-        return sourceOf(piece).at(index - piece.first);
+        return (
+          (piece.loaded === undefined ? this.#keptEvent(piece, index - piece.first) : undefined) ?? sourceOf(piece).at(index - piece.first)
+        );
       },
       findLast: (types, end = length) => {
         for (let index = pieces.length - 1; index >= 0; index--) {

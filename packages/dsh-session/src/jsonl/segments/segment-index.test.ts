@@ -1,4 +1,5 @@
 // A sealed segment's index (SPEC §24): what each line holds, answered only where the index can be exact.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fileCallsIn, indexSegmentLines, latestLineOf } from './segment-index.js';
 
@@ -45,6 +46,12 @@ describe('indexSegmentLines', () => {
       { call: { name: 'read_file', effect: 'read-only' }, first: 5, last: 5 },
       { call: { name: 'Edit', effect: 'side-effect', paths: ['/w/b.ts', 'n.ipynb'] }, first: 6, last: 6 },
     ]);
+  });
+
+  it('keeps where the last config lies and the SHA-256 of its bytes, so that line can be read alone', () => {
+    const start = bytes.indexOf('{"type":"session/config"');
+    const end = bytes.indexOf('\n', start);
+    expect([...index.kept]).toEqual([[3, { start, end, sha256: createHash('sha256').update(bytes.subarray(start, end)).digest('hex') }]]);
   });
 
   it('tells the latest line of some types before an end only when every match before it is known', () => {

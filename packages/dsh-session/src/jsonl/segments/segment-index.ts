@@ -9,12 +9,12 @@
  * (docs/decisions/2026-12-07-jsonl-forks-by-reference.md, "Segment indexes")
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileCallKey, fileCallOf, type FileCall } from '../../sources/file-call.js';
 import type { SessionEvent } from 'dsh-codec';
 import { LineEnds } from '../line-ends.js';
-import { SEGMENT_DIGEST, SEGMENT_INDEXES, segmentIndexFile, segmentTempName } from './segment-paths.js';
+import { SEGMENT_DIGEST, SEGMENT_INDEXES, segmentFile, segmentIndexFile, segmentTempName } from './segment-paths.js';
 import type { SegmentStore } from './segment-store.js';
 
 /** The first and last line (0-based, within the segment) where something occurs. */
@@ -31,7 +31,24 @@ export type SegmentIndex = {
   readonly types: ReadonlyMap<string, Lines>;
   /** Per distinct `FileCall` of the tool calls, its lines (parsed from the file on each ask, not kept); undefined when the file's list is damaged. */
   calls(): readonly IndexedCall[] | undefined;
+  /** Per line, where the last event of each `KEPT_LINE_TYPES` type lies in the segment and the SHA-256 of its bytes: that one line can be read alone. */
+  readonly kept: ReadonlyMap<number, KeptLine>;
 };
+
+/** A line of a segment readable alone: its bytes `start..end-1` (without the line feed), and their SHA-256. */
+export type KeptLine = { readonly start: number; readonly end: number; readonly sha256: string };
+
+/**
+ * The types whose last line in a segment its index can locate and vouch for: what a fork searches back
+ * from its cut and decodes (the config naming a cwd, the title, the checkpoint), so the segment holding
+ * one need not be read and hashed whole for one line.
+ */
+export const KEPT_LINE_TYPES: ReadonlySet<string> = new Set(['session/config', 'session/title', 'workspace/checkpoint']);
+
+/** The SHA-256 of `bytes` in lowercase hex. */
+export function sha256Of(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
 
 /** The envelope a dsh writer puts first on every line: seq, then type (any other line is parsed whole). */
 const ENVELOPE = /^\{"seq":\d+,"type":"([^"\\]*)"/;
@@ -70,7 +87,14 @@ export function indexSegmentLines(digest: string, bytes: Buffer, ends?: LineEnds
     }
   }
   const list = [...calls.values()];
-  return { digest, lines, types, calls: () => list };
+  const kept = new Map<number, KeptLine>();
+  for (const [type, { last }] of types) {
+    if (!KEPT_LINE_TYPES.has(type)) continue;
+    const start = ends.at(last);
+    const end = ends.at(last + 1) - 1;
+    kept.set(last, { start, end, sha256: sha256Of(bytes.subarray(start, end)) });
+  }
+  return { digest, lines, types, calls: () => list, kept };
 }
 
 /** `text` parsed as an event's envelope; undefined when it is not one. */
@@ -123,6 +147,32 @@ export function fileCallsIn(index: SegmentIndex, from: number, to: number): File
   return found;
 }
 
+/**
+ * The text of a kept line of segment `digest`, read alone (within its first `bytes` bytes), when its
+ * bytes are the ones the index vouches for; undefined otherwise (then the segment is read whole and
+ * verified by its digest, which says what is wrong).
+ */
+export function readKeptLineSync(store: SegmentStore, digest: string, bytes: number, kept: KeptLine): string | undefined {
+  if (kept.end >= bytes) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(segmentFile(store.dir, digest), 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const line = Buffer.allocUnsafe(kept.end - kept.start);
+    for (let offset = 0; offset < line.length;) {
+      const read = readSync(fd, line, offset, line.length - offset, kept.start + offset);
+      if (read === 0) return undefined;
+      offset += read;
+    }
+    return sha256Of(line) === kept.sha256 ? line.toString('utf8') : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Segment `digest`'s index when its file holds one for at least its first `lines` lines, intact; else undefined (rebuild it). */
 export function readSegmentIndexSync(store: SegmentStore, digest: string, lines: number): SegmentIndex | undefined {
   let text: string;
@@ -163,12 +213,13 @@ function serializeIndex(index: SegmentIndex): string {
     digest: index.digest,
     lines: index.lines,
     types: Object.fromEntries([...index.types].map(([type, { first, last }]) => [type, [first, last]])),
+    kept: [...index.kept].map(([line, { start, end, sha256 }]) => [line, start, end, sha256]),
   });
   const calls = JSON.stringify(
     (index.calls() ?? []).map(({ call, first, last }) => [call.name, call.effect ?? null, call.paths ?? null, first, last]),
   );
   const body = `${head}\n${calls}`;
-  return `${body}\n${createHash('sha256').update(body).digest('hex')}\n`;
+  return `${body}\n${sha256Of(body)}\n`;
 }
 
 /** `text` as the index of segment `digest`; undefined when it is torn, damaged, another segment's or not an index. */
@@ -176,7 +227,7 @@ function parseIndex(text: string, digest: string): SegmentIndex | undefined {
   const headEnd = text.indexOf('\n');
   const callsEnd = text.indexOf('\n', headEnd + 1);
   if (headEnd === -1 || callsEnd === -1) return undefined;
-  if (text.slice(callsEnd + 1) !== `${createHash('sha256').update(text.slice(0, callsEnd)).digest('hex')}\n`) return undefined;
+  if (text.slice(callsEnd + 1) !== `${sha256Of(text.slice(0, callsEnd))}\n`) return undefined;
   let head: unknown;
   try {
     head = JSON.parse(text.slice(0, headEnd));
@@ -184,7 +235,7 @@ function parseIndex(text: string, digest: string): SegmentIndex | undefined {
     return undefined;
   }
   if (typeof head !== 'object' || head === null) return undefined;
-  const { digest: named, lines, types } = head as Record<string, unknown>;
+  const { digest: named, lines, types, kept } = head as Record<string, unknown>;
   if (named !== digest || !SEGMENT_DIGEST.test(digest) || !isCount(lines)) return undefined;
   if (typeof types !== 'object' || types === null || Array.isArray(types)) return undefined;
   const typeMap = new Map<string, Lines>();
@@ -193,8 +244,24 @@ function parseIndex(text: string, digest: string): SegmentIndex | undefined {
     if (parsed === undefined) return undefined;
     typeMap.set(type, parsed);
   }
+  const keptMap = parseKept(kept, lines);
+  if (keptMap === undefined) return undefined;
   // Parsed on each ask and not kept: a fork asks once per segment, and the parsed list is the bulk of its memory.
-  return { digest, lines, types: typeMap, calls: () => parseCalls(text.slice(headEnd + 1, callsEnd), lines) };
+  return { digest, lines, types: typeMap, calls: () => parseCalls(text.slice(headEnd + 1, callsEnd), lines), kept: keptMap };
+}
+
+/** An index's kept lines; undefined when any entry is not one. */
+function parseKept(kept: unknown, lines: number): Map<number, KeptLine> | undefined {
+  if (!Array.isArray(kept)) return undefined;
+  const map = new Map<number, KeptLine>();
+  for (const entry of kept as unknown[]) {
+    if (!Array.isArray(entry) || entry.length !== 4) return undefined;
+    const [line, start, end, sha256] = entry as unknown[];
+    if (!isCount(line) || line >= lines || !isCount(start) || !isCount(end) || start >= end) return undefined;
+    if (typeof sha256 !== 'string' || !SEGMENT_DIGEST.test(sha256)) return undefined;
+    map.set(line, { start, end, sha256 });
+  }
+  return map;
 }
 
 /** An index's list of calls; undefined when any entry is not one. */
