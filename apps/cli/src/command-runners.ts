@@ -35,7 +35,13 @@ export const COMMAND_RUNNERS: Readonly<Record<string, CommandRunner>> = {
   validate: async (context, values, [file = '']) =>
     (await import('./commands/validate-command.js')).validateCommand(context, file, await maxBytes(values)),
   migrate: async (context, values, [file = '']) =>
-    (await import('./commands/migrate-command.js')).migrateCommand(context, file, values.write === true, await maxBytes(values)),
+    (await import('./commands/migrate-command.js')).migrateCommand(
+      context,
+      file,
+      values.write === true,
+      await maxBytes(values),
+      typeof values.to === 'string' ? values.to : undefined,
+    ),
   serve: async (context, values) => (await import('./commands/serve-command.js')).serveCommand(context, values),
   completion: async (context, _values, [shell = '']) =>
     (await import('./commands/completion-command.js')).completionCommand(context, shell),

@@ -14,7 +14,8 @@ export const CODEC_ERROR_CODES = {
   INVALID_HEADER: 'missing or invalid header, inconsistent lineage, V0 without sessionId',
   INVALID_EVENT: 'invalid envelope or payload, lossy JSON, unknown type without ignorable: true',
   INVALID_RELATIONSHIP: 'turns, steps, calls, results or the inherited marker out of order',
-  UNSUPPORTED_VERSION: 'written by a newer dsh: upgrade',
+  UNSUPPORTED_VERSION: 'written by a newer dsh: upgrade (or a version dsh cannot write)',
+  UNREPRESENTABLE: 'a downgrade refused: the log holds data the older version cannot hold (named by seq), never dropped',
   CORRUPT: 'no readable header (torn header line), or not a log at all',
 } as const;
 

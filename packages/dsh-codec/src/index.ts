@@ -55,6 +55,7 @@ export { FrozenJson, ownedJson } from './frozen-json.js';
 export { encodeHeader } from './encode-header.js';
 export { encodeEvent, serializeEvent } from './encode-event.js';
 export { encodeJsonl } from './encode-jsonl.js';
+export { encodeJsonlAtVersion, WRITABLE_FORMAT_VERSIONS } from './encode-jsonl-at-version.js';
 export { decodeJsonl, type DecodedLog, type DecodeOptions, type TornTail } from './decode-jsonl.js';
 export type { LineEndings } from './split-lines.js';
 export { safeDecodeJsonl } from './safe-decode-jsonl.js';

@@ -102,6 +102,7 @@ export const HOST_ERROR_CODES = {
   INVALID_HEADER: { status: 500, when: 'a stored log’s header is invalid' },
   INVALID_RELATIONSHIP: { status: 500, when: 'a stored log breaks a relationship invariant' },
   UNSUPPORTED_VERSION: { status: 500, when: 'a stored log was written by a newer dsh' },
+  UNREPRESENTABLE: { status: 422, when: 'a log cannot go back to an older format version without losing data (the host never downgrades)' },
   INVALID_OBSERVATION: { status: 500, when: 'a bug: a fork from an observation the host’s store did not produce' },
   GIT_NOT_FOUND: { status: 500, when: 'the host could not start the `git` program for a `worktree: true` request' },
   GIT_FAILED: { status: 500, when: 'git refused a step of making a `worktree: true` directory; the message carries what git said' },

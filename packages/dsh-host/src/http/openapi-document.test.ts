@@ -25,6 +25,7 @@ function documentedCodes(operation: Operation): Map<string, string[]> {
 /** Codes no route answers with, and why. Anything else must be in some operation's responses. */
 const NOT_SENT_BY_ROUTES: Partial<Record<HostErrorCode, string>> = {
   NOT_FOUND: 'answered for a path no route serves',
+  UNREPRESENTABLE: 'only a downgrade to an older format version throws it (dsh migrate --to 6); the host never downgrades',
   INVALID_OBSERVATION: 'the host only forks from observations of its own store (a bug otherwise, answered as 500 INTERNAL)',
   INVALID_OPTION: 'programmatic options only (host.query, serveHost)',
   INVALID_SESSION_ID: 'no HTTP body takes a child id; an id in the path that cannot exist is SESSION_NOT_FOUND',

@@ -1,0 +1,128 @@
+// `dsh migrate FILE --to 6` (SPEC §24): a V7 log — a JSONL store's manifest with its sealed segments, or a
+// plain V7 file — back to one self-contained V6 log with the same events, which the frozen V6 validator
+// accepts and a forward `dsh migrate` reads back unchanged; `--write` replaces FILE and leaves every segment.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeJsonl, validate, type SessionEvent } from 'dsh-codec';
+import { openSessionStore } from 'dsh-host';
+import { makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
+
+let dir: TempDir;
+/** The events of the sealed session `whole` in `dir` (7 turns of 200 kB: past 1 MiB, so its writer seals them). */
+let events: SessionEvent[];
+const file = () => join(dir.path, 'whole.jsonl');
+const segments = async () => (await readdir(join(dir.path, '.segments'))).sort();
+
+function lines(text: string): unknown[] {
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+beforeEach(async () => {
+  dir = await makeTempDir('dsh-cli-downgrade-');
+  const store = await openSessionStore({ dir: dir.path });
+  const session = await store.create({ id: 'whole', title: 'sealed' });
+  for (let turn = 1; turn <= 7; turn += 1) {
+    session.append('turn/start', { turn });
+    session.append('user/message', {
+      message: { id: `u${String(turn)}`, role: 'user', content: [{ type: 'text', text: 'z'.repeat(200_000) }] },
+    });
+    session.append('turn/end', { turn, reason: { kind: 'completed' } });
+  }
+  await session.close();
+  events = (await store.inspect('whole')).events.slice();
+  await store.close();
+});
+afterEach(async () => {
+  await dir.remove();
+});
+
+describe('dsh migrate FILE --to 6', () => {
+  it(
+    'prints a V7 manifest of a log past 1 MiB as one V6 log the frozen V6 validator accepts, with the same events; migrate reads it forward unchanged',
+    { timeout: 90_000 },
+    async () => {
+      const manifest = lines(await readFile(file(), 'utf8'))[0] as { segments?: unknown[] };
+      expect(manifest.segments?.length).toBeGreaterThan(0);
+      const printed = await runDsh(['migrate', file(), '--to', '6']);
+      expect(printed.code, printed.stderr).toBe(0);
+      expect(printed.stderr).toBe('');
+      expect(Buffer.byteLength(printed.stdout)).toBeGreaterThan(1024 * 1024);
+      const [header, ...rest] = lines(printed.stdout);
+      expect(header).toEqual({
+        format: 'dsh-session',
+        version: 6,
+        id: 'whole',
+        createdAt: expect.any(Number) as number,
+        inheritedEventCount: 0,
+      });
+      expect(validate(6, { header, events: rest })).toEqual([]);
+      expect(rest).toEqual(events);
+
+      const v6 = join(dir.path, 'elsewhere-v6.jsonl');
+      await writeFile(v6, printed.stdout);
+      expect((await runDsh(['validate', v6])).stdout).toContain(`valid V6 log of session whole, ${String(events.length)} events`);
+      const forward = await runDsh(['migrate', v6]);
+      expect(forward.code, forward.stderr).toBe(0);
+      const decoded = decodeJsonl(forward.stdout);
+      expect(decoded.sourceVersion).toBe(7);
+      expect(decoded.header).not.toHaveProperty('segments');
+      expect(decoded.events).toEqual(events);
+      // --to 7 is today's migrate: the same bytes as without it.
+      const current = await runDsh(['migrate', v6, '--to', '7']);
+      expect(current.stdout).toBe(forward.stdout);
+    },
+  );
+
+  it(
+    '--write replaces the manifest with the whole V6 log, keeps it as FILE.bak and deletes no segment; the store reads the same events',
+    { timeout: 90_000 },
+    async () => {
+      const before = await readFile(file());
+      const named = await segments();
+      const written = await runDsh(['migrate', file(), '--to', '6', '--write']);
+      expect(written.code, written.stderr).toBe(0);
+      expect(written.stderr).toBe(`migrated ${file()} from V7 to V6; the original is kept as ${file()}.bak\n`);
+      const [header, ...rest] = lines(await readFile(file(), 'utf8'));
+      expect(header).not.toHaveProperty('segments');
+      expect(validate(6, { header, events: rest })).toEqual([]);
+      expect(rest).toEqual(events);
+      expect((await readFile(`${file()}.bak`)).equals(before)).toBe(true);
+      expect(await segments()).toEqual(named);
+      const again = await runDsh(['migrate', file(), '--to', '6', '--write']);
+      expect(again.stderr).toBe(`${file()} is already V6; nothing to write\n`);
+      const store = await openSessionStore({ dir: dir.path });
+      try {
+        expect((await store.inspect('whole')).events).toEqual(events);
+      } finally {
+        await store.close();
+      }
+    },
+  );
+
+  it('a plain V7 file goes back to V6 with its bytes but the version', { timeout: 60_000 }, async () => {
+    const plain = join(dir.path, 'plain.jsonl');
+    const v7 = (await runDsh(['migrate', file()])).stdout;
+    await writeFile(plain, v7);
+    const printed = await runDsh(['migrate', plain, '--to', '6']);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toBe(v7.replace('"version":7', '"version":6'));
+  });
+
+  it('refuses any other target with USAGE naming the versions it writes, reading and writing nothing', { timeout: 60_000 }, async () => {
+    const before = await readFile(file());
+    for (const target of ['5', '8', 'six', '']) {
+      const result = await runDsh(['migrate', file(), '--to', target, '--write']);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(
+        `USAGE: --to expects a format version dsh migrate writes, 6 or 7 (current), received '${target}'. Nothing was read or written.`,
+      );
+    }
+    expect((await readFile(file())).equals(before)).toBe(true);
+    expect((await readdir(dir.path)).filter((name) => name.includes('.bak'))).toEqual([]);
+  });
+});
