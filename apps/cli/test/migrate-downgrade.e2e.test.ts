@@ -1,7 +1,7 @@
 // `dsh migrate FILE --to 6` (SPEC §24): a V7 log — a JSONL store's manifest with its sealed segments, or a
 // plain V7 file — back to one self-contained V6 log with the same events, which the frozen V6 validator
 // accepts and a forward `dsh migrate` reads back unchanged; `--write` replaces FILE and leaves every segment.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl, validate, type SessionEvent } from 'dsh-codec';
@@ -99,6 +99,38 @@ describe('dsh migrate FILE --to 6', () => {
         expect((await store.inspect('whole')).events).toEqual(events);
       } finally {
         await store.close();
+      }
+    },
+  );
+
+  it(
+    'a downgrade of a parent with --write leaves its fork child, which names the same segments, whole — also after the store collects',
+    { timeout: 90_000 },
+    async () => {
+      const cut = events.length - 2;
+      const store = await openSessionStore({ dir: dir.path });
+      let child: SessionEvent[];
+      try {
+        await (await store.fork('whole', { atSeq: cut, id: 'child' })).close();
+        child = (await store.inspect('child')).events.slice();
+      } finally {
+        await store.close();
+      }
+      const childHeader = lines(await readFile(join(dir.path, 'child.jsonl'), 'utf8'))[0] as { segments?: unknown[] };
+      expect(childHeader.segments?.length).toBeGreaterThan(0);
+      const named = await segments();
+      const written = await runDsh(['migrate', file(), '--to', '6', '--write']);
+      expect(written.code, written.stderr).toBe(0);
+      expect(await segments()).toEqual(named);
+      // Without the parent's backup the child alone names the segments; a delete's collection keeps them.
+      await rm(`${file()}.bak`);
+      const again = await openSessionStore({ dir: dir.path });
+      try {
+        await again.delete('whole');
+        expect(await segments()).toEqual(named);
+        expect((await again.inspect('child')).events).toEqual(child);
+      } finally {
+        await again.close();
       }
     },
   );
