@@ -13,7 +13,9 @@ import { errorCode } from './durable-files.js';
 import { NEWLINE } from './jsonl-log-bytes.js';
 import { logFile } from './jsonl-paths.js';
 import { readSummaryFile, writeSummaryFile, type SummaryFile, type SummaryLine } from './jsonl-summary-file.js';
-import { manifestOf, materialize } from './jsonl-manifest.js';
+import { manifestOf } from './jsonl-manifest.js';
+import { summaryOfManifest } from './summary-of-manifest.js';
+import { ENVELOPE, summaryOfVerified } from './verified-summary-lines.js';
 import { matchesStamp, readVerifiedStamp } from './jsonl-verified-stamp.js';
 import type { SegmentStore } from './segments/segment-store.js';
 
@@ -41,9 +43,6 @@ async function readHeaderLine(handle: FileHandle, size: number): Promise<string 
     if (length >= size || length >= MAX_HEADER_BYTES) return undefined;
   }
 }
-
-/** The envelope of a stored line: `{"seq":N,"type":"…",` where `serializeEvent` puts them. */
-const ENVELOPE = /^\{"seq":(\d+),"type":("(?:[^"\\]|\\.)*"),/;
 
 /** Folds one stored event line into `summary`; false when it is not the next event's line. */
 function foldLine(summary: SummaryFile, line: string): boolean {
@@ -88,52 +87,15 @@ async function catchUp(handle: FileHandle, summary: SummaryFile, size: number): 
   return caught;
 }
 
-/**
- * The latest line of an event of `type` in verified `bytes` (events from `start` on), found by its
- * envelope: text inside an event's data (a nested object) is skipped.
- */
-function findLastLine(bytes: Buffer, start: number, type: string, accept: (line: string) => boolean = () => true): SummaryLine | undefined {
-  const needle = `,"type":${JSON.stringify(type)},`;
-  for (let position = bytes.length - 1; position >= start;) {
-    const found = bytes.lastIndexOf(needle, position, 'utf8');
-    if (found < start) return undefined;
-    const lineStart = bytes.lastIndexOf(NEWLINE, found) + 1;
-    const lineEnd = bytes.indexOf(NEWLINE, found);
-    const line = bytes.toString('utf8', lineStart, lineEnd);
-    const envelope = ENVELOPE.exec(line);
-    if (envelope !== null && lineStart + envelope[0].length === found + needle.length && accept(line))
-      return { seq: Number(envelope[1]), line };
-    position = found - 1;
-  }
-  return undefined;
-}
-
-function namesCwd(line: string): boolean {
-  const { data } = JSON.parse(line) as { data?: { cwd?: unknown } };
-  return typeof data?.cwd === 'string';
-}
-
-/** The summary of a whole log's `bytes`, which its verified stamp vouches for (current format, LF, every line validated). */
-function summaryOfVerified(bytes: Buffer, headerEnd: number): SummaryFile {
-  const header = bytes.toString('utf8', 0, headerEnd);
-  const start = headerEnd + 1;
-  const summary: SummaryFile = { size: bytes.length, header, turnStart: -1, turnEnd: -1 };
-  if (bytes.length <= start) return summary;
-  const lastStart = bytes.lastIndexOf(NEWLINE, bytes.length - 2) + 1;
-  const line = bytes.toString('utf8', lastStart, bytes.length - 1);
-  summary.last = { seq: Number(ENVELOPE.exec(line)?.[1] ?? -1), line };
-  const title = findLastLine(bytes, start, 'session/title');
-  if (title !== undefined) summary.title = title;
-  const cwdConfig = findLastLine(bytes, start, 'session/config', namesCwd);
-  if (cwdConfig !== undefined) summary.cwdConfig = cwdConfig;
-  summary.turnStart = findLastLine(bytes, start, 'turn/start')?.seq ?? -1;
-  summary.turnEnd = findLastLine(bytes, start, 'turn/end')?.seq ?? -1;
-  return summary;
+/** The summary of a self-contained verified log; undefined when it has no header line. */
+function summaryOfVerifiedLog(bytes: Buffer): SummaryFile | undefined {
+  const headerEnd = bytes.indexOf(NEWLINE);
+  return headerEnd === -1 ? undefined : summaryOfVerified(bytes, headerEnd);
 }
 
 /**
  * A summary rebuilt from the whole log, when its verified stamp vouches for every byte; else undefined.
- * A manifest is read with its segments (each checked by its digest); its summary still describes its file.
+ * A manifest's segments are searched by their indexes (`summary-of-manifest.ts`); its summary describes its file.
  */
 async function rebuild(
   dir: string,
@@ -147,11 +109,9 @@ async function rebuild(
   const bytes = await readAt(handle, 0, size);
   if (!matchesStamp(bytes, stamp)) return undefined;
   const manifest = manifestOf(bytes);
-  const whole = manifest === undefined ? bytes : await materialize(segments, bytes, manifest);
-  const headerEnd = whole.indexOf(NEWLINE);
-  if (headerEnd === -1) return undefined;
-  const summary = summaryOfVerified(whole, headerEnd);
-  if (manifest !== undefined) Object.assign(summary, { size, header: bytes.toString('utf8', 0, manifest.headerEnd - 1) });
+  // A manifest's segments are read by their indexes: the history itself only where they cannot tell.
+  const summary = manifest === undefined ? summaryOfVerifiedLog(bytes) : await summaryOfManifest(segments, bytes, manifest);
+  if (summary === undefined) return undefined;
   return summary.last === undefined || summary.last.seq >= 0 ? summary : undefined;
 }
 
