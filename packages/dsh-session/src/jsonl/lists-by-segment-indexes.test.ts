@@ -41,6 +41,25 @@ async function damageAllBut(dir: string, keep: string, first: string): Promise<v
   }
 }
 
+/** What a listing must say of session `id`, from its events read whole while its history is intact. */
+async function expectedOf(dir: string, id: string): Promise<Partial<SessionSummary>> {
+  const reader = await openSessionStore({ dir });
+  try {
+    const { events } = await reader.observe(id);
+    const title = events.findLast((event) => event.type === 'session/title')?.data as { title: string } | undefined;
+    const config = events.findLast((event) => event.type === 'session/config' && typeof (event.data as { cwd?: unknown }).cwd === 'string');
+    return {
+      lastSeq: events.length - 1,
+      updatedAt: events.at(-1)?.time,
+      title: title?.title,
+      cwd: (config?.data as { cwd: string }).cwd,
+      needsRepair: false,
+    };
+  } finally {
+    await reader.close();
+  }
+}
+
 /** The listing of `dir` by a store of its own, by id, without the busy flag (nothing is held). */
 async function listed(dir: string): Promise<Map<string, SessionSummary>> {
   const reader = await openSessionStore({ dir });
@@ -78,6 +97,7 @@ describe('list() rebuilds a manifest’s missing summary from its segments’ in
   it('a lost summary file: the title, cwd, last seq and turns come back with only the last segment readable', async () => {
     const segments = await sealedSession('long', 2);
     const before = (await listed(dir.path)).get('long');
+    expect(before).toMatchObject(await expectedOf(dir.path, 'long'));
     expect(before).toMatchObject({ title: 'long history', cwd: '/w', needsRepair: false });
     expect(before?.problem).toBeUndefined();
     await rm(join(dir.path, '.summaries', 'long'));
@@ -92,6 +112,7 @@ describe('list() rebuilds a manifest’s missing summary from its segments’ in
   it('a session whose file holds no line of its own reads its last event from its last segment alone', async () => {
     const segments = await sealedSession('sealed', 0);
     const before = (await listed(dir.path)).get('sealed');
+    expect(before).toMatchObject(await expectedOf(dir.path, 'sealed'));
     expect(before).toMatchObject({ title: 'long history', cwd: '/w', lastSeq: 2 + 4 * 6 * 3 });
     await rm(join(dir.path, '.summaries', 'sealed'));
     await damageAllBut(dir.path, (segments.at(-1) as SealedSegment).digest, (segments[0] as SealedSegment).digest);
@@ -109,6 +130,8 @@ describe('list() rebuilds a manifest’s missing summary from its segments’ in
     child.append('session/title', { title: 'the child' });
     await child.close();
     const before = await listed(dir.path);
+    expect(before.get('child')).toMatchObject(await expectedOf(dir.path, 'child'));
+    expect(before.get('parent')).toMatchObject(await expectedOf(dir.path, 'parent'));
     expect(before.get('child')).toMatchObject({ title: 'the child', cwd: '/w', parentSession: 'parent' });
     expect(before.get('parent')).toMatchObject({ title: 'renamed later', cwd: '/elsewhere' });
     await rm(join(dir.path, '.summaries', 'child'));
