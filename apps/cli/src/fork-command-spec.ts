@@ -49,7 +49,7 @@ export const FORK_COMMAND: CommandSpec = {
     tools: { type: 'string', value: 'a,b', help: 'tools the child may use; others do not exist for it' },
     'no-checkpoints': {
       type: 'boolean',
-      help: 'as with -p: this command takes no checkpoint and opens no checkpoint store (--worktree still reads the one at the cut)',
+      help: "as with -p: no checkpoint now, none in the child's resumes (stored in its config); --worktree still reads the one at the cut",
     },
     'idempotency-key': { type: 'string', value: 'KEY', help: 'retry-safe fork: the same key and request give the same child' },
     json: JSON_OPTION,

@@ -17,7 +17,16 @@ import { sharedCwdWarning } from './shared-cwd-warning.js';
 import { checkTools } from './tools-option.js';
 
 /** What to fork and how: the cut (omitted: after the latest closed turn), name, config changes. */
-export type ForkRequest = { atSeq?: number; title?: string; cwd?: string; tools?: string[]; worktree: boolean; idempotencyKey?: string };
+export type ForkRequest = {
+  atSeq?: number;
+  title?: string;
+  cwd?: string;
+  tools?: string[];
+  worktree: boolean;
+  idempotencyKey?: string;
+  /** `false` (`--no-checkpoints`): the child takes no workspace checkpoints, stored in its config (SPEC §23). */
+  checkpoints?: false;
+};
 
 /** `--worktree`: the child's name (the title, else `<parent>-N`), its id, the cut, and its directory holding the workspace at the cut. */
 async function forkWorktree(
@@ -65,6 +74,7 @@ export async function forkWithOptions(
   const patch: SessionConfig = {};
   if (request.cwd !== undefined) patch.cwd = request.cwd;
   if (request.tools !== undefined) patch.tools = request.tools;
+  if (request.checkpoints === false) patch.checkpoints = false;
   // A retry under an Idempotency-Key finds its own earlier child, which carries the name already.
   const key = request.idempotencyKey;
   const retry = key === undefined ? undefined : { key, keyOf: async (id: string) => (await host.observe(id)).header.forkRequest?.key };

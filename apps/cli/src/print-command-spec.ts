@@ -38,7 +38,10 @@ export const PRINT_COMMAND: CommandSpec = {
       help: "working directory of the session (default: a new session's is the current directory; a resumed one keeps its own)",
     },
     model: MODEL_OPTION,
-    'no-checkpoints': NO_CHECKPOINTS_OPTION,
+    'no-checkpoints': {
+      ...NO_CHECKPOINTS_OPTION,
+      help: "take no checkpoints of the session's files, stored in its config so its later resumes take none either (default: at each turn start and after each call that may change them)",
+    },
     'output-format': {
       type: 'string',
       value: 'FORMAT',

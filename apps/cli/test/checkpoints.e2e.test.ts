@@ -1,6 +1,8 @@
 /**
  * SPEC §23 through the real bin: `dsh -p` checkpoints the session's cwd into `DATA/.workspaces.git`
- * (after turn/start and after each call that may change files), and `--no-checkpoints` takes none.
+ * (after turn/start and after each call that may change files), and `--no-checkpoints` takes none —
+ * stored in the session's config (V7 `session/config.checkpoints`), so a resume without it takes none
+ * either, and `dsh fork --no-checkpoints` stores it in the child.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -73,6 +75,50 @@ describe('dsh -p and workspace checkpoints (SPEC §23)', () => {
       const files = async (tree: string | undefined) => (await store.listFiles(tree ?? '')).map((file) => file.path);
       expect(await files(checkpoints[0]?.data?.tree)).toEqual(['notes.md']);
       expect(await files(checkpoints[1]?.data?.tree)).toEqual(['notes.md', 'plan.md']);
+    },
+  );
+
+  it(
+    '--no-checkpoints is stored: a resume without it takes none; dsh fork --no-checkpoints stores it in the child, its parent still checkpoints',
+    { timeout: 240_000 },
+    async () => {
+      const data = join(dirs.data.path, 'd');
+      const off = '0a1b2c3d-0000-4000-8000-000000000001';
+      const on = '0a1b2c3d-0000-4000-8000-000000000002';
+      await run(['--no-checkpoints', '--session-id', off]);
+      await run(['--session-id', on]);
+      const resume = async (id: string): Promise<string[]> => {
+        const result = await runDsh([
+          '-p',
+          'again',
+          '--resume',
+          id,
+          '--model',
+          await writeScript(),
+          '--output-format',
+          'events',
+          '--data',
+          data,
+        ]);
+        expect(result.code, result.stderr).toBe(0);
+        return result.stdout
+          .trimEnd()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as Line).type);
+      };
+      const resumedOff = await resume(off);
+      expect(resumedOff).toContain('tool/result');
+      expect(resumedOff).not.toContain('workspace/checkpoint');
+
+      const forked = await runDsh(['fork', on, '--no-checkpoints', '--data', data]);
+      expect(forked.code, forked.stderr).toBe(0);
+      const child = forked.stdout.trim();
+      const shown = await runDsh(['show', child, '--json', '--data', data]);
+      expect(shown.stdout).toMatch(/"checkpoints": ?false/);
+      const resumedChild = await resume(child);
+      expect(resumedChild).toContain('tool/result');
+      expect(resumedChild).not.toContain('workspace/checkpoint');
+      expect(await resume(on)).toContain('workspace/checkpoint');
     },
   );
 

@@ -32,6 +32,7 @@ export type AgentOptions = {
   /**
    * The workspace store checkpoints go to (SPEC §23): the cwd is captured at each `turn/start` and
    * after each call that is not `read-only`, recorded as `workspace/checkpoint`. Omitted: none taken.
+   * A session whose latest `session/config` has `checkpoints: false` takes none either (its choice is stored).
    */
   checkpoints?: CheckpointStore;
   /** Streaming text and reasoning for a live UI; never persisted (same as `subscribeDeltas`). */

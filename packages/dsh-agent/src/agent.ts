@@ -295,7 +295,8 @@ export class Agent {
       maxSteps: this.#maxSteps,
       tools: this.availableTools(),
       ...(cwd === undefined ? {} : { cwd }),
-      ...(this.#checkpoints === undefined ? {} : { checkpoints: this.#checkpoints }),
+      // A session whose latest config says `checkpoints: false` (SPEC §23, stored) takes none, store or not.
+      ...(this.#checkpoints === undefined || this.session.config?.checkpoints === false ? {} : { checkpoints: this.#checkpoints }),
       turn,
       claimed,
       history: this.#history,

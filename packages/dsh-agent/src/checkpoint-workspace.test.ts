@@ -42,6 +42,33 @@ async function filesOf(workspaces: WorkspaceStore, tree: string): Promise<string
 }
 
 describe('workspace checkpoints in the turn loop', () => {
+  it('takes none for a session whose stored config says checkpoints: false, store given or not, across a reopen', async () => {
+    const { sessions, workspaces, cwd } = await setup();
+    const session = await sessions.create({ id: 'no-files', config: { cwd, checkpoints: false } });
+    const model = createScriptedModel([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'new.txt', content: 'x\n' } }] },
+      { text: 'Done.' },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'again.txt', content: 'y\n' } }] },
+      { text: 'Done again.' },
+    ]);
+    const agent = new Agent({ session, model, tools: demoTools(), checkpoints: workspaces });
+    agent.enqueue('write a file');
+    await agent.idle();
+    await agent.close();
+    await session.close();
+    // Resumed by a new agent that is given a store: the stored choice still holds.
+    const reopened = await sessions.open('no-files');
+    const again = new Agent({ session: reopened, model, tools: demoTools(), checkpoints: workspaces });
+    again.enqueue('write another');
+    await again.idle();
+    await again.close();
+    const types = typesOf(reopened.events);
+    await reopened.close();
+    expect(types.filter((type) => type === 'tool/result')).toHaveLength(2);
+    expect(types).not.toContain(CHECKPOINT_EVENT);
+    expect(readFileSync(join(cwd, 'again.txt'), 'utf8')).toBe('y\n');
+  });
+
   it('appends one after turn/start and after each call that is not read-only, whatever its outcome', async () => {
     const { sessions, workspaces, cwd } = await setup();
     const session = await sessions.create({ id: 'with-files', config: { cwd } });

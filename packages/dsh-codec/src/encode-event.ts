@@ -1,22 +1,22 @@
 /**
  * @module encode-event
- * One event as one JSONL line: `encodeEvent` checks its current (V7, V6's events) shape first,
+ * One event as one JSONL line: `encodeEvent` checks its current (V7) shape first,
  * `serializeEvent` writes an event already validated.
  */
 import { CodecError } from './codec-error.js';
 import { errorFromIssues } from './error-from-issues.js';
 import type { SessionEvent } from './types.js';
-import { checkV6EventShape } from './v6/check-event-shape.js';
+import { checkV7EventShape } from './v7/check-event-shape.js';
 
 /**
  * One `'\n'`-terminated JSONL line for an event: envelope keys in the order seq, type, time, data,
  * surfaceOp, ignorable; `data` serialised as given. Throws `CodecError` (`INVALID_EVENT`) for an
- * event whose V6 shape is invalid (relationships are the event checker's job).
+ * event whose V7 shape is invalid (relationships are the event checker's job).
  */
 export function encodeEvent(event: SessionEvent): string {
   const seq = (event as { seq?: unknown } | null)?.seq;
   const index = typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : 0;
-  const issues = checkV6EventShape(event, index);
+  const issues = checkV7EventShape(event, index);
   if (issues.length > 0) throw errorFromIssues(issues);
   return serializeEvent(event);
 }

@@ -49,7 +49,13 @@ export type TurnEndReason =
 /** Why an open tail is closed: crash recovery or a fork. Selects result ids and wording. */
 export type CloseCause = 'interrupted' | 'forked';
 
-export type SessionConfig = { tools?: string[]; cwd?: string; model?: string };
+export type SessionConfig = {
+  tools?: string[];
+  cwd?: string;
+  model?: string;
+  /** V7: `false` takes no workspace checkpoints for the session (SPEC §23), stored so that a resume or fork keeps it. */
+  checkpoints?: boolean;
+};
 
 /** An idempotent fork request stored with the child it created (SPEC §12): the key and a digest of the request. */
 export type ForkRequest = { key: string; digest: string };

@@ -157,6 +157,12 @@ export type QueryOptions = {
    * resumed one. Omitted, a resumed session keeps the model it recorded.
    */
   model?: string;
+  /**
+   * `false`: the session (new, resumed or forked) takes no workspace checkpoints, recorded in its config
+   * (`session/config.checkpoints`, SPEC §23) so a later resume keeps it; `true` turns them back on.
+   * Omitted, a session keeps what it recorded.
+   */
+  checkpoints?: boolean;
   /** The id of the new session (or, with `forkSession`, of the fork); `SESSION_EXISTS` if taken. */
   sessionId?: string;
   /** Replaces the session's system prompt (recorded as `agent/system-prompt`, kept on resume). */

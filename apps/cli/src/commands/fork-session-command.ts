@@ -45,6 +45,7 @@ export async function forkSessionCommand(context: CliContext, values: OptionValu
       'USAGE',
       "--restore keeps the parent's directory and sets its files to the cut: it cannot go with --worktree or --cwd.",
     );
+  if (values['no-checkpoints'] === true) request.checkpoints = false;
   if (restore && values['no-checkpoints'] === true)
     throw new CliError('USAGE', '--restore takes a checkpoint of the files it changes (the undo): it cannot go with --no-checkpoints.');
   const dataDir = resolveDataDir(context, values.data);

@@ -98,6 +98,8 @@ function queryOf(context: CliContext, values: OptionValues, prompt: string): Que
   // Claude Code's names (`sonnet`, `claude-…`) are recorded as the spec they mean; no --model: the keys' default (SPEC §25).
   if (typeof values.model === 'string') query.model = canonicalModelSpec(values.model);
   else if (isNew) query.model = defaultModelSpec(context.env);
+  // Stored in the session's config (SPEC §23): a later resume without the flag takes none either.
+  if (values['no-checkpoints'] === true) query.checkpoints = false;
   return query;
 }
 
@@ -201,6 +203,7 @@ export async function printCommand(context: CliContext, values: OptionValues, po
       const { forkWorkspaceLines } = await import('../fork-worktree-at-cut.js');
       const made = await forkWithOptions(host, resolveDataDir(context, values.data), ref, {
         worktree: true,
+        ...(query.checkpoints === false ? { checkpoints: false as const } : {}),
         ...(query.resumeSessionAt === undefined ? {} : { atSeq: query.resumeSessionAt }),
         ...(query.title === undefined ? {} : { title: query.title }),
       });

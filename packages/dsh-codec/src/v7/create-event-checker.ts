@@ -1,7 +1,16 @@
 /**
  * The incremental check for appending one event at a time to a current (V7) log (used by
- * `Session.append`): V7 changed only the header, so it is V6's checker over V6's event rules.
+ * `Session.append`): the shared checker over the V7 event rules.
  */
-export { createEventChecker, type EventChecker } from '../v6/create-event-checker.js';
+import { eventCheckerOver, type EventChecker } from '../shared/event-checker.js';
+import { EventValidator } from '../shared/event-validator.js';
+import { V7_EVENT_RULES } from './event-rules.js';
+
+export type { EventChecker } from '../shared/event-checker.js';
 /** Whether `type` is a core event type of the current format (V7: V6's types). */
 export { isCoreEventType } from '../v6/check-event-shape.js';
+
+/** A fresh checker expecting seq 0; feed it a seed then live events, in order. */
+export function createEventChecker(): EventChecker {
+  return eventCheckerOver(new EventValidator(V7_EVENT_RULES));
+}

@@ -1,18 +1,31 @@
 /**
- * The V7 shapes (zod) — the documented current format (SPEC §24): V6's shapes, and the header's
+ * The V7 shapes (zod) — the documented current format (SPEC §24): V6's shapes, the header's
  * optional `segments` (the sealed segments a JSONL manifest takes its first events from) with
- * `version: 7`. Everything else is V6's schema, reused as it was frozen (V7 builds on V6).
+ * `version: 7`, and `session/config`'s optional `checkpoints` (SPEC §23: `false` turns a session's
+ * workspace checkpoints off, stored). Everything else is V6's schema, reused as it was frozen (V7 builds on V6).
  */
 import { z } from 'zod';
-import type { SealedSegment, SessionHeader } from '../types.js';
-import { sessionHeaderSchema as v6SessionHeaderSchema } from '../v6/schemas.js';
+import type { CoreEventDataMap, CoreEventType, SealedSegment, SessionConfig, SessionHeader } from '../types.js';
+import { coreEventDataSchemas as v6CoreEventDataSchemas, sessionHeaderSchema as v6SessionHeaderSchema } from '../v6/schemas.js';
+
+/** `session/config` (latest wins): V6's fields, and `checkpoints: false` to take no workspace checkpoints for the session. */
+export const sessionConfigSchema: z.ZodType<SessionConfig> = z.strictObject({
+  tools: z.array(z.string().min(1)).exactOptional(),
+  cwd: z.string().exactOptional(),
+  model: z.string().exactOptional(),
+  checkpoints: z.boolean().exactOptional(),
+});
+
+/** Each V7 core event's payload schema: V6's, with V7's `session/config`. */
+export const coreEventDataSchemas: { readonly [K in CoreEventType]: z.ZodType<CoreEventDataMap[K]> } = {
+  ...v6CoreEventDataSchemas,
+  'session/config': sessionConfigSchema,
+};
 
 export {
   assistantMessageSchema,
   contentBlockSchema,
-  coreEventDataSchemas,
   reasoningBlockSchema,
-  sessionConfigSchema,
   sessionEventSchema,
   sessionNoteSchema,
   surfaceOpSchema,

@@ -11,7 +11,7 @@ import { recordSystemPrompt } from './record-system-prompt.js';
 import { appendTitle, assertOpen, liveEntry, openLive } from './session-registry.js';
 
 function sameConfig(a: SessionConfig, b: SessionConfig): boolean {
-  return a.cwd === b.cwd && a.model === b.model && JSON.stringify(a.tools) === JSON.stringify(b.tools);
+  return a.cwd === b.cwd && a.model === b.model && a.checkpoints === b.checkpoints && JSON.stringify(a.tools) === JSON.stringify(b.tools);
 }
 
 /**
@@ -66,6 +66,7 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
   if (queryOptions.tools !== undefined) config.tools = queryOptions.tools;
   if (queryOptions.cwd !== undefined) config.cwd = resolvePath(queryOptions.cwd);
   if (queryOptions.model !== undefined) config.model = queryOptions.model;
+  if (queryOptions.checkpoints !== undefined) config.checkpoints = queryOptions.checkpoints;
   const configured = Object.keys(config).length > 0;
 
   let sessionId: string;

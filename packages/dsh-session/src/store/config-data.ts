@@ -9,5 +9,6 @@ export function configData(config: SessionConfig): JsonValue {
   if (config.tools !== undefined) data.tools = [...config.tools];
   if (config.cwd !== undefined) data.cwd = config.cwd;
   if (config.model !== undefined) data.model = config.model;
+  if (config.checkpoints !== undefined) data.checkpoints = config.checkpoints;
   return data;
 }
