@@ -144,6 +144,32 @@ describe('dsh migrate FILE --to 6', () => {
     expect(printed.stdout).toBe(v7.replace('"version":7', '"version":6'));
   });
 
+  it(
+    'refuses UNREPRESENTABLE naming the first event V6 cannot hold (a stored checkpoints: false), printing and writing nothing',
+    { timeout: 60_000 },
+    async () => {
+      const log = join(dir.path, 'no-checkpoints.jsonl');
+      const text = [
+        '{"format":"dsh-session","version":7,"id":"no-checkpoints","createdAt":1000,"inheritedEventCount":0}',
+        '{"seq":0,"type":"session/title","time":1000,"data":{"title":"t"}}',
+        '{"seq":1,"type":"session/config","time":1001,"data":{"tools":[],"cwd":"/w","model":"keyless","checkpoints":false}}',
+        '',
+      ].join('\n');
+      await writeFile(log, text);
+      expect((await runDsh(['validate', log])).code).toBe(0);
+      for (const write of [[], ['--write']]) {
+        const result = await runDsh(['migrate', log, '--to', '6', ...write]);
+        expect(result.code).toBe(1);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toContain(`UNREPRESENTABLE: ${log}: event seq 1 (session/config) holds data format V6 cannot hold`);
+        expect(result.stderr).toContain('checkpoints');
+        expect(result.stderr).toContain('Nothing was dropped; keep the log at V7.');
+      }
+      expect(await readFile(log, 'utf8')).toBe(text);
+      expect((await readdir(dir.path)).filter((name) => name.startsWith('no-checkpoints.jsonl.bak'))).toEqual([]);
+    },
+  );
+
   it('refuses any other target with USAGE naming the versions it writes, reading and writing nothing', { timeout: 60_000 }, async () => {
     const before = await readFile(file());
     for (const target of ['5', '8', 'six', '']) {
