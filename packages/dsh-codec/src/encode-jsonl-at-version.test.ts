@@ -74,6 +74,16 @@ describe('the V7 → V6 step refuses what V6 cannot hold, never dropping it', ()
     expect(error.issues[0]).toMatchObject({ seq: 2 });
   });
 
+  it('refuses a stored checkpoints: false through encodeJsonlAtVersion, naming its seq', () => {
+    const log = new CodecLog().title('t').add('session/config', { tools: [], cwd: '/w', model: 'm', checkpoints: false });
+    const error = thrown(() => encodeJsonlAtVersion({ header: rootHeader('r'), events: log.events }, 6));
+    expect(error.code).toBe('UNREPRESENTABLE');
+    expect(error.message).toMatch(/^event seq 1 \(session\/config\) holds data format V6 cannot hold.*checkpoints/);
+    expect(encodeJsonlAtVersion({ header: rootHeader('r'), events: log.events }, 7)).toBe(
+      encodeJsonl({ header: rootHeader('r'), events: log.events }),
+    );
+  });
+
   it('names a header field V6 has no room for', () => {
     const header = { ...rootHeader('r'), segments: [{ digest: 'a'.repeat(64), bytes: 10, lines: 1 }] };
     const error = unrepresentable(migrateV7ToV6({ header, events: [] }).issues, []);
