@@ -186,6 +186,9 @@ async function prepareWorkingDirectory(cwd: string): Promise<void> {
   await writeFile(join(cwd, 'src/index.ts'), 'export const answer = 42;\n');
 }
 
+// Names are unique per data folder (NAME_TAKEN), so every fork gets its own.
+let forkCount = 0;
+
 /** GETs a random session's observation, forks it at a random seq of it over HTTP, then times the copy baseline. */
 async function forkAtRandom(
   api: (path: string, init?: RequestInit) => Promise<Response>,
@@ -203,7 +206,10 @@ async function forkAtRandom(
   const atSeq = random.int(0, Math.max(0, observation.events.length - 1));
   let child = '';
   const ms = await timeMs(async () => {
-    const response = await api(`/api/sessions/${parent}/fork`, { method: 'POST', body: JSON.stringify({ atSeq, title: `${kind} fork` }) });
+    const response = await api(`/api/sessions/${parent}/fork`, {
+      method: 'POST',
+      body: JSON.stringify({ atSeq, title: `${kind} fork ${++forkCount}` }),
+    });
     child = ((await expectStatus(response, 201)) as { sessionId: string }).sessionId;
   });
   // Forked children stay cold: releasing keeps the host at its 50 live sessions.
