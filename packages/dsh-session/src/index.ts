@@ -12,7 +12,8 @@ export { LATEST_CLOSED_TURN, selectForkCut } from './store/fork-cut.js';
  * The latest title, config (whole) and cwd (the latest config naming one, else the header's) of an
  * observation or an array of events: the one reader of "what a log says about itself now".
  */
-export { latestMetadata, type SessionMetadata } from './sources/latest-metadata.js';
+export { latestMetadata } from './store/latest-metadata.js';
+export type { SessionMetadata } from './sources/latest-metadata-of.js';
 /** The events of some types in a log (tool calls, checkpoints…), read by type: a stored log is not decoded whole. */
 export { findEvents, type FindEventsOptions } from './store/find-events.js';
 export { findFileCalls, type FindFileCallsOptions } from './store/find-file-calls.js';

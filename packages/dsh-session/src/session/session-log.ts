@@ -7,7 +7,7 @@ import { createEventChecker, type SessionConfig, type SessionEvent, type Validat
 import { deepFreeze } from '../deep-freeze.js';
 import { arraySource, latestTurnOf, readEvents, type EventSource } from '../sources/event-source.js';
 import { joinedSource } from '../sources/joined-source.js';
-import { latestMetadataOf } from '../sources/latest-metadata.js';
+import { latestMetadataOf } from '../sources/latest-metadata-of.js';
 import { SessionError } from '../session-error.js';
 
 /** At most three issues, as one sentence. */

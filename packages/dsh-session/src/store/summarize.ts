@@ -3,7 +3,7 @@
  */
 import type { FormatVersion, SessionHeader } from 'dsh-codec';
 import type { EventSource } from '../sources/event-source.js';
-import { latestMetadataOf } from '../sources/latest-metadata.js';
+import { latestMetadataOf } from '../sources/latest-metadata-of.js';
 
 const TITLE = ['session/title'];
 

@@ -1,11 +1,10 @@
 /**
- * @module The latest title, config and working directory of a log (SPEC §3.3: `session/title` and
- * `session/config` are standalone, latest wins), read from the log's end. The one place that derives
- * them: `summarize`, `SessionLog` and (through the export) the host and the demo.
+ * @module The latest title, config and working directory of an event source (SPEC §3.3:
+ * `session/title` and `session/config` are standalone, latest wins), read from its end. The one place
+ * that derives them: `summarize`, `SessionLog` and `latestMetadata` (store/, the public form).
  */
-import type { SessionConfig, SessionEvent, SessionHeader } from 'dsh-codec';
-import { eventSourceOf, type SessionObservation } from '../store/session-observation.js';
-import { arraySource, type EventSource } from './event-source.js';
+import type { SessionConfig } from 'dsh-codec';
+import type { EventSource } from './event-source.js';
 
 /** What a log says about itself now: each field absent when the log (and header) never said it. */
 export type SessionMetadata = {
@@ -39,14 +38,4 @@ export function latestMetadataOf(source: EventSource, headerCwd?: string): Sessi
     ...(config === undefined ? {} : { config }),
     ...(cwd === undefined ? {} : { cwd }),
   };
-}
-
-/**
- * The latest title, config and cwd of `log`: an observation (its header's cwd is the fallback; a
- * stored log is read from its end, not decoded whole) or an array of events with an optional header.
- */
-export function latestMetadata(log: SessionObservation | readonly SessionEvent[], header?: Pick<SessionHeader, 'cwd'>): SessionMetadata {
-  if (Array.isArray(log)) return latestMetadataOf(arraySource(log as readonly SessionEvent[]), header?.cwd);
-  const observation = log as SessionObservation;
-  return latestMetadataOf(eventSourceOf(observation) ?? arraySource(observation.events), (header ?? observation.header).cwd);
 }
