@@ -6,7 +6,7 @@
  */
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
 import type { Host, Observation } from 'dsh-host';
-import { importTranscript, repairNativeTranscript, type OpenCall } from 'dsh-import';
+import type { OpenCall } from 'dsh-import';
 import type { CliContext } from './cli-context.js';
 import { findNativeSessionFile, type NativeTool } from './native-session-files.js';
 import type { OptionValues } from './parse-command-line.js';
@@ -51,6 +51,8 @@ export async function observeSessionOrFile(
     const native = await findNativeSessionFile(context, ref);
     if (native === undefined) throw error;
     const text = await readInputFile(context, native.file, DEFAULT_MAX_INPUT_BYTES);
+    // dsh-import's readers load only for a tool's file: a dsh session needs none of them.
+    const { importTranscript, repairNativeTranscript } = await import('dsh-import');
     const session = importTranscript(text).sessions[0];
     if (session === undefined) throw error;
     // The calls `dsh repair FILE` would close: the same reading of the file's main line.

@@ -15,7 +15,6 @@ import {
   type HostOptions,
   type SessionStore,
 } from 'dsh-host';
-import { openPostgresStore } from 'dsh-postgres';
 import { openWorkspaceStore } from 'dsh-workspace';
 import type { CliContext } from './cli-context.js';
 import { resolveDataDir } from './cli-context.js';
@@ -50,8 +49,11 @@ function withoutPassword(url: string): string {
  */
 export async function openCliStore(context: CliContext, values: OptionValues): Promise<{ store: SessionStore; where: string }> {
   const databaseUrl = resolveDatabaseUrl(context, values['database-url']);
-  if (databaseUrl !== undefined)
+  // PostgreSQL's client loads only for a database: the data directory's store needs none of it.
+  if (databaseUrl !== undefined) {
+    const { openPostgresStore } = await import('dsh-postgres');
     return { store: await openPostgresStore({ connectionString: databaseUrl }), where: withoutPassword(databaseUrl) };
+  }
   const dataDir = resolveDataDir(context, values.data);
   await mkdir(dataDir, { recursive: true });
   return { store: await openSessionStore({ dir: dataDir }), where: dataDir };

@@ -140,6 +140,29 @@ describe('the modules a command loads', () => {
     expect(run.loaded.filter((url) => /\/(command-names|fork-command-spec)\./.test(url))).toHaveLength(2);
   });
 
+  it("dsh fork ID of a stored session loads neither PostgreSQL's client, print mode nor the --restore and native-file paths", async () => {
+    const data = join(dir.path, 'data');
+    const made = await runDsh(['-p', 'hello', '--model', 'keyless', '--output-format', 'json', '--data', data]);
+    expect(made.code, made.stderr).toBe(0);
+    const parent = (JSON.parse(made.stdout) as { session_id: string }).session_id;
+    const run = await runRecorded(['fork', parent, '--at', '0', '--json', '--data', data]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ parent_session: parent, cut: 0 });
+    expect(
+      run.loaded.some((url) => url.includes('/dsh-host/')),
+      'the recorder saw the fork load the host',
+    ).toBe(true);
+    // The data directory's store needs no database client; a fork without --restore neither print mode nor the restore.
+    expect(run.loaded.filter((url) => /\/(dsh-postgres|pg|pg-pool|pg-protocol)\//.test(url))).toEqual([]);
+    expect(
+      run.loaded.filter((url) =>
+        /\/apps\/cli\/(src|dist)\/(commands\/(print-command|restore-command|native-fork-command)|restore-workspace|print-result|claude-stream-lines)\./.test(
+          url,
+        ),
+      ),
+    ).toEqual([]);
+  });
+
   it("dsh migrate --help and dsh import --help still name the codec's format version and dsh-import's formats", async () => {
     const migrate = await runRecorded(['migrate', '--help']);
     expect(migrate.code, migrate.stderr).toBe(0);

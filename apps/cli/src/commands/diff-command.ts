@@ -11,7 +11,7 @@ import type { OptionValues } from '../parse-command-line.js';
 import { checkpointAtOrRefuse, cwdAt } from '../restore-workspace.js';
 import { terminalLine } from '../terminal-text.js';
 import { withHost } from '../with-host.js';
-import { parseSeq } from './print-command.js';
+import { parseSeq } from '../parse-seq.js';
 
 /** `dsh diff ID --at N [--to M]`: one line per path (`added|deleted|modified|type-changed PATH`); `--json` the whole comparison. */
 export async function diffCommand(context: CliContext, values: OptionValues, ref: string): Promise<number> {

@@ -12,9 +12,7 @@ import { forkWithOptions, type ForkRequest } from '../fork-with-options.js';
 import { forkWorkspaceJson, forkWorkspaceLines } from '../fork-worktree-at-cut.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
-import { restoreWorkspace } from '../restore-workspace.js';
-import { restoreLines } from './restore-command.js';
-import { parseSeq } from './print-command.js';
+import { parseSeq } from '../parse-seq.js';
 import { parseTools } from '../tools-option.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 
@@ -54,6 +52,7 @@ export async function forkSessionCommand(context: CliContext, values: OptionValu
     if (!restore) return { ...forked, restored: undefined };
     // The child's lease is given back so the restore can take it; its checkpoint of the files now is the child's undo.
     await host.release(forked.result.sessionId);
+    const { restoreWorkspace } = await import('../restore-workspace.js');
     return { ...forked, restored: await restoreWorkspace(host, store, dataDir, forked.result.sessionId, forked.result.forkCut) };
   });
   const undo =
@@ -79,7 +78,10 @@ export async function forkSessionCommand(context: CliContext, values: OptionValu
   }
   context.stdout.write(`${terminalLine(result.sessionId)}\n`);
   if (workspace !== undefined) for (const line of forkWorkspaceLines(workspace)) context.stderr.write(`${terminalLine(line)}\n`);
-  if (restored !== undefined && undo !== undefined) for (const line of restoreLines(restored, undo)) context.stderr.write(`${line}\n`);
+  if (restored !== undefined && undo !== undefined) {
+    const { restoreLines } = await import('./restore-command.js');
+    for (const line of restoreLines(restored, undo)) context.stderr.write(`${line}\n`);
+  }
   context.stderr.write(
     `dsh: forked ${terminalLine(result.parentSession)} at seq ${result.forkCut} (${result.inheritedEventCount} events inherited); continue it with dsh -p "…" --resume ${terminalLine(result.sessionId)}${storeArguments(context, values)}\n`,
   );

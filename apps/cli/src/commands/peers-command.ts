@@ -17,7 +17,7 @@ import { sharedCwdWarning } from '../shared-cwd-warning.js';
 import { uncommittedChanges, uncommittedChangesSentence } from '../baseline-changes.js';
 import { storeArguments } from '../store-arguments.js';
 import { withHost } from '../with-host.js';
-import { parseSeq } from './print-command.js';
+import { parseSeq } from '../parse-seq.js';
 import { parseTools } from '../tools-option.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
 

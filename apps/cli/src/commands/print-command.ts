@@ -22,15 +22,7 @@ import { refuseTakenName } from '../refuse-taken-name.js';
 import { withHost } from '../with-host.js';
 import { parseTools } from '../tools-option.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
-
-/** A non-negative integer option, or a `USAGE` error naming it. */
-export function parseSeq(flag: string, value: string): number {
-  if (!/^-?\d+$/.test(value.trim()))
-    throw new CliError('USAGE', `${flag} expects an event seq (an integer), received '${value}'.`, {
-      hint: 'see the seqs with `dsh show ID`',
-    });
-  return Number(value);
-}
+import { parseSeq } from '../parse-seq.js';
 
 /** Print mode's output formats: `stream-json` is Claude Code's message lines, `events` dsh's own events. */
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json', 'events'] as const;

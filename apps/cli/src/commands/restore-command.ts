@@ -9,7 +9,7 @@ import { restoreWorkspace, type WorkspaceRestore } from '../restore-workspace.js
 import { storeArguments } from '../store-arguments.js';
 import { terminalLine } from '../terminal-text.js';
 import { withHost } from '../with-host.js';
-import { parseSeq } from './print-command.js';
+import { parseSeq } from '../parse-seq.js';
 
 /** The lines a restore prints (also after `dsh fork --restore`): what changed, what was left, how to undo it. */
 export function restoreLines(done: WorkspaceRestore, undo: string): string[] {
