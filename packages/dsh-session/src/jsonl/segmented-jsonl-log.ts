@@ -31,6 +31,13 @@ import {
 } from './segments/segment-index.js';
 import type { SegmentStore } from './segments/segment-store.js';
 
+/**
+ * The buffer `fresh` reads a segment not loaded yet into (its events parsed at once, its bytes not
+ * kept), reused by every log of this process; a segment larger than this is read into a buffer of its own.
+ */
+const SCRATCH_BYTES = 4 << 20;
+let scratch: Buffer | undefined;
+
 /** A run of the log's events: a named segment, or the file's own lines; loaded when first read. */
 type Piece = {
   /** The seq of its first event. */
@@ -134,8 +141,8 @@ export class SegmentedJsonlLog implements StoredLines {
   }
 
   /** The first `segment.bytes` bytes of a segment and their line ends, verified. */
-  #read(id: string, segment: SealedSegment): NonNullable<Piece['loaded']> {
-    const bytes = readSegmentSync(this.#store, segment);
+  #read(id: string, segment: SealedSegment, into?: Buffer): NonNullable<Piece['loaded']> {
+    const bytes = readSegmentSync(this.#store, segment, into);
     const ends = LineEnds.after(0);
     ends.scan(bytes, 0);
     if (ends.length - 1 !== segment.lines) {
@@ -146,6 +153,13 @@ export class SegmentedJsonlLog implements StoredLines {
       );
     }
     return { bytes, ends };
+  }
+
+  /** The events of a segment piece read into the shared scratch buffer: valid until the next read into it, so used at once. */
+  #passing(id: string, piece: Piece): EventSource {
+    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    const { bytes, ends } = this.#read(id, piece.segment as SealedSegment, scratch);
+    return verifiedLinesSource(id, bytes, ends, piece.first);
   }
 
   /**
@@ -258,11 +272,12 @@ export class SegmentedJsonlLog implements StoredLines {
       },
       slice: (count) => read(0, count),
       read,
-      fresh(count) {
+      fresh: (count) => {
         const events: SessionEvent[] = [];
         for (const piece of pieces) {
           if (piece.first >= count) break;
-          const source = sourceOf(piece);
+          // A segment not read yet is parsed from the scratch buffer and not kept: the caller owns what it gets.
+          const source = piece.source ?? (piece.loaded === undefined ? this.#passing(id, piece) : sourceOf(piece));
           const taken = Math.min(count - piece.first, piece.lines);
           for (const event of source.fresh?.(taken) ?? source.slice(taken)) events.push(event);
         }

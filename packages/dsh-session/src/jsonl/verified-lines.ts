@@ -9,8 +9,12 @@ import type { EventSource } from '../sources/event-source.js';
 import type { LineEnds } from './line-ends.js';
 import { SessionError } from '../session-error.js';
 
-/** The most bytes of lines decoded into one string at a time (a long log is never one string). */
-const CHUNK_BYTES = 1 << 20;
+/**
+ * The most bytes of lines decoded into one string at a time (a long log is never one string). Kept
+ * under V8's large-object size (128 KiB): a bigger string gets fresh pages of its own (see
+ * docs/decisions/2026-12-07-sdk-store-load-and-reopen-reads.md).
+ */
+const CHUNK_BYTES = 32 * 1024;
 
 /**
  * @internal The events of `bytes`, whose line `i + 1` (line 0 is the header) holds event `i` — seq

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStore, openSessionStore, type SessionStore } from 'dsh-session';
@@ -81,6 +81,36 @@ describe('observation.copyEvents', () => {
     for (let from = 0; from < reopened.nextSeq; from += 700) windows.push(...reopened.eventsFrom(from, from + 700));
     expect(windows).toEqual(observation.events.concat(reopened.eventsFrom(observation.events.length)));
     await reopened.close();
+  });
+
+  it('keeps copies of sealed segments each log’s own when several logs are copied in turn, a segment larger than 4 MiB included', async () => {
+    // Segments not read yet are parsed from one reused buffer (segmented-jsonl-log.ts): nothing copied may alias it.
+    const write = async (id: string, size: number): Promise<void> => {
+      const session = await jsonl.create({ id, title: id });
+      for (let index = 0; index < 6; index++)
+        session.append('plugin/note', { text: `${id} ${String(index)} ${'y'.repeat(size)}` }, { ignorable: true });
+      await session.close();
+    };
+    await write('sealed-a', 400_000);
+    await write('sealed-b', 1_500_000);
+    await write('sealed-huge', 5_000_000);
+    for (const id of ['sealed-a', 'sealed-b', 'sealed-huge']) {
+      const header = JSON.parse((await readFile(join(dir.path, `${id}.jsonl`), 'utf8')).split('\n')[0] as string) as {
+        segments?: unknown[];
+      };
+      expect(header.segments?.length ?? 0).toBeGreaterThan(0);
+    }
+    const first = (await jsonl.observe('sealed-a')).copyEvents();
+    const second = (await jsonl.observe('sealed-b')).copyEvents();
+    const huge = (await jsonl.observe('sealed-huge')).copyEvents();
+    const again = (await jsonl.observe('sealed-a')).copyEvents();
+    expect(first).toEqual((await jsonl.observe('sealed-a')).events);
+    expect(second).toEqual((await jsonl.observe('sealed-b')).events);
+    expect(huge).toEqual((await jsonl.observe('sealed-huge')).events);
+    expect(again).toEqual(first);
+    expect(
+      first.filter((event) => event.type === 'plugin/note').map((event) => (event.data as { text: string }).text.slice(0, 10)),
+    ).toEqual(Array.from({ length: 6 }, (_, index) => `sealed-a ${String(index)}`));
   });
 
   it('copies a live session’s events, leaving the session’s own frozen events untouched', async () => {
