@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { workspaceStaleNote, type SessionConfig, type SessionEvent, type SessionNoteData } from 'dsh-codec';
 import { findEvents, findFileCalls, selectForkCut, type LATEST_CLOSED_TURN, type SessionObservation } from 'dsh-session';
 import type { HostContext } from '../host-context.js';
-import { fileCallPaths, touchedBy } from './touched-paths.js';
+import { fileCallPaths, touchedAmong, touchedBy, touchedCandidates } from './touched-paths.js';
 
 /** What decides a child's note: its config (whole or patched over the one at the cut) and whether its files are the workspace at the cut. */
 export type StaleNoteChild = { config?: SessionConfig; configPatch?: SessionConfig; workspace?: 'at-cut' };
@@ -21,6 +21,7 @@ export type StaleNoteChild = { config?: SessionConfig; configPatch?: SessionConf
 /** What the source's history says at the cut, each part read once (and only when a child needs it). */
 class History {
   #touched: ReadonlySet<string> | undefined;
+  #asked = 0;
   #writtenAfter: readonly string[] | undefined;
 
   constructor(
@@ -32,25 +33,33 @@ class History {
     readonly tree: string | undefined,
   ) {}
 
-  /** The paths the calls at or before the cut name (their file arguments, from the sealed segments' indexes where the log has them). */
-  touched(): ReadonlySet<string> {
+  /**
+   * The paths among `changed` (and the folders above them, and `.`) that the calls at or before the cut
+   * name — all `touchedBy` needs to judge `changed`. The first ask keeps only those (a long history names
+   * tens of thousands of paths, a note a few); a second (another peer's files) reads the whole touched set once.
+   */
+  touchedFor(changed: Iterable<string>): ReadonlySet<string> {
+    const candidates = touchedCandidates(changed);
+    if (this.#touched === undefined && this.#asked++ === 0)
+      return touchedAmong(findFileCalls(this.source, { before: this.cut + 1 }), this.cwd, candidates);
     if (this.#touched === undefined) {
       const touched = new Set<string>();
       for (const call of findFileCalls(this.source, { before: this.cut + 1 }))
         for (const path of fileCallPaths(call, this.cwd)) touched.add(path);
       this.#touched = touched;
     }
-    return this.#touched;
+    const touched = this.#touched;
+    return new Set([...candidates].filter((path) => touched.has(path)));
   }
 
   /** Paths named by the source's calls after the cut that are not read-only (only the tail is read). */
   writtenAfter(): readonly string[] {
     if (this.#writtenAfter === undefined) {
-      const written: string[] = [];
+      const written = new Set<string>();
       for (const call of findFileCalls(this.source, { after: this.cut })) {
-        if (call.effect !== 'read-only') written.push(...fileCallPaths(call, this.cwd));
+        if (call.effect !== 'read-only') for (const path of fileCallPaths(call, this.cwd)) written.add(path);
       }
-      this.#writtenAfter = written;
+      this.#writtenAfter = [...written];
     }
     return this.#writtenAfter;
   }
@@ -86,7 +95,7 @@ export function staleFilesNotes(
     if (history.tree !== undefined) {
       try {
         const diff = await store.diff(history.tree, { cwd: childCwd });
-        const touched = diff.changes.length === 0 ? new Set<string>() : history.touched();
+        const touched = diff.changes.length === 0 ? new Set<string>() : history.touchedFor(diff.changes.map(({ path }) => path));
         for (const { path, change } of diff.changes) {
           if (touchedBy(touched, path, change === 'added' || change === 'deleted')) stale.add(path);
         }
@@ -102,7 +111,7 @@ export function staleFilesNotes(
       // Without the files at the cut only the source's own later writes are known changes, and only in its own cwd.
       if (history.cwd === undefined || resolve(childCwd) !== resolve(history.cwd)) return undefined;
       const written = history.writtenAfter();
-      const touched = written.length === 0 ? new Set<string>() : history.touched();
+      const touched = written.length === 0 ? new Set<string>() : history.touchedFor(written);
       for (const path of written) if (touchedBy(touched, path, true)) stale.add(path);
     }
     if (stale.size === 0) return undefined;

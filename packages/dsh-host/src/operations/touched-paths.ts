@@ -31,9 +31,62 @@ export function fileCallPaths(call: FileCall, cwd: string | undefined): string[]
   return paths;
 }
 
+/**
+ * The touched paths among `candidates`: those `calls` name (as `fileCallPaths` reads them) that are
+ * candidates. What a note needs is whether a few changed paths (and their folders) were touched, not
+ * the whole touched set: this keeps no other path, and relativises a path already written the way
+ * `fileCallPaths` would give it without `path.relative` (SPEC §24: a long history names tens of
+ * thousands of paths).
+ */
+export function touchedAmong(calls: Iterable<FileCall>, cwd: string | undefined, candidates: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  if (candidates.size === 0) return found;
+  for (const call of calls) {
+    if (call.paths === undefined) continue;
+    let named = false;
+    for (const value of call.paths) {
+      const path = workspacePath(value, cwd);
+      if (path === undefined) continue;
+      named = true;
+      if (candidates.has(path)) found.add(path);
+    }
+    if (!named && call.name === 'list_files' && candidates.has('.')) found.add('.');
+  }
+  return found;
+}
+
+/**
+ * The paths whose being touched `touchedBy` asks about for `paths`: each path, every folder above it, and
+ * the cwd (`.`). `touchedBy(touched, path, …)` equals `touchedBy(touched ∩ candidates, path, …)`.
+ */
+export function touchedCandidates(paths: Iterable<string>): Set<string> {
+  const candidates = new Set<string>(['.']);
+  for (const path of paths) {
+    candidates.add(path);
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) candidates.add(path.slice(0, slash));
+  }
+  return candidates;
+}
+
+/** A relative path `posix.normalize` leaves as it is: segments that are neither empty, `.` nor `..`, no trailing `/`. */
+const NORMAL_RELATIVE = /^(?:(?!\.\.?\/)[^/]+\/)*(?!\.\.?$)[^/]+$/;
+
 /** `path` as a workspace-relative path with `/` separators, or undefined when it leaves `cwd` or says nothing. */
 function workspacePath(path: string, cwd: string | undefined): string | undefined {
   if (path === '') return undefined;
+  // Most paths are already written as the workspace path (`src/a.ts`, or `CWD/src/a.ts`): no normalising needed.
+  if (path.charCodeAt(0) !== SLASH) {
+    if (NORMAL_RELATIVE.test(path)) return path;
+  } else if (
+    cwd !== undefined &&
+    cwd.length > 1 &&
+    path.startsWith(cwd) &&
+    path.charCodeAt(cwd.length) === SLASH &&
+    isNormalAbsolute(cwd)
+  ) {
+    const rest = path.slice(cwd.length + 1);
+    if (NORMAL_RELATIVE.test(rest)) return rest;
+  }
   let inside = path;
   if (isAbsolute(path)) {
     if (cwd === undefined) return undefined;
@@ -43,6 +96,17 @@ function workspacePath(path: string, cwd: string | undefined): string | undefine
   if (normal === '' || normal === '.') return '.';
   if (normal === '..' || normal.startsWith('../') || posix.isAbsolute(normal)) return undefined;
   return normal;
+}
+
+const SLASH = 0x2f;
+
+/** The last cwd `isNormalAbsolute` judged (a note asks about one cwd for every path). */
+let judged: { cwd: string; normal: boolean } | undefined;
+
+/** An absolute path `path.resolve` leaves as it is (so `relative(cwd, …)` reads it as written). */
+function isNormalAbsolute(cwd: string): boolean {
+  if (judged?.cwd !== cwd) judged = { cwd, normal: cwd.charCodeAt(0) === SLASH && NORMAL_RELATIVE.test(cwd.slice(1)) };
+  return judged.normal;
 }
 
 /**
