@@ -1,17 +1,25 @@
 /**
  * `dsh fork FILE --at REF --worktree` of a Claude Code, Codex or pi file, after the fork: the child written
  * with a new directory holding the files at the cut (`tool-worktree-fork.ts`, with the tool's format as
- * data: `claude-fork-lines.ts`, `codex-fork-lines.ts`, `pi-fork-lines.ts`), and what to run next. Its
+ * data: `claude-fork-lines.ts`, `codex-fork-lines.ts`, `pi-fork-lines.ts`), and what to run next (the
+ * tool's resume and listing commands, data in the same tables: this module branches on no tool). Its
  * own module so a plain native fork loads neither the checkpoints nor the data directory; each tool's
  * format loads only for its files.
  * @module
  */
 import type { NativeFileFork } from 'dsh-import/native-fork';
 import { resolveDataDir, type CliContext } from '../cli-context.js';
-import { codexIndexCommand } from '../codex-index-command.js';
 import type { OptionValues } from '../parse-command-line.js';
 import { shellLineIn } from '../shell-command.js';
 import { terminalBody, terminalLine } from '../terminal-text.js';
+import type { WorktreeForkLines } from '../tool-hooks/tool-worktree-fork.js';
+
+/** Each format's lines, loaded only for its files: everything per tool (format, resume, listing) is in them. */
+const FORK_LINES: Readonly<Record<NativeFileFork['format'], () => Promise<WorktreeForkLines>>> = {
+  'claude-code': async () => (await import('../tool-hooks/claude-fork-lines.js')).CLAUDE_FORK_LINES,
+  codex: async () => (await import('../tool-hooks/codex-fork-lines.js')).CODEX_FORK_LINES,
+  pi: async () => (await import('../tool-hooks/pi-fork-lines.js')).PI_FORK_LINES,
+};
 
 /** A `--worktree` fork's directory as printed: the files it holds and where. */
 function worktreeWhat(made: { dir: string; branch?: string; checkpoint?: { hook_event_name: string; tool_use_id: string } }): string {
@@ -19,12 +27,6 @@ function worktreeWhat(made: { dir: string; branch?: string; checkpoint?: { hook_
   return made.checkpoint === undefined
     ? `HEAD in ${where}`
     : `the workspace at the cut (${made.checkpoint.hook_event_name} checkpoint of ${made.checkpoint.tool_use_id}) in ${where}`;
-}
-
-/** The tool's resume of the child (run in its new directory; pi opens the file, whose header names that directory). */
-function resumeArgv(format: NativeFileFork['format'], sessionId: string, file: string): string[] {
-  if (format === 'codex') return ['codex', 'resume', sessionId];
-  return format === 'pi' ? ['pi', '--session', file] : ['claude', '--resume', sessionId];
 }
 
 /**
@@ -40,17 +42,12 @@ export async function nativeWorktreeFork(
   now: number,
 ): Promise<number> {
   const dataDir = resolveDataDir(context, values.data);
-  const lines =
-    fork.format === 'codex'
-      ? (await import('../tool-hooks/codex-fork-lines.js')).CODEX_FORK_LINES
-      : fork.format === 'pi'
-        ? (await import('../tool-hooks/pi-fork-lines.js')).PI_FORK_LINES
-        : (await import('../tool-hooks/claude-fork-lines.js')).CLAUDE_FORK_LINES;
+  const lines = await FORK_LINES[fork.format]();
   const { toolWorktreeFork } = await import('../tool-hooks/tool-worktree-fork.js');
   const made = await toolWorktreeFork(context, dataDir, lines, { fork, parentFile: file, now });
-  const command = shellLineIn({ dir: made.dir }, resumeArgv(fork.format, fork.sessionId, made.file));
-  // Codex lists only the threads its database records: the command that has Codex record this one.
-  const index = fork.format === 'codex' ? await codexIndexCommand(context, made.file, fork.sessionId) : undefined;
+  const command = shellLineIn({ dir: made.dir }, lines.resumeArgv({ sessionId: fork.sessionId, file: made.file }));
+  const { listing } = lines;
+  const index = await listing?.command(context, made.file, fork.sessionId);
   if (values.json === true) {
     const { workspace, warning, file: child, ...worktree } = made;
     context.stdout.write(
@@ -63,7 +60,7 @@ export async function nativeWorktreeFork(
   let text = `dsh: forked ${fork.format} session ${terminalLine(fork.parentSessionId ?? '?')} at ${terminalLine(String(values.at))} (seq ${String(fork.cut)}) into ${terminalLine(made.file)}\n  the child's files are ${terminalLine(worktreeWhat(made))}\n`;
   for (const entry of made.skipped ?? []) text += `  not in that checkpoint: ${terminalLine(entry.path)} (${entry.reason})\n`;
   text += `  resume it with: ${terminalLine(command)}\n`;
-  if (index !== undefined) text += `  list it in \`codex resume\` and --last: ${terminalLine(index.line)}\n`;
+  if (listing !== undefined && index !== undefined) text += `  list it in ${listing.where}: ${terminalLine(index.line)}\n`;
   context.stderr.write(terminalBody(text));
   return 0;
 }

@@ -49,4 +49,5 @@ export const CLAUDE_FORK_LINES: WorktreeForkLines = {
     timestamp: at.timestamp,
   }),
   childFile: ({ context, fork, dir }) => join(nativeSessionsDir(context, 'claude'), claudeProjectDirName(dir), `${fork.sessionId}.jsonl`),
+  resumeArgv: ({ sessionId }) => ['claude', '--resume', sessionId],
 };

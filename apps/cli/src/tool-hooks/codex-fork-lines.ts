@@ -7,6 +7,7 @@
  */
 import { dirname, join } from 'node:path';
 import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec/synthetic-results';
+import { codexIndexCommand } from '../codex-index-command.js';
 import { movedPath } from './hook-fork-worktree.js';
 import type { ToolLine, WorktreeForkLines } from './tool-worktree-fork.js';
 
@@ -64,4 +65,7 @@ export const CODEX_FORK_LINES: WorktreeForkLines = {
     payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: at.text }] },
   }),
   childFile: ({ parentFile, fork }) => join(dirname(parentFile), fork.fileName),
+  resumeArgv: ({ sessionId }) => ['codex', 'resume', sessionId],
+  // Codex lists only the threads its database records: the command that has Codex record this one.
+  listing: { where: '`codex resume` and --last', command: codexIndexCommand },
 };

@@ -45,4 +45,6 @@ export const PI_FORK_LINES: WorktreeForkLines = {
     message: { role: 'user', content: [{ type: 'text', text: at.text }], timestamp: Date.parse(at.timestamp) },
   }),
   childFile: ({ parentFile, fork }) => join(dirname(parentFile), fork.fileName),
+  // pi opens the file, whose header names the new directory.
+  resumeArgv: ({ file }) => ['pi', '--session', file],
 };

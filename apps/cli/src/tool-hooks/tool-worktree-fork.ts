@@ -38,6 +38,16 @@ export type WorktreeForkLines = {
   note: (last: ToolLine, at: { sessionId: string; dir: string; branch: string | undefined; text: string; timestamp: string }) => ToolLine;
   /** Where the child's file goes (its folder is made when missing). */
   childFile: (at: { context: CliContext; parentFile: string; fork: NativeFileFork; dir: string }) => string;
+  /** The tool's own command that resumes the child, run in its new directory (`file`: where the child was written). */
+  resumeArgv: (at: { sessionId: string; file: string }) => string[];
+  /**
+   * For a tool whose listing does not read its files (Codex): where it lists sessions, and the commands
+   * that have it record the child there (undefined when none would).
+   */
+  listing?: {
+    where: string;
+    command: (context: CliContext, file: string, sessionId: string) => Promise<{ argv: string[][]; line: string } | undefined>;
+  };
 };
 
 /** What a `--worktree` fork of a tool's file made: the directory (`hook-fork-worktree.ts`) and the child's file. */
