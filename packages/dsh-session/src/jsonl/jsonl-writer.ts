@@ -16,6 +16,7 @@ import { readVerifiedStamp, writeVerifiedStamp } from './jsonl-verified-stamp.js
 import { LineEnds } from './line-ends.js';
 import { keepBackup, keepTornTail } from './log-backups.js';
 import { SEAL_AT_BYTES, sealHeldLines } from './seal-held-lines.js';
+import { SegmentedJsonlLog } from './segmented-jsonl-log.js';
 import type { FastWriter, StoredRead } from '../fast-backend.js';
 import { JsonlTextLog } from './jsonl-text-log.js';
 import { VerifiedJsonlLog } from './verified-jsonl-log.js';
@@ -108,10 +109,13 @@ export function makeJsonlWriter(
       // A manifest is read with its segments (one self-contained log); its own lines follow them.
       manifest = manifestOf(bytes);
       base = manifest?.lines ?? 0;
-      const whole = manifest === undefined ? bytes : await materialize(state.segments, bytes, manifest);
       // Bytes the stamp vouches for were validated by a writer of this store: decoded, not validated again.
-      if (stamp !== undefined && stamp.size === size && stamp.crc32 === crc && current && endsWithNewline)
-        return { log: new VerifiedJsonlLog(whole) };
+      const vouched = stamp !== undefined && stamp.size === size && stamp.crc32 === crc && current && endsWithNewline;
+      // A vouched-for manifest is read lazily: its segments are checked by digest and read one at a time
+      // when their events are (SPEC §24: resume holds what the model needs, not the whole log).
+      if (vouched && manifest !== undefined) return { log: new SegmentedJsonlLog(state.segments, bytes, manifest) };
+      const whole = manifest === undefined ? bytes : await materialize(state.segments, bytes, manifest);
+      if (vouched) return { log: new VerifiedJsonlLog(whole) };
       return { log: new JsonlTextLog(whole.toString('utf8')) };
     },
     markValidated() {

@@ -30,6 +30,7 @@ import {
   type SegmentIndex,
 } from './segments/segment-index.js';
 import type { SegmentStore } from './segments/segment-store.js';
+import { verifySegmentSync } from './segments/verify-segment-sync.js';
 
 /**
  * The buffer `fresh` reads a segment not loaded yet into (its events parsed at once, its bytes not
@@ -95,8 +96,17 @@ export class SegmentedJsonlLog implements StoredLines {
     return this.#asWhole().decode(id);
   }
 
+  /**
+   * The events as `open` takes them (SPEC §24: resume holds what the model needs): every segment is
+   * checked against its digest here, hashed in bounded pieces and not kept; the events are then read
+   * by position, holding at most one segment's bytes at a time (`#source`'s `bounded`), so a walk
+   * through a long log in windows never holds the whole log.
+   */
   trustedSource(id: string): TrustedSource | undefined {
-    return this.#asWhole().trustedSource(id);
+    const header = this.#header(id);
+    if (header === undefined) return this.#asWhole().trustedSource(id);
+    for (const segment of this.#manifest.segments) verifySegmentSync(this.#store, segment);
+    return { header, source: this.#source(id, true) };
   }
 
   storedLog(id: string): StoredLog {
@@ -217,11 +227,23 @@ export class SegmentedJsonlLog implements StoredLines {
     return this.#pieces[low] as Piece;
   }
 
-  /** The events by position, each piece read when one of its events is. */
-  #source(id: string): EventSource {
+  /**
+   * The events by position, each piece read when one of its events is. `bounded`: at most one segment
+   * stays read — reading another drops the one before (its bytes and the events decoded from them;
+   * read again, trusted by name, when one of its events is read again).
+   */
+  #source(id: string, bounded = false): EventSource {
     const pieces = this.#pieces;
+    let held: Piece | undefined;
     const sourceOf = (piece: Piece): EventSource => {
       if (piece.source !== undefined) return piece.source;
+      if (bounded && piece.segment !== undefined) {
+        if (held !== undefined) {
+          delete held.loaded;
+          delete held.source;
+        }
+        held = piece;
+      }
       const { bytes, ends } = this.#load(id, piece);
       piece.source = verifiedLinesSource(id, bytes, ends, piece.first);
       return piece.source;
