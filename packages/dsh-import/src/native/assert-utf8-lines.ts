@@ -1,5 +1,5 @@
 /**
- * `assertUtf8Lines`: the text path of the native fork decodes a file as UTF-8, where a byte that is
+ * `assertUtf8Lines`: the text path of the native fork decodes a file's lines as UTF-8, where a byte that is
  * not UTF-8 would become U+FFFD in the child — so such a line is refused instead (`MALFORMED_LINE`),
  * and every kept line is its own bytes (SPEC §27). A torn last line, which no path keeps, is let be.
  * @module
@@ -8,10 +8,9 @@ import { Buffer, isUtf8 } from 'node:buffer';
 import { ImportError } from '../import-error.js';
 import { jsonObjectOf } from './native-line.js';
 
-/** Throws `MALFORMED_LINE` for the first line of `bytes` (decoded as `text`) that is not valid UTF-8, a torn last line aside. */
-export function assertUtf8Lines(bytes: Buffer, text: string): void {
-  // U+FFFD in the text is either written so or a decoded bad byte: only then are the bytes checked.
-  if (!text.includes('\uFFFD') || isUtf8(bytes)) return;
+/** Throws `MALFORMED_LINE` for the first line of `bytes` that is not valid UTF-8, a torn last line aside. */
+export function assertUtf8Lines(bytes: Buffer): void {
+  if (isUtf8(bytes)) return;
   for (let start = 0, index = 0; start < bytes.length; index++) {
     const newline = bytes.indexOf(10, start);
     const end = newline < 0 ? bytes.length : newline;

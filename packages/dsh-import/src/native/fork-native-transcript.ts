@@ -12,6 +12,7 @@ import { readClaudeCodeBytes, type ClaudeCodeBytes } from './claude-code-bytes/c
 import type { NativeFormat } from './native-format.js';
 import { joinNativeLines, splitNativeLines, type NativeLine } from './native-line.js';
 import { nativeCut } from './native-cut.js';
+import { nativeChildChunks, splitNativeBytes } from './native-byte-lines.js';
 import { nativeFormatOf } from './native-formats.js';
 import { closerText, openCallsAt } from './open-calls.js';
 import type { NativeFork, NativeForkOptions } from './native-fork-types.js';
@@ -19,12 +20,12 @@ import { checkForkAt, nativeFileFork, type NativeFileFork } from './native-file-
 
 export type { NativeFork, NativeForkOptions } from './native-fork-types.js';
 
-/** The child's lines (raw text) from parsed source lines; shared with the in-memory entry fork. */
+/** The child's lines (raw text: the `kept` source lines' as rewritten, then the closers) from parsed source lines. */
 export function forkNativeLines(
   format: NativeFormat,
   lines: readonly NativeLine[],
   options: NativeForkOptions,
-): Omit<NativeFork, 'text' | 'warnings'> & { raws: string[] } {
+): Omit<NativeFork, 'text' | 'warnings'> & { kept: NativeLine[]; raws: string[] } {
   const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId(format.format);
   const parentSessionId = format.sessionIdOf(lines);
   const { kept, events, cut } = nativeCut(format, lines, options.at);
@@ -51,6 +52,7 @@ export function forkNativeLines(
     cut,
     inheritedEntryCount: kept.length,
     closedCalls,
+    kept,
     raws,
   };
 }
@@ -65,7 +67,7 @@ export function forkNativeTranscript(text: string, options: NativeForkOptions): 
   const warnings: string[] = [];
   const lines = splitNativeLines(text, options.strict === true ? undefined : warnings);
   const format = nativeFormatOf(lines, options.format);
-  const { raws, ...fork } = forkNativeLines(format, lines, options);
+  const { raws, kept: _kept, ...fork } = forkNativeLines(format, lines, options);
   return { ...fork, warnings, text: joinNativeLines(raws) };
 }
 
@@ -87,8 +89,12 @@ export function forkFileRead(bytes: Uint8Array, options: NativeForkOptions, read
   const fast = read === undefined ? undefined : forkClaudeCodeRead(read, options);
   if (fast !== undefined) return fast;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const source = buffer.toString('utf8');
-  assertUtf8Lines(buffer, source);
-  const { text, ...fork } = forkNativeTranscript(source, options);
-  return nativeFileFork(fork, [Buffer.from(text, 'utf8')]);
+  assertUtf8Lines(buffer);
+  // As `forkNativeTranscript` of the decoded text, without the text: each line is decoded to be parsed, and the
+  // lines the child keeps unchanged are views of `bytes`.
+  const warnings: string[] = [];
+  const lines = splitNativeBytes(buffer, options.strict === true ? undefined : warnings);
+  const format = nativeFormatOf(lines, options.format);
+  const { raws, kept, ...fork } = forkNativeLines(format, lines, options);
+  return nativeFileFork({ ...fork, warnings }, nativeChildChunks(kept, raws));
 }

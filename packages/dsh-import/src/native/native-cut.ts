@@ -51,6 +51,11 @@ export function corePositions(events: readonly SessionEvent[]): number[] {
   return positions;
 }
 
+/** Whether `a` and `b` hold the same lines in the same order. */
+function sameLines(a: readonly NativeLine[], b: readonly NativeLine[]): boolean {
+  return a.length === b.length && a.every((line, position) => line === b[position]);
+}
+
 /** Whether the first `count` non-title events of `events` are those of `reference`. */
 function agrees(
   events: readonly SessionEvent[],
@@ -82,7 +87,8 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
         `--at ${JSON.stringify(at)} names no entry of this ${format.format} file: ${format.refHint(lines, at)}`,
       );
     const kept = format.chainTo(lines, position);
-    const events = eventsOfLines(format, kept);
+    // A cut at the main line's end keeps its chain: its reading is the main line's, read once.
+    const events = format.format !== 'codex' && sameLines(kept, main.chain()) ? main.reading().slice() : eventsOfLines(format, kept);
     return { kept, events, cut: cutInReading(format, lines, kept, events, main) };
   }
   const n = Number(seq[1]);

@@ -15,20 +15,41 @@ export type NativeLine = { index: number; raw: string; value: Record<string, unk
 export function splitNativeLines(text: string, skipped?: string[]): NativeLine[] {
   const raw = text.split('\n');
   if (raw[raw.length - 1] === '') raw.pop();
-  const lines: NativeLine[] = [];
+  return readNativeLines(
+    raw.length,
+    (index) => raw[index] as string,
+    !text.endsWith('\n'),
+    (index, line, value) => ({ index, raw: line, value }),
+    skipped,
+  );
+}
+
+/**
+ * `splitNativeLines`' rules over `count` lines whose texts `rawAt` gives (`unterminated`: the last
+ * has no `\n`), each kept line made by `make` — shared by the split of a text and of a file's bytes.
+ */
+export function readNativeLines<Line extends NativeLine>(
+  count: number,
+  rawAt: (index: number) => string,
+  unterminated: boolean,
+  make: (index: number, raw: string, value: Record<string, unknown>) => Line,
+  skipped?: string[],
+): Line[] {
+  const lines: Line[] = [];
   let firstSkipped: ImportError | undefined;
-  raw.forEach((line, index) => {
-    if (line.trim() === '') return;
+  for (let index = 0; index < count; index++) {
+    const line = rawAt(index);
+    if (line.trim() === '') continue;
     const value = jsonObjectOf(line);
     if (value !== undefined) {
-      lines.push({ index, raw: line, value });
-      return;
+      lines.push(make(index, line, value));
+      continue;
     }
-    if (index === raw.length - 1 && !text.endsWith('\n')) return;
+    if (index === count - 1 && unterminated) continue;
     if (skipped === undefined) throw malformedLine(index, line);
     firstSkipped ??= malformedLine(index, line);
     skipped.push(skippedLineWarning(index, line));
-  });
+  }
   // No line is JSON: the text is no session file, refused at its first line.
   if (lines.length === 0 && firstSkipped !== undefined) throw firstSkipped;
   return lines;
