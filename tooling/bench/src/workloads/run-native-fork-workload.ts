@@ -3,12 +3,14 @@
  * `claudeCodeTranscript`) against copying that file + fsync, in the same round. The subject runs the
  * command's steps in process: read FILE's bytes (into a `nativeFileReader`, as dsh-cli does), its `fork`, write the child's chunks to a temp
  * file (one `writev`) + fsync, link it to its name, fsync the folder (what `publishNewFile` in dsh-cli does).
+ * Its notes give each fork's peak memory against the file's size: these files, one of tiny lines, and
+ * a generated pi and Codex file (the text path).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { link, open, rm, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { claudeCodeTranscript } from '@dsh/test-utils';
+import { claudeCodeTranscript, codexTranscript, piTranscript } from '@dsh/test-utils';
 import { nativeFileReader, type NativeFileReader } from 'dsh-import';
 import type { BenchContext } from '../harness/bench-context.js';
 import { figureOf } from '../harness/figure.js';
@@ -26,6 +28,17 @@ export function claudeCodeFileOfBytes(bytes: number): string {
   for (let turns = 64; ; turns *= 2) {
     const { text } = claudeCodeTranscript({ turns });
     if (text.length >= bytes) return text.slice(0, text.lastIndexOf('\n', bytes) + 1);
+  }
+}
+
+/** A pi (version 3) or Codex (with ordinals) file of about `bytes` bytes, whole lines, and its last entry's REF (pi id, Codex ordinal). */
+export function piOrCodexFileOfBytes(tool: 'pi' | 'codex', bytes: number): { text: string; at: string } {
+  for (let turns = 64; ; turns *= 2) {
+    const { text } = tool === 'pi' ? piTranscript({ turns }) : codexTranscript({ turns, ordinals: true });
+    if (text.length < bytes) continue;
+    const kept = text.slice(0, text.lastIndexOf('\n', bytes) + 1);
+    const last = JSON.parse(kept.slice(kept.lastIndexOf('\n', kept.length - 2) + 1)) as { id?: string; ordinal?: number };
+    return { text: kept, at: tool === 'pi' ? String(last.id) : String(last.ordinal) };
   }
 }
 
@@ -188,6 +201,13 @@ export async function runNativeForkWorkload(context: BenchContext): Promise<Sect
     label: `dsh fork FILE, Claude Code, ${formatBytes(tiny.text.length)} of 20-byte lines`,
     size: tiny.text.length,
   });
+  // pi and Codex files take the text path (every kept line read by dsh's import): their peak memory, for SPEC §24's 4×.
+  for (const tool of ['pi', 'codex'] as const) {
+    const file = piOrCodexFileOfBytes(tool, 30 * MB);
+    const path = join(dataDir, `native-${tool}.jsonl`);
+    await writeFile(path, file.text);
+    kept.push({ path, at: file.at, label: `dsh fork FILE, ${tool}, ${formatBytes(file.text.length)}`, size: file.text.length });
+  }
   log('native fork: peak memory, each fork in its own process');
   notes.push(...(await nativeForkMemoryNotes(dataDir, kept)));
   for (const { path } of kept) await rm(path, { force: true });
@@ -205,7 +225,8 @@ same file and fsyncs it and its folder. The floor row does the fork's I/O alone 
 fresh memory and written back whole, with the same fsyncs and link — and parses nothing: the 2× bound
 leaves the parsing, the chain and the child what remains of twice the copy after that floor.
 The notes give each fork's peak memory in a process of its own (SPEC §24: within 4× FILE's size, or
-\`FILE_TOO_LARGE\`), against a process that only reads the file, for these files and one of 20-byte lines.`,
+\`FILE_TOO_LARGE\`), against a process that only reads the file, for these files, one of 20-byte lines, and a generated pi
+(version 3) and Codex file of 30 MB cut at their last entry (the text path).`,
     figures,
     notes,
   };
