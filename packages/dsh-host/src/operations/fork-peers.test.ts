@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStore, type SessionStore } from 'dsh-session';
+import { createMemoryStore, type Session, type SessionStore } from 'dsh-session';
 import { createHost, defaultPeerNames, type Host } from 'dsh-host';
 import { createGatedModel, type GatedModel } from '../__fixtures__/gated-model.js';
 import { call } from '../__fixtures__/http-call.js';
@@ -135,9 +135,17 @@ describe('POST /api/sessions/:id/peers', () => {
  * A host over a memory store whose `fork` calls are counted while they run (each waits one macrotask,
  * so overlapping calls are seen); the fork numbered `failAt` (1-based) fails instead.
  */
-function setupCountingForks(model: GatedModel, failAt?: number): { host: Host; forks: { running: number; most: number; calls: number } } {
+function setupCountingForks(
+  model: GatedModel,
+  failAt?: number,
+): { host: Host; forks: { running: number; most: number; calls: number; queuedWhileForking: number } } {
   const inner = createMemoryStore();
-  const forks = { running: 0, most: 0, calls: 0 };
+  const forks = { running: 0, most: 0, calls: 0, queuedWhileForking: 0 };
+  const children: Session[] = [];
+  /** Prompts already queued on the children forked so far (seen while another fork runs). */
+  const queuedSoFar = (): number =>
+    children.filter((child) => child.events.some((event) => event.type === 'input/queued' && event.seq > (child.header.forkCut ?? -1)))
+      .length;
   const store: SessionStore = {
     ...inner,
     fork: async (source, options) => {
@@ -145,9 +153,13 @@ function setupCountingForks(model: GatedModel, failAt?: number): { host: Host; f
       forks.running++;
       forks.most = Math.max(forks.most, forks.running);
       try {
+        forks.queuedWhileForking = Math.max(forks.queuedWhileForking, queuedSoFar());
         await new Promise((resolve) => setImmediate(resolve));
+        forks.queuedWhileForking = Math.max(forks.queuedWhileForking, queuedSoFar());
         if (call === failAt) throw new Error('disk gone');
-        return await inner.fork(source, options);
+        const child = await inner.fork(source, options);
+        children.push(child);
+        return child;
       } finally {
         forks.running--;
       }
@@ -174,6 +186,21 @@ describe('host.peers', () => {
     for (const _ of result.peers) model.answer();
     const turns = await Promise.all(result.peers.map((peer) => host.turnResult(peer.sessionId, peer.inputId)));
     expect(turns.map((turn) => turn.isError)).toEqual([false, false, false, false]);
+  });
+
+  it('queues no peer prompt while a sibling is being forked: every prompt once every fork settled', async () => {
+    const model = createGatedModel([{ text: 'base answer' }]);
+    const { host, forks } = setupCountingForks(model);
+    const base = await baseline(host, model, 'base');
+    const result = await host.peers(base, { peers: [{ prompt: 'a' }, { prompt: 'b' }, { prompt: 'c' }] });
+    expect(forks).toMatchObject({ calls: 3, queuedWhileForking: 0 });
+    for (const peer of result.peers) {
+      const child = await host.observe(peer.sessionId);
+      expect(child.events.filter((event) => event.type === 'input/queued' && event.seq > (child.header.forkCut ?? -1))).toHaveLength(1);
+    }
+    await model.requested(4);
+    for (const _ of result.peers) model.answer();
+    await Promise.all(result.peers.map((peer) => host.turnResult(peer.sessionId, peer.inputId)));
   });
 
   it('a peer fork that fails rejects the call once its siblings settled, which stay forked with their prompts queued', async () => {

@@ -52,11 +52,12 @@ function peerTitles(requests: readonly PeerRequest[], baseName: string, taken: R
  * Forks `options.peers.length` siblings of one baseline at one cut: the baseline is observed once,
  * the cut (`atSeq` exactly, else SPEC §5.4's omitted rule) selected once by the store as it forks the
  * first child, and every other child forked from that observation at that cut, all at once (their
- * writes and fsyncs overlap each other and the first peer's turn). Each child is live and its prompt
- * queued as soon as it is forked, so the prompts run concurrently; each child's seed is durable before
- * its prompt is queued. A failed fork rejects the call once its siblings settled (those stay forked and
- * running). The children's live slots are taken first (`TOO_MANY_SESSIONS`, nothing forked, when the
- * host cannot run them all).
+ * writes and fsyncs overlap each other). Every prompt is queued once every fork settled, so the prompts
+ * run concurrently and no peer's first turn (which reads its whole inherited history) holds the event
+ * loop while a sibling is being forked; each child's seed is durable before its prompt is queued. A
+ * failed fork rejects the call once its siblings settled (those stay forked, their prompts queued). The
+ * children's live slots are taken first (`TOO_MANY_SESSIONS`, nothing forked, when the host cannot run
+ * them all).
  * @internal
  */
 export async function forkPeers(context: HostContext, baselineRef: string, options: PeersOptions): Promise<PeersResult> {
@@ -94,12 +95,12 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
       const workspace = directory?.workspace ?? request.workspace;
       return { prompt: request.prompt, configPatch, id, workspace, worktree: directory?.worktree };
     });
-    /** Forks peer `index`, publishes it live and queues its prompt; the child's cut comes back beside it. */
+    /** Forks peer `index` and publishes it live; `queue()` queues its prompt and says the peer. The child's cut comes back beside it. */
     const forkPeer = async (
       index: number,
       atSeq: number | typeof LATEST_CLOSED_TURN,
       notes: SessionNoteData[] | undefined,
-    ): Promise<{ peer: PeersResult['peers'][number]; cut: number }> => {
+    ): Promise<{ queue: () => PeersResult['peers'][number]; cut: number }> => {
       const { prompt, configPatch, id, workspace, worktree } = requests[index] as (typeof requests)[number];
       const title = titles[index] as string | PrintableTitle;
       const entry = await openLive(
@@ -118,15 +119,18 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
       forked.add(index);
       const child = entry.session;
       await inheritCheckpoints(context, child.id, baseline);
-      const { inputId } = entry.agent.enqueue(prompt);
-      const peer: PeersResult['peers'][number] = {
-        sessionId: child.id,
-        title: PrintableTitle.is(title) ? title.text : title,
-        inputId,
-        cwd: entry.agent.cwd(),
+      const queue = (): PeersResult['peers'][number] => {
+        const { inputId } = entry.agent.enqueue(prompt);
+        const peer: PeersResult['peers'][number] = {
+          sessionId: child.id,
+          title: PrintableTitle.is(title) ? title.text : title,
+          inputId,
+          cwd: entry.agent.cwd(),
+        };
+        if (worktree !== undefined) peer.worktree = worktree;
+        return peer;
       };
-      if (worktree !== undefined) peer.worktree = worktree;
-      return { peer, cut: child.header.forkCut ?? -1 };
+      return { queue, cut: child.header.forkCut ?? -1 };
     };
     const rule = made !== undefined && made.cut !== -1 ? made.cut : (options.atSeq ?? LATEST_CLOSED_TURN);
     // Each peer's notes compare its files with the checkpoint at the cut: one comparison at a time.
@@ -137,11 +141,11 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
     // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
     const atSeq = first.cut === -1 ? rule : first.cut;
     const others = await Promise.allSettled(requests.slice(1).map((_, index) => forkPeer(index + 1, atSeq, notes[index + 1])));
-    const peers = [first.peer];
-    for (const outcome of others) {
-      if (outcome.status === 'rejected') throw outcome.reason;
-      peers.push(outcome.value.peer);
-    }
+    // Every fork settled: the prompts now, in prompt order (a forked peer runs its prompt even when a sibling failed).
+    const peers = [first.queue()];
+    for (const outcome of others) if (outcome.status === 'fulfilled') peers.push(outcome.value.queue());
+    const failed = others.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
     return { baseline, cut: first.cut, peers };
   } catch (error) {
     // The directories of peers that were not forked go (their intents with them); the forked ones run in theirs.

@@ -16,7 +16,7 @@ import type { JsonlState } from './jsonl-state.js';
 import { makeJsonlWriter } from './jsonl-writer.js';
 import { sealCreatedLines, sealsWhenCreated } from './seal-created-lines.js';
 import { sessionTempName } from './session-temp-name.js';
-import { acquireSegmentsLease, type SegmentsLease } from './segments/segments-lease.js';
+import { shareSegmentsLease, type SegmentsLease } from './segments/segments-lease.js';
 import { segmentFile } from './segments/segment-paths.js';
 import { writeCreatedSummary } from './write-created-summary.js';
 import type { FastWriter, InheritedRecords } from '../fast-backend.js';
@@ -50,7 +50,7 @@ export async function createJsonlLog(
   // so no collection removes a segment it names in between.
   let segmentsLease: SegmentsLease | undefined;
   try {
-    if ((inherited?.count ?? 0) > 0 && isJsonlProvenance(inherited?.provenance)) segmentsLease = await acquireSegmentsLease(state.segments);
+    if ((inherited?.count ?? 0) > 0 && isJsonlProvenance(inherited?.provenance)) segmentsLease = await shareSegmentsLease(state.segments);
     // No second `exists` here: the link below never overwrites, so a log published meanwhile is
     // still refused (SESSION_EXISTS). The store asks first only for an id its caller named.
     plan = await planCreated(state, header, events, inherited, segmentsLease);
@@ -59,7 +59,7 @@ export async function createJsonlLog(
     }
     // A log created whole (a big create or import, or a fork whose prefix was encoded) is sealed as it is written.
     if (sealsWhenCreated(plan)) {
-      segmentsLease ??= await acquireSegmentsLease(state.segments);
+      segmentsLease ??= await shareSegmentsLease(state.segments);
       plan = await sealCreatedLines(state, header, plan, segmentsLease);
     }
     try {

@@ -23,6 +23,16 @@ async function grow(session: Session, turns: number, size = 200_000): Promise<vo
   await session.flush();
 }
 
+/** The bytes of every file under `path`, recursively. */
+async function sizeOf(path: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(path, { withFileTypes: true })) {
+    const inner = join(path, entry.name);
+    total += entry.isDirectory() ? await sizeOf(inner) : (await stat(inner)).size;
+  }
+  return total;
+}
+
 const headerOf = async (dir: string, id: string): Promise<Record<string, unknown>> =>
   JSON.parse((await readFile(join(dir, `${id}.jsonl`), 'utf8')).split('\n')[0] as string) as Record<string, unknown>;
 
@@ -113,6 +123,29 @@ describe('JSONL forks by reference', { timeout: 120_000 }, () => {
     const grown = resumed.events.slice();
     await resumed.close();
     expect((await store.inspect('whole')).events).toEqual(grown);
+  });
+
+  it('eight forks of one observation at once (peers) each write a manifest of a few KB, all of them far less than one copy', async () => {
+    const source = await store.create({ id: 'source', title: 'baseline' });
+    await grow(source, 7);
+    const events = source.events.slice();
+    await source.close();
+    await store.import({ header: { ...(await store.inspect('source')).header, id: 'baseline' }, events });
+    await store.delete('source');
+    const copy = (await sizeOf(dir.path)) - (await stat(join(dir.path, 'baseline.jsonl'))).size;
+    const observation = await store.observe('baseline');
+    const before = await sizeOf(dir.path);
+    const cut = events.length - 1;
+    const children = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => store.fork(observation, { atSeq: cut, id: `peer-${String(index)}` })),
+    );
+    await Promise.all(children.map((child) => child.close()));
+    // Every byte the eight forks added (manifests, summaries, leases): under 4 KB each, under 3% of one copy of the baseline's lines.
+    const added = (await sizeOf(dir.path)) - before;
+    expect(added).toBeLessThan(8 * 4_096);
+    expect(added).toBeLessThan(copy * 0.03);
+    expect(await readdir(join(dir.path, '.segments'))).toHaveLength(1);
+    for (const child of children) expect((await store.inspect(child.id)).events).toEqual(buildForkSeed(events, cut));
   });
 
   it('an import past 8 MiB is sealed as several segments, each ending a line, and reads back whole', async () => {

@@ -15,7 +15,7 @@ import { NEWLINE } from './jsonl-log-bytes.js';
 import type { JsonlState } from './jsonl-state.js';
 import { readSummaryFile, removeSummaryFile, writeSummaryFile } from './jsonl-summary-file.js';
 import { publishSegment } from './segments/publish-segment.js';
-import { acquireSegmentsLease } from './segments/segments-lease.js';
+import { shareSegmentsLease } from './segments/segments-lease.js';
 import { sessionTempName } from './session-temp-name.js';
 
 /** Own lines below this many bytes stay in the file while the writer holds the session (a fork copies them). */
@@ -45,7 +45,7 @@ export async function sealHeldLines(
   }
   if ((header as { version: unknown }).version !== CURRENT_FORMAT_VERSION) return undefined;
   const temp = join(dir, sessionTempName(id));
-  const lease = await acquireSegmentsLease(state.segments);
+  const lease = await shareSegmentsLease(state.segments);
   let after: Buffer;
   try {
     const segment = await publishSegment(state.segments, lease, bytes.subarray(headerEnd));

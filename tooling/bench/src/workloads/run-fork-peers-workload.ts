@@ -3,7 +3,7 @@
  * peers of one 100,000-event baseline from one observation, against eight plain copies of the
  * baseline's file; and eight concurrent keyless peers' wall time against one peer's.
  */
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeJsonl } from 'dsh-codec';
 import { createHost, type Host } from 'dsh-host';
@@ -66,14 +66,18 @@ export async function runForkPeersWorkload(context: BenchContext): Promise<Secti
   const notes: string[] = [];
   try {
     const baseline = `peers-baseline-${String(size)}`;
-    await store.import(decodeJsonl(v4Jsonl(generateV4Log({ events: size, seed: 47, id: baseline }))));
-    const baselinePath = join(dir, `${baseline}.jsonl`);
+    const text = v4Jsonl(generateV4Log({ events: size, seed: 47, id: baseline }));
+    await store.import(decodeJsonl(text));
+    // The copies copy the baseline's whole log: the store keeps it as a manifest naming sealed segments (V7),
+    // so its own file is a header of a few hundred bytes.
+    const baselinePath = join(copies, `${baseline}.jsonl`);
+    await writeFile(baselinePath, text);
     const bytes = (await stat(baselinePath)).size;
     notes.push(
       `Baseline: ${size.toLocaleString('en-US')} events, ${formatBytes(bytes)}; every peer forks after its latest closed turn (the omitted-cut rule).`,
     );
     notes.push(
-      "Where the forks' time goes (measured apart on this machine, 100,000 events, 2026-12-07): the one observation reads the file once and checks its CRC-32; the cut is selected by the store from that observation, reading only the events its rule needs. Each `store.fork(observation)` then writes half the baseline (the inherited lines) from user space, computes its CRC-32 and scans its line ends again, and fsyncs it: 8 × ~18 MiB, where the copy baseline copies in the kernel. The largest single delay is the first peer's turn: its prompt is queued as soon as it is forked, and its first model request reads the whole inherited history (50,000 events decoded once, shared by every peer), which holds the event loop for 0.4–1.5 s while the second fork waits. Forking every peer before queuing any prompt was measured (forks ~40–50% shorter, but the turns then run after the forks instead of beside their I/O, so the wall time of the eight turns grew) and not adopted; forking the peers after the first all at once was (forks and wall time ~15% shorter in alternated runs at load ~19). The SPEC §24 target (≤ 1× one copy in total) needs forks that do not rewrite the inherited lines: JSONL forks by reference (format V7, docs/decisions/2026-12-07-jsonl-forks-by-reference.md).",
+      "Where the forks' time goes (measured apart on this machine, 100,000 events, 2026-12-07, after JSONL forks by reference): the one observation reads the baseline's manifest; the cut is selected by the store from that observation, reading only the events its rule needs. Each `store.fork(observation)` writes a manifest naming the baseline's segments (~1 KB; with its summary and lease ~4 KB, 31 KB for the eight) and fsyncs it and the folder. The forks share the segment folder's lease (one hold per process; before, each waited for the previous one's fsyncs and the eighth could fail `SESSION_BUSY` after 10 s), and every prompt is queued once every fork settled: a peer's first model request reads its whole inherited history (50,000 events decoded), which held the event loop for seconds while the next siblings were being forked (forks 14–22 s before, 0.45–0.52 s after, in a probe at load ~15–25). The turns still decode each peer's history (the wall-time figure).",
     );
     log(`fork-peers: baseline of ${size} events, ${String(roundsFor(runs, size))} rounds`);
     const series = await measureRounds({
@@ -137,11 +141,11 @@ export async function runForkPeersWorkload(context: BenchContext): Promise<Secti
   return {
     title: '10. Fork peers',
     method: `
-A generated baseline in the current format is imported into a JSONL store (stamped as verified, as every session a store writes).
+A generated baseline in the current format is imported into a JSONL store (stamped as verified, as every session a store writes; sealed as segments, its file a manifest naming them).
 \`host.peers\` — the call behind \`dsh peers\` and \`POST /api/sessions/:id/peers\` — observes it once, selects one cut and forks
 one child per prompt from that observation (\`store.fork(observation)\`), each published live with its prompt queued. *Forks*:
 from the call until it resolves (every child durable, every prompt queued), against copying the baseline's file eight times
-with an fsync each, and against one such copy (SPEC §24: eight peers cost at most one copy in total). *Wall time*: from the call until every peer's first turn (keyless model, \`list files\`: one tool call, two
+with an fsync each, and against one such copy (the baseline's whole JSONL log, not its manifest; SPEC §24: eight peers cost at most one copy in total). *Wall time*: from the call until every peer's first turn (keyless model, \`list files\`: one tool call, two
 steps) ended, eight peers against one. Each round deletes the peers it made.`,
     figures,
     notes,

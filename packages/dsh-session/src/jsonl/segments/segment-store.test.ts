@@ -10,7 +10,7 @@ import { publishSegment } from './publish-segment.js';
 import { readSegment } from './read-segment.js';
 import { SEGMENTS_LEASE, segmentFile, segmentsDir, segmentTempName } from './segment-paths.js';
 import { createSegmentStore, type SegmentRef, type SegmentStore } from './segment-store.js';
-import { acquireSegmentsLease, type SegmentsLease } from './segments-lease.js';
+import { acquireSegmentsLease, shareSegmentsLease, type SegmentsLease } from './segments-lease.js';
 
 const lines = (...texts: string[]): Buffer => Buffer.from(texts.map((text) => `${text}\n`).join(''), 'utf8');
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
@@ -140,6 +140,27 @@ describe('segment store', () => {
     const error = await acquireSegmentsLease(store, 0).catch((caught: unknown) => caught);
     expect((error as SessionError).holder?.pid).toBe(process.pid);
     const waiting = acquireSegmentsLease(store);
+    await lease.release();
+    lease = await waiting;
+    expect(await lease.stillHeld()).toBe(true);
+  });
+
+  it("publishers of one process share the folder's lease without waiting for each other; the collector waits for the last of them", async () => {
+    await lease.release();
+    // Eight concurrent publishers (eight peers forked at once): none waits, one hold between them.
+    const publishers = await Promise.all(Array.from({ length: 8 }, () => shareSegmentsLease(store, 0)));
+    const refs = await Promise.all(publishers.map((held, index) => publishSegment(store, held, lines(`{"seq":${String(index)}}`))));
+    expect(new Set(refs.map((ref) => ref.digest)).size).toBe(8);
+    // Only the collector is excluded, while any publisher still holds the share.
+    expect(await codeOf(acquireSegmentsLease(store, 0))).toBe('SESSION_BUSY');
+    for (const held of publishers.slice(1)) await held.release();
+    await publishers[1]?.release(); // a second release of one share changes nothing
+    expect(await codeOf(acquireSegmentsLease(store, 0))).toBe('SESSION_BUSY');
+    await publishers[0]?.release();
+    lease = await acquireSegmentsLease(store, 0);
+    // While the collector holds it, a publisher waits for it (and is refused when it may not wait).
+    expect(await codeOf(shareSegmentsLease(store, 0))).toBe('SESSION_BUSY');
+    const waiting = shareSegmentsLease(store);
     await lease.release();
     lease = await waiting;
     expect(await lease.stillHeld()).toBe(true);

@@ -3,7 +3,10 @@
  * holds it from publishing (or reusing) a segment until the manifest naming it is durable; the
  * collector holds it while it decides what no manifest names and removes it. So no segment a manifest
  * in flight is about to name is ever collected. Its holders keep it for a few syscalls: a taker waits.
+ * Publishers of one process share one hold (`shareSegmentsLease`): they exclude the collector, not each
+ * other, so concurrent forks (eight peers) never queue behind each other's fsyncs.
  */
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { acquireFileLease, type FileLease } from '../file-lease.js';
 import { leasesDir } from '../jsonl-paths.js';
@@ -55,4 +58,51 @@ function busySegments(store: SegmentStore, error: unknown): unknown {
     `The segment folder of ${store.dir} is held by pid ${String(pid)} on ${host} since ${new Date(since).toISOString()}; expected it free within ${String(SEGMENTS_LEASE_WAIT_MS)} ms. Try again.`,
     { holder: error.holder, cause: error },
   );
+}
+
+/** A hold of the folder's lease shared by this process's publishers: the lease (being taken, or held) and how many use it. */
+type SharedHold = { lease: Promise<SegmentsLease>; users: number };
+
+/** Per segment folder (resolved path), the hold this process's publishers share while any of them publishes. */
+const SHARED_HOLDS = new Map<string, SharedHold>();
+
+/**
+ * The folder's lease for a publisher: joins the hold other publishers of this process have (taken once,
+ * released by the last of them), else takes it as `acquireSegmentsLease` does (waiting up to `waitMs`
+ * while a collector or another process holds it). Publishers never exclude each other — each publishes
+ * content-addressed files under unique temp names — only the collector, which takes the lease alone.
+ */
+export async function shareSegmentsLease(store: SegmentStore, waitMs = SEGMENTS_LEASE_WAIT_MS): Promise<SegmentsLease> {
+  const key = resolve(store.dir);
+  let shared = SHARED_HOLDS.get(key);
+  if (shared === undefined) {
+    const hold: SharedHold = { lease: acquireSegmentsLease(store, waitMs), users: 0 };
+    SHARED_HOLDS.set(key, hold);
+    // A failed take is no hold: the next publisher tries again.
+    hold.lease.catch(() => {
+      if (SHARED_HOLDS.get(key) === hold) SHARED_HOLDS.delete(key);
+    });
+    shared = hold;
+  }
+  const hold = shared;
+  hold.users += 1;
+  let lease: SegmentsLease;
+  try {
+    lease = await hold.lease;
+  } catch (error) {
+    hold.users -= 1;
+    throw error;
+  }
+  let released = false;
+  return {
+    ...lease,
+    async release() {
+      if (released) return;
+      released = true;
+      hold.users -= 1;
+      if (hold.users > 0) return;
+      if (SHARED_HOLDS.get(key) === hold) SHARED_HOLDS.delete(key);
+      await lease.release();
+    },
+  };
 }
