@@ -13,7 +13,8 @@
  * moves the log to a new inode first, so a stale holder (stopped, then resumed) writes into the
  * unlinked old inode and its next check refuses with `SESSION_BUSY`: it adds no byte to the log.
  */
-import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { acquireJsonlLog } from './acquire-jsonl-log.js';
 import { createJsonlLog } from './create-jsonl-log.js';
@@ -130,7 +131,8 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
         const id = name.slice(0, -'.jsonl'.length);
         if (!isValidSessionId(id)) continue;
         try {
-          const info = await stat(join(dir, name));
+          // Synchronous: one metadata call per session, cheaper than its thread-pool round trip (as the leases are).
+          const info = statSync(join(dir, name));
           refs.push({ id, stamp: `${info.size}:${info.mtimeMs}:${info.ino}` });
         } catch (error) {
           if (errorCode(error) !== 'ENOENT') throw error;

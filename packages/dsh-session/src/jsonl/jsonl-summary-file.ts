@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The folder of the summary files, beside the leases and stamps. */
@@ -38,9 +39,31 @@ function isSummaryLine(value: unknown): value is SummaryLine {
 
 /** The summary file of `id`, or undefined when there is none or it is not one. */
 export async function readSummaryFile(dir: string, id: string): Promise<SummaryFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(summaryPath(dir, id), 'utf8');
+  } catch {
+    return undefined;
+  }
+  return summaryFileOf(text);
+}
+
+/** `readSummaryFile` without a thread-pool round trip: what a listing asks once per session. */
+export function readSummaryFileSync(dir: string, id: string): SummaryFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(summaryPath(dir, id), 'utf8');
+  } catch {
+    return undefined;
+  }
+  return summaryFileOf(text);
+}
+
+/** The text of a summary file as one; undefined when it is not one. */
+function summaryFileOf(text: string): SummaryFile | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(summaryPath(dir, id), 'utf8'));
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
