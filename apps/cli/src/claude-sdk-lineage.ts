@@ -4,9 +4,10 @@
  * from its first events — `claude/key` (the SDK key it mirrors), `claude/fork` (written by
  * `forkClaudeSession`: parent and entry) or, for the SDK's own `forkSession`, the `forkedFrom` its
  * copied entries carry (the parent's SDK session id, found among the listed transcripts of the same
- * project). Only sessions whose id is the package's hashed key form are read, each once.
+ * project). Only sessions whose id is the package's hashed key form are read, each once, and of each
+ * only its first events, found by type (`findEvents`): the rest of the transcript is never decoded.
  */
-import type { SessionStore } from 'dsh-host';
+import { findEvents, type SessionStore } from 'dsh-host';
 
 /** Where an SDK transcript was forked from: its parent's dsh id, and the entry (`forkClaudeSession`) or `forkSession`. */
 export type ClaudeSdkFork = { parentSession: string; at?: string; by: 'forkClaudeSession' | 'forkSession' };
@@ -25,12 +26,12 @@ function record(value: unknown): Record<string, unknown> {
 async function headOf(store: SessionStore, id: string): Promise<Head | undefined> {
   let events;
   try {
-    events = (await store.observe(id)).events;
+    events = findEvents(await store.observe(id), ['claude/key', 'claude/fork', 'claude/entry'], { before: HEAD_EVENTS });
   } catch {
     return undefined;
   }
   const head: Head = { id };
-  for (const event of events.slice(0, HEAD_EVENTS)) {
+  for (const event of events) {
     const data = record(event.data);
     if (event.type === 'claude/key' && head.projectKey === undefined) {
       if (typeof data.projectKey === 'string') head.projectKey = data.projectKey;

@@ -48,7 +48,15 @@ export type { ConnectionLimits } from './http/bounded-http-server.js';
 // What an app needs to build a host and read its failures without importing the lower layers (apps
 // may not: the layer table), and nothing else: test doubles and the default model come from
 // dsh-agent. Who uses each export: packages/dsh-host/README.md.
-export { createMemoryStore, materializeLogFile, openSessionStore, rewriteLogFile, SessionError, type SessionStore } from 'dsh-session';
+export {
+  createMemoryStore,
+  findEvents,
+  materializeLogFile,
+  openSessionStore,
+  rewriteLogFile,
+  SessionError,
+  type SessionStore,
+} from 'dsh-session';
 export {
   AgentError,
   canonicalModelSpec,
