@@ -113,10 +113,15 @@ export interface FastWriter extends Omit<SessionWriter, 'read'> {
   /**
    * Optional, instead of `read()`: when the log is exactly as `point` (from a released writer of the
    * same log) describes it — checked without reading its history — takes up that writer's state and
-   * returns true; false when anything may have changed (then `read()` as usual).
+   * returns `{}`; when another writer only appended validated lines since (the bytes before checked
+   * unchanged without reading them), returns those lines as `appended` (its events seq `first` on,
+   * decoded when read); false when anything else may have changed (then `read()` as usual).
    */
-  resume?(point: ResumePoint): Promise<boolean>;
+  resume?(point: ResumePoint): Promise<ResumedLog | false>;
 }
+
+/** What `FastWriter.resume` found past the point: nothing, or the lines another writer appended. */
+export type ResumedLog = { readonly appended?: { readonly first: number; readonly source: EventSource } };
 
 /** What a released writer knows of its log (opaque outside the backend that made it). */
 export type ResumePoint = { readonly backend: string };

@@ -15,8 +15,12 @@ import { crc32 } from 'node:zlib';
 /** The folder of the stamps, beside the leases. */
 export const VERIFIED = '.verified';
 
-/** What a stamp records of the verified bytes. */
-export type VerifiedStamp = { size: number; crc32: number };
+/**
+ * What a stamp records of the verified bytes; `ctimeNs`, when the writer knew it, is the log file's
+ * change time as the writer left it (a later change to the file changes it: `SessionStore.reopen`
+ * then reads the log whole).
+ */
+export type VerifiedStamp = { size: number; crc32: number; ctimeNs?: bigint };
 
 function stampPath(dir: string, id: string): string {
   return join(dir, VERIFIED, id);
@@ -29,7 +33,8 @@ export async function writeVerifiedStamp(dir: string, id: string, stamp: Verifie
   try {
     await mkdir(join(dir, VERIFIED), { recursive: true });
     // `wx`: a planted name (a symlink) is never written through; the stamp is then skipped.
-    await writeFile(temp, JSON.stringify({ size: stamp.size, crc32: stamp.crc32 }), { flag: 'wx' });
+    const changed = stamp.ctimeNs === undefined ? {} : { ctimeNs: String(stamp.ctimeNs) };
+    await writeFile(temp, JSON.stringify({ size: stamp.size, crc32: stamp.crc32, ...changed }), { flag: 'wx' });
     await rename(temp, path);
   } catch {
     await unlink(temp).catch(() => undefined);
@@ -41,8 +46,10 @@ export async function readVerifiedStamp(dir: string, id: string): Promise<Verifi
   try {
     const value = JSON.parse(await readFile(stampPath(dir, id), 'utf8')) as unknown;
     if (typeof value !== 'object' || value === null) return undefined;
-    const { size, crc32: crc } = value as Record<string, unknown>;
-    return Number.isSafeInteger(size) && Number.isSafeInteger(crc) ? { size: size as number, crc32: crc as number } : undefined;
+    const { size, crc32: crc, ctimeNs } = value as Record<string, unknown>;
+    if (!Number.isSafeInteger(size) || !Number.isSafeInteger(crc)) return undefined;
+    const changed = typeof ctimeNs === 'string' && /^[0-9]{1,30}$/.test(ctimeNs) ? { ctimeNs: BigInt(ctimeNs) } : {};
+    return { size: size as number, crc32: crc as number, ...changed };
   } catch {
     return undefined;
   }

@@ -17,9 +17,10 @@ import { LineEnds } from './line-ends.js';
 import { keepBackup, keepTornTail } from './log-backups.js';
 import { SEAL_AT_BYTES, sealHeldLines } from './seal-held-lines.js';
 import { SegmentedJsonlLog } from './segmented-jsonl-log.js';
-import type { FastWriter, StoredRead } from '../fast-backend.js';
+import type { FastWriter, ResumedLog, StoredRead } from '../fast-backend.js';
 import { JsonlTextLog } from './jsonl-text-log.js';
 import { VerifiedJsonlLog } from './verified-jsonl-log.js';
+import { verifiedLinesSource } from './verified-lines.js';
 import { SessionError } from '../session-error.js';
 import { sessionTempName } from './session-temp-name.js';
 import { leaseLost, writeFailed } from '../store-errors.js';
@@ -126,13 +127,32 @@ export function makeJsonlWriter(
     },
     async resume(from) {
       owned();
-      if (!(from instanceof JsonlResumePoint) || from.path !== path || !(await from.matches(handle))) return false;
-      ({ size, lines, ends, crc, base, manifest } = from.state);
-      // The point was taken only of durable, validated, current-format lines ending in LF.
+      if (!(from instanceof JsonlResumePoint) || from.path !== path) return false;
+      let appended: ResumedLog['appended'];
+      if (!(await from.matches(handle))) {
+        // Another writer may only have appended: its verified stamp must cover our bytes and its own.
+        const since = await from.appendedSince(handle);
+        const added = since?.bytes;
+        if (since === undefined || added === undefined || added.at(-1) !== NEWLINE || added.includes(CARRIAGE_RETURN)) return false;
+        // The stamp's writer left the file as it is now (same change time: no edit since) and its CRC covers our bytes and the new ones.
+        const stamp = await readVerifiedStamp(dir, id);
+        const after = crc32(added, from.state.crc);
+        if (stamp?.ctimeNs !== since.ctimeNs || stamp.size !== from.state.size + added.length || stamp.crc32 !== after) return false;
+        const addedEnds = LineEnds.after(0);
+        addedEnds.scan(added, 0);
+        const first = from.state.base + from.state.lines - 1;
+        ({ size, lines, ends, crc, base, manifest } = from.state);
+        ends.scan(added, size);
+        size += added.length;
+        lines += addedEnds.length - 1;
+        crc = after;
+        appended = { first, source: verifiedLinesSource(id, added, addedEnds, first) };
+      } else ({ size, lines, ends, crc, base, manifest } = from.state);
+      // The point was taken only of durable, validated, current-format lines ending in LF; the stamp vouches for what was appended.
       current = true;
       endsWithNewline = true;
       verified = true;
-      return true;
+      return appended === undefined ? {} : { appended };
     },
     async append(expectedNextSeq, events) {
       await fenced();
@@ -241,7 +261,7 @@ export function makeJsonlWriter(
       if (clean) point = await JsonlResumePoint.capture(path, handle, { size, lines, ends, crc, base, manifest }).catch(() => undefined);
       await handle.close().catch(() => undefined);
       // Still under the lease: nobody else changed these bytes since they were validated.
-      if (clean) await writeVerifiedStamp(dir, id, { size, crc32: crc });
+      if (clean) await writeVerifiedStamp(dir, id, { size, crc32: crc, ...(point === undefined ? {} : { ctimeNs: point.ctimeNs }) });
       await lease.release();
     },
   };

@@ -50,11 +50,17 @@ describe('verified stamps of JSONL logs', () => {
     await session.close();
     const stamp = JSON.parse(await readFile(stampOf('stamped'), 'utf8')) as { size: number; crc32: number };
     const bytes = await readFile(fileOf('stamped'));
-    expect(stamp).toEqual({ size: bytes.length, crc32: crc32(bytes) });
+    // With the log's change time as the writer left it (SessionStore.reopen after another writer).
+    const changed = async (): Promise<string> => String((await stat(fileOf('stamped'), { bigint: true })).ctimeNs);
+    expect(stamp).toEqual({ size: bytes.length, crc32: crc32(bytes), ctimeNs: await changed() });
     // Reopened (repaired: the turn was open), validated on read, stamped again for the new bytes.
     await (await store.open('stamped')).close();
     const again = await readFile(fileOf('stamped'));
-    expect(JSON.parse(await readFile(stampOf('stamped'), 'utf8'))).toEqual({ size: again.length, crc32: crc32(again) });
+    expect(JSON.parse(await readFile(stampOf('stamped'), 'utf8'))).toEqual({
+      size: again.length,
+      crc32: crc32(again),
+      ctimeNs: await changed(),
+    });
     await store.delete('stamped');
     expect(await hasStamp('stamped')).toBe(false);
   });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,35 @@ import { makeTempDir, type TempDir } from '@dsh/test-utils';
 async function appendNotes(session: Session, count: number, text = 'note'): Promise<void> {
   for (let index = 0; index < count; index++) session.append('test/note', { text: `${text} ${String(index)}` }, { ignorable: true });
   await session.flush();
+}
+
+/** Another store object on `dir` (another writer, as another process would be) opens `id`, appends `count` notes and closes it. */
+async function appendAsAnotherWriter(dir: string, id: string, count: number, text: string): Promise<void> {
+  const other = await openSessionStore({ dir });
+  try {
+    const theirs = await other.open(id);
+    await appendNotes(theirs, count, text);
+    await theirs.close();
+  } finally {
+    await other.close();
+  }
+}
+
+/** `session`'s events equal what a fresh store reads of its log. */
+async function expectSameAsOpen(dir: string, session: Session): Promise<void> {
+  const fresh = await openSessionStore({ dir });
+  try {
+    expect(JSON.parse(JSON.stringify(session.events))).toEqual(JSON.parse(JSON.stringify((await fresh.observe(session.id)).events)));
+  } finally {
+    await fresh.close();
+  }
+}
+
+/** The bytes this process reads (`/proc/self/io` rchar: files, pipes and sockets) from now until the returned function is called. */
+function readBytes(): () => number {
+  const rchar = (): number => Number(/rchar: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);
+  const start = rchar();
+  return () => rchar() - start;
 }
 
 describe('SessionStore.reopen on JSONL', () => {
@@ -67,25 +97,75 @@ describe('SessionStore.reopen on JSONL', () => {
     expect(expected.filter((data) => JSON.stringify(data).includes('round 59'))).toHaveLength(2);
   });
 
-  it('reads the log again when another writer wrote in between, and sees its events', async () => {
+  it('takes up what another writer appended in between and sees its events, the closed session’s own events kept as they were', async () => {
     const mine = await store.create({ id: 'r3', title: 'shared' });
     await appendNotes(mine, 5, 'mine');
     await mine.close();
-    const other = await openSessionStore({ dir: dir.path });
-    try {
-      const theirs = await other.open('r3');
-      await appendNotes(theirs, 4, 'theirs');
-      await theirs.close();
-    } finally {
-      await other.close();
-    }
+    await appendAsAnotherWriter(dir.path, 'r3', 4, 'theirs');
     const reopened = await store.reopen(mine);
     const texts = reopened.events.flatMap((event) => (isPluginEvent(event, 'test/note') ? [(event.data as { text: string }).text] : []));
     expect(texts).toEqual([
       ...[0, 1, 2, 3, 4].map((index) => `mine ${String(index)}`),
       ...[0, 1, 2, 3].map((index) => `theirs ${String(index)}`),
     ]);
-    expect(reopened.eventsFrom(0, 1)[0]).not.toBe(mine.events[0]);
+    // Not read again: the bytes before the other writer's were checked, not decoded.
+    expect(reopened.eventsFrom(0, 1)[0]).toBe(mine.events[0]);
+    await expectSameAsOpen(dir.path, reopened);
+    reopened.append('test/note', { text: 'after' }, { ignorable: true });
+    await reopened.close();
+    const fresh = await openSessionStore({ dir: dir.path });
+    try {
+      expect(JSON.stringify((await fresh.observe('r3')).events.at(-1)?.data)).toContain('after');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('reads only the bytes another writer appended, not the history before them', async () => {
+    const mine = await store.create({ id: 'long', title: 'long' });
+    // ~4 MiB in one batch (the writer seals it into segments), then a few own lines.
+    for (let index = 0; index < 2000; index++)
+      mine.append('test/note', { text: `history ${String(index)} ${'h'.repeat(2000)}` }, { ignorable: true });
+    await mine.flush();
+    await appendNotes(mine, 5, 'mine');
+    await mine.close();
+    await appendAsAnotherWriter(dir.path, 'long', 3, 'theirs');
+    const read = readBytes();
+    const reopened = await store.reopen(mine);
+    const bytesRead = read();
+    expect(reopened.events.filter((event) => isPluginEvent(event, 'test/note')).at(-1)?.data).toEqual({ text: 'theirs 2' });
+    // The history is ~4 MiB; the reopen reads the last 4 KiB before the new lines, the new lines and the stamp.
+    expect(bytesRead).toBeLessThan(256 * 1024);
+    await expectSameAsOpen(dir.path, reopened);
+    await reopened.close();
+  });
+
+  it('reads the log again when its bytes before another writer’s were edited before that writer opened it', async () => {
+    const mine = await store.create({ id: 'r6', title: 'edited first' });
+    await appendNotes(mine, 40, `plain ${'p'.repeat(200)}`);
+    await mine.close();
+    const file = join(dir.path, 'r6.jsonl');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('plain', 'PLAIN'));
+    await appendAsAnotherWriter(dir.path, 'r6', 2, 'theirs');
+    const reopened = await store.reopen(mine);
+    expect(JSON.stringify(reopened.events)).toContain('PLAIN');
+    expect(reopened.events.filter((event) => isPluginEvent(event, 'test/note')).at(-1)?.data).toEqual({ text: 'theirs 1' });
+    await reopened.close();
+  });
+
+  it('reads the log again when its bytes before another writer’s were edited after that writer released it (the stamp is older than the edit)', async () => {
+    const mine = await store.create({ id: 'r7', title: 'edited after' });
+    await appendNotes(mine, 40, `plain ${'p'.repeat(200)}`);
+    await mine.close();
+    await appendAsAnotherWriter(dir.path, 'r7', 2, 'theirs');
+    const file = join(dir.path, 'r7.jsonl');
+    const text = await readFile(file, 'utf8');
+    // Far from the end (the last 4 KiB are compared): only the stamp's age tells this edit apart.
+    expect(text.indexOf('plain')).toBeLessThan(text.length - 8192);
+    await writeFile(file, text.replace('plain', 'PLAIN'));
+    const reopened = await store.reopen(mine);
+    expect(JSON.stringify(reopened.events)).toContain('PLAIN');
     await reopened.close();
   });
 
