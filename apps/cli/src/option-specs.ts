@@ -35,10 +35,10 @@ export const MODEL_OPTION: OptionSpec = {
   value: 'MODEL',
   help: 'default: anthropic:claude-sonnet-4-5 with ANTHROPIC_API_KEY, else openai:gpt-4.1 with OPENAI_API_KEY, else keyless (offline, deterministic) | scripted:FILE | openai:NAME (OPENAI_BASE_URL, OPENAI_API_KEY) | anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_THINKING_BUDGET) | sonnet, opus, haiku, claude-… (anthropic:…)',
 };
-/** `--no-checkpoints`: no workspace checkpoints for the sessions this command runs (SPEC §23). */
+/** `--no-checkpoints`: no workspace checkpoints for the sessions this command runs, stored in those it creates or forks (SPEC §23). */
 export const NO_CHECKPOINTS_OPTION: OptionSpec = {
   type: 'boolean',
-  help: "take no checkpoints of the session's files (default: at each turn start and after each call that may change them, into DATA/.workspaces.git)",
+  help: "take no checkpoints of the sessions' files, stored in the config of each session it creates or forks so later resumes take none either (default: at each turn start and after each call that may change them, into DATA/.workspaces.git)",
 };
 /** `--json`. */
 export const JSON_OPTION: OptionSpec = { type: 'boolean', help: 'print JSON instead of text' };

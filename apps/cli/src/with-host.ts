@@ -63,7 +63,7 @@ export async function openCliStore(context: CliContext, values: OptionValues): P
  * Runs `use` with a host over the data directory's JSONL store (created if missing) — or PostgreSQL
  * with `--database-url`/`$DSH_DATABASE_URL` — and the `--model` model for sessions that record none, each
  * other session on the model it recorded (plus `extra` host options: a telemetry sink, max steps, a workspace, the live-session bounds, `dsh serve`'s worktree maker), and
- * workspace checkpoints in `DATA/.workspaces.git` unless `--no-checkpoints`; then releases every session it opened and closes the store, even on failure.
+ * workspace checkpoints in `DATA/.workspaces.git` unless `--no-checkpoints` (then stored in each session it creates or forks); then releases every session it opened and closes the store, even on failure.
  * `use` gets where the sessions are, for messages, and the store (for what only its summaries say).
  */
 export async function withHost<T>(
@@ -90,6 +90,8 @@ export async function withHost<T>(
     tools: cliTools(),
     resolveModel: (recorded) => resolveModel(recorded, { cwd: context.cwd, env: context.env }),
     ...(checkpoints === undefined ? {} : { checkpoints }),
+    // Stored too: each session this command creates or forks (interactive, /branch, /fork, peers, serve) records it, so no later resume takes any.
+    ...(values['no-checkpoints'] === true ? { noCheckpoints: true } : {}),
     ...extra,
   });
   try {

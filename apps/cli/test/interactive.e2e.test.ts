@@ -234,6 +234,43 @@ describe.skipIf(!HAS_TMUX)('dsh interactive mode in a terminal', () => {
     },
   );
 
+  it(
+    '--no-checkpoints is stored in interactive mode: the session it creates and the children of /branch and /fork record checkpoints: false, so a later dsh -p resume takes none',
+    { timeout: 240_000 },
+    async () => {
+      const work = join(data.path, 'work');
+      await mkdir(work);
+      await writeFile(join(work, 'readme.md'), 'hello\n');
+      start(['--data', 'sessions', '--cwd', 'work', '--no-checkpoints']);
+      await waitFor(`the prompt\n${screen()}`, () => screen().includes('Type a message'), 60_000);
+      await type('list files', /turn 1 completed/);
+      const root = sessionOnScreen();
+      await type('/branch offb', /now in branch \S+ {2}"offb"/);
+      await type('/fork 3 offf', /now in fork \S+ {2}"offf"/);
+      await type('/exit', /\[exited 0\]/);
+
+      const sessions = join(data.path, 'sessions');
+      const listed = JSON.parse((await runDsh(['sessions', '--json', '--data', sessions])).stdout) as { id: string; title?: string }[];
+      const ids = [root, ...['offb', 'offf'].map((title) => listed.find((item) => item.title === title)?.id ?? `no ${title}`)];
+      for (const id of ids) {
+        const events = await eventsOf(id);
+        expect(events.findLast((event) => event.type === 'session/config')?.data, id).toMatchObject({ checkpoints: false });
+        expect(events.map((event) => event.type)).not.toContain('workspace/checkpoint');
+      }
+      // A resume by another path, without the flag, takes none either: the choice is the session's.
+      const resumed = await runDsh(['-p', 'again', '--resume', ids[2] ?? '', '--output-format', 'events', '--data', sessions], {
+        cwd: data.path,
+      });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const types = resumed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { type: string }).type);
+      expect(types).toContain('turn/start');
+      expect(types).not.toContain('workspace/checkpoint');
+    },
+  );
+
   it('/branch and /fork take --cwd DIR, --tools a,b and --worktree, as dsh fork does', { timeout: 240_000 }, async () => {
     const work = join(data.path, 'work');
     await mkdir(work);

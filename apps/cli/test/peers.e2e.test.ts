@@ -81,6 +81,38 @@ describe('dsh peers: one baseline, several alternatives at one cut, run at once'
     },
   );
 
+  it(
+    '--no-checkpoints is stored in every peer: each records checkpoints: false, takes none, and a later dsh -p resume takes none either',
+    { timeout: 240_000 },
+    async () => {
+      await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
+      const output = await peersJson(['base', '--prompt', 'list files', '--prompt', 'list files', '--no-checkpoints']);
+      for (const peer of output.peers) {
+        const shown = await runDsh(['show', peer.session_id, '--json', '--data', dirs.data.path]);
+        const events = (JSON.parse(shown.stdout) as { events: { seq: number; type: string; data: unknown }[] }).events;
+        expect(events.findLast((event) => event.type === 'session/config')?.data).toMatchObject({ checkpoints: false });
+        const own = events.filter((event) => event.seq > output.baseline.cut).map((event) => event.type);
+        expect(own).toContain('turn/end');
+        expect(own).not.toContain('workspace/checkpoint');
+      }
+      const resumed = await runDsh(['-p', 'list files', '--resume', 'base-1', '--output-format', 'events', '--data', dirs.data.path], {
+        cwd: dirs.work.path,
+      });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const types = resumed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { type: string }).type);
+      expect(types).toContain('turn/start');
+      expect(types).not.toContain('workspace/checkpoint');
+      // The baseline, forked by a command with the flag, keeps its own choice (on).
+      const baseline = await runDsh(['-p', 'list files', '--resume', 'base', '--output-format', 'events', '--data', dirs.data.path], {
+        cwd: dirs.work.path,
+      });
+      expect(baseline.stdout).toContain('"workspace/checkpoint"');
+    },
+  );
+
   it('runs the prompts concurrently: the first answer is held until the second request has arrived', { timeout: 240_000 }, async () => {
     await printJson(['-p', 'list files', '--name', 'base', '--data', dirs.data.path], { cwd: dirs.work.path });
     let secondArrived: () => void = () => undefined;

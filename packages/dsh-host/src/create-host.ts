@@ -15,6 +15,7 @@ import { runQuery } from './operations/run-query.js';
 import { liveLimitsOf, stopIdleSweep } from './operations/live-slots.js';
 import { appendTitle, assertOpen, liveEntry, openLive, release } from './operations/session-registry.js';
 import { watchDeltas, watchEvents } from './operations/watch-events.js';
+import { withStoredCheckpointsChoice } from './operations/stored-checkpoints-choice.js';
 
 export type { HostOptions } from './host-context.js';
 
@@ -62,7 +63,8 @@ export function createHost(options: HostOptions): Host {
     create: (createOptions = {}) =>
       guarded(async () => {
         assertOpen(context);
-        const { session } = await openLive(context, () => store.create(createOptions));
+        const config = withStoredCheckpointsChoice(context, createOptions.config);
+        const { session } = await openLive(context, () => store.create({ ...createOptions, ...(config === undefined ? {} : { config }) }));
         return { sessionId: session.id };
       }),
     list: (options) => guarded(() => listSessions(context, options)),

@@ -36,6 +36,12 @@ export type HostOptions = {
    */
   checkpoints?: HostCheckpointStore;
   /**
+   * `true`: every session this host creates or forks (`create`, `query`, `fork`, `peers` and their
+   * routes) stores `checkpoints: false` in its config (SPEC §23), so a later resume by any path takes
+   * none; a request's own `checkpoints` wins. `dsh`, `dsh peers` and `dsh serve` set it for `--no-checkpoints`.
+   */
+  noCheckpoints?: boolean;
+  /**
    * The data folder's worktree maker (`openWorktrees` from dsh-workspace): `worktree: true` on
    * `host.fork` / `host.peers` (and their routes) gives each child its own directory holding the
    * workspace at the cut; a deleted session's directories go with it. Omitted: `WORKTREES_UNAVAILABLE`.

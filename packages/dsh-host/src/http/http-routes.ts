@@ -54,10 +54,17 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
       const idempotencyKey = idempotencyKeyOf(context.req.header('idempotency-key'));
       // A retried fork (same Idempotency-Key) names the child it made before: the store answers it.
       if (body.title !== undefined) await refuseTakenName(host, body.title.text, undefined, idempotencyKey);
+      const config = body.config === undefined ? undefined : stripUndefined(body.config);
+      const checkpoints = body.checkpoints === undefined ? {} : { checkpoints: body.checkpoints };
       const result = await host.fork(context.req.param('id') ?? '', {
         ...(body.atSeq === undefined ? {} : { atSeq: body.atSeq }),
         ...(body.title === undefined ? {} : { title: body.title }),
-        ...(body.config === undefined ? {} : { config: stripUndefined(body.config) }),
+        // `checkpoints` joins `config` (which replaces the inherited one), else is merged over the inherited one.
+        ...(config === undefined
+          ? body.checkpoints === undefined
+            ? {}
+            : { configPatch: checkpoints }
+          : { config: { ...checkpoints, ...config } }),
         ...(body.worktree === true ? { worktree: true } : {}),
         ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       });
@@ -101,7 +108,14 @@ export const HTTP_ROUTES: readonly RouteDefinition[] = [
         peers: body.peers.map((peer) => ({
           prompt: peer.prompt,
           ...(peer.title === undefined ? {} : { title: peer.title }),
-          ...(peer.config === undefined ? {} : { config: stripUndefined(peer.config) }),
+          ...(peer.config === undefined && body.checkpoints === undefined
+            ? {}
+            : {
+                config: {
+                  ...(body.checkpoints === undefined ? {} : { checkpoints: body.checkpoints }),
+                  ...stripUndefined(peer.config ?? {}),
+                },
+              }),
         })),
         ...(body.worktree === true ? { worktree: true } : {}),
       });

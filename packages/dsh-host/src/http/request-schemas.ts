@@ -3,12 +3,25 @@ import { z } from 'zod';
 import { TRANSCRIPT_FORMATS } from 'dsh-import';
 import { isPrintableTitle, printableTitle } from 'dsh-session';
 
-/** A session's configuration as a request may set it: tool availability, working directory, model. */
+/**
+ * Whether the session takes workspace checkpoints (SPEC §23), stored in its config: `false` takes none,
+ * now or on any later resume; a value that is not a boolean is a 400 `BAD_REQUEST` naming the field.
+ */
+const checkpoints = z.boolean({ error: (issue) => `expected true or false, got ${describeValue(issue.input)}` });
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** A session's configuration as a request may set it: tool availability, working directory, model, checkpoints. */
 export const sessionConfigSchema = z
   .object({
     tools: z.array(z.string().min(1).max(64)).max(256).optional(),
     cwd: z.string().min(1).max(4096).optional(),
     model: z.string().min(1).max(256).optional(),
+    checkpoints: checkpoints.optional(),
   })
   .strict();
 
@@ -52,6 +65,8 @@ export const forkBodySchema = z
     config: sessionConfigSchema.optional(),
     /** The child's own directory holding the workspace at the cut (the host's worktree maker). */
     worktree: z.boolean().optional(),
+    /** Stored in the child's config merged over what it inherits (`config` replaces it whole): `false` takes no checkpoints. */
+    checkpoints: checkpoints.optional(),
   })
   .strict();
 
@@ -69,6 +84,8 @@ export const peersBodySchema = z
       .max(32),
     /** Every peer's own directory holding the workspace at the cut. */
     worktree: z.boolean().optional(),
+    /** Stored in every peer's config (a peer's own `config.checkpoints` wins): `false` takes no checkpoints. */
+    checkpoints: checkpoints.optional(),
   })
   .strict();
 

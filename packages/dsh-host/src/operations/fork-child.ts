@@ -5,6 +5,7 @@ import type { HostContext } from '../host-context.js';
 import type { ForkOptions, ForkResult } from '../host-types.js';
 import { openLive } from './session-registry.js';
 import { staleFilesNotes } from './stale-files-note.js';
+import { withStoredCheckpointsChoice } from './stored-checkpoints-choice.js';
 import { inheritCheckpoints } from './workspace-checkpoints.js';
 
 /**
@@ -25,13 +26,16 @@ export async function forkChild(
   const noNote = context.options.checkpoints === undefined || forkOptions.workspace === 'at-cut';
   const observed = typeof source !== 'string' || noNote ? source : await context.store.observe(sourceId);
   const notes = typeof observed === 'string' ? undefined : await staleFilesNotes(context, observed, atSeq)(forkOptions);
+  // The host's `noCheckpoints` is stored in the child's config (what it replaces, else what is merged over the inherited one).
+  const config = forkOptions.config === undefined ? undefined : withStoredCheckpointsChoice(context, forkOptions.config);
+  const configPatch = config === undefined ? withStoredCheckpointsChoice(context, forkOptions.configPatch) : undefined;
   const { session: child } = await openLive(context, () =>
     context.store.fork(observed, {
       atSeq,
       ...(forkOptions.id === undefined ? {} : { id: forkOptions.id }),
       ...(forkOptions.title === undefined ? {} : { title: forkOptions.title }),
-      ...(forkOptions.config === undefined ? {} : { config: forkOptions.config }),
-      ...(forkOptions.config !== undefined || forkOptions.configPatch === undefined ? {} : { configPatch: forkOptions.configPatch }),
+      ...(config === undefined ? {} : { config }),
+      ...(configPatch === undefined ? {} : { configPatch }),
       ...(forkOptions.workspace === undefined ? {} : { workspace: forkOptions.workspace }),
       ...(notes === undefined ? {} : { notes }),
       ...(forkRequest === undefined ? {} : { forkRequest }),

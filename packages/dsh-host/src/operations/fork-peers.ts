@@ -16,6 +16,7 @@ import { staleFilesNotes } from './stale-files-note.js';
 import { inheritCheckpoints } from './workspace-checkpoints.js';
 import { defaultPeerNames } from './default-peer-names.js';
 import { peerDirectories, type PeerDirectories } from './peer-worktrees.js';
+import { withStoredCheckpointsChoice } from './stored-checkpoints-choice.js';
 
 /** A requested title checked once: a `PrintableTitle` as it came, a string by the title rule (`INVALID_TITLE`). */
 function checkedTitle(title: string | PrintableTitle): PrintableTitle {
@@ -87,7 +88,7 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
     // worktree: every peer's directory at the cut first, each peer's id recorded before it (SPEC §23).
     if (options.worktree === true) made = await peerDirectories(context, source, options, titles, new Set(sessions.map((item) => item.id)));
     const requests = options.peers.map((request, index) => {
-      const configPatch: SessionConfig = { ...request.config };
+      const configPatch: SessionConfig = { ...withStoredCheckpointsChoice(context, request.config) };
       if (configPatch.cwd !== undefined) configPatch.cwd = resolvePath(configPatch.cwd);
       const directory = made?.peers[index];
       if (directory !== undefined) configPatch.cwd = directory.worktree.dir;

@@ -8,6 +8,7 @@ import type { HostContext, LiveEntry } from '../host-context.js';
 import type { ForkResult, QueryOptions, QueryResult } from '../host-types.js';
 import { mostRecentForCwd, resolveRef } from './list-sessions.js';
 import { recordSystemPrompt } from './record-system-prompt.js';
+import { withStoredCheckpointsChoice } from './stored-checkpoints-choice.js';
 import { appendTitle, assertOpen, liveEntry, openLive } from './session-registry.js';
 
 function sameConfig(a: SessionConfig, b: SessionConfig): boolean {
@@ -72,11 +73,12 @@ export async function runQuery(context: HostContext, queryOptions: QueryOptions)
   let sessionId: string;
   let forked: ForkResult | undefined;
   if (!hasSource) {
+    const newConfig = withStoredCheckpointsChoice(context, configured ? config : undefined);
     const created = await openLive(context, () =>
       store.create({
         ...(queryOptions.sessionId === undefined ? {} : { id: queryOptions.sessionId }),
         ...(queryOptions.title === undefined ? {} : { title: queryOptions.title }),
-        ...(configured ? { config } : {}),
+        ...(newConfig === undefined ? {} : { config: newConfig }),
       }),
     );
     sessionId = created.session.id;
