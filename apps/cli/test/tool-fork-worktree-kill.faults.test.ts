@@ -1,5 +1,5 @@
 // SIGKILL during `dsh fork FILE --at REF --worktree` of a tool's session file at spread-out times (SPEC
-// §23), once a tool: once the next such fork has run, every child id has both its file (where the tool
+// §23), once a tool (Claude Code, Codex, pi): once the next such fork has run, every child id has both its file (where the tool
 // resumes it) and its directory (holding the files at the cut) or neither — never a directory no child
 // uses. Half the kills land the moment the directory appears, before the child can be written. What
 // differs between the tools (their file, where the child goes, the directory's name) is the table.
@@ -19,8 +19,10 @@ type ToolCase = {
   /** As the describe names it, and the figures' report name. */
   name: string;
   report: string;
-  hookTool: 'claude-code' | 'codex';
+  hookTool: 'claude-code' | 'codex' | 'pi';
   session: string;
+  /** What the tool's hook (or pi's extension) sends `dsh checkpoint` before the call. */
+  hook: (at: { session: string; cwd: string; callId: string; file: string }) => Record<string, unknown>;
   /** The call the checkpoint is taken before, and the REF that cuts after it. */
   callId: string;
   at: string;
@@ -36,6 +38,13 @@ type ToolCase = {
 
 const CLAUDE_SESSION = '3b9d2f10-5a6c-4d7e-8f90-a1b2c3d4e5f6';
 const CODEX_SESSION = '01a25067-8066-79b1-8ac1-3c02672aef2e';
+const PI_SESSION = '019af3c2-7d10-7000-8000-0123456789ab';
+const PI_TIME = '2026-12-07T06:00:00.000Z';
+
+/** A hook's input as Claude Code and Codex send it: session, cwd, the call's id, the event, the transcript. */
+function claudeStyleHook(at: { session: string; cwd: string; callId: string; file: string }): Record<string, unknown> {
+  return { session_id: at.session, cwd: at.cwd, tool_use_id: at.callId, hook_event_name: 'PreToolUse', transcript_path: at.file };
+}
 
 const TOOLS: ToolCase[] = [
   {
@@ -43,6 +52,7 @@ const TOOLS: ToolCase[] = [
     report: 'kill9-claude-fork-worktree',
     hookTool: 'claude-code',
     session: CLAUDE_SESSION,
+    hook: claudeStyleHook,
     callId: 'toolu_k',
     at: 'a-1',
     lines: (cwd) => {
@@ -78,6 +88,7 @@ const TOOLS: ToolCase[] = [
     report: 'kill9-codex-fork-worktree',
     hookTool: 'codex',
     session: CODEX_SESSION,
+    hook: claudeStyleHook,
     callId: 'call_k',
     at: '2',
     lines: (cwd) => [
@@ -100,6 +111,50 @@ const TOOLS: ToolCase[] = [
     dirName: (id) => `codex-${id.replace(/-/g, '').slice(-8)}`,
     hasChild: async ({ id, parentFile }) => (await readdir(dirname(parentFile))).some((name) => name.endsWith(`-${id}.jsonl`)),
   },
+  {
+    name: 'pi',
+    report: 'kill9-pi-fork-worktree',
+    hookTool: 'pi',
+    session: PI_SESSION,
+    // What dsh's pi extension sends for pi's `tool_call` event.
+    hook: (at) => ({
+      type: 'tool_call',
+      toolCallId: at.callId,
+      toolName: 'bash',
+      cwd: at.cwd,
+      sessionId: at.session,
+      sessionFile: at.file,
+    }),
+    callId: 'call_k',
+    at: 'a0000002',
+    lines: (cwd) => [
+      { type: 'session', version: 3, id: PI_SESSION, timestamp: PI_TIME, cwd },
+      {
+        type: 'message',
+        id: 'a0000001',
+        parentId: null,
+        timestamp: PI_TIME,
+        message: { role: 'user', content: [{ type: 'text', text: 'edit' }] },
+      },
+      {
+        type: 'message',
+        id: 'a0000002',
+        parentId: 'a0000001',
+        timestamp: PI_TIME,
+        message: { role: 'assistant', content: [{ type: 'toolCall', id: 'call_k', name: 'bash', arguments: { command: 'x' } }] },
+      },
+    ],
+    home: (data) => ({ PI_CODING_AGENT_DIR: join(data, 'pi-agent') }),
+    parentFile: (data) => join(data, 'pi-agent', 'sessions', '--work--', `2026-12-07T06-00-00-000Z_${PI_SESSION}.jsonl`),
+    // A pi-style child id (UUID v7 shape), distinct per trial.
+    childId: (trial) => {
+      const tail = `${trial.toString(16).padStart(4, '0')}${Math.random().toString(16).slice(2, 10)}`;
+      return `019af3c2-9000-7000-8000-${tail.slice(0, 12)}`;
+    },
+    dirName: (id) => `pi-${id.replace(/-/g, '').slice(-8)}`,
+    // pi's child goes beside the parent, named as pi names its files (`<time>_<id>.jsonl`).
+    hasChild: async ({ id, parentFile }) => (await readdir(dirname(parentFile))).some((name) => name.endsWith(`_${id}.jsonl`)),
+  },
 ];
 
 describe.each(TOOLS)('SIGKILL during dsh fork FILE --worktree ($name)', { timeout: 1_800_000 }, (tool) => {
@@ -119,13 +174,7 @@ describe.each(TOOLS)('SIGKILL during dsh fork FILE --worktree ($name)', { timeou
           .join(''),
       );
       const home = tool.home(data.path);
-      const hook = {
-        session_id: tool.session,
-        cwd: work.path,
-        tool_use_id: tool.callId,
-        hook_event_name: 'PreToolUse',
-        transcript_path: file,
-      };
+      const hook = tool.hook({ session: tool.session, cwd: work.path, callId: tool.callId, file });
       expect((await runDsh(['checkpoint', '--from', tool.hookTool, '--data', data.path], { stdin: JSON.stringify(hook) })).stderr).toBe('');
       await writeFile(join(work.path, 'notes.md'), 'after the call\n');
       const env = { ...process.env, ...home, DSH_HOME: undefined, NODE_OPTIONS: undefined };
