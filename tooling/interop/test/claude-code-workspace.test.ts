@@ -10,11 +10,11 @@ import { printSkip, runDsh, scriptReplies, startModelServer } from '@dsh/test-ut
 import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
 import { findSessionFiles, installTool, interopSkipReason, jsonlLines, makeInteropHome, runTool, toolEnvironment } from '../src/index.js';
+import { expectCheckpointedCalls, forkWorktreeBefore } from './worktree-fork-steps.js';
 
 const skip = interopSkipReason();
 if (skip !== undefined) printSkip('interop claude-code workspace', skip);
 
-type CheckpointRecord = { tool_use_id: string; hook_event_name: string; tree: string; cwd: string };
 type Entry = { type?: string; uuid?: string; cwd?: string; sessionId?: string; message?: { content?: unknown } };
 
 function toolUseIds(entries: readonly Entry[]): string[] {
@@ -72,34 +72,11 @@ describe.skipIf(skip !== undefined)('Claude Code with dsh hooks: the workspace a
     const sessionId = entries.find((entry) => typeof entry.sessionId === 'string')?.sessionId ?? '';
     expect(toolUseIds(entries)).toEqual(['toolu_edit_1', 'toolu_edit_2']);
 
-    const index = await readFile(join(data, 'claude-checkpoints', `${sessionId}.jsonl`), 'utf8');
-    const records = index
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as CheckpointRecord);
-    expect(records.map((record) => `${record.hook_event_name} ${record.tool_use_id}`)).toEqual([
-      'PreToolUse toolu_edit_1',
-      'PostToolUse toolu_edit_1',
-      'PreToolUse toolu_edit_2',
-      'PostToolUse toolu_edit_2',
-    ]);
-    expect(new Set(records.map((record) => record.cwd))).toEqual(new Set([home.cwd]));
+    await expectCheckpointedCalls({ data, folder: 'claude-checkpoints', sessionId, cwd: home.cwd }, ['toolu_edit_1', 'toolu_edit_2']);
 
     // The cut: the entry of the first call. Its PreToolUse checkpoint holds the files before it ran.
     const firstCall = entries.find((entry) => toolUseIds([entry]).includes('toolu_edit_1'))?.uuid ?? '';
-    const forked = await runDsh(['fork', file, '--at', firstCall, '--worktree', '--data', data, '--json'], { cwd: home.cwd, env });
-    expect(forked.code, forked.stderr).toBe(0);
-    const child = JSON.parse(forked.stdout) as {
-      session_id: string;
-      file: string;
-      workspace: string;
-      worktree: { dir: string; checkpoint: { tool_use_id: string; hook_event_name: string } };
-      resume: string;
-    };
-    expect(child).toMatchObject({
-      workspace: 'checkpoint',
-      worktree: { checkpoint: { tool_use_id: 'toolu_edit_1', hook_event_name: 'PreToolUse' } },
-    });
+    const child = await forkWorktreeBefore(file, firstCall, 'toolu_edit_1', { data, cwd: home.cwd, env });
     expect(child.resume).toBe(`cd ${child.worktree.dir} && claude --resume ${child.session_id}`);
     expect(await readFile(join(child.worktree.dir, 'story.txt'), 'utf8')).toBe('one\n');
     const childEntries = (await jsonlLines(child.file)) as Entry[];

@@ -14,11 +14,11 @@ import { printSkip, runDsh, scriptReplies, startModelServer } from '@dsh/test-ut
 import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
 import { findSessionFiles, installTool, interopSkipReason, jsonlLines, makeInteropHome, runTool, toolEnvironment } from '../src/index.js';
+import { expectCheckpointedCalls, forkWorktreeBefore } from './worktree-fork-steps.js';
 
 const skip = interopSkipReason();
 if (skip !== undefined) printSkip('interop codex workspace', skip);
 
-type CheckpointRecord = { tool_use_id: string; hook_event_name: string; tree: string; cwd: string };
 type RolloutLine = { type?: string; ordinal?: number; payload?: Record<string, unknown> };
 
 const EXEC = ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox'];
@@ -69,35 +69,11 @@ describe.skipIf(skip !== undefined)('Codex with dsh hooks: the workspace at the 
     const calls = lines.filter((line) => line.type === 'response_item' && line.payload?.type === 'function_call');
     expect(calls.map((line) => line.payload?.call_id)).toEqual(['call_edit_1', 'call_edit_2']);
 
-    const index = await readFile(join(data, 'codex-checkpoints', `${sessionId}.jsonl`), 'utf8');
-    const records = index
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as CheckpointRecord);
-    expect(records.map((record) => `${record.hook_event_name} ${record.tool_use_id}`)).toEqual([
-      'PreToolUse call_edit_1',
-      'PostToolUse call_edit_1',
-      'PreToolUse call_edit_2',
-      'PostToolUse call_edit_2',
-    ]);
-    expect(new Set(records.map((record) => record.cwd))).toEqual(new Set([home.cwd]));
+    await expectCheckpointedCalls({ data, folder: 'codex-checkpoints', sessionId, cwd: home.cwd }, ['call_edit_1', 'call_edit_2']);
 
     // The cut: the line of the first call. Its PreToolUse checkpoint holds the files before it ran.
     const at = String(calls[0]?.ordinal);
-    const forked = await runDsh(['fork', file, '--at', at, '--worktree', '--data', data, '--json'], { cwd: home.cwd, env });
-    expect(forked.code, forked.stderr).toBe(0);
-    const child = JSON.parse(forked.stdout) as {
-      session_id: string;
-      file: string;
-      workspace: string;
-      worktree: { dir: string; checkpoint: { tool_use_id: string; hook_event_name: string } };
-      resume: string;
-      index: string[][];
-    };
-    expect(child).toMatchObject({
-      workspace: 'checkpoint',
-      worktree: { checkpoint: { tool_use_id: 'call_edit_1', hook_event_name: 'PreToolUse' } },
-    });
+    const child = await forkWorktreeBefore(file, at, 'call_edit_1', { data, cwd: home.cwd, env });
     expect(child.resume).toBe(`cd ${child.worktree.dir} && codex resume ${child.session_id}`);
     expect(child.index).toEqual([
       ['codex', 'archive', child.session_id],

@@ -13,12 +13,12 @@ import { printSkip, runDsh, scriptReplies, startModelServer } from '@dsh/test-ut
 import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
 import { findSessionFiles, installTool, interopSkipReason, jsonlLines, makeInteropHome, runTool, toolEnvironment } from '../src/index.js';
+import { expectCheckpointedCalls, forkWorktreeBefore } from './worktree-fork-steps.js';
 import { anthropicResults, textOf } from './request-readers.js';
 
 const skip = interopSkipReason();
 if (skip !== undefined) printSkip('interop pi workspace', skip);
 
-type CheckpointRecord = { tool_use_id: string; hook_event_name: string; tree: string; cwd: string };
 type PiLine = { type?: string; id?: string; cwd?: string; message?: { role?: string; content?: unknown } };
 
 const PI_FLAGS = ['--provider', 'fake', '--model', 'fake-model'];
@@ -63,33 +63,11 @@ describe.skipIf(skip !== undefined)("pi with dsh's extension: the workspace at t
     const lines = (await jsonlLines(file)) as PiLine[];
     const sessionId = String(lines[0]?.id);
 
-    const records = (await readFile(join(data, 'pi-checkpoints', `${sessionId}.jsonl`), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as CheckpointRecord);
-    expect(records.map((record) => `${record.hook_event_name} ${record.tool_use_id}`)).toEqual([
-      'PreToolUse call_edit_1',
-      'PostToolUse call_edit_1',
-      'PreToolUse call_edit_2',
-      'PostToolUse call_edit_2',
-    ]);
-    expect(new Set(records.map((record) => record.cwd))).toEqual(new Set([home.cwd]));
+    await expectCheckpointedCalls({ data, folder: 'pi-checkpoints', sessionId, cwd: home.cwd }, ['call_edit_1', 'call_edit_2']);
 
     // The cut: the entry of the first call. Its tool_call checkpoint holds the files before it ran.
     const at = entryOfCall(lines, 'call_edit_1') ?? '';
-    const forked = await runDsh(['fork', file, '--at', at, '--worktree', '--data', data, '--json'], { cwd: home.cwd, env });
-    expect(forked.code, forked.stderr).toBe(0);
-    const child = JSON.parse(forked.stdout) as {
-      session_id: string;
-      file: string;
-      workspace: string;
-      worktree: { dir: string; checkpoint: { tool_use_id: string; hook_event_name: string } };
-      resume: string;
-    };
-    expect(child).toMatchObject({
-      workspace: 'checkpoint',
-      worktree: { checkpoint: { tool_use_id: 'call_edit_1', hook_event_name: 'PreToolUse' } },
-    });
+    const child = await forkWorktreeBefore(file, at, 'call_edit_1', { data, cwd: home.cwd, env });
     expect(dirname(child.file)).toBe(dirname(file));
     expect(child.resume).toBe(`cd ${child.worktree.dir} && pi --session ${child.file}`);
     expect(await readFile(join(child.worktree.dir, 'story.txt'), 'utf8')).toBe('one\n');
