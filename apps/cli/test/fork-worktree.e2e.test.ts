@@ -11,47 +11,16 @@ import { describe, expect, it } from 'vitest';
 import { FORKED_WORKSPACE_AT_CUT_SENTENCE } from 'dsh-codec';
 import { runDsh } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
+import { planTurns } from './plan-turns.js';
 import { git } from './run-git.js';
 
 const dirs = useCliTestDirs('dsh-fork-worktree', { work: true });
-
-type Event = { seq: number; type: string; data: Record<string, unknown> };
-
-/** One `dsh -p` turn in `cwd` whose scripted model writes `plan.md` with `content` (the script file is the model the session records). */
-async function turnWriting(cwd: string, content: string, resume?: string): Promise<string> {
-  const script = join(dirs.data.path, 'script.json');
-  await writeFile(
-    script,
-    JSON.stringify([{ toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content } }] }, { text: 'Written.' }]),
-  );
-  const args = ['-p', 'write the plan', '--output-format', 'json', '--data', dirs.data.path];
-  const result = await runDsh(
-    resume === undefined ? [...args, '--name', 'base', '--cwd', cwd, '--model', `scripted:${script}`] : [...args, '--resume', resume],
-  );
-  expect(result.code, result.stderr).toBe(0);
-  return (JSON.parse(result.stdout) as { session_id: string }).session_id;
-}
-
-async function eventsOf(ref: string): Promise<Event[]> {
-  const shown = await runDsh(['show', ref, '--json', '--data', dirs.data.path]);
-  expect(shown.code, shown.stderr).toBe(0);
-  return (JSON.parse(shown.stdout) as { events: Event[] }).events;
-}
+const { eventsOf, twoTurns } = planTurns(dirs);
 
 function commitAll(cwd: string): void {
   git(cwd, 'init', '-q');
   git(cwd, 'add', '.');
   git(cwd, 'commit', '-qm', 'start');
-}
-
-/** Two turns: plan.md is "first" after the first, "second" after the second; returns the id and the first turn's turn/end seq. */
-async function twoTurns(cwd: string): Promise<{ id: string; firstTurnEnd: number }> {
-  const id = await turnWriting(cwd, 'first\n');
-  await turnWriting(cwd, 'second\n', id);
-  const events = await eventsOf(id);
-  const firstTurnEnd = events.find((event) => event.type === 'turn/end')?.seq;
-  expect(firstTurnEnd).toBeDefined();
-  return { id, firstTurnEnd: firstTurnEnd as number };
 }
 
 type Forked = {

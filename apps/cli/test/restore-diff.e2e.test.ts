@@ -8,40 +8,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDsh, spawnDsh, startModelServer } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
+import { planTurns } from './plan-turns.js';
 
 const dirs = useCliTestDirs('dsh-restore', { work: true });
-
-type Event = { seq: number; type: string; data: Record<string, unknown> };
-
-async function turnWriting(content: string, resume?: string): Promise<string> {
-  const script = join(dirs.data.path, 'script.json');
-  await writeFile(
-    script,
-    JSON.stringify([{ toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content } }] }, { text: 'ok' }]),
-  );
-  const args = ['-p', 'write', '--output-format', 'json', '--data', dirs.data.path];
-  const result = await runDsh(
-    resume === undefined
-      ? [...args, '--name', 'base', '--cwd', dirs.work.path, '--model', `scripted:${script}`]
-      : [...args, '--resume', resume],
-  );
-  expect(result.code, result.stderr).toBe(0);
-  return (JSON.parse(result.stdout) as { session_id: string }).session_id;
-}
-
-async function eventsOf(ref: string): Promise<Event[]> {
-  const shown = await runDsh(['show', ref, '--json', '--data', dirs.data.path]);
-  expect(shown.code, shown.stderr).toBe(0);
-  return (JSON.parse(shown.stdout) as { events: Event[] }).events;
-}
-
-/** plan.md: "first" after turn 1, "second" after turn 2; returns the id and turn 1's turn/end seq. */
-async function twoTurns(): Promise<{ id: string; firstTurnEnd: number }> {
-  const id = await turnWriting('first\n');
-  await turnWriting('second\n', id);
-  const firstTurnEnd = (await eventsOf(id)).find((event) => event.type === 'turn/end')?.seq as number;
-  return { id, firstTurnEnd };
-}
+const { eventsOf, twoTurns } = planTurns(dirs);
 
 const plan = (): Promise<string> => readFile(join(dirs.work.path, 'plan.md'), 'utf8');
 
@@ -50,7 +20,7 @@ describe('dsh restore and dsh diff (SPEC §23)', () => {
     'restores the cwd to the cut, leaves files no checkpoint knows, and the printed undo brings today’s files back',
     { timeout: 180_000 },
     async () => {
-      const { id, firstTurnEnd } = await twoTurns();
+      const { id, firstTurnEnd } = await twoTurns(dirs.work.path);
       await writeFile(join(dirs.work.path, 'scratch.txt'), 'mine\n');
       const restored = await runDsh(['restore', id, '--at', String(firstTurnEnd), '--json', '--data', dirs.data.path]);
       expect(restored.code, restored.stderr).toBe(0);
@@ -77,7 +47,7 @@ describe('dsh restore and dsh diff (SPEC §23)', () => {
   );
 
   it('dsh diff lists what differs between two checkpoints and between one and the files now', { timeout: 180_000 }, async () => {
-    const { id, firstTurnEnd } = await twoTurns();
+    const { id, firstTurnEnd } = await twoTurns(dirs.work.path);
     const start = (await eventsOf(id)).find((event) => event.type === 'workspace/checkpoint')?.seq as number;
     const between = await runDsh(['diff', id, '--at', String(start), '--to', String(firstTurnEnd), '--data', dirs.data.path]);
     expect(between.code, between.stderr).toBe(0);
@@ -99,7 +69,7 @@ describe('dsh restore and dsh diff (SPEC §23)', () => {
   });
 
   it('dsh fork --at N --restore: a child in the parent’s directory, its files restored to the cut', { timeout: 180_000 }, async () => {
-    const { id, firstTurnEnd } = await twoTurns();
+    const { id, firstTurnEnd } = await twoTurns(dirs.work.path);
     const forked = await runDsh(['fork', id, '--at', String(firstTurnEnd), '--restore', '--json', '--data', dirs.data.path]);
     expect(forked.code, forked.stderr).toBe(0);
     const result = JSON.parse(forked.stdout) as { sessionId: string; restored: { cwd: string; undo: string } };

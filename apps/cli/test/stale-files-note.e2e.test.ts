@@ -4,39 +4,15 @@
  * log holds a note naming the file before its first request; forked with `--worktree` (its files are
  * the workspace at the cut) it holds none.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspaceStaleNoteText } from 'dsh-codec';
 import { runDsh } from '@dsh/test-utils';
 import { useCliTestDirs } from './cli-test-dirs.js';
+import { planTurns } from './plan-turns.js';
 import { git } from './run-git.js';
 
 const dirs = useCliTestDirs('dsh-stale-note', { work: true });
-
-type Event = { seq: number; type: string; data: Record<string, unknown> };
-
-async function turnWriting(content: string, resume?: string): Promise<string> {
-  const script = join(dirs.data.path, 'script.json');
-  await writeFile(
-    script,
-    JSON.stringify([{ toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content } }] }, { text: 'Written.' }]),
-  );
-  const args = ['-p', 'write the plan', '--output-format', 'json', '--data', dirs.data.path];
-  const result = await runDsh(
-    resume === undefined
-      ? [...args, '--name', 'base', '--cwd', dirs.work.path, '--model', `scripted:${script}`]
-      : [...args, '--resume', resume],
-  );
-  expect(result.code, result.stderr).toBe(0);
-  return (JSON.parse(result.stdout) as { session_id: string }).session_id;
-}
-
-async function eventsOf(ref: string): Promise<Event[]> {
-  const shown = await runDsh(['show', ref, '--json', '--data', dirs.data.path]);
-  expect(shown.code, shown.stderr).toBe(0);
-  return (JSON.parse(shown.stdout) as { events: Event[] }).events;
-}
+const { turnWriting, eventsOf } = planTurns(dirs);
 
 async function fork(id: string, ...options: string[]): Promise<{ sessionId: string; forkCut: number }> {
   const forked = await runDsh(['fork', id, ...options, '--json', '--data', dirs.data.path]);
@@ -52,8 +28,8 @@ describe('dsh fork without the files at the cut: the stale-files note (SPEC §23
       git(dirs.work.path, 'init', '-q');
       git(dirs.work.path, 'add', '.');
       git(dirs.work.path, 'commit', '-qm', 'start');
-      const id = await turnWriting('first\n');
-      await turnWriting('second\n', id);
+      const id = await turnWriting(dirs.work.path, 'first\n');
+      await turnWriting(dirs.work.path, 'second\n', id);
       const cut = (await eventsOf(id)).find((event) => event.type === 'turn/end')?.seq ?? -1;
       expect(cut).toBeGreaterThan(0);
 
