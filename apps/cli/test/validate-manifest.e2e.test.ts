@@ -5,8 +5,8 @@ import { readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJsonl, type SessionEvent } from 'dsh-codec';
-import { openSessionStore } from 'dsh-host';
 import { makeTempDir, runDsh, type TempDir } from '@dsh/test-utils';
+import { writeSealedSession } from './sealed-session.js';
 
 let dir: TempDir;
 /** The events of the sealed session `whole` in `dir` (7 turns of 200 kB: past 1 MiB, so its writer seals them). */
@@ -15,18 +15,7 @@ const file = () => join(dir.path, 'whole.jsonl');
 
 beforeEach(async () => {
   dir = await makeTempDir('dsh-cli-manifest-');
-  const store = await openSessionStore({ dir: dir.path });
-  const session = await store.create({ id: 'whole', title: 'sealed' });
-  for (let turn = 1; turn <= 7; turn += 1) {
-    session.append('turn/start', { turn });
-    session.append('user/message', {
-      message: { id: `u${String(turn)}`, role: 'user', content: [{ type: 'text', text: 'z'.repeat(200_000) }] },
-    });
-    session.append('turn/end', { turn, reason: { kind: 'completed' } });
-  }
-  await session.close();
-  events = (await store.inspect('whole')).events.slice();
-  await store.close();
+  events = await writeSealedSession(dir.path);
 });
 afterEach(async () => {
   await dir.remove();
