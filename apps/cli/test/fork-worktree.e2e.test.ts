@@ -4,6 +4,7 @@
  * the workspace at that cut (a git worktree whose last commit is the session's change), and the
  * original checkout is untouched; the fallbacks and refusals say what they did.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -281,6 +282,50 @@ describe('dsh fork --at N --worktree: the files at the cut (SPEC §23)', () => {
       expect(gone.stderr).toContain('NO_WORKSPACE');
       expect(existsSync(join(dirs.data.path, 'worktrees', 'gone'))).toBe(false);
       expect((await runDsh(['sessions', '--json', '--data', dirs.data.path])).stdout).toBe(before);
+    },
+  );
+
+  it(
+    'dsh delete of a --worktree child removes its worktree, branch, intent, record and checkpoint keep-list; dsh peers --remove its peer’s worktree, branch and record',
+    { timeout: 240_000 },
+    async () => {
+      commitAll(dirs.work.path);
+      const { id } = await twoTurns(dirs.work.path);
+      const data = dirs.data.path;
+      const made = (name: string): Record<string, boolean> => ({
+        dir: existsSync(join(data, 'worktrees', name)),
+        intent: existsSync(join(data, 'worktrees', '.forks', `${name}.json`)),
+        record: existsSync(join(data, 'worktrees', '.records', `${name}.json`)),
+        branch: git(dirs.work.path, 'branch', '--list', `dsh/${name}`).trim() !== '',
+      });
+      const forked = await runDsh(['fork', id, '--worktree', '--name', 'del-me', '--data', data]);
+      expect(forked.code, forked.stderr).toBe(0);
+      const child = forked.stdout.trim();
+      // The store's keep-list of a session: dsh/sessions/<first 40 hex of sha256(id)>.
+      const keepListOf = (session: string): string =>
+        join(data, '.workspaces.git', 'dsh', 'sessions', createHash('sha256').update(session).digest('hex').slice(0, 40));
+      const keepList = keepListOf(child);
+      expect(made('del-me')).toEqual({ dir: true, intent: true, record: true, branch: true });
+      expect(existsSync(keepList)).toBe(true);
+      const deleted = await runDsh(['delete', 'del-me', '--data', data]);
+      expect(deleted.code, deleted.stderr).toBe(0);
+      expect(made('del-me')).toEqual({ dir: false, intent: false, record: false, branch: false });
+      expect(existsSync(keepList)).toBe(false);
+      // The parent keeps its own checkpoints and checkout.
+      expect(existsSync(keepListOf(id))).toBe(true);
+      expect(git(dirs.work.path, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
+
+      await writeFile(join(data, 'script.json'), JSON.stringify([{ text: 'looked' }]));
+      const peers = await runDsh(['peers', id, '--worktree', '--prompt', 'look', '--name', 'rm-me', '--data', data], {
+        timeoutMs: 120_000,
+      });
+      expect(peers.code, peers.stderr).toBe(0);
+      expect(made('rm-me')).toMatchObject({ dir: true, record: true, branch: true });
+      // Its branch holds the checkpoint's commit, which nothing merged: --force.
+      const removed = await runDsh(['peers', '--remove', 'rm-me', '--force', '--data', data]);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(made('rm-me')).toEqual({ dir: false, intent: false, record: false, branch: false });
+      expect(git(dirs.work.path, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
     },
   );
 
