@@ -4,6 +4,8 @@ import { summarize, type Summary } from './summarize.js';
 export interface Target {
   readonly op: '>=' | '<=';
   readonly value: number;
+  /** Also an absolute bound: the subject's median at most this, in the figure's metric (e.g. SPEC §23's 50 ms). */
+  readonly medianAtMost?: number;
 }
 
 /**
@@ -56,5 +58,18 @@ export function figureOf(spec: FigureSpec, subject: readonly number[], baseline:
 export function meetsTarget(figure: Figure): boolean | undefined {
   const { target } = figure;
   if (!target) return undefined;
-  return target.op === '>=' ? figure.ratio.median >= target.value : figure.ratio.median <= target.value;
+  const ratioMet = target.op === '>=' ? figure.ratio.median >= target.value : figure.ratio.median <= target.value;
+  return ratioMet && (target.medianAtMost === undefined || figure.subject.median <= target.medianAtMost);
+}
+
+/** The target as the reports print it: `≤ 1.20×`, with an absolute bound `≤ 1.20×, ≤ 50.0 ms`. */
+export function targetText(
+  figure: Figure,
+  formatRatio: (value: number) => string,
+  formatValue: (value: number, metric: string) => string,
+): string {
+  const { target } = figure;
+  if (!target) return '';
+  const ratio = `${target.op === '>=' ? '≥' : '≤'} ${formatRatio(target.value)}`;
+  return target.medianAtMost === undefined ? ratio : `${ratio}, ≤ ${formatValue(target.medianAtMost, figure.metric)}`;
 }

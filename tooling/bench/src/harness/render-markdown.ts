@@ -1,5 +1,5 @@
-import { meetsTarget } from './figure.js';
-import { formatRatio } from './format.js';
+import { meetsTarget, targetText } from './figure.js';
+import { formatRatio, formatValue } from './format.js';
 import { FIGURE_HEADERS, figureCells } from './render-table.js';
 import type { FactTable, Report, Section } from './report.js';
 
@@ -58,12 +58,11 @@ export function renderMarkdown(report: Report): string {
       mdTable(
         ['workload', 'case', 'median ratio', 'target', 'met'],
         targeted.map((figure) => {
-          const target = figure.target;
           return [
             figure.workload,
             figure.label,
             formatRatio(figure.ratio.median),
-            target ? `${target.op === '>=' ? '≥' : '≤'} ${formatRatio(target.value)}` : '',
+            targetText(figure, formatRatio, formatValue),
             meetsTarget(figure) ? 'yes' : 'no',
           ];
         }),

@@ -1,13 +1,11 @@
-import { meetsTarget, type Figure } from './figure.js';
+import { meetsTarget, targetText, type Figure } from './figure.js';
 import { formatRatio, formatValue } from './format.js';
 import type { FactTable, Section } from './report.js';
 
 /** Cells of one figure: case, ratio median [min – max], target, subject and baseline medians. */
 export function figureCells(figure: Figure): string[] {
   const met = meetsTarget(figure);
-  const target = figure.target
-    ? `${figure.target.op === '>=' ? '≥' : '≤'} ${formatRatio(figure.target.value)}${met === undefined ? '' : met ? ' ✓' : ' ✗'}`
-    : '';
+  const target = figure.target ? `${targetText(figure, formatRatio, formatValue)}${met === undefined ? '' : met ? ' ✓' : ' ✗'}` : '';
   return [
     figure.label,
     `${formatRatio(figure.ratio.median)} [${formatRatio(figure.ratio.min)} – ${formatRatio(figure.ratio.max)}]`,
