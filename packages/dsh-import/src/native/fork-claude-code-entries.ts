@@ -31,10 +31,13 @@ export function forkClaudeCodeEntries(
     const raw = typeof entry === 'string' ? entry : JSON.stringify(entry);
     return { index, raw, value: JSON.parse(raw) as Record<string, unknown> };
   });
-  const { raws, sessionId, parentSessionId, cut, inheritedEntryCount, closedCalls } = forkNativeLines(CLAUDE_CODE_NATIVE, lines, {
-    ...options,
-    format: 'claude-code',
-  });
+  const raws: string[] = [];
+  const { sessionId, parentSessionId, cut, inheritedEntryCount, closedCalls } = forkNativeLines(
+    CLAUDE_CODE_NATIVE,
+    lines,
+    { ...options, format: 'claude-code' },
+    (raw) => raws.push(raw),
+  );
   return {
     sessionId,
     entries: raws.map((raw) => JSON.parse(raw) as Record<string, unknown>),

@@ -12,29 +12,45 @@ import { readClaudeCodeBytes, type ClaudeCodeBytes } from './claude-code-bytes/c
 import type { NativeFormat } from './native-format.js';
 import { joinNativeLines, splitNativeLines, type NativeLine } from './native-line.js';
 import { nativeCut } from './native-cut.js';
-import { nativeChildChunks, splitNativeBytes } from './native-byte-lines.js';
+import { ChildChunks, splitNativeBytes } from './native-byte-lines.js';
 import { nativeFormatOf } from './native-formats.js';
-import { closerText, openCallsAt } from './open-calls.js';
+import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
 import type { NativeFork, NativeForkOptions } from './native-fork-types.js';
 import { checkForkAt, nativeFileFork, type NativeFileFork } from './native-file-fork.js';
 
 export type { NativeFork, NativeForkOptions } from './native-fork-types.js';
 
-/** The child's lines (raw text: the `kept` source lines' as rewritten, then the closers) from parsed source lines. */
+/** Where a cut keeps its lines, its seq, and the calls open there (the reading it came from let go). */
+function cutOf(
+  format: NativeFormat,
+  lines: readonly NativeLine[],
+  at: string,
+): { kept: NativeLine[]; cut: number; closedCalls: OpenCall[] } {
+  const { kept, events, cut } = nativeCut(format, lines, at);
+  return { kept, cut, closedCalls: openCallsAt(events) };
+}
+
+/**
+ * The child's lines from parsed source lines, handed to `write` in order as raw text: each kept
+ * source line as rewritten (with the line), then the closers (without one). Returns the fork's facts.
+ */
 export function forkNativeLines(
   format: NativeFormat,
   lines: readonly NativeLine[],
   options: NativeForkOptions,
-): Omit<NativeFork, 'text' | 'warnings'> & { kept: NativeLine[]; raws: string[] } {
+  write: (raw: string, line?: NativeLine) => void,
+): Omit<NativeFork, 'text' | 'warnings'> {
   const sessionId = typeof options.sessionId === 'string' ? options.sessionId : options.sessionId(format.format);
   const parentSessionId = format.sessionIdOf(lines);
-  const { kept, events, cut } = nativeCut(format, lines, options.at);
-  const raws = kept.map((line) =>
-    parentSessionId === undefined && line.index !== 0
-      ? line.raw
-      : format.rewrite(line, { from: parentSessionId ?? '', to: sessionId, parentFile: options.parentFile, header: line.index === 0 }),
-  );
-  const closedCalls = openCallsAt(events);
+  const { kept, cut, closedCalls } = cutOf(format, lines, options.at);
+  // One line at a time: the child's texts are not held together (a kept line left as it is becomes a view of a file's bytes).
+  for (const line of kept)
+    write(
+      parentSessionId === undefined && line.index !== 0
+        ? line.raw
+        : format.rewrite(line, { from: parentSessionId ?? '', to: sessionId, parentFile: options.parentFile, header: line.index === 0 }),
+      line,
+    );
   let previous = kept[kept.length - 1] as NativeLine;
   for (const call of closedCalls) {
     const kind = format.format === 'codex' ? codexCallKind(kept, call.callId) : undefined;
@@ -42,7 +58,7 @@ export function forkNativeLines(
       { callId: call.callId, name: call.name, text: closerText('forked', call), isError: true, ...(kind === undefined ? {} : { kind }) },
       { previous, sessionId, now: options.now, salt: `fork:${options.at}` },
     );
-    raws.push(previous.raw);
+    write(previous.raw);
   }
   return {
     format: format.format,
@@ -52,8 +68,6 @@ export function forkNativeLines(
     cut,
     inheritedEntryCount: kept.length,
     closedCalls,
-    kept,
-    raws,
   };
 }
 
@@ -67,7 +81,8 @@ export function forkNativeTranscript(text: string, options: NativeForkOptions): 
   const warnings: string[] = [];
   const lines = splitNativeLines(text, options.strict === true ? undefined : warnings);
   const format = nativeFormatOf(lines, options.format);
-  const { raws, kept: _kept, ...fork } = forkNativeLines(format, lines, options);
+  const raws: string[] = [];
+  const fork = forkNativeLines(format, lines, options, (raw) => raws.push(raw));
   return { ...fork, warnings, text: joinNativeLines(raws) };
 }
 
@@ -95,6 +110,7 @@ export function forkFileRead(bytes: Uint8Array, options: NativeForkOptions, read
   const warnings: string[] = [];
   const lines = splitNativeBytes(buffer, options.strict === true ? undefined : warnings);
   const format = nativeFormatOf(lines, options.format);
-  const { raws, kept, ...fork } = forkNativeLines(format, lines, options);
-  return nativeFileFork({ ...fork, warnings }, nativeChildChunks(kept, raws));
+  const child = new ChildChunks();
+  const fork = forkNativeLines(format, lines, options, (raw, line) => { child.add(raw, line); });
+  return nativeFileFork({ ...fork, warnings }, child.chunks());
 }

@@ -1,7 +1,7 @@
 /**
  * `splitNativeBytes`: a session file's bytes split into lines exactly as `splitNativeLines` splits
  * its decoded text, each line holding where its bytes are instead of its text (`raw` is decoded when
- * read, and not kept) — and `nativeChildChunks`, the child's bytes from such lines: each kept line
+ * read, and not kept) — and `ChildChunks`, the child's bytes from such lines: each kept line
  * unchanged is a view of the file's bytes (neighbours in the file one view), a changed line and a
  * closer their own bytes. So the fork holds no second copy of the file as text, and no joined child.
  * @module
@@ -51,31 +51,38 @@ export function splitNativeBytes(bytes: Buffer, skipped?: string[]): ByteLine[] 
 }
 
 /**
- * The child's bytes from `kept` (lines of one file's bytes) whose texts are `raws[0, kept.length)`,
- * then the closers `raws[kept.length…]`, each line ending in `\n`: what `joinNativeLines(raws)`
- * encodes, as chunks to write in order.
+ * The child's bytes built line by line: `add(raw, line)` for each kept line (`raw` its text as the
+ * fork writes it, `line` where it came from), then each closer without a line; `chunks()` is what
+ * `joinNativeLines` of the texts encodes, each line ending in `\n`, as chunks to write in order.
  */
-export function nativeChildChunks(kept: readonly NativeLine[], raws: readonly string[]): Uint8Array[] {
-  const chunks: Uint8Array[] = [];
-  let run: { bytes: Buffer; start: number; end: number } | undefined;
-  const flush = (): void => {
-    if (run !== undefined) chunks.push(run.bytes.subarray(run.start, run.end));
-    run = undefined;
-  };
-  raws.forEach((raw, position) => {
-    const line = kept[position];
+export class ChildChunks {
+  readonly #chunks: Uint8Array[] = [];
+  #run: { bytes: Buffer; start: number; end: number } | undefined;
+
+  add(raw: string, line?: NativeLine): void {
     // A line copied as it stands, its `\n` in the file: a view (one with the run before when adjacent).
     if (line instanceof ByteLine && line.end < line.bytes.length && raw === line.raw) {
+      const run = this.#run;
       if (run !== undefined && run.bytes === line.bytes && run.end === line.start) run.end = line.end + 1;
       else {
-        flush();
-        run = { bytes: line.bytes, start: line.start, end: line.end + 1 };
+        this.#flush();
+        this.#run = { bytes: line.bytes, start: line.start, end: line.end + 1 };
       }
       return;
     }
-    flush();
-    chunks.push(Buffer.from(`${raw}\n`, 'utf8'));
-  });
-  flush();
-  return chunks;
+    this.#flush();
+    this.#chunks.push(Buffer.from(`${raw}\n`, 'utf8'));
+  }
+
+  /** The chunks so far (call once the last line is added). */
+  chunks(): Uint8Array[] {
+    this.#flush();
+    return this.#chunks;
+  }
+
+  #flush(): void {
+    const run = this.#run;
+    if (run !== undefined) this.#chunks.push(run.bytes.subarray(run.start, run.end));
+    this.#run = undefined;
+  }
 }
