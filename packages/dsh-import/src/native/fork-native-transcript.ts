@@ -111,6 +111,8 @@ export function forkFileRead(bytes: Uint8Array, options: NativeForkOptions, read
   const lines = splitNativeBytes(buffer, options.strict === true ? undefined : warnings);
   const format = nativeFormatOf(lines, options.format);
   const child = new ChildChunks();
-  const fork = forkNativeLines(format, lines, options, (raw, line) => { child.add(raw, line); });
+  const fork = forkNativeLines(format, lines, options, (raw, line) => {
+    child.add(raw, line);
+  });
   return nativeFileFork({ ...fork, warnings }, child.chunks());
 }
