@@ -147,7 +147,9 @@ export function generated(options: FileOptions): string {
   if (!torn) lines.pop();
   const out = lines.flatMap((line, index) => {
     const [mutation, seed] = mutations[index % mutations.length] as [Mutation, number];
-    return mutate(line, mutation, seed);
+    // The seed is offset by the line, so two `numberId` lines never share an id: a file whose tool
+    // calls repeat one id is another property (which call a result answers), not a scanner trick.
+    return mutate(line, mutation, seed + index * 1_001);
   });
   return `${out.join('\n')}\n${last ?? ''}`;
 }
