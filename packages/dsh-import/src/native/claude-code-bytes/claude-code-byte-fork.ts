@@ -18,7 +18,18 @@ import { detectFormat } from '../../detect-format.js';
 import { firstNativeLines } from '../first-native-lines.js';
 import type { NativeLine } from '../native-line.js';
 import type { OpenCall } from '../open-calls.js';
-import { ClaudeCodeLineTable, LINE_END, LINE_INDEX, LINE_START, MESSAGE_ID, SESSION_ID, TYPE } from './claude-code-line-table.js';
+import {
+  ClaudeCodeLineTable,
+  CWD,
+  LINE_END,
+  LINE_INDEX,
+  LINE_START,
+  MESSAGE,
+  MESSAGE_ID,
+  MODEL,
+  SESSION_ID,
+  TYPE,
+} from './claude-code-line-table.js';
 import { claudeCodeFileTable, type ClaudeCodeFileTable } from './claude-code-file-table.js';
 import { claudeCodeEventCount } from './claude-code-event-count.js';
 import { claudeCodeSkeletonChain } from './claude-code-skeleton-chain.js';
@@ -102,7 +113,33 @@ export function entryCut(table: ClaudeCodeLineTable, at: string): ByteCut | unde
   const reading = claudeCodeEventCount(table, chain.main);
   // The first blocks of a response and no call: the cut is before the response, which a count does not place.
   if (held === 'last' && reading.openCalls.length === 0) return undefined;
+  // The cut entry changes the cwd or model while its response goes on: the whole line's reading places that
+  // `session/config` after the response's later calls, so the count is not its seq — the general cut places it.
+  if (held === 'last' && lastEntryConfigures(table, chain.main)) return undefined;
   return { kept: chain.kept, cut: reading.count - 1, closedCalls: reading.openCalls };
+}
+
+/** Whether the last of `entries` makes the reader's config item: a cwd, or an assistant line's model, other than the last one seen (`claudeCodeItems`' rule). */
+function lastEntryConfigures(table: ClaudeCodeLineTable, entries: readonly number[]): boolean {
+  const { assistant, synthetic } = table.keys();
+  let cwd = -1;
+  let model = -1;
+  let changes = false;
+  for (const row of entries) {
+    changes = false;
+    const entryCwd = table.at(row, CWD);
+    if (entryCwd >= 0 && entryCwd !== cwd) {
+      cwd = entryCwd;
+      changes = true;
+    }
+    if (table.at(row, TYPE) !== assistant || table.at(row, MESSAGE) !== 1) continue;
+    const entryModel = table.at(row, MODEL);
+    if (entryModel >= 0 && entryModel !== synthetic && entryModel !== model) {
+      model = entryModel;
+      changes = true;
+    }
+  }
+  return changes;
 }
 
 /** Row `row` parsed whole: its text and object. */

@@ -71,4 +71,23 @@ describe('forkClaudeCodeBytes', () => {
       expect(fork.text).toBe(fork.expected);
     },
   );
+  it.each(CHILD_IDS)(
+    'reports the seq of the whole line’s reading when the cut call’s line changes the cwd inside a response that goes on (child id %s)',
+    (sessionId) => {
+      const values = lines();
+      const calls = (value: Record<string, unknown>): boolean =>
+        value.type === 'assistant' && JSON.stringify((value.message as { content?: unknown }).content).includes('"tool_use"');
+      const idOf = (value: Record<string, unknown>): unknown => (value.message as { id?: unknown }).id;
+      // A call whose response goes on in a later line (another call of the same message).
+      const cut = values.find(
+        (value, index) => calls(value) && values.slice(index + 1).some((later) => calls(later) && idOf(later) === idOf(value)),
+      );
+      if (cut === undefined) throw new Error('the generated transcript has no response with two call lines');
+      cut.cwd = '/elsewhere';
+      const text = `${values.map((value) => JSON.stringify(value)).join('\n')}\n`;
+      const fork = both(text, cut.uuid as string, sessionId);
+      expect(fork.facts).toStrictEqual(fork.expectedFacts);
+      expect(fork.text).toBe(fork.expected);
+    },
+  );
 });
