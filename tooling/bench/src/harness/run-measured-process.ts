@@ -1,6 +1,6 @@
 /**
  * @module `runMeasuredProcess`: one Node process run to its end, its wall time and peak resident
- * memory (`ru_maxrss`, reported by the process itself as it exits), for workloads whose figures are
+ * memory (its own high-water mark, `VmHWM`, reported by the process itself as it exits), for workloads whose figures are
  * a whole command's cost — what a user running it feels — rather than an in-process call's.
  */
 import { spawn } from 'node:child_process';
@@ -22,9 +22,14 @@ export async function writeMeasuredWrapper(dir: string): Promise<string> {
   await writeFile(
     path,
     [
+      "import { readFileSync } from 'node:fs';",
       'const [target, ...rest] = process.argv.slice(2);',
       'process.argv.splice(1, process.argv.length - 1, target, ...rest);',
-      `process.on('exit', () => process.stderr.write('\\n${MARKER}' + process.resourceUsage().maxRSS * 1024 + '\\n'));`,
+      // ru_maxrss is not this process's own on Linux: exec keeps the high-water mark of the memory it replaced
+      // (the spawning bench's, copied at fork), so a child of a large parent reports the parent's size. VmHWM
+      // is the high-water mark of this process's own memory; elsewhere ru_maxrss is what there is.
+      "const peak = () => { try { const m = /^VmHWM:\\s+(\\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8')); if (m) return Number(m[1]) * 1024; } catch {} return process.resourceUsage().maxRSS * 1024; };",
+      `process.on('exit', () => process.stderr.write('\\n${MARKER}' + peak() + '\\n'));`,
       'await import(target);',
       '',
     ].join('\n'),

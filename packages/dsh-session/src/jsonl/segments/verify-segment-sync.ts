@@ -3,13 +3,12 @@
  * kept — hashed in bounded pieces, as `open` of a stamped manifest checks every segment before it hands
  * out the session (each is then read, trusted by name, only when one of its events is read).
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { errorCode } from '../durable-files.js';
 import { corruptSegment } from './read-segment.js';
-import { segmentFile } from './segment-paths.js';
+import { openSegmentSync, rememberVerified } from './read-segment-sync.js';
 import type { SegmentRef, SegmentStore } from './segment-store.js';
-import { identityOf, stillVerified } from './verify-segment.js';
+import { stillVerified } from './verify-segment.js';
 
 const NEWLINE = 0x0a;
 /** The piece a segment is hashed in: memory stays bounded whatever the segment's size. */
@@ -22,18 +21,8 @@ const HASH_CHUNK = 4 * 1024 * 1024;
  */
 export function verifySegmentSync(store: SegmentStore, ref: SegmentRef): void {
   const { digest } = ref;
-  let fd: number;
+  const { fd, stats } = openSegmentSync(store, ref);
   try {
-    fd = openSync(segmentFile(store.dir, digest), 'r');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') throw corruptSegment(store, ref, 'it is missing');
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!Number.isSafeInteger(ref.bytes) || ref.bytes <= 0 || ref.bytes > stats.size) {
-      throw corruptSegment(store, ref, `it holds ${String(stats.size)} bytes`);
-    }
     const last = Buffer.alloc(1);
     if (readSync(fd, last, 0, 1, ref.bytes - 1) !== 1 || last[0] !== NEWLINE) {
       throw corruptSegment(store, ref, `byte ${String(ref.bytes)} does not end a line`);
@@ -49,8 +38,7 @@ export function verifySegmentSync(store: SegmentStore, ref: SegmentRef): void {
       offset += read;
     }
     if (hash.digest('hex') !== digest) throw corruptSegment(store, ref, 'its bytes do not match its digest');
-    const after = fstatSync(fd);
-    if (after.ctimeMs === stats.ctimeMs && after.size === stats.size) store.verified.set(digest, identityOf(after));
+    rememberVerified(store, digest, fd, stats);
   } finally {
     closeSync(fd);
   }
