@@ -2,11 +2,10 @@
  * The bounds of one fork over HTTP on a JSONL store (docs/fork-walk.md): `exists` asked at most twice
  * (the source's resolution, the atomic create), the title checked once (at the HTTP edge), and the
  * child's log created by the store itself, not by a first write through the Session's group commit.
- * Counted by spies at the seams, not timed: every `statSync` of a log file (the JSONL backend's only way
- * to ask `exists`, in `exists()` and in `create`), every call of the title rule's functions, and every
+ * Counted by spies at the seams, not timed: every `fileExists` of a log file (the JSONL backend's only way
+ * to ask `exists`, in `exists()` and in `create`; a listing stats logs too, and is not an `exists`), every call of the title rule's functions, and every
  * batch a `GroupCommit` writes. A peers request checks each requested title once too.
  */
-import * as fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createScriptedModel } from 'dsh-agent';
 import { checkTitle, isPrintableTitle, openSessionStore, printableTitle } from 'dsh-session';
@@ -14,9 +13,17 @@ import { makeTempDir } from '@dsh/test-utils';
 import { createHost, type Host } from 'dsh-host';
 import { call } from '../__fixtures__/http-call.js';
 
-vi.mock('node:fs', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs')>();
-  return { ...real, statSync: vi.fn(real.statSync) };
+// Every path the JSONL backend's existence check is asked about, recorded where it is made.
+const existsPaths = vi.hoisted(() => ({ paths: [] as string[] }));
+vi.mock('../../../dsh-session/src/jsonl/jsonl-paths.ts', async (importOriginal) => {
+  const real = await importOriginal<{ fileExists: (path: string) => Promise<boolean> }>();
+  return {
+    ...real,
+    fileExists: (path: string) => {
+      existsPaths.paths.push(path);
+      return real.fileExists(path);
+    },
+  };
 });
 
 // The title rule, counted wherever it runs: the HTTP edge (`printableTitle`, `isPrintableTitle`) and the store (`checkTitle`).
@@ -76,10 +83,9 @@ async function sessionWithTurn(host: Host): Promise<string> {
 
 /** How many times `run` asked the JSONL backend whether a log under `dir` exists. */
 async function existsAsked(dir: string, run: () => Promise<unknown>): Promise<number> {
-  const statSync = vi.mocked(fs.statSync);
-  statSync.mockClear();
+  existsPaths.paths.length = 0;
   await run();
-  return statSync.mock.calls.filter(([path]) => String(path).startsWith(dir) && String(path).endsWith('.jsonl')).length;
+  return existsPaths.paths.filter((path) => path.startsWith(dir) && path.endsWith('.jsonl')).length;
 }
 
 /** How many times `run` applied the title rule (at the edge or in the store). */
