@@ -37,24 +37,11 @@ export type WriterState = {
   title: string | undefined;
 };
 
-/** Where an `EventWriter` stood: what `rollback` returns it to. */
-export type WriterMark = {
-  events: number;
-  keys: number;
-  warnings: number;
-  surface: number;
-  turn: number;
-  turnOpen: boolean;
-  stepsInTurn: number;
-  lastStepHadCalls: boolean;
-  step: OpenStep | undefined;
-  outcome: TurnOutcome | undefined;
-  deferred: Prompt[];
-  lastTime: number;
-  itemTime: number;
-  config: SessionConfig;
-  title: string | undefined;
-};
+/** Where an `EventWriter` stood: what `rollback` returns it to — the lengths of its lists and its other fields as they were. */
+export type WriterMark = { events: number; keys: number; warnings: number; surface: number } & Omit<
+  WriterState,
+  'events' | 'seqOfKey' | 'warnings' | 'surfaceSeqs'
+>;
 
 /** The state of a writer fed nothing yet. */
 export function newWriterState(): WriterState {
