@@ -100,16 +100,20 @@ apt_install_chromium() {
     { echo "apt-get could not install chromium: install Chromium yourself and set CHROMIUM_PATH" >&2; return 1; }
 }
 
-# DSH_CHECK_LOAD=N keeps N CPU-bound processes running beside the tests (a loaded machine on purpose:
-# no verdict may depend on a timeout close to a test's normal running time). They stop with the shell.
+# DSH_CHECK_LOAD=N keeps N CPU-bound processes running beside both test phases, DSH_CHECK_FAULTS_LOAD=N
+# beside the fault tests only (a loaded machine on purpose: no verdict may depend on a timeout close to a
+# test's normal running time, and the kill and race trials must hold when a writer is starved of CPU).
+# They stop with the shell; a second call only adds the missing ones.
 start_cpu_load() {
-  local count=${DSH_CHECK_LOAD:-0} i
-  [ "$count" -gt 0 ] 2>/dev/null || return 0
-  say "tests run beside $count CPU-bound processes (DSH_CHECK_LOAD=$count)"
-  for ((i = 0; i < count; i++)); do
+  local count=${1:-0} i
+  [ "$count" -gt "${#LOAD_PIDS[@]}" ] 2>/dev/null || return 0
+  say "$2 run beside $count CPU-bound processes"
+  for ((i = ${#LOAD_PIDS[@]}; i < count; i++)); do
     node -e 'for (;;) {}' &
     LOAD_PIDS+=("$!")
   done
+  [ -n "$LOAD_TRAP_SET" ] && return 0
+  LOAD_TRAP_SET=1
   # keep the EXIT trap scripts/postgres.sh set (it stops the throwaway server)
   local previous
   previous="$(trap -p EXIT | sed -E "s/^trap -- '(.*)' EXIT$/\1/")"
@@ -117,6 +121,7 @@ start_cpu_load() {
 }
 stop_cpu_load() { [ "${#LOAD_PIDS[@]}" -eq 0 ] || kill "${LOAD_PIDS[@]}" 2>/dev/null || true; }
 LOAD_PIDS=()
+LOAD_TRAP_SET=
 
 install_dependencies() {
   ensure_node
@@ -176,11 +181,14 @@ case "$MODE" in
     # the real Claude Code / Codex / pi the interop tests drive (SPEC §18): pinned, cached, size + time printed
     if [ "${DSH_SKIP_INTEROP:-}" = "1" ]; then say "interop tools skipped (DSH_SKIP_INTEROP=1)"; else
       phase "interop tools (pinned installs, cached)" pnpm --filter @dsh/interop run install-tools; fi
-    start_cpu_load
     # Every test but the fault suites, then the fault suites through their own runner, which sums what
     # they report (lost, half-written, escapes, 5xx, unbounded must all be zero). Both print their
     # slowest tests with times.
+    start_cpu_load "${DSH_CHECK_LOAD:-0}" "tests"
     phase "tests" pnpm exec vitest run --exclude '**/*.faults.test.ts'
+    faults_load=${DSH_CHECK_FAULTS_LOAD:-0}
+    [ "${DSH_CHECK_LOAD:-0}" -gt "$faults_load" ] 2>/dev/null && faults_load=$DSH_CHECK_LOAD
+    start_cpu_load "$faults_load" "fault tests"
     phase "fault tests" pnpm run test:faults
     print_timings
     ;;
