@@ -84,7 +84,7 @@ describe('observation.copyEvents', () => {
   });
 
   it('keeps copies of sealed segments each log’s own when several logs are copied in turn, a segment larger than 4 MiB included', async () => {
-    // Segments not read yet are parsed from one reused buffer (segmented-jsonl-log.ts): nothing copied may alias it.
+    // Segments not read yet are parsed from one reused buffer (segment-window.ts): nothing copied may alias it.
     const write = async (id: string, size: number): Promise<void> => {
       const session = await jsonl.create({ id, title: id });
       for (let index = 0; index < 6; index++)

@@ -1,6 +1,6 @@
 /**
  * @module `readSegmentSync`: `readSegment` for a reader that reads by position (an observation's events
- * are read synchronously, `segmented-jsonl-log.ts`): the first `ref.bytes` bytes of a sealed segment,
+ * are read synchronously, `segment-window.ts`): the first `ref.bytes` bytes of a sealed segment,
  * hashed against its digest the first time this process reads it, then trusted by name while its inode,
  * size and times stay. A missing segment, bytes that differ from the name or a count that does not end a
  * line are `CORRUPT`, never silently used.
