@@ -7,6 +7,7 @@ import type { SessionEvent } from 'dsh-codec';
 import { IMPORT_SOURCE_EVENT } from '../import-source.js';
 import { ImportError } from '../import-error.js';
 import { importSourceLines } from '../import-transcript.js';
+import { AgreesThrough, firstPrefixWhere, heldThrough, type SearchWork } from './first-prefix.js';
 import type { NativeFormat } from './native-format.js';
 import type { NativeLine } from './native-line.js';
 
@@ -71,12 +72,47 @@ function agrees(
 }
 
 /**
+ * How `nativeCut` searches the prefixes of a main line for a `seq:N` cut: one pass (pi and Codex), or
+ * (`bisect`) the binary search reading each prefix it tries whole — the reference the pass is tested
+ * against. `work` counts the prefixes read. @internal
+ */
+export type CutSearch = { bisect?: boolean; work?: SearchWork };
+
+/**
+ * The first p in 0..chain.length - 1 whose prefix passes `test` (chain.length - 1 when none does):
+ * one pass over the prefixes (pi, Codex), or a binary search reading the ones it tries whole
+ * (`bisect`, Claude Code, and a chain the formats' prefix rules do not fit).
+ */
+function searchPrefixes(
+  format: NativeFormat,
+  chain: readonly NativeLine[],
+  test: Parameters<typeof firstPrefixWhere>[2],
+  search: CutSearch,
+): number {
+  const work = search.work ?? { whole: 0, visited: 0 };
+  // Claude Code's tests do not only grow with the prefix (a response grows in place over its lines): there the
+  // first prefix that passes may come before the one the binary search lands on, so its cuts keep the search.
+  const onePass = search.bisect !== true && format.format !== 'claude-code';
+  const found = onePass ? firstPrefixWhere(format, chain, test, work) : undefined;
+  if (found !== undefined) return found;
+  let low = 0;
+  let high = chain.length - 1;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    work.whole++;
+    if (test(middle, { kind: 'whole', events: eventsOfLines(format, chain.slice(0, middle + 1)) })) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/**
  * Resolves `at` in `lines`; an unknown REF or seq is `INVALID_CUT` naming what is valid. `seq:N`
  * is the seq of an event in dsh's reading of the whole main line (what `dsh import` stores): the
  * cut keeps the shortest run of its lines whose reading holds that event whole; a seq inside an entry
  * whose reading is the main line's cuts after that entry (`cut` is then the entry's last seq).
  */
-export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at: string): NativeCut {
+export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at: string, search: CutSearch = {}): NativeCut {
   const seq = /^seq:(\d+)$/.exec(at);
   const main = mainLineOf(format, lines);
   if (seq === null) {
@@ -103,16 +139,10 @@ export function nativeCut(format: NativeFormat, lines: readonly NativeLine[], at
   const referenceCore = corePositions(reference);
   const count = referenceCore.filter((position) => position <= n).length;
   // The seq an entry's REF cut reports is a cut too: the same child, whatever the rest of the response.
-  const byRef = refCutAt(format, lines, main, referenceCore, n);
+  const byRef = refCutAt(format, lines, main, n, search);
   if (byRef !== undefined) return byRef;
   // The shortest prefix of the chain whose reading holds events 0..n as the whole line's reading does.
-  let low = 0;
-  let high = chain.length - 1;
-  while (low < high) {
-    const middle = Math.floor((low + high) / 2);
-    if (agrees(eventsOfLines(format, chain.slice(0, middle + 1)), reference, referenceCore, count)) high = middle;
-    else low = middle + 1;
-  }
+  const low = searchPrefixes(format, chain, new AgreesThrough(reference, referenceCore, count).test, search);
   const kept = chain.slice(0, low + 1);
   const events = eventsOfLines(format, kept);
   const core = corePositions(events);
@@ -146,35 +176,17 @@ export function firstPartOf(part: SessionEvent, whole: SessionEvent): boolean {
  * reading is the line's through `n` — except that the response `n` falls in may hold only its first
  * lines (the entry is one of several lines of one response: what follows it is after the cut).
  */
-function refCutAt(
-  format: NativeFormat,
-  lines: readonly NativeLine[],
-  main: MainLine,
-  referenceCore: readonly number[],
-  n: number,
-): NativeCut | undefined {
+function refCutAt(format: NativeFormat, lines: readonly NativeLine[], main: MainLine, n: number, search: CutSearch): NativeCut | undefined {
   const chain = main.chain();
   const reference = main.reading();
+  const referenceCore = corePositions(reference);
   const reported = (end: number): { kept: NativeLine[]; events: SessionEvent[]; cut: number } => {
     const kept = chain.slice(0, end + 1);
     const events = eventsOfLines(format, kept);
     return { kept, events, cut: cutInReading(format, lines, kept, events, main) };
   };
   // The last event a prefix's reading holds that is not a bracket its end closed grows with the prefix.
-  const held = (end: number): number => {
-    const events = eventsOfLines(format, chain.slice(0, end + 1));
-    let last = events.length - 1;
-    while (last >= 0 && CLOSING.has((events[last] as SessionEvent).type)) last--;
-    return last;
-  };
-  let low = 0;
-  let high = chain.length - 1;
-  while (low < high) {
-    const middle = Math.floor((low + high) / 2);
-    if (held(middle) >= n) high = middle;
-    else low = middle + 1;
-  }
-  const found = reported(low);
+  const found = reported(searchPrefixes(format, chain, heldThrough(n), search));
   if (found.cut !== n) return undefined;
   const core = corePositions(found.events);
   for (let i = 0; i < core.length; i++) {

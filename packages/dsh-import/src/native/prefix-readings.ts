@@ -46,11 +46,14 @@ function prefixItemsOf(format: NativeFormat, chain: readonly NativeLine[]): Pref
   }
 }
 
-/** Calls `visit` with the reading of `chain[0..p]` for p = 0 … chain.length - 1, in turn; returns the work done. */
+/**
+ * Calls `visit` with the reading of `chain[0..p]` for p = 0 … chain.length - 1, in turn, until a
+ * visit returns true (the pass stops there); returns the work done.
+ */
 export function forEachPrefixReading(
   format: NativeFormat,
   chain: readonly NativeLine[],
-  visit: (p: number, reading: PrefixReading) => void,
+  visit: (p: number, reading: PrefixReading) => unknown,
   options: { whole?: boolean } = {},
 ): PrefixWork {
   const work: PrefixWork = { whole: 0, itemsWritten: 0 };
@@ -60,7 +63,7 @@ export function forEachPrefixReading(
   };
   const prefix = options.whole === true ? undefined : prefixItemsOf(format, chain);
   if (prefix === undefined) {
-    for (let p = 0; p < chain.length; p++) visit(p, whole(p));
+    for (let p = 0; p < chain.length; p++) if (visit(p, whole(p)) === true) break;
     return work;
   }
   const { items } = prefix;
@@ -107,7 +110,7 @@ export function forEachPrefixReading(
     }
     prefix.changedFrom = items.length;
     if (natural === false || p < RECOGNISED_AFTER) {
-      visit(p, whole(p));
+      if (visit(p, whole(p)) === true) break;
       continue;
     }
     const stable = Math.min(untouched, writer.events.length);
@@ -115,7 +118,7 @@ export function forEachPrefixReading(
     let keep = open < fed ? (marks[open] as WriterMark).events : writer.events.length;
     if (natural === true) {
       const tail = writer.finishedTail();
-      visit(p, { kind: 'written', base: writer.events, length: writer.events.length, tail, stable, keep });
+      if (visit(p, { kind: 'written', base: writer.events, length: writer.events.length, tail, stable, keep }) === true) break;
       untouched = writer.events.length;
       continue;
     }
@@ -129,7 +132,15 @@ export function forEachPrefixReading(
     }
     const tail = writer.finishedTail();
     keep = Math.min(keep, mark.events);
-    visit(p, { kind: 'written', base: writer.events, length: writer.events.length, tail, stable: Math.min(stable, mark.events), keep });
+    const stop = visit(p, {
+      kind: 'written',
+      base: writer.events,
+      length: writer.events.length,
+      tail,
+      stable: Math.min(stable, mark.events),
+      keep,
+    });
+    if (stop === true) break;
     writer.rollback(mark);
     marks.length = natural.from;
     for (fed = natural.from; fed < items.length; fed++) {
