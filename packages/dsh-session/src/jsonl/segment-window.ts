@@ -31,6 +31,13 @@ import type { SegmentStore } from './segments/segment-store.js';
 const SCRATCH_BYTES = 4 << 20;
 let scratch: Buffer | undefined;
 
+/**
+ * The most bytes of lines whose events one log's unbounded source (an observation's: fork children inherit
+ * it) keeps decoded after a read in windows, so the children's first model requests share one decode of
+ * what they inherit; the pieces read past it are parsed anew per read, as a bounded source's are.
+ */
+export const KEEP_DECODED_BYTES = 64 << 20;
+
 /** A run of the log's events: a named segment, or the file's own lines; loaded when first read. */
 type Piece = {
   /** The seq of its first event. */
@@ -56,6 +63,8 @@ export class SegmentWindow {
   readonly #pieces: Piece[] = [];
   /** How many events the manifest holds (its segments' lines and its own). */
   readonly length: number;
+  /** The bytes of the pieces whose events the unbounded source keeps decoded (at most `KEEP_DECODED_BYTES`). */
+  #keptBytes = 0;
 
   constructor(store: SegmentStore, file: Buffer, manifest: Manifest) {
     this.#store = store;
@@ -196,7 +205,9 @@ export class SegmentWindow {
         held = piece;
       }
       const { bytes, ends } = this.#load(id, piece);
-      piece.source = verifiedLinesSource(id, bytes, ends, piece.first);
+      const keep = !bounded && this.#keptBytes + bytes.length <= KEEP_DECODED_BYTES;
+      if (keep) this.#keptBytes += bytes.length;
+      piece.source = verifiedLinesSource(id, bytes, ends, piece.first, keep);
       return piece.source;
     };
     const length = this.length;

@@ -20,12 +20,17 @@ const CHUNK_BYTES = 32 * 1024;
 /**
  * @internal The events of `bytes`, whose line `i + 1` (line 0 is the header) holds event `i` — seq
  * `first + i` (a run of a log's lines, e.g. a sealed segment, starts past 0); `ends` gives the offset
- * after each line. Decoded events are frozen and kept, so each line is parsed once.
+ * after each line. Events read one at a time (`at`) or all at once (`slice`) are frozen and kept, so
+ * each line is parsed once; events read in windows (`read`) are kept only with `keepReads` — a source
+ * several sessions read whole (an observation fork children inherit: each peer's first model request
+ * walks it) — and otherwise parsed anew per read, so a long walk holds one window at a time.
  */
-export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds, first = 0): EventSource {
+export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds, first = 0, keepReads = false): EventSource {
   const length = ends.length - 1;
   const decoded = new Map<number, SessionEvent>();
   let all: SessionEvent[] | undefined;
+  /** With `keepReads`: the events `read` decoded, by index (sparse until read). */
+  const kept: (SessionEvent | undefined)[] | undefined = keepReads ? new Array<SessionEvent | undefined>(length) : undefined;
 
   /** Event `index` parsed from its line: a new value, neither frozen nor kept. */
   const parseLine = (index: number): SessionEvent => parsedAs(index, bytes.toString('utf8', ends.at(index), ends.at(index + 1) - 1));
@@ -70,7 +75,7 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds, f
   };
 
   const at = (index: number): SessionEvent => {
-    const known = all?.[index] ?? decoded.get(index);
+    const known = all?.[index] ?? kept?.[index] ?? decoded.get(index);
     if (known !== undefined) return known;
     const event = decodeLine(index);
     decoded.set(index, event);
@@ -115,7 +120,8 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds, f
     slice(count) {
       if (all === undefined || all.length < count) {
         const events = new Array<SessionEvent>(count);
-        for (let index = 0; index < count; index++) events[index] = all?.[index] ?? decoded.get(index) ?? decodeLine(index);
+        for (let index = 0; index < count; index++)
+          events[index] = all?.[index] ?? kept?.[index] ?? decoded.get(index) ?? decodeLine(index);
         all = events;
         decoded.clear();
         return events.slice();
@@ -128,9 +134,30 @@ export function verifiedLinesSource(id: string, bytes: Buffer, ends: LineEnds, f
         for (let index = from; index < to; index++) events[index - from] = all[index] as SessionEvent;
         return events;
       }
-      parseRange(from, to, (index, event) => {
-        events[index - from] = decoded.get(index) ?? deepFreeze(event);
-      });
+      if (kept === undefined) {
+        parseRange(from, to, (index, event) => {
+          events[index - from] = decoded.get(index) ?? deepFreeze(event);
+        });
+        return events;
+      }
+      // Kept: each run of lines no read decoded yet is parsed once, and every later read hands out the same frozen events.
+      for (let index = from; index < to;) {
+        const known = kept[index] ?? all?.[index] ?? decoded.get(index);
+        if (known !== undefined) {
+          kept[index] = known;
+          events[index - from] = known;
+          index++;
+          continue;
+        }
+        let end = index + 1;
+        while (end < to && kept[end] === undefined && all?.[end] === undefined && !decoded.has(end)) end++;
+        parseRange(index, end, (at, event) => {
+          const frozen = deepFreeze(event);
+          kept[at] = frozen;
+          events[at - from] = frozen;
+        });
+        index = end;
+      }
       return events;
     },
     fresh(count) {
