@@ -4,7 +4,7 @@
  * response, results answer them.
  * Nothing is invented: calls without a result at the end are left open for the store's closer.
  */
-import type { ContentBlock, JsonValue, SessionConfig, SessionEvent, SurfaceOp, ToolEffect, TurnEndReason } from 'dsh-codec';
+import type { ContentBlock, JsonValue, SessionConfig, SessionEvent, ToolEffect } from 'dsh-codec';
 import { IMPORT_SOURCE_EVENT } from './import-source.js';
 import type { SourceItem } from './source-item.js';
 import {
@@ -17,13 +17,12 @@ import {
 } from './event-writer-state.js';
 import { printableTitle } from './printable-title.js';
 import { runnableModelSpec } from './runnable-model-spec.js';
+import { emitEvent, endStep, endTurn, flushDeferred, startTurn, userMessage } from './turn-events.js';
 
 /** The events of one line of a transcript. */
 export type WrittenEvents = { events: SessionEvent[]; warnings: string[] };
 
 export type { WriterMark } from './event-writer-state.js';
-
-const SURFACE = new Set(['user/message', 'assistant/message', 'tool/result']);
 
 /**
  * Writes the events of an item stream as it is fed (`finish` closes it). `mark` / `rollback` return
@@ -31,7 +30,7 @@ const SURFACE = new Set(['user/message', 'assistant/message', 'tool/result']);
  * what `dsh show --entries` needs to read every prefix of a line in one pass.
  */
 export class EventWriter {
-  /** Everything feeding changes, with its marks in `event-writer-state.ts`. */
+  /** Everything feeding changes, with its marks in `event-writer-state.ts`; the turn and step framing is `turn-events.ts`. */
   private readonly state: WriterState = newWriterState();
   readonly events: SessionEvent[] = this.state.events;
   readonly warnings: string[] = this.state.warnings;
@@ -72,13 +71,13 @@ export class EventWriter {
         const title = printableTitle(item.title);
         if (title !== undefined && title !== this.state.title) {
           this.state.title = title;
-          this.emit('session/title', { title });
+          emitEvent(this.state, 'session/title', { title });
         }
         break;
       }
       case 'source':
         this.advance();
-        this.emit(IMPORT_SOURCE_EVENT, item.data, { ignorable: true });
+        emitEvent(this.state, IMPORT_SOURCE_EVENT, item.data, { ignorable: true });
         break;
       case 'outcome':
         this.advance();
@@ -109,23 +108,15 @@ export class EventWriter {
   /** Closes what the source closed; leaves a turn open when the model still owed an answer. */
   finish(): void {
     const step = this.state.step;
-    if (step !== undefined && step.pending.length === 0) this.endStep();
-    if (this.state.step === undefined) this.flushDeferred();
-    else for (const prompt of this.state.deferred.splice(0)) this.userMessage(prompt);
-    if (this.state.turnOpen && this.state.step === undefined && this.state.stepsInTurn > 0 && !this.state.lastStepHadCalls) this.endTurn();
+    if (step !== undefined && step.pending.length === 0) endStep(this.state);
+    if (this.state.step === undefined) flushDeferred(this.state);
+    else for (const prompt of this.state.deferred.splice(0)) userMessage(this.state, prompt);
+    if (this.state.turnOpen && this.state.step === undefined && this.state.stepsInTurn > 0 && !this.state.lastStepHadCalls)
+      endTurn(this.state);
   }
 
   private advance(): void {
     if (Number.isFinite(this.state.itemTime)) this.state.lastTime = this.state.itemTime;
-  }
-
-  private emit(type: string, data: JsonValue, extra?: { surfaceOp?: SurfaceOp; ignorable?: true }): number {
-    const seq = this.events.length;
-    const event: SessionEvent =
-      extra === undefined ? { seq, type, time: this.state.lastTime, data } : { seq, type, time: this.state.lastTime, data, ...extra };
-    this.events.push(event);
-    if (SURFACE.has(type)) this.state.surfaceSeqs.push(seq);
-    return seq;
   }
 
   private configure(config: SessionConfig): void {
@@ -140,60 +131,22 @@ export class EventWriter {
     const data: { [key: string]: JsonValue } = {};
     if (next.cwd !== undefined) data.cwd = next.cwd;
     if (next.model !== undefined) data.model = next.model;
-    this.emit('session/config', data);
-  }
-
-  private startTurn(): void {
-    this.state.turn++;
-    this.state.turnOpen = true;
-    this.state.stepsInTurn = 0;
-    this.state.lastStepHadCalls = false;
-    this.state.outcome = undefined;
-    this.emit('turn/start', { turn: this.state.turn });
-  }
-
-  private endStep(): void {
-    const step = this.state.step;
-    if (step === undefined) return;
-    this.emit('step/end', { turn: this.state.turn, step: step.step });
-    this.state.step = undefined;
-  }
-
-  private endTurn(): void {
-    this.endStep();
-    this.flushDeferred();
-    const outcome = this.state.outcome;
-    const reason: TurnEndReason =
-      outcome === undefined
-        ? { kind: 'completed' }
-        : outcome.kind === 'cancelled'
-          ? { kind: 'cancelled' }
-          : { kind: 'error', error: { message: outcome.message, code: 'SOURCE_ERROR' } };
-    this.emit('turn/end', { turn: this.state.turn, reason });
-    this.state.turnOpen = false;
-  }
-
-  private flushDeferred(): void {
-    for (const prompt of this.state.deferred.splice(0)) this.userMessage(prompt);
-  }
-
-  private userMessage(prompt: Prompt): void {
-    this.emit('user/message', { message: { id: prompt.id, role: 'user', content: prompt.content } });
+    emitEvent(this.state, 'session/config', data);
   }
 
   private prompt(item: Prompt): void {
     // Several user messages before any model response belong to one turn (context, then the prompt).
-    if (this.state.turnOpen && (this.state.stepsInTurn > 0 || this.state.step !== undefined)) this.endTurn();
+    if (this.state.turnOpen && (this.state.stepsInTurn > 0 || this.state.step !== undefined)) endTurn(this.state);
     this.advance();
-    if (!this.state.turnOpen) this.startTurn();
-    this.userMessage(item);
+    if (!this.state.turnOpen) startTurn(this.state);
+    userMessage(this.state, item);
   }
 
   private context(item: Prompt): void {
     if (!this.state.turnOpen) {
       this.advance();
-      this.startTurn();
-      this.userMessage(item);
+      startTurn(this.state);
+      userMessage(this.state, item);
       return;
     }
     const step = this.state.step;
@@ -202,18 +155,18 @@ export class EventWriter {
       this.state.deferred.push(item);
       return;
     }
-    this.endStep();
+    endStep(this.state);
     this.advance();
-    this.userMessage(item);
+    userMessage(this.state, item);
   }
 
   private response(item: Extract<SourceItem, { kind: 'response' }>): void {
-    this.endStep();
-    this.flushDeferred();
+    endStep(this.state);
+    flushDeferred(this.state);
     this.advance();
-    if (!this.state.turnOpen) this.startTurn();
+    if (!this.state.turnOpen) startTurn(this.state);
     const number = ++this.state.stepsInTurn;
-    this.emit('step/start', { turn: this.state.turn, step: number });
+    emitEvent(this.state, 'step/start', { turn: this.state.turn, step: number });
     const declared: string[] = [];
     // `map`, not `push`: the array is the event's, allocated at its length.
     const content = item.content.map((block): ContentBlock => {
@@ -231,12 +184,12 @@ export class EventWriter {
       message: { id: item.id, role: 'assistant', content },
     };
     if (item.usage !== undefined) data.usage = item.usage;
-    this.emit('assistant/message', data);
+    emitEvent(this.state, 'assistant/message', data);
     this.state.step = { step: number, pending: declared.slice(), declared };
     this.state.lastStepHadCalls = declared.length > 0;
     for (const call of content) {
       if (call.type !== 'tool-call') continue;
-      this.emit('tool/call', {
+      emitEvent(this.state, 'tool/call', {
         turn: this.state.turn,
         step: number,
         callId: call.id,
@@ -258,42 +211,43 @@ export class EventWriter {
       return;
     }
     step.pending.splice(pending, 1);
-    this.emit('tool/result', {
+    emitEvent(this.state, 'tool/result', {
       turn: this.state.turn,
       step: step.step,
       message: { id: item.id, role: 'tool', callId: item.callId, content: item.content, isError: item.isError },
     });
     if (step.pending.length === 0 && this.state.deferred.length > 0) {
-      this.endStep();
-      this.flushDeferred();
+      endStep(this.state);
+      flushDeferred(this.state);
     }
   }
 
   private compaction(item: Extract<SourceItem, { kind: 'compaction' }>): void {
     // A compaction stands between steps: an open step ends here, its unanswered calls stay unanswered.
-    this.endStep();
-    this.flushDeferred();
+    endStep(this.state);
+    flushDeferred(this.state);
     // After a final answer the turn is over: the compaction stands between turns, as /compact does.
-    if (this.state.turnOpen && this.state.stepsInTurn > 0 && !this.state.lastStepHadCalls) this.endTurn();
+    if (this.state.turnOpen && this.state.stepsInTurn > 0 && !this.state.lastStepHadCalls) endTurn(this.state);
     this.advance();
     const keptFrom = item.keepFrom === undefined ? undefined : this.state.seqOfKey.get(item.keepFrom);
     const replaced = this.state.surfaceSeqs.filter((seq) => keptFrom === undefined || seq < keptFrom);
     const message = { id: item.id, role: 'user', content: [{ type: 'text', text: item.summary }] };
     if (replaced.length === 0) {
       // Nothing to replace: the summary is plain context of the (possibly new) turn.
-      if (!this.state.turnOpen) this.startTurn();
-      this.emit('user/message', { message });
+      if (!this.state.turnOpen) startTurn(this.state);
+      emitEvent(this.state, 'user/message', { message });
       return;
     }
     const range = { start: replaced[0] as number, end: replaced[replaced.length - 1] as number };
-    const startSeq = this.emit(
+    const startSeq = emitEvent(
+      this.state,
       'compaction/start',
       { turn: this.state.turnOpen ? this.state.turn : null, replace: range },
       { ignorable: true },
     );
-    this.emit('compaction/summary', { startSeq, summary: item.summary, messageCount: replaced.length }, { ignorable: true });
-    this.emit('user/message', { message }, { surfaceOp: { op: 'replace', ...range } });
-    this.emit('compaction/end', { startSeq, status: 'completed' }, { ignorable: true });
+    emitEvent(this.state, 'compaction/summary', { startSeq, summary: item.summary, messageCount: replaced.length }, { ignorable: true });
+    emitEvent(this.state, 'user/message', { message }, { surfaceOp: { op: 'replace', ...range } });
+    emitEvent(this.state, 'compaction/end', { startSeq, status: 'completed' }, { ignorable: true });
   }
 }
 
