@@ -38,7 +38,7 @@ import type { SessionBackend, StoredSessionRef } from '../session-backend.js';
 import { asSessionBackend } from '../backend-views.js';
 import { SessionError } from '../session-error.js';
 import { isValidSessionId } from '../session-id.js';
-import { SESSION_TEMP_NAME } from './session-temp-name.js';
+import { removeOrphanTemps } from './remove-orphan-temps.js';
 import { notFoundError } from '../store-errors.js';
 
 /** Options of the JSONL backend; `writeChunk` lets tests inject write failures. */
@@ -51,7 +51,7 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
   const write = options.writeChunk ?? writeAll;
   const leases = leasesDir(dir);
   await mkdir(leases, { recursive: true });
-  await removeOrphanTemps(dir, leases);
+  await removeOrphanTemps(dir);
   await removeStampTemps(dir);
   await removeSummaryTemps(dir);
   const held = new Set<FastWriter>();
@@ -169,18 +169,4 @@ export async function createJsonlBackend(options: JsonlBackendOptions): Promise<
       for (const writer of [...held]) await writer.release();
     },
   });
-}
-
-/**
- * Removes temp files left by writers that died mid-create, mid-rewrite or mid-`migrate --write`:
- * every writer of a session's log holds its lease while its temp file exists, so a temp file of a
- * session whose lease no live process holds is a leftover (never a live writer's).
- */
-async function removeOrphanTemps(dir: string, leases: string): Promise<void> {
-  for (const name of await readdir(dir)) {
-    const match = SESSION_TEMP_NAME.exec(name);
-    if (match === null) continue;
-    if ((await fileLeaseHolder(leases, match[1] as string)) !== undefined) continue;
-    await unlink(join(dir, name)).catch(() => undefined);
-  }
 }

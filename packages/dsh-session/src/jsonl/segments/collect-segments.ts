@@ -1,11 +1,14 @@
 /**
  * @module `collectSegments`: removes the segments no file of the directory names, and the temp files
  * of publishers that died, under the segment folder's lease (so no manifest in flight is about to name
- * what it removes), and the indexes of the segments removed. A segment any manifest, backup or writer's temp file names is never removed.
+ * what it removes), and the indexes of the segments removed. A segment any manifest, backup or live
+ * writer's temp file names is never removed; the temp files of session-log writers that died (their
+ * session's lease free) are removed first (`removeOrphanTemps`), so a segment only such a file named is collected.
  */
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, syncDirectory } from '../durable-files.js';
+import { removeOrphanTemps } from '../remove-orphan-temps.js';
 import { referencedSegments } from './referenced-segments.js';
 import { SEGMENT_DIGEST, SEGMENT_INDEXES, SEGMENT_TEMP_NAME, segmentsDir } from './segment-paths.js';
 import type { SegmentStore } from './segment-store.js';
@@ -28,6 +31,8 @@ export async function collectSegments(store: SegmentStore, lease: SegmentsLease)
     if (errorCode(error) === 'ENOENT') return { removed: [], kept: 0, temps: 0 };
     throw error;
   }
+  // A writer killed between its temp file and the rename left a file that names segments and never will be a log.
+  await removeOrphanTemps(store.dir);
   const referenced = await referencedSegments(store.dir);
   await lease.assertHeld();
   const removed: string[] = [];

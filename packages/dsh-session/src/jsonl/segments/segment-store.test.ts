@@ -1,9 +1,11 @@
-import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { SessionError } from '../../session-error.js';
+import { acquireFileLease } from '../file-lease.js';
 import { leasesDir } from '../jsonl-paths.js';
 import { collectSegments } from './collect-segments.js';
 import { publishSegment } from './publish-segment.js';
@@ -117,13 +119,37 @@ describe('segment store', () => {
     await writeFile(join(dir.path, 'a.jsonl'), `${header([named])}{"seq":1}\n`);
     await writeFile(join(dir.path, 'b.jsonl'), header([]));
     await writeFile(join(dir.path, 'a.jsonl.bak-20261207T084000000Z'), header([backedUp]));
+    // A live rewrite of `a` (it holds a's lease) names what its temp file names.
+    const rewriting = await acquireFileLease(leasesDir(dir.path), 'a');
     await writeFile(join(dir.path, '.a.123.0f0e-1.tmp'), header([inTemp]));
     await writeFile(join(dir.path, 'notes.txt'), header([]));
     const leftover = segmentTempName(unnamed.digest);
     await writeFile(join(segmentsDir(dir.path), leftover), 'half');
     const collected = await collectSegments(store, lease);
+    await rewriting.release();
     expect(collected).toEqual({ removed: [unnamed.digest], kept: 3, temps: 1 });
     expect((await readdir(segmentsDir(dir.path))).sort()).toEqual([named.digest, backedUp.digest, inTemp.digest].sort());
+  });
+
+  it("removes a dead writer's temp file before counting, so a segment only it named is collected; a live writer's (its lease held) is kept", async () => {
+    // A writer killed between its temp manifest and the rename: its lease is free and its process gone.
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    const dead = await publishSegment(store, lease, lines('{"seq":0}'));
+    const deadTemp = `.dead.${String(deadPid)}.${randomUUID()}.tmp`;
+    await writeFile(join(dir.path, deadTemp), header([dead]));
+    // A live writer holds its session's lease while its temp file exists.
+    const leased = await publishSegment(store, lease, lines('{"seq":1}'));
+    const writerLease = await acquireFileLease(leasesDir(dir.path), 'leased');
+    const leasedTemp = `.leased.${String(deadPid)}.${randomUUID()}.tmp`;
+    await writeFile(join(dir.path, leasedTemp), header([leased]));
+    try {
+      const collected = await collectSegments(store, lease);
+      expect(collected.removed).toEqual([dead.digest]);
+      expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp')).sort()).toEqual([leasedTemp]);
+      expect((await readdir(segmentsDir(dir.path))).sort()).toEqual([leased.digest]);
+    } finally {
+      await writerLease.release();
+    }
   });
 
   it('collects nothing when a log header cannot be read', async () => {
