@@ -14,14 +14,14 @@ import {
   type SurfaceOp,
 } from 'dsh-codec';
 import { deepFreeze } from '../deep-freeze.js';
-import { checkForkSeed, isEndSeed } from './check-fork-seed.js';
 import type { EventSource } from '../sources/event-source.js';
 import type { ResumePoint } from '../fast-backend.js';
 import { GroupCommit } from './group-commit.js';
 import { isTransientStorageError, SessionError } from '../session-error.js';
-import type { SessionInit, SessionSeed } from './session-init.js';
+import type { SessionInit } from './session-init.js';
 import { issueText, SessionLog } from './session-log.js';
 import type { SessionSink } from './session-sink.js';
+import { takeSeed } from './take-seed.js';
 
 /** @internal How the store reads a Session's log without copying or decoding it (not exported from the package). */
 export const LOG_SNAPSHOT: unique symbol = Symbol('dsh-session.log-snapshot');
@@ -64,7 +64,13 @@ export class Session {
     this.formatVersion = init.formatVersion;
     this.#log = new SessionLog(this.id);
     const { durableCount } = init;
-    const taken = this.#takeSeed(seed, init.validatedCount, durableCount === 'all' ? 0 : durableCount);
+    const taken = takeSeed(
+      this.#log,
+      this.header,
+      seed,
+      { validatedCount: init.validatedCount, durableCount: durableCount === 'all' ? 0 : durableCount },
+      this.#now,
+    );
     this.firstLifecycleSeq = taken.firstLifecycleSeq;
     this.firstLiveSeq = this.#log.length;
     for (const { type, data } of init.appends ?? []) this.#accept(type, data, {});
@@ -249,41 +255,6 @@ export class Session {
     throw new SessionError('INVALID_EVENT', `Cannot append ${type} at seq ${String(seq)} of session ${this.id}: ${why}`, {
       sessionId: this.id,
     });
-  }
-
-  #marker(): SessionEvent {
-    const previous = this.#log.last;
-    const time = Math.max(this.#now(), previous?.time ?? Number.MIN_SAFE_INTEGER);
-    return { seq: this.#log.length, type: 'session/end-seed', time, data: {} };
-  }
-
-  /** Admits the seed (SPEC §5.3); returns how many of its events are durable and the first seq of this lifecycle. */
-  #takeSeed(seed: SessionSeed, validatedCount: number, durableCount: number): { durableCount: number; firstLifecycleSeq: number } {
-    if (seed.kind === 'fork-of') {
-      const count = seed.cut + 1;
-      this.#log.inherit(seed.inherited, count, validatedCount >= count);
-      for (const event of seed.events) this.#log.admit(event);
-      checkForkSeed(this.id, this.header, seed.events, seed.cut, count);
-      // The inherited events count as durable: the sink creates the log from their records.
-      return { durableCount: count, firstLifecycleSeq: count };
-    }
-    if (seed.kind === 'restored-from') {
-      const stored = seed.stored.length;
-      this.#log.inherit(seed.stored, stored, true);
-      for (const event of seed.closers) this.#log.admit(event);
-      if (!isEndSeed(this.#log.last)) this.#log.admit(this.#marker());
-      return { durableCount, firstLifecycleSeq: stored };
-    }
-    // A prefix this package already validated (live parent, codec-decoded log) only advances the checker.
-    const trustedCount = Math.min(Math.max(0, validatedCount), seed.events.length);
-    this.#log.adopt(seed.events, trustedCount);
-    for (let index = trustedCount; index < seed.events.length; index++) this.#log.admit(seed.events[index] as SessionEvent);
-    if (seed.kind === 'restored') {
-      if (!isEndSeed(seed.events.at(-1))) this.#log.admit(this.#marker());
-      return { durableCount, firstLifecycleSeq: seed.storedLength };
-    }
-    this.#log.admit(this.#marker());
-    return { durableCount, firstLifecycleSeq: 0 };
   }
 
   /** Makes events `from..to-1` durable through the sink, as one batch; failures become `WRITE_FAILED` unless typed. */
