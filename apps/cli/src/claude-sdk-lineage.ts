@@ -7,7 +7,7 @@
  * project). Only sessions whose id is the package's hashed key form are read, each once, and of each
  * only its first events, found by type (`findEvents`): the rest of the transcript is never decoded.
  */
-import { findEvents, type SessionStore } from 'dsh-host';
+import { findEvents, type SessionStore } from 'dsh-host/core';
 
 /** Where an SDK transcript was forked from: its parent's dsh id, and the entry (`forkClaudeSession`) or `forkSession`. */
 export type ClaudeSdkFork = { parentSession: string; at?: string; by: 'forkClaudeSession' | 'forkSession' };

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AssistantMessage, ContentBlock, SessionEvent, ToolResultMessage } from 'dsh-codec';
-import type { QueryStart } from 'dsh-host';
+import type { QueryStart } from 'dsh-host/core';
 
 /** One content block of an assistant line, as the Messages API spells it. */
 type ClaudeBlock =

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { SessionConfig } from 'dsh-codec';
-import { defaultPeerNames, selectForkCut, type ForkResult, type Host } from 'dsh-host';
+import { defaultPeerNames, selectForkCut, type ForkResult, type Host } from 'dsh-host/core';
 import type { SlashCommand } from 'dsh-host/commands';
 import { CliError } from './cli-error.js';
 import { refuseTakenName } from './refuse-taken-name.js';

@@ -7,7 +7,7 @@
  * warning that says so. The intent (child id ↔ directory) is recorded before anything is made. The
  * maker itself is dsh-workspace's (`openWorktrees`); this module adds the CLI's lines.
  */
-import type { Host } from 'dsh-host';
+import type { Host } from 'dsh-host/core';
 import { openWorktrees, WorkspaceError, workspaceAt, type PreparedWorktree as MadeWorktree, type WorktreeWorkspace } from 'dsh-workspace';
 import { CliError } from './cli-error.js';
 

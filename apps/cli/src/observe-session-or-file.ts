@@ -5,7 +5,7 @@
  * last step has calls without results (what `dsh repair FILE` would close).
  */
 import { CURRENT_FORMAT_VERSION } from 'dsh-codec';
-import type { Host, Observation } from 'dsh-host';
+import type { Host, Observation } from 'dsh-host/core';
 import type { OpenCall } from 'dsh-import';
 import type { CliContext } from './cli-context.js';
 import { findNativeSessionFile, type NativeTool } from './native-session-files.js';

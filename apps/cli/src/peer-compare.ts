@@ -4,7 +4,7 @@
  * (turns, tool calls, files changed), its final answer, and a line diff of the two final answers.
  */
 import type { ContentBlock, SessionEvent } from 'dsh-codec';
-import type { Observation } from 'dsh-host';
+import type { Observation } from 'dsh-host/core';
 import { lineDiff, type DiffLine } from './line-diff.js';
 import { writtenPaths } from './peer-report.js';
 

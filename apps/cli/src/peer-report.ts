@@ -4,7 +4,7 @@
  * `result`, `is_error`, `subtype`, `num_turns`, `usage`, `files_changed`, …) and its text block.
  */
 import type { SessionEvent } from 'dsh-codec';
-import type { QueryResult } from 'dsh-host';
+import type { QueryResult } from 'dsh-host/core';
 import { printResult, type ResultUsage } from './print-result.js';
 
 /** One peer as `dsh peers --output-format json` prints it, in prompt order. */

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionEvent } from 'dsh-codec';
-import type { QueryResult } from 'dsh-host';
+import type { QueryResult } from 'dsh-host/core';
 import { costUsd, type TokenCounts } from './model-prices.js';
 import { allRefusedMessage, refusedCalls, type PermissionDenial } from './refused-calls.js';
 

@@ -5,7 +5,7 @@
  * undoes it), changing only paths the session's checkpoints know; untracked files are left and listed.
  */
 import { join } from 'node:path';
-import type { Host, SessionStore } from 'dsh-host';
+import type { Host, SessionStore } from 'dsh-host/core';
 import {
   checkpointTrees,
   openWorkspaceStore,

@@ -68,7 +68,7 @@ type Reported = { code: string; message: string; hint: string | undefined; exitC
 
 async function classify(context: CliContext, error: unknown, argv: readonly string[]): Promise<Reported> {
   if (error instanceof CliError) return { code: error.code, message: error.message, hint: error.hint, exitCode: error.exitCode };
-  const { AgentError, HostError, SessionError } = await import('dsh-host');
+  const { AgentError, HostError, SessionError } = await import('dsh-host/core');
   const { CodecError } = await import('dsh-codec');
   const known = HostError.wrap(error) ?? (AgentError.is(error) || CodecError.is(error) ? error : undefined);
   if (known !== undefined) {

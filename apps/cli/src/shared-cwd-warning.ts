@@ -1,6 +1,6 @@
 /** The warning printed when a new fork's working directory is already used by a live session (SPEC §20). */
 import { resolve } from 'node:path';
-import type { Host, SessionListItem } from 'dsh-host';
+import type { Host, SessionListItem } from 'dsh-host/core';
 
 /**
  * A warning naming every other session that is live — in this process or held by another one —

@@ -14,7 +14,7 @@ import {
   type Host,
   type HostOptions,
   type SessionStore,
-} from 'dsh-host';
+} from 'dsh-host/core';
 import { openWorkspaceStore } from 'dsh-workspace';
 import type { CliContext } from './cli-context.js';
 import { resolveDataDir } from './cli-context.js';

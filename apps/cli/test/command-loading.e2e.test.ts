@@ -1,8 +1,8 @@
 /**
  * What a command loads, through the real bin: `dsh --version` and `dsh --help` load neither the
  * codec's schemas nor the readers, and `dsh fork FILE` loads neither the host, its store,
- * PostgreSQL's client, the interactive UI nor the codec's schemas — a command imports its own
- * modules only when it runs.
+ * PostgreSQL's client, the interactive UI nor the codec's schemas, and `dsh fork ID` neither hono nor
+ * dsh-import's readers — a command imports its own modules only when it runs.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,6 +36,11 @@ const DSH_MODULES = /\/(apps\/cli|packages\/dsh-[a-z-]+)\/(src|dist)\//;
  * the help text, the usage errors, the `--worktree` form and the other commands' specs load only when used.
  */
 const FORK_FILE_MODULES = 45;
+/**
+ * At most this many of them load for `dsh fork ID` of a stored session: 310 measured once the CLI took the
+ * host from `dsh-host/core` (~410 before, with the host's HTTP face and dsh-import's readers).
+ */
+const FORK_ID_MODULES = 320;
 /** The other commands' specs, print mode's, and the strings only the help shows (format versions, import formats). */
 const OTHER_SPECS =
   /\/(apps\/cli\/(src|dist)\/(command-spec|print-command-spec|serve-command-spec|completion-command-spec|workspace-command-specs|session-command-specs|import-command-spec|migrate-command-spec)|dsh-codec\/(src|dist)\/(format-version|current-format-version)|dsh-import\/(src|dist)\/formats)\./;
@@ -140,7 +145,7 @@ describe('the modules a command loads', () => {
     expect(run.loaded.filter((url) => /\/(command-names|fork-command-spec)\./.test(url))).toHaveLength(2);
   });
 
-  it("dsh fork ID of a stored session loads neither PostgreSQL's client, print mode nor the --restore and native-file paths", async () => {
+  it("dsh fork ID of a stored session loads neither PostgreSQL's client, the host's HTTP face, dsh-import's readers, print mode nor the --restore and native-file paths", async () => {
     const data = join(dir.path, 'data');
     const made = await runDsh(['-p', 'hello', '--model', 'keyless', '--output-format', 'json', '--data', data]);
     expect(made.code, made.stderr).toBe(0);
@@ -152,6 +157,11 @@ describe('the modules a command loads', () => {
       run.loaded.some((url) => url.includes('/dsh-host/')),
       'the recorder saw the fork load the host',
     ).toBe(true);
+    // The host's core entry: neither its HTTP face (hono) nor dsh-import beyond its error class.
+    expect(run.loaded.filter((url) => /\/(hono|@hono)\/|\/dsh-host\/(src|dist)\/http\//.test(url))).toEqual([]);
+    expect(run.loaded.filter((url) => /\/dsh-import\/(src|dist)\/(?!error\.|import-error\.)/.test(url))).toEqual([]);
+    const dshModules = run.loaded.filter((url) => DSH_MODULES.test(url));
+    expect(dshModules.length, dshModules.join('\n')).toBeLessThanOrEqual(FORK_ID_MODULES);
     // The data directory's store needs no database client; a fork without --restore neither print mode nor the restore.
     expect(run.loaded.filter((url) => /\/(dsh-postgres|pg|pg-pool|pg-protocol)\//.test(url))).toEqual([]);
     expect(

@@ -1,11 +1,10 @@
 /** @module `createHost`: builds one `HostContext` and maps each `Host` method to its operation module, every failure leaving as a `HostError` (see AGENTS.md "Inside dsh-host"). */
 import { createKeylessModel } from 'dsh-agent';
-import { createHttpApp } from './http/create-http-app.js';
+import type { createHttpApp } from './http/create-http-app.js';
 import { deleteSession } from './operations/delete-session.js';
 import { forkPeers, turnResult } from './operations/fork-peers.js';
 import { forkRequest } from './operations/fork-requests.js';
 import { HostError } from './host-error.js';
-import { importIntoStore } from './operations/import-into-store.js';
 import type { HostContext, HostOptions } from './host-context.js';
 import type { Host } from './host-types.js';
 import { lineageOf } from './operations/lineage.js';
@@ -57,7 +56,9 @@ export function createHost(options: HostOptions): Host {
     closed: false,
   };
   const { store, live, opening } = context;
-  let app: ReturnType<typeof createHttpApp> | undefined;
+  // The HTTP face (hono) and transcript import (dsh-import's readers) load on their first use: a command
+  // that only forks or lists starts without them (`dsh-host/core`).
+  let app: Promise<ReturnType<typeof createHttpApp>> | undefined;
 
   const host: Host = {
     create: (createOptions = {}) =>
@@ -113,14 +114,15 @@ export function createHost(options: HostOptions): Host {
     query: (queryOptions) => guarded(() => runQuery(context, queryOptions)),
     release: (ref) => guarded(async () => release(context, await resolveRef(context, ref))),
     importTranscripts: (inputs, importOptions) =>
-      guarded(() => {
+      guarded(async () => {
         assertOpen(context);
+        const { importIntoStore } = await import('./operations/import-into-store.js');
         return importIntoStore(store, inputs, importOptions);
       }),
     delete: (ref) => guarded(() => deleteSession(context, ref)),
     fetch: async (request) => {
-      app ??= createHttpApp(host, options.http);
-      return app.fetch(request);
+      app ??= import('./http/create-http-app.js').then(({ createHttpApp }) => createHttpApp(host, options.http));
+      return (await app).fetch(request);
     },
     close: () =>
       guarded(async () => {

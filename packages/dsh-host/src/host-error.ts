@@ -1,7 +1,8 @@
 /** @module `HostError`: what every host method throws; `HostError.wrap` carries a coded store, codec, agent or import error across unchanged. */
 import { CodecError } from 'dsh-codec';
 import { AgentError } from 'dsh-agent';
-import { ImportError } from 'dsh-import';
+// dsh-import's error entry: its main one loads every reader.
+import { ImportError } from 'dsh-import/error';
 import { SessionError } from 'dsh-session';
 import { isHostErrorCode, type HostErrorCode } from './host-error-codes.js';
 

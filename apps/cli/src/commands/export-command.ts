@@ -3,7 +3,7 @@
  * `dsh export`: a session's model-visible history as Markdown or messages, or as a session file
  * Claude Code, Codex or pi resumes.
  */
-import { deriveHistory } from 'dsh-host';
+import { deriveHistory } from 'dsh-host/core';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import type { OptionValues } from '../parse-command-line.js';

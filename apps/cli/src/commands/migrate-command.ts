@@ -3,7 +3,7 @@
  * `dsh migrate`: a log of any version as current-format JSONL, or back as V6 (`--to 6`), printed or written in place.
  */
 import { CodecError, CURRENT_FORMAT_VERSION, encodeJsonlAtVersion, WRITABLE_FORMAT_VERSIONS } from 'dsh-codec';
-import { rewriteLogFile } from 'dsh-host';
+import { rewriteLogFile } from 'dsh-host/core';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../cli-context.js';
 import { decodeLogFile, decodeLogText } from './validate-command.js';

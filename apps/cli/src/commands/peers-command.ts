@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { SessionConfig, SessionEvent } from 'dsh-codec';
-import { defaultPeerNames, selectForkCut, type Host } from 'dsh-host';
+import { defaultPeerNames, selectForkCut, type Host } from 'dsh-host/core';
 import { CliError } from '../cli-error.js';
 import { resolveDataDir, type CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { SessionEvent } from 'dsh-codec';
-import { canonicalModelSpec, defaultModelSpec, type QueryOptions } from 'dsh-host';
+import { canonicalModelSpec, defaultModelSpec, type QueryOptions } from 'dsh-host/core';
 import { resolveDataDir } from '../cli-context.js';
 import type { ForkWorkspace } from '../fork-worktree-at-cut.js';
 import { ClaudeStreamLines } from '../claude-stream-lines.js';

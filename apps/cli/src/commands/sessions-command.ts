@@ -3,7 +3,7 @@
  * `dsh sessions`: every session (or the fork forest with `--tree`), the names forks list under,
  * peer marks; or a tool's own session files with `--claude|--codex|--pi`.
  */
-import { sessionForest, type LineageTree, type SessionListItem } from 'dsh-host';
+import { sessionForest, type LineageTree, type SessionListItem } from 'dsh-host/core';
 import type { CliContext } from '../cli-context.js';
 import { claudeSdkLineage, type ClaudeSdkFork } from '../claude-sdk-lineage.js';
 import { CliError } from '../cli-error.js';

@@ -39,7 +39,7 @@ export async function selfContainedLog(file: string, text: string, maxBytes: num
   const key = text.indexOf(SEGMENTS_KEY);
   if (key === -1 || (headerEnd !== -1 && key > headerEnd)) return text;
   // Loaded only for a manifest: the other logs are read with dsh-codec alone.
-  const { materializeLogFile } = await import('dsh-host');
+  const { materializeLogFile } = await import('dsh-host/core');
   const bytes = Buffer.from(text, 'utf8');
   const whole = await materializeLogFile(file, bytes, {
     maxBytes,

@@ -4,7 +4,7 @@
  * session being talked to (`current`, which `/branch`, `/fork` and `/resume` change) and the flags of
  * the running turn, Ctrl-C and the `/resume` picker.
  */
-import type { Host } from 'dsh-host';
+import type { Host } from 'dsh-host/core';
 import type { CliContext } from '../cli-context.js';
 import type { OptionValues } from '../parse-command-line.js';
 import type { Paint } from './interactive-output.js';

@@ -4,7 +4,7 @@
  * and first prompt (as Claude Code's picker shows them); a number typed next picks one.
  */
 import type { ContentBlock } from 'dsh-codec';
-import type { Host, SessionListItem } from 'dsh-host';
+import type { Host, SessionListItem } from 'dsh-host/core';
 import { terminalLine } from '../terminal-text.js';
 
 /** How many sessions the picker lists. */

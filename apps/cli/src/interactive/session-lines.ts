@@ -4,7 +4,7 @@
  * last seq), `/events` (every event with its seq) and `/tree` (the fork tree, `*` marking this one).
  */
 import type { SessionEvent } from 'dsh-codec';
-import { sessionForest, type SessionListItem } from 'dsh-host';
+import { sessionForest, type SessionListItem } from 'dsh-host/core';
 import { treeLines } from '../commands/sessions-command.js';
 import { describeEvent } from '../describe-event.js';
 import type { Paint } from './interactive-output.js';

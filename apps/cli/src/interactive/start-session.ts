@@ -3,7 +3,7 @@
  * Where interactive mode starts: `--resume REF`, `--continue` (the host's most recent session of the
  * working directory, stored cwds resolved as the host resolves them), else a new session.
  */
-import { canonicalModelSpec, defaultModelSpec, HostError, type Host } from 'dsh-host';
+import { canonicalModelSpec, defaultModelSpec, HostError, type Host } from 'dsh-host/core';
 import type { OptionValues } from '../parse-command-line.js';
 import { refuseTakenName } from '../refuse-taken-name.js';
 

@@ -3,7 +3,7 @@
  * Interactive mode's printer of one turn: streamed text as it arrives, then each appended event.
  */
 import type { SessionEvent } from 'dsh-codec';
-import type { AgentDelta } from 'dsh-host';
+import type { AgentDelta } from 'dsh-host/core';
 import { describeForTerminal, type Paint } from './interactive-output.js';
 import { terminalBody } from '../terminal-text.js';
 
