@@ -2,15 +2,27 @@
  * Small durable-file steps for the JSONL store: fsync a directory, write a file completely and fsync
  * it, publish a file under a name without overwriting. Kept apart so the protocol reads in one place.
  */
-import { linkSync, renameSync, unlinkSync } from 'node:fs';
+import { linkSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /** Writes `bytes` at `position` with as many writes as the OS needs. */
 export type WriteChunk = (handle: FileHandle, bytes: Uint8Array, position: number) => Promise<void>;
 
-/** The default `WriteChunk`: positional writes until every byte is written. */
+/**
+ * Up to this many bytes the default `WriteChunk` writes synchronously: copying them into the page cache
+ * takes microseconds, while a thread-pool round trip on a loaded machine took milliseconds (measured:
+ * 2.7 ms per 40 KB batch under 64 writers, more than its `fdatasync`). Larger writes go through the pool
+ * so one huge batch does not hold the event loop.
+ */
+export const SYNC_WRITE_MAX_BYTES = 1024 * 1024;
+
+/** The default `WriteChunk`: positional writes until every byte is written (synchronous up to `SYNC_WRITE_MAX_BYTES`). */
 export const writeAll: WriteChunk = async (handle, bytes, position) => {
   let offset = 0;
+  if (bytes.length <= SYNC_WRITE_MAX_BYTES) {
+    while (offset < bytes.length) offset += writeSync(handle.fd, bytes, offset, bytes.length - offset, position + offset);
+    return;
+  }
   while (offset < bytes.length) {
     const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, position + offset);
     offset += bytesWritten;
