@@ -34,8 +34,60 @@ export function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
-/** fsyncs a directory so a created, renamed or removed entry survives a crash. */
-export async function syncDirectory(path: string): Promise<void> {
+/** A directory's fsync in flight, and the one queued behind it for every caller that came while it ran. */
+type DirectorySync = { queued?: { promise: Promise<void>; start: () => void } };
+
+/** The directory fsyncs of this process in flight, by path. */
+const directorySyncs = new Map<string, DirectorySync>();
+
+/** How many directory fsyncs this process made (tests count them). */
+let directoryFsyncs = 0;
+
+/** @internal How many directory fsyncs this process has made so far. */
+export function directoryFsyncCount(): number {
+  return directoryFsyncs;
+}
+
+/**
+ * fsyncs a directory so a created, renamed or removed entry survives a crash. Callers of one process
+ * share fsyncs: a call made while one is in flight waits for the next, which starts after it ends and
+ * covers every call made meanwhile — each caller's entries are durable when its call resolves (an fsync
+ * that started after them covers them), and eight forks published at once cost two fsyncs, not eight.
+ */
+export function syncDirectory(path: string): Promise<void> {
+  const entry = directorySyncs.get(path);
+  if (entry === undefined) {
+    const fresh: DirectorySync = {};
+    directorySyncs.set(path, fresh);
+    return runDirectorySync(path, fresh);
+  }
+  if (entry.queued === undefined) {
+    let start: () => void = () => undefined;
+    const promise = new Promise<void>((resolve, reject) => {
+      start = () => {
+        runDirectorySync(path, entry).then(resolve, reject);
+      };
+    });
+    entry.queued = { promise, start };
+  }
+  return entry.queued.promise;
+}
+
+/** One fsync of `path`; when it ends, the queued one starts (or the path has none in flight any more). */
+function runDirectorySync(path: string, entry: DirectorySync): Promise<void> {
+  return fsyncDirectory(path).finally(() => {
+    const queued = entry.queued;
+    if (queued === undefined) {
+      directorySyncs.delete(path);
+      return;
+    }
+    delete entry.queued;
+    queued.start();
+  });
+}
+
+async function fsyncDirectory(path: string): Promise<void> {
+  directoryFsyncs += 1;
   const handle = await open(path, 'r');
   try {
     await handle.sync();
