@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { runDsh } from '@dsh/test-utils';
+import { codexTranscript, piTranscript, runDsh } from '@dsh/test-utils';
 
 const LINES = [
   {
@@ -157,4 +157,27 @@ it('dsh fork FILE of a Claude Code file of tiny lines past its memory bound is F
     /FILE_TOO_LARGE: .*p1\.jsonl: a native fork of this 19\.\d MiB file of \d+ lines would need about \d+\.\d MiB of memory .*expected at most 76\.\d MiB \(4× the file's size, at least 64 MiB\)/,
   );
   expect(await readdir(dir)).toEqual(['p1.jsonl']);
+});
+
+it('dsh fork FILE of a pi or Codex file of short lines past its memory bound is FILE_TOO_LARGE naming what it would need, and writes nothing', async () => {
+  for (const tool of ['pi', 'codex'] as const) {
+    const { dir } = await sessionDir();
+    const file = join(dir, `${tool}.jsonl`);
+    // About 20 MB of 230–380-byte lines: 4× the file is 80 MB; the text path parses and holds every line.
+    let text = '';
+    for (let turns = 256; text.length < 20_000_000; turns *= 2)
+      text = tool === 'pi' ? piTranscript({ turns }).text : codexTranscript({ turns, ordinals: true }).text;
+    text = text.slice(0, text.lastIndexOf('\n', 20_000_000) + 1);
+    await writeFile(file, text);
+    const before = (await readdir(dir)).sort();
+    const last = JSON.parse(text.slice(text.lastIndexOf('\n', text.length - 2) + 1)) as { id?: string; ordinal?: number };
+    const result = await runDsh(['fork', file, '--at', String(tool === 'pi' ? last.id : last.ordinal)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `FILE_TOO_LARGE: .*${tool}\\.jsonl: a native fork of this 19\\.\\d MiB ${tool} file of \\d+ lines would need about \\d+\\.\\d MiB of memory .*expected at most 76\\.\\d MiB \\(4× the file's size, at least 64 MiB\\)`,
+      ),
+    );
+    expect((await readdir(dir)).sort()).toEqual(before);
+  }
 });

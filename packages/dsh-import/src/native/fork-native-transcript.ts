@@ -17,6 +17,8 @@ import { nativeFormatOf } from './native-formats.js';
 import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
 import type { NativeFork, NativeForkOptions } from './native-fork-types.js';
 import { checkForkAt, nativeFileFork, type NativeFileFork } from './native-file-fork.js';
+import { lineCount } from './claude-code-bytes/fork-memory-bound.js';
+import { checkTextForkMemory, headFormatOf } from './text-fork-memory.js';
 
 export type { NativeFork, NativeForkOptions } from './native-fork-types.js';
 
@@ -105,13 +107,15 @@ export function forkFileRead(bytes: Uint8Array, options: NativeForkOptions, read
   if (fast !== undefined) return fast;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   assertUtf8Lines(buffer);
+  // The bound is checked before a line past the first few is parsed (the parsed lines are most of the need).
+  const format = headFormatOf(buffer, options.format);
+  if (format !== undefined) checkTextForkMemory(buffer, format, lineCount(buffer), options.at, options.maxMemoryBytes);
   // As `forkNativeTranscript` of the decoded text, without the text: each line is decoded to be parsed, and the
   // lines the child keeps unchanged are views of `bytes`.
   const warnings: string[] = [];
   const lines = splitNativeBytes(buffer, options.strict === true ? undefined : warnings);
-  const format = nativeFormatOf(lines, options.format);
   const child = new ChildChunks();
-  const fork = forkNativeLines(format, lines, options, (raw, line) => {
+  const fork = forkNativeLines(nativeFormatOf(lines, options.format), lines, options, (raw, line) => {
     child.add(raw, line);
   });
   return nativeFileFork({ ...fork, warnings }, child.chunks());
