@@ -40,7 +40,7 @@ export type Capture = { tree: string; skipped: SkippedPath[]; ms: number; cwd: s
 /** Paths handed to one `update-index` process: a killed batch skips only itself and what follows. */
 const BATCH_PATHS = 4000;
 const BATCH_BYTES = 32 * 1024 * 1024;
-/** Time left to `write-tree` after the budget ran out during the listing or a batch. */
+/** Time left to `write-tree` after the budget ran out during the listing or a batch (else: the rest of the budget). */
 const WRITE_TREE_MS = 1000;
 
 /**
@@ -89,7 +89,8 @@ export async function captureTree(context: StoreContext, cwd: string, limits: Ca
           input: nulList(plan.drop),
         });
     }
-    const tree = inProcessTree(context.dir, working) ?? (await gitWriteTree(target, real, limits));
+    const left = Math.min(2 ** 31 - 1, Math.ceil(limits.budgetMs - (performance.now() - started)));
+    const tree = inProcessTree(context.dir, working) ?? (await gitWriteTree(target, real, limits, Math.max(WRITE_TREE_MS, left)));
     renameSync(working, index);
     return { tree, skipped, ms: Math.round(performance.now() - started), cwd: real };
   } finally {
@@ -109,9 +110,9 @@ function inProcessTree(gitDir: string, indexFile: string): string | undefined {
 }
 
 /** `git write-tree`: every invalid folder's tree written, and the cache-tree written back into the index. */
-async function gitWriteTree(target: RunGitOptions, real: string, limits: CaptureLimits): Promise<string> {
+async function gitWriteTree(target: RunGitOptions, real: string, limits: CaptureLimits, timeoutMs: number): Promise<string> {
   const signal =
-    limits.signal === undefined ? AbortSignal.timeout(WRITE_TREE_MS) : AbortSignal.any([AbortSignal.timeout(WRITE_TREE_MS), limits.signal]);
+    limits.signal === undefined ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), limits.signal]);
   const written = await gitOnFiles(['write-tree'], { ...target, signal });
   if (!written.ok) {
     limits.signal?.throwIfAborted();

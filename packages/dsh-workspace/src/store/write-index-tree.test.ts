@@ -146,4 +146,23 @@ describe('a checkpoint writes the changed folders’ trees itself', () => {
     await store.checkpoint(ws, { sessionId: 's', ...ROOMY });
     expect(readFileSync(next, 'utf8').trim().split('\n')).toHaveLength(2);
   });
+
+  it('gives git write-tree the rest of the budget, not one second, on a loaded machine (the first checkpoint)', async () => {
+    await using dir = await makeTempDir();
+    const ws = join(dir.path, 'ws');
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'a.txt'), 'one\n');
+    // A git whose write-tree takes 1.5 s, as a 10,000-file first checkpoint did at load 12.
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const bin = join(dir.path, 'slow-bin');
+    mkdirSync(bin);
+    const script = `#!/bin/sh\ncase " $* " in *" write-tree "*) sleep 1.5 ;; esac\nexec '${realGit}' "$@"\n`;
+    writeFileSync(join(bin, 'git'), script, { mode: 0o755 });
+    process.env.PATH = `${bin}:${originalPath ?? ''}`;
+    const store = openWorkspaceStore({ dir: join(dir.path, '.workspaces.git') });
+    const { tree, skipped } = await store.checkpoint(ws, { sessionId: 's', ...ROOMY });
+    process.env.PATH = originalPath;
+    expect(skipped ?? []).toEqual([]);
+    expect(git(store.dir, ['cat-file', '-p', `${tree}:a.txt`])).toBe('one\n');
+  });
 });

@@ -5,8 +5,6 @@
  * with a checkpoint and the peers' ids, the checkpoint written into a folder per peer. Each peer's intent is recorded
  * before its directory when its child id is known, as for one fork.
  */
-import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
 import type { WorkspaceStore } from '../open-workspace-store.js';
 import type { SkippedPath } from '../store/capture-tree.js';
 import { WorkspaceError } from '../workspace-error.js';
@@ -69,15 +67,12 @@ export async function preparePeers(dataDir: string, store: WorkspaceStore, input
     for (const intent of intents) await writeForkIntent(dataDir, intent);
     let head = checkout.head;
     if (checkpoint !== undefined) {
-      const scratchDir = join(dataDir, '.workspaces.git', 'dsh', 'tmp');
-      await mkdir(scratchDir, { recursive: true });
       head = await checkpointCommit({
         storeDir: store.dir,
         commonDir: checkout.commonDir,
         tree: checkpoint.tree,
         parent: checkpoint.head ?? checkout.head,
         subdir: checkout.subdir,
-        scratchDir,
         message: `dsh: the workspace of ${sourceId} at seq ${String(checkpoint.seq)} (peers)`,
       });
     }

@@ -8,7 +8,6 @@
  * `cleanOrphans` finds.
  */
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { WorkspaceStore } from '../open-workspace-store.js';
 import type { SkippedPath } from '../store/capture-tree.js';
 import { WorkspaceError } from '../workspace-error.js';
@@ -127,7 +126,6 @@ export async function prepareWorktree(dataDir: string, store: WorkspaceStore, in
         tree: checkpoint.tree,
         parent: checkpoint.head ?? checkout.head,
         subdir: checkout.subdir,
-        scratchDir: join(dataDir, 'worktrees', '.forks'),
         message: input.message ?? `dsh: the workspace of ${sourceId} at seq ${String(checkpoint.seq)} (fork ${name})`,
       });
     }
