@@ -41,6 +41,10 @@ const FORK_FILE_MODULES = 45;
  * host from `dsh-host/core` (~410 before, with the host's HTTP face and dsh-import's readers).
  */
 const FORK_ID_MODULES = 320;
+/** The host's HTTP face: hono and dsh-host's http/ folder (`dsh-host/core` loads neither). */
+const HOST_HTTP = /\/(hono|@hono)\/|\/dsh-host\/(src|dist)\/http\//;
+/** Any module of dsh-import but its error class (`dsh-import/error`). */
+const IMPORT_READERS = /\/dsh-import\/(src|dist)\/(?!error\.|import-error\.)/;
 /** The other commands' specs, print mode's, and the strings only the help shows (format versions, import formats). */
 const OTHER_SPECS =
   /\/(apps\/cli\/(src|dist)\/(command-spec|print-command-spec|serve-command-spec|completion-command-spec|workspace-command-specs|session-command-specs|import-command-spec|migrate-command-spec)|dsh-codec\/(src|dist)\/(format-version|current-format-version)|dsh-import\/(src|dist)\/formats)\./;
@@ -145,10 +149,12 @@ describe('the modules a command loads', () => {
     expect(run.loaded.filter((url) => /\/(command-names|fork-command-spec)\./.test(url))).toHaveLength(2);
   });
 
-  it("dsh fork ID of a stored session loads neither PostgreSQL's client, the host's HTTP face, dsh-import's readers, print mode nor the --restore and native-file paths", async () => {
+  it("dsh -p and dsh fork ID load neither the host's HTTP face nor dsh-import's readers; the fork neither PostgreSQL's client, print mode nor the --restore and native-file paths", async () => {
     const data = join(dir.path, 'data');
-    const made = await runDsh(['-p', 'hello', '--model', 'keyless', '--output-format', 'json', '--data', data]);
+    const made = await runRecorded(['-p', 'hello', '--model', 'keyless', '--output-format', 'json', '--data', data]);
     expect(made.code, made.stderr).toBe(0);
+    // Print mode takes the same host entry: no HTTP face, nothing of dsh-import but its error.
+    expect(made.loaded.filter((url) => HOST_HTTP.test(url) || IMPORT_READERS.test(url))).toEqual([]);
     const parent = (JSON.parse(made.stdout) as { session_id: string }).session_id;
     const run = await runRecorded(['fork', parent, '--at', '0', '--json', '--data', data]);
     expect(run.code, run.stderr).toBe(0);
@@ -158,8 +164,7 @@ describe('the modules a command loads', () => {
       'the recorder saw the fork load the host',
     ).toBe(true);
     // The host's core entry: neither its HTTP face (hono) nor dsh-import beyond its error class.
-    expect(run.loaded.filter((url) => /\/(hono|@hono)\/|\/dsh-host\/(src|dist)\/http\//.test(url))).toEqual([]);
-    expect(run.loaded.filter((url) => /\/dsh-import\/(src|dist)\/(?!error\.|import-error\.)/.test(url))).toEqual([]);
+    expect(run.loaded.filter((url) => HOST_HTTP.test(url) || IMPORT_READERS.test(url))).toEqual([]);
     const dshModules = run.loaded.filter((url) => DSH_MODULES.test(url));
     expect(dshModules.length, dshModules.join('\n')).toBeLessThanOrEqual(FORK_ID_MODULES);
     // The data directory's store needs no database client; a fork without --restore neither print mode nor the restore.
