@@ -8,7 +8,7 @@ import { JSON_OPTION, MAX_BYTES_OPTION, STORE_OPTIONS, type CommandSpec } from '
 export const FORK_COMMAND: CommandSpec = {
   name: 'fork',
   usage:
-    'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree | --restore] [--tools a,b] [--no-checkpoints] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--worktree] [--format F] [--strict] [--session-id UUID] [--max-bytes N] [--json]',
+    'dsh fork ID|NAME [--at SEQ] [--name NAME] [--cwd DIR | --worktree | --restore] [--tools a,b] [--no-checkpoints] [--idempotency-key KEY] [--json] | dsh fork FILE --at REF [--worktree] [--format F] [--strict] [--session-id UUID] [--max-bytes N] [--max-memory N] [--json]',
   summary: 'fork a session (or a Claude Code / Codex / pi session file, in place) and print the child id',
   description:
     'Without --at, forks after the latest closed turn and its standalone tail (titles, config,\n' +
@@ -39,6 +39,11 @@ export const FORK_COMMAND: CommandSpec = {
       help: "FILE only: the child's id (default: a new one); TARGET_EXISTS if its file exists",
     },
     'max-bytes': MAX_BYTES_OPTION,
+    'max-memory': {
+      type: 'string',
+      value: 'N',
+      help: "FILE only: the fork's memory bound in bytes (default 4× FILE's size, at least 64 MiB): FILE_TOO_LARGE past it",
+    },
     name: { type: 'string', value: 'NAME', help: 'name of the child' },
     cwd: { type: 'string', value: 'DIR', help: "the child's working directory" },
     worktree: { type: 'boolean', help: 'the child in a new directory holding the files at the cut (git: branch dsh/<name>)' },

@@ -179,5 +179,25 @@ it('dsh fork FILE of a pi or Codex file of short lines past its memory bound is 
       ),
     );
     expect((await readdir(dir)).sort()).toEqual(before);
+    // The hint names the way past the bound; with more memory allowed, the same fork is written.
+    expect(result.stderr).toContain('--max-memory N');
+    const allowed = await runDsh(['fork', file, '--at', String(tool === 'pi' ? last.id : last.ordinal), '--max-memory', String(1024 ** 3)]);
+    expect(allowed.stderr).not.toContain('FILE_TOO_LARGE');
+    expect(allowed.code).toBe(0);
+    expect((await readdir(dir)).length).toBe(before.length + 1);
   }
+});
+
+it('dsh fork --max-memory takes a positive number of bytes, and applies to a session FILE only', async () => {
+  const { dir } = await sessionDir();
+  const file = join(dir, 'pi.jsonl');
+  await writeFile(file, piTranscript({ turns: 2 }).text);
+  const bad = await runDsh(['fork', file, '--at', 'seq:1', '--max-memory', '64M']);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("--max-memory expects a positive number of bytes, received '64M'");
+  const data = await mkdtemp(join(tmpdir(), 'dsh-native-data-'));
+  const stored = await runDsh(['fork', 'no-such-session', '--max-memory', '100', '--data', data]);
+  expect(stored.code).toBe(2);
+  expect(stored.stderr).toContain('--max-memory applies to a session FILE');
+  expect((await readdir(dir)).sort()).toEqual(['p1.jsonl', 'pi.jsonl']);
 });

@@ -24,7 +24,7 @@ export async function forkSessionCommand(context: CliContext, values: OptionValu
   // A Claude Code, Codex or pi session id that names no dsh session: that tool's file, forked in place.
   const native = await nativeFileUnlessStored(context, values, ref);
   if (native !== undefined) return (await import('./native-fork-command.js')).nativeForkCommand(context, values, native.file);
-  for (const option of ['format', 'session-id', 'max-bytes']) {
+  for (const option of ['format', 'session-id', 'max-bytes', 'max-memory']) {
     if (values[option] !== undefined)
       throw new CliError(
         'USAGE',

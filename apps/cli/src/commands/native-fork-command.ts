@@ -30,6 +30,9 @@ export function asCliError(error: unknown, path: string): unknown {
   return new CliError(error.code, `${path}: ${error.message}`, {
     cause: error,
     ...(error.code === 'INVALID_CUT' ? { hint: 'list the entries with their REF and seq: `dsh show FILE --entries`' } : {}),
+    ...(error.code === 'FILE_TOO_LARGE' && /memory/.test(error.message)
+      ? { hint: 'allow the fork more memory with --max-memory N (bytes), or cut at an entry id (REF) instead of seq:N' }
+      : {}),
   });
 }
 
@@ -44,6 +47,15 @@ function childIdOption(values: OptionValues): string | undefined {
   return value;
 }
 
+/** `--max-memory N`: the fork's memory bound in bytes, or undefined for the default (4× the file, at least 64 MiB). */
+function maxMemoryOption(values: OptionValues): number | undefined {
+  const value = values['max-memory'];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value)) || Number(value) === 0)
+    throw new CliError('USAGE', `--max-memory expects a positive number of bytes, received '${String(value)}'.`);
+  return Number(value);
+}
+
 /** Runs the native fork of `path` and prints the child (text, or `--json`). */
 export async function nativeForkCommand(context: CliContext, values: OptionValues, path: string): Promise<number> {
   const file = resolve(context.cwd, path);
@@ -54,6 +66,7 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
     throw new CliError('USAGE', `${dshOnly.map((option) => `--${option}`).join(', ')} apply to dsh sessions, not to a session FILE.`);
   const format = nativeFormatOption(values);
   const chosen = childIdOption(values);
+  const maxMemoryBytes = maxMemoryOption(values);
   // Read where the fork's scanner reads it (no copy of the file's bytes), scanned while the rest is read.
   let reader: NativeFileReader | undefined;
   const read = await readInputBytesStamped(context, file, maxBytesOption(values['max-bytes']), {
@@ -67,7 +80,15 @@ export async function nativeForkCommand(context: CliContext, values: OptionValue
     const sessionId = (detected: TranscriptFormat) => chosen ?? (detected === 'claude-code' ? randomUUID() : uuidV7(now));
     // A stable read is the reader's bytes, whole (a file that grew or shrank was refused).
     if (reader === undefined || read.bytes !== reader.bytes) throw new Error(`${file}: the bytes read are not the reader's`);
-    fork = await reader.fork({ format, at: values.at, sessionId, now, parentFile: file, strict: values.strict === true });
+    fork = await reader.fork({
+      format,
+      at: values.at,
+      sessionId,
+      now,
+      parentFile: file,
+      strict: values.strict === true,
+      ...(maxMemoryBytes === undefined ? {} : { maxMemoryBytes }),
+    });
   } catch (error) {
     throw asCliError(error, file);
   }
