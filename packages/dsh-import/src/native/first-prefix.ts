@@ -9,7 +9,7 @@
  * @module
  */
 import type { SessionEvent } from 'dsh-codec';
-import { CLOSING, sameEvent, TITLE } from './native-cut.js';
+import { CLOSING, sameEvent, TITLE } from './cut-events.js';
 import type { NativeFormat } from './native-format.js';
 import type { NativeLine } from './native-line.js';
 import { forEachPrefixReading, type PrefixReading } from './prefix-readings.js';

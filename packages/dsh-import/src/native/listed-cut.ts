@@ -6,7 +6,8 @@
  * they changed.
  */
 import type { SessionEvent } from 'dsh-codec';
-import { CLOSING, corePositions, cutInReading, firstPartOf, sameEvent, TITLE, type MainLine } from './native-cut.js';
+import { CLOSING, corePositions, sameEvent, TITLE } from './cut-events.js';
+import { cutInReading, firstPartOf, type MainLine } from './native-cut.js';
 import type { NativeFormat } from './native-format.js';
 import type { NativeLine } from './native-line.js';
 import type { PrefixReading } from './prefix-readings.js';

@@ -9,7 +9,8 @@ import { claudeCodeTranscript, codexTranscript, piTranscript } from '@dsh/test-u
 import type { SessionEvent } from 'dsh-codec';
 import { describe, expect, it } from 'vitest';
 import { forkNativeTranscript, importTranscript, ImportError } from '../index.js';
-import { eventsOfLines, nativeCut } from './native-cut.js';
+import { eventsOfLines } from './cut-events.js';
+import { nativeCut } from './native-cut.js';
 import { nativeFormatOf } from './native-formats.js';
 import { splitNativeLines } from './native-line.js';
 

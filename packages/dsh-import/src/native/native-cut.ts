@@ -4,9 +4,8 @@
  * from exactly those lines — so the closers follow from the same reading `dsh import` makes.
  */
 import type { SessionEvent } from 'dsh-codec';
-import { IMPORT_SOURCE_EVENT } from '../import-source.js';
 import { ImportError } from '../import-error.js';
-import { importSourceLines } from '../import-transcript.js';
+import { CLOSING, corePositions, eventsOfLines, sameEvent, TITLE } from './cut-events.js';
 import { AgreesThrough, firstPrefixWhere, heldThrough, type SearchWork } from './first-prefix.js';
 import type { NativeFormat } from './native-format.js';
 import type { NativeLine } from './native-line.js';
@@ -14,43 +13,9 @@ import type { NativeLine } from './native-line.js';
 /** The lines a cut keeps and dsh's events through it (`cut` = the last event's seq, -1 for none). */
 export type NativeCut = { kept: NativeLine[]; events: SessionEvent[]; cut: number };
 
-/** dsh's events of one chain of lines (the main line of their import). */
-export function eventsOfLines(format: NativeFormat, lines: readonly NativeLine[]): SessionEvent[] {
-  if (lines.length === 0) return [];
-  // The lines are parsed already: read as the joined text would be (numbered 1.. in this order).
-  const imported = importSourceLines(
-    lines.map((line, position) => ({ line: position + 1, value: line.value })),
-    [],
-    1,
-    format.format,
-    'native-cut',
-  );
-  return imported.sessions[0]?.events ?? [];
-}
-
 // Events that may follow the cut inside the entry that holds it: a call's start (then it is
 // closed as not started) and closing brackets (the closer closes them again as forked).
 const SPLITTABLE = new Set(['tool/call', 'step/end', 'turn/end']);
-/** The events that close a step or a turn. @internal */
-export const CLOSING: ReadonlySet<string> = new Set(['step/end', 'turn/end']);
-
-/** A title event's type. @internal */
-export const TITLE = 'session/title';
-
-/** Whether two events of two readings are the same event (titles and the source record by type only). @internal */
-export function sameEvent(a: SessionEvent, b: SessionEvent): boolean {
-  if (a.type !== b.type) return false;
-  return a.type === TITLE || a.type === IMPORT_SOURCE_EVENT || JSON.stringify(a.data) === JSON.stringify(b.data);
-}
-
-/** The positions of the events that are not titles (a title's place depends on what the file holds later). @internal */
-export function corePositions(events: readonly SessionEvent[]): number[] {
-  const positions: number[] = [];
-  events.forEach((event, position) => {
-    if (event.type !== TITLE) positions.push(position);
-  });
-  return positions;
-}
 
 /** Whether `a` and `b` hold the same lines in the same order. */
 function sameLines(a: readonly NativeLine[], b: readonly NativeLine[]): boolean {

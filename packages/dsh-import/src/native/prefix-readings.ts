@@ -12,7 +12,7 @@ import type { SourceItem } from '../source-item.js';
 import { EventWriter, type WriterMark } from '../write-events.js';
 import { claudeCodePrefixItems } from './claude-code-prefix-items.js';
 import { codexPrefixItems } from './codex-prefix-items.js';
-import { eventsOfLines } from './native-cut.js';
+import { eventsOfLines } from './cut-events.js';
 import type { NativeFormat } from './native-format.js';
 import type { NativeLine } from './native-line.js';
 import { piPrefixItems } from './pi-prefix-items.js';

@@ -6,7 +6,7 @@
  */
 import type { TranscriptFormat } from '../detect-format.js';
 import { codexCallKind } from './codex-native.js';
-import { eventsOfLines } from './native-cut.js';
+import { eventsOfLines } from './cut-events.js';
 import { joinNativeLines, jsonObjectOf, splitNativeLines, type NativeLine } from './native-line.js';
 import { nativeFormatOf } from './native-formats.js';
 import { closerText, openCallsAt, type OpenCall } from './open-calls.js';
