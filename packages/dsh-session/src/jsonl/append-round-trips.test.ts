@@ -9,15 +9,15 @@ import { openSessionStore, type SessionStore } from 'dsh-session';
 import { makeTempDir, type TempDir } from '@dsh/test-utils';
 import { SYNC_WRITE_MAX_BYTES } from './durable-files.js';
 
-type Counted = 'write' | 'datasync' | 'sync';
+type Counted = 'write' | 'datasync' | 'sync' | 'read' | 'close';
 
 /** Counts the calls of `FileHandle` methods (each one a thread-pool round trip) while `run` runs. */
 async function countHandleCalls(run: () => Promise<void>): Promise<Record<Counted, number>> {
   const probe = await open(import.meta.filename, 'r');
   const proto = Object.getPrototypeOf(probe) as Record<Counted, (this: FileHandle, ...args: unknown[]) => Promise<unknown>>;
   await probe.close();
-  const counts: Record<Counted, number> = { write: 0, datasync: 0, sync: 0 };
-  const originals = { write: proto.write, datasync: proto.datasync, sync: proto.sync };
+  const counts: Record<Counted, number> = { write: 0, datasync: 0, sync: 0, read: 0, close: 0 };
+  const originals = { write: proto.write, datasync: proto.datasync, sync: proto.sync, read: proto.read, close: proto.close };
   for (const name of Object.keys(originals) as Counted[]) {
     const original = originals[name];
     proto[name] = function (this: FileHandle, ...args: unknown[]) {
@@ -55,7 +55,7 @@ describe('the round trips of a JSONL append', () => {
         await session.flush();
       }
     });
-    expect(single).toEqual({ write: 0, datasync: 40, sync: 0 });
+    expect(single).toEqual({ write: 0, datasync: 40, sync: 0, read: 0, close: 0 });
 
     // 64 writers each appending a message and awaiting flush: batches are shared, still one fdatasync each.
     session.append('turn/start', { turn: 21 });
@@ -96,5 +96,33 @@ describe('the round trips of a JSONL append', () => {
     const events = session.events.slice();
     await session.close();
     expect((await store.inspect('large')).events).toEqual(events);
+  });
+
+  it('the batch that seals past 1 MiB reads the lines through the writer’s handle and fsyncs directories without handles', async () => {
+    const session = await store.create({ id: 'seals' });
+    const message = (turn: number) => ({
+      message: { id: `u${String(turn)}`, role: 'user', content: [{ type: 'text', text: 'z'.repeat(300_000) }] },
+    });
+    for (let turn = 1; turn <= 3; turn += 1) {
+      session.append('turn/start', { turn });
+      session.append('user/message', message(turn));
+      session.append('turn/end', { turn, reason: { kind: 'completed' } });
+      await session.flush();
+    }
+    // This batch crosses 1 MiB of own lines: its flush seals them into a segment and rewrites the file as a manifest.
+    const counts = await countHandleCalls(async () => {
+      session.append('turn/start', { turn: 4 });
+      session.append('user/message', message(4));
+      session.append('turn/end', { turn: 4, reason: { kind: 'completed' } });
+      await session.flush();
+    });
+    const header = JSON.parse((await readFile(join(dir.path, 'seals.jsonl'), 'utf8')).split('\n')[0] as string) as { segments?: unknown[] };
+    expect(header.segments).toHaveLength(1);
+    // No pooled read of the log; one pooled write (the segment: more than SYNC_WRITE_MAX_BYTES); fsyncs
+    // through handles: the batch, the segment's temp file and the manifest's temp file (directories: none).
+    expect(counts).toMatchObject({ read: 0, write: 1, datasync: 1, sync: 2 });
+    const events = session.events.slice();
+    await session.close();
+    expect((await store.inspect('seals')).events).toEqual(events);
   });
 });

@@ -2,7 +2,8 @@
  * Small durable-file steps for the JSONL store: fsync a directory, write a file completely and fsync
  * it, publish a file under a name without overwriting. Kept apart so the protocol reads in one place.
  */
-import { linkSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsync, linkSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /** Writes `bytes` at `position` with as many writes as the OS needs. */
@@ -86,17 +87,32 @@ function runDirectorySync(path: string, entry: DirectorySync): Promise<void> {
   });
 }
 
+const fsyncDescriptor = promisify(fsync);
+
+/** One fsync of a directory: opened and closed synchronously (metadata calls of microseconds), the fsync its one thread-pool round trip. */
 async function fsyncDirectory(path: string): Promise<void> {
   directoryFsyncs += 1;
-  const handle = await open(path, 'r');
+  const fd = openSync(path, 'r');
   try {
-    await handle.sync();
+    await fsyncDescriptor(fd);
   } catch (error) {
     // Some file systems refuse fsync on directories; their entries are then as durable as they get.
     if (errorCode(error) !== 'EINVAL' && errorCode(error) !== 'EISDIR') throw error;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
+}
+
+/** The first `size` bytes of an open file, read synchronously (a log's own lines, at most a few MiB); fewer when it is shorter. */
+export function readExactlySync(handle: FileHandle, size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(size);
+  let offset = 0;
+  while (offset < size) {
+    const read = readSync(handle.fd, bytes, offset, size - offset, offset);
+    if (read === 0) break;
+    offset += read;
+  }
+  return offset === size ? bytes : bytes.subarray(0, offset);
 }
 
 /** Creates `path` exclusively with `bytes`, fully written and fsynced. */

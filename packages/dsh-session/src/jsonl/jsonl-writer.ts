@@ -6,7 +6,7 @@
 import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { readWholeFile, syncDirectory, writeFileDurably } from './durable-files.js';
+import { readExactlySync, readWholeFile, syncDirectory, writeFileDurably } from './durable-files.js';
 import type { FileLease } from './file-lease.js';
 import { CARRIAGE_RETURN, encodeLog, lineOffset, NEWLINE, serializeEvents, startsWithCurrentRecordsHeader } from './jsonl-log-bytes.js';
 import { manifestOf, materialize, type Manifest } from './jsonl-manifest.js';
@@ -77,7 +77,8 @@ export function makeJsonlWriter(
    */
   const sealOwnLines = async (): Promise<void> => {
     try {
-      const bytes = await readWholeFile(path);
+      // Through the open handle, synchronously: the writer's own durable bytes, no thread-pool round trips.
+      const bytes = readExactlySync(handle, size);
       if (bytes.length !== size) return;
       const sealed = await sealHeldLines(state, id, path, bytes, fenced);
       if (sealed === undefined) return;
