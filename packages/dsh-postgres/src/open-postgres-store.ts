@@ -91,6 +91,10 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
     hostId: options.hostId ?? hostname(),
     channel: channelOf(schemaName),
     ...(readCacheBytes === 0 ? {} : { readCache: new ReadCache(readCacheBytes) }),
+    // A fork's windowed read loads the rest through a connection of its own, made as this pool's are.
+    ...(ownsPool
+      ? { syncConnection: { ...(connectionString === undefined ? {} : { connectionString }), options: OWN_POOL_SETTINGS.options } }
+      : {}),
   };
   try {
     const client = await pool.connect();

@@ -11,6 +11,7 @@ import { findForkChild } from './read/find-fork-child.js';
 import { busyError, notFoundError } from './lease/lease-errors.js';
 import { holderOf } from './lease/lease-holder.js';
 import type { PostgresContext } from './postgres-context.js';
+import { readForkWindow } from './read/read-fork-window.js';
 import { readStoredLog } from './read/read-stored-log.js';
 import { readSummaryRows } from './read/read-summary-rows.js';
 import { heldProvenance } from './segment-provenance.js';
@@ -31,6 +32,17 @@ export function createPostgresBackend(
     acquire: (id) => acquireLease(context, id, now),
     async read(id) {
       const log = await readStoredLog(context, id);
+      if (log === undefined) throw notFoundError(id);
+      return log;
+    },
+    async readForFork(id, atSeq) {
+      // A store that read the session before extends its cached lines; one that cannot load
+      // synchronously (a pool passed in) reads it whole.
+      const windowed =
+        context.syncConnection === undefined || context.readCache?.get(id) !== undefined
+          ? undefined
+          : await readForkWindow(context, context.syncConnection, id, atSeq);
+      const log = windowed ?? (await readStoredLog(context, id));
       if (log === undefined) throw notFoundError(id);
       return log;
     },

@@ -142,6 +142,13 @@ export interface FastBackend extends Omit<SessionBackend, 'create' | 'acquire' |
   acquire(id: string): Promise<FastWriter>;
   read(id: string): Promise<StoredRead>;
   /**
+   * Optional: a read of session `id` for a fork of it at `atSeq` (a seq, or `'latest-closed-turn'`) by a
+   * store that does not hold it open: a log holding at least what the fork reads (its cut, the latest
+   * turn up to the cut, the latest turn of the log, the latest title and config), whose other events
+   * may load only when first read (`WindowedLinesLog`). Without it, forks read through `read`.
+   */
+  readForFork?(id: string, atSeq: number | 'latest-closed-turn'): Promise<StoredRead>;
+  /**
    * Optional: a provenance for session `id` as a writer of this backend in this process holds it (a
    * live session of the store); a fork child of that session hands it back to `create`. Undefined
    * when the backend cannot refer to a held log.

@@ -24,6 +24,9 @@ export { provenanceKind, type Provenance, type ProvenanceKind } from './provenan
 export { JsonlTextLog } from './jsonl/jsonl-text-log.js';
 export { RecordsLog } from './sources/records-log.js';
 export { ValidatedLinesLog } from './sources/validated-lines-log.js';
+/** Validated lines of which a backend read only a window (a fork's), the rest loaded synchronously on first need. */
+export { WindowedLinesLog } from './sources/windowed-lines-log.js';
+export type { LinesWindow } from './sources/windowed-lines.js';
 /** `asSessionBackend(fast)`: the public face of a dsh backend; `fastBackendOf(backend)`: the fast one behind it, or an adapter over a public backend. */
 export { asSessionBackend, fastBackendOf } from './backend-views.js';
 /** This process's identity (pid, host, start time, PID namespace, boot id) and whether a recorded process is known to be gone. */

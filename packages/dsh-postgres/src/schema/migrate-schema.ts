@@ -112,6 +112,16 @@ const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE ${s}.sessions ADD COLUMN taken_over jsonb`,
     ],
   },
+  {
+    version: 7,
+    statements: (s) => [
+      // The latest landmark of one type before a seq, as one backward index range (a fork's window,
+      // read-fork-window.ts): `events_landmarks` has the type only as an included column, so such a
+      // lookup visited every landmark row of the segment. Built like step 5's index (an operator with a
+      // large table may create it CONCURRENTLY before upgrading; this step then finds it).
+      `CREATE INDEX IF NOT EXISTS events_landmark_types ON ${s}.events (segment, landmark, seq) WHERE landmark IS NOT NULL`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */

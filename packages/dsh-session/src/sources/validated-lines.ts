@@ -91,8 +91,8 @@ export function validatedLinesSource(id: string, lines: readonly string[], lengt
   };
 }
 
-/** Event `index` parsed from `lineOf(index)` the first time it is asked for, then kept (`decoded`). */
-function parsedOnce(
+/** @internal Event `index` parsed from `lineOf(index)` the first time it is asked for, then kept (`decoded`). */
+export function parsedOnce(
   id: string,
   lineOf: (index: number) => string,
 ): { decoded: Map<number, SessionEvent>; parse: (index: number) => SessionEvent } {

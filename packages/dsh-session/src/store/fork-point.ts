@@ -10,7 +10,7 @@ import type { InheritedRecords } from '../fast-backend.js';
 import { SessionError } from '../session-error.js';
 import type { EventSource } from '../sources/event-source.js';
 import { selectCut, type LATEST_CLOSED_TURN } from './fork-cut.js';
-import { observeSession } from './observe-session.js';
+import { observeForFork } from './observe-session.js';
 import { observedEventsOf, type SessionObservation } from './session-observation.js';
 import type { StoreContext } from './store-context.js';
 
@@ -53,7 +53,7 @@ export async function readForkPoint(
   atSeq: number | typeof LATEST_CLOSED_TURN,
   seed: Omit<ForkSeedOptions, 'time'> = {},
 ): Promise<ForkPoint> {
-  const observation = typeof source === 'string' ? await observeSession(context, source) : source;
+  const observation = typeof source === 'string' ? await observeForFork(context, source, atSeq) : source;
   const observed = observedEventsOf(observation, context.origin);
   if (observed === undefined) throw foreignObservation();
   const events = observed.source;

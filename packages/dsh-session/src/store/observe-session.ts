@@ -1,7 +1,7 @@
 /** @module `SessionStore.observe` and `inspect`: one read, one decode, one immutable value (SPEC §12). */
 import type { SessionEvent } from 'dsh-codec';
 import { LOG_SNAPSHOT } from '../session/session.js';
-import type { InheritedRecords } from '../fast-backend.js';
+import type { InheritedRecords, StoredRead } from '../fast-backend.js';
 import type { Provenance } from '../provenance.js';
 import type { EventSource } from '../sources/event-source.js';
 import { makeObservation, type SessionObservation } from './session-observation.js';
@@ -29,10 +29,10 @@ export function observeLive(context: StoreContext, id: string): SessionObservati
 }
 
 /** A session as stored now (without a lease: it may be growing elsewhere), observed as its backend read it. Never writes. */
-export async function observeStored(context: StoreContext, id: string): Promise<SessionObservation> {
+export async function observeStored(context: StoreContext, id: string, read?: () => Promise<StoredRead>): Promise<SessionObservation> {
   assertStoreOpen(context);
   assertSessionId(id);
-  const { log, provenance } = await context.backend.read(id);
+  const { log, provenance } = await (read ?? (() => context.backend.read(id)))();
   const { header, formatVersion, needsRepair, tornTail, source, validated } = log.observe(id);
   return makeObservation({ sessionId: id, header, formatVersion, needsRepair, live: false, tornTail }, context.origin, {
     source,
@@ -46,4 +46,21 @@ export async function observeSession(context: StoreContext, id: string): Promise
   assertStoreOpen(context);
   assertSessionId(id);
   return observeLive(context, id) ?? observeStored(context, id);
+}
+
+/**
+ * The source of a fork by id at `atSeq`: from memory when this store holds it open, else through the
+ * backend's read for a fork when it has one (a window of the log, the rest loaded on first read), else stored.
+ */
+export async function observeForFork(context: StoreContext, id: string, atSeq: number | 'latest-closed-turn'): Promise<SessionObservation> {
+  assertStoreOpen(context);
+  assertSessionId(id);
+  const { backend } = context;
+  const live = observeLive(context, id);
+  if (live !== undefined) return live;
+  return observeStored(
+    context,
+    id,
+    backend.readForFork === undefined ? undefined : () => (backend.readForFork as NonNullable<typeof backend.readForFork>)(id, atSeq),
+  );
 }

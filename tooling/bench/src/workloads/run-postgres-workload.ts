@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { serializeEvent, type SessionEvent } from 'dsh-codec';
+import { createHost } from 'dsh-host';
 import { openPostgresStore } from 'dsh-postgres';
 import type { SessionStore } from 'dsh-session';
 import pg from 'pg';
@@ -34,6 +35,7 @@ export async function runPostgresWorkload(context: BenchContext): Promise<Sectio
   const schema = `bench_${String(process.pid)}_${Date.now().toString(36)}`;
   const pool = new pg.Pool({ connectionString: server.url, max: 4 });
   const stores: SessionStore[] = [];
+  const pools: pg.Pool[] = [];
   try {
     const open = async (hostId: string, readCacheBytes?: number): Promise<SessionStore> => {
       const store = await openPostgresStore({
@@ -59,15 +61,21 @@ export async function runPostgresWorkload(context: BenchContext): Promise<Sectio
     // row each time (no read cache), the other read them before and transfers only rows written since.
     const reader = await open('bench-reader', 0);
     const rereader = await open('bench-rereader');
+    // A store given its pool cannot load lines synchronously from a worker: its forks by id read the parent whole (as every cold fork did before).
+    const wholePool = new pg.Pool({ connectionString: server.url, max: 4, options: '-c jit=off' });
+    const whole = await openPostgresStore({ pool: wholePool, schema, hostId: 'bench-whole', readCacheBytes: 0 });
+    stores.push(whole);
+    pools.push(wholePool);
     const figures: Figure[] = [];
     const notes: string[] = [];
     const [small, large] = context.quick ? [1_000, 10_000] : [10_000, 100_000];
-    figures.push(...(await measureForks(context, { writer, reader, rereader }, small, large, notes)));
+    figures.push(...(await measureForks(context, { writer, reader, rereader, whole, url: server.url, schema }, small, large, notes)));
     figures.push(...(await measureAppend(context, writer, pool, schema, notes)));
     figures.push(...(await measureOpen(context, reader, pool, schema, large)));
     return { title: TITLE, method: method(small, large), figures, notes };
   } finally {
     await Promise.allSettled(stores.map((store) => store.close()));
+    await Promise.allSettled(pools.map((open) => open.end()));
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
     await pool.end();
     await server.stop();
@@ -82,15 +90,47 @@ async function storeParent(store: SessionStore, size: number): Promise<{ id: str
   return { id, events: log.events, text: v4Jsonl(log) };
 }
 
-/** The stores a fork is timed on: the writer holds the parents open; the readers are other hosts (without and with a read cache). */
-type ForkStores = { writer: SessionStore; reader: SessionStore; rereader: SessionStore };
+/**
+ * The stores a fork is timed on: the writer holds the parents open; the readers are other hosts (without
+ * and with a read cache, and one given its pool, which reads a parent whole); `url` and `schema` open a
+ * fresh store and host per fork (a user's `dsh fork --database-url`, a restarted server).
+ */
+type ForkStores = { writer: SessionStore; reader: SessionStore; rereader: SessionStore; whole: SessionStore; url: string; schema: string };
+
+/** One fork through the HTTP API of a host opened (with its own store) for this fork alone; only the request is timed. */
+async function forkOverFreshHost(url: string, schema: string, parentId: string, atSeq: number): Promise<{ ms: number; childId: string }> {
+  const store = await openPostgresStore({ connectionString: url, schema, hostId: 'bench-fresh' });
+  const host = createHost({ store });
+  try {
+    let childId = '';
+    const ms = await timeMs(async () => {
+      const response = await host.fetch(
+        new Request(`http://127.0.0.1/api/sessions/${parentId}/fork`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ atSeq }),
+        }),
+      );
+      const body = (await response.json()) as { sessionId?: string };
+      if (response.status !== 201 || body.sessionId === undefined)
+        throw new Error(`HTTP fork answered ${String(response.status)}: ${JSON.stringify(body)}`);
+      childId = body.sessionId;
+    });
+    await host.release(childId);
+    await store.delete(childId);
+    return { ms, childId };
+  } finally {
+    await host.close();
+    await store.close();
+  }
+}
 
 /** Titles appended to the parent before each fork of a store that read it before: the rows written since, which that fork transfers. */
 const WRITTEN_SINCE = 10;
 
 async function measureForks(
   context: BenchContext,
-  { writer, reader, rereader }: ForkStores,
+  { writer, reader, rereader, whole, url, schema }: ForkStores,
   small: number,
   large: number,
   notes: string[],
@@ -109,7 +149,8 @@ async function measureForks(
   );
   notes.push(
     'What grows with the prefix. The database work of every fork is constant (one segment row referring to the parent’s, the child’s own marker and closers), and a fork of a parent open in this store copies nothing in memory: it reads the parent’s log through a snapshot (its cut and latest turn only) and the child `Session` keeps the parent’s events as an inherited prefix. ' +
-      'A fork from another store that has not read the parent transfers every row once (`Session.events` and `observation.events` are synchronous, so the rows must be in memory before the child is returned; docs/decisions/2026-12-01-postgres-cold-fork-lines.md) but parses only its cut and latest turn. ' +
+      'A fork by id from another store that has not read the parent reads a window (the turns around the cut, the latest turn, the latest title and config: schema step 7’s index) and the child loads its other inherited events on first read, synchronously, from a worker thread (docs/decisions/2026-12-07-postgres-cold-fork-reads-a-window.md); a store given its own pool cannot load so and transfers every row, as every cold fork did before (its own row, for comparison). ' +
+      'The user’s cold fork row opens a store and a host for each fork (as `dsh fork --database-url` or a restarted `dsh serve` does) and times the HTTP fork request. ' +
       `A store that read the parent before keeps its lines (\`readCacheBytes\`, default 64 MiB) and transfers only the rows written since: ${String(WRITTEN_SINCE)} titles are appended to the parent before each of its forks (untimed).`,
   );
   const live = { small: await writer.open(parents.small.id), large: await writer.open(parents.large.id) };
@@ -145,6 +186,10 @@ async function measureForks(
         liveLarge: () => fork(writer, 'large'),
         coldSmall: () => fork(reader, 'small'),
         coldLarge: () => fork(reader, 'large'),
+        wholeSmall: () => fork(whole, 'small'),
+        wholeLarge: () => fork(whole, 'large'),
+        freshSmall: async () => (await forkOverFreshHost(url, schema, parents.small.id, cuts.small)).ms,
+        freshLarge: async () => (await forkOverFreshHost(url, schema, parents.large.id, cuts.large)).ms,
         againSmall: () => forkAgain('small'),
         againLarge: () => forkAgain('large'),
         copyLarge: () => copyAndFsync(largeFile, join(context.dataDir, 'copy.tmp')),
@@ -182,7 +227,18 @@ async function measureForks(
     figureOf(
       {
         workload: WORKLOAD,
-        label: `fork from another store (cold: reads the parent), ${largeLabel}`,
+        label: `cold fork as a user's: HTTP fork on a fresh host and store (as \`dsh fork --database-url\`, a restarted server), ${largeLabel}`,
+        metric: 'ms',
+        baselineLabel: `the same fork, ${smallLabel}`,
+        target: { op: '<=', value: 1.5 },
+      },
+      seriesOf(series, 'freshLarge'),
+      seriesOf(series, 'freshSmall'),
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `fork from another store that never read the parent (store.fork by id: a window of rows), ${largeLabel}`,
         metric: 'ms',
         baselineLabel: `the same fork, ${smallLabel}`,
         target: { op: '<=', value: 1.5 },
@@ -193,13 +249,23 @@ async function measureForks(
     figureOf(
       {
         workload: WORKLOAD,
-        label: `fork from another store (cold: reads the parent), ${largeLabel}`,
+        label: `fork from another store that never read the parent (store.fork by id: a window of rows), ${largeLabel}`,
         metric: 'ms',
         baselineLabel: `JSONL copy of the parent + fsync, ${largeLabel}`,
         target: { op: '<=', value: 1 },
       },
       seriesOf(series, 'coldLarge'),
       seriesOf(series, 'copyLarge'),
+    ),
+    figureOf(
+      {
+        workload: WORKLOAD,
+        label: `fork from another store given its pool (reads the parent whole, as every cold fork did before), ${largeLabel}`,
+        metric: 'ms',
+        baselineLabel: `the same fork, ${smallLabel}`,
+      },
+      seriesOf(series, 'wholeLarge'),
+      seriesOf(series, 'wholeSmall'),
     ),
     figureOf(
       {
@@ -353,10 +419,11 @@ schema per run, \`openPostgresStore\` with its own pool per store. **Fork**: par
 ${small.toLocaleString('en-US')} and ${large.toLocaleString('en-US')} generated events stored once, cut inside an open step at the middle; each fork
 is timed until the durable child is returned, then the child is closed and deleted. *Parent open in this
 store*: the store forks from its in-memory log (how a host forks a session it serves). *From another
-store*: a second store (another host) forks by id, so it reads the parent first — every row when it has
-not read the parent before (a store opened with \`readCacheBytes: 0\`), or only the rows written since
+store*: a second store (another host) forks by id — a window of the parent's rows when it has not read
+the parent before (a store opened with \`readCacheBytes: 0\`; one given its own pool reads every row), or only the rows written since
 its last read (a store that read the parent once before the rounds; ${String(WRITTEN_SINCE)} titles are
-appended to the parent before each of its forks, untimed). The
+appended to the parent before each of its forks, untimed). *A user's cold fork*: a store and a host opened
+for each fork, the HTTP fork request timed (\`POST /api/sessions/:id/fork\`). The
 child refers to the parent's segment in every case (no prefix rows copied). Baselines: the same fork
 of the smaller parent (does cost grow with the prefix?) and copying the larger parent's JSONL file +
 fsync (what the JSONL store's copy costs). **Durable append**: writers share one session, each appends
