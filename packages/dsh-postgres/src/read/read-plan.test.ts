@@ -5,6 +5,7 @@ import { postgresTestUrl, uniqueSchemaName } from '@dsh/test-utils';
 import { sealedChunksReadText } from './read-sealed-chunks.js';
 import { sealedReadText } from './segment-chain.js';
 import { summaryReadText } from './read-summary-rows.js';
+import { turnSeqsReadText, windowReadText } from './read-fork-window.js';
 import { quoteSchema } from '../schema/schema-name.js';
 
 const url = postgresTestUrl();
@@ -76,6 +77,27 @@ describe.skipIf(url === undefined)('reading a session or its summary looks up it
         );
         const summaryNodes = nodesOf(summaryPlan.rows[0]!['QUERY PLAN'][0].Plan);
         expect(summaryNodes.filter((node) => node['Node Type'] === 'Seq Scan').map((node) => node['Relation Name'])).toEqual([]);
+        // A fork's window (read-fork-window.ts, in its transaction without bitmap scans): the turn seqs and
+        // the ranges' rows, each an index range; the latest landmark of a type by schema step 7's index.
+        await client.query('BEGIN');
+        await client.query('SET LOCAL enable_bitmapscan = off');
+        await client.query(`PREPARE window_turns (text, integer) AS ${turnSeqsReadText(quoteSchema(schema))}`);
+        await client.query(`PREPARE window_rows (bigint, integer, integer[], integer[], text[]) AS ${windowReadText(quoteSchema(schema))}`);
+        const { rows: segments } = await client.query<{ segment: string }>(
+          `SELECT segment FROM "${schema}".sessions WHERE id = 'grandchild'`,
+        );
+        const windowPlans = [
+          `EXPLAIN (FORMAT JSON) EXECUTE window_turns ('grandchild', 10)`,
+          `EXPLAIN (FORMAT JSON) EXECUTE window_rows (${String(segments[0]?.segment)}, 13, '{5,12}', '{10,12}', '{session/title,session/config,turn/start,turn/end}')`,
+        ];
+        for (const explain of windowPlans) {
+          const plan = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(explain);
+          const windowNodes = nodesOf(plan.rows[0]!['QUERY PLAN'][0].Plan);
+          expect(windowNodes.filter((node) => node['Node Type'] === 'Seq Scan').map((node) => node['Relation Name'])).toEqual([]);
+          for (const node of windowNodes.filter((each) => each['Relation Name'] === 'events'))
+            expect(node['Node Type']).toMatch(/^(Index Scan|Index Only Scan)$/);
+        }
+        await client.query('ROLLBACK');
         // And the statement reads what it should: the header row, then seqs from..last across the chain.
         const { rows } = await client.query<{ seq: number | null }>({
           text: sealedReadText(quoteSchema(schema)),
