@@ -174,12 +174,12 @@ function setupCountingForks(
 }
 
 describe('host.peers', () => {
-  it('forks the first peer alone (it selects the cut), then every other peer at once', async () => {
+  it('forks every peer at once, each at the cut the rule selects on the one observation', async () => {
     const model = createGatedModel([{ text: 'base answer' }]);
     const { host, forks } = setupCountingForks(model);
     const base = await baseline(host, model, 'base');
     const result = await host.peers(base, { peers: [{ prompt: 'a' }, { prompt: 'b' }, { prompt: 'c' }, { prompt: 'd' }] });
-    expect(forks).toMatchObject({ calls: 4, most: 3 });
+    expect(forks).toMatchObject({ calls: 4, most: 4 });
     expect(result.peers.map((peer) => peer.title)).toEqual(['base-1', 'base-2', 'base-3', 'base-4']);
     for (const peer of result.peers) expect((await host.observe(peer.sessionId)).header.forkCut).toBe(result.cut);
     await model.requested(5);

@@ -51,9 +51,9 @@ function peerTitles(requests: readonly PeerRequest[], baseName: string, taken: R
 
 /**
  * Forks `options.peers.length` siblings of one baseline at one cut: the baseline is observed once,
- * the cut (`atSeq` exactly, else SPEC §5.4's omitted rule) selected once by the store as it forks the
- * first child, and every other child forked from that observation at that cut, all at once (their
- * writes and fsyncs overlap each other). Every prompt is queued once every fork settled, so the prompts
+ * the cut (`atSeq` exactly, else SPEC §5.4's omitted rule) selected by the store on that one immutable
+ * observation for each child, every child forked at once (their writes overlap and their creates share
+ * the folder's fsyncs). Every prompt is queued once every fork settled, so the prompts
  * run concurrently and no peer's first turn (which reads its whole inherited history) holds the event
  * loop while a sibling is being forked; each child's seed is durable before its prompt is queued. A
  * failed fork rejects the call once its siblings settled (those stay forked, their prompts queued). The
@@ -75,9 +75,10 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
   const baseName = sessions.find((item) => item.id === baseline)?.title ?? baseline;
   const titles = peerTitles(options.peers, baseName, taken);
 
-  // One observation: every child is seeded from it. The store selects the cut for the first child
-  // (reading only the events its rule needs) and the others take that cut exactly; each child's
-  // config is the baseline's at the cut with the peer's own fields over it, applied by the store.
+  // One observation: every child is seeded from it. The store selects each child's cut by the same rule
+  // on that one immutable observation (reading only the events the rule needs, once: the observation
+  // keeps what it read), so every peer gets the same cut; each child's config is the baseline's at the
+  // cut with the peer's own fields over it, applied by the store.
   const source = await store.observe(baseline);
   const notesOf = staleFilesNotes(context, source, options.atSeq ?? LATEST_CLOSED_TURN);
   // Every child's live slot first: more peers than this host can run at once are refused before any is forked.
@@ -138,16 +139,25 @@ export async function forkPeers(context: HostContext, baselineRef: string, optio
     const notes: (SessionNoteData[] | undefined)[] = [];
     for (const { configPatch, workspace } of requests)
       notes.push(await notesOf({ configPatch, ...(workspace === undefined ? {} : { workspace }) }));
-    const first = await forkPeer(0, rule, notes[0]);
-    // A cut of -1 (inherit nothing) is no seq to name: the rule, on the same observation, selects it again.
-    const atSeq = first.cut === -1 ? rule : first.cut;
-    const others = await Promise.allSettled(requests.slice(1).map((_, index) => forkPeer(index + 1, atSeq, notes[index + 1])));
+    // Every peer at once (their creates share the folder's fsyncs), each cut by the rule on the one observation.
+    const outcomes = await Promise.allSettled(requests.map((_, index) => forkPeer(index, rule, notes[index])));
     // Every fork settled: the prompts now, in prompt order (a forked peer runs its prompt even when a sibling failed).
-    const peers = [first.queue()];
-    for (const outcome of others) if (outcome.status === 'fulfilled') peers.push(outcome.value.queue());
-    const failed = others.find((outcome) => outcome.status === 'rejected');
+    const peers: PeersResult['peers'] = [];
+    const cuts = new Set<number>();
+    for (const outcome of outcomes) {
+      if (outcome.status !== 'fulfilled') continue;
+      peers.push(outcome.value.queue());
+      cuts.add(outcome.value.cut);
+    }
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
-    return { baseline, cut: first.cut, peers };
+    const [cut] = cuts;
+    if (cut === undefined || cuts.size !== 1)
+      throw new HostError(
+        'INTERNAL',
+        `host.peers: expected every peer forked at one cut of one observation, received cuts ${[...cuts].join(', ')}.`,
+      );
+    return { baseline, cut, peers };
   } catch (error) {
     // The directories of peers that were not forked go (their intents with them); the forked ones run in theirs.
     if (made !== undefined) await made.undoExcept(forked);
