@@ -8,7 +8,7 @@ import type { SessionEvent } from 'dsh-codec';
 import type { EventSource } from './event-source.js';
 import { parsedOnce, validatedLinesSource } from './validated-lines.js';
 
-/** What a backend read of a log's lines, and how to load the rest. @internal */
+/** What a backend read of a log's lines, and how to load the rest (dsh-session/internal: dsh-postgres builds it). */
 export type LinesWindow = {
   /** The lines read, by seq (each validated before it was stored, as `serializeEvent` wrote it). */
   readonly lines: ReadonlyMap<number, string>;
